@@ -1,0 +1,46 @@
+import type { Failure, FailureKind, CallPurpose } from '../providers/types.js';
+import type { StrategyAction } from '../strategies/types.js';
+
+/** One model call of the agent (a replayed step), after retries. */
+export interface StepRecord {
+  step: number;
+  /** Id of the recorded assistant message this step completes. */
+  messageId: string;
+  /** Virtual time (ms since session start) when the step was sent (after waiting). */
+  atMs: number;
+  /** Tokens of the context sent (as the provider counted it). */
+  promptTokens: number;
+  completionTokens: number;
+  /** Tokens of the context the strategy prepared (harness count, also on a failed step). */
+  contextTokens: number;
+  /** Messages in the context. */
+  contextMessages: number;
+  /** Tokens of the prompt prefix shared with the previous step's prompt. */
+  cachedPrefixTokens: number;
+  /** Tokens of the strategy's own calls made while preparing this step. */
+  overheadTokens: number;
+  retries: number;
+  rateLimitHits: number;
+  waitMs: number;
+  status: 'ok' | 'crashed';
+  failure?: FailureKind;
+}
+
+/** The event stream of one scenario × strategy run; metrics are pure reducers over it. */
+export type RunEvent =
+  | ({ type: 'step' } & StepRecord)
+  | ({ type: 'action'; step: number; atMs: number } & StrategyAction)
+  | {
+      type: 'call';
+      step: number;
+      atMs: number;
+      purpose: CallPurpose;
+      inputTokens: number;
+      outputTokens: number;
+      ok: boolean;
+      failure?: FailureKind;
+    }
+  | { type: 'failure'; step: number; atMs: number; attempt: number; failure: Failure }
+  | { type: 'wait'; step: number; atMs: number; ms: number; reason: string }
+  | { type: 'crash'; step: number; atMs: number; kind: FailureKind; message: string }
+  | { type: 'recorded-compaction'; step: number; atMs: number; id: string; tokensBefore?: number; tokensAfter?: number };

@@ -1,0 +1,75 @@
+import type { ContextMessage, Dialect, ToolCall } from '../transcript/types.js';
+
+export type ProviderName = 'gemini' | 'openai';
+export type ProviderMode = 'mock' | 'live';
+
+/** Why a call is made: agent work, a strategy's own call, or measurement. */
+export type CallPurpose = 'step' | 'summary' | 'probe' | 'judge' | 'retrieval';
+
+/**
+ * What the harness tells the simulated model about a call, out of band (mocked mode only). It
+ * never carries a probe's expected answer.
+ */
+export interface SimDirective {
+  purpose: CallPurpose;
+  /** For `step`: the recorded completion to answer with. */
+  replay?: { text: string; thinking?: string; toolCalls?: ToolCall[]; thoughtSignature?: string };
+  /** For `summary`: the budget of the summary in tokens. */
+  budgetTokens?: number;
+  /** The quota gate refused the call: answer with the provider's own 429. */
+  rateLimit?: { retryAfterMs: number; limitTokens: number; remainingTokens: number; resetMs: number };
+  /** The window the simulated model enforces. */
+  window: number;
+}
+
+export interface CompletionRequest {
+  model: string;
+  /** The context, in canonical form; the provider renders it in its own format. */
+  messages: ContextMessage[];
+  /** A system instruction placed before the messages (summaries, probes). */
+  instruction?: string;
+  maxOutputTokens?: number;
+  purpose: CallPurpose;
+  /** Out-of-band hints for the simulated model; ignored by live providers. */
+  directive?: SimDirective;
+}
+
+export interface CompletionUsage {
+  input: number;
+  cachedInput: number;
+  output: number;
+  reasoning: number;
+}
+
+export interface CompletionOk {
+  ok: true;
+  text: string;
+  thinking?: string;
+  toolCalls: ToolCall[];
+  usage: CompletionUsage;
+}
+
+export type Failure =
+  | { kind: 'overflow'; message: string; inputTokens?: number; limit?: number }
+  | { kind: 'rate-limit'; message: string; retryAfterMs?: number }
+  | { kind: 'quota'; message: string }
+  | { kind: 'server'; message: string; status?: number }
+  | { kind: 'bad-request'; message: string; status?: number }
+  | { kind: 'network'; message: string };
+
+export type FailureKind = Failure['kind'];
+
+export interface CompletionFailed {
+  ok: false;
+  failure: Failure;
+}
+
+export type CompletionResult = CompletionOk | CompletionFailed;
+
+/** A model provider. `complete` never throws for a provider-side failure: failures are data. */
+export interface Provider {
+  readonly name: ProviderName;
+  readonly mode: ProviderMode;
+  readonly dialect: Dialect;
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+}

@@ -1,0 +1,42 @@
+import type { ProviderName } from '../providers/types.js';
+import type { PacingModel, QuotaLimits, RetryPolicy } from '../sim/types.js';
+
+/** A strategy as a scenario names it: a registered strategy with options, or a pipeline. */
+export interface StrategySpec {
+  /** Label in reports (defaults to the strategy name; must be unique in a scenario). */
+  label: string;
+  /** Registered strategy name, or `pipeline`. */
+  strategy: string;
+  options: Record<string, unknown>;
+  /** For `pipeline`: the stages, each seeing the output of the previous one. */
+  stages?: StrategySpec[];
+}
+
+/** Where a scenario's transcript comes from: a file, or the seeded synthetic generator. */
+export type TranscriptSource =
+  | { kind: 'file'; path: string; lenient: boolean }
+  | { kind: 'synthetic'; options: Record<string, unknown> };
+
+export type OnCrash = 'stop' | 'continue';
+
+/** A validated, resolved scenario: every default filled, every path absolute. */
+export interface Scenario {
+  name: string;
+  file: string;
+  description?: string;
+  transcript: TranscriptSource;
+  /** Side file of probes, absolute path. */
+  probesFile?: string;
+  provider: ProviderName;
+  model: string;
+  window: number;
+  maxOutputTokens: number;
+  quota: QuotaLimits;
+  retry: RetryPolicy;
+  pacing: PacingModel;
+  seed: number;
+  onCrash: OnCrash;
+  /** Whether probe calls count against the agent's quota. */
+  probesUseQuota: boolean;
+  strategies: StrategySpec[];
+}

@@ -1,0 +1,74 @@
+import type { z } from 'zod';
+import type { ContextMessage, MessageEvent, TranscriptEvent } from '../transcript/types.js';
+import type { CompletionResult, Failure, ProviderName } from '../providers/types.js';
+import type { Clock, QuotaView } from '../sim/types.js';
+
+/** What a strategy did, for the timeline: every eviction, truncation, compaction and trigger. */
+export interface StrategyAction {
+  action: 'evict' | 'truncate' | 'compact' | 'trigger' | 'summary' | 'recap' | 'drop' | 'isolate' | 'offload' | 'cap-thinking' | 'note';
+  reason: string;
+  /** Mode of the trigger (e.g. tri-modal's `semantic` / `standard` / `survival`). */
+  mode?: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  detail?: string;
+}
+
+/** A metered model call a strategy may make for its own work (summaries, recaps, map-reduce). */
+export interface StrategyModelCall {
+  /** The system instruction (the summary prompt). */
+  instruction: string;
+  messages: ContextMessage[];
+  /** Output budget in tokens. */
+  maxOutputTokens: number;
+  purpose?: 'summary' | 'recap';
+}
+
+/** The archive: the canonical full history, which retrieval hints point into. */
+export interface Archive {
+  get(id: string): MessageEvent | undefined;
+  /** Stores evicted raw content under a key (e.g. `session/task`), returns the key. */
+  put(key: string, messages: MessageEvent[]): string;
+  lookup(key: string): MessageEvent[] | undefined;
+  keys(): string[];
+}
+
+export interface StrategyEnv {
+  /** The model, for the strategy's own calls; every call is metered and counted against the quota. */
+  model: { complete(call: StrategyModelCall): Promise<CompletionResult> };
+  quota: QuotaView;
+  /** The model's context window in tokens. */
+  window: number;
+  clock: Clock;
+  /** The provider format requests are rendered in. */
+  format: ProviderName;
+  /** Index of the step being prepared (0-based). */
+  step: number;
+  sessionId: string;
+  count(text: string): number;
+  countMessages(messages: readonly ContextMessage[]): number;
+  archive: Archive;
+  /** Records an action for the timeline. */
+  emit(action: StrategyAction): void;
+}
+
+export type RecoverDecision = 'retry' | 'give-up';
+
+/**
+ * A context-management strategy (DESIGN.md §4). State is the strategy's own; it never reads the
+ * clock or randomness except through `env`.
+ */
+export interface Strategy<Options = any, State = any> {
+  /** Equal to the file name in `src/strategies/`. */
+  name: string;
+  description: string;
+  /** Options schema with defaults: `options.parse({})` gives the defaults. */
+  options: z.ZodType<Options>;
+  init(options: Options, context: { sessionId: string; window: number }): State;
+  /** Called for every transcript event, in order, before the step it precedes is prepared. */
+  observe?(event: TranscriptEvent, state: State, env: StrategyEnv): void | Promise<void>;
+  /** Returns the context to send for the next step. */
+  prepare(state: State, env: StrategyEnv): Promise<ContextMessage[]> | ContextMessage[];
+  /** Reacts to an overflow or rate-limit failure; `retry` re-prepares and re-sends the step. */
+  recover?(failure: Failure, state: State, env: StrategyEnv): Promise<RecoverDecision> | RecoverDecision;
+}

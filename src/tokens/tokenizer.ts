@@ -1,0 +1,91 @@
+import { get_encoding, type Tiktoken } from 'tiktoken';
+import type { ContextMessage } from '../transcript/types.js';
+import type { ProviderName } from '../providers/types.js';
+import type { Encoding, Tokenizer } from './types.js';
+import { messageOverhead, requestOverhead } from './overhead.js';
+
+/** One tiktoken encoder per encoding per process; freed on exit. */
+const encoders = new Map<Encoding, Tiktoken>();
+/** Per-encoding count cache: no text is tokenized twice in a process. */
+const caches = new Map<Encoding, Map<string, number>>();
+const stats = { tokenized: 0, hits: 0 };
+
+function encoderFor(encoding: Exclude<Encoding, 'chars4'>): Tiktoken {
+  let encoder = encoders.get(encoding);
+  if (encoder === undefined) {
+    encoder = get_encoding(encoding);
+    encoders.set(encoding, encoder);
+  }
+  return encoder;
+}
+
+function countRaw(encoding: Encoding, text: string): number {
+  if (text === '') return 0;
+  if (encoding === 'chars4') return Math.ceil(text.length / 4);
+  // Special tokens such as <|endoftext|> are counted as plain text, never rejected.
+  return encoderFor(encoding).encode(text, [], []).length;
+}
+
+/** Counts `text` with `encoding`, from the process-wide cache when it was counted before. */
+export function countTokens(encoding: Encoding, text: string): number {
+  let cache = caches.get(encoding);
+  if (cache === undefined) {
+    cache = new Map();
+    caches.set(encoding, cache);
+  }
+  const hit = cache.get(text);
+  if (hit !== undefined) {
+    stats.hits += 1;
+    return hit;
+  }
+  const n = countRaw(encoding, text);
+  stats.tokenized += 1;
+  cache.set(text, n);
+  return n;
+}
+
+/** How many texts were tokenized and how many counts came from the cache (for tests and bench). */
+export function tokenizerStats(): { tokenized: number; hits: number } {
+  return { ...stats };
+}
+
+/** The text of a tool call as it is charged: name and JSON arguments. */
+export function toolCallText(call: { name: string; args: Record<string, unknown> }): string {
+  return `${call.name}${JSON.stringify(call.args)}`;
+}
+
+/** The encoding that best approximates a model's tokenizer. */
+export function encodingForModel(model: string): Encoding {
+  const m = model.toLowerCase();
+  if (/^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|o1|o3|o4|chatgpt-4o|gpt-oss)/.test(m)) return 'o200k_base';
+  if (/^(gpt-4|gpt-3\.5|text-embedding)/.test(m)) return 'cl100k_base';
+  // Gemini's SentencePiece vocabulary is not public; o200k_base is the closest public one.
+  if (m.startsWith('gemini') || m.startsWith('gemma')) return 'o200k_base';
+  return 'o200k_base';
+}
+
+export function createTokenizer(encoding: Encoding): Tokenizer {
+  const count = (text: string): number => countTokens(encoding, text);
+  const countMessage = (message: ContextMessage, format: ProviderName): number => {
+    let n = count(message.text) + messageOverhead(format, message);
+    if (message.thinking !== undefined) n += count(message.thinking);
+    for (const call of message.toolCalls ?? []) n += count(toolCallText(call));
+    return n;
+  };
+  return {
+    encoding,
+    count,
+    countMessage,
+    countMessages(messages, format, instruction) {
+      let n = requestOverhead(format);
+      if (instruction !== undefined && instruction !== '') n += count(instruction) + requestOverhead(format);
+      for (const message of messages) n += countMessage(message, format);
+      return n;
+    },
+  };
+}
+
+process.once('exit', () => {
+  for (const encoder of encoders.values()) encoder.free();
+  encoders.clear();
+});

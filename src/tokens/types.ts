@@ -1,0 +1,17 @@
+import type { ContextMessage } from '../transcript/types.js';
+import type { ProviderName } from '../providers/types.js';
+
+export type Encoding = 'o200k_base' | 'cl100k_base' | 'chars4';
+
+/**
+ * Counts tokens. Implementations cache per text, so no text is tokenized twice in a process —
+ * across steps, strategies and scenarios.
+ */
+export interface Tokenizer {
+  readonly encoding: Encoding;
+  count(text: string): number;
+  /** Tokens of a message as the provider's format charges it (text, thinking, tool calls, overhead). */
+  countMessage(message: ContextMessage, format: ProviderName): number;
+  /** Tokens of a whole request: messages, instruction and the per-request overhead. */
+  countMessages(messages: readonly ContextMessage[], format: ProviderName, instruction?: string): number;
+}

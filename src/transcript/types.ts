@@ -1,0 +1,150 @@
+/**
+ * The canonical transcript (DESIGN.md §2). Importers produce it; nothing downstream reads a
+ * foreign format. Stored as JSONL (`*.ctx.jsonl`), first line the `session` header.
+ */
+export type Dialect = 'openai' | 'gemini' | 'anthropic';
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/** Token usage as the agent recorded it for the call that produced a message. */
+export interface RecordedUsage {
+  input?: number;
+  cachedInput?: number;
+  output?: number;
+  reasoning?: number;
+}
+
+export interface SessionSource {
+  format: string;
+  file?: string;
+  licence?: string;
+}
+
+export interface SessionHeader {
+  type: 'session';
+  id: string;
+  title?: string;
+  source?: SessionSource;
+  dialect: Dialect;
+  model?: string;
+  contextWindow?: number;
+}
+
+export interface MessageEvent {
+  type: 'message';
+  id: string;
+  role: Role;
+  text: string;
+  thinking?: string;
+  /** Gemini thought signature of the part that carried thinking or a function call. */
+  thoughtSignature?: string;
+  toolCalls?: ToolCall[];
+  /** For role `tool`: the call this result answers. */
+  toolCallId?: string;
+  toolName?: string;
+  /** ISO 8601 time the message was recorded. */
+  at?: string;
+  usage?: RecordedUsage;
+  /** The provider format the message was produced in (tool-call isolation reads it). */
+  dialect?: Dialect;
+}
+
+export type TaskStatus = 'in_progress' | 'completed' | 'failed';
+
+export interface TaskEvent {
+  type: 'task';
+  id: string;
+  status: TaskStatus;
+  title?: string;
+  resultSummary?: string;
+  criteria?: string[];
+  at?: string;
+}
+
+export type ProbeKind = 'recall' | 'artifact' | 'continuation' | 'decision';
+
+/** Ground truth, normalised for case, whitespace and quoting before matching. */
+export interface ProbeExpectation {
+  /** Correct if the answer contains any of these. */
+  anyOf?: string[];
+  /** Correct if the answer contains all of these. */
+  allOf?: string[];
+  /** Correct if the answer matches this regular expression (case-insensitive). */
+  regex?: string;
+  /** The fact is not in the session: the right answer says so. */
+  notInSession?: boolean;
+}
+
+/** When a probe is asked: at a step index, at the first step after each compaction, or at the end. */
+export type ProbeAsk = 'end' | 'after-compaction' | { step: number };
+
+export interface Probe {
+  id: string;
+  kind: ProbeKind;
+  question: string;
+  expected: ProbeExpectation;
+  /** Ids of the messages that hold the evidence. */
+  evidence: string[];
+  ask: ProbeAsk[];
+  /** Free-form origin: `hand`, `synthetic`, `generated`. */
+  origin?: string;
+}
+
+export interface ProbeEvent {
+  type: 'probe';
+  probe: Probe;
+}
+
+export type ControlAction = 'undo' | 'drop-group' | 'switch-dialect' | 'compact';
+
+export interface ControlEvent {
+  type: 'control';
+  action: ControlAction;
+  /** For `drop-group`: the index of the group to drop (0-based, in order of user messages). */
+  group?: number;
+  /** For `switch-dialect`: the dialect the session continues in. */
+  dialect?: Dialect;
+  at?: string;
+}
+
+/** A compaction the recorded agent really performed (kept so reports can show it). */
+export interface CompactionEvent {
+  type: 'compaction';
+  id: string;
+  summary?: string;
+  tokensBefore?: number;
+  tokensAfter?: number;
+  at?: string;
+}
+
+export type TranscriptEvent = MessageEvent | TaskEvent | ProbeEvent | ControlEvent | CompactionEvent;
+
+/** A transcript loaded in memory: header, events, and what a lenient load skipped. */
+export interface Transcript {
+  header: SessionHeader;
+  events: TranscriptEvent[];
+  /** File it came from (for messages). */
+  file: string;
+  /** Lines skipped under `--lenient`, with the reason. */
+  skipped: SkippedLine[];
+  /** Foreign event types an importer saw but could not map, counted by name. */
+  unknown: Record<string, number>;
+}
+
+export interface SkippedLine {
+  line: number;
+  reason: string;
+}
+
+/** A message as a strategy sends it; tombstones and summaries are messages too. */
+export type ContextMessage = MessageEvent & {
+  /** Set on messages a strategy synthesised (summary, tombstone, recap, preview). */
+  synthetic?: string;
+  /** Ids of the archived messages this one replaces (retrieval hints point to them). */
+  replaces?: string[];
+};
