@@ -20,6 +20,11 @@ export interface SimDirective {
   rateLimit?: { retryAfterMs: number; limitTokens: number; remainingTokens: number; resetMs: number };
   /** The window the simulated model enforces. */
   window: number;
+  /**
+   * Gemini: reject a history whose function-call turns lost their thought signatures, as the real
+   * API does for thinking models. Set when the replayed transcript carries signatures.
+   */
+  requireThoughtSignatures?: boolean;
 }
 
 export interface CompletionRequest {

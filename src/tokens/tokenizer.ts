@@ -68,7 +68,8 @@ export function createTokenizer(encoding: Encoding): Tokenizer {
   const count = (text: string): number => countTokens(encoding, text);
   const countMessage = (message: ContextMessage, format: ProviderName): number => {
     let n = count(message.text) + messageOverhead(format, message);
-    if (message.thinking !== undefined) n += count(message.thinking);
+    // Chat completions cannot carry reasoning back; Gemini resends thought parts.
+    if (message.thinking !== undefined && format === 'gemini') n += count(message.thinking);
     for (const call of message.toolCalls ?? []) n += count(toolCallText(call));
     return n;
   };
