@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { HarnessError } from '../errors.js';
+import { VERSION } from '../version.js';
+import { register as registerRun } from './commands/run.js';
+import { register as registerStrategies } from './commands/strategies.js';
+import { register as registerGenerate } from './commands/generate.js';
+import { register as registerImport } from './commands/import.js';
+import { register as registerProbes } from './commands/probes.js';
+
+/** Builds the CLI; each command file maps flags to the library's options. */
+export function buildProgram(): Command {
+  const program = new Command('ctxbench')
+    .description('Replay agent transcripts through context-management strategies; measure tokens, crashes and recall.')
+    .version(VERSION)
+    .exitOverride()
+    .showHelpAfterError();
+  for (const register of [registerRun, registerStrategies, registerGenerate, registerImport, registerProbes]) register(program);
+  return program;
+}
+
+/** Runs the CLI and turns the outcome into an exit code: 0 ok, 1 gate failed, 2 could not run. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof HarnessError) {
+      process.stderr.write(`ctxbench: ${error.message}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`ctxbench: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

@@ -1,0 +1,68 @@
+import type { CompletionRequest, CompletionResult, Failure, Provider } from '../providers/types.js';
+import type { QuotaGate } from '../sim/quota.js';
+import type { Tokenizer } from '../tokens/types.js';
+
+/**
+ * The single path of every model call: window check, quota gate, provider. In mocked mode a
+ * refusal of the gate travels to the simulated model, which answers with the provider's own 429,
+ * so the SDK's error path is what the engine sees; in live mode the gate answers directly.
+ */
+export interface Gateway {
+  /** One attempt, no retry. `useQuota: false` for measurement calls (probes). */
+  attempt(request: CompletionRequest, options: { useQuota: boolean }): Promise<{ result: CompletionResult; inputTokens: number }>;
+}
+
+export interface GatewayDeps {
+  provider: Provider;
+  quota: QuotaGate;
+  tokenizer: Tokenizer;
+  window: number;
+  /** Gemini histories that carried signatures must keep them. */
+  requireThoughtSignatures: boolean;
+}
+
+export function createGateway(deps: GatewayDeps): Gateway {
+  const { provider, quota, tokenizer, window } = deps;
+  const mocked = provider.mode === 'mock';
+  const send = (request: CompletionRequest, extra: Partial<NonNullable<CompletionRequest['directive']>>) =>
+    provider.complete({
+      ...request,
+      directive: {
+        purpose: request.purpose,
+        window,
+        requireThoughtSignatures: deps.requireThoughtSignatures,
+        ...request.directive,
+        ...extra,
+      },
+    });
+
+  return {
+    async attempt(request, { useQuota }) {
+      const inputTokens = tokenizer.countMessages(request.messages, provider.name, request.instruction);
+      if (inputTokens > window && !mocked) {
+        return { inputTokens, result: failed({ kind: 'overflow', message: `input of ${inputTokens} tokens exceeds the window of ${window}`, inputTokens, limit: window }) };
+      }
+      if (inputTokens > window || !useQuota) return { inputTokens, result: await send(request, {}) };
+      const admission = quota.admit({ inputTokens, maxOutputTokens: request.maxOutputTokens ?? 0 });
+      if (admission.admitted) return { inputTokens, result: await send(request, {}) };
+      if (admission.kind === 'quota') {
+        return { inputTokens, result: failed({ kind: 'quota', message: `daily quota exhausted (${admission.reason})` }) };
+      }
+      const rateLimit = {
+        retryAfterMs: admission.retryAfterMs,
+        limitTokens: admission.limitTokens,
+        remainingTokens: admission.remainingTokens,
+        resetMs: admission.resetMs,
+      };
+      if (mocked) return { inputTokens, result: await send(request, { rateLimit }) };
+      return {
+        inputTokens,
+        result: failed({ kind: 'rate-limit', message: `simulated ${admission.reason} limit`, retryAfterMs: admission.retryAfterMs }),
+      };
+    },
+  };
+}
+
+function failed(failure: Failure): CompletionResult {
+  return { ok: false, failure };
+}

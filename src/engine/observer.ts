@@ -1,0 +1,24 @@
+import type { StrategyEnv } from '../strategies/types.js';
+import type { ContextMessage, TranscriptEvent } from '../transcript/types.js';
+import type { StepRecord } from './types.js';
+import type { StepContext } from './step.js';
+
+/** Recall figures a measurement observer reports for the summary. */
+export interface ProbeFigures {
+  retention: number | null;
+  answerRecall: number | null;
+  count: number | null;
+}
+
+/**
+ * Measurement hooks of a unit run (probes, retention curves). They see what the strategy sends
+ * but never change it.
+ */
+export interface UnitObserver {
+  /** After each transcript event was observed by the strategy. */
+  onEvent?(event: TranscriptEvent, env: StrategyEnv): void;
+  /** After each step, with the context that was sent (the last attempt's). */
+  onStep?(record: StepRecord, context: readonly ContextMessage[], env: StrategyEnv): Promise<void> | void;
+  /** At the end of the session; returns the recall figures of the summary. */
+  onEnd?(ctx: StepContext, env: StrategyEnv): Promise<ProbeFigures | undefined>;
+}

@@ -1,0 +1,96 @@
+import type { Scenario, StrategySpec } from '../scenario/types.js';
+import type { Provider } from '../providers/types.js';
+import type { Tokenizer } from '../tokens/types.js';
+import type { MessageEvent, Transcript } from '../transcript/types.js';
+import type { UnitResult } from '../metrics/types.js';
+import type { RunEvent, StepRecord } from './types.js';
+import type { StrategyEnv } from '../strategies/types.js';
+import { createClock } from '../sim/clock.js';
+import { QuotaGate } from '../sim/quota.js';
+import { createStepTimer, parseAtTimes } from '../sim/pacing.js';
+import { deriveSeed } from '../sim/random.js';
+import { summarizeUnit } from '../metrics/summarize.js';
+import { createArchive } from './archive.js';
+import { createGateway } from './gateway.js';
+import { resolveStrategy } from './resolve-strategy.js';
+import { createStrategyModel } from './strategy-model.js';
+import { runStep, type StepContext } from './step.js';
+import type { UnitObserver } from './observer.js';
+
+export interface UnitInput {
+  scenario: Scenario;
+  transcript: Transcript;
+  spec: StrategySpec;
+  provider: Provider;
+  tokenizer: Tokenizer;
+  /** Measurement hooks (probes, retention); optional. */
+  observer?: UnitObserver;
+}
+
+/**
+ * Replays one transcript through one strategy (DESIGN.md §3): for every recorded assistant
+ * message, the strategy prepares the context, the gateway sends it, failures go to the
+ * strategy's `recover` and then the retry policy. Everything happens on a virtual clock.
+ */
+export async function runUnit(input: UnitInput): Promise<UnitResult> {
+  const { scenario, transcript, spec, provider, tokenizer } = input;
+  const { strategy, options } = resolveStrategy(spec);
+  const clock = createClock();
+  const quota = new QuotaGate(scenario.quota, scenario.provider, clock);
+  const events: RunEvent[] = [];
+  const steps: StepRecord[] = [];
+  const archive = createArchive();
+  const assistants = transcript.events.filter((e): e is MessageEvent => e.type === 'message' && e.role === 'assistant');
+  const timer = createStepTimer({
+    pacing: scenario.pacing,
+    seed: deriveSeed(scenario.seed, 'pacing'),
+    stepTimes: parseAtTimes(assistants.map((m) => m.at)),
+  });
+  const gateway = createGateway({
+    provider,
+    quota,
+    tokenizer,
+    window: scenario.window,
+    requireThoughtSignatures: provider.name === 'gemini' && assistants.some((m) => m.thoughtSignature !== undefined),
+  });
+  const format = provider.name;
+  const countMessages: StrategyEnv['countMessages'] = (messages) => tokenizer.countMessages(messages, format);
+  const env: StrategyEnv = {
+    model: createStrategyModel({ gateway, scenario, events, clock, stepOf: () => env.step }),
+    quota,
+    window: scenario.window,
+    clock,
+    format,
+    step: 0,
+    sessionId: transcript.header.id,
+    count: (text) => tokenizer.count(text),
+    countMessages,
+    archive,
+    emit: (action) => events.push({ type: 'action', step: env.step, atMs: clock.now(), ...action }),
+  };
+  const state: unknown = strategy.init(options, { sessionId: transcript.header.id, window: scenario.window });
+  const ctx: StepContext = { scenario, strategy, state, env, gateway, clock, events, tokenizer, previous: [] };
+  let lastOutput = 0;
+
+  for (const event of transcript.events) {
+    if (event.type === 'message' && event.role === 'assistant') {
+      clock.advanceTo(timer.timeOfStep(env.step, lastOutput, clock.now()));
+      const record = await runStep(ctx, event);
+      steps.push(record);
+      await input.observer?.onStep?.(record, ctx.previous, env);
+      lastOutput = record.completionTokens;
+      env.step += 1;
+      // After an unrecovered crash the session ends, as it would for a real agent.
+      if (record.status === 'crashed' && scenario.onCrash === 'stop') break;
+    }
+    if (event.type === 'message') archive.add(event);
+    if (event.type === 'compaction') {
+      events.push({ type: 'recorded-compaction', step: env.step, atMs: clock.now(), id: event.id, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter });
+    }
+    await strategy.observe?.(event, state, env);
+    input.observer?.onEvent?.(event, env);
+  }
+  const probes = (await input.observer?.onEnd?.(ctx, env)) ?? undefined;
+  const summary = summarizeUnit({ scenario: scenario.name, strategy: spec.label, totalSteps: assistants.length, steps, events, probes });
+  return { scenario: scenario.name, strategy: spec.label, options, summary, steps, events };
+}

@@ -1,0 +1,156 @@
+import type { Scenario } from '../scenario/types.js';
+import type { CompletionResult, Failure } from '../providers/types.js';
+import type { Strategy, StrategyEnv } from '../strategies/types.js';
+import type { Tokenizer } from '../tokens/types.js';
+import type { Clock } from '../sim/types.js';
+import type { ContextMessage, MessageEvent } from '../transcript/types.js';
+import type { RunEvent, StepRecord } from './types.js';
+import type { Gateway } from './gateway.js';
+import { retryDelay } from '../sim/retry.js';
+import { sharedPrefixTokens } from './context.js';
+
+/** Everything a step needs; `previous` is the context sent at the last step. */
+export interface StepContext {
+  scenario: Scenario;
+  strategy: Strategy;
+  state: unknown;
+  env: StrategyEnv;
+  gateway: Gateway;
+  clock: Clock;
+  events: RunEvent[];
+  tokenizer: Tokenizer;
+  previous: readonly ContextMessage[];
+}
+
+/** How often one step may ask the strategy to recover before the retry policy alone decides. */
+const MAX_RECOVERIES_PER_STEP = 3;
+
+/**
+ * Runs one step: prepare, send, and on failure recover (strategy) or wait and retry (policy).
+ * Returns the step's record; a failure that is neither recovered nor retried crashes the step.
+ */
+export async function runStep(ctx: StepContext, completion: MessageEvent): Promise<StepRecord> {
+  const { env, clock, events, scenario } = ctx;
+  const overheadMark = events.length;
+  let retries = 0;
+  let recoveries = 0;
+  let rateLimitHits = 0;
+  let waitMs = 0;
+  for (;;) {
+    const context = await ctx.strategy.prepare(ctx.state, env);
+    const contextTokens = env.countMessages(context);
+    const { result, inputTokens } = await ctx.gateway.attempt(stepRequest(scenario, context, completion), { useQuota: true });
+    if (result.ok) {
+      const record = okRecord(ctx, completion, context, result, retries, rateLimitHits, waitMs, overheadMark);
+      ctx.previous = context;
+      return record;
+    }
+    const failure = result.failure;
+    events.push({ type: 'failure', step: env.step, atMs: clock.now(), attempt: retries + recoveries, failure });
+    if (failure.kind === 'rate-limit') rateLimitHits += 1;
+    if (ctx.strategy.recover !== undefined && isRecoverable(failure) && recoveries < MAX_RECOVERIES_PER_STEP) {
+      recoveries += 1;
+      if ((await ctx.strategy.recover(failure, ctx.state, env)) === 'retry') continue;
+    }
+    const delay = retryDelay(scenario.retry, retries, failure);
+    if (delay === undefined) {
+      events.push({ type: 'crash', step: env.step, atMs: clock.now(), kind: failure.kind, message: failure.message });
+      ctx.previous = context;
+      return crashRecord(ctx, completion, context, contextTokens || inputTokens, failure, retries, rateLimitHits, waitMs, overheadMark);
+    }
+    events.push({ type: 'wait', step: env.step, atMs: clock.now(), ms: delay, reason: failure.kind });
+    clock.advance(delay);
+    waitMs += delay;
+    retries += 1;
+  }
+}
+
+function isRecoverable(failure: Failure): boolean {
+  return failure.kind === 'overflow' || failure.kind === 'rate-limit' || failure.kind === 'quota';
+}
+
+function stepRequest(scenario: Scenario, context: ContextMessage[], completion: MessageEvent) {
+  return {
+    model: scenario.model,
+    messages: context,
+    maxOutputTokens: scenario.maxOutputTokens,
+    purpose: 'step' as const,
+    directive: {
+      purpose: 'step' as const,
+      window: scenario.window,
+      replay: {
+        text: completion.text,
+        ...(completion.thinking !== undefined ? { thinking: completion.thinking } : {}),
+        ...(completion.toolCalls !== undefined ? { toolCalls: completion.toolCalls } : {}),
+        ...(completion.thoughtSignature !== undefined ? { thoughtSignature: completion.thoughtSignature } : {}),
+      },
+    },
+  };
+}
+
+/** Tokens of the strategy's own calls since `mark` (they belong to this step). */
+function overheadSince(events: readonly RunEvent[], mark: number): number {
+  let n = 0;
+  for (let i = mark; i < events.length; i++) {
+    const e = events[i];
+    if (e?.type === 'call' && e.purpose !== 'step' && e.purpose !== 'probe') n += e.inputTokens + e.outputTokens;
+  }
+  return n;
+}
+
+function okRecord(
+  ctx: StepContext,
+  completion: MessageEvent,
+  context: ContextMessage[],
+  result: Extract<CompletionResult, { ok: true }>,
+  retries: number,
+  rateLimitHits: number,
+  waitMs: number,
+  mark: number,
+): StepRecord {
+  const { env, clock, tokenizer } = ctx;
+  return {
+    step: env.step,
+    messageId: completion.id,
+    atMs: clock.now(),
+    promptTokens: result.usage.input,
+    completionTokens: result.usage.output,
+    contextTokens: env.countMessages(context),
+    contextMessages: context.length,
+    cachedPrefixTokens: sharedPrefixTokens(ctx.previous, context, tokenizer, env.format),
+    overheadTokens: overheadSince(ctx.events, mark),
+    retries,
+    rateLimitHits,
+    waitMs,
+    status: 'ok',
+  };
+}
+
+function crashRecord(
+  ctx: StepContext,
+  completion: MessageEvent,
+  context: ContextMessage[],
+  contextTokens: number,
+  failure: Failure,
+  retries: number,
+  rateLimitHits: number,
+  waitMs: number,
+  mark: number,
+): StepRecord {
+  return {
+    step: ctx.env.step,
+    messageId: completion.id,
+    atMs: ctx.clock.now(),
+    promptTokens: 0,
+    completionTokens: 0,
+    contextTokens,
+    contextMessages: context.length,
+    cachedPrefixTokens: 0,
+    overheadTokens: overheadSince(ctx.events, mark),
+    retries,
+    rateLimitHits,
+    waitMs,
+    status: 'crashed',
+    failure: failure.kind,
+  };
+}

@@ -1,0 +1,59 @@
+import type { Scenario } from '../scenario/types.js';
+import type { CompletionResult } from '../providers/types.js';
+import type { StrategyEnv, StrategyModelCall } from '../strategies/types.js';
+import type { Clock } from '../sim/types.js';
+import type { RunEvent } from './types.js';
+import type { Gateway } from './gateway.js';
+import { retryDelay } from '../sim/retry.js';
+
+interface StrategyModelDeps {
+  gateway: Gateway;
+  scenario: Scenario;
+  events: RunEvent[];
+  clock: Clock;
+  stepOf: () => number;
+}
+
+/**
+ * The model as strategies see it (`env.model`): their own calls (summaries, recaps, map-reduce
+ * passes) are metered as overhead, count against the quota, and wait on the virtual clock under
+ * the scenario's retry policy. Overflow is returned to the strategy, which may shrink and retry.
+ */
+export function createStrategyModel(deps: StrategyModelDeps): StrategyEnv['model'] {
+  const { gateway, scenario, events, clock } = deps;
+  return {
+    async complete(call: StrategyModelCall): Promise<CompletionResult> {
+      const purpose = call.purpose ?? 'summary';
+      for (let attempt = 0; ; attempt++) {
+        const { result } = await gateway.attempt(
+          {
+            model: scenario.model,
+            messages: call.messages,
+            instruction: call.instruction,
+            maxOutputTokens: call.maxOutputTokens,
+            purpose,
+            directive: { purpose, window: scenario.window, budgetTokens: call.maxOutputTokens },
+          },
+          { useQuota: true },
+        );
+        const step = deps.stepOf();
+        events.push({
+          type: 'call',
+          step,
+          atMs: clock.now(),
+          purpose,
+          inputTokens: result.ok ? result.usage.input : 0,
+          outputTokens: result.ok ? result.usage.output : 0,
+          ok: result.ok,
+          ...(result.ok ? {} : { failure: result.failure.kind }),
+        });
+        if (result.ok) return result;
+        events.push({ type: 'failure', step, atMs: clock.now(), attempt, failure: result.failure });
+        const delay = result.failure.kind === 'overflow' ? undefined : retryDelay(scenario.retry, attempt, result.failure);
+        if (delay === undefined) return result;
+        events.push({ type: 'wait', step, atMs: clock.now(), ms: delay, reason: `${purpose} ${result.failure.kind}` });
+        clock.advance(delay);
+      }
+    },
+  };
+}

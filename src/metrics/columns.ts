@@ -1,0 +1,41 @@
+import type { SummaryRow } from './types.js';
+
+/**
+ * The summary contract (DESIGN.md §8): these columns come first, in this order, in `summary.csv`
+ * and every other tabular report, so that CI scripts and spreadsheets can rely on them.
+ */
+export const SUMMARY_CONTRACT_COLUMNS = [
+  'scenario',
+  'strategy',
+  'steps',
+  'steps_completed',
+  'crashed',
+  'crash_kind',
+  'crash_step',
+  'prompt_tokens',
+  'completion_tokens',
+  'overhead_tokens',
+  'total_tokens',
+  'peak_context_tokens',
+  'saving_vs_full',
+  'rate_limit_hits',
+  'wait_ms',
+  'compactions',
+  'retention',
+  'answer_recall',
+  'probes',
+] as const satisfies readonly (keyof SummaryRow)[];
+
+/** Columns after the contract's; they may change between versions. */
+export const SUMMARY_EXTRA_COLUMNS = [
+  'mean_context_tokens',
+  'cached_prefix_share',
+  'overhead_calls',
+] as const satisfies readonly (keyof SummaryRow)[];
+
+/** Every column of a summary row: the contract first, then the extras. */
+export const SUMMARY_COLUMNS = [...SUMMARY_CONTRACT_COLUMNS, ...SUMMARY_EXTRA_COLUMNS] as const;
+
+// Fails to compile when a SummaryRow field is missing from the lists above.
+type UnlistedColumn = Exclude<keyof SummaryRow, (typeof SUMMARY_COLUMNS)[number]>;
+const summaryColumnsAreComplete: [UnlistedColumn] extends [never] ? true : never = true;

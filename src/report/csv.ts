@@ -1,0 +1,152 @@
+import { stringify } from 'csv-stringify/sync';
+import type { RunEvent, StepRecord } from '../engine/types.js';
+import { SUMMARY_COLUMNS } from '../metrics/columns.js';
+import type { RunResult, UnitResult } from '../metrics/types.js';
+import type { ReportFile, Reporter } from './types.js';
+
+type Cell = string | number | boolean | null | undefined;
+type Row = Record<string, Cell>;
+
+/** Fractional numbers keep at most this many decimals (DESIGN.md §8 ratios read as 0.1234). */
+const DECIMALS = 4;
+
+/** `steps.csv`: one row per scenario × strategy × step. */
+export const STEP_COLUMNS = [
+  'scenario',
+  'strategy',
+  'step',
+  'message_id',
+  'at_ms',
+  'status',
+  'failure',
+  'prompt_tokens',
+  'completion_tokens',
+  'context_tokens',
+  'context_messages',
+  'cached_prefix_tokens',
+  'overhead_tokens',
+  'retries',
+  'rate_limit_hits',
+  'wait_ms',
+] as const;
+
+/**
+ * `events.csv`: one row per timeline event. `kind` says what happened: the strategy's action,
+ * the failure kind (failure, crash), the call purpose (call), `wait`, or `recorded-compaction`.
+ * `ms` is a wait's length or a rate limit's retry hint; `input_tokens`/`output_tokens` are a call's.
+ */
+export const EVENT_COLUMNS = [
+  'scenario',
+  'strategy',
+  'step',
+  'at_ms',
+  'type',
+  'kind',
+  'reason',
+  'mode',
+  'tokens_before',
+  'tokens_after',
+  'detail',
+  'ms',
+  'input_tokens',
+  'output_tokens',
+] as const;
+
+/** `summary.csv`, `steps.csv` and `events.csv`. */
+export function renderCsv(result: RunResult): ReportFile[] {
+  return [
+    { file: 'summary.csv', contents: toCsv(SUMMARY_COLUMNS, result.units.map((unit) => ({ ...unit.summary }))) },
+    { file: 'steps.csv', contents: toCsv(STEP_COLUMNS, result.units.flatMap(stepRows)) },
+    { file: 'events.csv', contents: toCsv(EVENT_COLUMNS, result.units.flatMap(eventRows)) },
+  ];
+}
+
+function toCsv(columns: readonly string[], rows: Row[]): string {
+  return stringify(rows, {
+    header: true,
+    columns: [...columns],
+    // Reasons and details can quote transcript text; never let a spreadsheet run it as a formula.
+    escape_formulas: true,
+    cast: {
+      boolean: (value) => (value ? 'true' : 'false'),
+      number: formatNumber,
+    },
+  });
+}
+
+function formatNumber(value: number): string {
+  if (Number.isInteger(value) || !Number.isFinite(value)) return String(value);
+  const rounded = Number(value.toFixed(DECIMALS));
+  return String(Object.is(rounded, -0) ? 0 : rounded);
+}
+
+function stepRows(unit: UnitResult): Row[] {
+  return unit.steps.map((step: StepRecord) => ({
+    scenario: unit.scenario,
+    strategy: unit.strategy,
+    step: step.step,
+    message_id: step.messageId,
+    at_ms: step.atMs,
+    status: step.status,
+    failure: step.failure,
+    prompt_tokens: step.promptTokens,
+    completion_tokens: step.completionTokens,
+    context_tokens: step.contextTokens,
+    context_messages: step.contextMessages,
+    cached_prefix_tokens: step.cachedPrefixTokens,
+    overhead_tokens: step.overheadTokens,
+    retries: step.retries,
+    rate_limit_hits: step.rateLimitHits,
+    wait_ms: step.waitMs,
+  }));
+}
+
+function eventRows(unit: UnitResult): Row[] {
+  const rows: Row[] = [];
+  for (const event of unit.events) {
+    const cells = eventCells(event);
+    if (cells === undefined) continue;
+    rows.push({ scenario: unit.scenario, strategy: unit.strategy, step: event.step, at_ms: event.atMs, type: event.type, ...cells });
+  }
+  return rows;
+}
+
+/** The event-specific cells; `undefined` for step events, which `steps.csv` already holds. */
+function eventCells(event: RunEvent): Row | undefined {
+  switch (event.type) {
+    case 'step':
+      return undefined;
+    case 'action':
+      return {
+        kind: event.action,
+        reason: event.reason,
+        mode: event.mode,
+        tokens_before: event.tokensBefore,
+        tokens_after: event.tokensAfter,
+        detail: event.detail,
+      };
+    case 'call':
+      return {
+        kind: event.purpose,
+        reason: event.failure,
+        detail: event.ok ? 'ok' : 'failed',
+        input_tokens: event.inputTokens,
+        output_tokens: event.outputTokens,
+      };
+    case 'failure':
+      return {
+        kind: event.failure.kind,
+        reason: event.failure.message,
+        detail: `attempt ${event.attempt}`,
+        ms: event.failure.kind === 'rate-limit' ? event.failure.retryAfterMs : undefined,
+      };
+    case 'wait':
+      return { kind: 'wait', reason: event.reason, ms: event.ms };
+    case 'crash':
+      return { kind: event.kind, reason: event.message };
+    case 'recorded-compaction':
+      return { kind: 'recorded-compaction', tokens_before: event.tokensBefore, tokens_after: event.tokensAfter, detail: event.id };
+  }
+}
+
+export const csv = { name: 'csv', render: renderCsv } satisfies Reporter;

@@ -1,0 +1,34 @@
+import { UsageError } from '../errors.js';
+import { csv } from './csv.js';
+import { json } from './json.js';
+import type { RunResult } from '../metrics/types.js';
+import type { ReportFile, Reporter } from './types.js';
+
+export type { ReportFile, Reporter } from './types.js';
+
+/** Every file reporter by name; a new format is one file in `src/report/` and one line here. */
+export const reporters = { json, csv } satisfies Record<string, Reporter>;
+
+export type ReporterName = keyof typeof reporters;
+
+/** Names of the registered reporters, in registry order. */
+export function reporterNames(): string[] {
+  return Object.keys(reporters);
+}
+
+/** The reporter called `name`; an unknown name is a usage error that lists the known ones. */
+export function resolveReporter(name: string): Reporter {
+  if (!Object.hasOwn(reporters, name)) {
+    throw new UsageError(`unknown reporter "${name}"; known reporters: ${reporterNames().join(', ')}`);
+  }
+  return reporters[name as ReporterName];
+}
+
+/**
+ * Renders `result` with the named reporters (all of them when `names` is omitted), in the order
+ * given. Every name is resolved before anything renders, so a typo fails fast.
+ */
+export function renderReports(result: RunResult, names: readonly string[] = reporterNames()): ReportFile[] {
+  const chosen = [...new Set(names)].map(resolveReporter);
+  return chosen.flatMap((reporter) => reporter.render(result));
+}

@@ -1,0 +1,137 @@
+import type { RunResult, ScenarioInfo, SummaryRow } from '../metrics/types.js';
+
+export interface TerminalOptions {
+  /** ANSI colours; the caller decides (NO_COLOR, not a TTY). */
+  color: boolean;
+  /** Terminal width; strategy names are shortened to fit. Defaults to 100. */
+  width?: number;
+}
+
+type Align = 'left' | 'right';
+type Tone = 'plain' | 'bad' | 'good' | 'dim';
+
+interface Cell {
+  text: string;
+  tone: Tone;
+}
+
+interface Column {
+  title: string;
+  align: Align;
+  cell(row: SummaryRow): Cell;
+}
+
+const ANSI: Record<Tone | 'bold', string> = { plain: '', bad: '\x1b[31m', good: '\x1b[32m', dim: '\x1b[2m', bold: '\x1b[1m' };
+const RESET = '\x1b[0m';
+const GAP = '  ';
+const INDENT = '  ';
+const MIN_STRATEGY_WIDTH = 8;
+
+const COLUMNS: Column[] = [
+  { title: 'strategy', align: 'left', cell: (r) => plain(r.strategy) },
+  { title: 'done', align: 'right', cell: (r) => ({ text: `${r.steps_completed}/${r.steps}`, tone: r.steps_completed === r.steps ? 'good' : 'plain' }) },
+  { title: 'crash', align: 'left', cell: (r) => (r.crashed ? { text: `${r.crash_kind ?? '?'}@${r.crash_step ?? '?'}`, tone: 'bad' } : dim('-')) },
+  { title: 'total', align: 'right', cell: (r) => plain(formatCount(r.total_tokens)) },
+  { title: 'peak ctx', align: 'right', cell: (r) => plain(formatCount(r.peak_context_tokens)) },
+  { title: 'saving', align: 'right', cell: (r) => percent(r.saving_vs_full) },
+  { title: '429s', align: 'right', cell: (r) => plain(String(r.rate_limit_hits)) },
+  { title: 'wait', align: 'right', cell: (r) => plain(formatDuration(r.wait_ms)) },
+  { title: 'compact', align: 'right', cell: (r) => plain(String(r.compactions)) },
+  { title: 'retention', align: 'right', cell: (r) => percent(r.retention) },
+  { title: 'recall', align: 'right', cell: (r) => percent(r.answer_recall) },
+];
+
+/**
+ * A compact table per scenario for the end of a run: one row per strategy, aligned, readable in
+ * 100 columns. Pure: the CLI prints it.
+ */
+export function renderTerminalTable(result: RunResult, options: TerminalOptions): string {
+  const blocks = scenarioNames(result).map((name) => {
+    const rows = result.units.filter((unit) => unit.scenario === name).map((unit) => unit.summary);
+    const info = result.scenarios.find((scenario) => scenario.name === name);
+    return renderScenario(name, info, rows, options);
+  });
+  return blocks.join('\n');
+}
+
+function scenarioNames(result: RunResult): string[] {
+  const names = result.scenarios.map((scenario) => scenario.name);
+  for (const unit of result.units) if (!names.includes(unit.scenario)) names.push(unit.scenario);
+  return names;
+}
+
+function renderScenario(name: string, info: ScenarioInfo | undefined, rows: SummaryRow[], options: TerminalOptions): string {
+  const paint = (text: string, tone: Tone | 'bold'): string => (options.color && tone !== 'plain' ? `${ANSI[tone]}${text}${RESET}` : text);
+  const header = COLUMNS.map((column) => plain(column.title));
+  const body = rows.map((row) => COLUMNS.map((column) => column.cell(row)));
+  const widths = fitWidths(columnWidths([header, ...body]), options.width ?? 100);
+  const line = (cells: Cell[], bold: boolean): string =>
+    INDENT +
+    cells
+      .map((cell, i) => {
+        const text = pad(shorten(cell.text, widths[i] ?? 0), widths[i] ?? 0, COLUMNS[i]?.align ?? 'left');
+        return paint(text, bold ? 'bold' : cell.tone);
+      })
+      .join(GAP)
+      .trimEnd();
+  const title = paint(name, 'bold') + (info === undefined ? '' : `  ${describeScenario(info)}`);
+  const table = rows.length === 0 ? [`${INDENT}(no strategies ran)`] : [line(header, true), ...body.map((cells) => line(cells, false))];
+  return `${[title, ...table].join('\n')}\n`;
+}
+
+function describeScenario(info: ScenarioInfo): string {
+  const parts = [`${info.provider} ${info.model}`, `window ${formatCount(info.window)}`];
+  if (info.tpm !== undefined && info.tpm > 0) parts.push(`tpm ${formatCount(info.tpm)}`);
+  parts.push(`${info.steps} steps`, `seed ${info.seed}`);
+  return parts.join(' · ');
+}
+
+function columnWidths(table: Cell[][]): number[] {
+  return COLUMNS.map((_, i) => Math.max(...table.map((cells) => cells[i]?.text.length ?? 0)));
+}
+
+/** Shrinks the strategy column (the only free-text one) so that a line fits in `width`. */
+function fitWidths(widths: number[], width: number): number[] {
+  const total = INDENT.length + widths.reduce((a, b) => a + b, 0) + GAP.length * (widths.length - 1);
+  const strategy = widths[0] ?? 0;
+  const overflow = total - width;
+  if (overflow <= 0 || strategy <= MIN_STRATEGY_WIDTH) return widths;
+  return [Math.max(MIN_STRATEGY_WIDTH, strategy - overflow), ...widths.slice(1)];
+}
+
+function shorten(text: string, width: number): string {
+  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
+}
+
+function pad(text: string, width: number, align: Align): string {
+  return align === 'left' ? text.padEnd(width) : text.padStart(width);
+}
+
+function plain(text: string): Cell {
+  return { text, tone: 'plain' };
+}
+
+function dim(text: string): Cell {
+  return { text, tone: 'dim' };
+}
+
+function percent(fraction: number | null): Cell {
+  return fraction === null ? dim('-') : plain(`${Math.round(fraction * 100)}%`);
+}
+
+/** 950 · 12.3k · 4.56M: token counts at a glance. */
+export function formatCount(n: number): string {
+  if (Math.abs(n) < 10_000) return String(Math.round(n));
+  // 999,950 and up would print as 1000.0k: switch to millions there.
+  if (Math.abs(n) < 999_950) return `${(n / 1000).toFixed(1)}k`;
+  return `${(n / 1_000_000).toFixed(2)}M`;
+}
+
+/** 0 · 850ms · 12.3s · 4.2m · 1.5h: virtual waiting time at a glance. */
+export function formatDuration(ms: number): string {
+  if (ms === 0) return '0';
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  if (ms < 3_600_000) return `${(ms / 60_000).toFixed(1)}m`;
+  return `${(ms / 3_600_000).toFixed(1)}h`;
+}

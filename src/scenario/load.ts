@@ -1,0 +1,78 @@
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { dirname, extname, join, resolve } from 'node:path';
+import { LineCounter, parseDocument, isNode } from 'yaml';
+import { InputError, UsageError } from '../errors.js';
+import { scenarioFileSchema, type ScenarioFile } from './schema.js';
+
+/** A scenario file read and validated, not yet resolved against its transcript. */
+export interface LoadedScenario {
+  file: string;
+  data: ScenarioFile;
+}
+
+const SCENARIO_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+
+/**
+ * Expands files and folders into scenario files: folders are searched recursively for
+ * `.yaml`, `.yml` and `.json`, in sorted order so a suite always runs in the same order.
+ */
+export async function expandScenarioPaths(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const path of paths) {
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined) throw new UsageError(`no such scenario file or folder: ${path}`);
+    if (info.isDirectory()) out.push(...(await listScenarioFiles(path)));
+    else out.push(resolve(path));
+  }
+  return out;
+}
+
+async function listScenarioFiles(dir: string): Promise<string[]> {
+  const entries = (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const out: string[] = [];
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...(await listScenarioFiles(path)));
+    else if (SCENARIO_EXTENSIONS.has(extname(entry.name))) out.push(resolve(path));
+  }
+  return out;
+}
+
+/** Reads and validates one scenario file; errors name the file, line and field. */
+export async function loadScenarioFile(file: string): Promise<LoadedScenario> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new InputError({ file }, `cannot read scenario: ${error.code ?? error.message}`);
+  });
+  return parseScenarioText(text, file);
+}
+
+export function parseScenarioText(text: string, file: string): LoadedScenario {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const syntax = doc.errors[0];
+  if (syntax !== undefined) {
+    const line = lineCounter.linePos(syntax.pos[0]).line;
+    throw new InputError({ file, line }, `not valid YAML/JSON: ${syntax.message.split('\n')[0]}`);
+  }
+  const parsed = scenarioFileSchema.safeParse(doc.toJS());
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = (issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)));
+    throw new InputError({ file, line: lineOf(doc, lineCounter, path), field: path.join('.') || undefined }, issue?.message ?? 'invalid scenario');
+  }
+  return { file: resolve(file), data: parsed.data };
+}
+
+/** The line of the deepest node of `path` that exists in the document. */
+function lineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, path: (string | number)[]): number | undefined {
+  for (let n = path.length; n >= 0; n--) {
+    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+    if (isNode(node) && node.range !== undefined && node.range !== null) return counter.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+/** Resolves a path written in a scenario relative to the scenario file's folder. */
+export function resolveRelative(scenarioFile: string, path: string): string {
+  return resolve(dirname(scenarioFile), path);
+}

@@ -1,0 +1,93 @@
+import type { ProviderName } from '../providers/types.js';
+import type { SessionHeader } from '../transcript/types.js';
+import type { OnCrash, Scenario, StrategySpec, TranscriptSource } from './types.js';
+import type { LoadedScenario } from './load.js';
+import { resolveRelative } from './load.js';
+import { DEFAULT_RETRY_POLICY } from '../sim/retry.js';
+import { DEFAULT_PACING } from '../sim/pacing.js';
+import { strategyNames } from '../strategies/index.js';
+import { InputError } from '../errors.js';
+
+/** Settings the command line may override for every scenario of a run. */
+export interface ScenarioOverrides {
+  provider?: ProviderName;
+  model?: string;
+  window?: number;
+  tpm?: number;
+  rpm?: number;
+  seed?: number;
+  onCrash?: OnCrash;
+  lenient?: boolean;
+  /** Strategy names or labels to run (others are left out; unknown registered names are added). */
+  strategies?: string[];
+}
+
+export const DEFAULT_SEED = 42;
+const DEFAULT_MODEL: Record<ProviderName, string> = { gemini: 'gemini-2.5-flash', openai: 'gpt-4.1' };
+const DEFAULT_WINDOW: Record<ProviderName, number> = { gemini: 1_048_576, openai: 1_047_576 };
+
+/** Where the scenario's transcript comes from (before it is loaded). */
+export function transcriptSource(loaded: LoadedScenario, overrides: ScenarioOverrides): TranscriptSource {
+  const t = loaded.data.transcript;
+  if (typeof t === 'string') return { kind: 'file', path: resolveRelative(loaded.file, t), lenient: overrides.lenient ?? loaded.data.lenient };
+  return { kind: 'synthetic', options: t.generate };
+}
+
+/** Fills every default of a scenario, given its transcript's header and the run's overrides. */
+export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, overrides: ScenarioOverrides): Scenario {
+  const d = loaded.data;
+  const provider: ProviderName = overrides.provider ?? d.provider ?? (header.dialect === 'gemini' ? 'gemini' : 'openai');
+  const headerModelFits = header.model !== undefined && (provider === 'gemini') === header.model.startsWith('gemini');
+  const model = overrides.model ?? d.model ?? (headerModelFits ? (header.model as string) : DEFAULT_MODEL[provider]);
+  const quota = { ...d.quota };
+  if (overrides.tpm !== undefined) quota.tpm = overrides.tpm;
+  if (overrides.rpm !== undefined) quota.rpm = overrides.rpm;
+  return {
+    name: d.name,
+    file: loaded.file,
+    ...(d.description !== undefined ? { description: d.description } : {}),
+    transcript: transcriptSource(loaded, overrides),
+    ...(d.probes !== undefined ? { probesFile: resolveRelative(loaded.file, d.probes) } : {}),
+    provider,
+    model,
+    window: overrides.window ?? d.window ?? header.contextWindow ?? DEFAULT_WINDOW[provider],
+    maxOutputTokens: d.maxOutputTokens,
+    quota,
+    retry: { ...DEFAULT_RETRY_POLICY, ...d.retry },
+    pacing: { ...DEFAULT_PACING, ...d.pacing },
+    seed: overrides.seed ?? d.seed ?? DEFAULT_SEED,
+    onCrash: overrides.onCrash ?? d.onCrash,
+    probesUseQuota: d.probesUseQuota,
+    strategies: selectStrategies(resolveSpecs(d.strategies, loaded.file), overrides.strategies),
+  };
+}
+
+/** Turns the scenario's strategy entries into specs; none listed means every registered strategy. */
+export function resolveSpecs(entries: unknown[] | undefined, file: string): StrategySpec[] {
+  const specs = (entries ?? strategyNames()).map((entry, i) => toSpec(entry, file, `strategies.${i}`));
+  const seen = new Set<string>();
+  specs.forEach((spec, i) => {
+    if (seen.has(spec.label)) throw new InputError({ file, field: `strategies.${i}.label` }, `duplicate strategy label "${spec.label}"`);
+    seen.add(spec.label);
+  });
+  return specs;
+}
+
+function toSpec(entry: unknown, file: string, field: string): StrategySpec {
+  if (typeof entry === 'string') return { label: entry, strategy: entry, options: {} };
+  const e = entry as { label?: string; strategy?: string; options?: Record<string, unknown>; pipeline?: unknown[] };
+  if (e.pipeline !== undefined) {
+    const stages = e.pipeline.map((s, i) => toSpec(s, file, `${field}.pipeline.${i}`));
+    return { label: e.label ?? stages.map((s) => s.label).join('+'), strategy: 'pipeline', options: e.options ?? {}, stages };
+  }
+  if (e.strategy === undefined) throw new InputError({ file, field: `${field}.strategy` }, 'a strategy entry needs `strategy` or `pipeline`');
+  return { label: e.label ?? e.strategy, strategy: e.strategy, options: e.options ?? {} };
+}
+
+function selectStrategies(specs: StrategySpec[], wanted: string[] | undefined): StrategySpec[] {
+  if (wanted === undefined || wanted.length === 0) return specs;
+  return wanted.flatMap((name) => {
+    const matches = specs.filter((s) => s.label === name || s.strategy === name);
+    return matches.length > 0 ? matches : [{ label: name, strategy: name, options: {} }];
+  });
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+const positiveInt = z.number().int().positive();
+
+const strategyEntry: z.ZodType<unknown> = z.lazy(() =>
+  z.union([
+    z.string().min(1),
+    z.strictObject({
+      label: z.string().min(1).optional(),
+      strategy: z.string().min(1).optional(),
+      options: z.record(z.string(), z.unknown()).optional(),
+      pipeline: z.array(strategyEntry).min(1).optional(),
+    }),
+  ]),
+);
+
+/** A scenario file (YAML or JSON) as written; `resolveScenario` fills defaults and paths. */
+export const scenarioFileSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'use letters, digits, dot, dash, underscore'),
+  description: z.string().optional(),
+  transcript: z.union([
+    z.string().min(1),
+    z.strictObject({ generate: z.record(z.string(), z.unknown()) }),
+  ]),
+  lenient: z.boolean().default(false),
+  probes: z.string().min(1).optional(),
+  provider: z.enum(['gemini', 'openai']).optional(),
+  model: z.string().min(1).optional(),
+  window: positiveInt.optional(),
+  maxOutputTokens: positiveInt.default(8192),
+  quota: z
+    .strictObject({ tpm: positiveInt.optional(), rpm: positiveInt.optional(), rpd: positiveInt.optional() })
+    .default({}),
+  retry: z
+    .strictObject({
+      maxRetries: z.number().int().min(0).optional(),
+      honourRetryAfter: z.boolean().optional(),
+      baseDelayMs: z.number().min(0).optional(),
+      maxDelayMs: z.number().min(0).optional(),
+      factor: z.number().min(1).optional(),
+    })
+    .default({}),
+  pacing: z
+    .strictObject({
+      thinkMs: z.number().min(0).optional(),
+      msPerOutputToken: z.number().min(0).optional(),
+      baseLatencyMs: z.number().min(0).optional(),
+      jitter: z.number().min(0).max(1).optional(),
+    })
+    .default({}),
+  seed: z.number().int().min(0).optional(),
+  onCrash: z.enum(['stop', 'continue']).default('stop'),
+  probesUseQuota: z.boolean().default(false),
+  strategies: z.array(strategyEntry).min(1).optional(),
+});
+
+export type ScenarioFile = z.infer<typeof scenarioFileSchema>;
