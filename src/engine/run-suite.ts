@@ -68,7 +68,7 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
     seed: options.overrides?.seed ?? DEFAULT_SEED,
     mode,
     scenarios: prepared.map(({ scenario, transcript }) => scenarioInfo(scenario, transcript)),
-    units: applySavingVsFullToUnits(units),
+    units: applySavingVsFull(units),
   };
 }
 
@@ -102,11 +102,6 @@ async function runScenario(
     simulator?.uninstall();
   }
   return out;
-}
-
-function applySavingVsFullToUnits(units: UnitResult[]): UnitResult[] {
-  const rows = applySavingVsFull(units.map((u) => u.summary));
-  return units.map((u, i) => ({ ...u, summary: rows[i] ?? u.summary }));
 }
 
 function scenarioInfo(scenario: Scenario, transcript: Transcript): ScenarioInfo {

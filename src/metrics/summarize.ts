@@ -86,28 +86,45 @@ function sumOverheadCalls(events: readonly RunEvent[]): { tokens: number; calls:
   return { tokens, calls };
 }
 
-/**
- * Fills `saving_vs_full` for every row of a scenario that has a `full` row: the saving in total
- * tokens *per completed step*, `1 − (total / steps_completed) / (full_total / full_steps_completed)`.
- * Per completed step, because `full` often overflows early and a strategy may crash early too:
- * comparing raw totals would reward whoever stops first. When both complete every step this is
- * exactly `1 − total / full_total`. The contract wants a fraction in [0, 1], so a strategy that
- * costs more than `full` is clamped to 0 (its `total_tokens` still shows by how much). `full`
- * itself gets 0; `null` when the scenario has no `full` row or either side completed no step.
- * Returns new rows; the input is not changed.
- */
-export function applySavingVsFull(rows: readonly SummaryRow[]): SummaryRow[] {
-  const baselines = new Map<string, SummaryRow>();
-  for (const row of rows) if (row.strategy === FULL_BASELINE) baselines.set(row.scenario, row);
-  return rows.map((row) => ({ ...row, saving_vs_full: savingVsFull(row, baselines.get(row.scenario)) }));
+/** What the saving needs of a unit: its summary row and its per-step records. */
+export interface SavingInput {
+  summary: SummaryRow;
+  steps: readonly StepRecord[];
 }
 
-function savingVsFull(row: SummaryRow, full: SummaryRow | undefined): number | null {
+/**
+ * Fills `saving_vs_full` for every unit whose scenario has a `full` unit. The comparison is
+ * paired: over the steps that both the unit and `full` completed, saving = 1 − (the unit's
+ * prompt + completion + overhead tokens) / (full's), clamped to [0, 1] as the summary contract
+ * asks (a strategy that costs more than `full` shows 0; its `total_tokens` still shows the cost).
+ * Pairing keeps a crash of `full` from rewarding whoever stops first. `full` itself is 0; null
+ * when there is no `full` unit or no step both completed.
+ */
+export function applySavingVsFull<T extends SavingInput>(units: readonly T[]): T[] {
+  const baselines = new Map<string, T>();
+  for (const unit of units) if (unit.summary.strategy === FULL_BASELINE) baselines.set(unit.summary.scenario, unit);
+  return units.map((unit) => ({ ...unit, summary: { ...unit.summary, saving_vs_full: savingVsFull(unit, baselines.get(unit.summary.scenario)) } }));
+}
+
+function savingVsFull(unit: SavingInput, full: SavingInput | undefined): number | null {
   if (full === undefined) return null;
-  if (row === full) return 0;
-  if (row.steps_completed === 0 || full.steps_completed === 0 || full.total_tokens === 0) return null;
-  const ratio = row.total_tokens / row.steps_completed / (full.total_tokens / full.steps_completed);
-  return Math.min(1, Math.max(0, 1 - ratio));
+  if (unit === full) return 0;
+  const fullCost = new Map<number, number>();
+  for (const step of full.steps) if (step.status === 'ok') fullCost.set(step.step, stepCost(step));
+  let mine = 0;
+  let theirs = 0;
+  for (const step of unit.steps) {
+    const other = fullCost.get(step.step);
+    if (step.status !== 'ok' || other === undefined) continue;
+    mine += stepCost(step);
+    theirs += other;
+  }
+  if (theirs === 0) return null;
+  return Math.min(1, Math.max(0, 1 - mine / theirs));
+}
+
+function stepCost(step: StepRecord): number {
+  return step.promptTokens + step.completionTokens + step.overheadTokens;
 }
 
 /** A message of a prompt, as the cached-prefix measure sees it: its identity and its tokens. */

@@ -29,22 +29,24 @@ function isDigit(char: string | undefined): boolean {
 }
 
 /**
- * Whether `needle` occurs in `haystack` (both already normalised). A number must not be part of
- * a longer number: `80` is not found in `8080`, nor `3` in `13 passed`.
+ * Where `needle` first occurs in `haystack` at or after `from` (both already normalised), or -1.
+ * A number must not be part of a longer number: `80` is not found in `8080`, nor `3` in `13 passed`.
  */
-export function containsNormalised(haystack: string, needle: string): boolean {
-  if (needle === '') return false;
+export function indexOfNormalised(haystack: string, needle: string, from = 0): number {
+  if (needle === '') return -1;
   const guardStart = isDigit(needle[0]);
   const guardEnd = isDigit(needle[needle.length - 1]);
-  let from = 0;
-  for (;;) {
-    const at = haystack.indexOf(needle, from);
-    if (at < 0) return false;
+  for (let at = haystack.indexOf(needle, from); at >= 0; at = haystack.indexOf(needle, at + 1)) {
     const clashesBefore = guardStart && isDigit(haystack[at - 1]);
     const clashesAfter = guardEnd && isDigit(haystack[at + needle.length]);
-    if (!clashesBefore && !clashesAfter) return true;
-    from = at + 1;
+    if (!clashesBefore && !clashesAfter) return at;
   }
+  return -1;
+}
+
+/** Whether `needle` occurs in `haystack` (both already normalised); see `indexOfNormalised`. */
+export function containsNormalised(haystack: string, needle: string): boolean {
+  return indexOfNormalised(haystack, needle) >= 0;
 }
 
 // Phrasings of "this is not in the session", matched on the normalised answer (no apostrophes).
@@ -61,7 +63,7 @@ const ABSENCE_PATTERNS: readonly RegExp[] = [
 
 /** Signs that an answer asserts a concrete value: a number, a path or file name, a quoted or code span. */
 const VALUE_PATTERNS: readonly RegExp[] = [
-  /\d/,
+  /[\w.:/-]*\d[\w.:/-]*/,
   /`[^`]+`/,
   /"[^"\n]+"|\u201C[^\u201D\n]+\u201D/,
   /[\w.-]+[/\\][\w.-]+/,

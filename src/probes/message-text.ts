@@ -79,9 +79,11 @@ export function readPathArgs(call: ToolCall): string[] {
   return paths;
 }
 
-// A relative path with a directory and an extension, or an absolute path of two or more parts.
-// The look-behind keeps URLs (`https://host/a.js`) and parts of longer tokens out.
-const PATH_IN_TEXT = /(?<![\w@:/.\\-])(?:(?:\.{1,2}\/)?(?:[\w.-]+\/)+[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,8}\b|\/(?:[\w.-]+\/)+[\w.-]*\w)/g;
+// A relative path with a directory and an extension; an absolute one with an extension or three
+// or more parts (`/org/project` is as often a library id as a path). The look-behind keeps URLs
+// (`https://host/a.js`) and parts of longer tokens out.
+const PATH_IN_TEXT =
+  /(?<![\w@:/.\\-])(?:(?:\.{1,2}\/|\/)?(?:[\w.-]+\/)+[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,8}\b|\/[\w.-]+\/[\w.-]+(?:\/[\w.-]+)+)/g;
 
 /** File paths written in free text (tool output, messages), in order of appearance. */
 export function findPathsInText(text: string): string[] {

@@ -4,7 +4,7 @@ export type ProviderName = 'gemini' | 'openai';
 export type ProviderMode = 'mock' | 'live';
 
 /** Why a call is made: agent work, a strategy's own call, or measurement. */
-export type CallPurpose = 'step' | 'summary' | 'probe' | 'judge' | 'retrieval';
+export type CallPurpose = 'step' | 'summary' | 'recap' | 'probe' | 'judge' | 'retrieval';
 
 /**
  * What the harness tells the simulated model about a call, out of band (mocked mode only). It
@@ -16,8 +16,11 @@ export interface SimDirective {
   replay?: { text: string; thinking?: string; toolCalls?: ToolCall[]; thoughtSignature?: string };
   /** For `summary`: the budget of the summary in tokens. */
   budgetTokens?: number;
-  /** The quota gate refused the call: answer with the provider's own 429. */
-  rateLimit?: { retryAfterMs: number; limitTokens: number; remainingTokens: number; resetMs: number };
+  /**
+   * The quota gate refused the call: answer with the provider's own 429. `daily` marks a per-day
+   * quota (the gate's `quota` kind), which the provider words so that it classifies as `quota`.
+   */
+  rateLimit?: { retryAfterMs: number; limitTokens: number; remainingTokens: number; resetMs: number; daily?: boolean };
   /** The window the simulated model enforces. */
   window: number;
   /**
@@ -39,10 +42,15 @@ export interface CompletionRequest {
   directive?: SimDirective;
 }
 
+/** Usage as the provider reported it, in its own fields mapped to one shape. */
 export interface CompletionUsage {
+  /** Prompt tokens (Gemini `promptTokenCount`, OpenAI `prompt_tokens`). */
   input: number;
+  /** Of `input`, the tokens served from a cache. */
   cachedInput: number;
+  /** Billed output tokens, reasoning included (Gemini candidates + thoughts, OpenAI `completion_tokens`). */
   output: number;
+  /** Of `output`, the reasoning (thinking) tokens. */
   reasoning: number;
 }
 

@@ -119,12 +119,12 @@ function percent(fraction: number | null): Cell {
   return fraction === null ? dim('-') : plain(`${Math.round(fraction * 100)}%`);
 }
 
-/** 950 · 12.3k · 4.56M: token counts at a glance. */
+/** 950 · 12.3k · 250k · 4.56M: token counts at a glance. */
 export function formatCount(n: number): string {
   if (Math.abs(n) < 10_000) return String(Math.round(n));
   // 999,950 and up would print as 1000.0k: switch to millions there.
-  if (Math.abs(n) < 999_950) return `${(n / 1000).toFixed(1)}k`;
-  return `${(n / 1_000_000).toFixed(2)}M`;
+  if (Math.abs(n) < 999_950) return `${Number((n / 1000).toFixed(1))}k`;
+  return `${Number((n / 1_000_000).toFixed(2))}M`;
 }
 
 /** 0 · 850ms · 12.3s · 4.2m · 1.5h: virtual waiting time at a glance. */

@@ -6,9 +6,9 @@ const options = z.strictObject({
   groups: z.number().int().min(0).default(4).describe('how many of the most recent conversation groups to keep; 0 keeps the whole history'),
 });
 
-type Options = z.infer<typeof options>;
+export type Options = z.infer<typeof options>;
 
-interface State extends History {
+export interface State extends History {
   options: Options;
   /** How many groups were dropped at the last prepare (to emit an event only on change). */
   dropped: number;

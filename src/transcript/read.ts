@@ -35,6 +35,10 @@ export async function readTranscript(file: string, options: ReadOptions = {}): P
   try {
     let line = 0;
     for await (const text of lines) parser.accept(text, ++line);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    // A read failure after opening (a directory, an I/O error) is still bad input, not a crash.
+    throw new InputError({ file }, `cannot read the transcript: ${(error as Error).message}`);
   } finally {
     lines.close();
     await handle.close();

@@ -67,6 +67,7 @@ export const messageEventSchema = z
     toolName: z.string().min(1).optional(),
     at: isoTimeSchema.optional(),
     usage: recordedUsageSchema.optional(),
+    model: z.string().min(1).optional(),
     dialect: dialectSchema.optional(),
   })
   .superRefine((message, ctx) => {
@@ -136,7 +137,18 @@ export const transcriptEventSchema = z.discriminatedUnion('type', [
   compactionEventSchema,
 ]);
 
-// The schemas must produce exactly the contract types: a drift in either fails the type check here.
+// The schemas must produce exactly the contract types: a field added to either side, even an
+// optional one, fails the type check here instead of being rejected at run time by the strict schema.
+type SameKeys<A, B> = [keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false;
+const schemasMatchTypes: [
+  SameKeys<z.output<typeof sessionHeaderSchema>, SessionHeader>,
+  SameKeys<z.output<typeof messageEventSchema>, MessageEvent>,
+  SameKeys<z.output<typeof taskEventSchema>, TaskEvent>,
+  SameKeys<z.output<typeof probeEventSchema>, ProbeEvent>,
+  SameKeys<z.output<typeof controlEventSchema>, ControlEvent>,
+  SameKeys<z.output<typeof compactionEventSchema>, CompactionEvent>,
+] = [true, true, true, true, true, true];
+void schemasMatchTypes;
 sessionHeaderSchema satisfies z.ZodType<SessionHeader>;
 messageEventSchema satisfies z.ZodType<MessageEvent>;
 taskEventSchema satisfies z.ZodType<TaskEvent>;

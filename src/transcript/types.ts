@@ -50,6 +50,12 @@ export interface MessageEvent {
   /** ISO 8601 time the message was recorded. */
   at?: string;
   usage?: RecordedUsage;
+  /**
+   * The model that produced this (assistant) message, as the agent recorded it. Sessions switch
+   * models mid-way (Gemini CLI falls back between models, Claude Code has /model), and `usage`
+   * only means something next to the model that spent it.
+   */
+  model?: string;
   /** The provider format the message was produced in (tool-call isolation reads it). */
   dialect?: Dialect;
 }

@@ -72,7 +72,7 @@ export function register(program: Command): void {
       if (flags.quiet === true) return;
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
       process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers\n\n`);
-      process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 100 }));
+      process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
       process.stdout.write(`\n${result.units.length} runs in ${seconds} s · wrote ${written.length} files to ${displayPath(resolve(flags.out))}/\n`);
     });
 }

@@ -1,0 +1,68 @@
+import type { Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import { countSteps } from '../../transcript/structure.js';
+import { generateSession, syntheticOptionsSchema, type SyntheticOptions } from '../../transcript/synthetic.js';
+import { serializeTranscript, writeTranscript } from '../../transcript/write.js';
+import { parseChoice, parsePositiveInt } from '../options.js';
+
+interface GenerateFlags {
+  steps?: number;
+  seed?: number;
+  dialect?: 'gemini' | 'openai';
+  toolOutputTokens?: number;
+  tasks?: number;
+  timed?: boolean;
+  facts?: number;
+  model?: string;
+  contextWindow?: number;
+  out?: string;
+}
+
+/** The flag of each generator option, so a rejected value is reported as the user typed it. */
+const FLAG_OF: Record<keyof SyntheticOptions, string> = {
+  steps: '--steps',
+  seed: '--seed',
+  dialect: '--dialect',
+  toolOutputTokens: '--tool-output-tokens',
+  tasks: '--tasks',
+  timed: '--timed',
+  facts: '--facts',
+  model: '--model',
+  contextWindow: '--context-window',
+};
+
+export function register(program: Command): void {
+  program
+    .command('generate')
+    .description('write a seeded synthetic coding-agent session with planted facts and probes (*.ctx.jsonl)')
+    .option('--steps <n>', 'assistant messages (steps) in the session (default 40)', parsePositiveInt('--steps'))
+    .option('--seed <s>', 'seed; the same flags always give the same file (default 1)', parsePositiveInt('--seed'))
+    .option('--dialect <name>', 'gemini (default) or openai', parseChoice('--dialect', ['gemini', 'openai'] as const))
+    .option('--tool-output-tokens <n>', 'average size of a tool result in tokens (default 1500)', parsePositiveInt('--tool-output-tokens'))
+    .option('--tasks <n>', 'number of tasks (default steps / 8)', parsePositiveInt('--tasks'))
+    .option('--timed', 'record message times from 2026-01-01T00:00:00Z')
+    .option('--facts <n>', 'planted facts, each with a probe (default 6)', parsePositiveInt('--facts'))
+    .option('--model <name>', 'model named in the header (default gemini-2.5-flash or gpt-4.1)')
+    .option('--context-window <tokens>', 'context window recorded in the header', parsePositiveInt('--context-window'))
+    .option('-o, --out <file>', 'where to write the transcript (default: stdout)')
+    .action(async (flags: GenerateFlags) => {
+      const transcript = generateSession(toOptions(flags));
+      if (flags.out === undefined) {
+        process.stdout.write(serializeTranscript(transcript));
+        return;
+      }
+      await writeTranscript(transcript, flags.out);
+      const probes = transcript.events.filter((event) => event.type === 'probe').length;
+      process.stdout.write(`${flags.out}: ${countSteps(transcript.events)} steps, ${probes} probes (${transcript.header.id})\n`);
+    });
+}
+
+/** Maps flags to generator options, validated here so that errors name the flag, not the option. */
+export function toOptions(flags: GenerateFlags): SyntheticOptions {
+  const options = Object.fromEntries(Object.entries(flags).filter(([key, value]) => key !== 'out' && value !== undefined));
+  const parsed = syntheticOptionsSchema.safeParse(options);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const key = String(issue?.path[0] ?? '') as keyof SyntheticOptions;
+  throw new UsageError(`${FLAG_OF[key] ?? 'generate'}: ${issue?.message ?? 'invalid value'}`);
+}

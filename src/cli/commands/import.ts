@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import { importTranscript, importerNames } from '../../transcript/importers/index.js';
+import { writeTranscript } from '../../transcript/write.js';
+import type { Transcript } from '../../transcript/types.js';
+import { displayPath } from '../../paths.js';
+
+/** Skipped lines listed with their reason; more would bury the counts. */
+const SHOWN_SKIPS = 10;
+
+interface ImportFlags {
+  from?: string;
+  lenient?: boolean;
+  out: string;
+}
+
+/** What an import produced, as the command prints it. */
+export interface ImportCounts {
+  messages: number;
+  steps: number;
+  toolCalls: number;
+  unknownTypes: Record<string, number>;
+  skippedLines: number;
+}
+
+export function register(program: Command): void {
+  program
+    .command('import')
+    .description('convert a real agent log into a canonical transcript (*.ctx.jsonl)')
+    .argument('<file>', 'the agent log')
+    .option('--from <format>', `the log's format (default: detected; one of ${importerNames().join(', ')})`)
+    .option('--lenient', 'skip broken lines and count them instead of failing')
+    .requiredOption('-o, --out <file>', 'where to write the canonical transcript')
+    .action(async (file: string, flags: ImportFlags) => {
+      const transcript = await importTranscript(file, { from: flags.from, lenient: flags.lenient === true });
+      await writeTranscript(transcript, flags.out);
+      process.stdout.write(formatCounts(transcript, flags.out));
+    });
+}
+
+export function countImport(transcript: Transcript): ImportCounts {
+  const messages = transcript.events.filter((event) => event.type === 'message');
+  const steps = messages.filter((message) => message.role === 'assistant');
+  return {
+    messages: messages.length,
+    steps: steps.length,
+    toolCalls: steps.reduce((sum, step) => sum + (step.toolCalls?.length ?? 0), 0),
+    unknownTypes: transcript.unknown,
+    skippedLines: transcript.skipped.length,
+  };
+}
+
+function formatCounts(transcript: Transcript, out: string): string {
+  const counts = countImport(transcript);
+  const unknown = Object.entries(counts.unknownTypes).map(([type, n]) => `${type} ×${n}`);
+  return [
+    `${displayPath(transcript.file)} (${transcript.header.source?.format ?? 'unknown format'}) → ${displayPath(out)}`,
+    `  messages ${counts.messages}, steps ${counts.steps}, tool calls ${counts.toolCalls}`,
+    `  unknown types ${unknown.length === 0 ? 'none' : unknown.join(', ')}`,
+    `  skipped lines ${counts.skippedLines}`,
+    ...transcript.skipped.slice(0, SHOWN_SKIPS).map((skip) => `    line ${skip.line}: ${skip.reason}`),
+    ...(counts.skippedLines > SHOWN_SKIPS ? [`    … and ${counts.skippedLines - SHOWN_SKIPS} more`] : []),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,109 @@
+import type { Fact } from './fact.js';
+import { capText } from './fact.js';
+import { findPathsInText } from './message-text.js';
+
+/**
+ * Facts in the text of a tool result: file paths it listed, numbers and identifiers it showed
+ * (ports, versions, counts, hashes), error lines, and tests still failing.
+ */
+
+interface NumberRule {
+  pattern: RegExp;
+  /** Capture group of the value. */
+  group: number;
+  label: (match: RegExpMatchArray) => string;
+}
+
+/** `number of passed tests`, `number of files changed`, `number of warnings`. */
+function describeCount(word: string): string {
+  if (word === 'passed' || word === 'failed' || word === 'skipped') return `number of ${word} tests`;
+  return `number of ${/s$|changed$/.test(word) ? word : `${word}s`}`;
+}
+
+const NUMBER_RULES: readonly NumberRule[] = [
+  { pattern: /\bport\s*[:=]?\s*(\d{2,5})\b/gi, group: 1, label: () => 'port' },
+  { pattern: /(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::\]):(\d{2,5})\b/g, group: 1, label: () => 'port' },
+  { pattern: /\bversion\s*:?\s*v?(\d+\.\d+(?:\.\d+)*(?:-[\w.]+)?)\b/gi, group: 1, label: () => 'version' },
+  // `api@2.4.1`, `node v20.11.1`, `Python 3.11.4`; not an address (`127.0.0.1`).
+  { pattern: /\b([A-Za-z][\w-]*)(?:@| v?)(\d+\.\d+\.\d+(?:-[\w.]+)?)(?![.\w])/g, group: 2, label: (m) => `version of ${m[1] ?? 'the package'}` },
+  {
+    pattern: /\b(\d+)\s+(passed|failed|errors?|warnings?|skipped|tests?|files? changed|insertions?|deletions?|vulnerabilities|packages?)\b/gi,
+    group: 1,
+    label: (m) => describeCount((m[2] ?? 'items').toLowerCase()),
+  },
+  { pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, group: 0, label: () => 'identifier (UUID)' },
+  // Lower-case hex with a digit and a letter: commit hashes, digests, container ids.
+  { pattern: /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, group: 0, label: () => 'hash' },
+];
+
+// An exception or error line with its message: `KeyError: 'X'`, `Error: connect ECONNREFUSED`,
+// `error TS2322: …`, `fatal: not a git repository`, `npm ERR! code E404`.
+const ERROR_LINE =
+  /^\s*(?:E\s{2,})?((?:[\w.]*(?:Error|Exception)|ERROR|[Ee]rror(?:\[\w+\])?(?:\s+TS\d+)?|fatal|FATAL)\s*:\s*\S.*|npm ERR!.*\S)\s*$/;
+// `FAILED tests/x.py::test_y - AssertionError`, `FAIL src/a.test.ts > suite > case`, `✗ case`.
+const FAILED_TEST = /^\s*(?:FAILED|FAIL|✗|×)\s+(\S+)/;
+
+// Per message, so that one long log cannot crowd out the rest of the session.
+const MAX_PER_MESSAGE = { paths: 2, numbers: 3, errors: 2, failing: 2 } as const;
+
+function readNumberFacts(lines: readonly string[], index: number, source: string): Fact[] {
+  const facts: Fact[] = [];
+  for (const line of lines) {
+    for (const rule of NUMBER_RULES) {
+      for (const match of line.matchAll(rule.pattern)) {
+        const answer = match[rule.group];
+        // A hash inside a UUID already taken, a count repeated on the next line: one probe each.
+        if (answer === undefined || facts.some((f) => f.answer.includes(answer))) continue;
+        const question = `What ${rule.label(match)} did ${source} show?`;
+        facts.push({ kind: 'recall', answer, index, question, hintSources: [line.replace(answer, ' '), lines.join('\n')] });
+        if (facts.length >= MAX_PER_MESSAGE.numbers) return facts;
+      }
+    }
+  }
+  return facts;
+}
+
+function readErrorFacts(lines: readonly string[], index: number, source: string): Fact[] {
+  const facts: Fact[] = [];
+  lines.forEach((line, i) => {
+    const value = ERROR_LINE.exec(line)?.[1]?.trim();
+    if (value === undefined || value.length < 10 || facts.length >= MAX_PER_MESSAGE.errors) return;
+    const answer = capText(value, 80);
+    if (facts.some((f) => f.answer === answer)) return;
+    const around = lines.slice(Math.max(0, i - 3), i + 3).filter((l) => l !== line).join('\n');
+    facts.push({ kind: 'recall', answer, index, question: `What error did ${source} report?`, hintSources: [around, lines.join('\n')] });
+  });
+  return facts;
+}
+
+function readFailingFacts(lines: readonly string[], index: number, source: string): Fact[] {
+  const facts: Fact[] = [];
+  for (const line of lines) {
+    const test = FAILED_TEST.exec(line)?.[1];
+    if (test === undefined || test.length < 4 || facts.some((f) => f.answer === test)) continue;
+    const question = `Which test was still failing in ${source}?`;
+    facts.push({ kind: 'continuation', answer: test, index, question, hintSources: [line.replace(test, ' '), lines.join('\n')] });
+    if (facts.length >= MAX_PER_MESSAGE.failing) break;
+  }
+  return facts;
+}
+
+function readListedPaths(text: string, lines: readonly string[], index: number, source: string): Fact[] {
+  const paths = [...new Set(findPathsInText(text))].slice(0, MAX_PER_MESSAGE.paths);
+  return paths.map((answer) => {
+    const line = lines.find((l) => l.includes(answer)) ?? '';
+    return { kind: 'artifact', answer, index, question: `Which file path appeared in ${source}?`, hintSources: [line.replace(answer, ' '), text] };
+  });
+}
+
+/** The facts of one tool result; `source` names it in questions (fact.ts `describeOutput`). */
+export function readOutputFacts(text: string, index: number, source: string): Fact[] {
+  const lines = text.split(/\r?\n/);
+  // Failing tests first: a failing test id contains a path, and the continuation is the better probe.
+  return [
+    ...readFailingFacts(lines, index, source),
+    ...readErrorFacts(lines, index, source),
+    ...readNumberFacts(lines, index, source),
+    ...readListedPaths(text, lines, index, source),
+  ];
+}

@@ -1,0 +1,80 @@
+import { ApiError } from '@google/genai';
+import type { Failure } from './types.js';
+import { parseDuration } from './durations.js';
+
+const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
+const QUOTA_FAILURE = 'type.googleapis.com/google.rpc.QuotaFailure';
+const OVERFLOW = /input token count(?:\s*\((\d+)\))?\s*exceeds the maximum number of tokens allowed(?:\s*\((\d+)\))?/i;
+
+interface GeminiErrorBody {
+  code?: number;
+  message?: string;
+  status?: string;
+  details?: Array<Record<string, unknown>>;
+}
+
+/**
+ * Turns anything `models.generateContent` threw into a typed failure. An `ApiError` carries the
+ * HTTP status and, as its message, the JSON error body; anything else never got a response that
+ * the SDK could read (connection refused, timeout, a body that was not JSON) and is `network`.
+ */
+export function classifyGeminiError(error: unknown): Failure {
+  if (!(error instanceof ApiError)) {
+    return { kind: 'network', message: describeThrown(error) };
+  }
+  const body = readErrorBody(error.message);
+  const message = body?.message ?? error.message;
+  const status = error.status;
+  if (status === 429) return classifyExhausted(body, message);
+  if (status >= 500) return { kind: 'server', message, status };
+  const overflow = OVERFLOW.exec(message);
+  if (status === 400 && overflow !== null) {
+    const failure: Failure = { kind: 'overflow', message };
+    if (overflow[1] !== undefined) failure.inputTokens = Number(overflow[1]);
+    if (overflow[2] !== undefined) failure.limit = Number(overflow[2]);
+    return failure;
+  }
+  return { kind: 'bad-request', message, status };
+}
+
+/** A per-day quota means stop; any other RESOURCE_EXHAUSTED means wait for the RetryInfo delay. */
+function classifyExhausted(body: GeminiErrorBody | undefined, message: string): Failure {
+  const details = body?.details ?? [];
+  const daily = details.some((detail) => detail['@type'] === QUOTA_FAILURE && violatesDailyQuota(detail));
+  if (daily) return { kind: 'quota', message };
+  const failure: Failure = { kind: 'rate-limit', message };
+  const retry = details.find((detail) => detail['@type'] === RETRY_INFO);
+  const delay = typeof retry?.['retryDelay'] === 'string' ? parseDuration(retry['retryDelay']) : undefined;
+  if (delay !== undefined) failure.retryAfterMs = delay;
+  return failure;
+}
+
+function violatesDailyQuota(detail: Record<string, unknown>): boolean {
+  const violations = detail['violations'];
+  if (!Array.isArray(violations)) return false;
+  return violations.some((violation: unknown) => {
+    const quotaId = (violation as { quotaId?: unknown } | null)?.quotaId;
+    return typeof quotaId === 'string' && quotaId.includes('PerDay');
+  });
+}
+
+/** The SDK puts `JSON.stringify(body)` in the message; a non-JSON body becomes `{error:{message}}`. */
+function readErrorBody(message: string): GeminiErrorBody | undefined {
+  try {
+    const parsed = JSON.parse(message) as unknown;
+    const inner = Array.isArray(parsed) ? parsed[0] : parsed;
+    const error = (inner as { error?: unknown } | null)?.error;
+    return typeof error === 'object' && error !== null ? (error as GeminiErrorBody) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A readable message for a thrown non-API error, with the cause a fetch failure hides. */
+export function describeThrown(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  const code = (error as { code?: unknown }).code;
+  const codeText = typeof code === 'string' ? ` (${code})` : '';
+  return `${error.name}: ${error.message}${codeText}${cause}`;
+}

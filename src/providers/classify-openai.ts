@@ -1,0 +1,67 @@
+import { APIConnectionError, APIError } from 'openai';
+import type { Failure } from './types.js';
+import { describeThrown } from './classify-gemini.js';
+import { parseDuration } from './durations.js';
+
+const OVERFLOW_LIMIT = /maximum context length is (\d+) tokens/i;
+const OVERFLOW_INPUT = /(?:resulted in|requested) (\d+) tokens/i;
+/** OpenAI words a per-day limit as "... on requests per day (RPD)" or "tokens per day (TPD)". */
+const PER_DAY = /per day|\((?:RPD|TPD)\)/i;
+
+/**
+ * Turns anything `chat.completions.create` threw into a typed failure. `APIConnectionError` (and
+ * its timeout subclass) and errors that are not `APIError` at all (a body that was not JSON) never
+ * produced a readable response: `network`.
+ */
+export function classifyOpenAIError(error: unknown): Failure {
+  if (error instanceof APIConnectionError || !(error instanceof APIError) || error.status === undefined) {
+    return { kind: 'network', message: describeThrown(error) };
+  }
+  const message = readMessage(error);
+  const status = error.status;
+  if (status === 429) return classifyTooMany(error, message);
+  if (status >= 500) return { kind: 'server', message, status };
+  if (status === 400 && (error.code === 'context_length_exceeded' || OVERFLOW_LIMIT.test(message))) {
+    const failure: Failure = { kind: 'overflow', message };
+    const limit = OVERFLOW_LIMIT.exec(message)?.[1];
+    const input = OVERFLOW_INPUT.exec(message)?.[1];
+    if (input !== undefined) failure.inputTokens = Number(input);
+    if (limit !== undefined) failure.limit = Number(limit);
+    return failure;
+  }
+  return { kind: 'bad-request', message, status };
+}
+
+/** `insufficient_quota` and per-day limits mean stop; other 429s mean wait for the reset hint. */
+function classifyTooMany(error: APIError, message: string): Failure {
+  const type = (error.error as { type?: unknown } | undefined)?.type;
+  if (error.code === 'insufficient_quota' || type === 'insufficient_quota' || PER_DAY.test(message)) {
+    return { kind: 'quota', message };
+  }
+  const failure: Failure = { kind: 'rate-limit', message };
+  const retryAfterMs = readRetryAfter(error.headers);
+  if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
+  return failure;
+}
+
+/** The most precise hint first: `retry-after-ms`, then `retry-after` (seconds), then the token reset. */
+function readRetryAfter(headers: Headers | undefined): number | undefined {
+  if (headers === undefined) return undefined;
+  const ms = readNumber(headers.get('retry-after-ms'));
+  if (ms !== undefined) return Math.round(ms);
+  // `retry-after` may also be an HTTP date; only the seconds form is a usable hint here.
+  const seconds = readNumber(headers.get('retry-after'));
+  if (seconds !== undefined) return Math.round(seconds * 1000);
+  return parseDuration(headers.get('x-ratelimit-reset-tokens')) ?? parseDuration(headers.get('x-ratelimit-reset-requests'));
+}
+
+function readNumber(raw: string | null): number | undefined {
+  if (raw === null || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}
+
+function readMessage(error: APIError): string {
+  const inner = (error.error as { message?: unknown } | undefined)?.message;
+  return typeof inner === 'string' && inner !== '' ? inner : error.message;
+}

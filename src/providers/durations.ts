@@ -1,0 +1,33 @@
+/**
+ * The duration strings providers put in retry hints: Gemini's RetryInfo `retryDelay` ("13s",
+ * "0.5s") and OpenAI's `x-ratelimit-reset-*` headers ("1s", "6m0s", "120ms", "1h2m3.5s").
+ */
+
+const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1 };
+const SEGMENT = /(\d+(?:\.\d+)?)(ms|h|m|s)/g;
+
+/** Milliseconds of a duration string, or undefined when it is not one. A bare number is seconds. */
+export function parseDuration(text: string | null | undefined): number | undefined {
+  if (text === null || text === undefined) return undefined;
+  const trimmed = text.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  if (!/^(\d+(\.\d+)?(ms|h|m|s))+$/.test(trimmed)) return undefined;
+  let ms = 0;
+  for (const match of trimmed.matchAll(SEGMENT)) {
+    ms += Number(match[1]) * (UNIT_MS[match[2] ?? 's'] ?? 0);
+  }
+  return Math.round(ms);
+}
+
+/** Formats milliseconds the way OpenAI's `x-ratelimit-reset-*` headers do ("120ms", "1.5s", "6m0s"). */
+export function formatResetDuration(ms: number): string {
+  const whole = Math.max(0, Math.round(ms));
+  if (whole < 1000) return `${whole}ms`;
+  const hours = Math.floor(whole / 3_600_000);
+  const minutes = Math.floor((whole % 3_600_000) / 60_000);
+  const seconds = (whole % 60_000) / 1000;
+  const secondsText = `${Number(seconds.toFixed(3))}s`;
+  if (hours > 0) return `${hours}h${minutes}m${secondsText}`;
+  if (minutes > 0) return `${minutes}m${secondsText}`;
+  return secondsText;
+}

@@ -1,0 +1,93 @@
+import { GoogleGenAI, type GenerateContentResponse, type GenerateContentConfig } from '@google/genai';
+import type { ToolCall } from '../transcript/types.js';
+import type { CompletionRequest, CompletionResult, CompletionUsage, Provider, ProviderMode } from './types.js';
+import type { CallTagger } from './call-tag.js';
+import { classifyGeminiError } from './classify-gemini.js';
+import { renderGeminiRequest } from './render-gemini.js';
+
+export interface GeminiProviderOptions {
+  apiKey: string;
+  mode: ProviderMode;
+  /** The model used when a request names none. */
+  model: string;
+  baseUrl?: string;
+  timeoutMs?: number;
+  /** Mocked mode: registers each call's directive with the simulator. */
+  tagCall?: CallTagger;
+}
+
+/** Gemini through @google/genai; the SDK retries nothing (no `retryOptions`), the engine does. */
+export class GeminiProvider implements Provider {
+  readonly name = 'gemini' as const;
+  readonly dialect = 'gemini' as const;
+  readonly mode: ProviderMode;
+  private readonly client: GoogleGenAI;
+  private readonly model: string;
+  private readonly tagCall: CallTagger | undefined;
+
+  constructor(options: GeminiProviderOptions) {
+    this.mode = options.mode;
+    this.model = options.model;
+    this.tagCall = options.tagCall;
+    const httpOptions: { baseUrl?: string; timeout?: number } = {};
+    if (options.baseUrl !== undefined) httpOptions.baseUrl = options.baseUrl;
+    if (options.timeoutMs !== undefined) httpOptions.timeout = options.timeoutMs;
+    this.client = new GoogleGenAI({ apiKey: options.apiKey, vertexai: false, httpOptions });
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResult> {
+    const rendering = renderGeminiRequest(request.messages, request.instruction);
+    const config: GenerateContentConfig = {};
+    if (rendering.systemInstruction !== undefined) config.systemInstruction = rendering.systemInstruction;
+    if (request.maxOutputTokens !== undefined) config.maxOutputTokens = request.maxOutputTokens;
+    if (this.tagCall !== undefined) config.httpOptions = { headers: this.tagCall(request, rendering.shape) };
+    try {
+      const response = await this.client.models.generateContent({
+        model: request.model !== '' ? request.model : this.model,
+        contents: rendering.contents,
+        config,
+      });
+      return readGeminiResponse(response);
+    } catch (error) {
+      return { ok: false, failure: classifyGeminiError(error) };
+    }
+  }
+}
+
+/** The first candidate's parts as text, thinking and calls; a missing candidate is a failure. */
+export function readGeminiResponse(response: GenerateContentResponse): CompletionResult {
+  const candidate = response.candidates?.[0];
+  if (candidate?.content?.parts === undefined) {
+    const blocked = response.promptFeedback?.blockReason;
+    if (blocked !== undefined) return { ok: false, failure: { kind: 'bad-request', message: `prompt blocked: ${blocked}` } };
+    return { ok: false, failure: { kind: 'server', message: `Gemini returned no candidate content (${candidate?.finishReason ?? 'no candidates'})` } };
+  }
+  let text = '';
+  let thinking: string | undefined;
+  const toolCalls: ToolCall[] = [];
+  for (const part of candidate.content.parts) {
+    if (part.functionCall !== undefined) {
+      const name = part.functionCall.name ?? '';
+      toolCalls.push({ id: part.functionCall.id ?? `${name}-${toolCalls.length}`, name, args: part.functionCall.args ?? {} });
+    } else if (part.thought === true) {
+      thinking = (thinking ?? '') + (part.text ?? '');
+    } else {
+      text += part.text ?? '';
+    }
+  }
+  const result: CompletionResult = { ok: true, text, toolCalls, usage: readGeminiUsage(response) };
+  if (thinking !== undefined) result.thinking = thinking;
+  return result;
+}
+
+/** `output` is what Gemini bills as output: candidates plus thoughts; `reasoning` is the thoughts. */
+function readGeminiUsage(response: GenerateContentResponse): CompletionUsage {
+  const usage = response.usageMetadata;
+  const reasoning = usage?.thoughtsTokenCount ?? 0;
+  return {
+    input: usage?.promptTokenCount ?? 0,
+    cachedInput: usage?.cachedContentTokenCount ?? 0,
+    output: (usage?.candidatesTokenCount ?? 0) + reasoning,
+    reasoning,
+  };
+}

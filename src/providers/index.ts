@@ -1,0 +1,82 @@
+import { ConfigError } from '../errors.js';
+import type { Provider, ProviderMode, ProviderName } from './types.js';
+import { createCallTagger } from './call-tag.js';
+import { GeminiProvider } from './gemini.js';
+import { OpenAIProvider } from './openai.js';
+import type { Simulator } from './simulated/types.js';
+
+export interface CreateProviderOptions {
+  name: ProviderName;
+  mode: ProviderMode;
+  /** The model used when a request names none. */
+  model: string;
+  /** Another endpoint: an OpenAI-compatible server, or a Gemini proxy. */
+  baseUrl?: string;
+  /** Where live keys are read from (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  /**
+   * Mocked mode: the installed simulator that answers the calls. Without one, mocked calls go to
+   * the default hosts untagged, for tests that write their own nock replies.
+   */
+  simulator?: Simulator;
+  timeoutMs?: number;
+  /**
+   * Mocked mode: prefix of this provider's call keys (e.g. the unit's name), so that seeded faults
+   * differ between units while staying independent of the order units run in.
+   */
+  callKeyPrefix?: string;
+}
+
+/** A stand-in key for mocked mode: the simulator never checks it, and it is never a real key. */
+const MOCK_API_KEY = 'ctxbench-mock-key';
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+/**
+ * A provider for a name and mode. Live and mocked differ only in the key and in who answers: in
+ * mocked mode the same SDK clients talk to the simulator's nock interceptors, and each call carries
+ * the id of the directive the provider registered just before it. A live provider without its key
+ * raises ConfigError naming the variable.
+ */
+export function createProvider(options: CreateProviderOptions): Provider {
+  const env = options.env ?? process.env;
+  const mock = options.mode === 'mock';
+  const tagCall =
+    mock && options.simulator !== undefined
+      ? createCallTagger(options.simulator, `${options.callKeyPrefix ?? ''}${options.name}-`)
+      : undefined;
+  const common = {
+    mode: options.mode,
+    model: options.model,
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(tagCall !== undefined ? { tagCall } : {}),
+  };
+  if (options.name === 'gemini') {
+    const apiKey = mock ? MOCK_API_KEY : readKey(env, 'gemini', 'GEMINI_API_KEY', 'GOOGLE_API_KEY');
+    const baseUrl = options.baseUrl ?? (mock ? options.simulator?.geminiBaseUrl : undefined);
+    return new GeminiProvider({ ...common, apiKey, ...(baseUrl !== undefined ? { baseUrl } : {}) });
+  }
+  const apiKey = mock ? MOCK_API_KEY : readKey(env, 'openai', 'OPENAI_API_KEY');
+  const baseUrl = options.baseUrl ?? (mock ? options.simulator?.openaiBaseUrl : env['OPENAI_BASE_URL']) ?? OPENAI_BASE_URL;
+  return new OpenAIProvider({
+    ...common,
+    apiKey,
+    baseUrl,
+    organization: mock ? null : (env['OPENAI_ORG_ID'] ?? null),
+    project: mock ? null : (env['OPENAI_PROJECT_ID'] ?? null),
+  });
+}
+
+function readKey(env: Record<string, string | undefined>, provider: ProviderName, name: string, alias?: string): string {
+  const key = env[name] ?? (alias !== undefined ? env[alias] : undefined);
+  if (key === undefined || key.trim() === '') {
+    const also = alias !== undefined ? ` (or ${alias})` : '';
+    throw new ConfigError(`the live ${provider} provider needs an API key: set ${name}${also} in the environment`);
+  }
+  return key;
+}
+
+export { GeminiProvider } from './gemini.js';
+export { OpenAIProvider } from './openai.js';
+// installSimulator lives in './mock.js' and is imported only where mocking is wanted: importing
+// nock patches the HTTP stack of the whole process.
+export type { Simulator, FaultRates } from './simulated/types.js';

@@ -1,0 +1,99 @@
+import OpenAI from 'openai';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { ToolCall } from '../transcript/types.js';
+import type { CompletionRequest, CompletionResult, Provider, ProviderMode } from './types.js';
+import type { CallTagger } from './call-tag.js';
+import { classifyOpenAIError } from './classify-openai.js';
+import { parseArguments, renderOpenAIRequest } from './render-openai.js';
+
+export interface OpenAIProviderOptions {
+  apiKey: string;
+  mode: ProviderMode;
+  /** The model used when a request names none. */
+  model: string;
+  /** Any OpenAI-compatible base URL (default `https://api.openai.com/v1`). */
+  baseUrl: string;
+  organization?: string | null;
+  project?: string | null;
+  timeoutMs?: number;
+  /** Mocked mode: registers each call's directive with the simulator. */
+  tagCall?: CallTagger;
+}
+
+/** OpenAI chat completions through the openai SDK, with its retries off: the engine retries. */
+export class OpenAIProvider implements Provider {
+  readonly name = 'openai' as const;
+  readonly dialect = 'openai' as const;
+  readonly mode: ProviderMode;
+  private readonly client: OpenAI;
+  private readonly model: string;
+  private readonly tagCall: CallTagger | undefined;
+
+  constructor(options: OpenAIProviderOptions) {
+    this.mode = options.mode;
+    this.model = options.model;
+    this.tagCall = options.tagCall;
+    this.client = new OpenAI({
+      apiKey: options.apiKey,
+      baseURL: options.baseUrl,
+      organization: options.organization ?? null,
+      project: options.project ?? null,
+      maxRetries: 0,
+      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+      // Looked up per call, so an HTTP interceptor installed after this client still sees it.
+      fetch: (url, init) => globalThis.fetch(url, init),
+    });
+  }
+
+  async complete(request: CompletionRequest): Promise<CompletionResult> {
+    const rendering = renderOpenAIRequest(request.messages, request.instruction);
+    const headers = this.tagCall?.(request, rendering.shape);
+    try {
+      const completion = await this.client.chat.completions.create(
+        {
+          model: request.model !== '' ? request.model : this.model,
+          messages: rendering.messages,
+          ...(request.maxOutputTokens !== undefined ? { max_completion_tokens: request.maxOutputTokens } : {}),
+        },
+        headers !== undefined ? { headers } : undefined,
+      );
+      return readOpenAICompletion(completion);
+    } catch (error) {
+      return { ok: false, failure: classifyOpenAIError(error) };
+    }
+  }
+}
+
+/**
+ * The first choice as text and calls. The SDK hands back a non-JSON body as a string: that, or
+ * JSON that is not a completion, is the server's failure. `output` includes reasoning tokens, as
+ * OpenAI bills them.
+ */
+export function readOpenAICompletion(completion: unknown): CompletionResult {
+  const choices = (completion as Partial<ChatCompletion> | null)?.choices;
+  const message = Array.isArray(choices) ? choices[0]?.message : undefined;
+  if (message === undefined) {
+    return { ok: false, failure: { kind: 'server', message: 'the response is not a chat completion' } };
+  }
+  const toolCalls: ToolCall[] = [];
+  for (const call of message.tool_calls ?? []) {
+    if (call.type !== 'function') continue;
+    toolCalls.push({ id: call.id, name: call.function.name, args: parseArguments(call.function.arguments) });
+  }
+  const usage = (completion as ChatCompletion).usage;
+  const result: CompletionResult = {
+    ok: true,
+    text: message.content ?? '',
+    toolCalls,
+    usage: {
+      input: usage?.prompt_tokens ?? 0,
+      cachedInput: usage?.prompt_tokens_details?.cached_tokens ?? 0,
+      output: usage?.completion_tokens ?? 0,
+      reasoning: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
+    },
+  };
+  // OpenAI-compatible servers (vLLM, DeepSeek) return the reasoning text beside the content.
+  const reasoning = (message as { reasoning_content?: unknown }).reasoning_content;
+  if (typeof reasoning === 'string' && reasoning !== '') result.thinking = reasoning;
+  return result;
+}

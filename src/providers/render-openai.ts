@@ -1,0 +1,56 @@
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ContextMessage } from '../transcript/types.js';
+import type { RenderShape } from './render-shape.js';
+
+export interface OpenAIRendering {
+  messages: ChatCompletionMessageParam[];
+  shape: RenderShape;
+}
+
+/**
+ * Renders canonical messages as chat-completions `messages`, one for one, the request instruction
+ * first as a system message. Thinking is not sent: chat completions cannot carry it back.
+ */
+export function renderOpenAIRequest(messages: readonly ContextMessage[], instruction?: string): OpenAIRendering {
+  const rendered: ChatCompletionMessageParam[] = [];
+  const hasInstruction = instruction !== undefined && instruction !== '';
+  if (hasInstruction) rendered.push({ role: 'system', content: instruction });
+  for (const message of messages) rendered.push(renderMessage(message));
+  return { messages: rendered, shape: { instruction: hasInstruction } };
+}
+
+function renderMessage(message: ContextMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'system':
+      return { role: 'system', content: message.text };
+    case 'user':
+      return { role: 'user', content: message.text };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId ?? '', content: message.text };
+    case 'assistant': {
+      const calls = message.toolCalls ?? [];
+      if (calls.length === 0) return { role: 'assistant', content: message.text };
+      return {
+        role: 'assistant',
+        // The API wants null, not "", beside tool calls when there is no text.
+        content: message.text === '' ? null : message.text,
+        tool_calls: calls.map((call) => ({
+          id: call.id,
+          type: 'function' as const,
+          function: { name: call.name, arguments: JSON.stringify(call.args) },
+        })),
+      };
+    }
+  }
+}
+
+/** Tool-call arguments are a JSON string; one that is not JSON is kept whole under `arguments`. */
+export function parseArguments(raw: unknown): Record<string, unknown> {
+  if (typeof raw !== 'string' || raw === '') return {};
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { arguments: parsed };
+  } catch {
+    return { arguments: raw };
+  }
+}

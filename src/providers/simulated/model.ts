@@ -1,0 +1,98 @@
+import type { Tokenizer } from '../../tokens/types.js';
+import { toolCallText } from '../../tokens/tokenizer.js';
+import type { ProviderName, SimDirective } from '../types.js';
+import type { RenderShape } from '../render-shape.js';
+import { decideFault } from './faults.js';
+import { geminiReplies, missingSignatureReply } from './gemini-replies.js';
+import { openaiReplies } from './openai-replies.js';
+import type { ReplyFormat } from './reply-format.js';
+import { readProbe } from './reader.js';
+import { summarizeMessages } from './summarizer.js';
+import type { FaultRates, ParsedRequest, SimAnswer, SimReply, SimUsage } from './types.js';
+
+export const FORMATS: Record<ProviderName, ReplyFormat> = { gemini: geminiReplies, openai: openaiReplies };
+
+/** A summary's budget when neither the directive nor the request gives one. */
+const DEFAULT_SUMMARY_BUDGET = 512;
+/** The reader answers in about this many tokens. */
+const READER_ANSWER_TOKENS = 120;
+
+export interface SimulateInput {
+  format: ProviderName;
+  /** The parsed JSON body of the provider request. */
+  body: unknown;
+  model: string;
+  directive: SimDirective;
+  shape?: RenderShape;
+  tokenizer: Tokenizer;
+  seed: number;
+  /** The deterministic key of the call that faults are drawn from. */
+  key: string;
+  faults?: FaultRates;
+}
+
+/**
+ * The deterministic simulated model: a pure function of the request and the directive. In order:
+ * the quota gate's refusal (429), a seeded fault, a body that is not a request (400), the window
+ * (the provider's overflow 400), Gemini's thought-signature check, then the answer for the purpose
+ * (a `judge` call is refused: the judge is live-only).
+ */
+export function simulateCall(input: SimulateInput): SimReply {
+  const format = FORMATS[input.format];
+  const { directive } = input;
+  if (directive.rateLimit !== undefined) return format.rateLimit(directive.rateLimit);
+  const fault = decideFault(input.seed, input.key, input.faults);
+  if (fault === 'timeout') return { kind: 'timeout' };
+  if (fault !== undefined) return format.fault(fault);
+  const request = format.parse(input.body, input.shape);
+  if (request === undefined) return format.badRequest(`Invalid JSON payload received: not a ${input.format} request.`);
+  const inputTokens = input.tokenizer.countMessages(request.messages, input.format, request.instruction);
+  if (inputTokens > directive.window) return format.overflow(inputTokens, directive.window);
+  if (input.format === 'gemini' && directive.requireThoughtSignatures === true) {
+    const rejected = missingSignatureReply(input.body);
+    if (rejected !== undefined) return rejected;
+  }
+  if (directive.purpose === 'judge') {
+    // Grading needs judgement a lexical model cannot fake; a made-up score would pass for one.
+    return format.badRequest('ctxbench simulator: the LLM judge is not simulated; use it in live mode.');
+  }
+  const answer = composeAnswer(request, directive, input.tokenizer);
+  return format.success(answer, measureUsage(answer, inputTokens, input.tokenizer), input.model);
+}
+
+/** What the model says: the recorded completion, a summary, or a reader's answer. */
+export function composeAnswer(request: ParsedRequest, directive: SimDirective, tokenizer: Tokenizer): SimAnswer {
+  const count = (text: string): number => tokenizer.count(text);
+  const outputCap = request.maxOutputTokens ?? Number.POSITIVE_INFINITY;
+  switch (directive.purpose) {
+    case 'step':
+      return replayAnswer(directive);
+    case 'summary':
+    case 'recap': {
+      const budget = Math.min(directive.budgetTokens ?? request.maxOutputTokens ?? DEFAULT_SUMMARY_BUDGET, outputCap);
+      return { text: summarizeMessages(request.messages, { budgetTokens: budget, count }), toolCalls: [] };
+    }
+    case 'probe':
+    case 'retrieval':
+    case 'judge': {
+      const maxTokens = Math.min(READER_ANSWER_TOKENS, outputCap);
+      return { text: readProbe(request.messages, { maxTokens, count }).answer, toolCalls: [] };
+    }
+  }
+}
+
+function replayAnswer(directive: SimDirective): SimAnswer {
+  const replay = directive.replay;
+  if (replay === undefined) return { text: '', toolCalls: [] };
+  const answer: SimAnswer = { text: replay.text, toolCalls: replay.toolCalls ?? [] };
+  if (replay.thinking !== undefined) answer.thinking = replay.thinking;
+  if (replay.thoughtSignature !== undefined) answer.thoughtSignature = replay.thoughtSignature;
+  return answer;
+}
+
+/** Usage counted with the model's tokenizer: text and tool calls as output, thinking as reasoning. */
+export function measureUsage(answer: SimAnswer, inputTokens: number, tokenizer: Tokenizer): SimUsage {
+  let output = tokenizer.count(answer.text);
+  for (const call of answer.toolCalls) output += tokenizer.count(toolCallText(call));
+  return { input: inputTokens, output, reasoning: tokenizer.count(answer.thinking ?? '') };
+}

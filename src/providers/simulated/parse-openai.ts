@@ -1,0 +1,63 @@
+import type { ContextMessage, ToolCall } from '../../transcript/types.js';
+import type { RenderShape } from '../render-shape.js';
+import type { ParsedRequest } from './types.js';
+import { isRecord } from './parse-gemini.js';
+import { parseArguments } from '../render-openai.js';
+
+/**
+ * Reads a chat-completions body back into canonical messages: what the real model would see
+ * (no thinking: chat completions cannot carry it). Returns undefined when it is not such a body.
+ */
+export function parseOpenAIRequest(body: unknown, shape?: RenderShape): ParsedRequest | undefined {
+  if (!isRecord(body) || !Array.isArray(body['messages'])) return undefined;
+  const raw = (body['messages'] as unknown[]).filter(isRecord);
+  const parsed: ParsedRequest = { messages: [] };
+  const first = raw[0];
+  if (shape?.instruction === true && first !== undefined && isSystem(first['role'])) {
+    parsed.instruction = contentText(first['content']);
+    raw.shift();
+  }
+  parsed.messages = raw.map((message, index) => toMessage(message, `sim-${index}`));
+  const max = body['max_completion_tokens'] ?? body['max_tokens'];
+  if (typeof max === 'number') parsed.maxOutputTokens = max;
+  return parsed;
+}
+
+function toMessage(raw: Record<string, unknown>, id: string): ContextMessage {
+  const text = contentText(raw['content']);
+  const role = raw['role'];
+  if (isSystem(role)) return { type: 'message', id, role: 'system', text };
+  if (role === 'tool') {
+    const tool: ContextMessage = { type: 'message', id, role: 'tool', text };
+    if (typeof raw['tool_call_id'] === 'string') tool.toolCallId = raw['tool_call_id'];
+    return tool;
+  }
+  if (role !== 'assistant') return { type: 'message', id, role: 'user', text };
+  const message: ContextMessage = { type: 'message', id, role: 'assistant', text };
+  const calls = Array.isArray(raw['tool_calls']) ? (raw['tool_calls'] as unknown[]).filter(isRecord) : [];
+  if (calls.length > 0) message.toolCalls = calls.map(toToolCall);
+  return message;
+}
+
+function toToolCall(raw: Record<string, unknown>): ToolCall {
+  const fn = isRecord(raw['function']) ? raw['function'] : {};
+  return {
+    id: typeof raw['id'] === 'string' ? raw['id'] : '',
+    name: typeof fn['name'] === 'string' ? fn['name'] : '',
+    args: parseArguments(fn['arguments']),
+  };
+}
+
+/** Content is a string, null beside tool calls, or an array of typed parts. */
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .filter(isRecord)
+    .map((part) => (typeof part['text'] === 'string' ? part['text'] : ''))
+    .join('');
+}
+
+function isSystem(role: unknown): boolean {
+  return role === 'system' || role === 'developer';
+}

@@ -1,0 +1,71 @@
+import type { ToolCall } from '../../transcript/types.js';
+import type { ContextMessage } from '../../transcript/types.js';
+import type { SimDirective } from '../types.js';
+import type { RenderShape } from '../render-shape.js';
+
+/** Rates in [0, 1] at which the simulated provider fails a call; they add up, in this order. */
+export interface FaultRates {
+  /** HTTP 500 (Gemini INTERNAL, OpenAI server_error). */
+  server500?: number;
+  /** HTTP 503 (overloaded). */
+  unavailable503?: number;
+  /** The connection times out: the SDK surfaces a connection error. */
+  timeout?: number;
+  /** HTTP 200 whose body is cut short and is not JSON. */
+  malformed?: number;
+}
+
+export type FaultKind = keyof FaultRates;
+
+/** What a provider tells the simulator about one call besides the directive. */
+export interface SimCall {
+  /**
+   * A deterministic key of the call (the provider's name and call counter). Faults are drawn from
+   * it, so they do not depend on the order in which units run. Defaults to the simulator's counter.
+   */
+  key?: string;
+  /** How the context was laid out in the body (see RenderShape). */
+  shape?: RenderShape;
+}
+
+/** The nock-installed simulated model (DESIGN.md §5). */
+export interface Simulator {
+  /**
+   * Registers the directive of the next call and returns the id to send in the
+   * `x-ctxbench-call` header. Each id answers one request.
+   */
+  register(directive: SimDirective, call?: SimCall): string;
+  /** Removes this simulator's interceptors (and only them). */
+  uninstall(): void;
+  /** The OpenAI base URL the simulator intercepts. */
+  readonly openaiBaseUrl: string;
+  /** The Gemini base URL the simulator intercepts. */
+  readonly geminiBaseUrl: string;
+}
+
+/** A request body read back into canonical form. */
+export interface ParsedRequest {
+  messages: ContextMessage[];
+  instruction?: string;
+  maxOutputTokens?: number;
+}
+
+/** What the simulated model answers, before it is written in a provider's format. */
+export interface SimAnswer {
+  text: string;
+  thinking?: string;
+  toolCalls: ToolCall[];
+  thoughtSignature?: string;
+}
+
+export interface SimUsage {
+  input: number;
+  /** Visible output: text and tool calls. */
+  output: number;
+  reasoning: number;
+}
+
+/** An HTTP answer, or a connection that times out. */
+export type SimReply =
+  | { kind: 'http'; status: number; body: string | Record<string, unknown>; headers: Record<string, string> }
+  | { kind: 'timeout' };

@@ -1,0 +1,212 @@
+import { basename } from 'node:path';
+import { z } from 'zod';
+import { InputError } from '../../errors.js';
+import type { CompactionEvent, MessageEvent, RecordedUsage, Transcript } from '../types.js';
+import type { ImportOptions, Importer } from './types.js';
+import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
+import { parseHeadObjects, readJsonLines } from './shared/lines.js';
+import { normalizeTime, parseShape } from './shared/validate.js';
+
+const blockSchema = z.looseObject({ type: z.string() });
+const contentSchema = z.union([z.string(), z.array(blockSchema)]);
+
+const knownBlockSchemas = {
+  text: z.looseObject({ type: z.literal('text'), text: z.string() }),
+  thinking: z.looseObject({ type: z.literal('thinking'), thinking: z.string() }),
+  tool_use: z.looseObject({ type: z.literal('tool_use'), id: z.string().min(1), name: z.string().min(1), input: z.record(z.string(), z.unknown()).nullish() }),
+  tool_result: z.looseObject({ type: z.literal('tool_result'), tool_use_id: z.string().min(1), content: contentSchema.nullish() }),
+};
+
+const usageSchema = z.looseObject({
+  input_tokens: z.number().int().min(0).nullish(),
+  cache_creation_input_tokens: z.number().int().min(0).nullish(),
+  cache_read_input_tokens: z.number().int().min(0).nullish(),
+  output_tokens: z.number().int().min(0).nullish(),
+});
+
+const lineSchema = z.looseObject({
+  type: z.string(),
+  uuid: z.string().min(1).optional(),
+  sessionId: z.string().min(1).optional(),
+  timestamp: z.string().optional(),
+  isSidechain: z.boolean().optional(),
+  isCompactSummary: z.boolean().optional(),
+  subtype: z.string().optional(),
+  summary: z.string().optional(),
+  compactMetadata: z.looseObject({ preTokens: z.number().int().min(0).optional() }).optional(),
+  message: z
+    .looseObject({ id: z.string().min(1).optional(), model: z.string().optional(), content: contentSchema, usage: usageSchema.nullish() })
+    .optional(),
+});
+
+type ClaudeLine = z.infer<typeof lineSchema>;
+
+type Block =
+  | { kind: 'text'; text: string }
+  | { kind: 'thinking'; text: string }
+  | { kind: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { kind: 'tool_result'; callId: string; text: string }
+  | { kind: 'other'; type: string };
+
+/** One line, checked and flattened; `apply` trusts it. */
+interface ParsedLine {
+  line: number;
+  record: ClaudeLine;
+  blocks: Block[];
+  at: string | undefined;
+}
+
+interface ClaudeState {
+  sessionId?: string;
+  title?: string;
+  model?: string;
+  /** Assistant messages by API `message.id`: Claude Code writes one line per content block. */
+  byApiId: Map<string, MessageEvent>;
+  seenUuids: Set<string>;
+  /** The last compaction, until the summary line that follows its boundary arrives. */
+  openCompaction?: CompactionEvent;
+}
+
+export const claudeCode: Importer = {
+  name: 'claude-code',
+  description: 'Claude Code session log (~/.claude/projects/*/<session>.jsonl)',
+  detect(firstLines) {
+    return parseHeadObjects(firstLines).some(
+      (o) =>
+        (typeof o['sessionId'] === 'string' && (typeof o['uuid'] === 'string' || o['type'] === 'queue-operation')) ||
+        (o['type'] === 'summary' && typeof o['leafUuid'] === 'string'),
+    );
+  },
+  async import(file: string, options: ImportOptions): Promise<Transcript> {
+    const builder = createTranscriptBuilder({ file, format: 'claude-code', dialect: 'anthropic', lenient: options.lenient });
+    const state: ClaudeState = { byApiId: new Map(), seenUuids: new Set() };
+    for await (const { line, value } of readJsonLines(file, builder)) {
+      builder.attempt(() => applyLine(builder, state, parseLine(file, line, value)));
+    }
+    return builder.build({ id: state.sessionId ?? basename(file, '.jsonl'), title: state.title, model: state.model });
+  },
+};
+
+function parseLine(file: string, line: number, value: unknown): ParsedLine {
+  const record = parseShape(lineSchema, value, { file, line });
+  const content = record.message?.content;
+  if ((record.type === 'user' || record.type === 'assistant') && content === undefined) {
+    throw new InputError({ file, line, field: 'message' }, `a ${record.type} line needs a message`);
+  }
+  const blocks = typeof content === 'string' ? [{ kind: 'text' as const, text: content }] : (content ?? []).map((block, i) => parseBlock(block, { file, line, field: `message.content.${i}` }));
+  return { line, record, blocks, at: normalizeTime(record.timestamp) };
+}
+
+function parseBlock(block: { type: string }, where: { file: string; line: number; field: string }): Block {
+  switch (block.type) {
+    case 'text':
+      return { kind: 'text', text: parseShape(knownBlockSchemas.text, block, where).text };
+    case 'thinking':
+      return { kind: 'thinking', text: parseShape(knownBlockSchemas.thinking, block, where).thinking };
+    case 'tool_use': {
+      const use = parseShape(knownBlockSchemas.tool_use, block, where);
+      return { kind: 'tool_use', id: use.id, name: use.name, input: use.input ?? {} };
+    }
+    case 'tool_result': {
+      const result = parseShape(knownBlockSchemas.tool_result, block, where);
+      return { kind: 'tool_result', callId: result.tool_use_id, text: resultText(result.content) };
+    }
+    default:
+      return { kind: 'other', type: block.type };
+  }
+}
+
+function applyLine(builder: TranscriptBuilder, state: ClaudeState, parsed: ParsedLine): void {
+  const { record } = parsed;
+  // A resumed session's file starts with copies of lines it continues (same uuid, the new
+  // sessionId): the file belongs to the last session, and a copy is the same message again.
+  if (record.sessionId !== undefined) state.sessionId = record.sessionId;
+  if (record.uuid !== undefined) {
+    if (state.seenUuids.has(record.uuid)) return;
+    state.seenUuids.add(record.uuid);
+  }
+  if (record.isSidechain === true) {
+    // A subagent's own conversation, interleaved in older logs: not part of the main context.
+    builder.countUnknown(`${record.type} (sidechain)`);
+  } else if (record.type === 'user') {
+    applyUser(builder, state, parsed);
+  } else if (record.type === 'assistant') {
+    applyAssistant(builder, state, parsed);
+  } else if (record.type === 'system' && record.subtype === 'compact_boundary') {
+    const id = record.uuid ?? `line-${parsed.line}`;
+    state.openCompaction = builder.addCompaction({ id, tokensBefore: record.compactMetadata?.preTokens, at: parsed.at });
+  } else if (record.type === 'summary' && record.summary !== undefined) {
+    // `summary` lines are the titles Claude Code shows in its resume list, not compactions.
+    state.title ??= record.summary;
+  } else {
+    builder.countUnknown(record.subtype === undefined ? record.type : `${record.type}:${record.subtype}`);
+  }
+}
+
+function applyUser(builder: TranscriptBuilder, state: ClaudeState, { record, blocks, at, line }: ParsedLine): void {
+  const id = record.uuid ?? `line-${line}`;
+  const texts: string[] = [];
+  for (const block of blocks) {
+    if (block.kind === 'tool_result') builder.addToolResult({ id: `${id}/${block.callId}`, callId: block.callId, text: block.text, at });
+    else if (block.kind === 'text') texts.push(block.text);
+    // An image or document the user attached: a marker keeps its place in the conversation.
+    else texts.push(`[${block.kind === 'other' ? block.type : block.kind}]`);
+  }
+  if (texts.length === 0) return;
+  const text = texts.join('\n');
+  if (record.isCompactSummary === true) {
+    // The summary that replaced the history at the last compact boundary: it belongs to that event.
+    if (state.openCompaction !== undefined && state.openCompaction.summary === undefined) state.openCompaction.summary = text;
+    else builder.addCompaction({ id, summary: text, at });
+    return;
+  }
+  builder.addMessage({ id, role: 'user', text, at });
+}
+
+function applyAssistant(builder: TranscriptBuilder, state: ClaudeState, { record, blocks, at, line }: ParsedLine): void {
+  const model = record.message?.model;
+  if (model === '<synthetic>') {
+    // Claude Code's own notices (API errors, interruptions) written as assistant lines: no model call.
+    builder.countUnknown('assistant (synthetic)');
+    return;
+  }
+  state.model ??= model;
+  const apiId = record.message?.id ?? record.uuid ?? `line-${line}`;
+  let message = state.byApiId.get(apiId);
+  if (message === undefined) {
+    message = builder.addMessage({ id: apiId, role: 'assistant', text: '', at, model });
+    state.byApiId.set(apiId, message);
+  }
+  for (const block of blocks) appendAssistantBlock(builder, message, block);
+  const usage = convertUsage(record.message?.usage);
+  // Every line of one response repeats the response's usage; output grows while it streams, so
+  // the last line holds the call's final count. One call is counted once.
+  if (usage !== undefined) message.usage = usage;
+}
+
+function appendAssistantBlock(builder: TranscriptBuilder, message: MessageEvent, block: Block): void {
+  if (block.kind === 'text') message.text = message.text === '' ? block.text : `${message.text}\n\n${block.text}`;
+  else if (block.kind === 'thinking') message.thinking = message.thinking === undefined ? block.text : `${message.thinking}\n\n${block.text}`;
+  else if (block.kind === 'tool_use') builder.addToolCall(message, { callId: block.id, name: block.name, args: block.input });
+  else builder.countUnknown(`content:${block.kind === 'other' ? block.type : block.kind}`);
+}
+
+/**
+ * Anthropic splits the prompt into three disjoint counts: `input_tokens` (after the last cache
+ * breakpoint), `cache_creation_input_tokens` (written to the cache by this call) and
+ * `cache_read_input_tokens` (served from it). The canonical `input` is the whole prompt, as OpenAI
+ * and Gemini count it — the sum of the three — and `cachedInput` is the part read from the cache.
+ */
+export function convertUsage(usage: z.infer<typeof usageSchema> | null | undefined): RecordedUsage | undefined {
+  if (usage == null) return undefined;
+  const parts = [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens];
+  if (parts.every((n) => n == null) && usage.output_tokens == null) return undefined;
+  const result: RecordedUsage = { input: parts.reduce<number>((sum, n) => sum + (n ?? 0), 0), output: usage.output_tokens ?? 0 };
+  if (usage.cache_read_input_tokens != null) result.cachedInput = usage.cache_read_input_tokens;
+  return result;
+}
+
+function resultText(content: z.infer<typeof contentSchema> | null | undefined): string {
+  if (typeof content === 'string') return content;
+  return (content ?? []).map((part) => (part.type === 'text' && typeof part['text'] === 'string' ? part['text'] : `[${part.type}]`)).join('\n');
+}

@@ -1,0 +1,61 @@
+import { InputError, UsageError } from '../../errors.js';
+import type { Transcript } from '../types.js';
+import type { ImportOptions, Importer } from './types.js';
+import { readHead } from './shared/lines.js';
+import { claudeCode } from './claude-code.js';
+import { codex } from './codex.js';
+import { geminiCli } from './gemini-cli.js';
+import { sweAgent } from './swe-agent.js';
+import { openhands } from './openhands.js';
+import { openaiMessages } from './openai-messages.js';
+import { geminiContents } from './gemini-contents.js';
+
+/**
+ * Every importer, by name (= file name). Detection tries them in this order, so the specific
+ * agent-log formats come before the plain message arrays they could be mistaken for.
+ */
+export const importers = {
+  'claude-code': claudeCode,
+  codex,
+  'gemini-cli': geminiCli,
+  'swe-agent': sweAgent,
+  openhands,
+  'gemini-contents': geminiContents,
+  'openai-messages': openaiMessages,
+} satisfies Record<string, Importer>;
+
+export type ImporterName = keyof typeof importers;
+
+export function importerNames(): string[] {
+  return Object.keys(importers);
+}
+
+/** Looks an importer up by name; an unknown name fails with the list of known ones. */
+export function getImporter(name: string): Importer {
+  const found = (importers as Record<string, Importer>)[name];
+  if (found === undefined) throw new UsageError(`unknown transcript format "${name}"; known formats: ${importerNames().join(', ')}`);
+  return found;
+}
+
+/** The importer whose format the file is in, judged from its first lines; undefined when none fits. */
+export async function detectFormat(file: string): Promise<Importer | undefined> {
+  const head = await readHead(file);
+  return Object.values(importers).find((importer) => importer.detect(head));
+}
+
+export interface ImportTranscriptOptions extends ImportOptions {
+  /** The format, when the caller knows it; otherwise it is detected from the content. */
+  from?: string;
+}
+
+/**
+ * Imports a foreign agent log as a canonical transcript.
+ * @throws UsageError for an unknown `from`; InputError when the format cannot be detected or the file is broken.
+ */
+export async function importTranscript(file: string, options: ImportTranscriptOptions = {}): Promise<Transcript> {
+  const importer = options.from !== undefined ? getImporter(options.from) : await detectFormat(file);
+  if (importer === undefined) {
+    throw new InputError({ file }, `cannot tell the transcript format; name it with --from (one of: ${importerNames().join(', ')})`);
+  }
+  return importer.import(file, { lenient: options.lenient });
+}

@@ -1,0 +1,149 @@
+import { basename } from 'node:path';
+import { InputError, formatLocation } from '../../../errors.js';
+import type {
+  CompactionEvent,
+  Dialect,
+  MessageEvent,
+  SessionHeader,
+  SkippedLine,
+  ToolCall,
+  Transcript,
+  TranscriptEvent,
+} from '../../types.js';
+
+/** A message as an importer describes it; the builder adds `type`, a unique id and the dialect. */
+export type MessageInit = Omit<MessageEvent, 'type' | 'dialect'> & { dialect?: Dialect };
+
+/** A tool result as the source recorded it: the call it answers by the source's id or by name. */
+export interface ToolResultInit {
+  id: string;
+  /** The call id as the source spelled it; omitted by formats that pair by name (Gemini contents). */
+  callId?: string;
+  name?: string;
+  text: string;
+  at?: string;
+}
+
+/** The header fields an importer knows; the builder adds `type`, `source` and `dialect`. */
+export type HeaderInit = Omit<SessionHeader, 'type' | 'source' | 'dialect'>;
+
+export interface TranscriptBuilder {
+  readonly file: string;
+  readonly lenient: boolean;
+  /** Appends a message; its id is made unique (a repeat gets `#2`, `#3`, ...). Returns the live event, to merge into. */
+  addMessage(init: MessageInit): MessageEvent;
+  /** Adds a call to an assistant message. A call id the source reused gets a unique one; results pair with the latest. */
+  addToolCall(message: MessageEvent, call: { callId: string; name: string; args: Record<string, unknown> }): ToolCall;
+  /**
+   * Appends the `tool` message answering a call made earlier. A result with no recorded call
+   * cannot be a tool message (no provider accepts it): it becomes a user message, counted in
+   * `unknown` as `tool result without a call`.
+   */
+  addToolResult(result: ToolResultInit): MessageEvent;
+  addCompaction(init: Omit<CompactionEvent, 'type'>): CompactionEvent;
+  /** Counts a foreign record type that was seen but not mapped. */
+  countUnknown(type: string): void;
+  /** Throws the error, or under lenient records its line in `skipped` and carries on. */
+  reject(error: InputError): void;
+  /** Runs `apply` for one record; an InputError from it goes to `reject`. */
+  attempt(apply: () => void): void;
+  build(header: HeaderInit): Transcript;
+}
+
+interface CallRecord {
+  id: string;
+  name: string;
+  answered: boolean;
+}
+
+/** Collects the events of one import and keeps its invariants: unique ids, paired tool results. */
+export function createTranscriptBuilder(init: { file: string; format: string; dialect: Dialect; lenient?: boolean }): TranscriptBuilder {
+  const events: TranscriptEvent[] = [];
+  const skipped: SkippedLine[] = [];
+  const unknown: Record<string, number> = {};
+  const usedIds = new Set<string>();
+  const callIds = new Set<string>();
+  const callsBySource = new Map<string, CallRecord>();
+  const calls: CallRecord[] = [];
+
+  const builder: TranscriptBuilder = {
+    file: init.file,
+    lenient: init.lenient === true,
+    addMessage(message) {
+      const event = withoutUndefined({ type: 'message', ...message, id: uniqueIn(usedIds, message.id), dialect: message.dialect ?? init.dialect });
+      events.push(event as MessageEvent);
+      return event as MessageEvent;
+    },
+    addToolCall(message, call) {
+      const record = { id: uniqueIn(callIds, call.callId), name: call.name, answered: false };
+      callsBySource.set(call.callId, record);
+      calls.push(record);
+      const toolCall: ToolCall = { id: record.id, name: call.name, args: call.args };
+      (message.toolCalls ??= []).push(toolCall);
+      return toolCall;
+    },
+    addToolResult(result) {
+      const call = findCall(result, callsBySource, calls);
+      if (call === undefined) {
+        builder.countUnknown('tool result without a call');
+        const label = result.callId ?? result.name ?? 'an unknown call';
+        return builder.addMessage({ id: result.id, role: 'user', text: `[result of ${label}, whose call was not recorded]\n${result.text}`, at: result.at });
+      }
+      call.answered = true;
+      return builder.addMessage({ id: result.id, role: 'tool', text: result.text, toolCallId: call.id, toolName: result.name ?? call.name, at: result.at });
+    },
+    addCompaction(compaction) {
+      const event = withoutUndefined({ type: 'compaction', ...compaction, id: uniqueIn(usedIds, compaction.id) });
+      events.push(event as CompactionEvent);
+      return event as CompactionEvent;
+    },
+    countUnknown(type) {
+      unknown[type] = (unknown[type] ?? 0) + 1;
+    },
+    reject(error) {
+      if (!builder.lenient) throw error;
+      skipped.push({ line: error.location.line ?? 0, reason: reasonOf(error) });
+    },
+    attempt(apply) {
+      try {
+        apply();
+      } catch (error) {
+        if (!(error instanceof InputError)) throw error;
+        builder.reject(error);
+      }
+    },
+    build(header) {
+      const source = { format: init.format, file: basename(init.file) };
+      const session = withoutUndefined({ type: 'session', ...header, source, dialect: init.dialect }) as SessionHeader;
+      return { header: session, events, file: init.file, skipped, unknown };
+    },
+  };
+  return builder;
+}
+
+function findCall(result: ToolResultInit, bySource: Map<string, CallRecord>, calls: CallRecord[]): CallRecord | undefined {
+  const byId = result.callId === undefined ? undefined : bySource.get(result.callId);
+  if (byId !== undefined || result.name === undefined) return byId;
+  // Without ids (older Gemini contents), a response answers the oldest open call of the same name.
+  return calls.find((call) => !call.answered && call.name === result.name);
+}
+
+/** `base`, or `base#2`, `base#3`, ... : the first not yet used. Deterministic, so ids stay stable. */
+function uniqueIn(used: Set<string>, base: string): string {
+  let id = base;
+  for (let n = 2; used.has(id); n++) id = `${base}#${n}`;
+  used.add(id);
+  return id;
+}
+
+/** The problem of an InputError without its location prefix, with the field, for `skipped`. */
+function reasonOf(error: InputError): string {
+  const prefix = `${formatLocation(error.location)}: `;
+  const problem = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return error.location.field === undefined ? problem : `field ${error.location.field}: ${problem}`;
+}
+
+/** Drops undefined fields, so events carry only what the source recorded. */
+function withoutUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,108 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { InputError } from '../../../errors.js';
+import type { TranscriptBuilder } from './builder.js';
+import { describeJsonError } from './json-error.js';
+
+/** One line of a file, numbered from 1 as editors number them. */
+export interface NumberedLine {
+  line: number;
+  text: string;
+}
+
+/** The JSON object on one line of a JSONL file. */
+export interface JsonLine {
+  line: number;
+  value: Record<string, unknown>;
+}
+
+/** How much of a file detection looks at: a few lines, and never more than this many bytes. */
+const HEAD_LINES = 10;
+const HEAD_BYTES = 256 * 1024;
+
+/**
+ * Streams a file's lines with their numbers (node:readline; the file is never held whole).
+ * `maxBytes` stops reading after that many bytes, so the last line yielded may be cut short.
+ */
+export async function* readLines(file: string, options: { maxBytes?: number } = {}): AsyncGenerator<NumberedLine> {
+  const handle = await openForReading(file);
+  const range = options.maxBytes === undefined ? {} : { start: 0, end: options.maxBytes - 1 };
+  const lines = createInterface({ input: handle.createReadStream({ encoding: 'utf8', ...range }), crlfDelay: Infinity });
+  let line = 0;
+  try {
+    for await (const text of lines) {
+      line += 1;
+      // A UTF-8 byte-order mark is an editor artefact, not content.
+      yield { line, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
+    }
+  } finally {
+    lines.close();
+    await handle.close();
+  }
+}
+
+/** The first few lines of a file, for format detection (a bounded prefix, never the whole file). */
+export async function readHead(file: string): Promise<string[]> {
+  const head: string[] = [];
+  for await (const { text } of readLines(file, { maxBytes: HEAD_BYTES })) {
+    if (text.trim() === '') continue;
+    head.push(text);
+    if (head.length >= HEAD_LINES) break;
+  }
+  return head;
+}
+
+/**
+ * Streams the JSON object on each non-blank line of a JSONL file. A line that is not a JSON
+ * object goes to `builder.reject` (an InputError naming file and line, or a skipped line under
+ * lenient). A broken *last* line is reported as truncated: agents append to these logs while they
+ * run, so a copy taken mid-write ends in half a record.
+ */
+export async function* readJsonLines(file: string, builder: TranscriptBuilder): AsyncGenerator<JsonLine> {
+  let broken: { line: number; problem: string } | undefined;
+  for await (const { line, text } of readLines(file)) {
+    if (text.trim() === '') continue;
+    if (broken !== undefined) builder.reject(new InputError({ file, line: broken.line }, broken.problem));
+    broken = undefined;
+    const parsed = parseJsonObject(text);
+    if (typeof parsed === 'string') broken = { line, problem: parsed };
+    else yield { line, value: parsed };
+  }
+  if (broken !== undefined) {
+    builder.reject(new InputError({ file, line: broken.line }, `truncated last line: ${broken.problem}`));
+  }
+}
+
+/** Parses one line as a JSON object; returns the problem as a string when it is not one. */
+export function parseJsonObject(text: string): Record<string, unknown> | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return describeJsonError(error as Error);
+  }
+  if (!isRecord(value)) return 'a line must be a JSON object';
+  return value;
+}
+
+/** Parses each head line that is a whole JSON object; cut-short or non-JSON lines are left out. */
+export function parseHeadObjects(firstLines: string[]): Record<string, unknown>[] {
+  const objects: Record<string, unknown>[] = [];
+  for (const text of firstLines) {
+    const parsed = parseJsonObject(text);
+    if (typeof parsed !== 'string') objects.push(parsed);
+  }
+  return objects;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+async function openForReading(file: string): Promise<FileHandle> {
+  try {
+    return await open(file, 'r');
+  } catch (error) {
+    throw new InputError({ file }, `cannot read the file: ${(error as Error).message}`);
+  }
+}

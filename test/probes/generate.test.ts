@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { readTranscript } from '../../src/transcript/read.js';
+import { generateProbes } from '../../src/probes/generate.js';
+import { containsNormalised, gradeAnswer, normaliseAnswer } from '../../src/probes/grade.js';
+import { listMessages, renderMessageText } from '../../src/probes/message-text.js';
+import { isRetained } from '../../src/probes/retention.js';
+import { probeSchema } from '../../src/probes/schema.js';
+import type { MessageEvent, Probe, Transcript } from '../../src/transcript/types.js';
+
+const fixture = 'fixtures/probes/session.ctx.jsonl';
+
+function answerOf(probe: Probe): string {
+  const answer = probe.expected.anyOf?.[0];
+  if (answer === undefined) throw new Error(`${probe.id} has no anyOf`);
+  return answer;
+}
+
+function inlineTranscript(messages: Omit<MessageEvent, 'type'>[]): Transcript {
+  return {
+    header: { type: 'session', id: 'inline', dialect: 'openai' },
+    events: messages.map((m) => ({ type: 'message', ...m })),
+    file: 'inline',
+    skipped: [],
+    unknown: {},
+  };
+}
+
+describe('generateProbes on the fixture session', async () => {
+  const transcript = await readTranscript(fixture);
+  const messages = listMessages(transcript.events);
+  const probes = generateProbes(transcript);
+  const byAnswer = new Map(probes.map((p) => [answerOf(p), p]));
+
+  it('finds facts of every kind', () => {
+    expect(byAnswer.get('src/server/config.ts')?.kind).toBe('artifact');
+    expect(byAnswer.get('tests/db/setup.ts')?.kind).toBe('artifact');
+    expect(byAnswer.get('npm test -- --reporter=dot')?.kind).toBe('continuation');
+    expect(byAnswer.get('python scripts/migrate.py --dry-run')?.kind).toBe('continuation');
+    expect(byAnswer.get('tests/db/pool.test.ts::acquire_timeout')?.kind).toBe('continuation');
+    expect(byAnswer.get("KeyError: 'MIGRATION_TARGET'")?.kind).toBe('recall');
+    expect(byAnswer.get('Error: connect ECONNREFUSED 127.0.0.1:5432')?.kind).toBe('recall');
+    expect(byAnswer.get('2.4.1')?.kind).toBe('recall');
+    expect(byAnswer.get('9f3c2ab')?.kind).toBe('recall');
+    expect(byAnswer.get('pg-mem')?.kind).toBe('decision');
+    expect(byAnswer.get('CI runners have no database service')?.kind).toBe('decision');
+    expect(byAnswer.get('export the target schema name')?.kind).toBe('continuation');
+  });
+
+  it('skips an answer a later message repeats', () => {
+    // The port is read at m04 and repeated in the last message: any context keeps it.
+    expect(byAnswer.has('8437')).toBe(false);
+    expect([...byAnswer.keys()].some((a) => a.includes('8437'))).toBe(false);
+  });
+
+  it('keeps each answer in its evidence message and out of every later one', () => {
+    for (const probe of probes) {
+      const answer = normaliseAnswer(answerOf(probe));
+      const index = messages.findIndex((m) => m.id === probe.evidence[0]);
+      expect(probe.evidence, probe.id).toHaveLength(1);
+      expect(index, probe.id).toBeGreaterThanOrEqual(0);
+      expect(containsNormalised(normaliseAnswer(renderMessageText(messages[index] as MessageEvent)), answer), probe.id).toBe(true);
+      for (const later of messages.slice(index + 1)) {
+        expect(containsNormalised(normaliseAnswer(renderMessageText(later, { thinking: true })), answer), `${probe.id} in ${later.id}`).toBe(false);
+      }
+    }
+  });
+
+  it('never puts the answer inside its question, and names where to look', () => {
+    for (const probe of probes) {
+      expect(containsNormalised(normaliseAnswer(probe.question), normaliseAnswer(answerOf(probe))), probe.question).toBe(false);
+    }
+    expect(byAnswer.get('src/server/config.ts')?.question).toContain('`read_file`');
+    expect(byAnswer.get('9f3c2ab')?.question).toContain('git commit');
+  });
+
+  it('writes valid, stable, unique probes asked at the end', () => {
+    const ids = probes.map((p) => p.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const probe of probes) {
+      expect(probe.id).toMatch(new RegExp(`^gen-${probe.kind}-\\d+$`));
+      expect(probe).toMatchObject({ ask: ['end'], origin: 'generated' });
+      expect(probeSchema.parse(probe)).toEqual(probe);
+      expect(gradeAnswer(probe.expected, `It was ${answerOf(probe)}.`).correct).toBe(true);
+    }
+    expect(ids).toContain('gen-artifact-1');
+  });
+
+  it('is deterministic', () => {
+    expect(generateProbes(transcript)).toEqual(probes);
+    expect(generateProbes(transcript, { max: 6, seed: 7 })).toEqual(generateProbes(transcript, { max: 6, seed: 7 }));
+  });
+
+  it('caps at max, sharing among kinds and spreading over the session', () => {
+    const capped = generateProbes(transcript, { max: 8 });
+    expect(capped).toHaveLength(8);
+    expect(new Set(capped.map((p) => p.kind)).size).toBe(4);
+    const positions = capped.map((p) => messages.findIndex((m) => m.id === p.evidence[0]));
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    // Taking the first eight candidates would stop at the eighth one's message; spreading goes further.
+    const firstEightEnd = messages.findIndex((m) => m.id === probes[7]?.evidence[0]);
+    expect(Math.max(...positions)).toBeGreaterThan(firstEightEnd);
+    expect(generateProbes(transcript, { max: 0 })).toEqual([]);
+  });
+
+  it('lets the seed choose among candidates when capped', () => {
+    const choices = new Set(Array.from({ length: 10 }, (_, seed) => JSON.stringify(generateProbes(transcript, { max: 6, seed }).map(answerOf))));
+    expect(choices.size).toBeGreaterThan(1);
+  });
+
+  it('yields probes whose retention a truncated context loses', () => {
+    const texts = messages.map((m) => renderMessageText(m));
+    const evidenceOf = (p: Probe) => texts.filter((_, i) => p.evidence.includes(messages[i]?.id ?? ''));
+    for (const probe of probes) expect(isRetained(probe, texts, evidenceOf(probe)), probe.id).toBe(true);
+    const config = byAnswer.get('src/server/config.ts') as Probe;
+    expect(isRetained(config, texts.slice(-4), evidenceOf(config))).toBe(false);
+  });
+});
+
+describe('generateProbes on decisions', () => {
+  it('reads "I\'ll use", "decided to" and "because", ignoring thinking and repeated answers', () => {
+    const transcript = inlineTranscript([
+      { id: 'u1', role: 'user', text: 'Set up the cache layer.' },
+      { id: 'a1', role: 'assistant', text: "I'll use Redis Streams for the job queue. We decided to shard the cache by tenant because tenants differ wildly in size.", thinking: 'Maybe use memcached?' },
+      { id: 'a2', role: 'assistant', text: 'I will switch to sqlite for local runs.' },
+      { id: 'a3', role: 'assistant', text: 'Done. Local runs use sqlite now.' },
+    ]);
+    const answers = generateProbes(transcript).map((p) => [p.kind, answerOf(p)]);
+    expect(answers).toEqual([
+      ['decision', 'Redis Streams'],
+      ['decision', 'shard the cache by tenant'],
+      ['decision', 'tenants differ wildly in size'],
+    ]);
+  });
+});
+
+describe('generateProbes on next steps and code spans', () => {
+  it('drops code quotes from a phrase and a dangling last word', () => {
+    const transcript = inlineTranscript([
+      { id: 'a1', role: 'assistant', text: "I'll use the `--lenient` flag for imports. Next, I will rewrite the importer registry from the ground up." },
+      { id: 'a2', role: 'assistant', text: 'Done.' },
+    ]);
+    expect(generateProbes(transcript).map(answerOf)).toEqual(['--lenient flag', 'rewrite the importer registry']);
+  });
+});

@@ -1,0 +1,73 @@
+import nock from 'nock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createProvider } from '../../src/providers/index.js';
+import { CALL_HEADER } from '../../src/providers/call-tag.js';
+import { installSimulator } from '../../src/providers/mock.js';
+import type { CompletionRequest } from '../../src/providers/types.js';
+import { createTokenizer } from '../../src/tokens/tokenizer.js';
+import { agentSession } from './conversation.js';
+
+const tokenizer = createTokenizer('o200k_base');
+const request: CompletionRequest = {
+  model: 'gemini-2.5-flash',
+  messages: agentSession(),
+  purpose: 'step',
+  directive: { purpose: 'step', window: 100_000, replay: { text: 'ok' } },
+};
+
+describe('installSimulator', () => {
+  afterEach(() => nock.cleanAll());
+
+  it('keys each request to the directive registered for it, with per-provider call keys', async () => {
+    const simulator = installSimulator({ tokenizer, seed: 1 });
+    const seen: string[] = [];
+    const register = simulator.register.bind(simulator);
+    simulator.register = (directive, call) => {
+      const id = register(directive, call);
+      seen.push(id);
+      return id;
+    };
+    const first = createProvider({ name: 'gemini', mode: 'mock', model: 'm', simulator, callKeyPrefix: 'unit-a/' });
+    const second = createProvider({ name: 'gemini', mode: 'mock', model: 'm', simulator, callKeyPrefix: 'unit-b/' });
+    await first.complete(request);
+    await second.complete({ ...request, directive: { purpose: 'step', window: 100_000, replay: { text: 'second' } } });
+    const again = await first.complete({ ...request, directive: { purpose: 'step', window: 100_000, replay: { text: 'third' } } });
+    expect(again).toMatchObject({ ok: true, text: 'third' });
+    expect(seen.map((id) => id.split('#')[0])).toEqual(['unit-a/gemini-1', 'unit-b/gemini-1', 'unit-a/gemini-2']);
+    simulator.uninstall();
+  });
+
+  it('answers a call without a directive with a large window, and a request without a known id with a 400', async () => {
+    const simulator = installSimulator({ tokenizer, seed: 1 });
+    const provider = createProvider({ name: 'openai', mode: 'mock', model: 'gpt-4.1', simulator });
+    const { directive: _unused, ...bare } = request;
+    expect((await provider.complete({ ...bare, purpose: 'probe' })).ok).toBe(true);
+    const response = await fetch(`${simulator.openaiBaseUrl}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [CALL_HEADER]: 'nobody#1' },
+      body: JSON.stringify({ model: 'gpt-4.1', messages: [] }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { message: expect.stringContaining('no directive registered for call nobody#1') } });
+    simulator.uninstall();
+  });
+
+  it('removes only its own interceptors when uninstalled', async () => {
+    const mine = nock('https://api.openai.com').persist().post('/v1/embeddings').reply(200, { data: [] });
+    const simulator = installSimulator({ tokenizer, seed: 1 });
+    const provider = createProvider({ name: 'gemini', mode: 'mock', model: 'm', simulator });
+    expect((await provider.complete(request)).ok).toBe(true);
+    simulator.uninstall();
+    const after = await provider.complete(request);
+    expect(after.ok === false && after.failure.kind).toBe('network');
+    expect(mine.activeMocks()).toEqual(['POST https://api.openai.com:443/v1/embeddings']);
+    expect(nock.activeMocks()).toEqual(['POST https://api.openai.com:443/v1/embeddings']);
+  });
+
+  it('intercepts any OpenAI-compatible base URL it is given', async () => {
+    const simulator = installSimulator({ tokenizer, seed: 1, openaiBaseUrl: 'http://127.0.0.1:11434/v1' });
+    const provider = createProvider({ name: 'openai', mode: 'mock', model: 'llama', simulator });
+    expect(await provider.complete(request)).toMatchObject({ ok: true, text: 'ok' });
+    simulator.uninstall();
+  });
+});

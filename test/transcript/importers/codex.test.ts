@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { codex } from '../../../src/transcript/importers/codex.js';
+import { expectCanonical, jsonl, messagesOf, writeTemp } from './helpers.js';
+import { codexLine, codexSample, tokenCount } from './samples.js';
+
+const importText = async (text: string) => codex.import(writeTemp('rollout.jsonl', text), {});
+
+const user = (text: string) => codexLine('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+const say = (text: string) => codexLine('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+const call = (id: string) => codexLine('response_item', { type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: id });
+const output = (id: string) => codexLine('response_item', { type: 'function_call_output', call_id: id, output: { content: 'a.txt', success: true } });
+const usage = (input: number, total: number) => tokenCount({ input_tokens: input, output_tokens: 1 }, { input_tokens: total, output_tokens: 1 });
+
+describe('codex importer', () => {
+  it('makes one assistant message per model call, with its reasoning, calls and usage', async () => {
+    const transcript = await importText(codexSample);
+    const [question, step1, result, step2] = messagesOf(transcript);
+    expect(question).toMatchObject({ role: 'user', text: 'list files' });
+    expect(step1).toMatchObject({
+      role: 'assistant',
+      text: '',
+      thinking: 'Use ls.',
+      toolCalls: [{ id: 'call_1', name: 'shell', args: { command: ['ls'] } }],
+      usage: { input: 100, cachedInput: 40, output: 20, reasoning: 8 },
+      model: 'gpt-5-codex',
+      dialect: 'openai',
+    });
+    expect(result).toMatchObject({ role: 'tool', toolCallId: 'call_1', toolName: 'shell', text: 'a.txt' });
+    expect(step2).toMatchObject({ role: 'assistant', text: 'One file.', usage: { input: 130, cachedInput: 100, output: 5 } });
+    expect(transcript.header).toMatchObject({ id: 'rollout-1', model: 'gpt-5-codex', contextWindow: 272000 });
+    // user_message only echoes the response item: nothing unknown, nothing twice.
+    expect(transcript.unknown).toEqual({});
+    expect(messagesOf(transcript)).toHaveLength(4);
+    expectCanonical(transcript);
+  });
+
+  it('gives a usage logged before its call (older rollouts) to that call', async () => {
+    const transcript = await importText(jsonl(user('go'), usage(10, 10), say('first'), call('c1'), output('c1'), usage(20, 30), call('c2'), output('c2')));
+    const steps = messagesOf(transcript).filter((m) => m.role === 'assistant');
+    expect(steps.map((s) => [s.text, s.toolCalls?.map((c) => c.id), s.usage?.input])).toEqual([
+      ['first', ['c1'], 10],
+      ['', ['c2'], 20],
+    ]);
+  });
+
+  it('ignores a repeated report of the same call (same running total)', async () => {
+    const transcript = await importText(jsonl(user('go'), say('hi'), usage(10, 10), usage(10, 10), user('again'), say('ok'), usage(12, 22)));
+    const steps = messagesOf(transcript).filter((m) => m.role === 'assistant');
+    expect(steps.map((s) => s.usage?.input)).toEqual([10, 12]);
+    expect(transcript.unknown).toEqual({});
+  });
+
+  it('keeps a compaction, freeform tool calls, and counts what it cannot map', async () => {
+    const transcript = await importText(
+      jsonl(
+        user('go'),
+        codexLine('response_item', { type: 'custom_tool_call', name: 'apply_patch', input: '*** Begin Patch', call_id: 'p1' }),
+        codexLine('response_item', { type: 'custom_tool_call_output', call_id: 'p1', output: 'Done' }),
+        codexLine('compacted', { message: 'Summary of the work so far.' }),
+        codexLine('response_item', { type: 'web_search_call', status: 'completed' }),
+        codexLine('event_msg', { type: 'exec_command_end', call_id: 'p1' }),
+        codexLine('event_msg', { type: 'token_count', info: null, rate_limits: {} }),
+      ),
+    );
+    expect(messagesOf(transcript)[1]?.toolCalls).toEqual([{ id: 'p1', name: 'apply_patch', args: { input: '*** Begin Patch' } }]);
+    expect(transcript.events.find((e) => e.type === 'compaction')).toMatchObject({ summary: 'Summary of the work so far.' });
+    // A token_count without usage reports rate limits only: nothing to import, nothing unknown.
+    expect(transcript.unknown).toEqual({ 'response_item:web_search_call': 1, 'event_msg:exec_command_end': 1 });
+  });
+});
