@@ -2,12 +2,15 @@ import type { StrategyEnv } from '../strategies/types.js';
 import type { ContextMessage, TranscriptEvent } from '../transcript/types.js';
 import type { StepRecord } from './types.js';
 import type { StepContext } from './step.js';
+import type { UnitProbeResult } from '../metrics/types.js';
 
 /** Recall figures a measurement observer reports for the summary. */
 export interface ProbeFigures {
   retention: number | null;
   answerRecall: number | null;
   count: number | null;
+  /** The detail kept in the result (answers, retention curves). */
+  detail?: UnitProbeResult;
 }
 
 /**

@@ -91,6 +91,16 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     input.observer?.onEvent?.(event, env);
   }
   const probes = (await input.observer?.onEnd?.(ctx, env)) ?? undefined;
-  const summary = summarizeUnit({ scenario: scenario.name, strategy: spec.label, totalSteps: assistants.length, steps, events, probes });
-  return { scenario: scenario.name, strategy: spec.label, options, summary, steps, events };
+  const summary = summarizeUnit({ scenario: scenario.name, strategy: spec.label, totalSteps: assistants.length, steps, events, ...(probes !== undefined ? { probes } : {}) });
+  const thresholds = strategy.thresholds?.(options, scenario.window) ?? [];
+  return {
+    scenario: scenario.name,
+    strategy: spec.label,
+    options,
+    summary,
+    steps,
+    events,
+    ...(thresholds.length > 0 ? { thresholds } : {}),
+    ...(probes?.detail !== undefined ? { probes: probes.detail } : {}),
+  };
 }

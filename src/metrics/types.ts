@@ -1,5 +1,6 @@
 import type { FailureKind, ProviderMode, ProviderName } from '../providers/types.js';
 import type { RunEvent, StepRecord } from '../engine/types.js';
+import type { ProbeKind } from '../transcript/types.js';
 
 export const RESULT_SCHEMA_VERSION = 1;
 
@@ -30,6 +31,58 @@ export interface SummaryRow {
   overhead_calls: number;
 }
 
+/** A context size a strategy reacts to (drawn as a line on the context chart). */
+export interface Threshold {
+  label: string;
+  tokens: number;
+}
+
+/** One probe asked at one ask point of one unit (a row of `probes.csv`). */
+export interface ProbeAnswer {
+  probeId: string;
+  kind: ProbeKind;
+  question: string;
+  /** The ground truth as text, for reports. */
+  expected: string;
+  /** Why it was asked here: `end`, `after-compaction` or `step`. */
+  askedAt: 'end' | 'after-compaction' | 'step';
+  step: number;
+  answer: string;
+  correct: boolean;
+  reason: string;
+  /** Whether the reader followed a retrieval hint, and the answer it then gave. */
+  retrieved: boolean;
+  correctWithRetrieval: boolean;
+  retrievalTokens: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Retention of one probe's evidence: per step from its evidence's appearance, 1 kept, 0 lost. */
+export interface RetentionCurve {
+  probeId: string;
+  kind: ProbeKind;
+  /** [step, retained] pairs, in step order. */
+  points: Array<[number, 0 | 1]>;
+}
+
+export interface RecallFigures {
+  retention: number | null;
+  answerRecall: number | null;
+  count: number;
+}
+
+/** Recall measurement of a unit (DESIGN.md §6). */
+export interface UnitProbeResult {
+  answers: ProbeAnswer[];
+  retention: RetentionCurve[];
+  /** Answer recall without and with retrieval, and what retrieval cost. */
+  recall: { withoutRetrieval: number | null; withRetrieval: number | null; retrievalTokens: number; probeTokens: number };
+  byKind: Partial<Record<ProbeKind, RecallFigures>>;
+  /** Share of distinct paths, commands and numbers still verbatim in the context at the end. */
+  specifics: { paths: number | null; commands: number | null; numbers: number | null };
+}
+
 /** The result of one scenario × strategy unit. */
 export interface UnitResult {
   scenario: string;
@@ -40,6 +93,10 @@ export interface UnitResult {
   steps: StepRecord[];
   /** Strategy actions, failures, waits, calls and crashes, in order. */
   events: RunEvent[];
+  /** Context sizes the strategy reacts to (trigger lines on charts). */
+  thresholds?: Threshold[];
+  /** Probe answers and retention curves, when the scenario has probes. */
+  probes?: UnitProbeResult;
 }
 
 export interface ScenarioInfo {

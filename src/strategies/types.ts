@@ -69,6 +69,8 @@ export interface Strategy<Options = any, State = any> {
   observe?(event: TranscriptEvent, state: State, env: StrategyEnv): void | Promise<void>;
   /** Returns the context to send for the next step. */
   prepare(state: State, env: StrategyEnv): Promise<ContextMessage[]> | ContextMessage[];
+  /** Context sizes (tokens) this strategy reacts to, for the trigger lines of the reports. */
+  thresholds?(options: Options, window: number): Array<{ label: string; tokens: number }>;
   /** Reacts to an overflow or rate-limit failure; `retry` re-prepares and re-sends the step. */
   recover?(failure: Failure, state: State, env: StrategyEnv): Promise<RecoverDecision> | RecoverDecision;
 }

@@ -113,6 +113,7 @@ function parseEventLine(text: string): LineResult<TranscriptEvent> {
   const json = parseJsonObject(text);
   if (!json.ok) return json;
   const type = json.value['type'];
+  if (type === undefined) return { ok: false, error: { field: 'type', problem: 'missing event type' } };
   if (type === 'session') return { ok: false, error: { field: 'type', problem: 'a second session header' } };
   if (!isEventType(type)) {
     const known = Object.keys(eventSchemas).join(', ');

@@ -1,5 +1,4 @@
 import type { Random } from '../sim/random.js';
-import { capitalise } from './synthetic-code.js';
 import { fill, pickDistinct, type Project } from './synthetic-vocab.js';
 
 /** What the synthetic agent and its user say: prompts, requests, thinking, replies, summaries. */
@@ -152,7 +151,7 @@ export function drawCriteria(random: Random, slots: Slots): string[] {
 export function renderSystemPrompt(random: Random, project: Project): string {
   const rules = pickDistinct(random, SYSTEM_RULES, random.int(5, SYSTEM_RULES.length));
   return [
-    `You are a coding agent working in the repository ${project.name} (${capitalise(project.language)}, ${project.domain.name} domain), checked out at /workspace/${project.name}.`,
+    `You are a coding agent working in the repository ${project.name} (${project.language === 'python' ? 'Python' : 'TypeScript'}, ${project.domain.name} domain), checked out at /workspace/${project.name}.`,
     'You can call these tools: read_file(path) returns a file with line numbers; grep(pattern, path) searches the tree; run_tests(command) runs the test suite; edit_file(path, old_string, new_string) edits a file, or creates it when given content; shell(command) runs a command in the repository.',
     'Rules:',
     ...rules.map((rule, i) => `${i + 1}. ${rule}`),

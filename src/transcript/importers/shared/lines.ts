@@ -16,8 +16,9 @@ export interface JsonLine {
   value: Record<string, unknown>;
 }
 
-/** How much of a file detection looks at: a few lines, and never more than this many bytes. */
-const HEAD_LINES = 10;
+/** How much of a file detection looks at: its first lines (enough to reach the first entry of a
+ * pretty-printed document), and never more than this many bytes. */
+const HEAD_LINES = 40;
 const HEAD_BYTES = 256 * 1024;
 
 /**
