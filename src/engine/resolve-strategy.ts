@@ -13,8 +13,8 @@ export interface ResolvedStrategy {
  * Resolves a scenario's strategy spec against the registry and validates its options with the
  * strategy's own schema (defaults filled).
  */
-export function resolveStrategy(spec: StrategySpec, file = '<scenario>'): ResolvedStrategy {
-  const strategy = getStrategy(spec.strategy);
+export function resolveStrategy(spec: StrategySpec, file = '<scenario>', override?: Strategy): ResolvedStrategy {
+  const strategy = override ?? getStrategy(spec.strategy);
   const parsed = strategy.options.safeParse(spec.options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -4,7 +4,7 @@ import type { Tokenizer } from '../tokens/types.js';
 import type { MessageEvent, Transcript } from '../transcript/types.js';
 import type { UnitResult } from '../metrics/types.js';
 import type { RunEvent, StepRecord } from './types.js';
-import type { StrategyEnv } from '../strategies/types.js';
+import type { Strategy, StrategyEnv } from '../strategies/types.js';
 import { createClock } from '../sim/clock.js';
 import { QuotaGate } from '../sim/quota.js';
 import { createStepTimer, parseAtTimes } from '../sim/pacing.js';
@@ -23,6 +23,8 @@ export interface UnitInput {
   spec: StrategySpec;
   provider: Provider;
   tokenizer: Tokenizer;
+  /** A strategy object to use instead of the registry's (library users' own strategies). */
+  strategyOverride?: Strategy;
   /** Measurement hooks (probes, retention); optional. */
   observer?: UnitObserver;
 }
@@ -34,7 +36,7 @@ export interface UnitInput {
  */
 export async function runUnit(input: UnitInput): Promise<UnitResult> {
   const { scenario, transcript, spec, provider, tokenizer } = input;
-  const { strategy, options } = resolveStrategy(spec);
+  const { strategy, options } = resolveStrategy(spec, scenario.file, input.strategyOverride);
   const clock = createClock();
   const quota = new QuotaGate(scenario.quota, scenario.provider, clock);
   const events: RunEvent[] = [];

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { messageEventSchema, transcriptEventSchema, sessionHeaderSchema } from '../../../src/transcript/schema.js';
+import { sessionHeaderSchema, transcriptEventSchema } from '../../../src/transcript/schema.js';
 import type { MessageEvent, RecordedUsage, Transcript } from '../../../src/transcript/types.js';
 
 /** Writes `contents` to a fresh temp folder and returns the file's path. */
@@ -21,10 +21,6 @@ export function messagesOf(transcript: Transcript): MessageEvent[] {
   return transcript.events.filter((event): event is MessageEvent => event.type === 'message');
 }
 
-// MessageEvent.model is newer than the canonical schema: until schema.ts has it, it is left out of
-// the schema check (and checked by the tests that read it).
-const schemaKnowsModel = 'model' in messageEventSchema.shape;
-
 /**
  * The invariants every import keeps: a header and events the canonical schema accepts, unique
  * message ids, and every tool message answering a call made earlier.
@@ -34,19 +30,13 @@ export function expectCanonical(transcript: Transcript): void {
   const ids = new Set<string>();
   const calls = new Set<string>();
   for (const event of transcript.events) {
-    const checked = event.type === 'message' && !schemaKnowsModel ? withoutModel(event) : event;
-    expect(transcriptEventSchema.safeParse(checked).error, JSON.stringify(event).slice(0, 200)).toBeUndefined();
+    expect(transcriptEventSchema.safeParse(event).error, JSON.stringify(event).slice(0, 200)).toBeUndefined();
     if (event.type !== 'message') continue;
     expect(ids.has(event.id), `duplicate id ${event.id}`).toBe(false);
     ids.add(event.id);
     if (event.role === 'tool') expect(calls.has(event.toolCallId ?? ''), `unpaired ${event.toolCallId}`).toBe(true);
     for (const call of event.toolCalls ?? []) calls.add(call.id);
   }
-}
-
-function withoutModel(message: MessageEvent): MessageEvent {
-  const { model: _model, ...rest } = message;
-  return rest;
 }
 
 /** Recorded usage summed per model (messages without a model under `?`). */

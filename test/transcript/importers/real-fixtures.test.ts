@@ -2,6 +2,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectFormat, importTranscript } from '../../../src/transcript/importers/index.js';
+import { parseTranscriptText } from '../../../src/transcript/read.js';
+import { serializeTranscript } from '../../../src/transcript/write.js';
 import { expectCanonical, messagesOf } from './helpers.js';
 
 const ROOT = 'fixtures/real';
@@ -51,6 +53,13 @@ describe('real agent logs (fixtures/real)', () => {
       expect(transcript.header.source).toEqual({ format, file: file.split('/').at(-1) });
       expect(transcript.skipped).toEqual([]);
       expectCanonical(transcript);
+    });
+
+    it('writes canonical JSONL that reads back the same', async () => {
+      const transcript = await importTranscript(file);
+      const read = parseTranscriptText(serializeTranscript(transcript), 'imported.ctx.jsonl');
+      expect(read.skipped).toEqual([]);
+      expect({ header: read.header, events: read.events }).toEqual({ header: transcript.header, events: transcript.events });
     });
 
     it('imports the same way twice (ids derive from the source, not from chance)', async () => {

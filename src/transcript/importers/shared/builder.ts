@@ -57,68 +57,81 @@ interface CallRecord {
 }
 
 /** Collects the events of one import and keeps its invariants: unique ids, paired tool results. */
-export function createTranscriptBuilder(init: { file: string; format: string; dialect: Dialect; lenient?: boolean }): TranscriptBuilder {
-  const events: TranscriptEvent[] = [];
-  const skipped: SkippedLine[] = [];
-  const unknown: Record<string, number> = {};
-  const usedIds = new Set<string>();
-  const callIds = new Set<string>();
-  const callsBySource = new Map<string, CallRecord>();
-  const calls: CallRecord[] = [];
+export function createTranscriptBuilder(init: { file: string; format: string; dialect: Dialect; lenient?: boolean | undefined }): TranscriptBuilder {
+  return new Collector(init.file, init.format, init.dialect, init.lenient === true);
+}
 
-  const builder: TranscriptBuilder = {
-    file: init.file,
-    lenient: init.lenient === true,
-    addMessage(message) {
-      const event = withoutUndefined({ type: 'message', ...message, id: uniqueIn(usedIds, message.id), dialect: message.dialect ?? init.dialect });
-      events.push(event as MessageEvent);
-      return event as MessageEvent;
-    },
-    addToolCall(message, call) {
-      const record = { id: uniqueIn(callIds, call.callId), name: call.name, answered: false };
-      callsBySource.set(call.callId, record);
-      calls.push(record);
-      const toolCall: ToolCall = { id: record.id, name: call.name, args: call.args };
-      (message.toolCalls ??= []).push(toolCall);
-      return toolCall;
-    },
-    addToolResult(result) {
-      const call = findCall(result, callsBySource, calls);
-      if (call === undefined) {
-        builder.countUnknown('tool result without a call');
-        const label = result.callId ?? result.name ?? 'an unknown call';
-        return builder.addMessage({ id: result.id, role: 'user', text: `[result of ${label}, whose call was not recorded]\n${result.text}`, at: result.at });
-      }
-      call.answered = true;
-      return builder.addMessage({ id: result.id, role: 'tool', text: result.text, toolCallId: call.id, toolName: result.name ?? call.name, at: result.at });
-    },
-    addCompaction(compaction) {
-      const event = withoutUndefined({ type: 'compaction', ...compaction, id: uniqueIn(usedIds, compaction.id) });
-      events.push(event as CompactionEvent);
-      return event as CompactionEvent;
-    },
-    countUnknown(type) {
-      unknown[type] = (unknown[type] ?? 0) + 1;
-    },
-    reject(error) {
-      if (!builder.lenient) throw error;
-      skipped.push({ line: error.location.line ?? 0, reason: reasonOf(error) });
-    },
-    attempt(apply) {
-      try {
-        apply();
-      } catch (error) {
-        if (!(error instanceof InputError)) throw error;
-        builder.reject(error);
-      }
-    },
-    build(header) {
-      const source = { format: init.format, file: basename(init.file) };
-      const session = withoutUndefined({ type: 'session', ...header, source, dialect: init.dialect }) as SessionHeader;
-      return { header: session, events, file: init.file, skipped, unknown };
-    },
-  };
-  return builder;
+class Collector implements TranscriptBuilder {
+  private readonly events: TranscriptEvent[] = [];
+  private readonly skipped: SkippedLine[] = [];
+  private readonly unknown: Record<string, number> = {};
+  private readonly usedIds = new Set<string>();
+  private readonly callIds = new Set<string>();
+  private readonly callsBySource = new Map<string, CallRecord>();
+  private readonly calls: CallRecord[] = [];
+
+  constructor(
+    readonly file: string,
+    private readonly format: string,
+    private readonly dialect: Dialect,
+    readonly lenient: boolean,
+  ) {}
+
+  addMessage(message: MessageInit): MessageEvent {
+    const event = withoutUndefined({ type: 'message', ...message, id: uniqueIn(this.usedIds, message.id), dialect: message.dialect ?? this.dialect }) as MessageEvent;
+    this.events.push(event);
+    return event;
+  }
+
+  addToolCall(message: MessageEvent, call: { callId: string; name: string; args: Record<string, unknown> }): ToolCall {
+    const record = { id: uniqueIn(this.callIds, call.callId), name: call.name, answered: false };
+    this.callsBySource.set(call.callId, record);
+    this.calls.push(record);
+    const toolCall: ToolCall = { id: record.id, name: call.name, args: call.args };
+    (message.toolCalls ??= []).push(toolCall);
+    return toolCall;
+  }
+
+  addToolResult(result: ToolResultInit): MessageEvent {
+    const call = findCall(result, this.callsBySource, this.calls);
+    if (call === undefined) {
+      this.countUnknown('tool result without a call');
+      const label = result.callId ?? result.name ?? 'an unknown call';
+      return this.addMessage({ id: result.id, role: 'user', text: `[result of ${label}, whose call was not recorded]\n${result.text}`, at: result.at });
+    }
+    call.answered = true;
+    return this.addMessage({ id: result.id, role: 'tool', text: result.text, toolCallId: call.id, toolName: result.name ?? call.name, at: result.at });
+  }
+
+  addCompaction(compaction: Omit<CompactionEvent, 'type'>): CompactionEvent {
+    const event = withoutUndefined({ type: 'compaction', ...compaction, id: uniqueIn(this.usedIds, compaction.id) }) as CompactionEvent;
+    this.events.push(event);
+    return event;
+  }
+
+  countUnknown(type: string): void {
+    this.unknown[type] = (this.unknown[type] ?? 0) + 1;
+  }
+
+  reject(error: InputError): void {
+    if (!this.lenient) throw error;
+    this.skipped.push({ line: error.location.line ?? 0, reason: reasonOf(error) });
+  }
+
+  attempt(apply: () => void): void {
+    try {
+      apply();
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      this.reject(error);
+    }
+  }
+
+  build(header: HeaderInit): Transcript {
+    const source = { format: this.format, file: basename(this.file) };
+    const session = withoutUndefined({ type: 'session', ...header, source, dialect: this.dialect }) as SessionHeader;
+    return { header: session, events: this.events, file: this.file, skipped: this.skipped, unknown: this.unknown };
+  }
 }
 
 function findCall(result: ToolResultInit, bySource: Map<string, CallRecord>, calls: CallRecord[]): CallRecord | undefined {

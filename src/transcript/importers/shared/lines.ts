@@ -70,7 +70,8 @@ export async function* readJsonLines(file: string, builder: TranscriptBuilder): 
     else yield { line, value: parsed };
   }
   if (broken !== undefined) {
-    builder.reject(new InputError({ file, line: broken.line }, `truncated last line: ${broken.problem}`));
+    const cutShort = broken.problem.startsWith('invalid JSON');
+    builder.reject(new InputError({ file, line: broken.line }, cutShort ? `truncated last line: ${broken.problem}` : broken.problem));
   }
 }
 

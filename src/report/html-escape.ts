@@ -1,0 +1,37 @@
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/**
+ * Escapes text for HTML element content and quoted attribute values alike. Every string that can
+ * come from a transcript, a scenario or a model goes through here before it reaches the page.
+ */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+}
+
+/**
+ * JSON for a `<script type="application/json">` block. `<`, `>` and `&` become `\u003c`-style
+ * escapes (still valid JSON for the same value), so `</script>` or `<!--` in transcript text can
+ * never end the block; U+2028/U+2029 are escaped for older JavaScript parsers.
+ */
+export function embedJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Library code made safe to inline in a `<script>` element: `</script` and `<!--` cannot appear
+ * (the HTML parser would end or confuse the element), and the source-map comment is dropped so
+ * that developer tools never try to fetch a file that is not there.
+ */
+export function inlineScript(code: string): string {
+  return code
+    .replace(/^\/\/# sourceMappingURL=.*$/gm, '')
+    .replace(/<\/(script)/gi, '<\\/$1')
+    .replace(/<!--/g, '<\\!--')
+    .trimEnd();
+}

@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import { tempDir, writeFiles } from '../helpers/temp.js';
+
+const suite = resolve(import.meta.dirname, '../../scenarios');
+
+/** Runs the CLI in-process; returns the exit code and what it wrote to stderr. */
+async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  let stderr = '';
+  let stdout = '';
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await main(args), stderr, stdout };
+  } finally {
+    err.mockRestore();
+    out.mockRestore();
+  }
+}
+
+/** summary.csv as rows keyed by column name. */
+function readSummary(dir: string): Record<string, string>[] {
+  const [header, ...lines] = readFileSync(join(dir, 'summary.csv'), 'utf8').trim().split('\n');
+  const columns = (header ?? '').split(',');
+  return lines.map((line) => Object.fromEntries(line.split(',').map((cell, i) => [columns[i], cell])));
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('ctxbench run on the default suite', () => {
+  it('writes the reports; full overflows where rolling-window survives; the TPM scenario waits', async () => {
+    const out = tempDir();
+    const { code, stdout } = await cli(['run', suite, '--out', out, '--strategies', 'full,rolling-window']);
+    expect(code).toBe(0);
+    for (const file of ['result.json', 'summary.csv', 'steps.csv']) expect(existsSync(join(out, file))).toBe(true);
+    const rows = readSummary(out);
+    const row = (scenario: string, strategy: string) => rows.find((r) => r['scenario'] === scenario && r['strategy'] === strategy);
+    expect(row('overflow-coding', 'full')).toMatchObject({ crashed: 'true', crash_kind: 'overflow' });
+    expect(row('overflow-coding', 'rolling-window')).toMatchObject({ crashed: 'false' });
+    const tpm = row('tpm-limited', 'full');
+    expect(Number(tpm?.['rate_limit_hits'])).toBeGreaterThan(0);
+    expect(Number(tpm?.['wait_ms'])).toBeGreaterThan(0);
+    expect(stdout).toContain('overflow-coding');
+  });
+
+  it('gives a byte-identical summary.csv and result.json for the same seed', async () => {
+    const a = tempDir();
+    const b = tempDir();
+    expect((await cli(['run', suite, '--out', a, '--quiet', '--seed', '3'])).code).toBe(0);
+    expect((await cli(['run', suite, '--out', b, '--quiet', '--seed', '3'])).code).toBe(0);
+    expect(readFileSync(join(a, 'summary.csv'))).toEqual(readFileSync(join(b, 'summary.csv')));
+    expect(readFileSync(join(a, 'result.json'))).toEqual(readFileSync(join(b, 'result.json')));
+  });
+});
+
+describe('ctxbench run on bad input', () => {
+  it('exits 2 naming the file, line and field of a malformed transcript line', async () => {
+    const dir = writeFiles({
+      's.yaml': 'name: bad\ntranscript: t.ctx.jsonl\n',
+      't.ctx.jsonl': [
+        '{"type":"session","id":"x","dialect":"openai"}',
+        '{"type":"message","id":"u","role":"user","text":"hi"}',
+        '{"type":"message","id":"a","role":"assistant","text":42}',
+      ].join('\n'),
+    });
+    const { code, stderr } = await cli(['run', join(dir, 's.yaml'), '--out', tempDir()]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/t\.ctx\.jsonl:3/);
+    expect(stderr).toMatch(/text/);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('skips the bad line with --lenient and counts it', async () => {
+    const dir = writeFiles({
+      's.yaml': 'name: lenient\ntranscript: t.ctx.jsonl\nstrategies: [full]\n',
+      't.ctx.jsonl': [
+        '{"type":"session","id":"x","dialect":"openai"}',
+        '{"type":"message","id":"u","role":"user","text":"hi"}',
+        'not json',
+        '{"type":"message","id":"a","role":"assistant","text":"hello"}',
+      ].join('\n'),
+    });
+    const out = tempDir();
+    expect((await cli(['run', join(dir, 's.yaml'), '--out', out, '--lenient', '--quiet'])).code).toBe(0);
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { scenarios: { skippedLines: number }[] };
+    expect(result.scenarios[0]?.skippedLines).toBe(1);
+  });
+
+  it('exits 2 on an unknown flag value and on an unknown strategy', async () => {
+    expect((await cli(['run', suite, '--window', 'big'])).code).toBe(2);
+    const { code, stderr } = await cli(['run', suite, '--strategies', 'nope', '--out', tempDir()]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/unknown strategy "nope"/);
+  });
+
+  it('exits 2 asking for a key when a live provider has none', async () => {
+    const { code, stderr } = await cli(['run', suite, '--provider', 'openai', '--strategies', 'full', '--out', tempDir()]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/OPENAI_API_KEY/);
+  });
+});
+
+describe('ctxbench strategies', () => {
+  it('lists every strategy with its defaults', async () => {
+    const { code, stdout } = await cli(['strategies', '--json']);
+    expect(code).toBe(0);
+    const list = JSON.parse(stdout) as { name: string; options: { name: string; default: unknown }[] }[];
+    expect(list.find((s) => s.name === 'rolling-window')?.options).toContainEqual(expect.objectContaining({ name: 'groups', default: 4 }));
+  });
+});
