@@ -9,6 +9,7 @@ import { register as registerStrategies } from './commands/strategies.js';
 import { register as registerGenerate } from './commands/generate.js';
 import { register as registerImport } from './commands/import.js';
 import { register as registerProbes } from './commands/probes.js';
+import { register as registerFidelity } from './commands/fidelity.js';
 
 /** Builds the CLI; each command file maps flags to the library's options. */
 export function buildProgram(): Command {
@@ -17,7 +18,7 @@ export function buildProgram(): Command {
     .version(VERSION)
     .exitOverride()
     .showHelpAfterError();
-  for (const register of [registerRun, registerStrategies, registerGenerate, registerImport, registerProbes]) register(program);
+  for (const register of [registerRun, registerStrategies, registerGenerate, registerImport, registerProbes, registerFidelity]) register(program);
   return program;
 }
 

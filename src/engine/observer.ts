@@ -18,6 +18,11 @@ export interface ProbeFigures {
  * but never change it.
  */
 export interface UnitObserver {
+  /**
+   * Once, before the first event, with the unit's step context: measurement calls (probe
+   * questions) go through its gateway, on its clock, beside its events.
+   */
+  onStart?(ctx: StepContext): void;
   /** After each transcript event was observed by the strategy. */
   onEvent?(event: TranscriptEvent, env: StrategyEnv): void;
   /** After each step, with the context that was sent (the last attempt's). */

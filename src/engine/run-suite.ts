@@ -13,6 +13,9 @@ import { installSimulator } from '../providers/mock.js';
 import { resolveStrategy } from './resolve-strategy.js';
 import { runUnit } from './run-unit.js';
 import { VERSION } from '../version.js';
+import { loadScenarioProbes } from '../probes/load.js';
+import { createProbeObserver } from '../probes/observer.js';
+import { prepareProbeSet, type ProbeSet } from '../probes/probe-set.js';
 import { displayPath } from '../paths.js';
 
 export interface RunOptions {
@@ -28,10 +31,12 @@ export interface RunOptions {
   onUnit?: (event: { phase: 'start' | 'end'; scenario: string; strategy: string; index: number; total: number; unit?: UnitResult }) => void;
 }
 
-/** A scenario ready to run: resolved, with its transcript in memory. */
+/** A scenario ready to run: resolved, with its transcript and its probes in memory. */
 export interface PreparedScenario {
   scenario: Scenario;
   transcript: Transcript;
+  /** Inline, side-file and generated probes, resolved against the transcript; none: no recall measured. */
+  probes?: ProbeSet;
 }
 
 /**
@@ -48,7 +53,8 @@ export async function prepareScenarios(paths: string[], overrides: ScenarioOverr
     const transcript = await loadTranscript(transcriptSource(l, overrides), seed);
     const scenario = resolveScenario(l, transcript.header, overrides);
     for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
-    prepared.push({ scenario, transcript });
+    const probes = await loadScenarioProbes(scenario, transcript);
+    prepared.push({ scenario, transcript, ...(probes.length > 0 ? { probes: prepareProbeSet(transcript, probes) } : {}) });
   }
   return prepared;
 }
@@ -59,8 +65,8 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   const prepared = await prepareScenarios(options.scenarios, options.overrides);
   const total = prepared.reduce((n, p) => n + p.scenario.strategies.length, 0);
   const units: UnitResult[] = [];
-  for (const { scenario, transcript } of prepared) {
-    units.push(...(await runScenario(scenario, transcript, { ...options, mode }, units.length, total)));
+  for (const scenario of prepared) {
+    units.push(...(await runScenario(scenario, { ...options, mode }, units.length, total)));
   }
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
@@ -73,8 +79,7 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
 }
 
 async function runScenario(
-  scenario: Scenario,
-  transcript: Transcript,
+  { scenario, transcript, probes }: PreparedScenario,
   options: RunOptions & { mode: ProviderMode },
   offset: number,
   total: number,
@@ -94,7 +99,9 @@ async function runScenario(
         ...(options.env !== undefined ? { env: options.env } : {}),
         ...(simulator !== undefined ? { simulator } : {}),
       });
-      const unit = await runUnit({ scenario, transcript, spec, provider, tokenizer });
+      // A fresh observer per unit: its curves and answers are that unit's alone.
+      const observer = probes === undefined ? undefined : createProbeObserver(probes);
+      const unit = await runUnit({ scenario, transcript, spec, provider, tokenizer, ...(observer !== undefined ? { observer } : {}) });
       out.push(unit);
       options.onUnit?.({ phase: 'end', scenario: scenario.name, strategy: spec.label, index, total, unit });
     }

@@ -73,6 +73,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
   const state: unknown = strategy.init(options, { sessionId: transcript.header.id, window: scenario.window });
   const ctx: StepContext = { scenario, strategy, state, env, gateway, clock, events, tokenizer, previous: [] };
   let lastOutput = 0;
+  input.observer?.onStart?.(ctx);
 
   for (const event of transcript.events) {
     if (event.type === 'message' && event.role === 'assistant') {

@@ -54,6 +54,8 @@ export interface ProbeAnswer {
   retrieved: boolean;
   correctWithRetrieval: boolean;
   retrievalTokens: number;
+  /** The answer after following retrieval hints, when the reader did (`retrieved`). */
+  retrievalAnswer?: string;
   inputTokens: number;
   outputTokens: number;
 }
@@ -81,6 +83,8 @@ export interface UnitProbeResult {
   byKind: Partial<Record<ProbeKind, RecallFigures>>;
   /** Share of distinct paths, commands and numbers still verbatim in the context at the end. */
   specifics: { paths: number | null; commands: number | null; numbers: number | null };
+  /** The same shares in the first context sent after each compaction (the step it was sent at). */
+  specificsAfterCompaction?: Array<{ step: number; paths: number | null; commands: number | null; numbers: number | null }>;
 }
 
 /** The result of one scenario × strategy unit. */

@@ -80,6 +80,11 @@ function gradeNotInSession(answer: string): Grade {
   return { correct: true, reason: 'says the fact is not in the session' };
 }
 
+/** Whether an answer says the fact is not in the session, and asserts no value (a reader's "not found"). */
+export function isAbsenceAnswer(answer: string): boolean {
+  return gradeNotInSession(answer).correct;
+}
+
 function gradeAnyOf(text: string, anyOf: readonly string[]): Grade {
   const hit = anyOf.find((s) => containsNormalised(text, normaliseAnswer(s)));
   if (hit !== undefined) return { correct: true, reason: `contains "${hit}"` };

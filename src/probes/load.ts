@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
-import type { Probe } from '../transcript/types.js';
+import type { Scenario } from '../scenario/types.js';
+import type { Probe, Transcript } from '../transcript/types.js';
+import { generateProbes } from './generate.js';
 import { probeSchema } from './schema.js';
 
 /**
@@ -117,4 +119,23 @@ function checkUniqueIds(file: string, probes: readonly LocatedProbe[]): void {
     }
     seen.add(probe.id);
   }
+}
+
+/**
+ * Every probe of a scenario: the transcript's inline probe events, then its side file's, then
+ * (with `probes: generate`) probes generated from the transcript. Ids must be unique across the
+ * sources: a clash raises an InputError naming the scenario file and the probe.
+ */
+export async function loadScenarioProbes(scenario: Scenario, transcript: Transcript): Promise<Probe[]> {
+  const inline = transcript.events.flatMap((e) => (e.type === 'probe' ? [e.probe] : []));
+  const fromFile = scenario.probesFile === undefined ? [] : await loadProbeFile(scenario.probesFile);
+  const generated = scenario.probesGenerate === undefined ? [] : generateProbes(transcript, scenario.probesGenerate);
+  const seen = new Set<string>();
+  for (const probe of [...inline, ...fromFile, ...generated]) {
+    if (seen.has(probe.id)) {
+      throw new InputError({ file: scenario.file, field: 'probes' }, `probe id "${probe.id}" is given twice (transcript, probe file or generated probes)`);
+    }
+    seen.add(probe.id);
+  }
+  return [...inline, ...fromFile, ...generated];
 }

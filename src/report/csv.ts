@@ -52,12 +52,30 @@ export const EVENT_COLUMNS = [
   'output_tokens',
 ] as const;
 
-/** `summary.csv`, `steps.csv` and `events.csv`. */
+/** `probes.csv`: one row per scenario × strategy × probe answer (a probe asked at one point). */
+export const PROBE_COLUMNS = [
+  'scenario',
+  'strategy',
+  'probe_id',
+  'kind',
+  'asked_at',
+  'step',
+  'question',
+  'expected',
+  'answer',
+  'correct',
+  'retrieved',
+  'correct_with_retrieval',
+  'retrieval_tokens',
+] as const;
+
+/** `summary.csv`, `steps.csv`, `events.csv` and `probes.csv` (header only when nothing was probed). */
 export function renderCsv(result: RunResult): ReportFile[] {
   return [
     { file: 'summary.csv', contents: toCsv(SUMMARY_COLUMNS, result.units.map((unit) => ({ ...unit.summary }))) },
     { file: 'steps.csv', contents: toCsv(STEP_COLUMNS, result.units.flatMap(stepRows)) },
     { file: 'events.csv', contents: toCsv(EVENT_COLUMNS, result.units.flatMap(eventRows)) },
+    { file: 'probes.csv', contents: toCsv(PROBE_COLUMNS, result.units.flatMap(probeRows)) },
   ];
 }
 
@@ -98,6 +116,24 @@ function stepRows(unit: UnitResult): Row[] {
     retries: step.retries,
     rate_limit_hits: step.rateLimitHits,
     wait_ms: step.waitMs,
+  }));
+}
+
+function probeRows(unit: UnitResult): Row[] {
+  return (unit.probes?.answers ?? []).map((answer) => ({
+    scenario: unit.scenario,
+    strategy: unit.strategy,
+    probe_id: answer.probeId,
+    kind: answer.kind,
+    asked_at: answer.askedAt,
+    step: answer.step,
+    question: answer.question,
+    expected: answer.expected,
+    answer: answer.answer,
+    correct: answer.correct,
+    retrieved: answer.retrieved,
+    correct_with_retrieval: answer.correctWithRetrieval,
+    retrieval_tokens: answer.retrievalTokens,
   }));
 }
 

@@ -26,10 +26,12 @@ export function embedJson(value: unknown): string {
 /**
  * Library code made safe to inline in a `<script>` element: `</script` and `<!--` cannot appear
  * (the HTML parser would end or confuse the element), and the source-map comment is dropped so
- * that developer tools never try to fetch a file that is not there.
+ * that developer tools never try to fetch a file that is not there. Line breaks are normalised as
+ * the HTML parser would, so a hash of the result matches what the browser sees.
  */
 export function inlineScript(code: string): string {
   return code
+    .replace(/\r\n?/g, '\n')
     .replace(/^\/\/# sourceMappingURL=.*$/gm, '')
     .replace(/<\/(script)/gi, '<\\/$1')
     .replace(/<!--/g, '<\\!--')

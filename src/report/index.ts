@@ -1,13 +1,16 @@
 import { UsageError } from '../errors.js';
 import { csv } from './csv.js';
+import { html } from './html.js';
 import { json } from './json.js';
+import { junit } from './junit.js';
+import { md } from './md.js';
 import type { RunResult } from '../metrics/types.js';
 import type { ReportFile, Reporter } from './types.js';
 
 export type { ReportFile, Reporter } from './types.js';
 
 /** Every file reporter by name; a new format is one file in `src/report/` and one line here. */
-export const reporters = { json, csv } satisfies Record<string, Reporter>;
+export const reporters = { json, csv, html, md, junit } satisfies Record<string, Reporter>;
 
 export type ReporterName = keyof typeof reporters;
 

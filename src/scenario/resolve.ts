@@ -47,7 +47,7 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     file: loaded.file,
     ...(d.description !== undefined ? { description: d.description } : {}),
     transcript: transcriptSource(loaded, overrides),
-    ...(d.probes !== undefined ? { probesFile: resolveRelative(loaded.file, d.probes) } : {}),
+    ...resolveProbes(loaded),
     provider,
     model,
     window: overrides.window ?? d.window ?? header.contextWindow ?? DEFAULT_WINDOW[provider],
@@ -59,6 +59,22 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     onCrash: overrides.onCrash ?? d.onCrash,
     probesUseQuota: d.probesUseQuota,
     strategies: selectStrategies(resolveSpecs(d.strategies, loaded.file), overrides.strategies),
+  };
+}
+
+/** The word that, as `probes:`, asks for generated probes rather than naming a side file. */
+const GENERATE = 'generate';
+
+/** The scenario's probe sources: a side file (absolute path) and/or generation options. */
+function resolveProbes(loaded: LoadedScenario): Pick<Scenario, 'probesFile' | 'probesGenerate'> {
+  const probes = loaded.data.probes;
+  if (probes === undefined) return {};
+  if (typeof probes === 'string') {
+    return probes === GENERATE ? { probesGenerate: {} } : { probesFile: resolveRelative(loaded.file, probes) };
+  }
+  return {
+    ...(probes.file !== undefined ? { probesFile: resolveRelative(loaded.file, probes.file) } : {}),
+    ...(probes.generate !== undefined ? { probesGenerate: probes.generate === true ? {} : { ...probes.generate } } : {}),
   };
 }
 

@@ -23,7 +23,21 @@ export const scenarioFileSchema = z.strictObject({
     z.strictObject({ generate: z.record(z.string(), z.unknown()) }),
   ]),
   lenient: z.boolean().default(false),
-  probes: z.string().min(1).optional(),
+  /**
+   * Probes beside the transcript's own: a side file; `generate` (probes generated from the
+   * transcript at load time); or both, `{file, generate: true | {max, seed}}`.
+   */
+  probes: z
+    .union([
+      z.string().min(1),
+      z.strictObject({
+        file: z.string().min(1).optional(),
+        generate: z
+          .union([z.literal(true), z.strictObject({ max: positiveInt.optional(), seed: z.number().int().min(0).optional() })])
+          .optional(),
+      }),
+    ])
+    .optional(),
   provider: z.enum(['gemini', 'openai']).optional(),
   model: z.string().min(1).optional(),
   window: positiveInt.optional(),

@@ -27,6 +27,8 @@ export interface Scenario {
   transcript: TranscriptSource;
   /** Side file of probes, absolute path. */
   probesFile?: string;
+  /** Generate probes from the transcript at load time (probes/generate.ts options). */
+  probesGenerate?: { max?: number; seed?: number };
   provider: ProviderName;
   model: string;
   window: number;

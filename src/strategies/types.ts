@@ -69,6 +69,15 @@ export interface Strategy<Options = any, State = any> {
   observe?(event: TranscriptEvent, state: State, env: StrategyEnv): void | Promise<void>;
   /** Returns the context to send for the next step. */
   prepare(state: State, env: StrategyEnv): Promise<ContextMessage[]> | ContextMessage[];
+  /**
+   * Optional: applies the strategy to a context an earlier pipeline stage prepared, in place of
+   * `prepare` (src/strategies/pipeline.ts calls it for every stage after the first, once per
+   * step). `state` persists across steps and has observed every transcript event, so the
+   * strategy keeps its memory (tags, dialect, last action) while working on the messages it is
+   * given. A strategy without it runs in a later stage on a fresh state fed the context as
+   * message events, and so keeps nothing from one step to the next.
+   */
+  transform?(context: ContextMessage[], state: State, env: StrategyEnv): Promise<ContextMessage[]> | ContextMessage[];
   /** Context sizes (tokens) this strategy reacts to, for the trigger lines of the reports. */
   thresholds?(options: Options, window: number): Array<{ label: string; tokens: number }>;
   /** Reacts to an overflow or rate-limit failure; `retry` re-prepares and re-sends the step. */

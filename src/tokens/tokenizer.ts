@@ -8,6 +8,8 @@ import { messageOverhead, requestOverhead } from './overhead.js';
 const encoders = new Map<Encoding, Tiktoken>();
 /** Per-encoding count cache: no text is tokenized twice in a process. */
 const caches = new Map<Encoding, Map<string, number>>();
+/** Per-encoding counts of texts as JSON strings, keyed by the raw text (see `countJsonString`). */
+const jsonCaches = new Map<Encoding, Map<string, number>>();
 const stats = { tokenized: 0, hits: 0 };
 
 function encoderFor(encoding: Exclude<Encoding, 'chars4'>): Tiktoken {
@@ -44,6 +46,24 @@ export function countTokens(encoding: Encoding, text: string): number {
   return n;
 }
 
+/**
+ * Counts `text` as the JSON string literal a structured payload carries it in (quotes, escaped
+ * newlines, quotes and backslashes), cached by the raw text so the escaped copy is built once.
+ */
+function countJsonString(encoding: Encoding, text: string): number {
+  let cache = jsonCaches.get(encoding);
+  if (cache === undefined) {
+    cache = new Map();
+    jsonCaches.set(encoding, cache);
+  }
+  let n = cache.get(text);
+  if (n === undefined) {
+    n = countTokens(encoding, JSON.stringify(text));
+    cache.set(text, n);
+  }
+  return n;
+}
+
 /** How many texts were tokenized and how many counts came from the cache (for tests and bench). */
 export function tokenizerStats(): { tokenized: number; hits: number } {
   return { ...stats };
@@ -67,7 +87,11 @@ export function encodingForModel(model: string): Encoding {
 export function createTokenizer(encoding: Encoding): Tokenizer {
   const count = (text: string): number => countTokens(encoding, text);
   const countMessage = (message: ContextMessage, format: ProviderName): number => {
-    let n = count(message.text) + messageOverhead(format, message);
+    // Gemini carries a tool result as a functionResponse Struct ({"output": text}), and the model
+    // reads it JSON-escaped: on the real Gemini CLI recording this halves the error (see
+    // overhead.ts). OpenAI's tool output is plain text (counting it escaped worsens Codex).
+    const text = format === 'gemini' && message.role === 'tool' ? countJsonString(encoding, message.text) : count(message.text);
+    let n = text + messageOverhead(format, message);
     // Chat completions cannot carry reasoning back; Gemini resends thought parts.
     if (message.thinking !== undefined && format === 'gemini') n += count(message.thinking);
     for (const call of message.toolCalls ?? []) n += count(toolCallText(call));

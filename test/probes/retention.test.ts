@@ -45,11 +45,10 @@ describe('isRetained', () => {
     expect(isRetained(probe, context, [evidence])).toBe(true);
   });
 
-  it('checks 50 probes against 500 steps of 100 messages quickly', () => {
+  it('checks 50 probes against 500 steps of 100 messages (speed: npm run bench)', () => {
     const messages = Array.from({ length: 600 }, (_, i) => `message ${i}: ran \`npm test\` in packages/pkg-${i}, port ${10000 + i}, ${'lorem ipsum '.repeat(40)}`);
     const probes = Array.from({ length: 50 }, (_, i) => makeProbe({ anyOf: [`port ${10000 + i * 10}`] }));
     const evidenceTexts = probes.map((_, i) => [messages[i * 10] ?? '']);
-    const started = performance.now();
     let kept = 0;
     for (let step = 0; step < 500; step++) {
       const context = prepareContext(messages.slice(step, step + 100));
@@ -58,6 +57,5 @@ describe('isRetained', () => {
       });
     }
     expect(kept).toBeGreaterThan(0);
-    expect(performance.now() - started).toBeLessThan(3000);
   });
 });

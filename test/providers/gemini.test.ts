@@ -114,9 +114,7 @@ describe('GeminiProvider against the simulator', () => {
       simulator.uninstall();
       simulator = installSimulator({ tokenizer, seed: 7, faults: { [fault]: 1 } });
       provider = createProvider({ name: 'gemini', mode: 'mock', model: MODEL, simulator });
-      const started = performance.now();
       const failure = failureOf(await provider.complete(stepRequest()));
-      expect(performance.now() - started).toBeLessThan(2_000);
       kinds.set(fault, failure.kind);
       expect(failure.kind, fault).toBe(expected);
     }

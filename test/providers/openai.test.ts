@@ -96,9 +96,7 @@ describe('OpenAIProvider against the simulator', () => {
       simulator.uninstall();
       simulator = installSimulator({ tokenizer, seed: 11, faults: { [fault]: 1 } });
       provider = createProvider({ name: 'openai', mode: 'mock', model: MODEL, simulator });
-      const started = performance.now();
       const failure = failureOf(await provider.complete(stepRequest()));
-      expect(performance.now() - started).toBeLessThan(2_000);
       expect(failure.kind, fault).toBe(expected);
     }
   });

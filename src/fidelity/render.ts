@@ -1,0 +1,72 @@
+import type { ErrorStats, FidelityFile, FidelityReport, FormatFidelity } from './types.js';
+import { OFFSET_STEPS } from './measure.js';
+
+const int = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
+/** A signed percentage with two decimals (`-24.12%`, `+0.31%`). */
+export function formatPercent(fraction: number): string {
+  if (!Number.isFinite(fraction)) return '–';
+  const text = `${(fraction * 100).toFixed(2)}%`;
+  return fraction > 0 && !text.startsWith('0.00') ? `+${text}` : text;
+}
+
+/** The fidelity report as the terminal shows it: the files, then the error per format, raw and with the offset. */
+export function renderFidelity(report: FidelityReport): string {
+  const lines = [
+    `ctxbench fidelity · strategy ${report.strategy} · computed = prompt tokens ctxbench counts, recorded = input tokens the agent logged`,
+    'error = (computed − recorded) / recorded; negative means ctxbench counts fewer tokens than the provider charged',
+    '',
+    ...renderFiles(report.files),
+    '',
+    'Raw error (no offset: ctxbench\'s count as it is)',
+    ...renderStatsTable(report.formats, 'raw'),
+    '',
+    `Error with the offset (each file's hidden prefix added to ctxbench's count: the agent's system prompt and tool`,
+    `schemas that the log does not hold, estimated as the median of recorded − computed over its first ${OFFSET_STEPS} steps)`,
+    ...renderStatsTable(report.formats, 'offset'),
+    '',
+    'Worst step per format (largest error with the offset)',
+    ...report.formats.map(renderWorst),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function renderFiles(files: readonly FidelityFile[]): string[] {
+  const rows = files.map((f) => [
+    f.file,
+    f.format,
+    `${f.provider} · ${f.model} · ${f.encoding}`,
+    `${f.compared.length}/${f.steps}`,
+    f.compared.length === 0 ? '–' : int.format(f.offset),
+    f.fit === undefined ? '–' : `${f.fit.slope.toFixed(3)} × computed ${f.fit.intercept < 0 ? '−' : '+'} ${int.format(Math.abs(f.fit.intercept))}`,
+  ]);
+  const notes = files.flatMap((f) => (f.crashed > 0 ? [`  ${f.file}: ${f.crashed} steps could not be sent and are not compared`] : []));
+  return [...table(['file', 'format', 'replayed as', 'compared', 'offset', 'fit: recorded ≈'], rows, [false, false, false, true, true, false]), ...notes];
+}
+
+function renderStatsTable(formats: readonly FormatFidelity[], kind: 'raw' | 'offset'): string[] {
+  const rows = formats.map((f) => {
+    const stats: ErrorStats | undefined = f[kind];
+    const cells = stats === undefined ? ['–', '–', '–', '–', '–'] : [stats.median, stats.p5, stats.p95, stats.medianAbs, stats.p95Abs].map(formatPercent);
+    return [f.format, String(f.steps), ...cells];
+  });
+  return table(['format', 'steps', 'median', 'p5', 'p95', '|median|', '|p95|'], rows, [false, true, true, true, true, true, true]);
+}
+
+function renderWorst(f: FormatFidelity): string {
+  const w = f.worst;
+  if (w === undefined) return `  ${f.format}: no step with a recorded input count`;
+  const model = w.model !== undefined ? `, ${w.model}` : '';
+  return (
+    `  ${f.format}: ${w.file} step ${w.step} (message ${w.messageId}${model}): computed ${int.format(w.computed)}, ` +
+    `recorded ${int.format(w.recorded)}, raw ${formatPercent(w.rawError)}, with offset ${formatPercent(w.offsetError)}`
+  );
+}
+
+/** Left- or right-aligned columns, two spaces apart, indented by two. */
+function table(header: string[], rows: string[][], right: boolean[]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string =>
+    `  ${cells.map((c, i) => (right[i] === true ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ')}`.trimEnd();
+  return [line(header), ...rows.map(line)];
+}

@@ -1,0 +1,109 @@
+import type { ProviderName } from '../providers/types.js';
+import type { Encoding } from '../tokens/types.js';
+
+/**
+ * Token-accounting fidelity (issue 5): how far the prompt tokens ctxbench computes for a replayed
+ * step are from the input tokens the real agent recorded for the same call.
+ *
+ * Errors are relative to the recorded count: `(computed − recorded) / recorded`, so a negative
+ * error means ctxbench counts fewer tokens than the provider charged.
+ */
+
+/** One replayed step whose recorded call carries an input count. */
+export interface FidelityStep {
+  /** 0-based index of the step (the assistant message) in the transcript. */
+  step: number;
+  /** Id of the recorded assistant message the step completes. */
+  messageId: string;
+  /** The model that served the call, as the agent recorded it. */
+  model?: string;
+  /** Prompt tokens ctxbench computed for the context `full` sends at this step. */
+  computed: number;
+  /** Input tokens the agent recorded for the call: the whole prompt, the cached part included. */
+  recorded: number;
+  /** Of `recorded`, the tokens the provider served from its prompt cache, when recorded. */
+  cachedInput?: number;
+  /** `(computed − recorded) / recorded`: ctxbench's count as it is. */
+  rawError: number;
+  /** `(computed + offset − recorded) / recorded`, `offset` being the file's estimated hidden prefix. */
+  offsetError: number;
+}
+
+/** A robust straight-line fit `recorded ≈ slope · computed + intercept`. */
+export interface LineFit {
+  slope: number;
+  intercept: number;
+}
+
+/** The comparison for one transcript file. */
+export interface FidelityFile {
+  /** The file as given, relative to the working directory. */
+  file: string;
+  /** The log's format (`codex`, `gemini-cli`, ...); `ctx` for a canonical file without a source. */
+  format: string;
+  /** The provider format the replay used (chosen by the transcript's dialect). */
+  provider: ProviderName;
+  model: string;
+  encoding: Encoding;
+  /** Steps the replay ran. */
+  steps: number;
+  /** Steps whose recorded call has no input count (not compared). */
+  withoutUsage: number;
+  /** Steps `full` could not send (none expected: the replay has no window and no quota). */
+  crashed: number;
+  /**
+   * Tokens the agent sent that the log does not hold (its system prompt, tool schemas):
+   * the median of `recorded − computed` over the first compared steps. 0 when none compared.
+   */
+  offset: number;
+  /** How many first steps the offset was estimated on. */
+  offsetSteps: number;
+  /** Theil–Sen fit over every compared step; absent below two distinct computed counts. */
+  fit?: LineFit;
+  compared: FidelityStep[];
+}
+
+/** The distribution of one kind of relative error over a set of steps. */
+export interface ErrorStats {
+  count: number;
+  /** Signed: the median, 5th and 95th percentiles (nearest rank). */
+  median: number;
+  p5: number;
+  p95: number;
+  /** Of the absolute error: the median and the 95th percentile (nearest rank). */
+  medianAbs: number;
+  p95Abs: number;
+}
+
+/** The step of a format with the largest absolute offset-corrected error. */
+export interface WorstStep {
+  file: string;
+  step: number;
+  messageId: string;
+  model?: string;
+  computed: number;
+  recorded: number;
+  offset: number;
+  rawError: number;
+  offsetError: number;
+}
+
+/** Errors pooled over every file of one format. */
+export interface FormatFidelity {
+  format: string;
+  files: number;
+  /** Steps compared (with a recorded input count). */
+  steps: number;
+  /** Without an offset: ctxbench's count against the recorded one. Absent when no step compared. */
+  raw?: ErrorStats;
+  /** With each file's estimated hidden prefix added to ctxbench's count. */
+  offset?: ErrorStats;
+  worst?: WorstStep;
+}
+
+export interface FidelityReport {
+  /** The strategy replayed (always `full`: the whole history, as the agent sent it). */
+  strategy: 'full';
+  files: FidelityFile[];
+  formats: FormatFidelity[];
+}

@@ -1,0 +1,75 @@
+import type { ProbeAnswer } from '../metrics/types.js';
+import type { Archive } from '../strategies/types.js';
+import type { ContextMessage } from '../transcript/types.js';
+import { askQuestion, type ProbeCallDeps } from './ask.js';
+import { gradeAnswer, type Grade } from './grade.js';
+import type { MeasuredProbe } from './probe-set.js';
+import { chooseRetrievalKeys, fetchArchived, retrievedMessage } from './retrieval.js';
+
+/** Where and on what a probe is asked. */
+export interface AskPoint {
+  askedAt: ProbeAnswer['askedAt'];
+  step: number;
+  context: readonly ContextMessage[];
+}
+
+function baseAnswer(mp: MeasuredProbe, askedAt: ProbeAnswer['askedAt'], step: number): Pick<ProbeAnswer, 'probeId' | 'kind' | 'question' | 'expected' | 'askedAt' | 'step'> {
+  return { probeId: mp.probe.id, kind: mp.probe.kind, question: mp.probe.question, expected: mp.expected, askedAt, step };
+}
+
+/**
+ * An ask point the session never reached (it crashed first, or the step is past its end): counted
+ * as an incorrect answer, so that a strategy gains nothing by crashing before its probes are asked.
+ */
+export function unansweredProbe(mp: MeasuredProbe, askedAt: ProbeAnswer['askedAt'], step: number, why: string): ProbeAnswer {
+  return {
+    ...baseAnswer(mp, askedAt, step),
+    answer: '(session ended before this point)',
+    correct: false,
+    reason: `not asked: ${why}`,
+    retrieved: false,
+    correctWithRetrieval: false,
+    retrievalTokens: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+  };
+}
+
+function gradeReply(mp: MeasuredProbe, reply: { ok: boolean; answer: string }): Grade {
+  return reply.ok ? gradeAnswer(mp.probe.expected, reply.answer) : { correct: false, reason: 'no answer: the probe call failed' };
+}
+
+/**
+ * Asks a probe at an ask point and grades the answer deterministically. When the reader could
+ * not answer (or answered from a retrieval hint) and a hint lies next to what the question asks
+ * about, it fetches the archived text and asks again with it: the second call's tokens (which
+ * include the fetched text) are the retrieval's cost, reported apart from the first call's.
+ */
+export async function answerProbe(deps: ProbeCallDeps, archive: Archive, mp: MeasuredProbe, point: AskPoint): Promise<ProbeAnswer> {
+  const reply = await askQuestion(deps, mp.probe, point.context, point.step);
+  const grade = gradeReply(mp, reply);
+  const answer: ProbeAnswer = {
+    ...baseAnswer(mp, point.askedAt, point.step),
+    answer: reply.answer,
+    correct: grade.correct,
+    reason: grade.reason,
+    retrieved: false,
+    correctWithRetrieval: grade.correct,
+    retrievalTokens: 0,
+    inputTokens: reply.inputTokens,
+    outputTokens: reply.outputTokens,
+  };
+  if (!reply.ok) return answer;
+  const fetched = fetchArchived(chooseRetrievalKeys(mp.probe.question, point.context, reply.answer), archive);
+  if (fetched.length === 0) return answer;
+  const second = await askQuestion(deps, mp.probe, point.context, point.step, [retrievedMessage(mp.probe.id, fetched)]);
+  const secondGrade = gradeReply(mp, second);
+  return {
+    ...answer,
+    reason: `${grade.reason}; after retrieving ${fetched.map((f) => f.key).join(', ')}: ${secondGrade.reason}`,
+    retrieved: true,
+    correctWithRetrieval: secondGrade.correct,
+    retrievalTokens: second.inputTokens + second.outputTokens,
+    retrievalAnswer: second.answer,
+  };
+}

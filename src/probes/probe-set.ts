@@ -1,0 +1,72 @@
+import type { MessageEvent, Probe, ProbeExpectation, Transcript } from '../transcript/types.js';
+import { firstVisibleStep } from '../transcript/structure.js';
+import { messageText } from './context-text.js';
+import { prepareProbe, type PreparedProbe } from './retention.js';
+import { extractSpecifics, type Specifics } from './specifics.js';
+
+/** A probe with what measuring it needs, computed once per scenario and shared by its units. */
+export interface MeasuredProbe {
+  probe: Probe;
+  /** The ground truth as text, for reports. */
+  expected: string;
+  /** Evidence messages found in the transcript (ids that match none are left out). */
+  evidence: MessageEvent[];
+  /**
+   * The first step whose context could hold every evidence message (structure.ts
+   * `firstVisibleStep` of the last one); undefined when no evidence id matches a message, and
+   * then the probe has no retention curve (there is no step its fact appeared at).
+   */
+  visibleFrom?: number;
+  prepared: PreparedProbe;
+  /** Steps of its `{step: n}` ask points. */
+  askSteps: ReadonlySet<number>;
+  askAtEnd: boolean;
+  askAfterCompaction: boolean;
+}
+
+/** The probes of a scenario and the verbatim specifics of its transcript. */
+export interface ProbeSet {
+  probes: MeasuredProbe[];
+  specifics: Specifics;
+  /** Steps in the transcript (assistant messages). */
+  steps: number;
+}
+
+/** The ground truth in words: `8437 | 8437/tcp`, `all of: a, b`, `/regex/`, `(not in the session)`. */
+export function describeExpected(expected: ProbeExpectation): string {
+  if (expected.notInSession === true) return '(not in the session)';
+  const parts: string[] = [];
+  if (expected.anyOf !== undefined) parts.push(expected.anyOf.join(' | '));
+  if (expected.allOf !== undefined) parts.push(`all of: ${expected.allOf.join(', ')}`);
+  if (expected.regex !== undefined) parts.push(`/${expected.regex}/`);
+  return parts.join('; ');
+}
+
+/**
+ * Resolves each probe against the transcript: its evidence messages and texts, the step its
+ * evidence becomes visible, its prepared ground truth and its ask points.
+ */
+export function prepareProbeSet(transcript: Transcript, probes: readonly Probe[]): ProbeSet {
+  const indexById = new Map<string, number>();
+  transcript.events.forEach((event, index) => {
+    if (event.type === 'message') indexById.set(event.id, index);
+  });
+  let steps = 0;
+  for (const event of transcript.events) if (event.type === 'message' && event.role === 'assistant') steps++;
+  const measured = probes.map((probe): MeasuredProbe => {
+    const indexes = probe.evidence.map((id) => indexById.get(id)).filter((i): i is number => i !== undefined);
+    const evidence = indexes.map((i) => transcript.events[i] as MessageEvent);
+    const visibleFrom = indexes.length === 0 ? undefined : Math.max(...indexes.map((i) => firstVisibleStep(transcript.events, i)));
+    return {
+      probe,
+      expected: describeExpected(probe.expected),
+      evidence,
+      ...(visibleFrom === undefined ? {} : { visibleFrom }),
+      prepared: prepareProbe(probe, evidence.map(messageText)),
+      askSteps: new Set(probe.ask.flatMap((a) => (typeof a === 'object' ? [a.step] : []))),
+      askAtEnd: probe.ask.includes('end'),
+      askAfterCompaction: probe.ask.includes('after-compaction'),
+    };
+  });
+  return { probes: measured, specifics: extractSpecifics(transcript), steps };
+}

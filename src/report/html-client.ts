@@ -1,0 +1,117 @@
+/**
+ * The page's own script, inlined after Chart.js: draws every `<canvas data-chart>` from the JSON
+ * block `#ctxbench-charts` (adding the callbacks JSON cannot carry: tick formats, tooltips, the
+ * legend filter) and makes `table.sortable` sortable by a click or Enter on a header. Plain ES2017,
+ * no globals besides `Chart`; it reads only the page itself.
+ */
+export const CLIENT_SCRIPT = String.raw`(function () {
+  'use strict';
+  var source = document.getElementById('ctxbench-charts');
+  var specs = JSON.parse((source && source.textContent) || '{}');
+
+  function count(n) {
+    var a = Math.abs(n);
+    if (a < 10000) return String(Math.round(n));
+    if (a < 999950) return Math.round(n / 100) / 10 + 'k';
+    return Math.round(n / 10000) / 100 + 'M';
+  }
+  function clock(minutes) {
+    var s = Math.max(0, Math.round(minutes * 60));
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+    var mm = h > 0 && m < 10 ? '0' + m : String(m);
+    return (h > 0 ? h + ':' : '') + mm + ':' + (r < 10 ? '0' : '') + r;
+  }
+  var formats = {
+    step: function (v) { return Number.isInteger(v) ? String(v) : ''; },
+    tokens: count,
+    percent: function (v) { return Math.round(v * 100) + '%'; },
+    minutes: clock,
+    label: null
+  };
+
+  function withTicks(scale, format) {
+    if (!scale || !format) return;
+    scale.ticks = Object.assign({}, scale.ticks, { callback: function (value) { return format(Number(value)); } });
+  }
+
+  function hydrate(spec) {
+    var config = spec.config;
+    var options = config.options;
+    var fx = formats[spec.format.x];
+    var fy = formats[spec.format.y] || String;
+    withTicks(options.scales.x, fx);
+    withTicks(options.scales.y, formats[spec.format.y]);
+    options.plugins.tooltip = {
+      callbacks: {
+        title: function (items) {
+          var item = items[0];
+          if (!item) return '';
+          return fx ? options.scales.x.title.text + ' ' + fx(item.parsed.x) : item.label;
+        },
+        label: function (context) {
+          var raw = context.raw;
+          if (raw && typeof raw === 'object' && typeof raw.label === 'string') return raw.label;
+          return context.dataset.label + ': ' + (context.parsed.y === null ? 'n/a' : fy(context.parsed.y));
+        }
+      }
+    };
+    var labels = options.plugins.legend.labels;
+    labels.filter = function (item, data) {
+      var dataset = data.datasets[item.datasetIndex];
+      return !(dataset && dataset.hideInLegend);
+    };
+    labels.usePointStyle = true;
+    labels.pointStyleWidth = 22;
+    labels.generateLabels = function (chart) {
+      var items = Chart.defaults.plugins.legend.labels.generateLabels(chart);
+      items.forEach(function (item) {
+        var dataset = chart.data.datasets[item.datasetIndex];
+        if (config.type === 'bar') item.pointStyle = 'rect';
+        else if (dataset && dataset.showLine !== false) item.pointStyle = 'line';
+      });
+      return items;
+    };
+    return config;
+  }
+
+  Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
+  Chart.defaults.color = '#374151';
+  Array.prototype.forEach.call(document.querySelectorAll('canvas[data-chart]'), function (canvas) {
+    var spec = specs[canvas.getAttribute('data-chart')];
+    if (spec) new Chart(canvas, hydrate(spec));
+  });
+
+  function sortKey(cell) {
+    if (!cell) return '';
+    var key = cell.getAttribute('data-sort');
+    return key === null ? cell.textContent.trim() : key;
+  }
+  function compare(a, b, direction) {
+    if (a === b) return 0;
+    if (a === '') return 1;
+    if (b === '') return -1;
+    var x = Number(a), y = Number(b);
+    var order = !isNaN(x) && !isNaN(y) ? x - y : a.localeCompare(b);
+    return direction * order;
+  }
+  Array.prototype.forEach.call(document.querySelectorAll('table.sortable'), function (table) {
+    var headers = table.tHead.rows[0].cells;
+    Array.prototype.forEach.call(headers, function (header, index) {
+      header.tabIndex = 0;
+      header.classList.add('sort-header');
+      function sort() {
+        var direction = header.getAttribute('aria-sort') === 'ascending' ? -1 : 1;
+        Array.prototype.forEach.call(headers, function (h) { h.removeAttribute('aria-sort'); });
+        header.setAttribute('aria-sort', direction === 1 ? 'ascending' : 'descending');
+        var body = table.tBodies[0];
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (a, b) { return compare(sortKey(a.cells[index]), sortKey(b.cells[index]), direction); });
+        rows.forEach(function (row) { body.appendChild(row); });
+      }
+      header.addEventListener('click', sort);
+      header.addEventListener('keydown', function (event) {
+        if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); sort(); }
+      });
+    });
+  });
+})();`;

@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import type { RunResult } from '../metrics/types.js';
+import { assignColors, type ChartSpec } from './html-chart-kit.js';
+import { CLIENT_SCRIPT } from './html-client.js';
+import { embedJson, escapeHtml, inlineScript } from './html-escape.js';
+import { renderScenarioSection } from './html-scenario.js';
+import { STYLE } from './html-style.js';
+
+/**
+ * The whole report as one self-contained HTML document: Chart.js (`chartScript`, its UMD source)
+ * and the page's script inlined, chart data as JSON, no URL to fetch. The Content-Security-Policy
+ * forbids every request and runs only the two inline scripts, by hash: even text that escaped
+ * escaping could neither execute nor load anything. Pure: the same inputs give the same bytes.
+ */
+export function renderHtmlPage(result: RunResult, chartScript: string): string {
+  const colors = assignColors(result);
+  const charts: Record<string, ChartSpec> = {};
+  const sections = scenarioNames(result).map((name, index) => {
+    const units = result.units.filter((unit) => unit.scenario === name);
+    const section = renderScenarioSection(`scenario-${index}`, name, result.scenarios.find((s) => s.name === name), units, colors);
+    Object.assign(charts, section.charts);
+    return section.html;
+  });
+  const library = inlineScript(chartScript);
+  const scripts = [library, CLIENT_SCRIPT];
+  const policy = [
+    "default-src 'none'",
+    `script-src ${scripts.map((code) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`).join(' ')}`,
+    "style-src 'unsafe-inline'",
+    'img-src data:',
+  ].join('; ');
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(pageTitle(result))}</title>`,
+    '<link rel="icon" href="data:,">',
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    renderHeader(result),
+    '<main>',
+    ...sections,
+    '</main>',
+    `<footer>ctxbench ${escapeHtml(result.tool.version)} · result schema ${result.schemaVersion} · token counts and times are deterministic for the seed; time is virtual, not wall-clock.</footer>`,
+    `<script type="application/json" id="ctxbench-charts">${embedJson(charts)}</script>`,
+    `<script>${library}</script>`,
+    `<script>${CLIENT_SCRIPT}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}
+
+function renderHeader(result: RunResult): string {
+  const strategies = [...new Set(result.units.map((unit) => unit.strategy))];
+  const names = scenarioNames(result);
+  const meta: Array<[string, string]> = [
+    ['seed', String(result.seed)],
+    ['ctxbench', result.tool.version],
+    ['providers', result.mode === 'mock' ? 'mock (simulated)' : 'live'],
+    ['scenarios', String(names.length)],
+    ['strategies', strategies.join(', ')],
+  ];
+  const links = names.map((name, index) => `<a href="#scenario-${index}">${escapeHtml(name)}</a>`).join('');
+  return [
+    '<header class="page">',
+    '<h1>ctxbench report</h1>',
+    `<dl class="meta">${meta.map(([key, value]) => `<div><dt>${key}</dt><dd>${escapeHtml(value)}</dd></div>`).join('')}</dl>`,
+    names.length > 1 ? `<nav class="scenarios">${links}</nav>` : '',
+    '</header>',
+  ].join('\n');
+}
+
+function pageTitle(result: RunResult): string {
+  const names = scenarioNames(result);
+  return `ctxbench · ${names.length === 1 ? (names[0] ?? '') : `${names.length} scenarios`} · seed ${result.seed}`;
+}
+
+function scenarioNames(result: RunResult): string[] {
+  const names = result.scenarios.map((scenario) => scenario.name);
+  for (const unit of result.units) if (!names.includes(unit.scenario)) names.push(unit.scenario);
+  return names;
+}

@@ -1,0 +1,93 @@
+import type { SummaryRow } from '../metrics/types.js';
+import { escapeHtml } from './html-escape.js';
+import { formatCount, formatDuration } from './terminal.js';
+
+/** Which end of a column is better; `none` for figures that are neither (compactions, probes). */
+type Better = 'lower' | 'higher' | 'none';
+
+interface Column {
+  title: string;
+  /** What the header's tooltip explains. */
+  hint: string;
+  better: Better;
+  /** The value sorted on and compared; `null` sorts last and is never best. */
+  value(row: SummaryRow): number | null;
+  text(row: SummaryRow): string;
+}
+
+const COLUMNS: Column[] = [
+  { title: 'done', hint: 'steps completed of the session', better: 'higher', value: (r) => r.steps_completed, text: (r) => `${r.steps_completed}/${r.steps}` },
+  count('prompt', 'prompt tokens of the steps', 'lower', (r) => r.prompt_tokens),
+  count('completion', 'completion tokens of the steps', 'lower', (r) => r.completion_tokens),
+  count('overhead', "tokens of the strategy's own calls (summaries, recaps)", 'lower', (r) => r.overhead_tokens),
+  count('total', 'prompt + completion + overhead tokens', 'lower', (r) => r.total_tokens),
+  count('peak ctx', 'largest context sent', 'lower', (r) => r.peak_context_tokens),
+  count('mean ctx', 'mean context sent', 'lower', (r) => r.mean_context_tokens),
+  ratio('saving', 'tokens saved against the full baseline', 'higher', (r) => r.saving_vs_full),
+  { title: '429s', hint: 'rate-limit refusals', better: 'lower', value: (r) => r.rate_limit_hits, text: (r) => String(r.rate_limit_hits) },
+  { title: 'wait', hint: 'virtual time spent waiting for quota', better: 'lower', value: (r) => r.wait_ms, text: (r) => formatDuration(r.wait_ms) },
+  { title: 'compactions', hint: 'compactions the strategy made', better: 'none', value: (r) => r.compactions, text: (r) => String(r.compactions) },
+  ratio('cached', 'share of the prompt prefix shared with the previous step', 'higher', (r) => r.cached_prefix_share),
+  ratio('retention', 'share of probe evidence still in the context', 'higher', (r) => r.retention),
+  ratio('recall', 'share of probes answered correctly', 'higher', (r) => r.answer_recall),
+  { title: 'probes', hint: 'probe answers graded', better: 'none', value: (r) => r.probes, text: (r) => (r.probes === null ? '–' : String(r.probes)) },
+];
+
+/**
+ * The summary table of one scenario: strategies as rows, sortable by a click on a header (the
+ * page's script reads `data-sort`), the best value of each column marked, crashed rows flagged.
+ * Only strategies that finished compete for "best" (a crash makes any total look small), unless
+ * every strategy crashed.
+ */
+export function renderSummaryTable(rows: readonly SummaryRow[], colors: Map<string, string>): string {
+  const contenders = rows.some((row) => !row.crashed) ? rows.filter((row) => !row.crashed) : rows;
+  const best = COLUMNS.map((column) => bestValue(column, contenders));
+  const head = [
+    '<th scope="col" data-type="text">strategy</th>',
+    '<th scope="col" title="crash kind at step">crash</th>',
+    ...COLUMNS.map((column) => `<th scope="col" title="${escapeHtml(column.hint)}">${escapeHtml(column.title)}</th>`),
+  ].join('');
+  const body = rows.map((row) => renderRow(row, best, contenders.includes(row), colors.get(row.strategy) ?? '#111827')).join('\n');
+  return [
+    '<div class="table-wrap"><table class="summary sortable">',
+    `<thead><tr>${head}</tr></thead>`,
+    `<tbody>\n${body}\n</tbody>`,
+    '</table></div>',
+    '<p class="note">Click a header to sort. <span class="best-key">Bold green</span>: best value of the column among strategies that did not crash.</p>',
+  ].join('\n');
+}
+
+function renderRow(row: SummaryRow, best: Array<number | null>, competes: boolean, color: string): string {
+  const crash = row.crashed
+    ? `<td data-sort="1"><span class="badge bad">${escapeHtml(row.crash_kind ?? 'crash')} @ step ${row.crash_step ?? '?'}</span></td>`
+    : '<td data-sort="0" class="dim">–</td>';
+  const cells = COLUMNS.map((column, i) => {
+    const value = column.value(row);
+    const isBest = competes && value !== null && value === best[i];
+    const sort = value === null ? '' : String(value);
+    return `<td class="num${isBest ? ' best' : ''}" data-sort="${sort}" title="${escapeHtml(value === null ? 'not measured' : String(value))}">${escapeHtml(column.text(row))}</td>`;
+  });
+  const name = `<th scope="row" data-sort="${escapeHtml(row.strategy)}"><span class="swatch" style="background:${color}"></span>${escapeHtml(row.strategy)}</th>`;
+  return `<tr${row.crashed ? ' class="crashed"' : ''}>${name}${crash}${cells.join('')}</tr>`;
+}
+
+/** The best value of a column, or `null` when nothing is better than anything else there. */
+function bestValue(column: Column, rows: readonly SummaryRow[]): number | null {
+  if (column.better === 'none') return null;
+  const values = rows.map(column.value).filter((value): value is number => value !== null);
+  if (values.length < 2 || values.every((value) => value === values[0])) return null;
+  return column.better === 'lower' ? Math.min(...values) : Math.max(...values);
+}
+
+function count(title: string, hint: string, better: Better, value: (row: SummaryRow) => number): Column {
+  return { title, hint, better, value, text: (row) => formatCount(value(row)) };
+}
+
+function ratio(title: string, hint: string, better: Better, value: (row: SummaryRow) => number | null): Column {
+  return { title, hint, better, value, text: (row) => formatPercent(value(row)) };
+}
+
+/** 0.3319 → 33%; not measured → an en dash. */
+export function formatPercent(fraction: number | null): string {
+  return fraction === null ? '–' : `${Math.round(fraction * 100)}%`;
+}

@@ -1,0 +1,148 @@
+import type { RunResult, ScenarioInfo, SummaryRow, UnitResult } from '../metrics/types.js';
+import type { ReportFile, Reporter } from './types.js';
+
+/** Summary fields repeated as `<property>`s of each test case (the figures CI users look for). */
+const PROPERTY_FIELDS = [
+  'steps',
+  'steps_completed',
+  'total_tokens',
+  'prompt_tokens',
+  'completion_tokens',
+  'overhead_tokens',
+  'peak_context_tokens',
+  'saving_vs_full',
+  'rate_limit_hits',
+  'wait_ms',
+  'compactions',
+  'retention',
+  'answer_recall',
+  'probes',
+] as const satisfies ReadonlyArray<keyof SummaryRow>;
+
+/**
+ * `junit.xml`: one test suite per scenario and one test case per scenario × strategy
+ * (classname = scenario, name = strategy), so that CI systems list the units natively. A crash is
+ * a `<failure>` naming its kind, step and message. `time` is the unit's virtual duration in
+ * seconds, never wall time, so the file is deterministic.
+ */
+export function renderJunit(result: RunResult): ReportFile[] {
+  const suites = scenarioNames(result).map((name) =>
+    renderSuite(
+      name,
+      result.scenarios.find((s) => s.name === name),
+      result.units.filter((unit) => unit.scenario === name),
+    ),
+  );
+  const units = result.units;
+  const failures = units.filter((unit) => unit.summary.crashed).length;
+  const time = units.reduce((sum, unit) => sum + virtualSeconds(unit), 0);
+  const lines = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="ctxbench" tests="${units.length}" failures="${failures}" errors="0" time="${formatSeconds(time)}">`,
+    ...suites,
+    '</testsuites>',
+  ];
+  return [{ file: 'junit.xml', contents: `${lines.join('\n')}\n` }];
+}
+
+function renderSuite(name: string, info: ScenarioInfo | undefined, units: readonly UnitResult[]): string {
+  const failures = units.filter((unit) => unit.summary.crashed).length;
+  const time = units.reduce((sum, unit) => sum + virtualSeconds(unit), 0);
+  const attributes = `name="${escapeXml(name)}" tests="${units.length}" failures="${failures}" errors="0" skipped="0" time="${formatSeconds(time)}"`;
+  const properties = info === undefined ? [] : suiteProperties(info);
+  return [
+    `  <testsuite ${attributes}>`,
+    ...(properties.length > 0 ? ['    <properties>', ...properties.map((p) => `      ${p}`), '    </properties>'] : []),
+    ...units.map(renderCase),
+    '  </testsuite>',
+  ].join('\n');
+}
+
+function suiteProperties(info: ScenarioInfo): string[] {
+  const entries: Array<[string, string | number | undefined]> = [
+    ['file', info.file],
+    ['provider', info.provider],
+    ['model', info.model],
+    ['window', info.window],
+    ['tpm', info.tpm],
+    ['steps', info.steps],
+    ['seed', info.seed],
+  ];
+  return entries.filter(([, value]) => value !== undefined).map(([key, value]) => property(key, String(value)));
+}
+
+function renderCase(unit: UnitResult): string {
+  const attributes = `classname="${escapeXml(unit.scenario)}" name="${escapeXml(unit.strategy)}" time="${formatSeconds(virtualSeconds(unit))}"`;
+  const properties = PROPERTY_FIELDS.map((field) => property(field, formatValue(unit.summary[field])));
+  const lines = [`    <testcase ${attributes}>`, '      <properties>', ...properties.map((p) => `        ${p}`), '      </properties>'];
+  const failure = describeCrash(unit);
+  if (failure !== undefined) {
+    lines.push(`      <failure type="${escapeXml(failure.type)}" message="${escapeXml(failure.message)}">${escapeXmlText(failure.body)}</failure>`);
+  }
+  lines.push('    </testcase>');
+  return lines.join('\n');
+}
+
+/** The failure of a crashed unit: kind, step and the provider's message, readable in a CI list. */
+function describeCrash(unit: UnitResult): { type: string; message: string; body: string } | undefined {
+  if (!unit.summary.crashed) return undefined;
+  const crash = unit.events.find((event) => event.type === 'crash');
+  const kind = unit.summary.crash_kind ?? crash?.kind ?? 'unknown';
+  const step = unit.summary.crash_step ?? crash?.step;
+  const detail = crash?.message ?? 'no message recorded';
+  const message = `${unit.strategy} crashed (${kind}) at step ${step ?? '?'} of ${unit.summary.steps}: ${detail}`;
+  const body = [
+    message,
+    `steps completed: ${unit.summary.steps_completed}/${unit.summary.steps}`,
+    `peak context: ${unit.summary.peak_context_tokens} tokens`,
+    `total tokens: ${unit.summary.total_tokens}`,
+  ].join('\n');
+  return { type: kind, message, body };
+}
+
+/** The unit's span on the virtual clock: its last step or event. */
+function virtualSeconds(unit: UnitResult): number {
+  const last = Math.max(0, ...unit.steps.map((step) => step.atMs), ...unit.events.map((event) => event.atMs));
+  return last / 1000;
+}
+
+function property(name: string, value: string): string {
+  return `<property name="${escapeXml(name)}" value="${escapeXml(value)}"/>`;
+}
+
+function formatValue(value: SummaryRow[keyof SummaryRow]): string {
+  if (value === null) return '';
+  if (typeof value === 'number' && !Number.isInteger(value)) return String(Number(value.toFixed(4)));
+  return String(value);
+}
+
+function formatSeconds(seconds: number): string {
+  return seconds.toFixed(3);
+}
+
+function scenarioNames(result: RunResult): string[] {
+  const names = result.scenarios.map((scenario) => scenario.name);
+  for (const unit of result.units) if (!names.includes(unit.scenario)) names.push(unit.scenario);
+  return names;
+}
+
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/**
+ * Text for an XML attribute value. Characters XML 1.0 cannot hold at all (control characters,
+ * lone surrogates, U+FFFE/U+FFFF: ANSI colour codes in a tool's output, say) become U+FFFD;
+ * newlines and tabs become character references, which attribute normalisation would otherwise
+ * turn into spaces.
+ */
+export function escapeXml(text: string): string {
+  return escapeXmlText(text).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+}
+
+/** Text for XML element content: like `escapeXml`, but line breaks stay as they are. */
+export function escapeXmlText(text: string): string {
+  return text
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+    .replace(/[&<>"']/g, (char) => XML_ESCAPES[char] ?? char);
+}
+
+export const junit = { name: 'junit', render: renderJunit } satisfies Reporter;

@@ -1,0 +1,140 @@
+import type { RunResult, ScenarioInfo, SummaryRow } from '../metrics/types.js';
+import { formatCount, formatDuration } from './terminal.js';
+import type { ReportFile, Reporter } from './types.js';
+
+/** A difference worth a line under the table; `text` follows the strategy names. */
+export interface Finding {
+  kind: 'crash' | 'saving' | 'recall' | 'rate-limit';
+  strategies: string[];
+  text: string;
+}
+
+interface Column {
+  title: string;
+  align: 'left' | 'right';
+  cell(row: SummaryRow): string;
+}
+
+const COLUMNS: Column[] = [
+  { title: 'strategy', align: 'left', cell: (r) => escapeMarkdown(r.strategy) },
+  { title: 'done', align: 'right', cell: (r) => `${r.steps_completed}/${r.steps}` },
+  { title: 'crash', align: 'left', cell: (r) => (r.crashed ? `**${escapeMarkdown(r.crash_kind ?? 'crash')} @ ${r.crash_step ?? '?'}**` : '–') },
+  { title: 'total tokens', align: 'right', cell: (r) => formatCount(r.total_tokens) },
+  { title: 'peak ctx', align: 'right', cell: (r) => formatCount(r.peak_context_tokens) },
+  { title: 'saving', align: 'right', cell: (r) => percent(r.saving_vs_full) },
+  { title: '429s', align: 'right', cell: (r) => String(r.rate_limit_hits) },
+  { title: 'wait', align: 'right', cell: (r) => formatDuration(r.wait_ms) },
+  { title: 'compactions', align: 'right', cell: (r) => String(r.compactions) },
+  { title: 'retention', align: 'right', cell: (r) => percent(r.retention) },
+  { title: 'recall', align: 'right', cell: (r) => percent(r.answer_recall) },
+];
+
+/**
+ * `summary.md`: per scenario the summary table and the notable differences (crashes, biggest
+ * saving, best recall, most 429s). Short enough for a pull-request comment or
+ * `$GITHUB_STEP_SUMMARY`; every name from the input is escaped so it cannot break the table.
+ */
+export function renderMarkdown(result: RunResult): ReportFile[] {
+  const strategies = new Set(result.units.map((unit) => unit.strategy));
+  const lines = [
+    `## ctxbench: ${plural(result.scenarios.length, 'scenario')} × ${plural(strategies.size, 'strategy', 'strategies')}`,
+    '',
+    `seed ${result.seed} · ctxbench ${escapeMarkdown(result.tool.version)} · ${result.mode} providers`,
+  ];
+  for (const name of scenarioNames(result)) {
+    const rows = result.units.filter((unit) => unit.scenario === name).map((unit) => unit.summary);
+    lines.push('', ...renderScenario(name, result.scenarios.find((s) => s.name === name), rows));
+  }
+  return [{ file: 'summary.md', contents: `${lines.join('\n')}\n` }];
+}
+
+function renderScenario(name: string, info: ScenarioInfo | undefined, rows: readonly SummaryRow[]): string[] {
+  const lines = [`### ${escapeMarkdown(name)}`, ''];
+  if (info !== undefined) lines.push(describeScenario(info), '');
+  if (rows.length === 0) return [...lines, '_No strategies ran._'];
+  lines.push(
+    `| ${COLUMNS.map((c) => c.title).join(' | ')} |`,
+    `| ${COLUMNS.map((c) => (c.align === 'left' ? ':--' : '--:')).join(' | ')} |`,
+    ...rows.map((row) => `| ${COLUMNS.map((c) => c.cell(row)).join(' | ')} |`),
+    '',
+  );
+  const findings = findNotables(rows);
+  if (findings.length === 0) return [...lines, 'No crashes, no rate limits, no probe differences.'];
+  return [...lines, ...findings.map((f) => `- ${f.strategies.map((s) => `**${escapeMarkdown(s)}**`).join(', ')} ${escapeMarkdown(f.text)}`)];
+}
+
+/**
+ * The differences a reviewer should not miss, in this order: every crash, the biggest saving
+ * against `full` (among strategies that did not crash), the best answer recall, the most 429s.
+ * Ties name every strategy tied.
+ */
+export function findNotables(rows: readonly SummaryRow[]): Finding[] {
+  const findings: Finding[] = rows
+    .filter((row) => row.crashed)
+    .map((row) => ({ kind: 'crash', strategies: [row.strategy], text: `crashed (${row.crash_kind ?? 'unknown'}) at step ${row.crash_step ?? '?'} of ${row.steps}` }));
+  const finished = rows.filter((row) => !row.crashed);
+  const saving = leaders(finished, (row) => row.saving_vs_full);
+  if (saving !== undefined && saving.value > 0) {
+    findings.push({ kind: 'saving', strategies: saving.strategies, text: `${verb(saving, 'saves', 'save')} the most against full: ${percent(saving.value)} fewer tokens` });
+  }
+  const recall = leaders(rows, (row) => row.answer_recall);
+  if (recall !== undefined) findings.push({ kind: 'recall', strategies: recall.strategies, text: `${verb(recall, 'has', 'have')} the best answer recall: ${percent(recall.value)}` });
+  const limits = leaders(rows, (row) => row.rate_limit_hits);
+  if (limits !== undefined && limits.value > 0) {
+    const wait = Math.max(...rows.filter((row) => limits.strategies.includes(row.strategy)).map((row) => row.wait_ms));
+    const each = limits.strategies.length > 1 ? ' each' : '';
+    findings.push({ kind: 'rate-limit', strategies: limits.strategies, text: `hit the most 429s: ${limits.value}${each}, waiting up to ${formatDuration(wait)}` });
+  }
+  return findings;
+}
+
+/** The rows with the highest measured value, or `undefined` when nothing was measured. */
+function leaders(rows: readonly SummaryRow[], value: (row: SummaryRow) => number | null): { strategies: string[]; value: number } | undefined {
+  const measured = rows.flatMap((row) => {
+    const v = value(row);
+    return v === null ? [] : [{ strategy: row.strategy, value: v }];
+  });
+  if (measured.length === 0) return undefined;
+  const top = Math.max(...measured.map((m) => m.value));
+  return { strategies: measured.filter((m) => m.value === top).map((m) => m.strategy), value: top };
+}
+
+function describeScenario(info: ScenarioInfo): string {
+  const parts = [`${info.provider} \`${info.model.replace(/`/g, "'")}\``, `window ${formatCount(info.window)}`];
+  if (info.tpm !== undefined && info.tpm > 0) parts.push(`TPM ${formatCount(info.tpm)}`);
+  parts.push(`${info.steps} steps`, `seed ${info.seed}`);
+  return parts.join(' · ');
+}
+
+function scenarioNames(result: RunResult): string[] {
+  const names = result.scenarios.map((scenario) => scenario.name);
+  for (const unit of result.units) if (!names.includes(unit.scenario)) names.push(unit.scenario);
+  return names;
+}
+
+/**
+ * Text made inert in GitHub-flavoured Markdown: table pipes, emphasis, code, links and HTML
+ * (GitHub renders inline HTML) are escaped, line breaks become spaces.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/\r?\n|\r/g, ' ')
+    .replace(/[\\`*_[\]|#~!]/g, (char) => `\\${char}`)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+function percent(fraction: number | null): string {
+  return fraction === null ? '–' : `${Math.round(fraction * 100)}%`;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function verb(leader: { strategies: string[] }, one: string, many: string): string {
+  return leader.strategies.length === 1 ? one : many;
+}
+
+export const md = { name: 'md', render: renderMarkdown } satisfies Reporter;

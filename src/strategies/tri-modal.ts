@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import type { ContextMessage } from '../transcript/types.js';
+import type { Strategy, StrategyEnv } from './types.js';
+import { applyToHistory, createHistory, leadingSystem, type History } from './history.js';
+import { alignCut, newestUserIndex } from './message-units.js';
+import { requestSummary } from './summary-call.js';
+import { truncateToTokens } from './text-cuts.js';
+
+const options = z.strictObject({
+  semanticTokens: z.number().int().min(0).default(50_000).describe('semantic trigger: a task status update and the context above this many tokens'),
+  standardTokens: z.number().int().min(0).default(200_000).describe('standard trigger: the context above this many tokens'),
+  survivalFactor: z
+    .number()
+    .positive()
+    .default(1.2)
+    .describe('survival trigger: the estimated next turn (tokens so far / turns so far) times this factor exceeds the quota left in the current minute'),
+  minTurns: z.number().int().min(0).default(1).describe('no trigger fires before this many turns have been sent'),
+  recentTokens: z.number().int().positive().default(3000).describe('budget of the newest turn kept after a flush, in tokens'),
+  recapTokens: z.number().int().positive().default(2048).describe('output budget of the recap, in tokens'),
+  thinkingQuotaTokens: z
+    .number()
+    .int()
+    .min(0)
+    .default(200_000)
+    .describe('dynamic thinking budget: cap recorded thinking while the quota left in the minute is below this many tokens'),
+  thinkingCapTokens: z.number().int().positive().default(8192).describe('the thinking cap (low effort), in tokens per message'),
+});
+
+export type Options = z.infer<typeof options>;
+type Mode = 'survival' | 'standard' | 'semantic';
+
+export interface State extends History {
+  options: Options;
+  /** A task event arrived since the last prepare. */
+  taskUpdated: boolean;
+  /** Turns sent so far and the context tokens they carried (the survival estimate). */
+  turns: number;
+  tokensSoFar: number;
+  /** Context tokens of the last prepared context (added to `tokensSoFar` when its turn completes). */
+  lastContextTokens: number;
+  /** Set after a flush, to the size it left: no compression until the context is larger again. */
+  lockedAt: number | undefined;
+  recaps: number;
+  thinkingSaved: number;
+}
+
+export const RECAP_PROMPT = [
+  'Recap this session for the agent that continues it. Cover: the task and its status, what was done,',
+  'decisions and their reasons, open problems, and the exact file paths, commands, identifiers and numbers still needed.',
+  'Be brief; keep exact values verbatim.',
+].join(' ');
+
+/**
+ * Three compression triggers (semantic, standard, survival) that flush the history to a recap plus
+ * the newest turn, and a dynamic thinking budget when the minute's quota runs low.
+ */
+export const triModal: Strategy<Options, State> = {
+  name: 'tri-modal',
+  description:
+    'Flushes the history to a model recap plus the newest turn (~3,000 tokens) on a semantic (task update and > 50k), standard (> 200k) or survival (next turn × 1.2 > quota left this minute) trigger; caps thinking at 8,192 tokens when under 200k TPM is left.',
+  options,
+  init: (opts) => ({ ...createHistory(), options: opts, taskUpdated: false, turns: 0, tokensSoFar: 0, lastContextTokens: 0, lockedAt: undefined, recaps: 0, thinkingSaved: 0 }),
+  observe(event, state) {
+    if (event.type === 'task') state.taskUpdated = true;
+    if (event.type === 'message' && event.role === 'assistant') {
+      // The assistant message is the completion of the turn that was just sent.
+      state.turns += 1;
+      state.tokensSoFar += state.lastContextTokens;
+    }
+    applyToHistory(state, event);
+  },
+  async prepare(state, env) {
+    const tokens = env.countMessages(state.messages);
+    if (state.lockedAt !== undefined && tokens > state.lockedAt) state.lockedAt = undefined;
+    const mode = state.lockedAt === undefined ? triggered(state, env, tokens) : undefined;
+    state.taskUpdated = false;
+    if (mode !== undefined) await flush(state, env, tokens, mode);
+    const context = capThinking(state, env);
+    state.lastContextTokens = env.countMessages(context);
+    return context;
+  },
+  thresholds: (opts) => [
+    { label: 'semantic', tokens: opts.semanticTokens },
+    { label: 'standard', tokens: opts.standardTokens },
+  ],
+};
+
+/** The trigger that fires, the most urgent first, or undefined. */
+function triggered(state: State, env: StrategyEnv, tokens: number): Mode | undefined {
+  const o = state.options;
+  if (state.turns < o.minTurns) return undefined;
+  // The estimate of the next turn needs at least one turn behind it.
+  if (state.turns > 0 && (state.tokensSoFar / state.turns) * o.survivalFactor > env.quota.remainingTpm()) return 'survival';
+  if (tokens > o.standardTokens) return 'standard';
+  if (state.taskUpdated && tokens > o.semanticTokens) return 'semantic';
+  return undefined;
+}
+
+function reasonOf(mode: Mode, state: State, env: StrategyEnv, tokens: number): string {
+  const o = state.options;
+  if (mode === 'survival') {
+    const estimate = Math.round(state.tokensSoFar / state.turns);
+    return `next turn ≈ ${estimate} tokens × ${o.survivalFactor} > ${env.quota.remainingTpm()} left this minute`;
+  }
+  if (mode === 'standard') return `context of ${tokens} tokens > ${o.standardTokens}`;
+  return `task status update with a context of ${tokens} tokens > ${o.semanticTokens}`;
+}
+
+async function flush(state: State, env: StrategyEnv, before: number, mode: Mode): Promise<void> {
+  env.emit({ action: 'trigger', reason: reasonOf(mode, state, env, before), mode, tokensBefore: before, tokensAfter: before });
+  const recap = await requestSummary(env, {
+    instruction: RECAP_PROMPT,
+    messages: [...state.messages],
+    maxOutputTokens: state.options.recapTokens,
+    purpose: 'recap',
+    reason: 'recap',
+    mode,
+    shrinkOnOverflow: true,
+  });
+  // No recap, no flush: the history is kept (the note says why) until it grows again.
+  if (!recap.ok) {
+    state.lockedAt = before;
+    return;
+  }
+  const flushed = [...leadingSystem(state.messages), recapMessage(recap.text, state.recaps + 1), ...newestTurn(state.messages, state.options.recentTokens, env)];
+  const after = env.countMessages(flushed);
+  if (after >= before) {
+    env.emit({ action: 'note', reason: 'flush would not shrink the history; kept it', mode, tokensBefore: before, tokensAfter: before, detail: `flushed: ${after} tokens` });
+    state.lockedAt = before;
+    return;
+  }
+  state.messages = flushed;
+  state.recaps += 1;
+  state.lockedAt = after;
+  env.emit({ action: 'compact', reason: 'history flushed to the recap and the newest turn', mode, tokensBefore: before, tokensAfter: after });
+}
+
+/**
+ * The newest turn: the newest user message and, within `budget` tokens, the latest messages after
+ * it (at least the last one), never cutting a tool call from its results.
+ */
+export function newestTurn(messages: readonly ContextMessage[], budget: number, env: Pick<StrategyEnv, 'countMessages'>): ContextMessage[] {
+  const user = newestUserIndex(messages);
+  const start = user + 1;
+  const systemEnd = leadingSystem(messages).length;
+  let cut = alignCut(messages, messages.length - 1);
+  while (cut > Math.max(start, systemEnd)) {
+    const wider = alignCut(messages, cut - 1);
+    if (env.countMessages(messages.slice(wider)) > budget) break;
+    cut = wider;
+  }
+  cut = Math.max(cut, systemEnd);
+  const tail = messages.slice(cut);
+  return user >= 0 && user < cut ? [messages[user] as ContextMessage, ...tail] : tail;
+}
+
+function recapMessage(recap: string, n: number): ContextMessage {
+  return { type: 'message', id: `tri-modal-recap-${n}`, role: 'user', text: `Recap of the session so far:\n${recap}`, synthetic: 'tri-modal recap' };
+}
+
+/** While the minute's quota is low, sends recorded thinking cut to the cap and counts the saving. */
+function capThinking(state: State, env: StrategyEnv): ContextMessage[] {
+  const { thinkingQuotaTokens, thinkingCapTokens } = state.options;
+  const context = [...state.messages];
+  const left = env.quota.remainingTpm();
+  if (left >= thinkingQuotaTokens) return context;
+  const capped = context.map((m) =>
+    m.thinking !== undefined && env.count(m.thinking) > thinkingCapTokens ? { ...m, thinking: truncateToTokens(m.thinking, thinkingCapTokens, env.count) } : m,
+  );
+  const before = env.countMessages(context);
+  const after = env.countMessages(capped);
+  if (after >= before) return context;
+  state.thinkingSaved += before - after;
+  env.emit({
+    action: 'cap-thinking',
+    reason: `${left} tokens left this minute < ${thinkingQuotaTokens}`,
+    mode: 'low effort',
+    tokensBefore: before,
+    tokensAfter: after,
+    detail: `thinking capped at ${thinkingCapTokens} tokens per message; ${state.thinkingSaved} tokens saved so far`,
+  });
+  return capped;
+}

@@ -1,0 +1,101 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSuite } from '../../src/engine/run-suite.js';
+import type { RunResult } from '../../src/metrics/types.js';
+import { renderHtml } from '../../src/report/html.js';
+import { Browser, findChromium } from './browser/cdp.js';
+import { inspectPage, type PageReport } from './browser/page.js';
+import { buildHostileResult } from './hostile-result.js';
+
+const chromium = findChromium();
+const OUTPUT = resolve(import.meta.dirname, '../.output/report');
+
+/** Writes the report of `result` into a fresh folder and returns its file URL. */
+function writeReport(result: RunResult, name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `ctxbench-html-${name}-`));
+  const [file] = renderHtml(result);
+  if (file === undefined) throw new Error('renderHtml wrote nothing');
+  const path = join(dir, file.file);
+  writeFileSync(path, file.contents);
+  return pathToFileURL(path).href;
+}
+
+describe.skipIf(chromium === undefined)('the HTML report in headless Chromium (skipped: no chromium binary; apt-get install chromium)', () => {
+  let browser: Browser;
+  let profile: string;
+
+  beforeAll(() => {
+    profile = mkdtempSync(join(tmpdir(), 'ctxbench-chromium-'));
+    browser = Browser.launch(chromium ?? '', profile);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(profile, { recursive: true, force: true });
+  });
+
+  describe('for the default suite', () => {
+    let url: string;
+    let page: PageReport;
+
+    beforeAll(async () => {
+      const result = await runSuite({ scenarios: [resolve(import.meta.dirname, '../../scenarios')] });
+      url = writeReport(result, 'suite');
+      page = await inspectPage(browser, url);
+      mkdirSync(OUTPUT, { recursive: true });
+      writeFileSync(join(OUTPUT, 'default-suite.png'), page.screenshot);
+    });
+
+    it('loads without a console error or exception', () => {
+      expect(page.errors).toEqual([]);
+    });
+
+    it('requests nothing but the file itself', () => {
+      expect(page.requests).toEqual([url]);
+    });
+
+    it('draws every chart canvas', () => {
+      expect(page.canvases.length).toBeGreaterThanOrEqual(6);
+      for (const canvas of page.canvases) {
+        expect(canvas.chart, 'every canvas is a report chart').not.toBe('');
+        expect(canvas.width * canvas.height, `${canvas.chart} has a size`).toBeGreaterThan(0);
+        // A blank canvas paints nothing; axes alone are a few percent, curves more.
+        expect(canvas.painted / (canvas.width * canvas.height), `${canvas.chart} is drawn`).toBeGreaterThan(0.01);
+      }
+    });
+
+    it('sorts a summary table when a header is clicked', async () => {
+      const order = await page.evaluate(`(() => {
+        const table = document.querySelector('table.summary');
+        const header = Array.from(table.tHead.rows[0].cells).find((th) => th.textContent === 'total');
+        header.click();
+        const first = Array.from(table.tBodies[0].rows).map((row) => row.cells[0].textContent);
+        header.click();
+        const second = Array.from(table.tBodies[0].rows).map((row) => row.cells[0].textContent);
+        return { first, second, sort: header.getAttribute('aria-sort') };
+      })()`);
+      const { first, second, sort } = order as { first: string[]; second: string[]; sort: string };
+      expect(second).toEqual([...first].reverse());
+      expect(sort).toBe('descending');
+    });
+  });
+
+  describe('for a result full of markup', () => {
+    it('shows the markup as text: no element, no request, no script runs', async () => {
+      const url = writeReport(buildHostileResult(), 'hostile');
+      const page = await inspectPage(browser, url);
+      expect(page.requests).toEqual([url]);
+      expect(page.errors).toEqual([]);
+      const state = (await page.evaluate(`({
+        images: document.querySelectorAll('img').length,
+        scripts: document.querySelectorAll('script').length,
+        pwned: typeof window.__pwned,
+        text: document.body.innerText.includes('<script>window.__pwned = 1</script>'),
+      })`)) as Record<string, unknown>;
+      expect(state).toEqual({ images: 0, scripts: 3, pwned: 'undefined', text: true });
+    });
+  });
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { reactiveCompress, type State } from '../../src/strategies/reactive-compress.js';
+import { retrievalHint } from '../../src/strategies/hints.js';
+import type { Failure } from '../../src/providers/types.js';
+import type { TranscriptEvent } from '../../src/transcript/types.js';
+import { createHarness, ids, msg, replay, type Harness } from '../helpers/strategy-harness.js';
+import { actionsOf, answer, failure, isPaired, messageIds, words } from './compaction-fixtures.js';
+
+const session: TranscriptEvent[] = [
+  msg.system('s'),
+  msg.user('u1'),
+  msg.call('a1', 'c1'),
+  msg.tool('t1', 'c1', words(400)),
+  msg.call('a2', 'c2'),
+  msg.tool('t2', 'c2', 'short ok'),
+  msg.assistant('a3'),
+  msg.user('u2'),
+  msg.call('a4', 'c4'),
+  msg.tool('t4', 'c4', words(400)),
+  msg.call('a5', 'c5'),
+  msg.tool('t5', 'c5', words(50)),
+];
+
+const overflow: Failure = { kind: 'overflow', message: 'The input token count (60000) exceeds the maximum number of tokens allowed (48000).' };
+
+/** Replays the session, then lets the strategy recover from `failed`; returns the context it would retry with. */
+async function recoverFrom(failed: Failure, options: Record<string, unknown>, harness: Harness = createHarness()) {
+  const { state } = await replay(reactiveCompress, options, session, harness);
+  const decision = await reactiveCompress.recover?.(failed, state, harness.env);
+  const context = await reactiveCompress.prepare(state, harness.env);
+  return { decision, context, state: state as State, harness };
+}
+
+describe('reactive-compress', () => {
+  const table: { name: string; failed: Failure; options: Record<string, unknown>; decision: string; expected: string[]; actions: string[] }[] = [
+    {
+      name: 'phase 1 only: old long tool results become stubs when that reaches the target',
+      failed: overflow,
+      options: { keepRecent: 3 },
+      decision: 'retry',
+      expected: messageIds(session),
+      actions: ['trigger', 'truncate', 'compact'],
+    },
+    {
+      name: 'phase 2: still above the target, a structured summary plus the recent messages',
+      failed: overflow,
+      options: { keepRecent: 3, target: 100 },
+      decision: 'retry',
+      // The boundary moves back from t4 to its call a4; the newest user message is kept.
+      expected: ['s', 'reactive-summary-1', 'u2', 'a4', 't4', 'a5', 't5'],
+      actions: ['trigger', 'truncate', 'summary', 'compact'],
+    },
+    {
+      name: 'lightweight-first off goes straight to the summary',
+      failed: overflow,
+      options: { keepRecent: 3, target: 100, lightweightFirst: false },
+      decision: 'retry',
+      expected: ['s', 'reactive-summary-1', 'u2', 'a4', 't4', 'a5', 't5'],
+      actions: ['trigger', 'summary', 'compact'],
+    },
+    { name: 'a quota failure compresses too', failed: { kind: 'quota', message: 'daily quota' }, options: { keepRecent: 3 }, decision: 'retry', expected: messageIds(session), actions: ['trigger', 'truncate', 'compact'] },
+    {
+      name: 'a rate limit compresses: the retry needs fewer tokens of the minute',
+      failed: { kind: 'rate-limit', message: '429', retryAfterMs: 1000 },
+      options: { keepRecent: 3 },
+      decision: 'retry',
+      expected: messageIds(session),
+      actions: ['trigger', 'truncate', 'compact'],
+    },
+    { name: 'a server error is left to the retry policy', failed: { kind: 'server', message: '503' }, options: { keepRecent: 3 }, decision: 'give-up', expected: messageIds(session), actions: [] },
+    { name: 'nothing outside the recent messages: give up with a note', failed: overflow, options: {}, decision: 'give-up', expected: messageIds(session), actions: ['trigger', 'note'] },
+  ];
+  it.each(table)('$name', async ({ failed, options, decision, expected, actions }) => {
+    const { decision: got, context, harness } = await recoverFrom(failed, options);
+    expect(got).toBe(decision);
+    expect(ids(context)).toEqual(expected);
+    expect(harness.actions.map((a) => a.action)).toEqual(actions);
+    expect(isPaired(context, session)).toBe(true);
+  });
+
+  it('clears only tool results outside the recent messages and longer than the limit, to a stub with the size and a hint', async () => {
+    const { context, harness } = await recoverFrom(overflow, { keepRecent: 3 });
+    const byId = new Map(context.map((m) => [m.id, m]));
+    expect(byId.get('t1')?.text).toMatch(/^\[tool result cleared \(\d+ characters, \d+ tokens\) /);
+    expect(byId.get('t1')?.text).toContain(retrievalHint('t1'));
+    expect(byId.get('t1')?.toolCallId).toBe('c1');
+    expect(byId.get('t2')?.text).toBe('short ok');
+    expect(byId.get('t4')?.text).toBe(words(400));
+    const compact = actionsOf(harness, 'compact')[0];
+    expect(compact?.tokensAfter).toBeLessThan(compact?.tokensBefore ?? 0);
+    expect(compact?.mode).toBe('overflow');
+  });
+
+  it('asks for a structured summary of the older messages only', async () => {
+    const harness = createHarness({ answer: () => answer('Task: parser. Next steps: tests.') });
+    const { context } = await recoverFrom(overflow, { keepRecent: 3, target: 100 }, harness);
+    expect(harness.calls).toHaveLength(1);
+    expect(harness.calls[0]).toMatchObject({ purpose: 'summary', maxOutputTokens: 2048 });
+    expect(harness.calls[0]?.instruction).toMatch(/Task.*Decisions.*Next steps/s);
+    expect(ids(harness.calls[0]?.messages ?? [])).toEqual(['s', 'u1', 'a1', 't1', 'a2', 't2', 'a3', 'u2']);
+    expect(context[1]?.text).toContain('Task: parser. Next steps: tests.');
+  });
+
+  it('falls back to dropping the older messages, archived and hinted, when the summary call fails', async () => {
+    const harness = createHarness({ answer: () => failure({ kind: 'server', message: 'unavailable' }) });
+    const { decision, context } = await recoverFrom(overflow, { keepRecent: 3, target: 100 }, harness);
+    expect(decision).toBe('retry');
+    const key = `reactive-compress/${harness.env.sessionId}/1`;
+    expect(context[1]?.text).toContain(retrievalHint(key));
+    expect(context[1]?.text).toMatch(/dropped \(no summary: server/);
+    expect(harness.env.archive.lookup(key)?.map((m) => m.id)).toEqual(['u1', 'a1', 't1', 'a2', 't2', 'a3', 'u2']);
+    expect(actionsOf(harness, 'note')).toHaveLength(1);
+  });
+
+  it('does not compress before sending unless proactive compression is set', async () => {
+    const quiet = await replay(reactiveCompress, { keepRecent: 3 }, session, createHarness({ window: 1000 }));
+    expect(quiet.harness.actions).toEqual([]);
+    const eager = await replay(reactiveCompress, { keepRecent: 3, proactiveAt: 0.5 }, session, createHarness({ window: 1000 }));
+    expect(actionsOf(eager.harness, 'trigger')[0]?.mode).toBe('proactive');
+    expect(actionsOf(eager.harness, 'compact')).toHaveLength(1);
+    expect(reactiveCompress.thresholds?.(reactiveCompress.options.parse({ proactiveAt: 0.85 }), 48_000)).toEqual([{ label: 'proactive compression', tokens: 40_800 }]);
+  });
+
+  it('gives the same output for the same input', async () => {
+    const first = await recoverFrom(overflow, { keepRecent: 3, target: 100 });
+    const second = await recoverFrom(overflow, { keepRecent: 3, target: 100 });
+    expect(second.context).toEqual(first.context);
+  });
+
+  it('documents every option with a default', () => {
+    expect(reactiveCompress.options.parse({})).toEqual({ keepRecent: 10, target: 8000, lightweightFirst: true, clearMinChars: 200, summaryTokens: 2048, proactiveAt: 0 });
+    expect(reactiveCompress.thresholds?.(reactiveCompress.options.parse({}), 48_000)).toEqual([]);
+  });
+});

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { triModal } from '../../src/strategies/tri-modal.js';
+import type { TranscriptEvent } from '../../src/transcript/types.js';
+import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js';
+import { actionsOf, answer, failure, isPaired, messageIds, quotaLeft, runSteps, words } from './compaction-fixtures.js';
+
+const started: TranscriptEvent = { type: 'task', id: 'k1', status: 'in_progress' };
+const completed: TranscriptEvent = { type: 'task', id: 'k1', status: 'completed', resultSummary: 'parser done' };
+
+/** About 1,300 tokens; the newest turn (u2 and after) about 350. */
+const history: TranscriptEvent[] = [
+  msg.system('s'),
+  msg.user('u1'),
+  msg.call('a1', 'c1'),
+  msg.tool('t1', 'c1', words(500)),
+  msg.call('a2', 'c2'),
+  msg.tool('t2', 'c2', words(400)),
+  msg.assistant('a3'),
+  msg.user('u2'),
+  msg.call('a4', 'c4'),
+  msg.tool('t4', 'c4', words(300)),
+];
+
+const withQuota = (left: number) => {
+  const harness = createHarness();
+  harness.env.quota = quotaLeft(left);
+  return harness;
+};
+
+describe('tri-modal', () => {
+  const table: { name: string; events: TranscriptEvent[]; options: Record<string, number>; mode: string | undefined; expected: string[] }[] = [
+    {
+      name: 'semantic: a task status update with the context above the semantic size flushes',
+      events: [...history, completed],
+      options: { semanticTokens: 500 },
+      mode: 'semantic',
+      expected: ['s', 'tri-modal-recap-1', 'u2', 'a4', 't4'],
+    },
+    { name: 'semantic: no task update, no flush', events: history, options: { semanticTokens: 500 }, mode: undefined, expected: messageIds(history) },
+    { name: 'semantic: a task update under the semantic size does not flush', events: [...history, completed], options: { semanticTokens: 5000 }, mode: undefined, expected: messageIds(history) },
+    { name: 'standard: the context above the standard size flushes', events: history, options: { standardTokens: 1000 }, mode: 'standard', expected: ['s', 'tri-modal-recap-1', 'u2', 'a4', 't4'] },
+    { name: 'defaults (50k / 200k) leave a small context alone', events: [...history, completed], options: {}, mode: undefined, expected: messageIds(history) },
+  ];
+  it.each(table)('$name', async ({ events, options, mode, expected }) => {
+    const { context, harness } = await replay(triModal, options, events);
+    expect(ids(context)).toEqual(expected);
+    expect(actionsOf(harness, 'trigger')[0]?.mode).toBe(mode);
+    expect(actionsOf(harness, 'compact')).toHaveLength(mode === undefined ? 0 : 1);
+    expect(isPaired(context, events)).toBe(true);
+  });
+
+  it('flushes to a model recap (purpose recap) and reports tokens before and after', async () => {
+    const harness = createHarness({ answer: () => answer('Task: parser; t4 read.') });
+    const { context } = await replay(triModal, { standardTokens: 1000 }, history, harness);
+    expect(harness.calls).toHaveLength(1);
+    expect(harness.calls[0]).toMatchObject({ purpose: 'recap', maxOutputTokens: 2048 });
+    expect(context[1]).toMatchObject({ role: 'user', text: 'Recap of the session so far:\nTask: parser; t4 read.' });
+    expect(harness.actions.map((a) => a.action)).toEqual(['trigger', 'recap', 'compact']);
+    const compact = actionsOf(harness, 'compact')[0];
+    expect(compact?.tokensAfter).toBeLessThan(compact?.tokensBefore ?? 0);
+  });
+
+  it('survival: estimated next turn × 1.2 above the quota left this minute flushes', async () => {
+    const run = await runSteps(triModal, {}, [...history, msg.assistant('a5')], withQuota(100));
+    const trigger = actionsOf(run.harness, 'trigger')[0];
+    expect(trigger?.mode).toBe('survival');
+    expect(trigger?.reason).toMatch(/× 1.2 > 100 left this minute/);
+  });
+
+  it('survival: never fires without a TPM limit', async () => {
+    const run = await runSteps(triModal, {}, [...history, msg.assistant('a5')], withQuota(Infinity));
+    expect(actionsOf(run.harness, 'trigger')).toEqual([]);
+  });
+
+  it('no trigger fires before the minimum number of turns', async () => {
+    const events: TranscriptEvent[] = [msg.system('s'), msg.user('u1', words(300)), msg.assistant('a1'), msg.assistant('a2')];
+    const early = await runSteps(triModal, { minTurns: 3 }, events, withQuota(100));
+    expect(actionsOf(early.harness, 'trigger')).toEqual([]);
+    const late = await runSteps(triModal, { minTurns: 1 }, events, withQuota(100));
+    expect(actionsOf(late.harness, 'trigger').length).toBeGreaterThan(0);
+  });
+
+  it('locks further compression until the context grows again', async () => {
+    // After the flush the context (~450 tokens) is still above the standard size.
+    const { state, harness } = await replay(triModal, { standardTokens: 300 }, history);
+    await triModal.prepare(state, harness.env);
+    expect(harness.calls).toHaveLength(1);
+    await triModal.observe?.(msg.assistant('a5'), state, harness.env);
+    await triModal.prepare(state, harness.env);
+    expect(harness.calls).toHaveLength(2);
+  });
+
+  it('keeps the newest user message and the latest messages within the budget, calls with their results', async () => {
+    const events = [...history, msg.call('a5', 'c5'), msg.tool('t5', 'c5', words(40)), msg.assistant('a6')];
+    const { context } = await replay(triModal, { standardTokens: 1000, recentTokens: 120 }, events);
+    expect(ids(context)).toEqual(['s', 'tri-modal-recap-1', 'u2', 'a5', 't5', 'a6']);
+    expect(isPaired(context, events)).toBe(true);
+  });
+
+  it('keeps the history and does not retry at the same size when the recap fails', async () => {
+    const harness = createHarness({ answer: () => failure({ kind: 'rate-limit', message: '429' }) });
+    const { context, state } = await replay(triModal, { standardTokens: 1000 }, history, harness);
+    expect(ids(context)).toEqual(messageIds(history));
+    expect(actionsOf(harness, 'note')[0]?.detail).toContain('rate-limit');
+    await triModal.prepare(state, harness.env);
+    expect(harness.calls).toHaveLength(1);
+  });
+
+  describe('dynamic thinking budget', () => {
+    const thoughtful: TranscriptEvent[] = [msg.system('s'), msg.user('u1'), msg.assistant('a1', 'done', { thinking: words(200, 'think') }), msg.user('u2')];
+
+    it('caps recorded thinking and counts the saving when the minute has little quota left', async () => {
+      const harness = withQuota(150_000);
+      const { context, state } = await replay(triModal, { thinkingCapTokens: 20 }, thoughtful, harness);
+      expect(harness.env.count(context[2]?.thinking ?? '')).toBeLessThanOrEqual(20);
+      expect(state.messages[2]?.thinking).toBe(words(200, 'think'));
+      const cap = actionsOf(harness, 'cap-thinking')[0];
+      expect(cap?.tokensBefore).toBeGreaterThan(cap?.tokensAfter ?? Infinity);
+      expect(state.thinkingSaved).toBe((cap?.tokensBefore ?? 0) - (cap?.tokensAfter ?? 0));
+    });
+
+    it('sends thinking whole while the quota left is at or above the threshold', async () => {
+      const harness = withQuota(200_000);
+      const { context } = await replay(triModal, { thinkingCapTokens: 20 }, thoughtful, harness);
+      expect(context[2]?.thinking).toBe(words(200, 'think'));
+      expect(actionsOf(harness, 'cap-thinking')).toEqual([]);
+    });
+  });
+
+  it('gives the same output for the same input', async () => {
+    const first = await replay(triModal, { standardTokens: 1000 }, history);
+    const second = await replay(triModal, { standardTokens: 1000 }, history);
+    expect(second.context).toEqual(first.context);
+  });
+
+  it('reports the semantic and standard sizes and documents every option with a default', () => {
+    const defaults = triModal.options.parse({});
+    expect(triModal.thresholds?.(defaults, 48_000)).toEqual([
+      { label: 'semantic', tokens: 50_000 },
+      { label: 'standard', tokens: 200_000 },
+    ]);
+    expect(defaults).toMatchObject({ semanticTokens: 50_000, standardTokens: 200_000, survivalFactor: 1.2, minTurns: 1, recentTokens: 3000, thinkingQuotaTokens: 200_000, thinkingCapTokens: 8192 });
+  });
+
+  it('reacts to a task update once, at the step that follows it', async () => {
+    const events: TranscriptEvent[] = [msg.system('s'), msg.user('u1'), msg.call('a1', 'c1'), msg.tool('t1', 'c1', words(600)), msg.assistant('a2'), started, msg.assistant('a3'), msg.assistant('a4')];
+    const run = await runSteps(triModal, { semanticTokens: 100, recentTokens: 50 }, events);
+    // a2's step is above 100 tokens but has no update; a3's step follows the update and flushes; a4's has none again.
+    expect(actionsOf(run.harness, 'trigger').map((a) => a.mode)).toEqual(['semantic']);
+    expect(run.contexts.map((c) => c.some((m) => m.synthetic !== undefined))).toEqual([false, false, true, true, true]);
+  });
+});
