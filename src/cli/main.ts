@@ -10,6 +10,9 @@ import { register as registerGenerate } from './commands/generate.js';
 import { register as registerImport } from './commands/import.js';
 import { register as registerProbes } from './commands/probes.js';
 import { register as registerFidelity } from './commands/fidelity.js';
+import { register as registerReport } from './commands/report.js';
+import { register as registerCheck } from './commands/check.js';
+import { register as registerMerge } from './commands/merge.js';
 
 /** Builds the CLI; each command file maps flags to the library's options. */
 export function buildProgram(): Command {
@@ -18,7 +21,7 @@ export function buildProgram(): Command {
     .version(VERSION)
     .exitOverride()
     .showHelpAfterError();
-  for (const register of [registerRun, registerStrategies, registerGenerate, registerImport, registerProbes, registerFidelity]) register(program);
+  for (const register of [registerRun, registerStrategies, registerGenerate, registerImport, registerProbes, registerFidelity, registerReport, registerCheck, registerMerge]) register(program);
   return program;
 }
 

@@ -4,19 +4,15 @@ import type { Scenario } from '../scenario/types.js';
 import type { Transcript } from '../transcript/types.js';
 import { RESULT_SCHEMA_VERSION } from '../metrics/types.js';
 import { expandScenarioPaths, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
-import { resolveScenario, transcriptSource, DEFAULT_SEED, type ScenarioOverrides } from '../scenario/resolve.js';
-import { loadTranscript } from '../transcript/load.js';
+import { DEFAULT_SEED, type ScenarioOverrides } from '../scenario/resolve.js';
 import { applySavingVsFull } from '../metrics/summarize.js';
-import { createTokenizer, encodingForModel } from '../tokens/tokenizer.js';
-import { createProvider } from '../providers/index.js';
-import { installSimulator } from '../providers/mock.js';
-import { resolveStrategy } from './resolve-strategy.js';
-import { runUnit } from './run-unit.js';
 import { VERSION } from '../version.js';
-import { loadScenarioProbes } from '../probes/load.js';
-import { createProbeObserver } from '../probes/observer.js';
-import { prepareProbeSet, type ProbeSet } from '../probes/probe-set.js';
+import type { ProbeSet } from '../probes/probe-set.js';
 import { displayPath } from '../paths.js';
+import { prepareLoadedScenario } from './execute-unit.js';
+import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
+import { describeShard, selectShard, type ShardSpec } from './shard.js';
+import { runPlannedUnits, type UnitProgress } from './workers.js';
 
 export interface RunOptions {
   /** Scenario files or folders. */
@@ -29,6 +25,12 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   /** Called before each unit starts and after it ends (progress display). */
   onUnit?: (event: { phase: 'start' | 'end'; scenario: string; strategy: string; index: number; total: number; unit?: UnitResult }) => void;
+  /** Worker threads to run units on (default 1: this thread); the result does not depend on it. */
+  workers?: number;
+  /** Run only this slice of the planned units; the result records it (`shard`), for `merge`. */
+  shard?: ShardSpec;
+  /** Live mode: folder of the response cache (identical requests answered from disk); absent: none. */
+  cacheDir?: string;
 }
 
 /** A scenario ready to run: resolved, with its transcript and its probes in memory. */
@@ -48,67 +50,54 @@ export async function prepareScenarios(paths: string[], overrides: ScenarioOverr
   const loaded: LoadedScenario[] = [];
   for (const file of files) loaded.push(await loadScenarioFile(file));
   const prepared: PreparedScenario[] = [];
-  for (const l of loaded) {
-    const seed = overrides.seed ?? l.data.seed ?? DEFAULT_SEED;
-    const transcript = await loadTranscript(transcriptSource(l, overrides), seed);
-    const scenario = resolveScenario(l, transcript.header, overrides);
-    for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
-    const probes = await loadScenarioProbes(scenario, transcript);
-    prepared.push({ scenario, transcript, ...(probes.length > 0 ? { probes: prepareProbeSet(transcript, probes) } : {}) });
-  }
+  for (const l of loaded) prepared.push(await prepareLoadedScenario(l, overrides));
   return prepared;
 }
 
-/** Runs every scenario × strategy unit and returns the deterministic result. */
+/**
+ * Runs every scenario × strategy unit (or the units of one shard) and returns the deterministic
+ * result. The run is planned first (engine/plan.ts), then the units run on `workers` threads and
+ * come back in plan order, so the result is the same whatever the number of workers.
+ */
 export async function runSuite(options: RunOptions): Promise<RunResult> {
   const mode = options.mode ?? 'mock';
-  const prepared = await prepareScenarios(options.scenarios, options.overrides);
-  const total = prepared.reduce((n, p) => n + p.scenario.strategies.length, 0);
-  const units: UnitResult[] = [];
-  for (const scenario of prepared) {
-    units.push(...(await runScenario(scenario, { ...options, mode }, units.length, total)));
-  }
+  const overrides = options.overrides ?? {};
+  const prepared = await prepareScenarios(options.scenarios, overrides);
+  const planned = planUnits(prepared, overrides);
+  const units = options.shard === undefined ? planned : selectShard(planned, options.shard);
+  const results = await runPlannedUnits(units, {
+    mode,
+    workers: options.workers ?? 1,
+    prepared: new Map(prepared.map((p) => [scenarioKey({ file: p.scenario.file, overrides }), p])),
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+    ...(options.onUnit !== undefined ? { onProgress: reportProgress(options.onUnit, units, prepared) } : {}),
+  });
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
     tool: { name: 'ctxbench', version: VERSION },
     seed: options.overrides?.seed ?? DEFAULT_SEED,
     mode,
     scenarios: prepared.map(({ scenario, transcript }) => scenarioInfo(scenario, transcript)),
-    units: applySavingVsFull(units),
+    units: applySavingVsFull(results),
+    ...(options.shard !== undefined ? { shard: describeShard(options.shard, planned.length, units) } : {}),
   };
 }
 
-async function runScenario(
-  { scenario, transcript, probes }: PreparedScenario,
-  options: RunOptions & { mode: ProviderMode },
-  offset: number,
-  total: number,
-): Promise<UnitResult[]> {
-  const tokenizer = createTokenizer(encodingForModel(scenario.model));
-  const simulator = options.mode === 'mock' ? installSimulator({ tokenizer, seed: scenario.seed }) : undefined;
-  const out: UnitResult[] = [];
-  try {
-    for (const spec of scenario.strategies) {
-      const index = offset + out.length;
-      options.onUnit?.({ phase: 'start', scenario: scenario.name, strategy: spec.label, index, total });
-      const provider = createProvider({
-        name: scenario.provider,
-        mode: options.mode,
-        model: scenario.model,
-        ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-        ...(options.env !== undefined ? { env: options.env } : {}),
-        ...(simulator !== undefined ? { simulator } : {}),
-      });
-      // A fresh observer per unit: its curves and answers are that unit's alone.
-      const observer = probes === undefined ? undefined : createProbeObserver(probes);
-      const unit = await runUnit({ scenario, transcript, spec, provider, tokenizer, ...(observer !== undefined ? { observer } : {}) });
-      out.push(unit);
-      options.onUnit?.({ phase: 'end', scenario: scenario.name, strategy: spec.label, index, total, unit });
-    }
-  } finally {
-    simulator?.uninstall();
-  }
-  return out;
+/** Adapts pool progress to `RunOptions.onUnit`: `index` is the unit's position in this run. */
+function reportProgress(onUnit: NonNullable<RunOptions['onUnit']>, units: readonly PlannedUnit[], prepared: readonly PreparedScenario[]): (event: UnitProgress) => void {
+  const positions = new Map(units.map((unit, position) => [unit.index, position]));
+  const names = new Map(prepared.map(({ scenario }) => [scenario.file, scenario.name]));
+  return ({ phase, unit, result }) =>
+    onUnit({
+      phase,
+      scenario: names.get(unit.scenario.file) ?? unit.scenario.file,
+      strategy: unit.spec.label,
+      index: positions.get(unit.index) ?? 0,
+      total: units.length,
+      ...(result !== undefined ? { unit: result } : {}),
+    });
 }
 
 function scenarioInfo(scenario: Scenario, transcript: Transcript): ScenarioInfo {

@@ -3,11 +3,11 @@ import { OFFSET_STEPS } from './measure.js';
 
 const int = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
-/** A signed percentage with two decimals (`-24.12%`, `+0.31%`). */
-export function formatPercent(fraction: number): string {
+/** A signed percentage with two decimals (`-24.12%`, `+0.31%`); `signed: false` for magnitudes. */
+export function formatPercent(fraction: number, signed = true): string {
   if (!Number.isFinite(fraction)) return '–';
   const text = `${(fraction * 100).toFixed(2)}%`;
-  return fraction > 0 && !text.startsWith('0.00') ? `+${text}` : text;
+  return signed && fraction > 0 && !text.startsWith('0.00') ? `+${text}` : text;
 }
 
 /** The fidelity report as the terminal shows it: the files, then the error per format, raw and with the offset. */
@@ -47,7 +47,10 @@ function renderFiles(files: readonly FidelityFile[]): string[] {
 function renderStatsTable(formats: readonly FormatFidelity[], kind: 'raw' | 'offset'): string[] {
   const rows = formats.map((f) => {
     const stats: ErrorStats | undefined = f[kind];
-    const cells = stats === undefined ? ['–', '–', '–', '–', '–'] : [stats.median, stats.p5, stats.p95, stats.medianAbs, stats.p95Abs].map(formatPercent);
+    const cells =
+      stats === undefined
+        ? ['–', '–', '–', '–', '–']
+        : [...[stats.median, stats.p5, stats.p95].map((e) => formatPercent(e)), ...[stats.medianAbs, stats.p95Abs].map((e) => formatPercent(e, false))];
     return [f.format, String(f.steps), ...cells];
   });
   return table(['format', 'steps', 'median', 'p5', 'p95', '|median|', '|p95|'], rows, [false, true, true, true, true, true, true]);

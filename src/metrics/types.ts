@@ -120,6 +120,18 @@ export interface ScenarioInfo {
   skippedLines: number;
 }
 
+/** Which slice of a run's planned units a sharded run (`--shard i/n`) holds. */
+export interface ShardInfo {
+  /** 1-based shard number, `i` of `i/n`. */
+  index: number;
+  /** `n` of `i/n`. */
+  count: number;
+  /** Units in the whole plan (every shard). */
+  planned: number;
+  /** Plan indices of this shard's units, in the order of `units`. */
+  units: number[];
+}
+
 /** The versioned, deterministic result of a run (`result.json`). No wall-clock times inside. */
 export interface RunResult {
   schemaVersion: typeof RESULT_SCHEMA_VERSION;
@@ -128,4 +140,6 @@ export interface RunResult {
   mode: ProviderMode;
   scenarios: ScenarioInfo[];
   units: UnitResult[];
+  /** Present on a shard's result only; `ctxbench merge` joins the shards and drops it. */
+  shard?: ShardInfo;
 }

@@ -4,6 +4,7 @@ import { createCallTagger } from './call-tag.js';
 import { GeminiProvider } from './gemini.js';
 import { OpenAIProvider } from './openai.js';
 import type { Simulator } from './simulated/types.js';
+import { withResponseCache, type ResponseCache } from './cache.js';
 
 export interface CreateProviderOptions {
   name: ProviderName;
@@ -25,6 +26,8 @@ export interface CreateProviderOptions {
    * differ between units while staying independent of the order units run in.
    */
   callKeyPrefix?: string;
+  /** Live mode: answer identical requests from this cache (successes only); ignored when mocked. */
+  cache?: ResponseCache;
 }
 
 /** A stand-in key for mocked mode: the simulator never checks it, and it is never a real key. */
@@ -38,6 +41,13 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
  * raises ConfigError naming the variable.
  */
 export function createProvider(options: CreateProviderOptions): Provider {
+  const provider = createUncachedProvider(options);
+  if (options.mode !== 'live' || options.cache === undefined) return provider;
+  const envBaseUrl = options.name === 'openai' ? (options.env ?? process.env)['OPENAI_BASE_URL'] : undefined;
+  return withResponseCache(provider, options.cache, { provider: options.name, endpoint: options.baseUrl ?? envBaseUrl ?? '', model: options.model });
+}
+
+function createUncachedProvider(options: CreateProviderOptions): Provider {
   const env = options.env ?? process.env;
   const mock = options.mode === 'mock';
   const tagCall =

@@ -70,9 +70,12 @@ export function buildChart(type: 'line' | 'bar', datasets: ChartDataset[], axes:
   };
 }
 
-/** A strategy's curve: a thin line without point dots (sessions run to hundreds of steps). */
+/**
+ * A strategy's curve: a thin line without point dots (sessions run to hundreds of steps), drawn a
+ * little past the chart area so that a curve along 0% or 100% stays visible.
+ */
 export function curve(label: string, color: string, data: ChartPoint[]): ChartDataset {
-  return { label, data, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: 0, pointHitRadius: 6, tension: 0 };
+  return { label, data, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: 0, pointHitRadius: 6, tension: 0, clip: 4 };
 }
 
 /**
@@ -99,6 +102,8 @@ export function limitLine(label: string, color: string, y: number, fromX: number
 
 /** Markers without a line; each point carries its own colour and tooltip label. */
 export function markers(label: string, style: string, points: Array<ChartPoint & { color: string }>, radius: number): ChartDataset {
+  const first = points[0]?.color ?? '#111827';
+  const shared = points.every((point) => point.color === first) ? first : '#111827';
   return {
     label,
     data: points.map(({ x, y, label: text }) => ({ x, y, ...(text !== undefined ? { label: text } : {}) })),
@@ -110,8 +115,11 @@ export function markers(label: string, style: string, points: Array<ChartPoint &
     pointBackgroundColor: points.map((point) => point.color),
     pointBorderColor: points.map((point) => (style === 'crossRot' ? point.color : '#111827')),
     // The legend shows the marker's shape in neutral grey: its points take their strategy's colour.
-    borderColor: style === 'crossRot' ? (points[0]?.color ?? '#111827') : '#111827',
+    borderColor: style === 'crossRot' ? shared : '#111827',
     backgroundColor: '#9ca3af',
+    // A marker at 0% or 100%, or on the window line at the top, is drawn whole.
+    clip: false,
     order: 0,
   };
 }
+

@@ -32,7 +32,7 @@ export function buildContextChart(info: ScenarioInfo | undefined, units: readonl
   const compactions = units.flatMap((unit) => actionMarkers(unit, colors, (event) => event.action === 'compact'));
   const others = units.flatMap((unit) => actionMarkers(unit, colors, (event) => event.action !== 'compact'));
   if (compactions.length > 0) datasets.push(markers('compaction', 'triangle', compactions, 6));
-  if (others.length > 0) datasets.push(markers('other action', 'rectRot', others, 4));
+  if (others.length > 0) datasets.push(markers('other action', 'rectRot', others, 3));
   const crashes = units.flatMap((unit) => crashMarkers(unit, (step) => step.contextTokens));
   if (crashes.length > 0) datasets.push(markers('crash', 'crossRot', crashes, 8));
   const spec = buildChart('line', datasets, { x: { title: 'step', format: 'step' }, y: { title: 'context tokens', format: 'tokens' } });

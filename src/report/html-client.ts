@@ -68,6 +68,11 @@ export const CLIENT_SCRIPT = String.raw`(function () {
         var dataset = chart.data.datasets[item.datasetIndex];
         if (config.type === 'bar') item.pointStyle = 'rect';
         else if (dataset && dataset.showLine !== false) item.pointStyle = 'line';
+        else if (dataset) {
+          // Markers colour each point by strategy; the legend shows the dataset's own colours.
+          item.fillStyle = dataset.backgroundColor;
+          item.strokeStyle = dataset.borderColor;
+        }
       });
       return items;
     };

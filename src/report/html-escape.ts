@@ -14,13 +14,17 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 }
 
+/** Decimals a number keeps in embedded JSON: plenty for a chart, and small. */
+const EMBED_DECIMALS = 4;
+
 /**
  * JSON for a `<script type="application/json">` block. `<`, `>` and `&` become `\u003c`-style
  * escapes (still valid JSON for the same value), so `</script>` or `<!--` in transcript text can
- * never end the block; U+2028/U+2029 are escaped for older JavaScript parsers.
+ * never end the block; U+2028/U+2029 are escaped for older JavaScript parsers. Fractions keep
+ * four decimals, so a page rendered from a saved result.json equals the one the run wrote.
  */
 export function embedJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, roundFraction).replace(/[<>&\u2028\u2029]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
@@ -36,4 +40,9 @@ export function inlineScript(code: string): string {
     .replace(/<\/(script)/gi, '<\\/$1')
     .replace(/<!--/g, '<\\!--')
     .trimEnd();
+}
+
+function roundFraction(_key: string, value: unknown): unknown {
+  if (typeof value !== 'number' || Number.isInteger(value) || !Number.isFinite(value)) return value;
+  return Number(value.toFixed(EMBED_DECIMALS));
 }

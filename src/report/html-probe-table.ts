@@ -2,7 +2,7 @@ import type { ProbeAnswer, UnitResult } from '../metrics/types.js';
 import { escapeHtml } from './html-escape.js';
 
 /** Answers longer than this are cut in the cell; the full text is in the cell's tooltip. */
-const ANSWER_CHARS = 280;
+const ANSWER_CHARS = 240;
 
 interface ProbeRow {
   key: string;
@@ -12,23 +12,23 @@ interface ProbeRow {
 }
 
 /**
- * Every probe asked, one row per probe and ask point (`end`, `after-compaction`, `step`): the
- * question, the expected answer, and each strategy's answers with their verdicts. Collapsed by
- * default; empty string when no strategy answered a probe.
+ * Every probe asked, grouped by probe and ask point (`end`, `after-compaction`, `step`): the
+ * question and the expected answer, then one line per strategy with the step it was asked at, the
+ * verdict and the answer. Collapsed by default; empty string when no strategy answered a probe.
  */
 export function renderProbeTable(units: readonly UnitResult[]): string {
   const rows = collectRows(units);
   if (rows.length === 0) return '';
   const strategies = units.filter((unit) => (unit.probes?.answers.length ?? 0) > 0).map((unit) => unit.strategy);
-  const head = ['probe', 'asked', 'question', 'expected', ...strategies].map((title) => `<th scope="col">${escapeHtml(title)}</th>`).join('');
-  const body = rows.map((row) => renderRow(row, strategies)).join('\n');
-  const asked = rows.reduce((n, row) => n + [...row.answers.values()].reduce((m, list) => m + list.length, 0), 0);
+  const head = ['probe', 'question', 'expected', 'strategy', 'step', 'verdict', 'answer'].map((title) => `<th scope="col">${title}</th>`).join('');
+  const body = rows.map((row) => renderGroup(row, strategies)).join('\n');
+  const answers = rows.reduce((n, row) => n + [...row.answers.values()].reduce((m, list) => m + list.length, 0), 0);
   return [
     '<details class="probes">',
-    `<summary><strong>Probe answers</strong> <span class="dim">${rows.length} probe ask points, ${asked} answers</span></summary>`,
+    `<summary><strong>Probe answers</strong> <span class="dim">${rows.length} probes asked, ${answers} answers; hover a verdict for the grader’s reason</span></summary>`,
     '<div class="table-wrap"><table class="probe-table">',
     `<thead><tr>${head}</tr></thead>`,
-    `<tbody>\n${body}\n</tbody>`,
+    body,
     '</table></div>',
     '</details>',
   ].join('\n');
@@ -47,26 +47,31 @@ function collectRows(units: readonly UnitResult[]): ProbeRow[] {
   return [...rows.values()];
 }
 
-function renderRow(row: ProbeRow, strategies: readonly string[]): string {
+/** One `<tbody>` per probe: the probe's cells span the lines of its answers. */
+function renderGroup(row: ProbeRow, strategies: readonly string[]): string {
   const { first } = row;
-  const cells = [
-    `<td><code>${escapeHtml(first.probeId)}</code><br><span class="dim">${escapeHtml(first.kind)}</span></td>`,
-    `<td>${escapeHtml(first.askedAt)}</td>`,
-    `<td class="text">${escapeHtml(first.question)}</td>`,
-    `<td class="text">${escapeHtml(first.expected)}</td>`,
-    ...strategies.map((strategy) => renderAnswers(row.answers.get(strategy) ?? [])),
-  ];
-  return `<tr>${cells.join('')}</tr>`;
+  const lines = strategies.flatMap((strategy) => {
+    const answers = row.answers.get(strategy) ?? [];
+    if (answers.length === 0) return [`<th scope="row">${escapeHtml(strategy)}</th><td></td><td class="dim">not asked</td><td></td>`];
+    return answers.map((answer) => `<th scope="row">${escapeHtml(strategy)}</th>${renderAnswer(answer)}`);
+  });
+  const span = ` rowspan="${lines.length}"`;
+  const probe = [
+    `<td${span}><code>${escapeHtml(first.probeId)}</code><br><span class="dim">${escapeHtml(first.kind)} · asked ${escapeHtml(first.askedAt)}</span></td>`,
+    `<td${span} class="text">${escapeHtml(first.question)}</td>`,
+    `<td${span} class="text">${escapeHtml(first.expected)}</td>`,
+  ].join('');
+  return `<tbody>\n${lines.map((line, i) => `<tr>${i === 0 ? probe : ''}${line}</tr>`).join('\n')}\n</tbody>`;
 }
 
-function renderAnswers(answers: readonly ProbeAnswer[]): string {
-  if (answers.length === 0) return '<td class="dim">not asked</td>';
-  const items = answers.map((answer) => {
-    const text = answer.answer.length > ANSWER_CHARS ? `${answer.answer.slice(0, ANSWER_CHARS)}…` : answer.answer;
-    const where = answers.length > 1 || answer.askedAt !== 'end' ? `<span class="dim">step ${answer.step}</span> ` : '';
-    return `<div class="answer" title="${escapeHtml(answer.reason)}">${where}${renderVerdict(answer)} ${escapeHtml(text)}</div>`;
-  });
-  return `<td class="text">${items.join('')}</td>`;
+function renderAnswer(answer: ProbeAnswer): string {
+  const text = answer.answer.length > ANSWER_CHARS ? `${answer.answer.slice(0, ANSWER_CHARS)}…` : answer.answer;
+  return [
+    `<td class="num">${answer.step}</td>`,
+    `<td title="${escapeHtml(answer.reason)}">${renderVerdict(answer)}</td>`,
+    // The full answer is in probes.csv; a cut one keeps it in the tooltip.
+    `<td class="text answer"${text === answer.answer ? '' : ` title="${escapeHtml(answer.answer)}"`}>${escapeHtml(text)}</td>`,
+  ].join('');
 }
 
 function renderVerdict(answer: ProbeAnswer): string {

@@ -70,8 +70,17 @@ table.events th:nth-child(3) { width: 120px; }
 table.events th:nth-child(4) { width: 190px; }
 table.events th:nth-child(6) { width: 110px; }
 table.events td.text, table.probe-table td.text { overflow-wrap: anywhere; }
-table.probe-table td.text { min-width: 160px; max-width: 420px; }
-table.probe-table .answer + .answer { margin-top: 4px; }
+table.probe-table tbody { border-top: 2px solid #d1d5db; }
+table.probe-table { table-layout: fixed; }
+table.probe-table th:nth-child(1) { width: 150px; }
+table.probe-table th:nth-child(2) { width: 21%; }
+table.probe-table th:nth-child(3) { width: 13%; }
+table.probe-table th:nth-child(4) { width: 140px; }
+table.probe-table th:nth-child(5) { width: 50px; }
+table.probe-table th:nth-child(6) { width: 112px; }
+table.probe-table td[rowspan] { background: var(--panel); overflow-wrap: anywhere; }
+table.probe-table tbody th { font-weight: 500; overflow-wrap: anywhere; }
+table.probe-table td.answer { color: #374151; font-size: 13px; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
 footer { color: var(--muted); font-size: 12px; padding-top: 16px; padding-bottom: 24px; }
 @media (max-width: 700px) { .charts { grid-template-columns: 1fr; } }

@@ -64,8 +64,9 @@ function renderRow(row: SummaryRow, best: Array<number | null>, competes: boolea
   const cells = COLUMNS.map((column, i) => {
     const value = column.value(row);
     const isBest = competes && value !== null && value === best[i];
-    const sort = value === null ? '' : String(value);
-    return `<td class="num${isBest ? ' best' : ''}" data-sort="${sort}" title="${escapeHtml(value === null ? 'not measured' : String(value))}">${escapeHtml(column.text(row))}</td>`;
+    // Four decimals, as in summary.csv, so a re-render from result.json gives the same page.
+    const exact = value === null ? '' : String(Number(value.toFixed(4)));
+    return `<td class="num${isBest ? ' best' : ''}" data-sort="${exact}" title="${value === null ? 'not measured' : exact}">${escapeHtml(column.text(row))}</td>`;
   });
   const name = `<th scope="row" data-sort="${escapeHtml(row.strategy)}"><span class="swatch" style="background:${color}"></span>${escapeHtml(row.strategy)}</th>`;
   return `<tr${row.crashed ? ' class="crashed"' : ''}>${name}${crash}${cells.join('')}</tr>`;

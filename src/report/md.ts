@@ -100,7 +100,7 @@ function leaders(rows: readonly SummaryRow[], value: (row: SummaryRow) => number
 }
 
 function describeScenario(info: ScenarioInfo): string {
-  const parts = [`${info.provider} \`${info.model.replace(/`/g, "'")}\``, `window ${formatCount(info.window)}`];
+  const parts = [`${escapeMarkdown(info.provider)} ${escapeMarkdown(info.model)}`, `window ${formatCount(info.window)}`];
   if (info.tpm !== undefined && info.tpm > 0) parts.push(`TPM ${formatCount(info.tpm)}`);
   parts.push(`${info.steps} steps`, `seed ${info.seed}`);
   return parts.join(' · ');

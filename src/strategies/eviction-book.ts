@@ -78,7 +78,7 @@ export interface TombstoneWriter {
 
 export interface EvictionPlan {
   book: EvictionBook;
-  /** Raw messages replaced by tombstones, for the archive. */
+  /** Raw messages replaced by tombstones, in history order, for the archive. */
   archived: ContextMessage[];
   turns: number;
   results: number;
@@ -110,34 +110,44 @@ function pendingCallAt(entries: readonly Entry[], history: readonly ContextMessa
   return at === -1 ? entries.length : at;
 }
 
-/**
- * Plans the eviction of a completed task (see the pairing design above); undefined when there is
- * nothing raw left to evict. Pure: the caller commits the returned book.
- */
-export function planEviction(history: readonly ContextMessage[], book: EvictionBook, task: TaskRange, write: TombstoneWriter): EvictionPlan | undefined {
-  const blockOf = indexBlocks(book);
-  const entries = viewOf(history, task.members, blockOf);
-  const cut = pendingCallAt(entries, history);
-  const kept = entries.slice(0, cut);
+/** The assistant turns the block replaces: raw turns of the range and the heads of absorbed blocks. */
+function collectTurns(kept: readonly Entry[]): { turns: ContextMessage[]; rawTurns: ContextMessage[] } {
   const turns: ContextMessage[] = [];
   const rawTurns: ContextMessage[] = [];
   for (const e of kept) {
-    if (e.kind === 'block') turns.push(...e.block.messages.filter((m) => m.role === 'assistant'));
-    else if (e.message.role === 'assistant') {
+    if (e.kind === 'block') {
+      turns.push(...e.block.messages.filter((m) => m.role === 'assistant'));
+    } else if (e.message.role === 'assistant') {
       turns.push(e.message);
       rawTurns.push(e.message);
     }
   }
-  const callIds = new Set(turns.flatMap((t) => (t.toolCalls ?? []).map((c) => c.id)));
-  const inPlace = new Map(book.inPlace);
-  const members = new Set<string>(rawTurns.map((t) => t.id));
-  const results: ContextMessage[] = [];
-  const archived: ContextMessage[] = [...rawTurns];
+  return { turns, rawTurns };
+}
+
+/** The block being built: what it stands for, the results that follow its tombstone, what is archived. */
+interface Draft {
+  members: Set<string>;
+  results: ContextMessage[];
+  inPlace: Map<string, ContextMessage>;
+  archivedResults: ContextMessage[];
+}
+
+/**
+ * Places every tool result of the range: with its call in the block (a tombstone when tagged with
+ * the task, else as it was), or, when its call is outside the block, tombstoned where it stands.
+ */
+function placeResults(entries: readonly Entry[], cut: number, callIds: ReadonlySet<string>, book: EvictionBook, task: TaskRange, write: TombstoneWriter, draft: Draft): void {
   entries.forEach((e, index) => {
     if (e.kind === 'block') {
       if (index >= cut) return;
-      results.push(...e.block.messages.filter((m) => m.role === 'tool'));
-      e.block.members.forEach((id) => members.add(id));
+      for (const m of e.block.messages.filter((r) => r.role === 'tool')) {
+        // A raw result of this task an earlier block carried along (interleaved tasks) is due now.
+        const due = m.synthetic === undefined && task.tags.get(m.id) === task.id;
+        if (due) draft.archivedResults.push(m);
+        draft.results.push(due ? toolTombstone(m, write) : m);
+      }
+      e.block.members.forEach((id) => draft.members.add(id));
       return;
     }
     const m = e.message;
@@ -146,23 +156,45 @@ export function planEviction(history: readonly ContextMessage[], book: EvictionB
     if (m.role !== 'tool' || (index >= cut && !inBlock)) return;
     const tagged = task.tags.get(m.id) === task.id && !book.inPlace.has(m.id);
     const sent = tagged ? toolTombstone(m, write) : (book.inPlace.get(m.id) ?? m);
-    if (tagged) archived.push(m);
+    if (tagged) draft.archivedResults.push(m);
     if (inBlock) {
-      results.push(sent);
-      members.add(m.id);
-      inPlace.delete(m.id);
+      draft.results.push(sent);
+      draft.members.add(m.id);
+      draft.inPlace.delete(m.id);
     } else if (tagged) {
-      inPlace.set(m.id, sent);
+      draft.inPlace.set(m.id, sent);
     }
   });
-  if (archived.length === 0) return undefined;
+}
+
+/**
+ * Plans the eviction of a completed task (see the pairing design above); undefined when there is
+ * nothing raw left to evict. Pure: the caller commits the returned book.
+ */
+export function planEviction(history: readonly ContextMessage[], book: EvictionBook, task: TaskRange, write: TombstoneWriter): EvictionPlan | undefined {
+  const entries = viewOf(history, task.members, indexBlocks(book));
+  const cut = pendingCallAt(entries, history);
+  const kept = entries.slice(0, cut);
+  const { turns, rawTurns } = collectTurns(kept);
+  const callIds = new Set(turns.flatMap((t) => (t.toolCalls ?? []).map((c) => c.id)));
+  const draft: Draft = { members: new Set(rawTurns.map((t) => t.id)), results: [], inPlace: new Map(book.inPlace), archivedResults: [] };
+  placeResults(entries, cut, callIds, book, task, write, draft);
+  if (rawTurns.length + draft.archivedResults.length === 0) return undefined;
   const absorbed = new Set(kept.flatMap((e) => (e.kind === 'block' ? [e.block] : [])));
   const blocks = book.blocks.filter((b) => !absorbed.has(b));
   if (turns.length > 0) {
-    const head = assistantTombstone(task.id, turns, members, write);
-    blocks.push({ taskId: task.id, members, messages: [head, ...results] });
+    // Named after the first raw message it stands for, so ids stay unique and readable.
+    const first = history.find((m) => draft.members.has(m.id))?.id ?? task.id;
+    const head = assistantTombstone(`evicted:${task.id}:${first}`, turns, draft.members, write);
+    blocks.push({ taskId: task.id, members: draft.members, messages: [head, ...draft.results] });
   }
-  return { book: { blocks, inPlace }, archived, turns: rawTurns.length, results: archived.length - rawTurns.length };
+  const archivedIds = new Set([...rawTurns, ...draft.archivedResults].map((m) => m.id));
+  return {
+    book: { blocks, inPlace: draft.inPlace },
+    archived: history.filter((m) => archivedIds.has(m.id)),
+    turns: rawTurns.length,
+    results: draft.archivedResults.length,
+  };
 }
 
 /**
@@ -170,15 +202,14 @@ export function planEviction(history: readonly ContextMessage[], book: EvictionB
  * when any turn thought, and the last thought signature found in the range (Gemini requires the
  * function-call turns of the current turn to stay signed).
  */
-function assistantTombstone(taskId: string, turns: readonly ContextMessage[], members: ReadonlySet<string>, write: TombstoneWriter): ContextMessage {
+function assistantTombstone(id: string, turns: readonly ContextMessage[], members: ReadonlySet<string>, write: TombstoneWriter): ContextMessage {
   const calls = turns.flatMap((t) => t.toolCalls ?? []);
   const signature = [...turns].reverse().find((t) => t.thoughtSignature !== undefined)?.thoughtSignature;
   const last = turns[turns.length - 1];
   const { text, thinking } = write.assistant(turns);
-  const first = turns[0]?.id ?? taskId;
   return {
     type: 'message',
-    id: `evicted:${taskId}:${first}`,
+    id,
     role: 'assistant',
     text,
     ...(thinking !== undefined ? { thinking } : {}),

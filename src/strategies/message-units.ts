@@ -57,15 +57,6 @@ export function newestUserIndex(messages: readonly ContextMessage[]): number {
   return -1;
 }
 
-/**
- * The last `count` messages, the boundary moved back to include the call of any result they hold,
- * preceded by the newest user message when the tail does not reach it (it is always sent).
- */
-export function recentTail(messages: readonly ContextMessage[], count: number): { cut: number; tail: ContextMessage[] } {
-  const cut = alignCut(messages, messages.length - count);
-  return { cut, tail: pinNewestUser(messages, cut) };
-}
-
 /** `messages.slice(cut)`, preceded by the newest user message when it lies before the cut. */
 export function pinNewestUser(messages: readonly ContextMessage[], cut: number): ContextMessage[] {
   const tail = messages.slice(cut);

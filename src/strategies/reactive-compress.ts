@@ -12,7 +12,7 @@ const options = z.strictObject({
   target: z.number().int().positive().default(8000).describe('after clearing old tool results, summarize when the context is still above this many tokens'),
   lightweightFirst: z.boolean().default(true).describe('clear old tool results before summarizing; false summarizes straight away'),
   clearMinChars: z.number().int().min(0).default(200).describe('old tool results longer than this many characters are cleared to a one-line stub'),
-  summaryTokens: z.number().int().positive().default(2048).describe('output budget of the structured summary, in tokens'),
+  summaryTokens: z.number().int().positive().default(2048).describe('output budget of the structured summary, in tokens; phase 2 runs only when the older part is larger'),
   proactiveAt: z.number().min(0).max(1).default(0).describe('also compress before sending when the context reaches this fraction of the window (e.g. 0.85); 0 = only on errors'),
 });
 
@@ -124,7 +124,8 @@ async function summarizeOlder(state: State, env: StrategyEnv, mode: string): Pro
   const system = leadingSystem(messages);
   const cut = Math.max(keepFrom(state), system.length);
   const older = messages.slice(system.length, cut);
-  if (older.length === 0) return false;
+  // A summary may be as long as its budget: replacing less than that could only cost tokens.
+  if (older.length === 0 || env.countMessages(older) <= state.options.summaryTokens) return false;
   const key = `reactive-compress/${env.sessionId}/${state.compactions + 1}`;
   env.archive.put(key, older);
   const summary = await requestSummary(env, {

@@ -16,7 +16,12 @@ const options = z.strictObject({
     .describe('survival trigger: the estimated next turn (tokens so far / turns so far) times this factor exceeds the quota left in the current minute'),
   minTurns: z.number().int().min(0).default(1).describe('no trigger fires before this many turns have been sent'),
   recentTokens: z.number().int().positive().default(3000).describe('budget of the newest turn kept after a flush, in tokens'),
-  recapTokens: z.number().int().positive().default(2048).describe('output budget of the recap, in tokens'),
+  recapTokens: z
+    .number()
+    .int()
+    .positive()
+    .default(2048)
+    .describe('output budget of the recap, in tokens; a trigger flushes only when the system prompt, the newest turn and this budget are smaller than the history'),
   thinkingQuotaTokens: z
     .number()
     .int()
@@ -74,7 +79,7 @@ export const triModal: Strategy<Options, State> = {
     if (state.lockedAt !== undefined && tokens > state.lockedAt) state.lockedAt = undefined;
     const mode = state.lockedAt === undefined ? triggered(state, env, tokens) : undefined;
     state.taskUpdated = false;
-    if (mode !== undefined) await flush(state, env, tokens, mode);
+    if (mode !== undefined && canShrink(state, env, tokens)) await flush(state, env, tokens, mode);
     const context = capThinking(state, env);
     state.lastContextTokens = env.countMessages(context);
     return context;
@@ -104,6 +109,15 @@ function reasonOf(mode: Mode, state: State, env: StrategyEnv, tokens: number): s
   }
   if (mode === 'standard') return `context of ${tokens} tokens > ${o.standardTokens}`;
   return `task status update with a context of ${tokens} tokens > ${o.semanticTokens}`;
+}
+
+/**
+ * A flush keeps the system prompt, the newest turn and a recap that may be as long as its budget:
+ * when that is not smaller than the history, a recap call could only cost tokens.
+ */
+function canShrink(state: State, env: StrategyEnv, tokens: number): boolean {
+  const kept = [...leadingSystem(state.messages), ...newestTurn(state.messages, state.options.recentTokens, env)];
+  return env.countMessages(kept) + state.options.recapTokens < tokens;
 }
 
 async function flush(state: State, env: StrategyEnv, before: number, mode: Mode): Promise<void> {

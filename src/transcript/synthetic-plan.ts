@@ -1,5 +1,5 @@
 import type { Random } from '../sim/random.js';
-import { FACT_TEMPLATES, type FactTemplate } from './synthetic-facts.js';
+import { FACT_TEMPLATES, HARD_FACT_TEMPLATES, type FactTemplate } from './synthetic-facts.js';
 import { drawTaskTitle, type Slots, type TaskKind, type ToolAction } from './synthetic-prose.js';
 import { drawTestName } from './synthetic-tests.js';
 import { identifier, nounOf, toWords, type Project } from './synthetic-vocab.js';
@@ -36,6 +36,8 @@ export interface FactPlacement {
   task: number;
   /** The step that carries the fact; absent for a fact in the task's user request. */
   step?: number;
+  /** For a later change of a fact's value: the index (in `SessionPlan.facts`) of the fact it changes. */
+  updates?: number;
 }
 
 export interface SessionPlan {
@@ -46,8 +48,17 @@ export interface SessionPlan {
 
 const TASK_KINDS: readonly TaskKind[] = ['bugfix', 'bugfix', 'feature', 'flaky', 'refactor', 'perf'];
 
-/** Plans `steps` assistant messages over `tasks` tasks, with up to `facts` planted facts (fewer when slots run out). */
-export function planSession(random: Random, project: Project, counts: { steps: number; tasks: number; facts: number }): SessionPlan {
+/**
+ * Plans `steps` assistant messages over `tasks` tasks, with up to `facts` planted facts (fewer when
+ * slots run out). `hard` adds the harder templates and, drawn from `hardRandom` (so that the plan
+ * of an ordinary session does not change), later updates of some facts' values.
+ */
+export function planSession(
+  random: Random,
+  project: Project,
+  counts: { steps: number; tasks: number; facts: number; hard?: boolean },
+  hardRandom?: Random,
+): SessionPlan {
   const perTask = splitSteps(random, counts.steps, counts.tasks);
   const tasks = perTask.map((_, index) => planTask(random, project, index));
   const steps: StepPlan[] = [];
@@ -58,8 +69,31 @@ export function planSession(random: Random, project: Project, counts: { steps: n
       steps.push({ task, isFinal, actions: isFinal ? [] : drawActions(random, kind, j, count - 1) });
     }
   });
-  const facts = placeFacts(random, tasks.length, steps, counts.facts);
+  const facts = placeFacts(random, tasks.length, steps, counts.facts, counts.hard === true ? HARD_FACT_TEMPLATES : FACT_TEMPLATES);
+  if (counts.hard === true && hardRandom !== undefined) placeUpdates(hardRandom, steps, facts, Math.max(1, Math.floor(counts.facts / 4)));
   return { tasks, steps, facts };
+}
+
+/**
+ * Plans up to `count` later changes of planted values: for facts whose template can be updated,
+ * in order, a free step of the right kind after the fact's own step.
+ */
+function placeUpdates(random: Random, steps: StepPlan[], facts: FactPlacement[], count: number): void {
+  let placed = 0;
+  const originals = facts.length;
+  for (let index = 0; index < originals && placed < count; index++) {
+    const fact = facts[index] as FactPlacement;
+    const slot = fact.template.updateSlot;
+    if (slot === undefined || fact.step === undefined) continue;
+    const from = fact.step;
+    const free = range(steps.length).filter((s) => s > from + 1 && isFreeFor({ ...fact.template, slot }, steps[s]));
+    const step = random.pick(free.length > 0 ? free : [-1]);
+    const plan = steps[step];
+    if (plan === undefined) continue;
+    plan.fact = facts.length;
+    facts.push({ template: fact.template, task: plan.task, step, updates: index });
+    placed++;
+  }
 }
 
 /** Every task gets one step; the rest are spread with seeded weights. */
@@ -102,8 +136,8 @@ function drawActions(random: Random, kind: TaskKind, j: number, k: number): Tool
 /** Most constrained slots are filled first, so that a short session still gets its continuation fact. */
 const SLOT_ORDER = { final: 0, user: 1, tool: 2, text: 3 } as const;
 
-function placeFacts(random: Random, taskCount: number, steps: StepPlan[], count: number): FactPlacement[] {
-  const wanted = Array.from({ length: count }, (_, i) => FACT_TEMPLATES[i % FACT_TEMPLATES.length] as FactTemplate);
+function placeFacts(random: Random, taskCount: number, steps: StepPlan[], count: number, templates: readonly FactTemplate[]): FactPlacement[] {
+  const wanted = Array.from({ length: count }, (_, i) => templates[i % templates.length] as FactTemplate);
   wanted.sort((a, b) => SLOT_ORDER[a.slot] - SLOT_ORDER[b.slot]);
   const facts: FactPlacement[] = [];
   const usedRequests = new Set<number>();

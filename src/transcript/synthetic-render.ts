@@ -27,6 +27,8 @@ export interface DraftFact {
   placement: FactPlacement;
   frame: FactFrame;
   marker: string;
+  /** For a later change of a value: the index (in `Draft.facts`) of the fact it changes. */
+  updates?: number;
 }
 
 export interface Draft {
@@ -39,6 +41,8 @@ export interface RenderOptions {
   toolOutputChars: number;
   /** Makes the id of the n-th tool call (dialect-specific). */
   callId(n: number): string;
+  /** Plant look-alikes beside facts (harder probes). */
+  distractors?: boolean;
 }
 
 interface Call {
@@ -85,9 +89,11 @@ function sizeOfResult(writer: Writer): number {
 function frameFact(writer: Writer, index: number | undefined, task: TaskSpec): FactFrame | undefined {
   const placement = index === undefined ? undefined : writer.plan.facts[index];
   if (placement === undefined) return undefined;
+  if (placement.updates !== undefined) return frameUpdate(writer, placement);
+  const distractors = writer.options.distractors === true;
   for (let attempt = 0; attempt < 5; attempt++) {
     const marker = markerOf(writer.facts.length);
-    const frame = placement.template.frame({ random: writer.random, project: writer.project, task, marker, targetChars: sizeOfResult(writer) });
+    const frame = placement.template.frame({ random: writer.random, project: writer.project, task, marker, targetChars: sizeOfResult(writer), distractors });
     const key = `${placement.template.name}:${frame.subject}`;
     if (writer.subjects.has(key)) continue;
     writer.subjects.add(key);
@@ -95,6 +101,18 @@ function frameFact(writer: Writer, index: number | undefined, task: TaskSpec): F
     return frame;
   }
   return undefined;
+}
+
+/** Frames the later change of a planted value, once the fact it changes was framed. */
+function frameUpdate(writer: Writer, placement: FactPlacement): FactFrame | undefined {
+  const original = writer.plan.facts[placement.updates ?? -1];
+  const changed = writer.facts.findIndex((f) => f.placement === original);
+  const update = writer.facts[changed]?.frame.update;
+  if (update === undefined) return undefined;
+  const marker = markerOf(writer.facts.length);
+  const frame = update({ random: writer.random, marker, previous: writer.facts[changed]?.marker ?? '' });
+  writer.facts.push({ placement, frame, marker, updates: changed });
+  return frame;
 }
 
 function renderTask(writer: Writer, task: TaskSpec): void {

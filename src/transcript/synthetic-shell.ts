@@ -85,8 +85,18 @@ export function commitSubject(random: Random, project: Project): string {
     .replace('{dep}', random.pick(project.dependencies));
 }
 
-/** A YAML service configuration; `planted` lines go into the block of `service`. */
-export function renderConfigYaml(random: Random, project: Project, service: string, planted: string[], targetChars: number): string[] {
+/**
+ * A YAML service configuration; `planted` lines go into the block of `service`, and `beside(other)`
+ * lines (look-alikes of the planted ones, for harder probes) into every other service's block.
+ */
+export function renderConfigYaml(
+  random: Random,
+  project: Project,
+  service: string,
+  planted: string[],
+  targetChars: number,
+  beside: (other: string) => string[] = () => [],
+): string[] {
   const lines = [
     `# Service configuration for ${project.name}. Environment variables override these values.`,
     'services:',
@@ -97,7 +107,7 @@ export function renderConfigYaml(random: Random, project: Project, service: stri
   ];
   const others = project.domain.services.filter((s) => s !== service);
   const blocks = [
-    ...others.map((other) => [`  ${other}:`, `    host: ${other}`, `    workers: ${random.int(1, 8)}`, `    queue: ${other.replace(/-/g, '_')}`]),
+    ...others.map((other) => [`  ${other}:`, `    host: ${other}`, ...beside(other).map((line) => `    ${line}`), `    workers: ${random.int(1, 8)}`, `    queue: ${other.replace(/-/g, '_')}`]),
     ['database:', `  url: postgresql://app@db/${project.domain.name}`, `  pool_size: ${random.int(5, 40)}`, '  statement_timeout: 30s'],
     ['logging:', `  level: ${random.pick(['info', 'debug', 'warning'])}`, '  format: json'],
   ];
@@ -114,7 +124,7 @@ export function renderConfigYaml(random: Random, project: Project, service: stri
   return lines;
 }
 
-/** A `.env.example`; `planted` lines go among the others. */
+/** A `.env.example`; `planted` lines go among the others (look-alikes of a fact included). */
 export function renderEnvFile(random: Random, project: Project, planted: string[], targetChars: number): string[] {
   const lines = ['# Copy to .env and fill in. Never commit real secrets.', `DATABASE_URL=postgresql://app:app@localhost/${project.domain.name}`, 'LOG_LEVEL=info'];
   let size = lines.join('\n').length;

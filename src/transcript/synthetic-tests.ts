@@ -16,21 +16,31 @@ export interface TestRunSpec {
 const PY_TEST_NAMES = ['test_{verb}_{noun}_{qual}', 'test_{verb}_{qual}', 'test_{noun}_{qual}_raises', 'test_{verb}_{noun}_is_idempotent', 'test_{qual}_{noun}_is_skipped'];
 const TS_TEST_NAMES = ['{verbs} the {noun} when {qual}', 'rejects {aQual} {noun}', 'handles {qual} for {noun}s', 'keeps {noun}s unchanged on {qual}', '{verbs} {noun}s idempotently'];
 
-/** Circumstances only planted facts' test names carry, so that no ordinary test name can contain one. */
-const FACT_SCENARIOS = [
+/**
+ * Circumstances only planted facts' test names carry, so that no ordinary test name can contain
+ * one. Failing-test facts take the first half and still-failing facts the second, so that two
+ * facts about one test file never share a circumstance (their questions name it).
+ */
+export const FACT_SCENARIOS = [
   'after_the_refund_window', 'with_two_currencies', 'across_midnight_utc', 'for_legacy_accounts', 'when_the_cache_is_cold',
   'under_concurrent_writers', 'after_a_partial_retry', 'with_a_replayed_request', 'during_a_schema_upgrade', 'for_the_first_billing_cycle',
   'with_an_unsorted_batch', 'after_a_failover',
 ];
 
+/** The circumstances of failing-test facts and of still-failing facts (disjoint halves). */
+export const FAILING_CIRCUMSTANCES = FACT_SCENARIOS.slice(0, FACT_SCENARIOS.length / 2);
+export const STILL_FAILING_CIRCUMSTANCES = FACT_SCENARIOS.slice(FACT_SCENARIOS.length / 2);
+
 /**
  * A plausible test name (a function name for pytest, a title for jest). A `distinctive` name ends
- * in a circumstance no ordinary name has, for facts whose answer must not occur elsewhere.
+ * in a circumstance no ordinary name has (one of FACT_SCENARIOS, or the one given), for facts
+ * whose answer must not occur elsewhere.
  */
-export function drawTestName(random: Random, project: Project, noun: string, distinctive = false): string {
+export function drawTestName(random: Random, project: Project, noun: string, distinctive: boolean | string = false): string {
   const { domain } = project;
   const slots = { verb: random.pick(domain.verbs), noun, qual: random.pick(domain.qualifiers) };
-  const scenario = distinctive ? `_${random.pick(FACT_SCENARIOS)}` : '';
+  const circumstance = typeof distinctive === 'string' ? distinctive : distinctive ? random.pick(FACT_SCENARIOS) : undefined;
+  const scenario = circumstance === undefined ? '' : `_${circumstance}`;
   if (project.language === 'python') return `${fill(random.pick(PY_TEST_NAMES), slots)}${scenario}`;
   const qual = toWords(slots.qual);
   const title = fill(random.pick(TS_TEST_NAMES), { verbs: thirdPerson(slots.verb), noun: toWords(noun), qual, aQual: withArticle(qual) });

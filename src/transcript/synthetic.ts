@@ -6,6 +6,7 @@ import type { Dialect, MessageEvent, Probe, ProbeAsk, Transcript, TranscriptEven
 import { planSession } from './synthetic-plan.js';
 import { MARKER_PATTERN, renderDraft, type Draft, type DraftFact } from './synthetic-render.js';
 import { ALNUM, createProject, randomString } from './synthetic-vocab.js';
+import { pickAbsentQuestions } from './synthetic-hard.js';
 
 /**
  * A seeded synthetic session of a coding agent (DESIGN.md §6: probes planted by the generator).
@@ -26,6 +27,12 @@ export const syntheticOptionsSchema = z
     timed: z.boolean().default(false),
     /** Facts to plant, each with a probe; fewer are planted when the session has too few slots. */
     facts: z.number().int().min(0).max(10_000).default(6),
+    /**
+     * Harder probes: a fact only in the first tool output, look-alike values beside facts, later
+     * changes of some values (one per four facts; the probe expects the latest), and questions
+     * about things the session never mentions (one per five facts; the answer is to say so).
+     */
+    hard: z.boolean().optional(),
     /** Header model; default `gemini-2.5-flash` or `gpt-4.1` by dialect. */
     model: z.string().min(1).optional(),
     contextWindow: z.number().int().positive().optional(),
@@ -50,15 +57,19 @@ export function generateSession(input: SyntheticOptionsInput = {}): Transcript {
   const planRandom = createRandom(deriveSeed(seed, 'synthetic:plan'));
   const project = createProject(planRandom);
   const tasks = options.tasks ?? Math.max(1, Math.floor(options.steps / 8));
-  const plan = planSession(planRandom, project, { steps: options.steps, tasks, facts: options.facts });
+  const hard = options.hard === true;
+  // The harder probes draw from streams of their own, so an ordinary session's plan is unchanged.
+  const plan = planSession(planRandom, project, { steps: options.steps, tasks, facts: options.facts, hard }, createRandom(deriveSeed(seed, 'synthetic:hard')));
   const callRandom = createRandom(deriveSeed(seed, 'synthetic:call-ids'));
   const draft = renderDraft(createRandom(deriveSeed(seed, 'synthetic:content')), project, plan, {
     toolOutputChars: options.toolOutputTokens * 4,
     callId: (n) => (dialect === 'openai' ? `call_${randomString(callRandom, ALNUM, 24)}` : `fc-${n}`),
+    distractors: hard,
   });
   const values = chooseValues(createRandom(deriveSeed(seed, 'synthetic:values')), draft);
-  const probes = buildProbes(createRandom(deriveSeed(seed, 'synthetic:probes')), draft, values, options.steps);
   const events = draft.events.map((event) => substitute(event, values));
+  const probes = buildProbes(createRandom(deriveSeed(seed, 'synthetic:probes')), draft, values, options.steps);
+  if (hard) probes.push(...absentProbes(createRandom(deriveSeed(seed, 'synthetic:absent')), events, probes.length, Math.max(1, Math.floor(options.facts / 5))));
   decorateMessages(events, options);
   if (options.timed) addTimes(createRandom(deriveSeed(seed, 'synthetic:time')), events);
   const model = options.model ?? DEFAULT_MODEL[dialect];
@@ -127,13 +138,26 @@ function textsOf(event: TranscriptEvent): string {
   }
 }
 
+/**
+ * One probe per planted fact. A fact whose value a later step changes is asked about its latest
+ * value, with the change as its evidence (the old value stays in the session as a distractor).
+ */
 function buildProbes(random: Random, draft: Draft, values: readonly string[], steps: number): Probe[] {
-  const located = draft.facts.map((fact, index) => {
-    const evidence: number[] = [];
+  const latest = (index: number): number => {
+    const change = draft.facts.findIndex((f) => f.updates === index);
+    return change < 0 ? index : latest(change);
+  };
+  const messagesWith = (marker: string): number[] => {
+    const found: number[] = [];
     draft.events.forEach((event, eventIndex) => {
-      if (event.type === 'message' && event.text.includes(fact.marker)) evidence.push(eventIndex);
+      if (event.type === 'message' && event.text.includes(marker)) found.push(eventIndex);
     });
-    return { fact, value: values[index] ?? '', evidence };
+    return found;
+  };
+  const located = draft.facts.flatMap((fact, index) => {
+    if (fact.updates !== undefined) return [];
+    const last = latest(index);
+    return [{ fact, value: values[last] ?? '', evidence: messagesWith(draft.facts[last]?.marker ?? fact.marker) }];
   });
   // Probes are numbered in the order their evidence appears in the session.
   located.sort((a, b) => (a.evidence[0] ?? 0) - (b.evidence[0] ?? 0));
@@ -151,6 +175,23 @@ function buildProbes(random: Random, draft: Draft, values: readonly string[], st
       origin: 'synthetic',
     };
   });
+}
+
+/**
+ * "Not in the session" probes: questions about things the session never mentions (checked on its
+ * final text), whose right answer is to say so. Numbered after the planted facts' probes.
+ */
+function absentProbes(random: Random, events: readonly TranscriptEvent[], offset: number, count: number): Probe[] {
+  const text = events.map(textsOf).join('\n');
+  return pickAbsentQuestions(random, text, count).map((question, i) => ({
+    id: `probe-${offset + i + 1}-absent`,
+    kind: 'recall',
+    question,
+    expected: { notInSession: true },
+    evidence: [],
+    ask: ['end'],
+    origin: 'synthetic',
+  }));
 }
 
 function substitute(event: TranscriptEvent, values: readonly string[]): TranscriptEvent {

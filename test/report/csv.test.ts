@@ -86,3 +86,37 @@ function splitFields(line: string): string[] {
   }
   return fields;
 }
+
+describe('probes.csv', () => {
+  it('has one row per scenario × strategy × probe answer, text quoted, booleans as true/false', () => {
+    const rows = readRecords(file('probes.csv'));
+    expect(lines('probes.csv')[0]).toBe(
+      'scenario,strategy,probe_id,kind,asked_at,step,question,expected,answer,correct,retrieved,correct_with_retrieval,retrieval_tokens',
+    );
+    expect(rows).toEqual([
+      {
+        scenario: 'long-session',
+        strategy: 'rolling-window',
+        probe_id: 'p-port',
+        kind: 'recall',
+        asked_at: 'end',
+        step: '2',
+        question: 'Question of p-port?',
+        expected: 'expected p-port',
+        answer: 'The port is 8080, "quoted", with a, comma',
+        correct: 'true',
+        retrieved: 'false',
+        correct_with_retrieval: 'false',
+        retrieval_tokens: '0',
+      },
+      expect.objectContaining({ probe_id: 'p-file', kind: 'artifact', correct: 'false', retrieved: 'true', correct_with_retrieval: 'true', retrieval_tokens: '250' }),
+    ]);
+  });
+
+  it('is only a header when nothing was probed', () => {
+    const result = buildRunResult();
+    result.units = result.units.map(({ probes: _probes, ...unit }) => unit);
+    const probes = renderCsv(result).find((f) => f.file === 'probes.csv');
+    expect(probes?.contents.trimEnd().split('\n')).toHaveLength(1);
+  });
+});

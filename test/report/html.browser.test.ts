@@ -70,16 +70,20 @@ describe.skipIf(chromium === undefined)('the HTML report in headless Chromium (s
     it('sorts a summary table when a header is clicked', async () => {
       const order = await page.evaluate(`(() => {
         const table = document.querySelector('table.summary');
-        const header = Array.from(table.tHead.rows[0].cells).find((th) => th.textContent === 'total');
+        const index = Array.from(table.tHead.rows[0].cells).findIndex((th) => th.textContent === 'total');
+        const header = table.tHead.rows[0].cells[index];
+        const totals = () => Array.from(table.tBodies[0].rows).map((row) => Number(row.cells[index].dataset.sort));
         header.click();
-        const first = Array.from(table.tBodies[0].rows).map((row) => row.cells[0].textContent);
+        const up = totals();
+        const upSort = header.getAttribute('aria-sort');
         header.click();
-        const second = Array.from(table.tBodies[0].rows).map((row) => row.cells[0].textContent);
-        return { first, second, sort: header.getAttribute('aria-sort') };
+        return { up, upSort, down: totals(), downSort: header.getAttribute('aria-sort') };
       })()`);
-      const { first, second, sort } = order as { first: string[]; second: string[]; sort: string };
-      expect(second).toEqual([...first].reverse());
-      expect(sort).toBe('descending');
+      const { up, upSort, down, downSort } = order as { up: number[]; upSort: string; down: number[]; downSort: string };
+      expect(up.length).toBeGreaterThan(1);
+      expect(up).toEqual([...up].sort((a, b) => a - b));
+      expect(down).toEqual([...up].reverse());
+      expect([upSort, downSort]).toEqual(['ascending', 'descending']);
     });
   });
 

@@ -1,8 +1,11 @@
 import type { RunEvent, StepRecord } from '../../src/engine/types.js';
 import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
-import { RESULT_SCHEMA_VERSION, type RunResult, type UnitResult } from '../../src/metrics/types.js';
+import { RESULT_SCHEMA_VERSION, type ProbeAnswer, type RunResult, type UnitProbeResult, type UnitResult } from '../../src/metrics/types.js';
 
-/** A small hand-built run: `full` overflows at step 2, `rolling-window` compacts and finishes. */
+/**
+ * A small hand-built run: `full` overflows at step 2, `rolling-window` compacts and finishes, with
+ * a trigger threshold and two probes asked at the end.
+ */
 export function buildRunResult(): RunResult {
   const units = [fullUnit(), rollingUnit()];
   return {
@@ -70,5 +73,38 @@ function rollingUnit(): UnitResult {
     { type: 'action', step: 2, atMs: 9200, action: 'compact', reason: 'over 75% of the window', mode: 'standard', tokensBefore: 6200, tokensAfter: 3100, detail: '=HYPERLINK("x")' },
     { type: 'recorded-compaction', step: 2, atMs: 9200, id: 'c1', tokensBefore: 9000, tokensAfter: 3000 },
   ];
-  return unit('rolling-window', steps, events, { retention: 2 / 3, answerRecall: 0.5, count: 3 });
+  const rolling = unit('rolling-window', steps, events, { retention: 2 / 3, answerRecall: 0.5, count: 3 });
+  return { ...rolling, options: { groups: 4 }, thresholds: [{ label: 'trigger', tokens: 6000 }], probes: rollingProbes() };
+}
+
+function answer(probeId: string, kind: ProbeAnswer['kind'], correct: boolean, text: string): ProbeAnswer {
+  return {
+    probeId,
+    kind,
+    question: `Question of ${probeId}?`,
+    expected: `expected ${probeId}`,
+    askedAt: 'end',
+    step: 2,
+    answer: text,
+    correct,
+    reason: correct ? 'matched' : 'no match',
+    retrieved: !correct,
+    correctWithRetrieval: !correct,
+    retrievalTokens: correct ? 0 : 250,
+    inputTokens: 3100,
+    outputTokens: 20,
+  };
+}
+
+function rollingProbes(): UnitProbeResult {
+  return {
+    answers: [answer('p-port', 'recall', true, 'The port is 8080, "quoted", with a, comma'), answer('p-file', 'artifact', false, 'Not found in the context.')],
+    retention: [
+      { probeId: 'p-port', kind: 'recall', points: [[0, 1], [1, 1], [2, 1]] },
+      { probeId: 'p-file', kind: 'artifact', points: [[1, 1], [2, 0]] },
+    ],
+    recall: { withoutRetrieval: 0.5, withRetrieval: 1, retrievalTokens: 250, probeTokens: 6240 },
+    byKind: { recall: { retention: 1, answerRecall: 1, count: 1 }, artifact: { retention: 0.5, answerRecall: 0, count: 1 } },
+    specifics: { paths: 1, commands: null, numbers: 0.5 },
+  };
 }

@@ -18,6 +18,7 @@ it('scratch tiles', async () => {
   const browser = Browser.launch(findChromium()!, mkdtempSync(join(tmpdir(), 'prof-')));
   const page = await inspectPage(browser, pathToFileURL(join(dir, 'index.html')).href);
   console.log(page.errors, page.requests, page.canvases);
+  await page.evaluate("document.querySelectorAll('details.probes').forEach((d) => { d.open = true; })");
   const height = (await page.evaluate('document.documentElement.scrollHeight')) as number;
   const { targetId } = (await browser.send('Target.getTargets')) as any;
   void targetId;

@@ -5,7 +5,7 @@ import type { StrategyModelCall } from '../../src/strategies/types.js';
 import type { CompletionResult } from '../../src/providers/types.js';
 import type { TranscriptEvent } from '../../src/transcript/types.js';
 import { createHarness, ids, msg, replay, type Harness } from '../helpers/strategy-harness.js';
-import { actionsOf, answer, continueSteps, failure, isPaired, messageIds, runSteps, words } from './compaction-fixtures.js';
+import { actionsOf, answer, continueSteps, driveSession, failure, isPaired, longSession, messageIds, runSteps, simulatedHarness, words } from './compaction-fixtures.js';
 
 /** About 1,300 tokens: over the 0.9 trigger of a 1,000-token window. */
 const session: TranscriptEvent[] = [
@@ -125,5 +125,12 @@ describe('codex-rebuild', () => {
     expect(codexRebuild.thresholds?.(codexRebuild.options.parse({}), 48_000)).toEqual([{ label: 'codex trigger', tokens: 43_200 }]);
     expect(codexRebuild.options.parse({})).toEqual({ trigger: 0.9, triggerTokens: 0, recentUserTokens: 20_000, summaryTokens: 4096 });
     expect(codexRebuild.options.safeParse({ trigger: 1.5 }).success).toBe(false);
+  });
+
+  it('survives a synthetic session that outgrows the window, keeping every invariant', async () => {
+    const drive = await driveSession(codexRebuild, {}, longSession(), simulatedHarness(20_000));
+    expect(drive.violations).toEqual([]);
+    expect(drive.overflows).toBe(0);
+    expect(drive.actions.filter((a) => a.action === 'compact').length).toBeGreaterThan(0);
   });
 });

@@ -3,6 +3,8 @@ import type { Strategy } from '../../src/strategies/types.js';
 import type { CompletionResult, Failure } from '../../src/providers/types.js';
 import type { QuotaView } from '../../src/sim/types.js';
 import { createHarness, type Harness } from '../helpers/strategy-harness.js';
+import { summarizeMessages } from '../../src/providers/simulated/summarizer.js';
+import { generateSession } from '../../src/transcript/synthetic.js';
 
 /** Shared pieces of the compacting strategies' tables (codex-rebuild, tri-modal, reactive-compress, gatekeeper). */
 
@@ -67,3 +69,68 @@ export const actionsOf = (harness: Harness, action: string) => harness.actions.f
 
 /** The ids of the message events, in order. */
 export const messageIds = (events: readonly TranscriptEvent[]): string[] => events.flatMap((e) => (e.type === 'message' ? [e.id] : []));
+
+/** What driving a whole session through a strategy produced. */
+export interface Drive {
+  contexts: ContextMessage[][];
+  actions: Harness['actions'];
+  /** Invariant violations (pairing, system prompt, newest user message, growing compactions). */
+  violations: string[];
+  overflows: number;
+}
+
+/**
+ * Drives a session as the engine does, window check included: a context over the window is an
+ * overflow handed to `recover` (at most 3 times per step). Checks the invariants of issue 3 at
+ * every step.
+ */
+export async function driveSession(strategy: Strategy, options: Record<string, unknown>, events: readonly TranscriptEvent[], harness: Harness): Promise<Drive> {
+  const { env } = harness;
+  const state: unknown = strategy.init(strategy.options.parse(options), { sessionId: env.sessionId, window: env.window });
+  const history: ContextMessage[] = [];
+  const drive: Drive = { contexts: [], actions: harness.actions, violations: [], overflows: 0 };
+  for (const event of events) {
+    if (event.type === 'message' && event.role === 'assistant') {
+      let context = await strategy.prepare(state, env);
+      for (let attempt = 0; attempt < 3 && env.countMessages(context) > env.window; attempt++) {
+        const overflow: Failure = { kind: 'overflow', message: 'over the window' };
+        if ((await strategy.recover?.(overflow, state, env)) !== 'retry') break;
+        context = await strategy.prepare(state, env);
+      }
+      if (env.countMessages(context) > env.window) drive.overflows += 1;
+      drive.contexts.push(context);
+      drive.violations.push(...violationsOf(env.step, context, history));
+      env.step += 1;
+    }
+    if (event.type === 'message') {
+      (env.archive as unknown as { add(m: typeof event): void }).add(event);
+      history.push(event);
+    }
+    await strategy.observe?.(event, state, env);
+  }
+  const reducing = new Set(['compact', 'truncate', 'offload', 'cap-thinking']);
+  for (const a of harness.actions) if (reducing.has(a.action) && a.tokensAfter > a.tokensBefore) drive.violations.push(`${a.action} grew: ${a.reason}`);
+  return drive;
+}
+
+function violationsOf(step: number, context: readonly ContextMessage[], history: readonly ContextMessage[]): string[] {
+  const out: string[] = [];
+  if (!isPaired(context, history)) out.push(`step ${step}: a call and its result separated`);
+  const system = history.find((m) => m.role === 'system');
+  if (system !== undefined && !context.some((m) => m.id === system.id)) out.push(`step ${step}: system prompt not sent`);
+  const user = [...history].reverse().find((m) => m.role === 'user');
+  if (user !== undefined && !context.some((m) => m.id === user.id)) out.push(`step ${step}: newest user message not sent`);
+  return out;
+}
+
+/** A 60-step synthetic Gemini session (tasks, thinking, signatures) that outgrows a 20k window. */
+export const longSession = (): TranscriptEvent[] => generateSession({ steps: 60, seed: 3, toolOutputTokens: 600 }).events;
+
+/** A harness whose model summarizes as the simulated provider does (extractive, within the budget). */
+export function simulatedHarness(window: number): Harness {
+  const h: Harness = createHarness({
+    window,
+    answer: (call) => answer(summarizeMessages(call.messages, { budgetTokens: call.maxOutputTokens, count: (text) => h.env.count(text) })),
+  });
+  return h;
+}

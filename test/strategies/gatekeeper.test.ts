@@ -3,7 +3,7 @@ import { gatekeeper } from '../../src/strategies/gatekeeper.js';
 import { retrievalHint } from '../../src/strategies/hints.js';
 import type { TranscriptEvent } from '../../src/transcript/types.js';
 import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js';
-import { actionsOf, answer, continueSteps, failure, isPaired, messageIds, runSteps, words } from './compaction-fixtures.js';
+import { actionsOf, answer, continueSteps, driveSession, failure, isPaired, longSession, messageIds, runSteps, simulatedHarness, words } from './compaction-fixtures.js';
 
 /** A 500-line log (about 5,000 characters): over the payload limit. */
 const log = Array.from({ length: 500 }, (_, i) => `line ${i + 1}`).join('\n');
@@ -62,10 +62,11 @@ describe('gatekeeper', () => {
     });
 
     it('never compresses the system message or the last 2 user messages', async () => {
-      const events = session().map((e) => (e.type === 'message' && e.id === 'u3' ? { ...e, text: words(900, 'request') } : e));
+      const huge: Record<string, string> = { s: words(800, 'rules'), u3: words(900, 'request') };
+      const events = session().map((e) => (e.type === 'message' && huge[e.id] !== undefined ? { ...e, text: huge[e.id] as string } : e));
       const { context, harness } = await replay(gatekeeper, { buffer: 1 }, events, createHarness({ window: 1000 }));
       expect(textOf(context, 'u3')).toBe(words(900, 'request'));
-      expect(textOf(context, 's')).toBe('system s');
+      expect(textOf(context, 's')).toBe(words(800, 'rules'));
       expect(actionsOf(harness, 'compact').filter((a) => a.mode === 'single-message')).toEqual([]);
     });
   });
@@ -141,5 +142,12 @@ describe('gatekeeper', () => {
       { label: 'map-reduce buffer', tokens: 28_800 },
       { label: 'single message', tokens: 36_000 },
     ]);
+  });
+
+  it('survives a synthetic session that outgrows the window, keeping every invariant', async () => {
+    const drive = await driveSession(gatekeeper, {}, longSession(), simulatedHarness(20_000));
+    expect(drive.violations).toEqual([]);
+    expect(drive.overflows).toBe(0);
+    expect(drive.actions.some((a) => a.action === 'offload')).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import { retrievalHint } from '../../src/strategies/hints.js';
 import type { Failure } from '../../src/providers/types.js';
 import type { TranscriptEvent } from '../../src/transcript/types.js';
 import { createHarness, ids, msg, replay, type Harness } from '../helpers/strategy-harness.js';
-import { actionsOf, answer, failure, isPaired, messageIds, words } from './compaction-fixtures.js';
+import { actionsOf, answer, driveSession, failure, isPaired, longSession, messageIds, simulatedHarness, words } from './compaction-fixtures.js';
 
 const session: TranscriptEvent[] = [
   msg.system('s'),
@@ -25,7 +25,7 @@ const overflow: Failure = { kind: 'overflow', message: 'The input token count (6
 
 /** Replays the session, then lets the strategy recover from `failed`; returns the context it would retry with. */
 async function recoverFrom(failed: Failure, options: Record<string, unknown>, harness: Harness = createHarness()) {
-  const { state } = await replay(reactiveCompress, options, session, harness);
+  const { state } = await replay(reactiveCompress, { summaryTokens: 50, ...options }, session, harness);
   const decision = await reactiveCompress.recover?.(failed, state, harness.env);
   const context = await reactiveCompress.prepare(state, harness.env);
   return { decision, context, state: state as State, harness };
@@ -95,10 +95,18 @@ describe('reactive-compress', () => {
     const harness = createHarness({ answer: () => answer('Task: parser. Next steps: tests.') });
     const { context } = await recoverFrom(overflow, { keepRecent: 3, target: 100 }, harness);
     expect(harness.calls).toHaveLength(1);
-    expect(harness.calls[0]).toMatchObject({ purpose: 'summary', maxOutputTokens: 2048 });
+    expect(harness.calls[0]).toMatchObject({ purpose: 'summary', maxOutputTokens: 50 });
     expect(harness.calls[0]?.instruction).toMatch(/Task.*Decisions.*Next steps/s);
     expect(ids(harness.calls[0]?.messages ?? [])).toEqual(['s', 'u1', 'a1', 't1', 'a2', 't2', 'a3', 'u2']);
     expect(context[1]?.text).toContain('Task: parser. Next steps: tests.');
+  });
+
+  it('skips phase 2 when the older part is not larger than the summary budget', async () => {
+    const harness = createHarness();
+    const { state } = await replay(reactiveCompress, { keepRecent: 3, target: 100 }, session, harness);
+    expect(await reactiveCompress.recover?.(overflow, state, harness.env)).toBe('retry');
+    expect(harness.calls).toEqual([]);
+    expect(harness.actions.map((a) => a.action)).toEqual(['trigger', 'truncate', 'compact']);
   });
 
   it('falls back to dropping the older messages, archived and hinted, when the summary call fails', async () => {
@@ -130,5 +138,12 @@ describe('reactive-compress', () => {
   it('documents every option with a default', () => {
     expect(reactiveCompress.options.parse({})).toEqual({ keepRecent: 10, target: 8000, lightweightFirst: true, clearMinChars: 200, summaryTokens: 2048, proactiveAt: 0 });
     expect(reactiveCompress.thresholds?.(reactiveCompress.options.parse({}), 48_000)).toEqual([]);
+  });
+
+  it('recovers every overflow of a synthetic session that outgrows the window, keeping every invariant', async () => {
+    const drive = await driveSession(reactiveCompress, {}, longSession(), simulatedHarness(20_000));
+    expect(drive.violations).toEqual([]);
+    expect(drive.overflows).toBe(0);
+    expect(drive.actions.filter((a) => a.action === 'compact' && a.mode === 'overflow').length).toBeGreaterThan(0);
   });
 });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { rollingWindow } from '../../src/strategies/rolling-window.js';
-import { ids, msg, replay } from '../helpers/strategy-harness.js';
-import type { TranscriptEvent } from '../../src/transcript/types.js';
+import { dialectFamily } from '../../src/strategies/isolation.js';
+import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js';
+import type { ContextMessage, Dialect, TranscriptEvent } from '../../src/transcript/types.js';
 
 const threeGroups: TranscriptEvent[] = [
   msg.system('s'),
@@ -23,6 +24,10 @@ describe('rolling-window', () => {
     { name: 'N = 0 keeps the whole history', groups: 0, events: threeGroups, expected: ['s', 'u1', 'a1', 't1', 'u2', 'a2', 'u3', 'a3', 't3'], dropped: false },
     { name: 'defaults to 4 groups', events: threeGroups, expected: ['s', 'u1', 'a1', 't1', 'u2', 'a2', 'u3', 'a3', 't3'], dropped: false },
     { name: 'undo removes the newest group before the window is applied', groups: 2, events: [...threeGroups, { type: 'control', action: 'undo' }], expected: ['s', 'u1', 'a1', 't1', 'u2', 'a2'], dropped: false },
+    { name: 'undo, then the window still drops what is older', groups: 1, events: [...threeGroups, { type: 'control', action: 'undo' }], expected: ['s', 'u2', 'a2'], dropped: true },
+    { name: 'drop-group removes the group it names, call and result with it', groups: 4, events: [...threeGroups, { type: 'control', action: 'drop-group', group: 0 }], expected: ['s', 'u2', 'a2', 'u3', 'a3', 't3'], dropped: false },
+    { name: 'drop-group of a middle group, then the window', groups: 1, events: [...threeGroups, { type: 'control', action: 'drop-group', group: 2 }], expected: ['s', 'u2', 'a2'], dropped: true },
+    { name: 'drop-group of a group that does not exist changes nothing', groups: 4, events: [...threeGroups, { type: 'control', action: 'drop-group', group: 7 }], expected: ['s', 'u1', 'a1', 't1', 'u2', 'a2', 'u3', 'a3', 't3'], dropped: false },
   ];
   it.each(table)('$name', async ({ groups, events, expected, dropped }) => {
     const { context, harness } = await replay(rollingWindow, groups === undefined ? {} : { groups }, events);
@@ -38,5 +43,92 @@ describe('rolling-window', () => {
 
   it('rejects a negative window', () => {
     expect(rollingWindow.options.safeParse({ groups: -1 }).success).toBe(false);
+  });
+});
+
+/** The event as recorded in a provider format. */
+const inDialect = (event: TranscriptEvent, dialect: string): TranscriptEvent => ({ ...event, dialect: dialect as Dialect }) as TranscriptEvent;
+const switchTo = (dialect: Dialect): TranscriptEvent => ({ type: 'control', action: 'switch-dialect', dialect });
+
+const openaiThenGemini: TranscriptEvent[] = [
+  msg.system('s'),
+  msg.user('u1'),
+  inDialect({ ...msg.call('a1', 'c1'), text: 'Reading the config first.' } as TranscriptEvent, 'openai'),
+  inDialect(msg.tool('t1', 'c1'), 'openai'),
+  inDialect(msg.call('a2', 'c2'), 'openai'),
+  inDialect(msg.tool('t2', 'c2'), 'openai'),
+  inDialect(msg.assistant('a3', 'The config sets retries to 3.'), 'openai'),
+  switchTo('gemini'),
+  msg.user('u2'),
+  inDialect({ ...msg.call('a4', 'c4'), thoughtSignature: 'sig-4' } as TranscriptEvent, 'gemini'),
+  inDialect(msg.tool('t4', 'c4'), 'gemini'),
+];
+
+describe('rolling-window tool-call isolation', () => {
+  const table: { name: string; events: TranscriptEvent[]; expected: string[]; isolated: boolean }[] = [
+    {
+      name: 'after a switch, calls and results of the other format go; text is kept (a1 loses its call, a2 had only a call)',
+      events: openaiThenGemini,
+      expected: ['s', 'u1', 'a1', 'a3', 'u2', 'a4', 't4'],
+      isolated: true,
+    },
+    { name: 'without a switch nothing is isolated', events: openaiThenGemini.filter((e) => e.type !== 'control'), expected: ['s', 'u1', 'a1', 't1', 'a2', 't2', 'a3', 'u2', 'a4', 't4'], isolated: false },
+    {
+      name: 'switching back to the first format isolates the other one instead',
+      events: [...openaiThenGemini, switchTo('openai')],
+      expected: ['s', 'u1', 'a1', 't1', 'a2', 't2', 'a3', 'u2'],
+      isolated: true,
+    },
+    {
+      name: "Gemini's two formats (API and CLI recording) are one family",
+      events: [msg.user('u1'), inDialect(msg.call('a1', 'c1'), 'gemini-cli'), inDialect(msg.tool('t1', 'c1'), 'gemini-cli'), switchTo('gemini'), msg.user('u2')],
+      expected: ['u1', 'a1', 't1', 'u2'],
+      isolated: false,
+    },
+    {
+      name: 'messages that do not say their format are kept',
+      events: [msg.user('u1'), msg.call('a1', 'c1'), msg.tool('t1', 'c1'), switchTo('openai'), msg.user('u2')],
+      expected: ['u1', 'a1', 't1', 'u2'],
+      isolated: false,
+    },
+    {
+      name: 'a result recorded in another format takes its call with it',
+      events: [msg.user('u1'), inDialect(msg.call('a1', 'c1'), 'gemini'), inDialect(msg.tool('t1', 'c1'), 'openai'), switchTo('gemini'), msg.user('u2')],
+      expected: ['u1', 'u2'],
+      isolated: true,
+    },
+  ];
+  it.each(table)('$name', async ({ events, expected, isolated }) => {
+    const { context, harness } = await replay(rollingWindow, { groups: 0 }, events);
+    expect(ids(context)).toEqual(expected);
+    expect(harness.actions.some((a) => a.action === 'isolate')).toBe(isolated);
+  });
+
+  it('keeps the text of a turn whose calls were isolated, without calls or signature', async () => {
+    const { context } = await replay(rollingWindow, { groups: 0 }, openaiThenGemini);
+    const a1 = context.find((m) => m.id === 'a1') as ContextMessage;
+    expect(a1.text).toBe('Reading the config first.');
+    expect(a1.toolCalls).toBeUndefined();
+    expect(context.find((m) => m.id === 'a4')?.thoughtSignature).toBe('sig-4');
+  });
+
+  it('emits one isolate action, with fewer tokens after, and none again while nothing changes', async () => {
+    const harness = createHarness();
+    const { state } = await replay(rollingWindow, { groups: 0 }, openaiThenGemini, harness);
+    await rollingWindow.prepare(state, harness.env);
+    const isolates = harness.actions.filter((a) => a.action === 'isolate');
+    expect(isolates).toHaveLength(1);
+    expect(isolates[0]?.tokensAfter).toBeLessThan(isolates[0]?.tokensBefore ?? 0);
+  });
+
+  it('groups dialects into families', () => {
+    expect(['gemini', 'gemini-cli', 'openai', 'anthropic'].map(dialectFamily)).toEqual(['gemini', 'gemini', 'openai', 'anthropic']);
+  });
+
+  it('windows a context another stage prepared (transform), with its own memory of the switch', async () => {
+    const { state, harness } = await replay(rollingWindow, { groups: 1 }, openaiThenGemini);
+    const given = openaiThenGemini.filter((e): e is ContextMessage => e.type === 'message');
+    const out = await rollingWindow.transform?.(given, state, harness.env);
+    expect(ids(out ?? [])).toEqual(['s', 'u2', 'a4', 't4']);
   });
 });

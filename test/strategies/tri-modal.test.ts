@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { triModal } from '../../src/strategies/tri-modal.js';
 import type { TranscriptEvent } from '../../src/transcript/types.js';
 import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js';
-import { actionsOf, answer, failure, isPaired, messageIds, quotaLeft, runSteps, words } from './compaction-fixtures.js';
+import { actionsOf, answer, driveSession, failure, isPaired, longSession, messageIds, quotaLeft, runSteps, simulatedHarness, words } from './compaction-fixtures.js';
 
 const started: TranscriptEvent = { type: 'task', id: 'k1', status: 'in_progress' };
 const completed: TranscriptEvent = { type: 'task', id: 'k1', status: 'completed', resultSummary: 'parser done' };
@@ -42,7 +42,7 @@ describe('tri-modal', () => {
     { name: 'defaults (50k / 200k) leave a small context alone', events: [...history, completed], options: {}, mode: undefined, expected: messageIds(history) },
   ];
   it.each(table)('$name', async ({ events, options, mode, expected }) => {
-    const { context, harness } = await replay(triModal, options, events);
+    const { context, harness } = await replay(triModal, { recapTokens: 50, ...options }, events);
     expect(ids(context)).toEqual(expected);
     expect(actionsOf(harness, 'trigger')[0]?.mode).toBe(mode);
     expect(actionsOf(harness, 'compact')).toHaveLength(mode === undefined ? 0 : 1);
@@ -51,9 +51,9 @@ describe('tri-modal', () => {
 
   it('flushes to a model recap (purpose recap) and reports tokens before and after', async () => {
     const harness = createHarness({ answer: () => answer('Task: parser; t4 read.') });
-    const { context } = await replay(triModal, { standardTokens: 1000 }, history, harness);
+    const { context } = await replay(triModal, { recapTokens: 50, standardTokens: 1000 }, history, harness);
     expect(harness.calls).toHaveLength(1);
-    expect(harness.calls[0]).toMatchObject({ purpose: 'recap', maxOutputTokens: 2048 });
+    expect(harness.calls[0]).toMatchObject({ purpose: 'recap', maxOutputTokens: 50 });
     expect(context[1]).toMatchObject({ role: 'user', text: 'Recap of the session so far:\nTask: parser; t4 read.' });
     expect(harness.actions.map((a) => a.action)).toEqual(['trigger', 'recap', 'compact']);
     const compact = actionsOf(harness, 'compact')[0];
@@ -61,28 +61,29 @@ describe('tri-modal', () => {
   });
 
   it('survival: estimated next turn × 1.2 above the quota left this minute flushes', async () => {
-    const run = await runSteps(triModal, {}, [...history, msg.assistant('a5')], withQuota(100));
+    const run = await runSteps(triModal, { recapTokens: 50 }, [...history, msg.assistant('a5')], withQuota(100));
     const trigger = actionsOf(run.harness, 'trigger')[0];
     expect(trigger?.mode).toBe('survival');
     expect(trigger?.reason).toMatch(/× 1.2 > 100 left this minute/);
   });
 
   it('survival: never fires without a TPM limit', async () => {
-    const run = await runSteps(triModal, {}, [...history, msg.assistant('a5')], withQuota(Infinity));
+    const run = await runSteps(triModal, { recapTokens: 50 }, [...history, msg.assistant('a5')], withQuota(Infinity));
     expect(actionsOf(run.harness, 'trigger')).toEqual([]);
   });
 
   it('no trigger fires before the minimum number of turns', async () => {
-    const events: TranscriptEvent[] = [msg.system('s'), msg.user('u1', words(300)), msg.assistant('a1'), msg.assistant('a2')];
-    const early = await runSteps(triModal, { minTurns: 3 }, events, withQuota(100));
+    const events: TranscriptEvent[] = [msg.system('s'), msg.user('u1'), msg.call('a1', 'c1'), msg.tool('t1', 'c1', words(300)), msg.assistant('a2'), msg.assistant('a3')];
+    // Prepares happen after 0, 1, 2 and 3 turns.
+    const early = await runSteps(triModal, { recapTokens: 50, recentTokens: 20, minTurns: 4 }, events, withQuota(100));
     expect(actionsOf(early.harness, 'trigger')).toEqual([]);
-    const late = await runSteps(triModal, { minTurns: 1 }, events, withQuota(100));
+    const late = await runSteps(triModal, { recapTokens: 50, recentTokens: 20, minTurns: 1 }, events, withQuota(100));
     expect(actionsOf(late.harness, 'trigger').length).toBeGreaterThan(0);
   });
 
   it('locks further compression until the context grows again', async () => {
-    // After the flush the context (~450 tokens) is still above the standard size.
-    const { state, harness } = await replay(triModal, { standardTokens: 300 }, history);
+    // After the flush the context (~400 tokens) is still above the standard size.
+    const { state, harness } = await replay(triModal, { recapTokens: 50, recentTokens: 50, standardTokens: 300 }, history);
     await triModal.prepare(state, harness.env);
     expect(harness.calls).toHaveLength(1);
     await triModal.observe?.(msg.assistant('a5'), state, harness.env);
@@ -92,18 +93,26 @@ describe('tri-modal', () => {
 
   it('keeps the newest user message and the latest messages within the budget, calls with their results', async () => {
     const events = [...history, msg.call('a5', 'c5'), msg.tool('t5', 'c5', words(40)), msg.assistant('a6')];
-    const { context } = await replay(triModal, { standardTokens: 1000, recentTokens: 120 }, events);
+    const { context } = await replay(triModal, { recapTokens: 50, standardTokens: 1000, recentTokens: 120 }, events);
     expect(ids(context)).toEqual(['s', 'tri-modal-recap-1', 'u2', 'a5', 't5', 'a6']);
     expect(isPaired(context, events)).toBe(true);
   });
 
   it('keeps the history and does not retry at the same size when the recap fails', async () => {
     const harness = createHarness({ answer: () => failure({ kind: 'rate-limit', message: '429' }) });
-    const { context, state } = await replay(triModal, { standardTokens: 1000 }, history, harness);
+    const { context, state } = await replay(triModal, { recapTokens: 50, standardTokens: 1000 }, history, harness);
     expect(ids(context)).toEqual(messageIds(history));
     expect(actionsOf(harness, 'note')[0]?.detail).toContain('rate-limit');
     await triModal.prepare(state, harness.env);
     expect(harness.calls).toHaveLength(1);
+  });
+
+  it('does not call for a recap when the system prompt, newest turn and recap budget would not be smaller', async () => {
+    // The newest turn (u2, a4, t4: ~330 tokens) plus a 2,048-token recap budget exceed the ~1,300-token history.
+    const { context, harness } = await replay(triModal, { standardTokens: 1000 }, history);
+    expect(ids(context)).toEqual(messageIds(history));
+    expect(harness.calls).toEqual([]);
+    expect(harness.actions).toEqual([]);
   });
 
   describe('dynamic thinking budget', () => {
@@ -111,7 +120,7 @@ describe('tri-modal', () => {
 
     it('caps recorded thinking and counts the saving when the minute has little quota left', async () => {
       const harness = withQuota(150_000);
-      const { context, state } = await replay(triModal, { thinkingCapTokens: 20 }, thoughtful, harness);
+      const { context, state } = await replay(triModal, { recapTokens: 50, thinkingCapTokens: 20 }, thoughtful, harness);
       expect(harness.env.count(context[2]?.thinking ?? '')).toBeLessThanOrEqual(20);
       expect(state.messages[2]?.thinking).toBe(words(200, 'think'));
       const cap = actionsOf(harness, 'cap-thinking')[0];
@@ -121,15 +130,15 @@ describe('tri-modal', () => {
 
     it('sends thinking whole while the quota left is at or above the threshold', async () => {
       const harness = withQuota(200_000);
-      const { context } = await replay(triModal, { thinkingCapTokens: 20 }, thoughtful, harness);
+      const { context } = await replay(triModal, { recapTokens: 50, thinkingCapTokens: 20 }, thoughtful, harness);
       expect(context[2]?.thinking).toBe(words(200, 'think'));
       expect(actionsOf(harness, 'cap-thinking')).toEqual([]);
     });
   });
 
   it('gives the same output for the same input', async () => {
-    const first = await replay(triModal, { standardTokens: 1000 }, history);
-    const second = await replay(triModal, { standardTokens: 1000 }, history);
+    const first = await replay(triModal, { recapTokens: 50, standardTokens: 1000 }, history);
+    const second = await replay(triModal, { recapTokens: 50, standardTokens: 1000 }, history);
     expect(second.context).toEqual(first.context);
   });
 
@@ -144,9 +153,16 @@ describe('tri-modal', () => {
 
   it('reacts to a task update once, at the step that follows it', async () => {
     const events: TranscriptEvent[] = [msg.system('s'), msg.user('u1'), msg.call('a1', 'c1'), msg.tool('t1', 'c1', words(600)), msg.assistant('a2'), started, msg.assistant('a3'), msg.assistant('a4')];
-    const run = await runSteps(triModal, { semanticTokens: 100, recentTokens: 50 }, events);
+    const run = await runSteps(triModal, { recapTokens: 50, semanticTokens: 100, recentTokens: 50 }, events);
     // a2's step is above 100 tokens but has no update; a3's step follows the update and flushes; a4's has none again.
     expect(actionsOf(run.harness, 'trigger').map((a) => a.mode)).toEqual(['semantic']);
     expect(run.contexts.map((c) => c.some((m) => m.synthetic !== undefined))).toEqual([false, false, true, true, true]);
+  });
+
+  it('survives a synthetic session with thresholds scaled to a 20k window, keeping every invariant', async () => {
+    const drive = await driveSession(triModal, { semanticTokens: 8000, standardTokens: 16_000 }, longSession(), simulatedHarness(20_000));
+    expect(drive.violations).toEqual([]);
+    expect(drive.overflows).toBe(0);
+    expect(new Set(drive.actions.filter((a) => a.action === 'compact').map((a) => a.mode))).toContain('semantic');
   });
 });

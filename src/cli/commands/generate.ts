@@ -13,6 +13,7 @@ interface GenerateFlags {
   tasks?: number;
   timed?: boolean;
   facts?: number;
+  hard?: boolean;
   model?: string;
   contextWindow?: number;
   out?: string;
@@ -27,6 +28,7 @@ const FLAG_OF: Record<keyof SyntheticOptions, string> = {
   tasks: '--tasks',
   timed: '--timed',
   facts: '--facts',
+  hard: '--hard',
   model: '--model',
   contextWindow: '--context-window',
 };
@@ -42,6 +44,7 @@ export function register(program: Command): void {
     .option('--tasks <n>', 'number of tasks (default steps / 8)', parsePositiveInt('--tasks'))
     .option('--timed', 'record message times from 2026-01-01T00:00:00Z')
     .option('--facts <n>', 'planted facts, each with a probe (default 6)', parsePositiveInt('--facts'))
+    .option('--hard', 'harder probes: updated values, look-alike distractors, early-only facts, "not in the session" questions')
     .option('--model <name>', 'model named in the header (default gemini-2.5-flash or gpt-4.1)')
     .option('--context-window <tokens>', 'context window recorded in the header', parsePositiveInt('--context-window'))
     .option('-o, --out <file>', 'where to write the transcript (default: stdout)')

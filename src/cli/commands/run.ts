@@ -1,13 +1,18 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { runSuite } from '../../engine/run-suite.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
 import { renderTerminalTable } from '../../report/terminal.js';
 import type { ProviderName } from '../../providers/types.js';
 import { bundledSuite, parseChoice, parseList, parsePositiveInt, useColor } from '../options.js';
+import { UsageError } from '../../errors.js';
 import { createProgress } from '../progress.js';
 import { displayPath } from '../../paths.js';
+import { parseShard, type ShardSpec } from '../../engine/shard.js';
+import { DEFAULT_CACHE_DIR } from '../../providers/cache.js';
+import { checkAndReport } from './check.js';
 
 interface RunFlags {
   strategies?: string[];
@@ -24,10 +29,35 @@ interface RunFlags {
   baseUrl?: string;
   reports?: string[];
   quiet?: boolean;
+  workers: number;
+  shard?: ShardSpec;
+  cache: boolean;
+  cacheDir: string;
+  baseline?: string;
+  checkConfig?: string;
+}
+
+/** Flags `run` and `sweep` share: worker threads and the live response cache. */
+export function addParallelOptions(command: Command): Command {
+  return command
+    .option('--workers <n>', 'worker threads (default: the machine\'s cores); the result does not depend on it', parseWorkers, availableParallelism())
+    .option('--no-cache', 'live providers: do not answer identical requests from the response cache')
+    .option('--cache-dir <dir>', 'live providers: response cache folder', DEFAULT_CACHE_DIR);
+}
+
+/** The cache folder to pass to the library: live runs only, unless --no-cache. */
+export function cacheDirOf(flags: { cache: boolean; cacheDir: string }, live: boolean): { cacheDir?: string } {
+  return live && flags.cache ? { cacheDir: resolve(flags.cacheDir) } : {};
+}
+
+function parseWorkers(value: string): number {
+  const n = parsePositiveInt('--workers')(value);
+  if (n < 1) throw new UsageError(`--workers expects at least 1, got "${value}"`);
+  return n;
 }
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('run')
     .description('replay scenarios through strategies and write reports (default: the bundled suite, mocked providers)')
     .argument('[paths...]', 'scenario files or folders', [])
@@ -45,34 +75,49 @@ export function register(program: Command): void {
     .option('--base-url <url>', 'OpenAI-compatible base URL (live openai)')
     .option('--reports <formats>', `report formats (default: all of ${reporterNames().join(', ')})`, parseList)
     .option('--quiet', 'print nothing but errors')
-    .action(async (paths: string[], flags: RunFlags) => {
-      const started = performance.now();
-      const progress = createProgress({ quiet: flags.quiet === true });
-      const live = flags.provider !== 'mock';
-      const provider = live ? (flags.provider as ProviderName) : flags.providerFormat;
-      const result = await runSuite({
-        scenarios: paths.length > 0 ? paths : [bundledSuite()],
-        mode: live ? 'live' : 'mock',
-        ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
-        overrides: {
-          ...(provider !== undefined ? { provider } : {}),
-          ...(flags.model !== undefined ? { model: flags.model } : {}),
-          ...(flags.window !== undefined ? { window: flags.window } : {}),
-          ...(flags.tpm !== undefined ? { tpm: flags.tpm } : {}),
-          ...(flags.rpm !== undefined ? { rpm: flags.rpm } : {}),
-          ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
-          ...(flags.onCrash !== undefined ? { onCrash: flags.onCrash } : {}),
-          ...(flags.lenient === true ? { lenient: true } : {}),
-          ...(flags.strategies !== undefined ? { strategies: flags.strategies } : {}),
-        },
-        onUnit: progress.onUnit,
-      });
-      progress.done();
-      const written = await writeReportFiles(resolve(flags.out), renderReports(result, flags.reports));
-      if (flags.quiet === true) return;
-      const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers\n\n`);
-      process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
-      process.stdout.write(`\n${result.units.length} runs in ${seconds} s · wrote ${written.length} files to ${displayPath(resolve(flags.out))}/\n`);
-    });
+    .option('--shard <i/n>', 'run only the i-th of n slices of the units (merge the results with ctxbench merge)', (value: string) => parseShard(value))
+    .option('--baseline <file>', 'after the run, check it against this baseline result.json (exit 1 on a regression)')
+    .option('--check-config <file>', 'check config for --baseline');
+  addParallelOptions(command).action(runCommand);
+}
+
+async function runCommand(paths: string[], flags: RunFlags): Promise<void> {
+  const started = performance.now();
+  const progress = createProgress({ quiet: flags.quiet === true });
+  const live = flags.provider !== 'mock';
+  const provider = live ? (flags.provider as ProviderName) : flags.providerFormat;
+  const result = await runSuite({
+    scenarios: paths.length > 0 ? paths : [bundledSuite()],
+    mode: live ? 'live' : 'mock',
+    ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
+    overrides: {
+      ...(provider !== undefined ? { provider } : {}),
+      ...(flags.model !== undefined ? { model: flags.model } : {}),
+      ...(flags.window !== undefined ? { window: flags.window } : {}),
+      ...(flags.tpm !== undefined ? { tpm: flags.tpm } : {}),
+      ...(flags.rpm !== undefined ? { rpm: flags.rpm } : {}),
+      ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
+      ...(flags.onCrash !== undefined ? { onCrash: flags.onCrash } : {}),
+      ...(flags.lenient === true ? { lenient: true } : {}),
+      ...(flags.strategies !== undefined ? { strategies: flags.strategies } : {}),
+    },
+    onUnit: progress.onUnit,
+    workers: flags.workers,
+    ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
+    ...cacheDirOf(flags, live),
+  });
+  progress.done();
+  const written = await writeReportFiles(resolve(flags.out), renderReports(result, flags.reports));
+  const quiet = flags.quiet === true;
+  if (!quiet) {
+    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    const shard = result.shard === undefined ? '' : ` · shard ${result.shard.index}/${result.shard.count} (${result.units.length} of ${result.shard.planned} units)`;
+    process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers${shard}\n\n`);
+    process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
+    process.stdout.write(`\n${result.units.length} runs in ${seconds} s · wrote ${written.length} files to ${displayPath(resolve(flags.out))}/\n`);
+  }
+  if (flags.baseline !== undefined) {
+    if (!quiet) process.stdout.write('\n');
+    await checkAndReport(result, flags.baseline, { quiet, ...(flags.checkConfig !== undefined ? { config: flags.checkConfig } : {}) });
+  }
 }

@@ -1,0 +1,43 @@
+import type { RunResult } from '../metrics/types.js';
+import type { CheckReport, CheckRules } from './types.js';
+import { InputError } from '../errors.js';
+import { compareResults } from './compare.js';
+import { loadCheckConfig, resolveCheckRules } from './config.js';
+import { readResultFile } from './load-result.js';
+
+export type { CheckReport, CheckRules, Decision, MeasureDiff, Regression, UnitDiff } from './types.js';
+export { compareResults } from './compare.js';
+export { DEFAULT_CHECK_RULES, parseCheckConfig, resolveCheckRules } from './config.js';
+export { readResultFile } from './load-result.js';
+export { renderCheckMarkdown, renderCheckTerminal } from './render.js';
+export { renderCheckJunit } from './junit.js';
+
+export interface CheckOptions {
+  /** The baseline `result.json` (committed by the user). */
+  baseline: string;
+  /** A check config file (YAML or JSON); its rules sit between the defaults and `rules`. */
+  config?: string;
+  /** Rules given directly (the command line); they win over the config file. */
+  rules?: Partial<CheckRules>;
+}
+
+/**
+ * Compares `current` (a run in memory, or the path of its `result.json`) with a baseline file.
+ * Anything that prevents comparing is an InputError (exit 2) with the reason: an unreadable or
+ * invalid file, another result schema version, a config that does not validate, a shard's
+ * result (merge the shards first).
+ */
+export async function checkRun(current: RunResult | string, options: CheckOptions): Promise<CheckReport> {
+  const config = options.config === undefined ? {} : await loadCheckConfig(options.config);
+  const rules = resolveCheckRules(config, options.rules);
+  const run = typeof current === 'string' ? await readResultFile(current) : current;
+  const baseline = await readResultFile(options.baseline);
+  refuseShard(run, typeof current === 'string' ? current : '<run>');
+  refuseShard(baseline, options.baseline);
+  return compareResults(run, baseline, rules);
+}
+
+function refuseShard(result: RunResult, file: string): void {
+  if (result.shard === undefined) return;
+  throw new InputError({ file, field: 'shard' }, `is shard ${result.shard.index}/${result.shard.count} of a run: merge the shards first (ctxbench merge), then check the merged result`);
+}

@@ -1,0 +1,57 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { InputError } from '../errors.js';
+import { RESULT_SCHEMA_VERSION, type RunResult } from '../metrics/types.js';
+
+/**
+ * The fields that check and merge read, validated loosely: anything else a result holds is
+ * passed through untouched, so that merging keeps every byte of it.
+ */
+const resultShape = z.looseObject({
+  schemaVersion: z.number(),
+  tool: z.looseObject({ name: z.literal('ctxbench'), version: z.string() }),
+  seed: z.number(),
+  mode: z.enum(['mock', 'live']),
+  scenarios: z.array(z.looseObject({ name: z.string(), seed: z.number(), steps: z.number() })),
+  units: z.array(
+    z.looseObject({
+      scenario: z.string(),
+      strategy: z.string(),
+      summary: z.looseObject({ total_tokens: z.number(), crashed: z.boolean() }),
+      steps: z.array(z.looseObject({ step: z.number(), status: z.string() })),
+    }),
+  ),
+  shard: z.looseObject({ index: z.number(), count: z.number(), planned: z.number(), units: z.array(z.number()) }).optional(),
+});
+
+/**
+ * Reads a `result.json` for comparing or merging. Everything that makes it unusable is an
+ * InputError (exit 2) naming the file and the reason: unreadable, not JSON, another result schema
+ * version (the numbers may not mean the same), or not a ctxbench result.
+ */
+export async function readResultFile(file: string): Promise<RunResult> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new InputError({ file }, `cannot read result: ${error.code ?? error.message}`);
+  });
+  return parseResultText(text, file);
+}
+
+export function parseResultText(text: string, file: string): RunResult {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new InputError({ file }, `not a JSON result: ${(error as Error).message}`);
+  }
+  const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (typeof version === 'number' && version !== RESULT_SCHEMA_VERSION) {
+    throw new InputError({ file, field: 'schemaVersion' }, `was written with result schema ${version}; this ctxbench reads schema ${RESULT_SCHEMA_VERSION}: run it again with this version`);
+  }
+  const parsed = resultShape.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = (issue?.path ?? []).map(String).join('.');
+    throw new InputError({ file, ...(field !== '' ? { field } : {}) }, `not a ctxbench result: ${issue?.message ?? 'unexpected shape'}`);
+  }
+  return data as RunResult;
+}

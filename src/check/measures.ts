@@ -1,0 +1,136 @@
+import type { UnitResult } from '../metrics/types.js';
+import type { StepRecord } from '../engine/types.js';
+import { curveRetention } from '../probes/aggregate.js';
+
+/**
+ * A measure in paired form: the samples both runs have (a step, a probe), and the statistic of
+ * the change over any selection of them. `statistic(pairs)` over all pairs is the point estimate;
+ * over a resample, one bootstrap value.
+ */
+export interface PairedMeasure<T> {
+  pairs: T[];
+  statistic(pairs: readonly T[]): number | null;
+}
+
+/** One step both runs completed: what it cost in each (prompt + completion + overhead tokens). */
+export interface StepPair {
+  baseline: number;
+  current: number;
+}
+
+/**
+ * Tokens, paired by step: the change, in percent, of the tokens of the steps both runs completed
+ * (100 × (Σ current / Σ baseline − 1)). Steps only one run reached are left out, so that a crash
+ * (its own rule) is not read as a saving, nor surviving longer as a cost.
+ */
+export function pairTokens(baseline: UnitResult, current: UnitResult): PairedMeasure<StepPair> {
+  const before = new Map<number, number>();
+  for (const step of baseline.steps) if (step.status === 'ok') before.set(step.step, stepCost(step));
+  const pairs: StepPair[] = [];
+  for (const step of current.steps) {
+    const cost = before.get(step.step);
+    if (step.status === 'ok' && cost !== undefined) pairs.push({ baseline: cost, current: stepCost(step) });
+  }
+  return {
+    pairs,
+    statistic(drawn) {
+      let b = 0;
+      let c = 0;
+      for (const pair of drawn) {
+        b += pair.baseline;
+        c += pair.current;
+      }
+      return b === 0 ? null : 100 * (c / b - 1);
+    },
+  };
+}
+
+function stepCost(step: StepRecord): number {
+  return step.promptTokens + step.completionTokens + step.overheadTokens;
+}
+
+/** One probe asked in both runs: its correct answers and asks in each. */
+export interface RecallPair {
+  baselineCorrect: number;
+  baselineAsked: number;
+  currentCorrect: number;
+  currentAsked: number;
+}
+
+/**
+ * Answer recall, paired by probe id: the change, in points, of correct answers / answers over the
+ * probes both runs asked (every ask point of a probe moves with it, so a probe is one sample).
+ * Over all probes of both, this is exactly the change of the summary's `answer_recall`.
+ */
+export function pairRecall(baseline: UnitResult, current: UnitResult): PairedMeasure<RecallPair> {
+  const before = tallyAnswers(baseline);
+  const pairs: RecallPair[] = [];
+  for (const [id, now] of tallyAnswers(current)) {
+    const then = before.get(id);
+    if (then !== undefined) pairs.push({ baselineCorrect: then.correct, baselineAsked: then.asked, currentCorrect: now.correct, currentAsked: now.asked });
+  }
+  return {
+    pairs,
+    statistic(drawn) {
+      let bc = 0;
+      let ba = 0;
+      let cc = 0;
+      let ca = 0;
+      for (const pair of drawn) {
+        bc += pair.baselineCorrect;
+        ba += pair.baselineAsked;
+        cc += pair.currentCorrect;
+        ca += pair.currentAsked;
+      }
+      return ba === 0 || ca === 0 ? null : 100 * (cc / ca - bc / ba);
+    },
+  };
+}
+
+function tallyAnswers(unit: UnitResult): Map<string, { correct: number; asked: number }> {
+  const tally = new Map<string, { correct: number; asked: number }>();
+  for (const answer of unit.probes?.answers ?? []) {
+    const entry = tally.get(answer.probeId) ?? { correct: 0, asked: 0 };
+    entry.asked += 1;
+    if (answer.correct) entry.correct += 1;
+    tally.set(answer.probeId, entry);
+  }
+  return tally;
+}
+
+/** One probe whose retention both runs measured: the share of its points that kept the evidence. */
+export interface RetentionPair {
+  baseline: number;
+  current: number;
+}
+
+/**
+ * Retention, paired by probe id: the change, in points, of the mean per-probe retention over the
+ * probes both runs measured (the summary's `retention` is the same mean over each run's own).
+ */
+export function pairRetention(baseline: UnitResult, current: UnitResult): PairedMeasure<RetentionPair> {
+  const before = retentionByProbe(baseline);
+  const pairs: RetentionPair[] = [];
+  for (const [id, now] of retentionByProbe(current)) {
+    const then = before.get(id);
+    if (then !== undefined) pairs.push({ baseline: then, current: now });
+  }
+  return {
+    pairs,
+    statistic(drawn) {
+      if (drawn.length === 0) return null;
+      let difference = 0;
+      for (const pair of drawn) difference += pair.current - pair.baseline;
+      return (100 * difference) / drawn.length;
+    },
+  };
+}
+
+function retentionByProbe(unit: UnitResult): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const curve of unit.probes?.retention ?? []) {
+    const value = curveRetention(curve);
+    if (value !== null) out.set(curve.probeId, value);
+  }
+  return out;
+}

@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { RunResult } from '../../metrics/types.js';
+import { checkRun, renderCheckJunit, renderCheckMarkdown, renderCheckTerminal, type CheckReport, type CheckRules } from '../../check/index.js';
+import { GateError, UsageError } from '../../errors.js';
+import { parseChoice, useColor } from '../options.js';
+
+/** The check flags `run --baseline` shares with `check`. */
+export interface CheckFlags {
+  config?: string;
+  maxTokenIncrease?: number;
+  maxRecallDrop?: number;
+  maxRetentionDrop?: number;
+  decision?: CheckRules['decision'];
+  md?: string;
+  junit?: string;
+  /** Print nothing (the exit code and the files still tell). */
+  quiet?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('check')
+    .description('compare a run with a baseline result.json; exit 1 on a regression, 2 when they cannot be compared')
+    .argument('<result>', 'the run\'s result.json')
+    .requiredOption('--baseline <file>', 'the baseline result.json')
+    .option('--config <file>', 'check config (YAML or JSON): thresholds, decision, per-unit overrides')
+    .option('--max-token-increase <percent>', 'total tokens may rise by at most this many percent (default 5)', parseAmount('--max-token-increase'))
+    .option('--max-recall-drop <points>', 'answer recall may fall by at most this many points (default 2)', parseAmount('--max-recall-drop'))
+    .option('--max-retention-drop <points>', 'retention may fall by at most this many points (default 2)', parseAmount('--max-retention-drop'))
+    .option('--decision <how>', 'auto (default), estimate or interval', parseChoice('--decision', ['auto', 'estimate', 'interval'] as const))
+    .option('--md <file>', 'write the diff as Markdown (a pull-request comment)')
+    .option('--junit <file>', 'write the diff as JUnit XML')
+    .action(async (result: string, flags: CheckFlags & { baseline: string }) => {
+      await checkAndReport(result, flags.baseline, flags);
+    });
+}
+
+/**
+ * Runs the check, prints the diff table, writes the Markdown and JUnit files asked for, and fails
+ * with exit 1 (GateError) when there is a regression.
+ */
+export async function checkAndReport(current: RunResult | string, baseline: string, flags: CheckFlags): Promise<CheckReport> {
+  const report = await checkRun(current, {
+    baseline,
+    ...(flags.config !== undefined ? { config: flags.config } : {}),
+    rules: {
+      ...(flags.maxTokenIncrease !== undefined ? { maxTokenIncrease: flags.maxTokenIncrease } : {}),
+      ...(flags.maxRecallDrop !== undefined ? { maxRecallDrop: flags.maxRecallDrop } : {}),
+      ...(flags.maxRetentionDrop !== undefined ? { maxRetentionDrop: flags.maxRetentionDrop } : {}),
+      ...(flags.decision !== undefined ? { decision: flags.decision } : {}),
+    },
+  });
+  if (flags.quiet !== true) process.stdout.write(renderCheckTerminal(report, { color: useColor(process.stdout) }));
+  if (flags.md !== undefined) await writeText(flags.md, renderCheckMarkdown(report));
+  if (flags.junit !== undefined) await writeText(flags.junit, renderCheckJunit(report));
+  const n = report.regressions.length;
+  if (n > 0) throw new GateError(`check failed: ${n} regression${n === 1 ? '' : 's'} against ${baseline}`);
+  return report;
+}
+
+async function writeText(file: string, text: string): Promise<void> {
+  await mkdir(dirname(resolve(file)), { recursive: true });
+  await writeFile(file, text, 'utf8');
+}
+
+/** A non-negative number (percent or points) for a threshold flag. */
+export function parseAmount(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`${flag} expects a number ≥ 0, got "${value}"`);
+    return n;
+  };
+}

@@ -1,0 +1,35 @@
+import type { Command } from 'commander';
+import { resolve } from 'node:path';
+import { readResultFile } from '../../check/load-result.js';
+import { mergeShards, type ShardFile } from '../../engine/shard.js';
+import { renderReports, reporterNames } from '../../report/index.js';
+import { renderTerminalTable } from '../../report/terminal.js';
+import { writeReportFiles } from '../../report/write.js';
+import { displayPath } from '../../paths.js';
+import { parseList, useColor } from '../options.js';
+
+interface MergeFlags {
+  out: string;
+  reports?: string[];
+  quiet?: boolean;
+}
+
+export function register(program: Command): void {
+  program
+    .command('merge')
+    .description('join the result.json files of the shards of one run (run --shard i/n) into one result, and write its reports')
+    .argument('<results...>', 'one result.json per shard, in any order')
+    .option('-o, --out <dir>', 'output folder', 'reports/merged')
+    .option('--reports <formats>', `report formats (default: all of ${reporterNames().join(', ')})`, parseList)
+    .option('--quiet', 'print nothing but errors')
+    .action(async (files: string[], flags: MergeFlags) => {
+      const shards: ShardFile[] = [];
+      for (const file of files) shards.push({ file, result: await readResultFile(file) });
+      const result = mergeShards(shards);
+      const written = await writeReportFiles(resolve(flags.out), renderReports(result, flags.reports));
+      if (flags.quiet === true) return;
+      process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers · merged ${files.length} shards\n\n`);
+      process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
+      process.stdout.write(`\n${result.units.length} runs · wrote ${written.length} files to ${displayPath(resolve(flags.out))}/\n`);
+    });
+}

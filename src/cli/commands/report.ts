@@ -1,0 +1,91 @@
+import type { Command } from 'commander';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+import { InputError } from '../../errors.js';
+import { RESULT_SCHEMA_VERSION, type RunResult } from '../../metrics/types.js';
+import { displayPath } from '../../paths.js';
+import { renderReports, reporterNames } from '../../report/index.js';
+import { writeReportFiles } from '../../report/write.js';
+import { parseList } from '../options.js';
+
+interface ReportFlags {
+  format?: string[];
+  out?: string;
+  quiet?: boolean;
+}
+
+/**
+ * The shape the renderers rely on. Loose: a result from this schema version may carry fields this
+ * build does not know, and the renderers read only these.
+ */
+const resultShape = z.looseObject({
+  schemaVersion: z.literal(RESULT_SCHEMA_VERSION),
+  tool: z.looseObject({ name: z.string(), version: z.string() }),
+  seed: z.number(),
+  mode: z.enum(['mock', 'live']),
+  scenarios: z.array(z.looseObject({ name: z.string(), file: z.string(), provider: z.string(), model: z.string(), window: z.number(), steps: z.number() })),
+  units: z.array(
+    z.looseObject({
+      scenario: z.string(),
+      strategy: z.string(),
+      summary: z.looseObject({ scenario: z.string(), strategy: z.string(), crashed: z.boolean(), total_tokens: z.number() }),
+      steps: z.array(z.looseObject({ step: z.number(), atMs: z.number(), contextTokens: z.number() })),
+      events: z.array(z.looseObject({ type: z.string(), step: z.number(), atMs: z.number() })),
+    }),
+  ),
+});
+
+export function register(program: Command): void {
+  program
+    .command('report')
+    .description('re-render reports from a saved result.json, without running anything')
+    .argument('<result>', 'a result.json written by `ctxbench run`')
+    .option('--format <formats>', `comma-separated formats (default: all but json: ${reporterNames().filter((n) => n !== 'json').join(', ')})`, parseList)
+    .option('--out <dir>', 'output folder (default: the folder of the result file)')
+    .option('--quiet', 'print nothing but errors')
+    .action(async (file: string, flags: ReportFlags) => {
+      const result = await readResult(file);
+      // result.json is the input; rewriting it is opt-in (`--format json`).
+      const formats = flags.format ?? reporterNames().filter((name) => name !== 'json');
+      const out = resolve(flags.out ?? dirname(file));
+      const written = await writeReportFiles(out, renderReports(result, formats));
+      if (flags.quiet !== true) process.stdout.write(`wrote ${written.length} files to ${displayPath(out)}/\n`);
+    });
+}
+
+/** Reads and checks a saved result; anything unusable is an InputError naming the file. */
+export async function readResult(file: string): Promise<RunResult> {
+  const shown = displayPath(resolve(file));
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new InputError({ file: shown }, `cannot read the result file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const line = jsonErrorLine(text, error);
+    throw new InputError({ file: shown, ...(line !== undefined ? { line } : {}) }, `not a JSON result file: ${(error as Error).message}`);
+  }
+  const version = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)['schemaVersion'] : undefined;
+  if (version !== RESULT_SCHEMA_VERSION) {
+    const found = version === undefined ? 'none' : JSON.stringify(version);
+    throw new InputError({ file: shown, field: 'schemaVersion' }, `expected result schema version ${RESULT_SCHEMA_VERSION}, found ${found}`);
+  }
+  const parsed = resultShape.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InputError({ file: shown, field: issue?.path.join('.') ?? '' }, issue?.message ?? 'not a ctxbench result');
+  }
+  return data as RunResult;
+}
+
+/** The line of a JSON syntax error, from the position V8 reports. */
+function jsonErrorLine(text: string, error: unknown): number | undefined {
+  const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+  if (position === undefined) return undefined;
+  return text.slice(0, Number(position)).split('\n').length;
+}

@@ -1,0 +1,117 @@
+import type { RunResult, ShardInfo, UnitResult } from '../metrics/types.js';
+import type { PlannedUnit } from './plan.js';
+import { applySavingVsFull } from '../metrics/summarize.js';
+import { InputError, UsageError } from '../errors.js';
+
+/** `--shard i/n`: the i-th (1-based) of n slices of a run's plan. */
+export interface ShardSpec {
+  index: number;
+  count: number;
+}
+
+/** Parses `i/n` (1 ≤ i ≤ n); anything else is a usage error naming the flag. */
+export function parseShard(text: string, flag = '--shard'): ShardSpec {
+  const match = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (match === null || count < 1 || index < 1 || index > count) {
+    throw new UsageError(`${flag} expects i/n with 1 ≤ i ≤ n (e.g. 2/3), got "${text}"`);
+  }
+  return { index, count };
+}
+
+/**
+ * The units of shard `i/n`: every n-th unit of the plan, starting at plan index i − 1. Round robin
+ * keeps shards within one unit of each other in size and spreads each scenario (short and long
+ * transcripts alike) over all shards; a unit's shard depends only on its plan index, so the same
+ * suite always splits the same way.
+ */
+export function selectShard(units: readonly PlannedUnit[], shard: ShardSpec): PlannedUnit[] {
+  return units.filter((unit) => unit.index % shard.count === shard.index - 1);
+}
+
+/** What a shard's result records about itself. */
+export function describeShard(shard: ShardSpec, planned: number, units: readonly PlannedUnit[]): ShardInfo {
+  return { index: shard.index, count: shard.count, planned, units: units.map((unit) => unit.index) };
+}
+
+/** A result read from a file, for messages that name the file. */
+export interface ShardFile {
+  file: string;
+  result: RunResult;
+}
+
+/**
+ * Joins the results of the shards of one run into the result the unsharded run would have
+ * given: units in plan order, `saving_vs_full` computed again across all of them (a shard may not
+ * hold its scenario's `full` unit), no `shard` field. Refuses (InputError, exit 2) results that
+ * are not shards of the same run (tool version, seed, mode, scenarios, shard count), a shard given
+ * twice, a missing shard, and a unit missing or present twice.
+ */
+export function mergeShards(files: readonly ShardFile[]): RunResult {
+  const first = files[0];
+  if (first === undefined) throw new UsageError('merge needs at least one shard result');
+  const shards = files.map(shardOf);
+  const reference = shards[0] as ShardInfo;
+  files.forEach((file, i) => assertSameRun(first, file, reference, shards[i] as ShardInfo));
+  assertEveryShard(files, shards);
+  const byIndex = new Map<number, UnitResult>();
+  files.forEach(({ file, result }, i) => {
+    (shards[i] as ShardInfo).units.forEach((planIndex, position) => {
+      if (byIndex.has(planIndex)) throw new InputError({ file, field: 'shard.units' }, `unit ${planIndex} is also in another shard`);
+      const unit = result.units[position];
+      if (unit === undefined) throw new InputError({ file, field: 'units' }, `holds ${result.units.length} units but shard.units lists ${position + 1} or more`);
+      byIndex.set(planIndex, unit);
+    });
+  });
+  const missing = range(reference.planned).filter((i) => !byIndex.has(i));
+  if (missing.length > 0) throw new InputError({ file: first.file, field: 'shard' }, `units missing from every shard: ${missing.join(', ')}`);
+  const { shard: _shard, ...rest } = first.result;
+  return { ...rest, units: applySavingVsFull(range(reference.planned).map((i) => byIndex.get(i) as UnitResult)) };
+}
+
+function shardOf({ file, result }: ShardFile): ShardInfo {
+  const shard = result.shard;
+  if (shard === undefined) throw new InputError({ file, field: 'shard' }, 'is not a shard result (it has no `shard` field); only results of `run --shard i/n` can be merged');
+  if (shard.units.length !== result.units.length) {
+    throw new InputError({ file, field: 'shard.units' }, `lists ${shard.units.length} units but holds ${result.units.length}`);
+  }
+  return shard;
+}
+
+function assertSameRun(first: ShardFile, other: ShardFile, reference: ShardInfo, shard: ShardInfo): void {
+  const checks: Array<[string, unknown, unknown]> = [
+    ['tool.version', first.result.tool.version, other.result.tool.version],
+    ['seed', first.result.seed, other.result.seed],
+    ['mode', first.result.mode, other.result.mode],
+    ['shard.count', reference.count, shard.count],
+    ['shard.planned', reference.planned, shard.planned],
+    ['scenarios', JSON.stringify(first.result.scenarios), JSON.stringify(other.result.scenarios)],
+  ];
+  for (const [field, expected, actual] of checks) {
+    if (expected === actual) continue;
+    const shown = field === 'scenarios' ? 'different scenarios' : `${String(actual)}, not ${String(expected)} as in ${first.file}`;
+    throw new InputError({ file: other.file, field }, `is not a shard of the same run: ${shown}`);
+  }
+}
+
+function assertEveryShard(files: readonly ShardFile[], shards: readonly ShardInfo[]): void {
+  const seen = new Map<number, string>();
+  shards.forEach((shard, i) => {
+    const file = (files[i] as ShardFile).file;
+    const earlier = seen.get(shard.index);
+    if (earlier !== undefined) throw new InputError({ file, field: 'shard.index' }, `shard ${shard.index}/${shard.count} is given twice (also ${earlier})`);
+    seen.set(shard.index, file);
+  });
+  const count = (shards[0] as ShardInfo).count;
+  const missing = range(count)
+    .map((i) => i + 1)
+    .filter((index) => !seen.has(index));
+  if (missing.length > 0) {
+    throw new UsageError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} of a run split in ${count}`);
+  }
+}
+
+function range(n: number): number[] {
+  return Array.from({ length: n }, (_, i) => i);
+}

@@ -1,0 +1,147 @@
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type { UnitResult } from '../metrics/types.js';
+import type { PreparedScenario } from './run-suite.js';
+import type { PlannedUnit } from './plan.js';
+import { HarnessError } from '../errors.js';
+import { createUnitExecutor, type ExecutorOptions, type UnitExecutor } from './execute-unit.js';
+
+/** Progress of one unit: sent when it starts and when it ends (with its result). */
+export interface UnitProgress {
+  phase: 'start' | 'end';
+  unit: PlannedUnit;
+  result?: UnitResult;
+}
+
+export interface PoolOptions extends ExecutorOptions {
+  /** Worker threads to use; 1 (or a single unit) runs in this thread. */
+  workers: number;
+  /** Scenarios this thread has prepared already, by `scenarioKey`; reused when running in-process. */
+  prepared?: ReadonlyMap<string, PreparedScenario>;
+  onProgress?: (event: UnitProgress) => void;
+}
+
+/** Marks the workerData of our own workers, so that importing this module elsewhere starts nothing. */
+const WORKER_MARK = 'ctxbench-unit-worker';
+
+type ToWorker = { type: 'run'; unit: PlannedUnit };
+type FromWorker =
+  | { type: 'start'; index: number }
+  | { type: 'done'; index: number; result: UnitResult }
+  | { type: 'error'; name: string; message: string; exitCode?: number; stack?: string };
+
+/**
+ * Runs planned units and returns their results in plan order, whoever ran them: with
+ * `workers > 1` on that many worker threads (each prepares the scenarios it meets, with its own
+ * nock simulator), else in this thread. Every unit's result depends only on the unit, so the
+ * results are the same whatever the number of workers.
+ *
+ * Worker threads run this module's compiled JavaScript. When this module is TypeScript source
+ * (tests run under vitest, which compiles in-process and cannot hand a .ts file to a worker), the
+ * pool is simulated in this thread: as many executors as workers, each with its own scenario
+ * cache, taking units in turn — the same code path a worker runs, minus the thread.
+ */
+export async function runPlannedUnits(units: readonly PlannedUnit[], options: PoolOptions): Promise<UnitResult[]> {
+  const workers = Math.max(1, Math.min(options.workers, units.length));
+  if (workers === 1) return runInThread(units, [createUnitExecutor(executorOptions(options), options.prepared)], options);
+  if (isSourceModule()) return runInThread(units, Array.from({ length: workers }, () => createUnitExecutor(executorOptions(options))), options);
+  return runOnWorkers(units, workers, options);
+}
+
+/** Whether this module runs from TypeScript source rather than from the built JavaScript. */
+function isSourceModule(): boolean {
+  return import.meta.url.endsWith('.ts');
+}
+
+function executorOptions(options: PoolOptions): ExecutorOptions {
+  return {
+    mode: options.mode,
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+  };
+}
+
+async function runInThread(units: readonly PlannedUnit[], executors: readonly UnitExecutor[], options: PoolOptions): Promise<UnitResult[]> {
+  const results: UnitResult[] = [];
+  for (const [position, unit] of units.entries()) {
+    options.onProgress?.({ phase: 'start', unit });
+    const result = await (executors[position % executors.length] as UnitExecutor).run(unit);
+    options.onProgress?.({ phase: 'end', unit, result });
+    results.push(result);
+  }
+  return results;
+}
+
+/**
+ * A queue served by `count` threads: each takes the next unit when it is free, so a long unit
+ * does not hold up the others. The first failure stops every worker and is raised here, with its
+ * exit code when it is a harness error (bad input in a scenario a worker prepared, say).
+ */
+function runOnWorkers(units: readonly PlannedUnit[], count: number, options: PoolOptions): Promise<UnitResult[]> {
+  const byIndex = new Map<number, UnitResult>();
+  const positions = new Map(units.map((unit, position) => [unit.index, position]));
+  let next = 0;
+  let settled = false;
+  const threads = Array.from({ length: count }, () => new Worker(new URL(import.meta.url), { workerData: { [WORKER_MARK]: executorOptions(options) } }));
+  return new Promise<UnitResult[]>((resolve, reject) => {
+    const finish = (error: Error | undefined): void => {
+      if (settled) return;
+      settled = true;
+      void Promise.all(threads.map((thread) => thread.terminate())).then(() => {
+        if (error !== undefined) reject(error);
+        else resolve(units.map((unit) => byIndex.get(unit.index) as UnitResult));
+      });
+    };
+    const feed = (thread: Worker): void => {
+      const unit = units[next];
+      if (unit === undefined) return;
+      next += 1;
+      thread.postMessage({ type: 'run', unit } satisfies ToWorker);
+    };
+    for (const thread of threads) {
+      thread.on('message', (message: FromWorker) => {
+        if (message.type === 'error') return finish(reviveError(message));
+        const unit = units[positions.get(message.index) ?? -1] as PlannedUnit;
+        if (message.type === 'start') return options.onProgress?.({ phase: 'start', unit });
+        byIndex.set(message.index, message.result);
+        options.onProgress?.({ phase: 'end', unit, result: message.result });
+        if (byIndex.size === units.length) return finish(undefined);
+        feed(thread);
+      });
+      thread.on('error', (error) => finish(error));
+      thread.on('exit', (code) => finish(settled ? undefined : new Error(`a unit worker stopped unexpectedly (exit code ${code})`)));
+      feed(thread);
+    }
+  });
+}
+
+function reviveError(message: Extract<FromWorker, { type: 'error' }>): Error {
+  if (message.exitCode === 0 || message.exitCode === 1 || message.exitCode === 2) return new HarnessError(message.message, message.exitCode);
+  const error = new Error(`in a unit worker: ${message.message}`);
+  if (message.stack !== undefined) error.stack = message.stack;
+  return error;
+}
+
+/** The worker side: run each unit the parent posts and post its result back. */
+function serveUnits(options: ExecutorOptions): void {
+  const port = parentPort;
+  if (port === null) return;
+  const executor = createUnitExecutor(options);
+  port.on('message', (message: ToWorker) => {
+    const { unit } = message;
+    port.postMessage({ type: 'start', index: unit.index } satisfies FromWorker);
+    executor.run(unit).then(
+      (result) => port.postMessage({ type: 'done', index: unit.index, result } satisfies FromWorker),
+      (error: unknown) => port.postMessage(describeError(error)),
+    );
+  });
+}
+
+function describeError(error: unknown): FromWorker {
+  if (error instanceof HarnessError) return { type: 'error', name: error.name, message: error.message, exitCode: error.exitCode };
+  if (error instanceof Error) return { type: 'error', name: error.name, message: error.message, ...(error.stack !== undefined ? { stack: error.stack } : {}) };
+  return { type: 'error', name: 'Error', message: String(error) };
+}
+
+const marked = (workerData as Record<string, unknown> | null)?.[WORKER_MARK];
+if (!isMainThread && marked !== undefined) serveUnits(marked as ExecutorOptions);

@@ -1,0 +1,93 @@
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { tempDir } from '../helpers/temp.js';
+
+const suite = resolve(import.meta.dirname, '../../scenarios');
+
+/** Runs the CLI in-process; returns the exit code and what it wrote. */
+async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  let stderr = '';
+  let stdout = '';
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    stderr += String(chunk);
+    return true;
+  });
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    stdout += String(chunk);
+    return true;
+  });
+  try {
+    return { code: await main(args), stderr, stdout };
+  } finally {
+    err.mockRestore();
+    out.mockRestore();
+  }
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('ctxbench report', () => {
+  let run: string;
+
+  beforeAll(async () => {
+    run = tempDir();
+    const { code } = await cli(['run', suite, '--out', run, '--quiet', '--strategies', 'full,rolling-window']);
+    expect(code).toBe(0);
+  });
+
+  it('re-renders from result.json exactly what run wrote, without result.json by default', async () => {
+    const out = tempDir();
+    const { code, stdout } = await cli(['report', join(run, 'result.json'), '--out', out]);
+    expect(code).toBe(0);
+    const files = readdirSync(out).sort();
+    expect(files).toEqual(['events.csv', 'index.html', 'junit.xml', 'probes.csv', 'steps.csv', 'summary.csv', 'summary.md']);
+    for (const file of files) expect(readFileSync(join(out, file), 'utf8'), file).toBe(readFileSync(join(run, file), 'utf8'));
+    expect(stdout).toMatch(/^wrote 7 files to .+\/\n$/);
+  });
+
+  it('writes only the formats asked for, beside the result by default', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'result.json'), readFileSync(join(run, 'result.json')));
+    const { code } = await cli(['report', join(dir, 'result.json'), '--format', 'md,junit', '--quiet']);
+    expect(code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'result.json', 'summary.md']);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toBe(readFileSync(join(run, 'summary.md'), 'utf8'));
+  });
+
+  it('rewrites result.json byte for byte when asked to', async () => {
+    const out = tempDir();
+    expect((await cli(['report', join(run, 'result.json'), '--format', 'json', '--out', out, '--quiet'])).code).toBe(0);
+    expect(readFileSync(join(out, 'result.json'))).toEqual(readFileSync(join(run, 'result.json')));
+  });
+
+  it('an unknown format is a usage error (exit 2) and writes nothing', async () => {
+    const out = tempDir();
+    const { code, stderr } = await cli(['report', join(run, 'result.json'), '--format', 'md,pdf', '--out', out]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/unknown reporter "pdf"/);
+    expect(readdirSync(out)).toEqual([]);
+  });
+});
+
+describe('ctxbench report on a bad file', () => {
+  const cases: Array<[string, string | undefined, RegExp]> = [
+    ['missing', undefined, /result\.json: cannot read the result file \(ENOENT\)/],
+    ['not JSON', '{\n  "schemaVersion": 1,\n  oops\n}', /result\.json:3: not a JSON result file/],
+    ['another schema version', '{"schemaVersion": 99, "units": []}', /result\.json \(field schemaVersion\): expected result schema version 1, found 99/],
+    ['no schema version', '[1, 2]', /result\.json \(field schemaVersion\): expected result schema version 1, found none/],
+    ['a wrong field', '{"schemaVersion": 1, "tool": {"name": "ctxbench", "version": "0.1.0"}, "seed": 1, "mode": "mock", "scenarios": [], "units": [{"scenario": "s"}]}', /result\.json \(field units\.0\.strategy\)/],
+  ];
+
+  it.each(cases)('%s: exit 2 with one line naming the file', async (_name, contents, message) => {
+    const dir = tempDir();
+    const file = join(dir, 'result.json');
+    if (contents !== undefined) writeFileSync(file, contents);
+    const { code, stderr } = await cli(['report', file, '--out', dir]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(existsSync(join(dir, 'index.html'))).toBe(false);
+  });
+});
