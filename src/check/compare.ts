@@ -93,8 +93,9 @@ function regressionsOf(diff: UnitDiff, thresholds: CheckThresholds, confidence: 
     if (m.verdict !== 'regression' || m.change === null) continue;
     const unit = m.measure === 'tokens' ? '%' : ' points';
     const verb = m.measure === 'tokens' ? 'rose' : 'fell';
-    const interval = m.interval === null ? '' : `, ${Math.round(confidence * 100)}% CI ${formatSigned(m.interval[0])} to ${formatSigned(m.interval[1])}`;
-    out.push({ ...at, rule: m.measure, message: `${MEASURE_WORDS[m.measure]} ${verb} ${formatSigned(m.change)}${unit} (limit ${m.limit}${unit}${interval}; ${m.samples} paired ${m.measure === 'tokens' ? 'steps' : 'probes'})` });
+    const interval = m.interval === null ? '' : `; ${Math.round(confidence * 100)}% CI ${formatSigned(m.interval[0])} to ${formatSigned(m.interval[1])}`;
+    const samples = `${m.samples} paired ${m.measure === 'tokens' ? 'steps' : 'probes'}`;
+    out.push({ ...at, rule: m.measure, message: `${MEASURE_WORDS[m.measure]} ${verb} ${Math.abs(m.change).toFixed(1)}${unit} (limit ${m.limit}${unit}${interval}; ${samples})` });
   }
   return out;
 }

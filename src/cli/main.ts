@@ -13,6 +13,7 @@ import { register as registerFidelity } from './commands/fidelity.js';
 import { register as registerReport } from './commands/report.js';
 import { register as registerCheck } from './commands/check.js';
 import { register as registerMerge } from './commands/merge.js';
+import { register as registerSweep } from './commands/sweep.js';
 
 /** Builds the CLI; each command file maps flags to the library's options. */
 export function buildProgram(): Command {
@@ -21,7 +22,7 @@ export function buildProgram(): Command {
     .version(VERSION)
     .exitOverride()
     .showHelpAfterError();
-  for (const register of [registerRun, registerStrategies, registerGenerate, registerImport, registerProbes, registerFidelity, registerReport, registerCheck, registerMerge]) register(program);
+  for (const register of [registerRun, registerStrategies, registerGenerate, registerImport, registerProbes, registerFidelity, registerReport, registerCheck, registerMerge, registerSweep]) register(program);
   return program;
 }
 

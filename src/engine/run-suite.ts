@@ -1,6 +1,6 @@
 import type { ProviderMode } from '../providers/types.js';
 import type { RunResult, ScenarioInfo, UnitResult } from '../metrics/types.js';
-import type { Scenario } from '../scenario/types.js';
+import type { Scenario, StrategySpec } from '../scenario/types.js';
 import type { Transcript } from '../transcript/types.js';
 import { RESULT_SCHEMA_VERSION } from '../metrics/types.js';
 import { expandScenarioPaths, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
@@ -31,6 +31,11 @@ export interface RunOptions {
   shard?: ShardSpec;
   /** Live mode: folder of the response cache (identical requests answered from disk); absent: none. */
   cacheDir?: string;
+  /**
+   * The strategy specs to run on a scenario, in place of its own (a sweep's points). Called while
+   * planning, before any unit runs: it may reject bad options by throwing.
+   */
+  specsOf?: (scenario: Scenario) => StrategySpec[];
 }
 
 /** A scenario ready to run: resolved, with its transcript and its probes in memory. */
@@ -63,7 +68,7 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   const mode = options.mode ?? 'mock';
   const overrides = options.overrides ?? {};
   const prepared = await prepareScenarios(options.scenarios, overrides);
-  const planned = planUnits(prepared, overrides);
+  const planned = planUnits(prepared, overrides, options.specsOf);
   const units = options.shard === undefined ? planned : selectShard(planned, options.shard);
   const results = await runPlannedUnits(units, {
     mode,

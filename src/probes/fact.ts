@@ -59,8 +59,10 @@ export function cleanPhrase(phrase: string, maxWords: number): string | undefine
   return text.length >= 3 && hasContent ? text : undefined;
 }
 
-/** `the \`bash\` output of \`npm test\``: how a question names where a value was shown. */
-export function describeOutput(toolName: string, command: string | undefined): string {
-  const base = `the \`${toolName}\` output`;
-  return command !== undefined && command.length <= 60 && !command.includes('\n') ? `${base} of \`${command}\`` : base;
+/**
+ * `the \`bash\` output`: how a question names where a value was shown. Not the command line: its
+ * words lead a reader to the call rather than to the output that holds the value.
+ */
+export function describeOutput(toolName: string): string {
+  return `the \`${toolName}\` output`;
 }

@@ -2,10 +2,11 @@ import type { MessageEvent, Probe, ProbeKind, ToolCall, Transcript } from '../tr
 import { createRandom } from '../sim/random.js';
 import { readDecisionFacts } from './decision-facts.js';
 import type { Fact } from './fact.js';
-import { STOPWORDS } from './fact.js';
-import { containsNormalised, indexOfNormalised, normaliseAnswer } from './grade.js';
+import { indexOfNormalised, normaliseAnswer } from './grade.js';
 import { listMessages, renderMessageText } from './message-text.js';
 import { readToolFacts } from './tool-facts.js';
+import { indexPassages, type PassageIndex } from './findable.js';
+import { phraseQuestion } from './question-hints.js';
 import type { ToolLinks } from './tool-facts.js';
 
 export interface GenerateOptions {
@@ -16,7 +17,6 @@ export interface GenerateOptions {
 }
 
 const DEFAULT_MAX = 20;
-const HINT_WORDS = 3;
 const KIND_ORDER: readonly ProbeKind[] = ['artifact', 'recall', 'continuation', 'decision'];
 
 /** Every message's normalised text (thinking included), joined, to find where an answer occurs. */
@@ -24,61 +24,51 @@ interface Corpus {
   joined: string;
   /** Offset in `joined` where each message starts. */
   starts: number[];
-  /** In how many messages each word occurs (rarer words make better hints). */
-  documentFrequency: Map<string, number>;
 }
 
 const SEPARATOR = '\u0000';
 
-function tokenize(text: string): string[] {
-  return text.toLowerCase().match(/\b[a-z][a-z0-9_-]*[a-z0-9]\b/g) ?? [];
-}
-
 function buildCorpus(messages: readonly MessageEvent[]): Corpus {
   const starts: number[] = [];
-  const documentFrequency = new Map<string, number>();
   let offset = 0;
   const texts = messages.map((m) => {
-    const text = renderMessageText(m, { thinking: true });
-    for (const word of new Set(tokenize(text))) documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
-    const normalised = normaliseAnswer(text);
+    const normalised = normaliseAnswer(renderMessageText(m, { thinking: true }));
     starts.push(offset);
     offset += normalised.length + SEPARATOR.length;
     return normalised;
   });
-  return { joined: texts.join(SEPARATOR), starts, documentFrequency };
+  return { joined: texts.join(SEPARATOR), starts };
+}
+
+/** Index of the message whose text holds `offset` of the joined corpus. */
+function messageAt(corpus: Corpus, offset: number): number {
+  let low = 0;
+  let high = corpus.starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((corpus.starts[mid] ?? 0) <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }
 
 /**
- * Whether message `index` holds `answer` and no later message repeats it (a repeated answer
- * stays in any context that keeps recent messages, so the probe would measure nothing).
+ * The messages that hold `answer`, when they all belong to the moment it appeared: from its first
+ * occurrence up to the next assistant message (a call's arguments, its result, and the reply that
+ * reads it). An answer repeated later stays in any context that keeps recent messages, so the
+ * probe would measure nothing: undefined then, and when message `index` does not hold it.
  */
-function isAnswerOnlyUpTo(corpus: Corpus, answer: string, index: number): boolean {
-  const start = corpus.starts[index] ?? 0;
-  const next = corpus.starts[index + 1];
-  const at = indexOfNormalised(corpus.joined, answer, start);
-  if (at < 0 || (next !== undefined && at >= next)) return false;
-  return next === undefined || indexOfNormalised(corpus.joined, answer, next) < 0;
-}
-
-/** A word worth reading in a question: not a stop word, not a hash or an id. */
-function isHintWord(word: string): boolean {
-  return word.length >= 3 && word.length <= 24 && !STOPWORDS.has(word) && !(/\d/.test(word) && word.length > 10);
-}
-
-/** Up to three rare words from the passage around the answer, so a lexical reader finds it. */
-function pickHints(fact: Fact, corpus: Corpus, exclude: ReadonlySet<string>): string[] {
-  const hints: string[] = [];
-  const rarity = (word: string): number => corpus.documentFrequency.get(word) ?? 0;
-  for (const source of fact.hintSources) {
-    const words = [...new Set(tokenize(source))].filter((w) => isHintWord(w) && !exclude.has(w) && !hints.includes(w));
-    // Stable sort: among equally rare words, the first in the passage wins.
-    for (const word of words.sort((a, b) => rarity(a) - rarity(b))) {
-      if (hints.length >= HINT_WORDS) return hints;
-      hints.push(word);
-    }
+function findEvidenceSpan(corpus: Corpus, messages: readonly MessageEvent[], answer: string, index: number): number[] | undefined {
+  const found: number[] = [];
+  for (let at = indexOfNormalised(corpus.joined, answer); at >= 0; at = indexOfNormalised(corpus.joined, answer, at + 1)) {
+    const message = messageAt(corpus, at);
+    if (found[found.length - 1] !== message) found.push(message);
   }
-  return hints;
+  const first = found[0];
+  if (first === undefined || !found.includes(index)) return undefined;
+  let end = first + 1;
+  while (end < messages.length && messages[end]?.role !== 'assistant') end++;
+  return found.every((m) => m <= end) ? found : undefined;
 }
 
 interface Candidate {
@@ -88,21 +78,29 @@ interface Candidate {
   probe: Omit<Probe, 'id'>;
 }
 
-/** A fair probe of a fact, or undefined: answer repeated later, absent, or given away by the question. */
-function buildCandidate(fact: Fact, corpus: Corpus, messages: readonly MessageEvent[]): Omit<Probe, 'id'> | undefined {
+/** What judging a candidate needs of the whole session. */
+interface Session {
+  messages: readonly MessageEvent[];
+  corpus: Corpus;
+  passages: PassageIndex;
+}
+
+/**
+ * A fair probe of a fact, or undefined: answer repeated later, absent, given away by the
+ * question, or not found by its own question (findable.ts: ambiguous or without the evidence's words).
+ */
+function buildCandidate(fact: Fact, session: Session): Omit<Probe, 'id'> | undefined {
   const answer = normaliseAnswer(fact.answer);
   if (answer.length < 2) return undefined;
-  const message = messages[fact.index];
-  if (message === undefined || !isAnswerOnlyUpTo(corpus, answer, fact.index)) return undefined;
-  const exclude = new Set([...tokenize(fact.answer), ...tokenize(fact.question)]);
-  const hints = pickHints(fact, corpus, exclude);
-  const question = hints.length === 0 ? fact.question : `${fact.question} (context: ${hints.join(', ')})`;
-  if (containsNormalised(normaliseAnswer(question), answer)) return undefined;
+  const span = findEvidenceSpan(session.corpus, session.messages, answer, fact.index);
+  if (span === undefined) return undefined;
+  const question = phraseQuestion(fact, span, session.passages);
+  if (question === undefined) return undefined;
   return {
     kind: fact.kind,
     question,
     expected: { anyOf: [fact.answer] },
-    evidence: [message.id],
+    evidence: span.map((i) => (session.messages[i] as MessageEvent).id),
     ask: ['end'],
     origin: 'generated',
   };
@@ -154,13 +152,13 @@ export function generateProbes(transcript: Transcript, options: GenerateOptions 
   const max = options.max ?? DEFAULT_MAX;
   if (max <= 0) return [];
   const messages = listMessages(transcript.events);
-  const corpus = buildCorpus(messages);
+  const session: Session = { messages, corpus: buildCorpus(messages), passages: indexPassages(messages) };
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   for (const fact of extractFacts(messages)) {
     const key = normaliseAnswer(fact.answer);
     if (seen.has(key)) continue;
-    const probe = buildCandidate(fact, corpus, messages);
+    const probe = buildCandidate(fact, session);
     if (probe === undefined) continue;
     seen.add(key);
     candidates.push({ kind: fact.kind, order: candidates.length, probe });

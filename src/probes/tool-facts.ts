@@ -87,7 +87,7 @@ export function readToolFacts(message: MessageEvent, index: number, links: ToolL
   if (message.role === 'tool') {
     const call = message.toolCallId === undefined ? undefined : links.calls.get(message.toolCallId);
     const toolName = message.toolName ?? call?.name ?? 'tool';
-    const source = describeOutput(toolName, call === undefined ? undefined : readShellCommand(call));
+    const source = describeOutput(toolName);
     const argPaths = new Set(call === undefined ? [] : readPathArgs(call));
     return readOutputFacts(message.text, index, source).filter((f) => !argPaths.has(f.answer));
   }

@@ -29,35 +29,67 @@ const COLUMNS: Column[] = [
   { title: 'recall', align: 'right', cell: (r) => percent(r.answer_recall) },
 ];
 
+/** GitHub refuses comments over 65,536 characters; stay clear of it. */
+export const MARKDOWN_LIMIT = 60_000;
+
 /**
  * `summary.md`: per scenario the summary table and the notable differences (crashes, biggest
- * saving, best recall, most 429s). Short enough for a pull-request comment or
- * `$GITHUB_STEP_SUMMARY`; every name from the input is escaped so it cannot break the table.
+ * saving, best recall, most 429s). Sized for a pull-request comment or `$GITHUB_STEP_SUMMARY`:
+ * a run too big for one drops the tables and keeps the differences, then drops whole scenarios,
+ * saying so. Every name from the input is escaped so it cannot break the table.
  */
 export function renderMarkdown(result: RunResult): ReportFile[] {
   const strategies = new Set(result.units.map((unit) => unit.strategy));
-  const lines = [
+  const header = [
     `## ctxbench: ${plural(result.scenarios.length, 'scenario')} × ${plural(strategies.size, 'strategy', 'strategies')}`,
     '',
     `seed ${result.seed} · ctxbench ${escapeMarkdown(result.tool.version)} · ${result.mode} providers`,
-  ];
-  for (const name of scenarioNames(result)) {
-    const rows = result.units.filter((unit) => unit.scenario === name).map((unit) => unit.summary);
-    lines.push('', ...renderScenario(name, result.scenarios.find((s) => s.name === name), rows));
+  ].join('\n');
+  const render = (tables: boolean): string[] =>
+    scenarioNames(result).map((name) => {
+      const rows = result.units.filter((unit) => unit.scenario === name).map((unit) => unit.summary);
+      return renderScenario(name, result.scenarios.find((s) => s.name === name), rows, tables).join('\n');
+    });
+  let blocks = render(true);
+  let note = '';
+  if (measure(header, blocks) > MARKDOWN_LIMIT) {
+    blocks = render(false);
+    note = '_Tables left out to fit a pull-request comment: see summary.csv or index.html._';
   }
-  return [{ file: 'summary.md', contents: `${lines.join('\n')}\n` }];
+  const kept = fitBlocks(header.length + note.length, blocks);
+  if (kept.length < blocks.length) note = `${note}\n\n_${blocks.length - kept.length} more scenarios in summary.csv._`.trim();
+  const contents = [header, ...(note === '' ? [] : [note]), ...kept].join('\n\n');
+  return [{ file: 'summary.md', contents: `${contents}\n` }];
 }
 
-function renderScenario(name: string, info: ScenarioInfo | undefined, rows: readonly SummaryRow[]): string[] {
+function measure(header: string, blocks: readonly string[]): number {
+  return blocks.reduce((n, block) => n + block.length + 2, header.length);
+}
+
+/** The leading blocks that fit under the limit with `used` characters already taken. */
+function fitBlocks(used: number, blocks: readonly string[]): string[] {
+  const kept: string[] = [];
+  let total = used + 200; // room for the note on what was left out
+  for (const block of blocks) {
+    total += block.length + 2;
+    if (total > MARKDOWN_LIMIT) break;
+    kept.push(block);
+  }
+  return kept;
+}
+
+function renderScenario(name: string, info: ScenarioInfo | undefined, rows: readonly SummaryRow[], table: boolean): string[] {
   const lines = [`### ${escapeMarkdown(name)}`, ''];
   if (info !== undefined) lines.push(describeScenario(info), '');
   if (rows.length === 0) return [...lines, '_No strategies ran._'];
-  lines.push(
-    `| ${COLUMNS.map((c) => c.title).join(' | ')} |`,
-    `| ${COLUMNS.map((c) => (c.align === 'left' ? ':--' : '--:')).join(' | ')} |`,
-    ...rows.map((row) => `| ${COLUMNS.map((c) => c.cell(row)).join(' | ')} |`),
-    '',
-  );
+  if (table) {
+    lines.push(
+      `| ${COLUMNS.map((c) => c.title).join(' | ')} |`,
+      `| ${COLUMNS.map((c) => (c.align === 'left' ? ':--' : '--:')).join(' | ')} |`,
+      ...rows.map((row) => `| ${COLUMNS.map((c) => c.cell(row)).join(' | ')} |`),
+      '',
+    );
+  }
   const findings = findNotables(rows);
   if (findings.length === 0) return [...lines, 'No crashes, no rate limits, no probe differences.'];
   return [...lines, ...findings.map((f) => `- ${f.strategies.map((s) => `**${escapeMarkdown(s)}**`).join(', ')} ${escapeMarkdown(f.text)}`)];

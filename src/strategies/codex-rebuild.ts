@@ -20,7 +20,12 @@ const options = z.strictObject({
     .positive()
     .default(20_000)
     .describe('budget of the recent user messages kept verbatim after a rebuild, newest first; the first that does not fit is truncated to the remainder'),
-  summaryTokens: z.number().int().positive().default(4096).describe('output budget of the handoff summary, in tokens'),
+  summaryTokens: z
+    .number()
+    .int()
+    .positive()
+    .default(4096)
+    .describe('output budget of the handoff summary, in tokens (at most a quarter of the window, so that the rebuilt history leaves room to work)'),
 });
 
 export type Options = z.infer<typeof options>;
@@ -86,7 +91,7 @@ async function rebuild(state: State, env: StrategyEnv, before: number, mode: str
   const summary = await requestSummary(env, {
     instruction: HANDOFF_PROMPT,
     messages: [...state.messages],
-    maxOutputTokens: state.options.summaryTokens,
+    maxOutputTokens: Math.min(state.options.summaryTokens, Math.floor(env.window / 4)),
     purpose: 'summary',
     reason: 'handoff summary',
     mode,

@@ -99,7 +99,7 @@ async function compressOversized(state: State, env: StrategyEnv): Promise<void> 
     if (keep.has(m.id) || m.synthetic !== undefined) continue;
     const before = env.countMessages([m]);
     if (before <= limit) continue;
-    const key = env.archive.put(`ref:${m.id}`, [m]);
+    const key = `ref:${m.id}`;
     const reduced = await summarizeMapReduce(env, { ...mapRequest(state.options, 'single-message'), text: renderAsText(m) });
     const text = `Message compressed on its own (${before} tokens), map-reduce over ${reduced.chunks} chunks:\n${reduced.text}\n${retrievalHint(key)}`;
     // Tool calls, the call id and the thought signature stay: pairing and Gemini's checks hold.
@@ -107,6 +107,7 @@ async function compressOversized(state: State, env: StrategyEnv): Promise<void> 
     const compressed: ContextMessage = { ...rest, text, synthetic: COMPRESSED, replaces: [m.id] };
     const after = env.countMessages([compressed]);
     if (after >= before) continue;
+    env.archive.put(key, [m]);
     state.messages[i] = compressed;
     env.emit({ action: 'compact', reason: `message ${m.id} of ${before} tokens > ${limit}`, mode: 'single-message', tokensBefore: before, tokensAfter: after, detail: key });
   }
@@ -130,24 +131,28 @@ async function compressOlder(state: State, env: StrategyEnv, before: number, buf
   const older = messages.slice(system.length, cut);
   const earlier = older.filter((m) => m.synthetic === SUMMARY);
   const compressible = older.filter((m) => m.synthetic === undefined);
-  if (compressible.length === 0) return;
+  // Chunk summaries may be as long as their budget: below one budget, summarizing could only cost tokens.
+  if (compressible.length === 0 || env.countMessages(compressible) <= state.options.mapTokens) return;
   const mode = 'map-reduce';
   env.emit({ action: 'trigger', reason: `history of ${before} tokens > buffer of ${buffer}`, mode, tokensBefore: before, tokensAfter: before });
   const n = state.summaries + 1;
-  const historyKey = env.archive.put(`ref:history-${n}`, [...messages]);
+  const historyKey = `ref:history-${n}`;
   const reduced = await summarizeMapReduce(env, { ...mapRequest(state.options, mode), text: compressible.map(renderAsText).join('\n') });
   const refs = older.filter((m) => m.synthetic === OFFLOADED || m.synthetic === COMPRESSED).flatMap((m) => findRetrievalHints(m.text));
-  const summary = summaryMessage(n, older.length - earlier.length, historyKey, reduced.text, refs);
+  const summarized = older.length - earlier.length;
+  const summary = summaryMessage(n, summarized, historyKey, reduced.text, refs);
   const next = [...system, ...earlier, summary, ...messages.slice(cut)];
   const after = env.countMessages(next);
   if (after >= before) {
     env.emit({ action: 'note', reason: 'summary would not shrink the history; kept it', mode, tokensBefore: before, tokensAfter: before, detail: `summarized: ${after} tokens` });
     return;
   }
+  // The safety contract: the full history is archived under the ref the summary names before it is replaced.
+  env.archive.put(historyKey, [...messages]);
   state.messages = next;
   state.summaries = n;
   const failed = reduced.failed > 0 ? `; ${reduced.failed} chunk summaries failed (their head kept)` : '';
-  env.emit({ action: 'compact', reason: `summarized ${older.length} older messages in ${reduced.chunks} chunks${failed}`, mode, tokensBefore: before, tokensAfter: after, detail: historyKey });
+  env.emit({ action: 'compact', reason: `summarized ${summarized} older messages in ${reduced.chunks} chunks${failed}`, mode, tokensBefore: before, tokensAfter: after, detail: historyKey });
 }
 
 function summaryMessage(n: number, count: number, historyKey: string, text: string, refs: readonly string[]): ContextMessage {

@@ -9,10 +9,10 @@ import { retrievalHint } from './hints.js';
 
 const options = z.strictObject({
   keepRecent: z.number().int().min(1).default(10).describe('messages at the end of the history that are never cleared or summarized'),
-  target: z.number().int().positive().default(8000).describe('after clearing old tool results, summarize when the context is still above this many tokens'),
+  target: z.number().int().positive().default(8000).describe('after clearing old tool results, summarize when the context is still above this many tokens (or above the window, when that is smaller)'),
   lightweightFirst: z.boolean().default(true).describe('clear old tool results before summarizing; false summarizes straight away'),
   clearMinChars: z.number().int().min(0).default(200).describe('old tool results longer than this many characters are cleared to a one-line stub'),
-  summaryTokens: z.number().int().positive().default(2048).describe('output budget of the structured summary, in tokens; phase 2 runs only when the older part is larger'),
+  summaryTokens: z.number().int().positive().default(2048).describe('output budget of the structured summary, in tokens (at most half of what it replaces)'),
   proactiveAt: z.number().min(0).max(1).default(0).describe('also compress before sending when the context reaches this fraction of the window (e.g. 0.85); 0 = only on errors'),
 });
 
@@ -80,7 +80,9 @@ async function compress(state: State, env: StrategyEnv, reason: string, mode: st
   env.emit({ action: 'trigger', reason, mode, tokensBefore: before, tokensAfter: before });
   const phases: string[] = [];
   if (state.options.lightweightFirst && clearOldToolResults(state, env, mode) > 0) phases.push('phase 1');
-  if (env.countMessages(state.messages) > state.options.target && (await summarizeOlder(state, env, mode))) phases.push('phase 2');
+  // A target above the window would let an overflow retry without summarizing: it is capped there.
+  const target = Math.min(state.options.target, env.window);
+  if (env.countMessages(state.messages) > target && (await summarizeOlder(state, env, mode))) phases.push('phase 2');
   const after = env.countMessages(state.messages);
   if (phases.length === 0 || after >= before) {
     state.messages = original;
@@ -124,14 +126,17 @@ async function summarizeOlder(state: State, env: StrategyEnv, mode: string): Pro
   const system = leadingSystem(messages);
   const cut = Math.max(keepFrom(state), system.length);
   const older = messages.slice(system.length, cut);
-  // A summary may be as long as its budget: replacing less than that could only cost tokens.
-  if (older.length === 0 || env.countMessages(older) <= state.options.summaryTokens) return false;
+  const kept = pinNewestUser(messages, cut);
+  // The summary may be as long as its budget: at most half of what it replaces (the newest user
+  // message stays, so it does not count), so that it shrinks.
+  const replaced = older.filter((m) => !kept.includes(m));
+  const budget = Math.min(state.options.summaryTokens, Math.floor(env.countMessages(replaced) / 2));
+  if (replaced.length === 0 || budget < 1) return false;
   const key = `reactive-compress/${env.sessionId}/${state.compactions + 1}`;
-  env.archive.put(key, older);
   const summary = await requestSummary(env, {
     instruction: STRUCTURED_SUMMARY_PROMPT,
     messages: [...messages.slice(0, cut)],
-    maxOutputTokens: state.options.summaryTokens,
+    maxOutputTokens: budget,
     purpose: 'summary',
     reason: 'phase 2: structured summary',
     mode,
@@ -139,7 +144,7 @@ async function summarizeOlder(state: State, env: StrategyEnv, mode: string): Pro
   });
   const body = summary.ok
     ? `Summary of ${older.length} earlier messages:\n${summary.text}`
-    : `${older.length} earlier messages were dropped (no summary: ${summary.reason}).`;
+    : `${older.length} earlier messages were dropped (no summary: ${summary.reason.split(':')[0] ?? 'failed'}).`;
   const message: ContextMessage = {
     type: 'message',
     id: `reactive-summary-${state.compactions + 1}`,
@@ -148,9 +153,10 @@ async function summarizeOlder(state: State, env: StrategyEnv, mode: string): Pro
     synthetic: SUMMARY,
     replaces: older.map((m) => m.id),
   };
-  const next = [...system, message, ...pinNewestUser(messages, cut)];
+  const next = [...system, message, ...kept];
   // A summary longer than what it replaces is no compression: phase 1's result stands.
   if (env.countMessages(next) >= env.countMessages(messages)) return false;
+  env.archive.put(key, older);
   state.messages = next;
   return true;
 }

@@ -1,6 +1,7 @@
 import type { ContextMessage } from '../transcript/types.js';
 import type { StrategyEnv } from './types.js';
 import { dropOldestItem } from './message-units.js';
+import { leadingSystem } from './history.js';
 
 /** A strategy's own summary or recap request. */
 export interface SummaryRequest {
@@ -15,7 +16,8 @@ export interface SummaryRequest {
   mode?: string;
   /**
    * When the request itself overflows the window, drop the oldest history item (a call goes with
-   * its results) and retry, until one item is left.
+   * its results; the leading system prompt is kept, as a provider keeps its instructions apart
+   * from the items) and retry, until one item is left.
    */
   shrinkOnOverflow?: boolean;
 }
@@ -41,8 +43,9 @@ export async function requestSummary(env: StrategyEnv, request: SummaryRequest):
       env.emit({ action: purpose, reason, ...tag, tokensBefore, tokensAfter: env.count(text), ...detail });
       return { ok: true, text, dropped };
     }
-    if (!result.ok && result.failure.kind === 'overflow' && request.shrinkOnOverflow === true && messages.length > 1) {
-      messages = dropOldestItem(messages);
+    const system = leadingSystem(messages);
+    if (!result.ok && result.failure.kind === 'overflow' && request.shrinkOnOverflow === true && messages.length - system.length > 1) {
+      messages = [...system, ...dropOldestItem(messages.slice(system.length))];
       dropped += 1;
       continue;
     }

@@ -36,7 +36,7 @@ const REASONS = [
 
 const DECISION_SENTENCES = [
   'Decided to use {value} for {topic} because {reason}.',
-  'Decision: {value} for {topic}, because {reason}.',
+  'Decided on {value} for {topic}, because {reason}.',
   'I am going with {value} for {topic}; I decided on it because {reason}.',
 ];
 

@@ -35,7 +35,7 @@ describe('ctxbench report', () => {
     run = tempDir();
     const { code } = await cli(['run', suite, '--out', run, '--quiet', '--strategies', 'full,rolling-window']);
     expect(code).toBe(0);
-  });
+  }, 240_000);
 
   it('re-renders from result.json exactly what run wrote, without result.json by default', async () => {
     const out = tempDir();

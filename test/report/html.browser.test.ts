@@ -12,6 +12,8 @@ import { buildHostileResult } from './hostile-result.js';
 
 const chromium = findChromium();
 const OUTPUT = resolve(import.meta.dirname, '../.output/report');
+/** Running the whole default suite takes a while on a busy machine. */
+const SUITE_TIMEOUT_MS = 240_000;
 
 /** Writes the report of `result` into a fresh folder and returns its file URL. */
 function writeReport(result: RunResult, name: string): string {
@@ -47,7 +49,7 @@ describe.skipIf(chromium === undefined)('the HTML report in headless Chromium (s
       page = await inspectPage(browser, url);
       mkdirSync(OUTPUT, { recursive: true });
       writeFileSync(join(OUTPUT, 'default-suite.png'), page.screenshot);
-    });
+    }, SUITE_TIMEOUT_MS);
 
     it('loads without a console error or exception', () => {
       expect(page.errors).toEqual([]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SummaryRow } from '../../src/metrics/types.js';
-import { escapeMarkdown, findNotables, renderMarkdown } from '../../src/report/md.js';
+import type { RunResult } from '../../src/metrics/types.js';
+import { escapeMarkdown, findNotables, MARKDOWN_LIMIT, renderMarkdown } from '../../src/report/md.js';
 import { buildHostileResult } from './hostile-result.js';
 import { buildRunResult } from './run-result.js';
 
@@ -34,6 +35,27 @@ describe('summary.md', () => {
 
   it('stays small enough for a pull-request comment', () => {
     expect(markdown().length).toBeLessThan(2000);
+  });
+
+  it('drops the tables, then whole scenarios, rather than outgrow a pull-request comment', () => {
+    const many = (count: number): RunResult => {
+      const base = buildRunResult();
+      const names = Array.from({ length: count }, (_, i) => `scenario-${i}`);
+      return {
+        ...base,
+        scenarios: names.map((name) => ({ ...(base.scenarios[0] ?? ({} as never)), name })),
+        units: names.flatMap((name) => base.units.map((unit) => ({ ...unit, scenario: name, summary: { ...unit.summary, scenario: name } }))),
+      };
+    };
+    const medium = markdown(many(120));
+    expect(medium.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+    expect(medium).toContain('_Tables left out to fit a pull-request comment: see summary.csv or index.html._');
+    expect(medium).not.toContain('| strategy |');
+    expect(medium).toContain('### scenario-119');
+    const huge = markdown(many(400));
+    expect(huge.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+    expect(huge).toMatch(/_\d+ more scenarios in summary\.csv\._/);
+    expect(huge).not.toContain('### scenario-399');
   });
 
   it('escapes names so that markup and pipes cannot break out of the table', () => {

@@ -36,4 +36,4 @@ it('scratch tiles', async () => {
     writeFileSync(`/tmp/tile-${i++}.png`, Buffer.from(shot.data, 'base64'));
   }
   await browser.close();
-}, 120_000);
+}, 600_000);

@@ -46,12 +46,22 @@ describe('codex-rebuild', () => {
     const { context } = await replay(codexRebuild, {}, session, harness);
     expect(harness.calls).toHaveLength(1);
     expect(harness.calls[0]?.purpose).toBe('summary');
-    expect(harness.calls[0]?.maxOutputTokens).toBe(4096);
+    // The 4,096-token default is capped at a quarter of the 1,000-token window.
+    expect(harness.calls[0]?.maxOutputTokens).toBe(250);
     expect(harness.calls[0]?.instruction).toMatch(/goal.*progress and decisions.*constraints.*next steps.*critical data/is);
     expect(ids(harness.calls[0]?.messages ?? [])).toEqual(messageIds(session));
     const summary = context.at(-1);
     expect(summary).toMatchObject({ role: 'user', text: `${SUMMARY_PREFIX}\n\nGoal: parser. Next: lint.` });
     expect(summary?.synthetic).toBeDefined();
+  });
+
+  it.each([
+    { window: 100_000, budget: 4096 },
+    { window: 10_000, budget: 2500 },
+  ])('asks for at most a quarter of the window ($window) as summary', async ({ window, budget }) => {
+    const harness = harnessWith(window);
+    await replay(codexRebuild, { triggerTokens: 1000 }, session, harness);
+    expect(harness.calls[0]?.maxOutputTokens).toBe(budget);
   });
 
   it('reports the rebuild with tokens before and after, the after smaller', async () => {
@@ -94,7 +104,9 @@ describe('codex-rebuild', () => {
     const { context } = await replay(codexRebuild, {}, session, harness);
     expect(harness.calls.length).toBeGreaterThan(1);
     for (const call of harness.calls) expect(isPaired(call.messages, session)).toBe(true);
-    expect(ids(harness.calls[1]?.messages ?? [])).toEqual(messageIds(session.slice(1)));
+    // The system prompt stays; the oldest item goes first, then a call together with its result.
+    expect(ids(harness.calls[1]?.messages ?? [])).toEqual(['s', 'a1', 't1', 'a2', 'u2', 'a3', 't3', 'u3']);
+    expect(ids(harness.calls[2]?.messages ?? [])).toEqual(['s', 'a2', 'u2', 'a3', 't3', 'u3']);
     expect(context.at(-1)?.text).toContain('handoff');
     expect(actionsOf(harness, 'summary')[0]?.detail).toMatch(/dropped the \d+ oldest/);
   });

@@ -109,9 +109,16 @@ describe('gatekeeper', () => {
     it('never summarizes an earlier summary again', async () => {
       const run = await runSteps(gatekeeper, {}, big, createHarness({ window: 1000 }));
       const first = run.harness.calls.length;
-      const context = await continueSteps(gatekeeper, run, [msg.assistant('a5', words(500, 'more')), msg.user('u4'), msg.assistant('a6')]);
-      expect(ids(context)).toEqual(['s', 'gatekeeper-summary-1', 'gatekeeper-summary-2', 'u3', 'a4', 'a5', 'u4', 'a6']);
+      const more = [msg.assistant('a5', words(500, 'more')), msg.user('u4'), msg.assistant('a6', words(300, 'later')), msg.user('u5'), msg.assistant('a7')];
+      const context = await continueSteps(gatekeeper, run, more);
+      expect(ids(context)).toEqual(['s', 'gatekeeper-summary-1', 'gatekeeper-summary-2', 'u4', 'a6', 'u5', 'a7']);
       for (const call of run.harness.calls.slice(first)) expect(call.messages.map((m) => m.text).join('\n')).not.toContain('earlier messages');
+    });
+
+    it('does not summarize an older part smaller than one chunk summary budget', async () => {
+      const { context, harness } = await replay(gatekeeper, { mapTokens: 2000 }, big, createHarness({ window: 1000 }));
+      expect(ids(context)).toEqual(messageIds(big));
+      expect(harness.calls).toEqual([]);
     });
 
     it('keeps going when a chunk summary fails: the chunk head stands in, with a note', async () => {

@@ -101,12 +101,25 @@ describe('reactive-compress', () => {
     expect(context[1]?.text).toContain('Task: parser. Next steps: tests.');
   });
 
-  it('skips phase 2 when the older part is not larger than the summary budget', async () => {
+  it('summarizes when phase 1 leaves the context above a window smaller than the target', async () => {
+    const harness = createHarness({ window: 600 });
+    const { state } = await replay(reactiveCompress, { keepRecent: 3 }, session, harness);
+    expect(await reactiveCompress.recover?.(overflow, state, harness.env)).toBe('retry');
+    expect(harness.actions.map((a) => a.action)).toEqual(['trigger', 'truncate', 'summary', 'compact']);
+    const compact = actionsOf(harness, 'compact')[0];
+    expect(compact?.tokensBefore).toBeGreaterThan(600);
+    expect(compact?.tokensAfter).toBeLessThan(600);
+  });
+
+  it('asks for a summary at most half as long as what it replaces', async () => {
     const harness = createHarness();
     const { state } = await replay(reactiveCompress, { keepRecent: 3, target: 100 }, session, harness);
     expect(await reactiveCompress.recover?.(overflow, state, harness.env)).toBe('retry');
-    expect(harness.calls).toEqual([]);
-    expect(harness.actions.map((a) => a.action)).toEqual(['trigger', 'truncate', 'compact']);
+    // Replaced: everything before the kept tail but the newest user message u2, which stays.
+    const older = harness.env.archive.lookup(`reactive-compress/${harness.env.sessionId}/1`) ?? [];
+    expect(older.map((m) => m.id)).toEqual(['u1', 'a1', 't1', 'a2', 't2', 'a3', 'u2']);
+    expect(harness.calls[0]?.maxOutputTokens).toBe(Math.floor(harness.env.countMessages(older.slice(0, -1)) / 2));
+    expect(harness.calls[0]?.maxOutputTokens).toBeLessThan(2048);
   });
 
   it('falls back to dropping the older messages, archived and hinted, when the summary call fails', async () => {

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { runSuite, prepareScenarios } from '../../src/engine/run-suite.js';
+import { planUnits } from '../../src/engine/plan.js';
+import { runPlannedUnits, type UnitProgress } from '../../src/engine/workers.js';
+import { renderJson } from '../../src/report/json.js';
+import { tempDir, writeFiles } from '../helpers/temp.js';
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, '../..');
+
+/** Two small scenarios in different provider formats, three strategies each. */
+function suite(): string {
+  const common = (name: string, dialect: string, seed: number) =>
+    [
+      `name: ${name}`,
+      'transcript:',
+      `  generate: { steps: 16, seed: ${seed}, dialect: ${dialect}, toolOutputTokens: 700, facts: 4 }`,
+      `provider: ${dialect}`,
+      'window: 16000',
+      'quota: { tpm: 60000 }',
+      `seed: ${seed}`,
+      'strategies: [full, rolling-window, codex-rebuild]',
+    ].join('\n');
+  return writeFiles({ 'a.yaml': common('gemini-small', 'gemini', 3), 'b.yaml': common('openai-small', 'openai', 4) });
+}
+
+const resultJson = async (scenarios: string, workers: number): Promise<string> =>
+  (renderJson(await runSuite({ scenarios: [scenarios], workers }))[0] as { contents: string }).contents;
+
+describe('workers: results do not depend on the worker count', () => {
+  const dir = suite();
+
+  it('gives byte-identical results with 1, 2 and 3 workers (the in-thread pool of the TypeScript source)', async () => {
+    const one = await resultJson(dir, 1);
+    expect(await resultJson(dir, 2)).toBe(one);
+    expect(await resultJson(dir, 3)).toBe(one);
+    const result = JSON.parse(one) as { units: Array<{ scenario: string; strategy: string; summary: { steps_completed: number } }> };
+    expect(result.units.map((u) => `${u.scenario}/${u.strategy}`)).toEqual([
+      'gemini-small/full',
+      'gemini-small/rolling-window',
+      'gemini-small/codex-rebuild',
+      'openai-small/full',
+      'openai-small/rolling-window',
+      'openai-small/codex-rebuild',
+    ]);
+    expect(result.units.every((u) => u.summary.steps_completed > 0)).toBe(true);
+  });
+
+  it('reports each unit starting and ending, and returns results in plan order', async () => {
+    const prepared = await prepareScenarios([dir]);
+    const units = planUnits(prepared, {});
+    const events: UnitProgress[] = [];
+    const results = await runPlannedUnits(units, { mode: 'mock', workers: 2, onProgress: (e) => events.push(e) });
+    expect(results.map((r) => r.strategy)).toEqual(units.map((u) => u.spec.label));
+    expect(events.filter((e) => e.phase === 'start').map((e) => e.unit.index)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(events.filter((e) => e.phase === 'end').every((e) => e.result !== undefined)).toBe(true);
+  });
+});
+
+/**
+ * Worker threads run compiled JavaScript: vitest compiles the TypeScript in its own process and
+ * cannot hand a .ts module to a thread. So this test compiles the sources with the project's own
+ * tsc into a temporary folder (never a stale dist/), beside a copy of package.json and a link to
+ * node_modules, and runs the CLI from there with --workers 1 and --workers 2.
+ */
+describe('workers: real worker threads (compiled on the fly)', () => {
+  it('gives the same result.json with 1 and 2 threads, and the same as the in-thread run', { timeout: 300_000 }, async () => {
+    const build = tempDir('ctxbench-build-');
+    copyFileSync(join(root, 'package.json'), join(build, 'package.json'));
+    symlinkSync(join(root, 'node_modules'), join(build, 'node_modules'), 'dir');
+    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+    // Type errors elsewhere in a work in progress must not stop the emit: tsc emits regardless.
+    await run(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', join(build, 'dist'), '--sourceMap', 'false', '--declaration', 'false'], { cwd: root }).catch(() => undefined);
+    const cli = join(build, 'dist', 'cli', 'main.js');
+    expect(existsSync(cli), 'tsc emitted no dist/cli/main.js').toBe(true);
+
+    const dir = suite();
+    const outputs: string[] = [];
+    for (const workers of ['1', '2']) {
+      const out = tempDir();
+      await run(process.execPath, [cli, 'run', dir, '--out', out, '--quiet', '--workers', workers, '--reports', 'json'], { cwd: root });
+      outputs.push(readFileSync(join(out, 'result.json'), 'utf8'));
+    }
+    expect(outputs[1]).toBe(outputs[0]);
+    expect(outputs[0]).toBe(await resultJson(dir, 1));
+  });
+});
