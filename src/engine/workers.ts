@@ -37,13 +37,15 @@ type FromWorker =
  *
  * Worker threads run this module's compiled JavaScript. When this module is TypeScript source
  * (tests run under vitest, which compiles in-process and cannot hand a .ts file to a worker), the
- * pool is simulated in this thread: as many executors as workers, each with its own scenario
- * cache, taking units in turn — the same code path a worker runs, minus the thread.
+ * pool is simulated in this thread: as many executors as workers taking units in turn, each with
+ * its own provider, simulator and tokenizer per unit — the code path a worker runs, minus the
+ * thread. They share the scenarios this thread prepared already, so that running from source
+ * costs no more than running in one thread.
  */
 export async function runPlannedUnits(units: readonly PlannedUnit[], options: PoolOptions): Promise<UnitResult[]> {
   const workers = Math.max(1, Math.min(options.workers, units.length));
   if (workers === 1) return runInThread(units, [createUnitExecutor(executorOptions(options), options.prepared)], options);
-  if (isSourceModule()) return runInThread(units, Array.from({ length: workers }, () => createUnitExecutor(executorOptions(options))), options);
+  if (isSourceModule()) return runInThread(units, Array.from({ length: workers }, () => createUnitExecutor(executorOptions(options), options.prepared)), options);
   return runOnWorkers(units, workers, options);
 }
 

@@ -15,6 +15,12 @@ export interface Fact {
   question: string;
   /** Texts around the answer to draw hint words from, most specific first. */
   hintSources: string[];
+  /**
+   * A path or a command line: a piece of it may appear in the question (`release.py` for
+   * `/tmp/…/scripts/release.py`), as the exact value is still needed. A phrase or an error line
+   * may not: a piece of those is most of the answer.
+   */
+  isStructured?: boolean;
 }
 
 // Words that carry no retrieval signal: a hint made of them finds nothing.
@@ -60,9 +66,11 @@ export function cleanPhrase(phrase: string, maxWords: number): string | undefine
 }
 
 /**
- * `the \`bash\` output`: how a question names where a value was shown. Not the command line: its
- * words lead a reader to the call rather than to the output that holds the value.
+ * `\`bash\``: how a question names the tool whose output showed a value. Neither the command line
+ * (its words lead a reader to the call rather than to the output) nor words such as "output" or
+ * "show", which a session may never use: every word of a question that its evidence lacks makes
+ * the evidence harder to find (findable.ts).
  */
 export function describeOutput(toolName: string): string {
-  return `the \`${toolName}\` output`;
+  return `\`${toolName}\``;
 }

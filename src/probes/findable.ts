@@ -25,8 +25,8 @@ interface Posting {
 }
 
 export interface PassageIndex {
-  /** Each passage's message index and its normalised text. */
-  passages: { message: number; text: string }[];
+  /** Each passage's message index, its text, and its normalised text. */
+  passages: { message: number; raw: string; text: string }[];
   /** The passages of each message, in order. */
   byMessage: number[][];
   lengths: number[];
@@ -53,7 +53,7 @@ export function indexPassages(messages: readonly MessageEvent[]): PassageIndex {
     }
     const message = position.get(passage.messageId) ?? -1;
     byMessage[message]?.push(index);
-    passages.push({ message, text: normaliseAnswer(passage.text) });
+    passages.push({ message, raw: passage.text, text: normaliseAnswer(passage.text) });
     lengths.push(terms.length);
   }
   const averageLength = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length);
@@ -97,16 +97,11 @@ export function findBestPassage(index: PassageIndex, question: string): number |
 }
 
 /**
- * Whether `question` leads a reader to an evidence message, to a passage that holds `answer`: the
- * best passage, or the one after it in the same message (a reader reads on: a call's summary line,
- * then its arguments).
+ * Whether `question` leads a reader to its evidence: the best passage lies in an evidence message
+ * and holds `answer` (so two facts of one listing cannot share a question).
  */
 export function isFindable(index: PassageIndex, question: string, answer: string, evidence: ReadonlySet<number>): boolean {
   const best = findBestPassage(index, question);
-  if (best === undefined) return false;
-  const passage = index.passages[best];
-  if (passage === undefined || !evidence.has(passage.message)) return false;
-  const wanted = normaliseAnswer(answer);
-  const next = index.passages[best + 1];
-  return containsNormalised(passage.text, wanted) || (next?.message === passage.message && containsNormalised(next.text, wanted));
+  const passage = best === undefined ? undefined : index.passages[best];
+  return passage !== undefined && evidence.has(passage.message) && containsNormalised(passage.text, normaliseAnswer(answer));
 }

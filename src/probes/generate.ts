@@ -17,6 +17,8 @@ export interface GenerateOptions {
 }
 
 const DEFAULT_MAX = 20;
+/** The last messages of a session, which any strategy keeps; a fact repeated there measures nothing. */
+const RECENT_MESSAGES = 4;
 const KIND_ORDER: readonly ProbeKind[] = ['artifact', 'recall', 'continuation', 'decision'];
 
 /** Every message's normalised text (thinking included), joined, to find where an answer occurs. */
@@ -53,12 +55,15 @@ function messageAt(corpus: Corpus, offset: number): number {
 }
 
 /**
- * The messages that hold `answer`, when they all belong to the moment it appeared: from its first
- * occurrence up to the next assistant message (a call's arguments, its result, and the reply that
- * reads it). An answer repeated later stays in any context that keeps recent messages, so the
- * probe would measure nothing: undefined then, and when message `index` does not hold it.
+ * The messages that hold `answer`, when a later step would need it from them: undefined when
+ * message `index` (where the fact was read) does not hold it, or when it is repeated in the recent
+ * messages of the session, which any strategy keeps (the probe would measure nothing). Mentions
+ * are fine when they all belong to the moment the answer appeared (from its first mention up to
+ * the next assistant message: a call's arguments and its results), or all lie
+ * before the session's final quarter (and its last four messages). Every mention is evidence: a
+ * strategy that keeps any of them keeps the fact.
  */
-function findEvidenceSpan(corpus: Corpus, messages: readonly MessageEvent[], answer: string, index: number): number[] | undefined {
+function findEvidence(corpus: Corpus, messages: readonly MessageEvent[], answer: string, index: number): number[] | undefined {
   const found: number[] = [];
   for (let at = indexOfNormalised(corpus.joined, answer); at >= 0; at = indexOfNormalised(corpus.joined, answer, at + 1)) {
     const message = messageAt(corpus, at);
@@ -66,9 +71,11 @@ function findEvidenceSpan(corpus: Corpus, messages: readonly MessageEvent[], ans
   }
   const first = found[0];
   if (first === undefined || !found.includes(index)) return undefined;
-  let end = first + 1;
-  while (end < messages.length && messages[end]?.role !== 'assistant') end++;
-  return found.every((m) => m <= end) ? found : undefined;
+  let momentEnd = first + 1;
+  while (momentEnd < messages.length && messages[momentEnd]?.role !== 'assistant') momentEnd++;
+  const recent = messages.length - Math.max(RECENT_MESSAGES, Math.ceil(messages.length / 4));
+  const last = found[found.length - 1] ?? first;
+  return last < momentEnd || last < recent ? found : undefined;
 }
 
 interface Candidate {
@@ -92,15 +99,15 @@ interface Session {
 function buildCandidate(fact: Fact, session: Session): Omit<Probe, 'id'> | undefined {
   const answer = normaliseAnswer(fact.answer);
   if (answer.length < 2) return undefined;
-  const span = findEvidenceSpan(session.corpus, session.messages, answer, fact.index);
-  if (span === undefined) return undefined;
-  const question = phraseQuestion(fact, span, session.passages);
+  const evidence = findEvidence(session.corpus, session.messages, answer, fact.index);
+  if (evidence === undefined) return undefined;
+  const question = phraseQuestion(fact, evidence, session.passages);
   if (question === undefined) return undefined;
   return {
     kind: fact.kind,
     question,
     expected: { anyOf: [fact.answer] },
-    evidence: span.map((i) => (session.messages[i] as MessageEvent).id),
+    evidence: evidence.map((i) => (session.messages[i] as MessageEvent).id),
     ask: ['end'],
     origin: 'generated',
   };

@@ -27,7 +27,7 @@ const NUMBER_RULES: readonly NumberRule[] = [
   // `api@2.4.1`, `node v20.11.1`, `Python 3.11.4`; not an address (`127.0.0.1`).
   { pattern: /\b([A-Za-z][\w-]*)(?:@| v?)(\d+\.\d+\.\d+(?:-[\w.]+)?)(?![.\w])/g, group: 2, label: (m) => `version of ${m[1] ?? 'the package'}` },
   {
-    pattern: /\b(\d+)\s+(passed|failed|errors?|warnings?|skipped|tests?|files? changed|insertions?|deletions?|vulnerabilities|packages?)\b/gi,
+    pattern: /\b(\d+)\s+(passed|failed|errors?|warnings?|skipped|tests?|files? changed|insertions?|deletions?|vulnerabilities|packages?|lines total|matches)\b/gi,
     group: 1,
     label: (m) => describeCount((m[2] ?? 'items').toLowerCase()),
   },
@@ -38,13 +38,15 @@ const NUMBER_RULES: readonly NumberRule[] = [
 
 // An exception or error line with its message: `KeyError: 'X'`, `Error: connect ECONNREFUSED`,
 // `error TS2322: …`, `fatal: not a git repository`, `npm ERR! code E404`.
+// A list marker or a linter code may come first: `- E999 IndentationError: unexpected indent`.
 const ERROR_LINE =
-  /^\s*(?:E\s{2,})?((?:[\w.]*(?:Error|Exception)|ERROR|[Ee]rror(?:\[\w+\])?(?:\s+TS\d+)?|fatal|FATAL)\s*:\s*\S.*|npm ERR!.*\S)\s*$/;
+  /^\s*(?:E\s{2,}|[-*•]\s+(?:[A-Z]\d{3,4}\s+)?)?((?:[\w.]*(?:Error|Exception)|ERROR|[Ee]rror(?:\[\w+\])?(?:\s+TS\d+)?|fatal|FATAL)\s*:\s*\S.*|npm ERR!.*\S)\s*$/;
 // `FAILED tests/x.py::test_y - AssertionError`, `FAIL src/a.test.ts > suite > case`, `✗ case`.
 const FAILED_TEST = /^\s*(?:FAILED|FAIL|✗|×)\s+(\S+)/;
 
 // Per message, so that one long log cannot crowd out the rest of the session.
-const MAX_PER_MESSAGE = { paths: 2, numbers: 3, errors: 2, failing: 2 } as const;
+// Every candidate must still lead to its own line (findable.ts), so a listing yields a few.
+const MAX_PER_MESSAGE = { paths: 4, numbers: 4, errors: 2, failing: 2 } as const;
 
 function readNumberFacts(lines: readonly string[], index: number, source: string): Fact[] {
   const facts: Fact[] = [];
@@ -54,7 +56,7 @@ function readNumberFacts(lines: readonly string[], index: number, source: string
         const answer = match[rule.group];
         // A hash inside a UUID already taken, a count repeated on the next line: one probe each.
         if (answer === undefined || facts.some((f) => f.answer.includes(answer))) continue;
-        const question = `What ${rule.label(match)} did ${source} show?`;
+        const question = `What ${rule.label(match)} did ${source} say?`;
         facts.push({ kind: 'recall', answer, index, question, hintSources: [line.replace(answer, ' '), lines.join('\n')] });
         if (facts.length >= MAX_PER_MESSAGE.numbers) return facts;
       }
@@ -71,7 +73,7 @@ function readErrorFacts(lines: readonly string[], index: number, source: string)
     const answer = capText(value, 80);
     if (facts.some((f) => f.answer === answer)) return;
     const around = lines.slice(Math.max(0, i - 3), i + 3).filter((l) => l !== line).join('\n');
-    facts.push({ kind: 'recall', answer, index, question: `What error did ${source} report?`, hintSources: [around, lines.join('\n')] });
+    facts.push({ kind: 'recall', answer, index, question: `What error did ${source} say?`, hintSources: [around, lines.join('\n')] });
   });
   return facts;
 }
@@ -81,7 +83,7 @@ function readFailingFacts(lines: readonly string[], index: number, source: strin
   for (const line of lines) {
     const test = FAILED_TEST.exec(line)?.[1];
     if (test === undefined || test.length < 4 || facts.some((f) => f.answer === test)) continue;
-    const question = `Which test was still failing in ${source}?`;
+    const question = `Which test did ${source} say was still failing?`;
     facts.push({ kind: 'continuation', answer: test, index, question, hintSources: [line.replace(test, ' '), lines.join('\n')] });
     if (facts.length >= MAX_PER_MESSAGE.failing) break;
   }
@@ -92,7 +94,7 @@ function readListedPaths(text: string, lines: readonly string[], index: number, 
   const paths = [...new Set(findPathsInText(text))].slice(0, MAX_PER_MESSAGE.paths);
   return paths.map((answer) => {
     const line = lines.find((l) => l.includes(answer)) ?? '';
-    return { kind: 'artifact', answer, index, question: `Which file path appeared in ${source}?`, hintSources: [line.replace(answer, ' '), text] };
+    return { kind: 'artifact', answer, index, question: `Which file did ${source} mention?`, hintSources: [line.replace(answer, ' '), text], isStructured: true };
   });
 }
 

@@ -6,8 +6,7 @@ import { extractTerms } from '../providers/simulated/terms.js';
 
 /**
  * The words a generated question adds after its stem (`… (context: a, b)`) so that a reader finds
- * the evidence: terms of the passage that holds the answer (or of the one before it in the same
- * message), as the reader splits them (`claude-reliability/scripts` gives `claude`, `reliability`,
+ * the evidence: terms of the passage that holds the answer, as the reader splits them (`claude-reliability/scripts` gives `claude`, `reliability`,
  * `scripts`), the rarest first, added one at a time until the question leads to its evidence
  * (findable.ts). A question that still does not is dropped.
  */
@@ -18,9 +17,19 @@ function tokenizeWords(text: string): string[] {
   return text.toLowerCase().match(/\b[a-z][a-z0-9_-]*[a-z0-9]\b/g) ?? [];
 }
 
-/** The reader's terms of a text that read as words: letters first, not a stop word, not an id. */
+// The reader's tokens (providers/simulated/terms.ts): a compound token also yields its pieces.
+const TOKEN = /[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g;
+
+/**
+ * The words of a text as the reader indexes them (`claude-reliability/scripts` gives `claude`,
+ * `reliability`, `scripts`), unstemmed for display; only those that read as words.
+ */
 function termWords(text: string): string[] {
-  return extractTerms(text).filter((t) => /^[a-z][a-z0-9_-]*[a-z0-9]$/.test(t) && isHintWord(t));
+  const words: string[] = [];
+  for (const token of text.toLowerCase().match(TOKEN) ?? []) {
+    words.push(token, ...(/[_./-]/.test(token) ? token.split(/[_./-]+/) : []));
+  }
+  return words.filter((w) => /^[a-z][a-z0-9_-]*[a-z0-9]$/.test(w) && isHintWord(w));
 }
 
 /** A word worth reading in a question: not a stop word, not a hash or an id. */
@@ -28,35 +37,18 @@ function isHintWord(word: string): boolean {
   return word.length >= 3 && word.length <= 24 && !STOPWORDS.has(word) && !(/\d/.test(word) && word.length > 10);
 }
 
-/**
- * Words of the evidence passages: those of message `index` that hold the answer, and the passage
- * before each in the same message (a call's summary line before its arguments).
- */
+/** Words of the evidence passages: those of message `index` that hold the answer. */
 function evidenceWords(passages: PassageIndex, index: number, answer: string): string[] {
-  const own = passages.byMessage[index] ?? [];
-  const words: string[] = [];
-  own.forEach((passage, i) => {
+  return (passages.byMessage[index] ?? []).flatMap((passage) => {
     const text = passages.passages[passage]?.text ?? '';
-    if (!containsNormalised(text, answer)) return;
-    words.push(...termWords(text));
-    if (i > 0) words.push(...termWords(passages.passages[own[i - 1] as number]?.text ?? ''));
+    return containsNormalised(text, answer) ? termWords(text) : [];
   });
-  return words;
-}
-
-/**
- * Structured values (paths, commands, versions, error lines) may lend the question a piece of
- * themselves (`release.py` for `/tmp/…/scripts/release.py`): the exact value is still needed.
- * Phrases (decisions, next steps) may not: a piece of a phrase is most of its answer.
- */
-function mayLendPieces(fact: Fact): boolean {
-  return fact.kind === 'artifact' || fact.kind === 'recall';
 }
 
 /** The findable question for a fact whose evidence is the messages `span`, or undefined. */
 export function phraseQuestion(fact: Fact, span: readonly number[], passages: PassageIndex): string | undefined {
   const answer = normaliseAnswer(fact.answer);
-  const exclude = new Set([...extractTerms(fact.question), ...tokenizeWords(fact.question), ...(mayLendPieces(fact) ? [] : [...extractTerms(fact.answer), ...tokenizeWords(fact.answer)])]);
+  const exclude = new Set([...extractTerms(fact.question), ...tokenizeWords(fact.question), ...(fact.isStructured === true ? [] : [...extractTerms(fact.answer), ...tokenizeWords(fact.answer)])]);
   const sources = [evidenceWords(passages, fact.index, answer), ...fact.hintSources.map(termWords)];
   const candidates: string[] = [];
   for (const words of sources) {
@@ -65,10 +57,29 @@ export function phraseQuestion(fact: Fact, span: readonly number[], passages: Pa
     candidates.push(...fresh.sort((a, b) => passageFrequency(passages, a) - passageFrequency(passages, b)));
   }
   const evidence = new Set(span);
+  const isFair = (question: string): boolean => !containsNormalised(normaliseAnswer(question), answer) && isFindable(passages, question, fact.answer, evidence);
   for (let n = 0; n <= Math.min(MAX_HINTS, candidates.length); n++) {
     const question = n === 0 ? fact.question : `${fact.question} (context: ${candidates.slice(0, n).join(', ')})`;
-    if (containsNormalised(normaliseAnswer(question), answer)) return undefined;
-    if (isFindable(passages, question, fact.answer, evidence)) return question;
+    if (isFair(question)) return question;
+  }
+  // Last resort: quote the line that holds the answer, with the answer blanked out.
+  const line = clozeLine(passages, fact.index, fact.answer);
+  const cloze = line === undefined ? undefined : `${fact.question} (the line reads: "${line}")`;
+  return cloze !== undefined && isFair(cloze) ? cloze : undefined;
+}
+
+const CLOZE_CHARS = 60;
+
+/** The first passage of message `index` that holds the answer, answer blanked, cut to about 120 characters around it. */
+function clozeLine(passages: PassageIndex, index: number, answer: string): string | undefined {
+  for (const passage of passages.byMessage[index] ?? []) {
+    const raw = passages.passages[passage]?.raw ?? '';
+    const at = raw.indexOf(answer);
+    if (at < 0) continue;
+    const before = raw.slice(Math.max(0, at - CLOZE_CHARS), at);
+    const after = raw.slice(at + answer.length, at + answer.length + CLOZE_CHARS);
+    const line = `${at > CLOZE_CHARS ? '…' : ''}${before}___${after}${at + answer.length + CLOZE_CHARS < raw.length ? '…' : ''}`;
+    return line.replace(/\s+/g, ' ').replace(/"/g, "'").split(answer).join('___');
   }
   return undefined;
 }

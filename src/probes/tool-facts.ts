@@ -39,13 +39,14 @@ function readPathFacts(message: MessageEvent, index: number, call: ToolCall): Fa
   const verb = TOOL_VERBS.find(([pattern]) => pattern.test(call.name))?.[1];
   const question =
     verb === undefined
-      ? `Which path did the agent pass to the \`${call.name}\` tool?`
-      : `Which file did the agent ${verb} with the \`${call.name}\` tool?`;
+      ? `Which file did the agent pass to \`${call.name}\`?`
+      : `Which file did the agent ${verb} with \`${call.name}\`?`;
   return readPathArgs(call).map((answer) => ({
     kind: 'artifact',
     answer,
     index,
     question,
+    isStructured: true,
     // Other argument values (the edited text, a pattern), not the keys: `path`, `old_string` find nothing.
     hintSources: [message.text, Object.values(call.args).filter((v): v is string => typeof v === 'string' && v !== answer).join('\n')],
   }));
@@ -62,16 +63,18 @@ function readCommandFact(message: MessageEvent, index: number, call: ToolCall, o
     return [{
       kind: 'continuation',
       answer: command,
+      isStructured: true,
       index,
-      question: `Which command failed${exit} when the agent ran it with the \`${call.name}\` tool?`,
+      question: `Which command failed${exit} when the agent ran it with \`${call.name}\`?`,
       hintSources: [outputText, message.text],
     }];
   }
   return [{
     kind: 'recall',
     answer: command,
+    isStructured: true,
     index,
-    question: `Which command did the agent run with the \`${call.name}\` tool${exit}?`,
+    question: `Which command did the agent run with \`${call.name}\`${exit}?`,
     hintSources: [message.text, outputText],
   }];
 }

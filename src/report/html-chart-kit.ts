@@ -1,7 +1,7 @@
 import type { RunResult } from '../metrics/types.js';
 
 /** How the page formats an axis's ticks (the page owns the callbacks); `label` leaves them be. */
-export type TickFormat = 'step' | 'tokens' | 'percent' | 'minutes' | 'label';
+export type TickFormat = 'step' | 'tokens' | 'percent' | 'seconds' | 'minutes' | 'label';
 
 /** A point; `label`, when present, is what the tooltip says about it. */
 export interface ChartPoint {
@@ -49,7 +49,8 @@ export function assignColors(result: RunResult): Map<string, string> {
 
 /** A chart with the options every report chart shares: fixed size box, no animation. */
 export function buildChart(type: 'line' | 'bar', datasets: ChartDataset[], axes: AxisOptions, labels?: string[]): ChartSpec {
-  const x = axes.x.category === true ? { type: 'category' } : { type: 'linear' };
+  // Steps are whole numbers: no ticks (or grid lines) between them on a two-step session.
+  const x = axes.x.category === true ? { type: 'category' } : { type: 'linear', ...(axes.x.format === 'step' ? { ticks: { precision: 0 } } : {}) };
   return {
     config: {
       type,

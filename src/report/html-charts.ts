@@ -56,26 +56,29 @@ const QUOTA_LINE_SHARE = 0.25;
 /**
  * Tokens each strategy sent in the trailing minute of virtual time (prompt plus its own calls),
  * against the scenario's TPM quota, with every 429 marked where the gate refused a call. The
- * x axis is in minutes of virtual time.
+ * x axis is in minutes of virtual time, or seconds for a session under two minutes.
  */
 export function buildQuotaChart(info: ScenarioInfo | undefined, units: readonly UnitResult[], colors: Map<string, string>): ChartSpec {
+  const lastMs = Math.max(1000, ...units.flatMap((unit) => unit.steps.map((step) => step.atMs)));
+  // A session shorter than two minutes reads better in seconds than in 0:01, 0:01, 0:02.
+  const unitMs = lastMs < 2 * MINUTE_MS ? 1000 : MINUTE_MS;
   const datasets: ChartDataset[] = units.map((unit) => {
-    const points = unit.steps.map((step) => ({ x: step.atMs / MINUTE_MS, y: trailingMinuteTokens(unit.steps, step.atMs) }));
+    const points = unit.steps.map((step) => ({ x: step.atMs / unitMs, y: trailingMinuteTokens(unit.steps, step.atMs) }));
     return curve(unit.strategy, colorOf(colors, unit), points);
   });
   const peak = Math.max(0, ...datasets.flatMap((dataset) => dataset.data.map((point) => (typeof point === 'object' && point !== null ? point.y : 0))));
-  const lastMinute = Math.max(1 / 60, ...units.flatMap((unit) => unit.steps.map((step) => step.atMs / MINUTE_MS)));
   const tpm = info?.tpm ?? 0;
-  if (tpm > 0 && peak >= QUOTA_LINE_SHARE * tpm) datasets.push(limitLine(`TPM quota ${formatCount(tpm)}`, LIMIT_COLOR, tpm, 0, lastMinute, [6, 4]));
+  if (tpm > 0 && peak >= QUOTA_LINE_SHARE * tpm) datasets.push(limitLine(`TPM quota ${formatCount(tpm)}`, LIMIT_COLOR, tpm, 0, lastMs / unitMs, [6, 4]));
   const refusals: Marker[] = units.flatMap((unit) =>
     unit.events.flatMap((event) =>
       event.type === 'failure' && event.failure.kind === 'rate-limit'
-        ? [{ x: event.atMs / MINUTE_MS, y: trailingMinuteTokens(unit.steps, event.atMs), color: colorOf(colors, unit), label: `${unit.strategy}: 429 at step ${event.step}` }]
+        ? [{ x: event.atMs / unitMs, y: trailingMinuteTokens(unit.steps, event.atMs), color: colorOf(colors, unit), label: `${unit.strategy}: 429 at step ${event.step}` }]
         : [],
     ),
   );
   if (refusals.length > 0) datasets.push(markers('429 rate limit', 'crossRot', refusals, 5));
-  const spec = buildChart('line', datasets, { x: { title: 'virtual time', format: 'minutes' }, y: { title: 'tokens in the last minute', format: 'tokens' } });
+  const format = unitMs === 1000 ? 'seconds' : 'minutes';
+  const spec = buildChart('line', datasets, { x: { title: 'virtual time', format }, y: { title: 'tokens in the last minute', format: 'tokens' } });
   if (tpm === 0) return { ...spec, note: 'No TPM quota in this scenario.' };
   if (peak < QUOTA_LINE_SHARE * tpm) return { ...spec, note: `Peak use ${Math.round((peak / tpm) * 100)}% of the ${formatCount(tpm)} TPM quota (line off the scale).` };
   return { ...spec, note: `Dashed: the ${formatCount(tpm)} TPM quota.` };

@@ -25,6 +25,7 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     step: function (v) { return Number.isInteger(v) ? String(v) : ''; },
     tokens: count,
     percent: function (v) { return Math.round(v * 100) + '%'; },
+    seconds: function (v) { return Math.round(v * 10) / 10 + ' s'; },
     minutes: clock,
     label: null
   };

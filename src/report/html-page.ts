@@ -3,6 +3,7 @@ import type { RunResult } from '../metrics/types.js';
 import { assignColors, type ChartSpec } from './html-chart-kit.js';
 import { CLIENT_SCRIPT } from './html-client.js';
 import { embedJson, escapeHtml, inlineScript } from './html-escape.js';
+import { renderOverview } from './html-overview.js';
 import { renderScenarioSection } from './html-scenario.js';
 import { STYLE } from './html-style.js';
 
@@ -15,9 +16,11 @@ import { STYLE } from './html-style.js';
 export function renderHtmlPage(result: RunResult, chartScript: string): string {
   const colors = assignColors(result);
   const charts: Record<string, ChartSpec> = {};
-  const sections = scenarioNames(result).map((name, index) => {
+  const names = scenarioNames(result);
+  const ids = new Map(names.map((name, index) => [name, `scenario-${index}`]));
+  const sections = names.map((name) => {
     const units = result.units.filter((unit) => unit.scenario === name);
-    const section = renderScenarioSection(`scenario-${index}`, name, result.scenarios.find((s) => s.name === name), units, colors);
+    const section = renderScenarioSection(ids.get(name) ?? '', name, result.scenarios.find((s) => s.name === name), units, colors);
     Object.assign(charts, section.charts);
     return section.html;
   });
@@ -43,6 +46,7 @@ export function renderHtmlPage(result: RunResult, chartScript: string): string {
     '<body>',
     renderHeader(result),
     '<main>',
+    renderOverview(result, names, ids, colors),
     ...sections,
     '</main>',
     `<footer>ctxbench ${escapeHtml(result.tool.version)} · result schema ${result.schemaVersion} · token counts and times are deterministic for the seed; time is virtual, not wall-clock.</footer>`,
@@ -65,12 +69,10 @@ function renderHeader(result: RunResult): string {
     ['scenarios', String(names.length)],
     ['strategies', strategies.join(', ')],
   ];
-  const links = names.map((name, index) => `<a href="#scenario-${index}">${escapeHtml(name)}</a>`).join('');
   return [
     '<header class="page">',
     '<h1>ctxbench report</h1>',
     `<dl class="meta">${meta.map(([key, value]) => `<div><dt>${key}</dt><dd>${escapeHtml(value)}</dd></div>`).join('')}</dl>`,
-    names.length > 1 ? `<nav class="scenarios">${links}</nav>` : '',
     '</header>',
   ].join('\n');
 }

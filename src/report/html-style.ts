@@ -18,9 +18,15 @@ dl.meta { display: flex; flex-wrap: wrap; gap: 4px 22px; margin: 0 0 8px; }
 dl.meta div { display: flex; gap: 6px; }
 dl.meta dt { color: var(--muted); }
 dl.meta dd { margin: 0; font-weight: 600; }
-nav.scenarios a { margin-right: 14px; }
 a { color: #1d4ed8; }
-section.scenario { padding: 22px 0 12px; border-bottom: 1px solid var(--line); }
+section.scenario, section.overview { padding: 22px 0 12px; border-bottom: 1px solid var(--line); }
+table.overview-table { font-size: 13px; }
+table.overview-table thead th { white-space: normal; vertical-align: bottom; text-align: right; line-height: 1.2; }
+table.overview-table thead th:first-child, table.overview-table tbody th { text-align: left; }
+table.overview-table th, table.overview-table td { padding: 4px 6px; }
+table.overview-table tbody th { font-weight: 500; min-width: 200px; max-width: 280px; overflow-wrap: anywhere; }
+table.overview-table td { white-space: nowrap; text-align: right; font-size: 12px; }
+td.crash-cell { color: var(--bad); background: #fff5f5; }
 .scenario-meta { color: var(--muted); margin: 0 0 10px; }
 .findings { margin: 0 0 12px; padding: 8px 12px 8px 28px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }
 .findings li { margin: 2px 0; }

@@ -96,14 +96,13 @@ function renderScenario(name: string, info: ScenarioInfo | undefined, rows: read
 }
 
 /**
- * The differences a reviewer should not miss, in this order: every crash, the biggest saving
- * against `full` (among strategies that did not crash), the best answer recall, the most 429s.
- * Ties name every strategy tied.
+ * The differences a reviewer should not miss, in this order: every crash (strategies that crashed
+ * the same way at the same step share a line), the biggest saving against `full` (among
+ * strategies that did not crash), the best answer recall, the most 429s. Ties name every
+ * strategy tied.
  */
 export function findNotables(rows: readonly SummaryRow[]): Finding[] {
-  const findings: Finding[] = rows
-    .filter((row) => row.crashed)
-    .map((row) => ({ kind: 'crash', strategies: [row.strategy], text: `crashed (${row.crash_kind ?? 'unknown'}) at step ${row.crash_step ?? '?'} of ${row.steps}` }));
+  const findings: Finding[] = groupCrashes(rows);
   const finished = rows.filter((row) => !row.crashed);
   const saving = leaders(finished, (row) => row.saving_vs_full);
   if (saving !== undefined && saving.value > 0) {
@@ -118,6 +117,17 @@ export function findNotables(rows: readonly SummaryRow[]): Finding[] {
     findings.push({ kind: 'rate-limit', strategies: limits.strategies, text: `hit the most 429s: ${limits.value}${each}, waiting up to ${formatDuration(wait)}` });
   }
   return findings;
+}
+
+function groupCrashes(rows: readonly SummaryRow[]): Finding[] {
+  const groups = new Map<string, Finding>();
+  for (const row of rows.filter((r) => r.crashed)) {
+    const text = `crashed (${row.crash_kind ?? 'unknown'}) at step ${row.crash_step ?? '?'} of ${row.steps}`;
+    const group = groups.get(text) ?? { kind: 'crash', strategies: [], text };
+    group.strategies.push(row.strategy);
+    groups.set(text, group);
+  }
+  return [...groups.values()];
 }
 
 /** The rows with the highest measured value, or `undefined` when nothing was measured. */

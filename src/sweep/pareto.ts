@@ -64,7 +64,7 @@ function violations(score: PointScore, constraints: Constraints): string[] {
  * front: a point dominating it would satisfy the constraints too and win the order. When no point
  * qualifies, the reason says how many points fail each constraint and the best value reached.
  */
-export function recommend(scores: readonly PointScore[], constraints: Constraints, labels: readonly string[] = []): Recommendation {
+export function recommend(scores: readonly PointScore[], constraints: Constraints): Recommendation {
   const feasible = scores.map((score, i) => ({ score, i })).filter(({ score }) => violations(score, constraints).length === 0);
   feasible.sort(
     (a, b) =>
@@ -76,10 +76,7 @@ export function recommend(scores: readonly PointScore[], constraints: Constraint
   );
   const best = feasible[0];
   const wording = describeConstraints(constraints);
-  if (best !== undefined) {
-    const label = labels[best.i] ?? `point ${best.i}`;
-    return { position: best.i, reason: `${label}: the cheapest of ${feasible.length} of ${scores.length} points that satisfy ${wording}` };
-  }
+  if (best !== undefined) return { position: best.i, reason: `the cheapest of ${feasible.length} of ${scores.length} points that satisfy ${wording}` };
   return { position: null, reason: explainNone(scores, constraints, wording) };
 }
 

@@ -45,7 +45,7 @@ export function renderSweepHtml(sweep: SweepResult, chartScript: string): string
     '<body>',
     `<h1>${escapeHtml(title)}</h1>`,
     `<p>Scenarios: ${escapeHtml(sweep.run.scenarios.map((s) => s.name).join(', '))} · seed ${sweep.run.seed} · ${sweep.run.mode} providers${sweep.sample === null ? '' : ` · a seeded sample (seed ${sweep.sample.seed}) of ${sweep.gridSize} grid points`}.</p>`,
-    `<p class="recommendation"><strong>Recommendation:</strong> ${escapeHtml(recommended?.label ?? 'none')} — ${escapeHtml(sweep.recommendation.reason)}</p>`,
+    `<p class="recommendation"><strong>Recommendation:</strong> ${escapeHtml(recommended?.label ?? 'none')}: ${escapeHtml(sweep.recommendation.reason)}</p>`,
     '<div class="chart"><canvas id="sweep-chart" role="img" aria-label="total tokens against answer recall for every point"></canvas></div>',
     renderTable(sweep),
     `<script type="application/json" id="sweep-data">${embedJson(chartConfig(sweep))}</script>`,

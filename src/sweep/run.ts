@@ -85,7 +85,7 @@ function rankPoints(run: RunResult, axes: readonly GridAxis[], points: readonly 
       units: run.units.filter((unit) => unit.strategy === point.label).map((unit) => unit.summary),
     })),
     front,
-    recommendation: recommend(scores, constraints, points.map((p) => p.label)),
+    recommendation: recommend(scores, constraints),
     run,
   };
 }

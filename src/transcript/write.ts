@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Transcript, TranscriptEvent } from './types.js';
 
 /**
@@ -38,6 +39,7 @@ export function serializeEvent(event: TranscriptEvent): string {
 
 /** Writes the transcript to `file` (the CLI and tests call it; the core never writes). */
 export async function writeTranscript(transcript: Transcript, file: string): Promise<void> {
+  await mkdir(dirname(file), { recursive: true });
   await writeFile(file, serializeTranscript(transcript), 'utf8');
 }
 

@@ -33,7 +33,8 @@ describe('ctxbench report', () => {
 
   beforeAll(async () => {
     run = tempDir();
-    const { code } = await cli(['run', suite, '--out', run, '--quiet', '--strategies', 'full,rolling-window']);
+    const { code, stderr } = await cli(['run', suite, '--out', run, '--quiet', '--strategies', 'full,rolling-window']);
+    expect(stderr).toBe('');
     expect(code).toBe(0);
   }, 240_000);
 

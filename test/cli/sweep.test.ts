@@ -49,7 +49,7 @@ describe('ctxbench sweep', () => {
     expect(stdout).toMatch(/^sweep of codex-rebuild · 10 points × 1 scenario\n/);
     expect(stdout).toMatch(/Pareto front \(\d+ of 10 points; total tokens ↓, answer recall ↑, crashes ↓, waiting ↓\):/);
     expect(stdout).toMatch(/\n {2}\* {2}trigger=0\.\d recentUserTokens=\d+ /);
-    expect(stdout).toMatch(/Recommendation: trigger=\S+ recentUserTokens=\d+\n {2}.*the cheapest of \d+ of 10 points that satisfy answer recall ≥ 0\.5, crashes ≤ 0/);
+    expect(stdout).toMatch(/Recommendation: trigger=\S+ recentUserTokens=\d+\n {2}the cheapest of \d+ of 10 points that satisfy answer recall ≥ 0\.5, crashes ≤ 0/);
 
     const [header, ...rows] = readFileSync(join(out, 'sweep.csv'), 'utf8').trim().split('\n');
     expect(header).toBe('point,trigger,recentUserTokens,total_tokens,answer_recall,crashes,wait_ms,on_front,recommended');

@@ -49,6 +49,7 @@ describe.skipIf(chromium === undefined)('the HTML report in headless Chromium (s
       page = await inspectPage(browser, url);
       mkdirSync(OUTPUT, { recursive: true });
       writeFileSync(join(OUTPUT, 'default-suite.png'), page.screenshot);
+      writeFileSync(join(OUTPUT, 'default-suite-first-screen.png'), page.firstScreen);
     }, SUITE_TIMEOUT_MS);
 
     it('loads without a console error or exception', () => {
@@ -57,6 +58,12 @@ describe.skipIf(chromium === undefined)('the HTML report in headless Chromium (s
 
     it('requests nothing but the file itself', () => {
       expect(page.requests).toEqual([url]);
+    });
+
+    it('saves screenshots of the whole page and of its first screen', () => {
+      expect(page.screenshot.subarray(1, 4).toString()).toBe('PNG');
+      expect(page.firstScreen.readUInt32BE(16)).toBe(1366);
+      expect(page.screenshot.readUInt32BE(20)).toBeGreaterThan(768);
     });
 
     it('draws every chart canvas', () => {

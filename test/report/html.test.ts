@@ -84,6 +84,19 @@ describe('renderHtml: one self-contained page', () => {
     expect(table).not.toMatch(/<td class="num best" data-sort="10160"/);
   });
 
+  it('opens with an overview of scenario × strategy when there are several scenarios', () => {
+    expect(html).not.toContain('<section class="overview">');
+    const two = buildRunResult();
+    const info = two.scenarios[0];
+    if (info === undefined) throw new Error('fixture has a scenario');
+    two.scenarios.push({ ...info, name: 'second' });
+    two.units.push(...two.units.map((unit) => ({ ...unit, scenario: 'second', summary: { ...unit.summary, scenario: 'second' } })));
+    const overview = /<section class="overview">.*?<\/section>/s.exec(page(two))?.[0] ?? '';
+    const rows = [...overview.matchAll(/<tr><th scope="row"><a href="#(scenario-\d)">([^<]*)<\/a><\/th>(.*?)<\/tr>/gs)].map((m) => m.slice(1));
+    expect(rows.map(([id, name]) => `${id} ${name}`)).toEqual(['scenario-0 long-session', 'scenario-1 second']);
+    expect(rows[0]?.[2]).toBe('<td class="crash-cell" title="overflow at step 2">✗ overflow @2</td><td class="num">33% · 50%</td>');
+  });
+
   it('draws context, cumulative, quota, retention, recall and tradeoff charts per scenario', () => {
     expect(Object.keys(charts(html))).toEqual([
       'scenario-0-context',

@@ -95,7 +95,8 @@ describe('reactive-compress', () => {
     const harness = createHarness({ answer: () => answer('Task: parser. Next steps: tests.') });
     const { context } = await recoverFrom(overflow, { keepRecent: 3, target: 100 }, harness);
     expect(harness.calls).toHaveLength(1);
-    expect(harness.calls[0]).toMatchObject({ purpose: 'summary', maxOutputTokens: 50 });
+    expect(harness.calls[0]?.purpose).toBe('summary');
+    expect(harness.calls[0]?.maxOutputTokens).toBeLessThanOrEqual(50);
     expect(harness.calls[0]?.instruction).toMatch(/Task.*Decisions.*Next steps/s);
     expect(ids(harness.calls[0]?.messages ?? [])).toEqual(['s', 'u1', 'a1', 't1', 'a2', 't2', 'a3', 'u2']);
     expect(context[1]?.text).toContain('Task: parser. Next steps: tests.');

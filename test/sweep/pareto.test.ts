@@ -25,15 +25,14 @@ describe('Pareto front over tokens ↓, recall ↑, crashes ↓, waiting ↓', (
 
 describe('recommend', () => {
   const scores = [score(300, 0.95), score(100, 0.5), score(150, 0.92, 0, 10), score(150, 0.92, 0, 5), score(80, 0.99, 2)];
-  const labels = ['p0', 'p1', 'p2', 'p3', 'p4'];
 
   it('picks the cheapest point that satisfies the constraints; ties go to recall, crashes, waiting', () => {
-    expect(recommend(scores, { minRecall: 0.9, maxCrashes: 0 }, labels)).toEqual({
+    expect(recommend(scores, { minRecall: 0.9, maxCrashes: 0 })).toEqual({
       position: 3,
-      reason: 'p3: the cheapest of 3 of 5 points that satisfy answer recall ≥ 0.9, crashes ≤ 0',
+      reason: 'the cheapest of 3 of 5 points that satisfy answer recall ≥ 0.9, crashes ≤ 0',
     });
-    expect(recommend(scores, { maxCrashes: 0 }, labels).position).toBe(1);
-    expect(recommend(scores, {}, labels)).toMatchObject({ position: 4, reason: 'p4: the cheapest of 5 of 5 points that satisfy no constraint' });
+    expect(recommend(scores, { maxCrashes: 0 }).position).toBe(1);
+    expect(recommend(scores, {})).toMatchObject({ position: 4, reason: 'the cheapest of 5 of 5 points that satisfy no constraint' });
     expect(recommend(scores, { minRecall: 0.9, maxCrashes: 0, maxTokens: 120 }).position).toBeNull();
   });
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { generateProbes } from '../../probes/generate.js';
 import { readTranscript } from '../../transcript/read.js';
@@ -35,6 +36,7 @@ export function register(program: Command): void {
         return;
       }
       try {
+        await mkdir(dirname(flags.output), { recursive: true });
         await writeFile(flags.output, text, 'utf8');
       } catch (e) {
         throw new UsageError(`cannot write ${flags.output}: ${(e as Error).message}`);

@@ -10,6 +10,8 @@ export interface PageReport {
   canvases: Array<{ chart: string; width: number; height: number; painted: number }>;
   /** The full page as a PNG. */
   screenshot: Buffer;
+  /** The first laptop screen of the page as a PNG: what a reader sees on opening it. */
+  firstScreen: Buffer;
   evaluate(expression: string): Promise<unknown>;
 }
 
@@ -42,8 +44,16 @@ export async function inspectPage(browser: Browser, url: string): Promise<PageRe
   const metrics = (await send('Page.getLayoutMetrics')) as { cssContentSize: { width: number; height: number } };
   const clip = { x: 0, y: 0, width: VIEWPORT.width, height: Math.ceil(metrics.cssContentSize.height), scale: 1 };
   const shot = (await send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, clip })) as { data: string };
+  const first = (await send('Page.captureScreenshot', { format: 'png' })) as { data: string };
   const events = browser.events.slice(firstEvent).filter((event) => event.sessionId === sessionId);
-  return { requests: requestsOf(events), errors: errorsOf(events), canvases, screenshot: Buffer.from(shot.data, 'base64'), evaluate };
+  return {
+    requests: requestsOf(events),
+    errors: errorsOf(events),
+    canvases,
+    screenshot: Buffer.from(shot.data, 'base64'),
+    firstScreen: Buffer.from(first.data, 'base64'),
+    evaluate,
+  };
 }
 
 /** Counts the non-transparent pixels of every chart canvas, in the page. */
