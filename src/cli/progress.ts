@@ -31,8 +31,9 @@ const BAR_WIDTH = 24;
 
 /**
  * Progress of a run on stderr. On a terminal: a bar rewritten in place (units done of total, the
- * scenario × strategy running, elapsed, ETA). Otherwise (CI logs): a plain line at most every
- * ~5 s and one per finished scenario. With `quiet`: nothing.
+ * scenario × strategy last started, elapsed, ETA). Otherwise (CI logs): a plain line at most every
+ * ~5 s and one per finished scenario. With `quiet`: nothing. Units may run on a worker pool, so
+ * events can interleave and arrive out of order: counts come from events, never from indices.
  */
 export function createProgress(options: ProgressOptions): Progress {
   if (options.quiet) return { onUnit: () => undefined, done: () => undefined };
@@ -41,19 +42,30 @@ export function createProgress(options: ProgressOptions): Progress {
   return stream.isTTY === true ? createBar(stream, now, options.tickMs ?? 1000) : createLines(stream, now);
 }
 
-interface Tally {
+interface ScenarioTally {
+  name: string;
   started: number;
+  ended: number;
+  firstStartMs: number;
+}
+
+interface Tally {
+  startedMs: number;
   done: number;
   total: number;
   current?: UnitEvent;
+  /** Scenarios in the order their first unit started, until reported finished. */
+  open: ScenarioTally[];
 }
 
 function createBar(stream: ProgressStream, now: () => number, tickMs: number): Progress {
-  const tally: Tally = { started: now(), done: 0, total: 0 };
+  const tally: Tally = { startedMs: now(), done: 0, total: 0, open: [] };
   let shown = false;
   const draw = (): void => {
     if (tally.current === undefined) return;
-    const line = fitWidth(describeBar(tally, now()), (stream.columns ?? 80) - 1);
+    // A pseudo-terminal may report 0 columns: assume the classic 80 then.
+    const columns = stream.columns !== undefined && stream.columns >= 20 ? stream.columns : 80;
+    const line = fitWidth(describeBar(tally, now()), columns - 1);
     stream.write(`\r\x1b[2K${line}`);
     shown = true;
   };
@@ -61,7 +73,7 @@ function createBar(stream: ProgressStream, now: () => number, tickMs: number): P
   timer?.unref();
   return {
     onUnit(event) {
-      count(tally, event);
+      count(tally, event, now());
       draw();
     },
     done() {
@@ -72,55 +84,73 @@ function createBar(stream: ProgressStream, now: () => number, tickMs: number): P
 }
 
 function createLines(stream: ProgressStream, now: () => number): Progress {
-  const tally: Tally = { started: now(), done: 0, total: 0 };
-  let lastLine = tally.started;
-  let scenario: { name: string; started: number; units: number } | undefined;
-  const finishScenario = (): void => {
-    if (scenario === undefined) return;
-    const seconds = (now() - scenario.started) / 1000;
-    stream.write(`ctxbench: scenario ${scenario.name} done (${plural(scenario.units, 'strategy', 'strategies')}, ${formatElapsed(seconds)}) · ${tally.done}/${tally.total} units\n`);
-    lastLine = now();
+  const tally: Tally = { startedMs: now(), done: 0, total: 0, open: [] };
+  let lastLine = tally.startedMs;
+  const report = (scenarios: readonly ScenarioTally[]): void => {
+    for (const scenario of scenarios) {
+      const seconds = (now() - scenario.firstStartMs) / 1000;
+      stream.write(`ctxbench: scenario ${scenario.name} done (${plural(scenario.ended, 'strategy', 'strategies')}, ${formatElapsed(seconds)}) · ${tally.done}/${tally.total} units\n`);
+      lastLine = now();
+    }
   };
   return {
     onUnit(event) {
-      if (event.phase === 'start' && event.scenario !== scenario?.name) {
-        finishScenario();
-        scenario = { name: event.scenario, started: now(), units: 0 };
-      }
-      count(tally, event);
-      if (event.phase === 'end' && scenario !== undefined) scenario.units += 1;
+      count(tally, event, now());
+      report(takeFinished(tally, false));
       if (event.phase === 'end' && now() - lastLine >= LINE_INTERVAL_MS) {
         stream.write(`ctxbench: ${describeLine(tally, now())}\n`);
         lastLine = now();
       }
     },
     done() {
-      finishScenario();
-      scenario = undefined;
+      report(takeFinished(tally, true));
     },
   };
 }
 
-function count(tally: Tally, event: UnitEvent): void {
+function count(tally: Tally, event: UnitEvent, at: number): void {
   tally.total = event.total;
-  tally.current = event;
-  if (event.phase === 'end') tally.done = event.index + 1;
+  let scenario = tally.open.find((s) => s.name === event.scenario);
+  if (scenario === undefined) {
+    scenario = { name: event.scenario, started: 0, ended: 0, firstStartMs: at };
+    tally.open.push(scenario);
+  }
+  if (event.phase === 'start') {
+    scenario.started += 1;
+    tally.current = event;
+  } else {
+    scenario.ended += 1;
+    tally.done += 1;
+    tally.current ??= event;
+  }
 }
 
-/** `[██████░░░░] 12/40 units · overflow-coding × rolling-window · 12.3 s · ETA 31 s` */
+/**
+ * Removes and returns the scenarios known to be finished: every unit started has ended and a
+ * later scenario has started (units are planned scenario by scenario), or the run is over.
+ */
+function takeFinished(tally: Tally, runOver: boolean): ScenarioTally[] {
+  const finished = tally.open.filter((scenario, i) => scenario.started === scenario.ended && (runOver || i < tally.open.length - 1));
+  tally.open = tally.open.filter((scenario) => !finished.includes(scenario));
+  return finished;
+}
+
+/** `[██████░░░░] 12/40 units · 12.3 s · ETA 31 s · overflow-coding × rolling-window` */
 function describeBar(tally: Tally, at: number): string {
   const filled = tally.total === 0 ? 0 : Math.round((tally.done / tally.total) * BAR_WIDTH);
   const bar = `[${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}]`;
   return `${bar} ${describeLine(tally, at)}`;
 }
 
-/** `12/40 units · overflow-coding × rolling-window · 12.3 s · ETA 31 s` */
+/**
+ * `12/40 units · 12.3 s · ETA 31 s · overflow-coding × rolling-window`: names last, so that a
+ * narrow terminal cuts them rather than the figures.
+ */
 function describeLine(tally: Tally, at: number): string {
-  const elapsed = (at - tally.started) / 1000;
-  const parts = [`${tally.done}/${tally.total} units`];
-  if (tally.current !== undefined) parts.push(`${tally.current.scenario} × ${tally.current.strategy}`);
-  parts.push(formatElapsed(elapsed));
+  const elapsed = (at - tally.startedMs) / 1000;
+  const parts = [`${tally.done}/${tally.total} units`, formatElapsed(elapsed)];
   if (tally.done > 0 && tally.done < tally.total) parts.push(`ETA ${formatElapsed((elapsed / tally.done) * (tally.total - tally.done))}`);
+  if (tally.current !== undefined) parts.push(`${tally.current.scenario} × ${tally.current.strategy}`);
   return parts.join(' · ');
 }
 

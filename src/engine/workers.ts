@@ -37,10 +37,10 @@ type FromWorker =
  *
  * Worker threads run this module's compiled JavaScript. When this module is TypeScript source
  * (tests run under vitest, which compiles in-process and cannot hand a .ts file to a worker), the
- * pool is simulated in this thread: as many executors as workers taking units in turn, each with
- * its own provider, simulator and tokenizer per unit — the code path a worker runs, minus the
- * thread. They share the scenarios this thread prepared already, so that running from source
- * costs no more than running in one thread.
+ * pool is simulated in this thread: as many executors as workers, taking units in turn — the code
+ * path a worker runs, minus the thread. They reuse the scenarios this thread prepared already, so
+ * running from source costs no more than running with one worker; test/engine/workers.test.ts
+ * compiles the sources to exercise the real threads.
  */
 export async function runPlannedUnits(units: readonly PlannedUnit[], options: PoolOptions): Promise<UnitResult[]> {
   const workers = Math.max(1, Math.min(options.workers, units.length));

@@ -9,13 +9,15 @@ import { messageText } from './context-text.js';
  * Retrieval-aware recall (issue: a strategy that leaves a retrieval hint claims the text is
  * recoverable). The reader may follow a hint when it could not answer, or when the passage it
  * answered from is itself a hint, and only a hint found next to what the question asks about:
- * in the messages of the passages that best match the question, or in the message beside one
- * (a tool call's args match the question, its truncated result holds the hint). The choice uses
- * the question and the context alone, never the expected answer.
+ * in a message of the passages that best match the question, or in a message linked to one by a
+ * tool call (a call's arguments match the question, its truncated result holds the hint). The
+ * choice uses the question and the context alone, never the expected answer.
  */
 
-/** Passages that count as "what the question asks about". */
+/** At most this many passages count as "what the question asks about"... */
 const TOP_PASSAGES = 3;
+/** ...and only those that score at least this share of the best (the reader's runners-up). */
+const RUNNER_UP = 0.6;
 /** At most this many archived texts are fetched for one question. */
 const MAX_KEYS = 2;
 
@@ -28,20 +30,23 @@ export function needsRetrieval(answer: string): boolean {
 export function chooseRetrievalKeys(question: string, context: readonly ContextMessage[], answer: string): string[] {
   if (!needsRetrieval(answer)) return [];
   const keys = findRetrievalHints(answer);
-  const position = new Map<string, number>();
-  context.forEach((message, index) => position.set(message.id, index));
-  const best = rankPassages(question, splitPassages(context))
-    .filter((passage) => passage.score > 0)
-    .slice(0, TOP_PASSAGES);
+  const ranked = rankPassages(question, splitPassages(context));
+  const bestScore = ranked[0]?.score ?? 0;
+  const best = ranked.filter((passage) => passage.score > 0 && passage.score >= bestScore * RUNNER_UP).slice(0, TOP_PASSAGES);
   for (const passage of best) {
-    const at = position.get(passage.messageId);
-    if (at === undefined) continue;
-    for (const neighbour of [at, at - 1, at + 1]) {
-      const message = context[neighbour];
-      if (message !== undefined) keys.push(...findRetrievalHints(messageText(message)));
-    }
+    for (const message of linkedMessages(context, passage.messageId)) keys.push(...findRetrievalHints(messageText(message)));
   }
   return [...new Set(keys)].slice(0, MAX_KEYS);
+}
+
+/** A message and those a tool call links it to: a call's results, or a result's call. */
+function linkedMessages(context: readonly ContextMessage[], id: string): ContextMessage[] {
+  const message = context.find((m) => m.id === id);
+  if (message === undefined) return [];
+  const callIds = new Set((message.toolCalls ?? []).map((c) => c.id));
+  const results = context.filter((m) => m.toolCallId !== undefined && callIds.has(m.toolCallId));
+  const caller = message.toolCallId === undefined ? [] : context.filter((m) => (m.toolCalls ?? []).some((c) => c.id === message.toolCallId));
+  return [message, ...results, ...caller];
 }
 
 /** An archived text fetched by its key. */

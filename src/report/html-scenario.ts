@@ -30,9 +30,32 @@ interface Panel {
  * generated, never taken from the input, so it is safe in attributes).
  */
 export function renderScenarioSection(id: string, name: string, info: ScenarioInfo | undefined, units: readonly UnitResult[], colors: Map<string, string>): ScenarioSection {
+  const panels = buildPanels(info, units, colors);
+  const noProbes = panels.find((panel) => panel.key === 'retention')?.empty ?? '';
+  const charts: Record<string, ChartSpec> = {};
+  for (const panel of panels) if (panel.spec !== undefined) charts[`${id}-${panel.key}`] = panel.spec;
+  const probeTable = renderProbeTable(units);
+  const html = [
+    `<section class="scenario" id="${id}">`,
+    `<h2>${escapeHtml(name)}</h2>`,
+    info === undefined ? '' : `<p class="scenario-meta">${describeScenario(info)}</p>`,
+    renderFindings(units),
+    units.length === 0 ? '<p class="dim">No strategies ran in this scenario.</p>' : renderSummaryTable(units.map((unit) => unit.summary), colors),
+    `<div class="charts">\n${panels.map((panel) => renderPanel(id, panel)).join('\n')}\n</div>`,
+    '<h3>What each strategy did</h3>',
+    renderTimelines(units, colors),
+    '<h3>Probes</h3>',
+    probeTable === '' ? `<p class="dim">${noProbes}</p>` : probeTable,
+    '</section>',
+  ];
+  return { html: html.filter((part) => part !== '').join('\n'), charts };
+}
+
+/** The six charts, in reading order: tokens first, then quota, then recall. */
+function buildPanels(info: ScenarioInfo | undefined, units: readonly UnitResult[], colors: Map<string, string>): Panel[] {
   const hasProbes = units.some((unit) => unit.probes !== undefined && (unit.probes.answers.length > 0 || unit.probes.retention.length > 0));
   const noProbes = hasProbes ? 'no probe answers in this scenario' : 'no probes in this scenario';
-  const panels: Panel[] = [
+  return [
     {
       key: 'context',
       title: 'Context per step',
@@ -58,23 +81,6 @@ export function renderScenarioSection(id: string, name: string, info: ScenarioIn
       empty: noProbes,
     },
   ];
-  const charts: Record<string, ChartSpec> = {};
-  for (const panel of panels) if (panel.spec !== undefined) charts[`${id}-${panel.key}`] = panel.spec;
-  const probeTable = renderProbeTable(units);
-  const html = [
-    `<section class="scenario" id="${id}">`,
-    `<h2>${escapeHtml(name)}</h2>`,
-    info === undefined ? '' : `<p class="scenario-meta">${describeScenario(info)}</p>`,
-    renderFindings(units),
-    units.length === 0 ? '<p class="dim">No strategies ran in this scenario.</p>' : renderSummaryTable(units.map((unit) => unit.summary), colors),
-    `<div class="charts">\n${panels.map((panel) => renderPanel(id, panel)).join('\n')}\n</div>`,
-    '<h3>What each strategy did</h3>',
-    renderTimelines(units, colors),
-    '<h3>Probes</h3>',
-    probeTable === '' ? `<p class="dim">${noProbes}</p>` : probeTable,
-    '</section>',
-  ];
-  return { html: html.filter((part) => part !== '').join('\n'), charts };
 }
 
 function renderPanel(id: string, panel: Panel): string {

@@ -55,10 +55,11 @@ export const decision: FactTemplate = {
       question: `What did the agent decide to use for ${topic}?`,
       text,
       drawValue,
-      update: ({ random: r, marker: next }) => ({
+      update: ({ marker: next }) => ({
         subject: topic,
         question: '',
-        text: `Revisiting what I decided for ${topic}: switching to ${next}, because ${r.pick(REASONS)}.`,
+        // Shorter than the first decision, so a reader that finds both reads this one first.
+        text: `Revisited the decision on ${topic}: decided on ${next} now.`,
         drawValue,
       }),
     };

@@ -48,7 +48,7 @@ export const pinnedDependency: FactTemplate = {
  * Questions a coding session like these never answers, each with the content words a reader
  * would look for. Only those whose words occur nowhere in the session are asked.
  */
-const ABSENT_QUESTIONS: readonly { question: string; words: readonly string[] }[] = [
+export const ABSENT_QUESTIONS: readonly { question: string; words: readonly string[] }[] = [
   { question: 'Which Kubernetes namespace did the agent deploy to?', words: ['kubernetes', 'namespace'] },
   { question: 'Which Terraform workspace did the agent select?', words: ['terraform', 'workspace'] },
   { question: 'What Grafana dashboard UID did the agent link in its summary?', words: ['grafana', 'dashboard', 'uid'] },

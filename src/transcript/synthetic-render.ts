@@ -149,9 +149,10 @@ function renderToolStep(writer: Writer, task: TaskSpec, step: StepPlan, frame: F
   const slots = { ...task.slots, ...first.subject };
   const action = first.name === 'run_tests' && state.edited ? 'retest' : first.name;
   const isToolFact = frame?.call !== undefined;
-  // A tool fact words the turn itself; a text fact (a decision) is said after the usual words.
+  // A tool fact words the turn itself; a text fact (a decision) is a paragraph after the usual
+  // words, as agents write a decision apart (and a reader finds it as a line of its own).
   const saying = isToolFact && frame.text !== undefined ? frame.text : renderSaying(random, action, slots);
-  const text = !isToolFact && frame?.text !== undefined ? `${saying} ${frame.text}` : saying;
+  const text = !isToolFact && frame?.text !== undefined ? `${saying}\n\n${frame.text}` : saying;
   const toolCalls: ToolCall[] = calls.map((call) => ({ id: writer.options.callId(++writer.calls), name: call.name, args: call.args }));
   pushMessage(writer, { role: 'assistant', text, thinking: frame?.thinking ?? renderThinking(random, action, slots), toolCalls });
   calls.forEach((call, i) => pushMessage(writer, { role: 'tool', text: call.result, toolCallId: toolCalls[i]?.id ?? '', toolName: call.name }));

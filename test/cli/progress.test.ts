@@ -30,10 +30,10 @@ describe('createProgress', () => {
     const progress = createProgress({ quiet: false, stream, now, tickMs: 0 });
     runUnits(progress.onUnit, clock, 2000);
     progress.done();
-    expect(writes[0]).toBe('\r\x1b[2K[░░░░░░░░░░░░░░░░░░░░░░░░] 0/4 units · overflow-coding × full · 0.0 s');
-    expect(writes[1]).toBe('\r\x1b[2K[██████░░░░░░░░░░░░░░░░░░] 1/4 units · overflow-coding × full · 2.0 s · ETA 6.0 s');
-    expect(writes[6]).toBe('\r\x1b[2K[██████████████████░░░░░░] 3/4 units · tpm-limited × rolling-window · 6.0 s · ETA 2.0 s');
-    expect(writes.at(-2)).toBe('\r\x1b[2K[████████████████████████] 4/4 units · tpm-limited × rolling-window · 8.0 s');
+    expect(writes[0]).toBe('\r\x1b[2K[░░░░░░░░░░░░░░░░░░░░░░░░] 0/4 units · 0.0 s · overflow-coding × full');
+    expect(writes[1]).toBe('\r\x1b[2K[██████░░░░░░░░░░░░░░░░░░] 1/4 units · 2.0 s · ETA 6.0 s · overflow-coding × full');
+    expect(writes[6]).toBe('\r\x1b[2K[██████████████████░░░░░░] 3/4 units · 6.0 s · ETA 2.0 s · tpm-limited × rolling-window');
+    expect(writes.at(-2)).toBe('\r\x1b[2K[████████████████████████] 4/4 units · 8.0 s · tpm-limited × rolling-window');
     expect(writes.at(-1)).toBe('\r\x1b[2K');
     expect(writes.every((text) => !text.includes('\n'))).toBe(true);
   });
@@ -51,9 +51,9 @@ describe('createProgress', () => {
     runUnits(progress.onUnit, clock, 3000);
     progress.done();
     expect(writes).toEqual([
-      'ctxbench: 2/4 units · overflow-coding × rolling-window · 6.0 s · ETA 6.0 s\n',
+      'ctxbench: 2/4 units · 6.0 s · ETA 6.0 s · overflow-coding × rolling-window\n',
       'ctxbench: scenario overflow-coding done (2 strategies, 6.0 s) · 2/4 units\n',
-      'ctxbench: 4/4 units · tpm-limited × rolling-window · 12.0 s\n',
+      'ctxbench: 4/4 units · 12.0 s · tpm-limited × rolling-window\n',
       'ctxbench: scenario tpm-limited done (2 strategies, 6.0 s) · 4/4 units\n',
     ]);
   });
@@ -65,6 +65,27 @@ describe('createProgress', () => {
     progress.done();
     expect(writes).toHaveLength(2);
     expect(writes.every((line) => line.startsWith('ctxbench: scenario '))).toBe(true);
+  });
+
+  it('counts right when a worker pool interleaves units and reports them out of order', () => {
+    const { writes, stream, clock, now } = harness(false);
+    const progress = createProgress({ quiet: false, stream, now });
+    const event = (phase: 'start' | 'end', scenario: string, strategy: string, index: number) => ({ phase, scenario, strategy, index, total: 4 });
+    progress.onUnit(event('start', 'a', 'full', 0));
+    progress.onUnit(event('start', 'a', 'rolling-window', 1));
+    progress.onUnit(event('end', 'a', 'rolling-window', 1));
+    progress.onUnit(event('start', 'b', 'full', 2));
+    expect(writes).toEqual([]); // a still has a unit running
+    clock.ms = 1000;
+    progress.onUnit(event('end', 'a', 'full', 0));
+    progress.onUnit(event('start', 'b', 'rolling-window', 3));
+    progress.onUnit(event('end', 'b', 'rolling-window', 3));
+    progress.onUnit(event('end', 'b', 'full', 2));
+    progress.done();
+    expect(writes).toEqual([
+      'ctxbench: scenario a done (2 strategies, 1.0 s) · 2/4 units\n',
+      'ctxbench: scenario b done (2 strategies, 1.0 s) · 4/4 units\n',
+    ]);
   });
 
   it('with --quiet: nothing, terminal or not', () => {

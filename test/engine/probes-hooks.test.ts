@@ -148,10 +148,13 @@ describe('probe hooks with a compacting strategy that leaves retrieval hints', a
   it('loses tool-output evidence in retention once tombstoned, keeps it before', () => {
     const toolOnly = set.probes.filter((p) => p.evidence.length > 0 && p.evidence.every((m: MessageEvent) => m.role === 'tool'));
     expect(toolOnly.length).toBeGreaterThan(0);
+    const lost: string[] = [];
     for (const probe of toolOnly) {
       const points = unit.probes?.retention.find((c) => c.probeId === probe.probe.id)?.points ?? [];
       for (const [step, kept] of points) if (step < COMPACT_AT) expect(kept, `${probe.probe.id}@${step}`).toBe(1);
+      if (points.at(-1)?.[1] === 0) lost.push(probe.probe.id);
     }
+    expect(lost.length).toBeGreaterThan(0);
   });
 });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { runSuite, prepareScenarios } from '../../src/engine/run-suite.js';
 import { planUnits } from '../../src/engine/plan.js';
@@ -85,7 +86,23 @@ describe('workers: real worker threads (compiled on the fly)', () => {
       await run(process.execPath, [cli, 'run', dir, '--out', out, '--quiet', '--workers', workers, '--reports', 'json'], { cwd: root });
       outputs.push(readFileSync(join(out, 'result.json'), 'utf8'));
     }
-    expect(outputs[1]).toBe(outputs[0]);
-    expect(outputs[0]).toBe(await resultJson(dir, 1));
+    expect(outputs[1], '--workers 2 against --workers 1').toBe(outputs[0]);
+    const units = (JSON.parse(outputs[1] ?? '{}') as { units: Array<{ summary: { steps_completed: number } }> }).units;
+    // Six units answered by the simulator inside the workers (nock patches each thread's own fetch).
+    expect(units.map((u) => u.summary.steps_completed > 0)).toEqual([true, true, true, true, true, true]);
+
+    // A unit that fails in a worker stops the pool and comes back as the harness error it was.
+    const probe = join(build, 'failing-unit.mjs');
+    const unit = (index: number) => ({ index, scenario: { file: join(dir, 'missing.yaml'), overrides: {} }, spec: { label: 'full', strategy: 'full', options: {} } });
+    writeFileSync(
+      probe,
+      [
+        `import { runPlannedUnits } from ${JSON.stringify(pathToFileURL(join(build, 'dist', 'engine', 'workers.js')).href)};`,
+        `runPlannedUnits(${JSON.stringify([unit(0), unit(1), unit(2)])}, { mode: 'mock', workers: 2 })`,
+        "  .then(() => console.log('resolved'), (e) => console.log(`${e.exitCode} ${e.message}`));",
+      ].join('\n'),
+    );
+    const { stdout } = await run(process.execPath, [probe], { cwd: root });
+    expect(stdout.trim()).toMatch(/^2 .*missing\.yaml: cannot read scenario: ENOENT$/);
   });
 });

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { messageText, prepareMessages } from '../../src/probes/context-text.js';
+import { renderMessageText } from '../../src/probes/message-text.js';
+import { isPreparedRetained, prepareContext, prepareProbe } from '../../src/probes/retention.js';
+import type { MessageEvent, Probe } from '../../src/transcript/types.js';
+
+const messages: MessageEvent[] = [
+  { type: 'message', id: 'm1', role: 'user', text: 'Where does the server listen?' },
+  { type: 'message', id: 'm2', role: 'assistant', text: '', thinking: 'secret port 1111', toolCalls: [{ id: 'c', name: 'read_file', args: { path: 'src/Config.ts' } }] },
+  { type: 'message', id: 'm3', role: 'tool', text: 'export const config = {\n  port: 8437,\n};', toolCallId: 'c' },
+];
+
+describe('prepareMessages', () => {
+  it('prepares the same context as retention.ts from rendered texts (no thinking)', () => {
+    const prepared = prepareMessages(messages);
+    const reference = prepareContext(messages.map((m) => renderMessageText(m)));
+    expect(prepared.raw).toBe(reference.raw);
+    expect(prepared.normalised).toBe(reference.normalised);
+    expect(prepared.raw).not.toContain('1111');
+  });
+
+  it('gives the same retention verdicts', () => {
+    const probe: Probe = { id: 'p', kind: 'artifact', question: 'q', expected: { anyOf: ['SRC/config.ts'] }, evidence: ['m2'], ask: ['end'] };
+    const prepared = prepareProbe(probe, []);
+    expect(isPreparedRetained(prepared, prepareMessages(messages))).toBe(true);
+    expect(isPreparedRetained(prepared, prepareMessages(messages.slice(0, 1)))).toBe(false);
+  });
+
+  it('renders each message once and reuses it across steps', () => {
+    expect(messageText(messages[2] as MessageEvent)).toBe(messageText(messages[2] as MessageEvent));
+    expect(messageText(messages[1] as MessageEvent)).toBe('read_file\npath: src/Config.ts');
+  });
+});
