@@ -44,6 +44,8 @@ function gradeReply(mp: MeasuredProbe, reply: { ok: boolean; answer: string }): 
  * not answer (or answered from a retrieval hint) and a hint lies next to what the question asks
  * about, it fetches the archived text and asks again with it: the second call's tokens (which
  * include the fetched text) are the retrieval's cost, reported apart from the first call's.
+ * Retrieval only adds: the answer counts as correct with retrieval when the first answer or the
+ * one after fetching is (a fetch that overflows the window loses nothing the context gave).
  */
 export async function answerProbe(deps: ProbeCallDeps, archive: Archive, mp: MeasuredProbe, point: AskPoint): Promise<ProbeAnswer> {
   const reply = await askQuestion(deps, mp.probe, point.context, point.step);
@@ -68,7 +70,7 @@ export async function answerProbe(deps: ProbeCallDeps, archive: Archive, mp: Mea
     ...answer,
     reason: `${grade.reason}; after retrieving ${fetched.map((f) => f.key).join(', ')}: ${secondGrade.reason}`,
     retrieved: true,
-    correctWithRetrieval: secondGrade.correct,
+    correctWithRetrieval: grade.correct || secondGrade.correct,
     retrievalTokens: second.inputTokens + second.outputTokens,
     retrievalAnswer: second.answer,
   };

@@ -152,8 +152,9 @@ function selectSpread(candidates: readonly Candidate[], max: number, seed: numbe
 /**
  * Generates probes from a canonical transcript (DESIGN.md §6): files read or edited, commands and
  * their exit status, error lines, numbers and identifiers from tool output, decisions and next
- * steps. Only facts whose answer no later message repeats, each asked at the end. Deterministic
- * for a transcript and options; ids are `gen-<kind>-<n>` in transcript order.
+ * steps. Only facts whose answer the end of the session does not repeat (`findEvidence`), and
+ * whose question leads a reader to their own line (question-hints.ts), each asked at the end.
+ * Deterministic for a transcript and options; ids are `gen-<kind>-<n>` in transcript order.
  */
 export function generateProbes(transcript: Transcript, options: GenerateOptions = {}): Probe[] {
   const max = options.max ?? DEFAULT_MAX;

@@ -73,6 +73,7 @@ describe('grid points', () => {
     const huge = [parseGridFlag('s.a=1..1000'), parseGridFlag('s.b=1..1000')];
     expect(() => choosePoints(huge)).toThrow(new RegExp(`1000000 points; at most ${MAX_GRID_POINTS}.*--sample`));
     expect(choosePoints(huge, { count: 40, seed: 1 })).toHaveLength(40);
+    expect(() => choosePoints(axes, { count: 0, seed: 1 })).toThrow(/--sample expects at least 1 point/);
   });
 
   it('wants one strategy, each option once', () => {
