@@ -4,7 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { tempDir } from '../helpers/temp.js';
 
-const suite = resolve(import.meta.dirname, '../../scenarios');
+const suite = resolve(import.meta.dirname, '../../scenarios/tpm-limited.yaml');
 
 /** Runs the CLI in-process; returns the exit code and what it wrote. */
 async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
