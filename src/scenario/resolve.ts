@@ -80,13 +80,30 @@ function resolveProbes(loaded: LoadedScenario): Pick<Scenario, 'probesFile' | 'p
 
 /** Turns the scenario's strategy entries into specs; none listed means every registered strategy. */
 export function resolveSpecs(entries: unknown[] | undefined, file: string): StrategySpec[] {
-  const specs = (entries ?? strategyNames()).map((entry, i) => toSpec(entry, file, `strategies.${i}`));
+  const specs = expandAll(entries ?? [ALL_STRATEGIES]).map(([entry, field]) => toSpec(entry, file, field));
   const seen = new Set<string>();
   specs.forEach((spec, i) => {
     if (seen.has(spec.label)) throw new InputError({ file, field: `strategies.${i}.label` }, `duplicate strategy label "${spec.label}"`);
     seen.add(spec.label);
   });
   return specs;
+}
+
+/** The entry `all` in a scenario's strategy list: every registered strategy with its defaults. */
+export const ALL_STRATEGIES = 'all';
+
+/**
+ * Expands `all` into every registered strategy not listed elsewhere under its own name, so a
+ * scenario can add tuned variants beside the defaults and still pick up new strategies.
+ */
+function expandAll(entries: unknown[]): Array<[unknown, string]> {
+  const listed = new Set(entries.filter((e): e is string => typeof e === 'string'));
+  return entries.flatMap((entry, i): Array<[unknown, string]> => {
+    if (entry !== ALL_STRATEGIES) return [[entry, `strategies.${i}`]];
+    return strategyNames()
+      .filter((name) => !listed.has(name))
+      .map((name) => [name, `strategies.${i}`]);
+  });
 }
 
 function toSpec(entry: unknown, file: string, field: string): StrategySpec {

@@ -23,7 +23,7 @@ const files = readdirSync(ROOT, { withFileTypes: true })
 const SHORT_LOGS: Record<string, number> = {
   'claude-code/hello-world-script.jsonl': 1, // the chmod-and-run command; the script's path is in the final summary
   'claude-code/stop-hook-uncommitted-changes.jsonl': 0, // the path, the old line and the docstring all recur in the last turns
-  'openhands/basic.json': 1, // the editor the agent chose; the game's code is in the call and again in its result
+  'openhands/basic.json': 2, // the editor the agent chose and the file it wrote; the game's code recurs in its result
 };
 
 describe.each(files)('generateProbes on %s', async (file) => {

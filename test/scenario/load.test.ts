@@ -96,3 +96,13 @@ describe('expandScenarioPaths', () => {
     await expect(loadScenarioFile('/no/such.yaml')).rejects.toThrow(/\/no\/such\.yaml/);
   });
 });
+
+describe('the `all` strategy entry', () => {
+  it('expands to every registered strategy beside tuned variants', async () => {
+    const dir = writeFiles({
+      's.yaml': 'name: s\ntranscript:\n  generate: { steps: 4 }\nstrategies:\n  - all\n  - { label: rw-1, strategy: rolling-window, options: { groups: 1 } }\n',
+    });
+    const [prepared] = await prepareScenarios([join(dir, 's.yaml')]);
+    expect(prepared?.scenario.strategies.map((s) => s.label)).toEqual([...strategyNames(), 'rw-1']);
+  });
+});

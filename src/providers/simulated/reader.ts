@@ -55,7 +55,8 @@ export function splitPassages(messages: readonly ContextMessage[]): Passage[] {
 
 function splitText(text: string): string[] {
   const pieces: string[] = [];
-  for (const line of text.split(/\r?\n/)) {
+  // Tool output that an agent recorded as a JSON string (Codex) still reads as lines to a model.
+  for (const line of text.split(/\r?\n|\\n/)) {
     const trimmed = line.trim();
     if (!/[\p{L}\p{N}]/u.test(trimmed)) continue;
     if (trimmed.split(/\s+/).length <= LONG_LINE_WORDS) pieces.push(trimmed);
