@@ -86,7 +86,8 @@ async function loadReady(ref: ScenarioRef, known: PreparedScenario | undefined):
 async function runPlannedUnit(unit: PlannedUnit, ready: ReadyScenario, options: ExecutorOptions, cache: ResponseCache | undefined): Promise<UnitResult> {
   const { scenario, transcript, probes } = ready.prepared;
   const { tokenizer } = ready;
-  const simulator = options.mode === 'mock' ? installSimulator({ tokenizer, seed: scenario.seed }) : undefined;
+  const simulator =
+    options.mode === 'mock' ? installSimulator({ tokenizer, seed: scenario.seed, ...(scenario.faults !== undefined ? { faults: scenario.faults } : {}) }) : undefined;
   try {
     const provider = createProvider({
       name: scenario.provider,
@@ -96,6 +97,8 @@ async function runPlannedUnit(unit: PlannedUnit, ready: ReadyScenario, options: 
       ...(options.env !== undefined ? { env: options.env } : {}),
       ...(simulator !== undefined ? { simulator } : {}),
       ...(cache !== undefined ? { cache } : {}),
+      // Faults are drawn per call key: a unit's own prefix keeps them independent of run order.
+      callKeyPrefix: `${unit.spec.label}/`,
     });
     // A fresh observer per unit: its curves and answers are that unit's alone.
     const observer = probes === undefined ? undefined : createProbeObserver(probes);

@@ -57,6 +57,7 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     pacing: { ...DEFAULT_PACING, ...d.pacing },
     seed: overrides.seed ?? d.seed ?? DEFAULT_SEED,
     onCrash: overrides.onCrash ?? d.onCrash,
+    ...(d.faults !== undefined ? { faults: d.faults } : {}),
     probesUseQuota: d.probesUseQuota,
     strategies: selectStrategies(resolveSpecs(d.strategies, loaded.file), overrides.strategies),
   };

@@ -64,6 +64,15 @@ export const scenarioFileSchema = z.strictObject({
     .default({}),
   seed: z.number().int().min(0).optional(),
   onCrash: z.enum(['stop', 'continue']).default('stop'),
+  /** Mocked mode: faults the simulated model injects at these seeded rates (0..1 per call). */
+  faults: z
+    .strictObject({
+      server500: z.number().min(0).max(1).optional(),
+      unavailable503: z.number().min(0).max(1).optional(),
+      timeout: z.number().min(0).max(1).optional(),
+      malformed: z.number().min(0).max(1).optional(),
+    })
+    .optional(),
   probesUseQuota: z.boolean().default(false),
   strategies: z.array(strategyEntry).min(1).optional(),
 });

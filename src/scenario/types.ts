@@ -38,6 +38,8 @@ export interface Scenario {
   pacing: PacingModel;
   seed: number;
   onCrash: OnCrash;
+  /** Mocked mode: faults the simulated model injects at seeded rates per call. */
+  faults?: { server500?: number; unavailable503?: number; timeout?: number; malformed?: number };
   /** Whether probe calls count against the agent's quota. */
   probesUseQuota: boolean;
   strategies: StrategySpec[];

@@ -134,3 +134,17 @@ describe('runSuite: determinism', () => {
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
   });
 });
+
+describe('runUnit: injected faults', () => {
+  it('retries seeded server errors and timeouts on the virtual clock; the same seed gives the same faults', async () => {
+    const faults = '{ server500: 0.15, unavailable503: 0.1, timeout: 0.1, malformed: 0.05 }';
+    const a = await run({ faults, strategies: '[full]', retry: '{ maxRetries: 8 }' });
+    const b = await run({ faults, strategies: '[full]', retry: '{ maxRetries: 8 }' });
+    const full = unit(a, 'full');
+    const kinds = new Set(full.events.flatMap((e) => (e.type === 'failure' ? [e.failure.kind] : [])));
+    expect(kinds).toEqual(new Set(['server', 'network']));
+    expect(full.summary.crashed).toBe(false);
+    expect(full.summary.wait_ms).toBeGreaterThan(0);
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+  });
+});
