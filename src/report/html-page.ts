@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { RunResult } from '../metrics/types.js';
 import { assignColors, type ChartSpec } from './html-chart-kit.js';
 import { CLIENT_SCRIPT } from './html-client.js';
@@ -6,6 +5,7 @@ import { embedJson, escapeHtml, inlineScript } from './html-escape.js';
 import { renderOverview } from './html-overview.js';
 import { renderScenarioSection } from './html-scenario.js';
 import { STYLE } from './html-style.js';
+import { renderHtmlDocument } from './html-document.js';
 
 /**
  * The whole report as one self-contained HTML document: Chart.js (`chartScript`, its UMD source)
@@ -24,39 +24,20 @@ export function renderHtmlPage(result: RunResult, chartScript: string): string {
     Object.assign(charts, section.charts);
     return section.html;
   });
-  const library = inlineScript(chartScript);
-  const scripts = [library, CLIENT_SCRIPT];
-  const policy = [
-    "default-src 'none'",
-    `script-src ${scripts.map((code) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`).join(' ')}`,
-    "style-src 'unsafe-inline'",
-    'img-src data:',
-  ].join('; ');
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
-    '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(pageTitle(result))}</title>`,
-    '<link rel="icon" href="data:,">',
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body>',
-    renderHeader(result),
-    '<main>',
-    renderOverview(result, names, ids, colors),
-    ...sections,
-    '</main>',
-    `<footer>ctxbench ${escapeHtml(result.tool.version)} · result schema ${result.schemaVersion} · token counts and times are deterministic for the seed; time is virtual, not wall-clock.</footer>`,
-    `<script type="application/json" id="ctxbench-charts">${embedJson(charts)}</script>`,
-    `<script>${library}</script>`,
-    `<script>${CLIENT_SCRIPT}</script>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return renderHtmlDocument({
+    title: pageTitle(result),
+    style: STYLE,
+    scripts: [inlineScript(chartScript), CLIENT_SCRIPT],
+    body: [
+      renderHeader(result),
+      '<main>',
+      renderOverview(result, names, ids, colors),
+      ...sections,
+      '</main>',
+      `<footer>ctxbench ${escapeHtml(result.tool.version)} · result schema ${result.schemaVersion} · token counts and times are deterministic for the seed; time is virtual, not wall-clock.</footer>`,
+      `<script type="application/json" id="ctxbench-charts">${embedJson(charts)}</script>`,
+    ],
+  });
 }
 
 function renderHeader(result: RunResult): string {

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { SweepPoint, SweepResult } from './run.js';
 import { embedJson, escapeHtml, inlineScript } from '../report/html-escape.js';
+import { renderHtmlDocument } from '../report/html-document.js';
 import { formatCount, formatDuration } from '../report/terminal.js';
 
 const COLORS = { point: '#9ca3af', front: '#1f77b4', recommended: '#2ca02c', crash: '#dc2626' };
@@ -25,36 +25,21 @@ const PAGE_SCRIPT = `(function () {
  * the page script are inlined and allowed by hash alone; every label is escaped. Pure.
  */
 export function renderSweepHtml(sweep: SweepResult, chartScript: string): string {
-  const library = inlineScript(chartScript);
-  const policy = [
-    "default-src 'none'",
-    `script-src ${[library, PAGE_SCRIPT].map((code) => `'sha256-${createHash('sha256').update(code).digest('base64')}'`).join(' ')}`,
-    "style-src 'unsafe-inline'",
-  ].join('; ');
   const title = `ctxbench sweep · ${sweep.strategy} · ${sweep.points.length} points`;
   const recommended = sweep.recommendation.position === null ? undefined : sweep.points[sweep.recommendation.position];
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
-    `<title>${escapeHtml(title)}</title>`,
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body>',
-    `<h1>${escapeHtml(title)}</h1>`,
-    `<p>Scenarios: ${escapeHtml(sweep.run.scenarios.map((s) => s.name).join(', '))} · seed ${sweep.run.seed} · ${sweep.run.mode} providers${sweep.sample === null ? '' : ` · a seeded sample (seed ${sweep.sample.seed}) of ${sweep.gridSize} grid points`}.</p>`,
-    `<p class="recommendation"><strong>Recommendation:</strong> ${escapeHtml(recommended?.label ?? 'none')}: ${escapeHtml(sweep.recommendation.reason)}</p>`,
-    '<div class="chart"><canvas id="sweep-chart" role="img" aria-label="total tokens against answer recall for every point"></canvas></div>',
-    renderTable(sweep),
-    `<script type="application/json" id="sweep-data">${embedJson(chartConfig(sweep))}</script>`,
-    `<script>${library}</script>`,
-    `<script>${PAGE_SCRIPT}</script>`,
-    '</body>',
-    '</html>',
-    '',
-  ].join('\n');
+  return renderHtmlDocument({
+    title,
+    style: STYLE,
+    scripts: [inlineScript(chartScript), PAGE_SCRIPT],
+    body: [
+      `<h1>${escapeHtml(title)}</h1>`,
+      `<p>Scenarios: ${escapeHtml(sweep.run.scenarios.map((s) => s.name).join(', '))} · seed ${sweep.run.seed} · ${sweep.run.mode} providers${sweep.sample === null ? '' : ` · a seeded sample (seed ${sweep.sample.seed}) of ${sweep.gridSize} grid points`}.</p>`,
+      `<p class="recommendation"><strong>Recommendation:</strong> ${escapeHtml(recommended?.label ?? 'none')}: ${escapeHtml(sweep.recommendation.reason)}</p>`,
+      '<div class="chart"><canvas id="sweep-chart" role="img" aria-label="total tokens against answer recall for every point"></canvas></div>',
+      renderTable(sweep),
+      `<script type="application/json" id="sweep-data">${embedJson(chartConfig(sweep))}</script>`,
+    ],
+  });
 }
 
 function chartConfig(sweep: SweepResult): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { main } from '../../src/cli/main.js';
+import { cli } from '../helpers/cli.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
 
 const suite = resolve(import.meta.dirname, '../../scenarios');
@@ -9,25 +9,6 @@ const core = ['overflow-coding.yaml', 'tpm-limited.yaml'].map((f) => join(suite,
 /** Strategies that cover summary calls, quota waits, retrieval hints and plain windows. */
 const mix = 'full,rolling-window,codex-rebuild,tiered-truncation,gatekeeper';
 
-/** Runs the CLI in-process; returns the exit code and what it wrote to stderr. */
-async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  let stderr = '';
-  let stdout = '';
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await main(args), stderr, stdout };
-  } finally {
-    err.mockRestore();
-    out.mockRestore();
-  }
-}
 
 /** summary.csv as rows keyed by column name. */
 function readSummary(dir: string): Record<string, string>[] {

@@ -1,28 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main.js';
+import { cli } from '../helpers/cli.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
 
-/** Runs the CLI in-process; returns the exit code and what it printed. */
-async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  let stderr = '';
-  let stdout = '';
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    stderr += String(chunk);
-    return true;
-  });
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    stdout += String(chunk);
-    return true;
-  });
-  try {
-    return { code: await main(args), stderr, stdout };
-  } finally {
-    err.mockRestore();
-    out.mockRestore();
-  }
-}
 
 afterEach(() => vi.restoreAllMocks());
 
