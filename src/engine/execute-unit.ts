@@ -12,7 +12,7 @@ import { createTokenizer, encodingForModel } from '../tokens/tokenizer.js';
 import { createProvider } from '../providers/index.js';
 import { installSimulator } from '../providers/mock.js';
 import { createResponseCache, type ResponseCache } from '../providers/cache.js';
-import { loadScenarioProbes } from '../probes/load.js';
+import { loadJudgeRubric, loadScenarioProbes } from '../probes/load.js';
 import { createProbeObserver } from '../probes/observer.js';
 import { prepareProbeSet } from '../probes/probe-set.js';
 import { resolveStrategy } from './resolve-strategy.js';
@@ -45,7 +45,12 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
   const scenario = resolveScenario(loaded, transcript.header, overrides);
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
   const probes = await loadScenarioProbes(scenario, transcript);
-  return { scenario, transcript, ...(probes.length > 0 ? { probes: prepareProbeSet(transcript, probes) } : {}) };
+  return {
+    scenario,
+    transcript,
+    ...(probes.length > 0 ? { probes: prepareProbeSet(transcript, probes) } : {}),
+    ...(scenario.judge && probes.length > 0 ? { judgeRubric: await loadJudgeRubric() } : {}),
+  };
 }
 
 interface ReadyScenario {
@@ -84,7 +89,7 @@ async function loadReady(ref: ScenarioRef, known: PreparedScenario | undefined):
 }
 
 async function runPlannedUnit(unit: PlannedUnit, ready: ReadyScenario, options: ExecutorOptions, cache: ResponseCache | undefined): Promise<UnitResult> {
-  const { scenario, transcript, probes } = ready.prepared;
+  const { scenario, transcript, probes, judgeRubric } = ready.prepared;
   const { tokenizer } = ready;
   const simulator =
     options.mode === 'mock' ? installSimulator({ tokenizer, seed: scenario.seed, ...(scenario.faults !== undefined ? { faults: scenario.faults } : {}) }) : undefined;
@@ -101,7 +106,7 @@ async function runPlannedUnit(unit: PlannedUnit, ready: ReadyScenario, options: 
       callKeyPrefix: `${unit.spec.label}/`,
     });
     // A fresh observer per unit: its curves and answers are that unit's alone.
-    const observer = probes === undefined ? undefined : createProbeObserver(probes);
+    const observer = probes === undefined ? undefined : createProbeObserver(probes, judgeRubric !== undefined ? { judgeRubric } : {});
     return await runUnit({ scenario, transcript, spec: unit.spec, provider, tokenizer, ...(observer !== undefined ? { observer } : {}) });
   } finally {
     simulator?.uninstall();

@@ -9,6 +9,7 @@ import { applySavingVsFull } from '../metrics/summarize.js';
 import { VERSION } from '../version.js';
 import type { ProbeSet } from '../probes/probe-set.js';
 import { displayPath } from '../paths.js';
+import { formatLocation, UsageError } from '../errors.js';
 import { prepareLoadedScenario } from './execute-unit.js';
 import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
 import { describeShard, selectShard, type ShardSpec } from './shard.js';
@@ -44,6 +45,8 @@ export interface PreparedScenario {
   transcript: Transcript;
   /** Inline, side-file and generated probes, resolved against the transcript; none: no recall measured. */
   probes?: ProbeSet;
+  /** The LLM judge's rubric, when the scenario asks for the judge and has probes to judge. */
+  judgeRubric?: string;
 }
 
 /**
@@ -68,6 +71,7 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   const mode = options.mode ?? 'mock';
   const overrides = options.overrides ?? {};
   const prepared = await prepareScenarios(options.scenarios, overrides);
+  checkJudgeMode(prepared, overrides, mode);
   const planned = planUnits(prepared, overrides, options.specsOf);
   const units = options.shard === undefined ? planned : selectShard(planned, options.shard);
   const results = await runPlannedUnits(units, {
@@ -88,6 +92,18 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
     units: applySavingVsFull(results),
     ...(options.shard !== undefined ? { shard: describeShard(options.shard, planned.length, units) } : {}),
   };
+}
+
+/**
+ * The LLM judge grades live answers only: the simulated model refuses to fake one, so a mocked
+ * run that asks for it could not run as asked (a usage error, before any unit starts).
+ */
+function checkJudgeMode(prepared: readonly PreparedScenario[], overrides: ScenarioOverrides, mode: ProviderMode): void {
+  if (mode !== 'mock') return;
+  const needs = 'needs a live provider (--provider gemini or openai): the mocked simulator has no judge';
+  if (overrides.judge === true) throw new UsageError(`--judge ${needs}`);
+  const asking = prepared.find(({ scenario }) => scenario.judge);
+  if (asking !== undefined) throw new UsageError(`${formatLocation({ file: displayPath(asking.scenario.file), field: 'judge' })}: the LLM judge ${needs}`);
 }
 
 /** Adapts pool progress to `RunOptions.onUnit`: `index` is the unit's position in this run. */

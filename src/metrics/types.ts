@@ -58,7 +58,18 @@ export interface ProbeAnswer {
   retrievalAnswer?: string;
   inputTokens: number;
   outputTokens: number;
+  /**
+   * The LLM judge's scores of `answer` (live runs with `judge` on): each dimension 0–5 and their
+   * sum `total` (0–20); `{error}` when the judge call failed, its reply was unreadable, or there
+   * was no answer to judge. Absent when the judge was off or the probe was never asked.
+   */
+  judge?: ProbeJudgement;
 }
+
+/** One judge verdict on a probe answer (docs/judge-rubric.md). */
+export type ProbeJudgement =
+  | { accuracy: number; completeness: number; continuity: number; artifactTrail: number; total: number }
+  | { error: string };
 
 /** Retention of one probe's evidence: per step from its evidence's appearance, 1 kept, 0 lost. */
 export interface RetentionCurve {
@@ -79,7 +90,17 @@ export interface UnitProbeResult {
   answers: ProbeAnswer[];
   retention: RetentionCurve[];
   /** Answer recall without and with retrieval, and what retrieval cost. */
-  recall: { withoutRetrieval: number | null; withRetrieval: number | null; retrievalTokens: number; probeTokens: number };
+  recall: {
+    withoutRetrieval: number | null;
+    withRetrieval: number | null;
+    retrievalTokens: number;
+    probeTokens: number;
+    /**
+     * Mean judge `total` (0–20) over the answers the judge scored; `null` when every judgement
+     * was an error. Present only when the judge was on.
+     */
+    judgeMean?: number | null;
+  };
   byKind: Partial<Record<ProbeKind, RecallFigures>>;
   /** Share of distinct paths, commands and numbers still verbatim in the context at the end. */
   specifics: { paths: number | null; commands: number | null; numbers: number | null };

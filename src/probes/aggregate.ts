@@ -14,6 +14,9 @@ import type { ProbeKind } from '../transcript/types.js';
  *   the session never reached counts, as incorrect); `null` when nothing was asked.
  * - with retrieval: the same, graded on the answer given after following retrieval hints.
  * - count = the number of probes of the scenario.
+ * - judge mean (live runs with the judge on) = the mean judge total (0–20) over the answers the
+ *   judge scored; answers it could not score (an error) are left out, `null` when none is left.
+ *   Absent when no answer carries a judgement, so a run without the judge is unchanged.
  */
 
 function mean(values: readonly number[]): number | null {
@@ -23,6 +26,12 @@ function mean(values: readonly number[]): number | null {
 /** The share of a curve's points that kept the evidence; null for an empty curve. */
 export function curveRetention(curve: RetentionCurve): number | null {
   return curve.points.length === 0 ? null : curve.points.filter(([, kept]) => kept === 1).length / curve.points.length;
+}
+
+function judgeMean(answers: readonly ProbeAnswer[]): { judgeMean?: number | null } {
+  const judged = answers.flatMap((a) => (a.judge === undefined ? [] : [a.judge]));
+  if (judged.length === 0) return {};
+  return { judgeMean: mean(judged.flatMap((j) => ('total' in j ? [j.total] : []))) };
 }
 
 function meanRetention(curves: readonly RetentionCurve[]): number | null {
@@ -64,6 +73,7 @@ export function aggregateProbes(input: AggregateInput): UnitProbeResult & { figu
       withRetrieval: shareCorrect(answers, (a) => a.correctWithRetrieval),
       retrievalTokens: answers.reduce((n, a) => n + a.retrievalTokens, 0),
       probeTokens: answers.reduce((n, a) => n + sumTokens(a), 0),
+      ...judgeMean(answers),
     },
     byKind,
     specifics: input.specifics,

@@ -1,7 +1,7 @@
-import type { ProbeAnswer } from '../metrics/types.js';
+import type { ProbeAnswer, ProbeJudgement } from '../metrics/types.js';
 import type { Archive } from '../strategies/types.js';
-import type { ContextMessage } from '../transcript/types.js';
-import { askQuestion, type ProbeCallDeps } from './ask.js';
+import type { ContextMessage, Probe } from '../transcript/types.js';
+import { askQuestion, type ProbeCallDeps, type ProbeReply } from './ask.js';
 import { gradeAnswer, type Grade } from './grade.js';
 import type { MeasuredProbe } from './probe-set.js';
 import { chooseRetrievalKeys, fetchArchived, retrievedMessage } from './retrieval.js';
@@ -40,15 +40,30 @@ function gradeReply(mp: MeasuredProbe, reply: { ok: boolean; answer: string }): 
 }
 
 /**
+ * Scores an answer the model gave to a probe (the LLM judge of live runs): never throws, a failed
+ * judgement is an `{error}`.
+ */
+export type JudgeProbeAnswer = (probe: Probe, answer: string, step: number) => Promise<ProbeJudgement>;
+
+/**
  * Asks a probe at an ask point and grades the answer deterministically. When the reader could
  * not answer (or answered from a retrieval hint) and a hint lies next to what the question asks
  * about, it fetches the archived text and asks again with it: the second call's tokens (which
  * include the fetched text) are the retrieval's cost, reported apart from the first call's.
  * Retrieval only adds: the answer counts as correct with retrieval when the first answer or the
  * one after fetching is (a fetch that overflows the window loses nothing the context gave).
+ * With `judge`, the first answer (the one `correct` grades) is then scored by the judge too; a
+ * failed probe call leaves nothing to judge and is recorded as such, without a judge call.
  */
-export async function answerProbe(deps: ProbeCallDeps, archive: Archive, mp: MeasuredProbe, point: AskPoint): Promise<ProbeAnswer> {
+export async function answerProbe(deps: ProbeCallDeps, archive: Archive, mp: MeasuredProbe, point: AskPoint, judge?: JudgeProbeAnswer): Promise<ProbeAnswer> {
   const reply = await askQuestion(deps, mp.probe, point.context, point.step);
+  const answer = await gradeWithRetrieval(deps, archive, mp, point, reply);
+  if (judge === undefined) return answer;
+  const judgement = reply.ok ? await judge(mp.probe, reply.answer, point.step) : { error: 'not judged: the probe call failed' };
+  return { ...answer, judge: judgement };
+}
+
+async function gradeWithRetrieval(deps: ProbeCallDeps, archive: Archive, mp: MeasuredProbe, point: AskPoint, reply: ProbeReply): Promise<ProbeAnswer> {
   const grade = gradeReply(mp, reply);
   const answer: ProbeAnswer = {
     ...baseAnswer(mp, point.askedAt, point.step),

@@ -1,6 +1,6 @@
 import type { Gateway } from '../engine/gateway.js';
 import type { RunEvent } from '../engine/types.js';
-import type { CompletionRequest, Failure } from '../providers/types.js';
+import type { CompletionRequest, CompletionResult, Failure } from '../providers/types.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Clock } from '../sim/types.js';
 import type { Tokenizer } from '../tokens/types.js';
@@ -60,7 +60,7 @@ export async function askQuestion(
   step: number,
   extra: readonly ContextMessage[] = [],
 ): Promise<ProbeReply> {
-  const { gateway, scenario, clock, events, tokenizer, format } = deps;
+  const { scenario, tokenizer, format } = deps;
   const question = questionMessage(probe.id, probe.question);
   const framing = tokenizer.countMessages([question], format, PROBE_INSTRUCTION);
   const request: CompletionRequest = {
@@ -71,25 +71,38 @@ export async function askQuestion(
     purpose: 'probe',
     directive: { purpose: 'probe', window: scenario.window + framing },
   };
-  const useQuota = scenario.probesUseQuota;
+  const result = await sendMeasurement(deps, request, step, scenario.probesUseQuota);
+  if (!result.ok) return failedReply(result.failure);
+  return { ok: true, answer: result.text, inputTokens: result.usage.input, outputTokens: result.usage.output };
+}
+
+/**
+ * Sends one measurement call (a probe question, a judge request) at `step` under the scenario's
+ * retry policy, recording every attempt as a `call` event of the request's purpose, so that
+ * reports keep it apart from the agent's tokens. With `useQuota` the call is admitted by the
+ * agent's quota and a rate limit waits on the virtual clock, as the agent would; without, it is
+ * retried at once. Returns the last attempt's result: a failure is data.
+ */
+export async function sendMeasurement(deps: ProbeCallDeps, request: CompletionRequest, step: number, useQuota: boolean): Promise<CompletionResult> {
+  const { gateway, scenario, clock, events } = deps;
   for (let attempt = 0; ; attempt++) {
     const { result } = await gateway.attempt(request, { useQuota });
     events.push({
       type: 'call',
       step,
       atMs: clock.now(),
-      purpose: 'probe',
+      purpose: request.purpose,
       inputTokens: result.ok ? result.usage.input : 0,
       outputTokens: result.ok ? result.usage.output : 0,
       ok: result.ok,
       ...(result.ok ? {} : { failure: result.failure.kind }),
     });
-    if (result.ok) return { ok: true, answer: result.text, inputTokens: result.usage.input, outputTokens: result.usage.output };
+    if (result.ok) return result;
     const delay = retryDelay(scenario.retry, attempt, result.failure);
-    if (delay === undefined) return failedReply(result.failure);
-    // Waiting is the agent's time only when the probe shares its quota; otherwise retry at once.
+    if (delay === undefined) return result;
+    // Waiting is the agent's time only when the call shares its quota; otherwise retry at once.
     if (useQuota) {
-      events.push({ type: 'wait', step, atMs: clock.now(), ms: delay, reason: `probe ${result.failure.kind}` });
+      events.push({ type: 'wait', step, atMs: clock.now(), ms: delay, reason: `${request.purpose} ${result.failure.kind}` });
       clock.advance(delay);
     }
   }

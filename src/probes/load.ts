@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
@@ -138,4 +139,23 @@ export async function loadScenarioProbes(scenario: Scenario, transcript: Transcr
     seen.add(probe.id);
   }
   return [...inline, ...fromFile, ...generated];
+}
+
+/**
+ * Where the judge rubric lives: `docs/` at the package root, two folders up from this module
+ * whether it runs as source (src/probes/) or built (dist/probes/); `docs` ships in the package.
+ */
+export const JUDGE_RUBRIC_URL = new URL('../../docs/judge-rubric.md', import.meta.url);
+
+let rubricText: Promise<string> | undefined;
+
+/**
+ * The judge rubric as written (probes/judge.ts selects the part sent to the judge). Read once per
+ * process, however many scenarios ask for it; a missing file raises an InputError naming it.
+ */
+export function loadJudgeRubric(): Promise<string> {
+  rubricText ??= readFile(JUDGE_RUBRIC_URL, 'utf8').catch((e: unknown) => {
+    throw new InputError({ file: fileURLToPath(JUDGE_RUBRIC_URL) }, `cannot read the judge rubric: ${(e as Error).message}`);
+  });
+  return rubricText;
 }

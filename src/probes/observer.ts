@@ -5,8 +5,9 @@ import type { ProbeAnswer, RetentionCurve, UnitProbeResult } from '../metrics/ty
 import type { StrategyEnv } from '../strategies/types.js';
 import type { ContextMessage } from '../transcript/types.js';
 import { aggregateProbes } from './aggregate.js';
-import { answerProbe, unansweredProbe, type AskPoint } from './answer.js';
+import { answerProbe, unansweredProbe, type AskPoint, type JudgeProbeAnswer } from './answer.js';
 import type { ProbeCallDeps } from './ask.js';
+import { judgeAnswer } from './judge-call.js';
 import { prepareMessages } from './context-text.js';
 import type { MeasuredProbe, ProbeSet } from './probe-set.js';
 import { isPreparedRetained } from './retention.js';
@@ -26,8 +27,10 @@ import { specificsSurvival } from './specifics.js';
  * - A crash that ends the session (`onCrash: stop`): ask points after it are recorded as
  *   unanswered and incorrect, at the crash step; no end context is prepared, and the specifics
  *   are those of the last context sent.
+ * - With `judgeRubric` (live runs with the judge on), every answer the model gave is also scored
+ *   by the LLM judge against that rubric, right after its deterministic grade (judge-call.ts).
  */
-export function createProbeObserver(set: ProbeSet): UnitObserver {
+export function createProbeObserver(set: ProbeSet, options: ProbeObserverOptions = {}): UnitObserver {
   let run: ProbeRun | undefined;
   const started = (): ProbeRun => {
     if (run === undefined) throw new Error('probe observer: onStart was not called');
@@ -35,17 +38,23 @@ export function createProbeObserver(set: ProbeSet): UnitObserver {
   };
   return {
     onStart: (ctx) => {
-      run = new ProbeRun(set, ctx);
+      run = new ProbeRun(set, ctx, options.judgeRubric);
     },
     onStep: (record, context, env) => started().step(record, context, env),
     onEnd: (_ctx, env) => started().end(env),
   };
 }
 
+export interface ProbeObserverOptions {
+  /** The judge rubric (docs/judge-rubric.md, read once when the run is prepared); absent: no judge. */
+  judgeRubric?: string;
+}
+
 type Specifics = UnitProbeResult['specifics'];
 
 class ProbeRun {
   private readonly deps: ProbeCallDeps;
+  private readonly judge?: JudgeProbeAnswer;
   private readonly curves = new Map<string, Array<[number, 0 | 1]>>();
   private readonly answers: ProbeAnswer[] = [];
   private readonly afterCompaction: NonNullable<UnitProbeResult['specificsAfterCompaction']> = [];
@@ -56,8 +65,11 @@ class ProbeRun {
   constructor(
     private readonly set: ProbeSet,
     private readonly ctx: StepContext,
+    judgeRubric: string | undefined,
   ) {
-    this.deps = { gateway: ctx.gateway, scenario: ctx.scenario, clock: ctx.clock, events: ctx.events, tokenizer: ctx.tokenizer, format: ctx.env.format };
+    const deps: ProbeCallDeps = { gateway: ctx.gateway, scenario: ctx.scenario, clock: ctx.clock, events: ctx.events, tokenizer: ctx.tokenizer, format: ctx.env.format };
+    this.deps = deps;
+    if (judgeRubric !== undefined) this.judge = (probe, answer, step) => judgeAnswer(deps, judgeRubric, probe, answer, step);
     for (const mp of set.probes) if (isMeasurable(mp)) this.curves.set(mp.probe.id, []);
   }
 
@@ -131,7 +143,7 @@ class ProbeRun {
   }
 
   private answer(mp: MeasuredProbe, point: AskPoint, env: StrategyEnv): Promise<ProbeAnswer> {
-    return answerProbe(this.deps, env.archive, mp, point);
+    return answerProbe(this.deps, env.archive, mp, point, this.judge);
   }
 
   /** Retention points of every visible probe on one context (the context prepared once). */

@@ -52,7 +52,11 @@ export const EVENT_COLUMNS = [
   'output_tokens',
 ] as const;
 
-/** `probes.csv`: one row per scenario × strategy × probe answer (a probe asked at one point). */
+/**
+ * `probes.csv`: one row per scenario × strategy × probe answer (a probe asked at one point).
+ * `judge_total` is the LLM judge's total (0–20) in live runs with the judge on; empty otherwise,
+ * and when the judge could not score the answer (result.json has its error).
+ */
 export const PROBE_COLUMNS = [
   'scenario',
   'strategy',
@@ -67,6 +71,8 @@ export const PROBE_COLUMNS = [
   'retrieved',
   'correct_with_retrieval',
   'retrieval_tokens',
+  // Last, so scripts reading the columns before it are unaffected; empty when not judged.
+  'judge_total',
 ] as const;
 
 /** `summary.csv`, `steps.csv`, `events.csv` and `probes.csv` (header only when nothing was probed). */
@@ -134,6 +140,7 @@ function probeRows(unit: UnitResult): Row[] {
     retrieved: answer.retrieved,
     correct_with_retrieval: answer.correctWithRetrieval,
     retrieval_tokens: answer.retrievalTokens,
+    judge_total: answer.judge !== undefined && 'total' in answer.judge ? answer.judge.total : undefined,
   }));
 }
 

@@ -18,6 +18,8 @@ export interface ScenarioOverrides {
   seed?: number;
   onCrash?: OnCrash;
   lenient?: boolean;
+  /** Score probe answers with the LLM judge too (live runs only). */
+  judge?: boolean;
   /** Strategy names or labels to run (others are left out; unknown registered names are added). */
   strategies?: string[];
 }
@@ -59,6 +61,7 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     onCrash: overrides.onCrash ?? d.onCrash,
     ...(d.faults !== undefined ? { faults: d.faults } : {}),
     probesUseQuota: d.probesUseQuota,
+    judge: overrides.judge ?? d.judge,
     strategies: selectStrategies(resolveSpecs(d.strategies, loaded.file), overrides.strategies),
   };
 }

@@ -74,6 +74,8 @@ export const scenarioFileSchema = z.strictObject({
     })
     .optional(),
   probesUseQuota: z.boolean().default(false),
+  /** Live runs: also grade every probe answer with the LLM judge (docs/judge-rubric.md). */
+  judge: z.boolean().default(false),
   strategies: z.array(strategyEntry).min(1).optional(),
 });
 

@@ -42,5 +42,10 @@ export interface Scenario {
   faults?: { server500?: number; unavailable503?: number; timeout?: number; malformed?: number };
   /** Whether probe calls count against the agent's quota. */
   probesUseQuota: boolean;
+  /**
+   * Live runs only: after its deterministic grade, every probe answer is also scored by the LLM
+   * judge (probes/judge.ts, rubric in docs/judge-rubric.md). A mocked run refuses it.
+   */
+  judge: boolean;
   strategies: StrategySpec[];
 }

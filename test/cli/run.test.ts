@@ -90,6 +90,14 @@ describe('ctxbench run on bad input', () => {
     expect(code).toBe(2);
     expect(stderr).toMatch(/OPENAI_API_KEY/);
   });
+
+  it('exits 2 on --judge with mocked providers, before running or writing anything', async () => {
+    const out = join(tempDir(), 'out');
+    const { code, stderr } = await cli(['run', ...core, '--judge', '--strategies', 'full', '--out', out]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/--judge needs a live provider/);
+    expect(existsSync(out)).toBe(false);
+  });
 });
 
 describe('ctxbench strategies', () => {

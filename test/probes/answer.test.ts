@@ -42,6 +42,7 @@ const scenario = (probesUseQuota: boolean): Scenario => ({
   seed: 1,
   onCrash: 'stop',
   probesUseQuota,
+  judge: false,
   strategies: [],
 });
 
@@ -121,6 +122,22 @@ describe('answerProbe', () => {
     expect(shared.clock.now()).toBe(7000);
     expect(shared.seen.every((s) => s.useQuota)).toBe(true);
     expect(shared.events.filter((e) => e.type === 'wait')).toHaveLength(1);
+  });
+
+  it('hands the first answer to the judge, and judges nothing when the probe call failed', async () => {
+    const judged: Array<[string, string, number]> = [];
+    const judge = async (p: Probe, text: string, step: number) => {
+      judged.push([p.id, text, step]);
+      return { accuracy: 5, completeness: 5, continuity: 5, artifactTrail: 5, total: 20 };
+    };
+    const { deps } = setup([ok('Not found in the context.'), ok('port: 41234')]);
+    const answer = await answerProbe(deps, archive, measured, { askedAt: 'end', step: 4, context: tombstoned }, judge);
+    expect(answer).toMatchObject({ retrieved: true, judge: { total: 20 } });
+    expect(judged).toEqual([['port', 'Not found in the context.', 4]]);
+    const down = setup([failed('overflow')]);
+    const unanswered = await answerProbe(down.deps, archive, measured, { askedAt: 'step', step: 2, context: tombstoned }, judge);
+    expect(unanswered.judge).toEqual({ error: 'not judged: the probe call failed' });
+    expect(judged).toHaveLength(1);
   });
 });
 

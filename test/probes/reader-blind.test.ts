@@ -77,6 +77,7 @@ const scenario: Scenario = {
   seed: 1,
   onCrash: 'stop',
   probesUseQuota: false,
+  judge: false,
   strategies: [],
 };
 

@@ -91,7 +91,7 @@ describe('probes.csv', () => {
   it('has one row per scenario × strategy × probe answer, text quoted, booleans as true/false', () => {
     const rows = readRecords(file('probes.csv'));
     expect(lines('probes.csv')[0]).toBe(
-      'scenario,strategy,probe_id,kind,asked_at,step,question,expected,answer,correct,retrieved,correct_with_retrieval,retrieval_tokens',
+      'scenario,strategy,probe_id,kind,asked_at,step,question,expected,answer,correct,retrieved,correct_with_retrieval,retrieval_tokens,judge_total',
     );
     expect(rows).toEqual([
       {
@@ -108,6 +108,7 @@ describe('probes.csv', () => {
         retrieved: 'false',
         correct_with_retrieval: 'false',
         retrieval_tokens: '0',
+        judge_total: '',
       },
       expect.objectContaining({ probe_id: 'p-file', kind: 'artifact', correct: 'false', retrieved: 'true', correct_with_retrieval: 'true', retrieval_tokens: '250' }),
     ]);

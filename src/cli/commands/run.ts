@@ -26,6 +26,7 @@ interface RunFlags {
   out: string;
   onCrash?: 'stop' | 'continue';
   lenient?: boolean;
+  judge?: boolean;
   baseUrl?: string;
   reports?: string[];
   quiet?: boolean;
@@ -72,6 +73,7 @@ export function register(program: Command): void {
     .option('--out <dir>', 'output folder', 'reports/latest')
     .option('--on-crash <mode>', 'stop (default) or continue after an unrecovered crash', parseChoice('--on-crash', ['stop', 'continue'] as const))
     .option('--lenient', 'skip invalid transcript lines and count them')
+    .option('--judge', 'live providers: also score every probe answer with the LLM judge (docs/judge-rubric.md)')
     .option('--base-url <url>', 'OpenAI-compatible base URL (live openai)')
     .option('--reports <formats>', `report formats (default: all of ${reporterNames().join(', ')})`, parseList)
     .option('--quiet', 'print nothing but errors')
@@ -99,6 +101,7 @@ async function runCommand(paths: string[], flags: RunFlags): Promise<void> {
       ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
       ...(flags.onCrash !== undefined ? { onCrash: flags.onCrash } : {}),
       ...(flags.lenient === true ? { lenient: true } : {}),
+      ...(flags.judge === true ? { judge: true } : {}),
       ...(flags.strategies !== undefined ? { strategies: flags.strategies } : {}),
     },
     onUnit: progress.onUnit,
