@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { countTokens, createTokenizer, encodingForModel, tokenizerStats } from '../../src/tokens/tokenizer.js';
+import { OVERHEAD } from '../../src/tokens/overhead.js';
+import type { ContextMessage } from '../../src/transcript/types.js';
+
+const user = (text: string): ContextMessage => ({ type: 'message', id: 'u', role: 'user', text });
+
+describe('countTokens', () => {
+  it.each([
+    ['o200k_base', 'hello world', 2],
+    ['cl100k_base', 'hello world', 2],
+    ['chars4', 'hello world', 3],
+    ['o200k_base', '', 0],
+  ] as const)('%s counts %j as %i tokens', (encoding, text, expected) => {
+    expect(countTokens(encoding, text)).toBe(expected);
+  });
+
+  it('counts special-token text as plain text instead of throwing', () => {
+    expect(countTokens('o200k_base', 'before <|endoftext|> after')).toBeGreaterThan(3);
+    expect(countTokens('cl100k_base', '<|im_start|>')).toBeGreaterThan(1);
+  });
+
+  it('tokenizes a text once per process, whichever tokenizer asks again', () => {
+    const text = `a text seen for the first time ${'x'.repeat(37)} ${Math.PI}`;
+    const before = tokenizerStats();
+    const first = createTokenizer('o200k_base').count(text);
+    const again = createTokenizer('o200k_base').count(text);
+    const after = tokenizerStats();
+    expect(again).toBe(first);
+    expect(after.tokenized - before.tokenized).toBe(1);
+    expect(after.hits - before.hits).toBe(1);
+  });
+});
+
+describe('Tokenizer.countMessages', () => {
+  const tokenizer = createTokenizer('o200k_base');
+
+  it('adds each format’s framing per message and per request', () => {
+    const messages = [user('one'), user('two')];
+    const text = 2 * tokenizer.count('one');
+    expect(tokenizer.countMessages(messages, 'openai')).toBe(text + 2 * OVERHEAD.openai.perMessage + OVERHEAD.openai.perRequest);
+    expect(tokenizer.countMessages(messages, 'gemini')).toBe(text + 2 * OVERHEAD.gemini.perMessage + OVERHEAD.gemini.perRequest);
+  });
+
+  it('charges thinking in the Gemini format only (chat completions cannot carry it back)', () => {
+    const thinking: ContextMessage = { type: 'message', id: 'a', role: 'assistant', text: 'ok', thinking: 'a long chain of reasoning about the bug' };
+    const plain: ContextMessage = { ...thinking, thinking: undefined };
+    expect(tokenizer.countMessage(thinking, 'openai')).toBe(tokenizer.countMessage(plain, 'openai'));
+    expect(tokenizer.countMessage(thinking, 'gemini')).toBeGreaterThan(tokenizer.countMessage(plain, 'gemini'));
+  });
+
+  it('charges tool calls by name and JSON arguments, and tool results with their framing', () => {
+    const call: ContextMessage = { type: 'message', id: 'a', role: 'assistant', text: '', toolCalls: [{ id: 'c', name: 'read_file', args: { path: 'src/app.ts' } }] };
+    const result: ContextMessage = { type: 'message', id: 't', role: 'tool', text: 'line 1\nline 2', toolCallId: 'c', toolName: 'read_file' };
+    expect(tokenizer.countMessage(call, 'openai')).toBe(tokenizer.count('read_file{"path":"src/app.ts"}') + OVERHEAD.openai.perCallOnlyMessage + OVERHEAD.openai.perToolCall);
+    expect(tokenizer.countMessage(result, 'openai')).toBe(tokenizer.count('line 1\nline 2') + OVERHEAD.openai.perMessage + OVERHEAD.openai.perToolResult);
+  });
+
+  it('counts an instruction as one more message of the request', () => {
+    expect(tokenizer.countMessages([user('x')], 'openai', 'be brief')).toBeGreaterThan(tokenizer.countMessages([user('x')], 'openai'));
+  });
+});
+
+describe('encodingForModel', () => {
+  it.each([
+    ['gpt-4.1', 'o200k_base'],
+    ['gpt-4o-mini', 'o200k_base'],
+    ['o3', 'o200k_base'],
+    ['gpt-4-turbo', 'cl100k_base'],
+    ['gpt-3.5-turbo', 'cl100k_base'],
+    ['gemini-2.5-flash', 'o200k_base'],
+  ] as const)('%s → %s', (model, encoding) => {
+    expect(encodingForModel(model)).toBe(encoding);
+  });
+});
