@@ -1,23 +1,13 @@
 import type { RunResult, ScenarioInfo, SummaryRow, UnitResult } from '../metrics/types.js';
 import type { ReportFile, Reporter } from './types.js';
+import { SUMMARY_CONTRACT_COLUMNS } from '../metrics/columns.js';
 
-/** Summary fields repeated as `<property>`s of each test case (the figures CI users look for). */
-const PROPERTY_FIELDS = [
-  'steps',
-  'steps_completed',
-  'total_tokens',
-  'prompt_tokens',
-  'completion_tokens',
-  'overhead_tokens',
-  'peak_context_tokens',
-  'saving_vs_full',
-  'rate_limit_hits',
-  'wait_ms',
-  'compactions',
-  'retention',
-  'answer_recall',
-  'probes',
-] as const satisfies ReadonlyArray<keyof SummaryRow>;
+/**
+ * Summary fields repeated as `<property>`s of each test case (the figures CI users look for): the
+ * summary contract's columns, less the unit's identity and its crash, which the case itself says.
+ */
+const IN_CASE: ReadonlySet<string> = new Set(['scenario', 'strategy', 'crashed', 'crash_kind', 'crash_step']);
+const PROPERTY_FIELDS = SUMMARY_CONTRACT_COLUMNS.filter((field) => !IN_CASE.has(field));
 
 /**
  * `junit.xml`: one test suite per scenario and one test case per scenario × strategy
