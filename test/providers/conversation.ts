@@ -1,3 +1,4 @@
+import type { CompletionResult, Failure } from '../../src/providers/types.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
 
 /** A small agent session in canonical form: a system prompt, a task, a thinking tool call, its result. */
@@ -24,4 +25,10 @@ export function agentSession(options: { signed?: boolean } = {}): ContextMessage
       text: 'FAIL test/auth/login.test.ts\nTypeError: Cannot read properties of undefined (reading "token") at login.ts:42',
     },
   ];
+}
+
+/** The failure of a result that must have failed (the test fails otherwise). */
+export function failureOf(result: CompletionResult): Failure {
+  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
+  return result.failure;
 }

@@ -5,7 +5,7 @@ import { installSimulator } from '../../src/providers/mock.js';
 import type { Simulator } from '../../src/providers/simulated/types.js';
 import type { CompletionRequest, CompletionResult, Provider } from '../../src/providers/types.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
-import { agentSession } from './conversation.js';
+import { agentSession, failureOf } from './conversation.js';
 
 const tokenizer = createTokenizer('o200k_base');
 const MODEL = 'gpt-4.1-mini';
@@ -26,11 +26,6 @@ function stepRequest(overrides: Partial<CompletionRequest> = {}): CompletionRequ
     },
     ...overrides,
   };
-}
-
-function failureOf(result: CompletionResult) {
-  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
-  return result.failure;
 }
 
 describe('OpenAIProvider against the simulator', () => {
