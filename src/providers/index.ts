@@ -5,6 +5,7 @@ import { GeminiProvider } from './gemini.js';
 import { OpenAIProvider } from './openai.js';
 import type { Simulator } from './simulated/types.js';
 import { withResponseCache, type ResponseCache } from './cache.js';
+import { checkBaseUrl, guardLiveProvider } from './guard.js';
 
 export interface CreateProviderOptions {
   name: ProviderName;
@@ -37,12 +38,14 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 /**
  * A provider for a name and mode. Live and mocked differ only in the key and in who answers: in
  * mocked mode the same SDK clients talk to the simulator's nock interceptors, and each call carries
- * the id of the directive the provider registered just before it. A live provider without its key
- * raises ConfigError naming the variable.
+ * the id of the directive the provider registered just before it. A live provider without its key,
+ * or with a base URL that is not an http(s) URL, raises ConfigError; a live provider raises
+ * ProviderError when it turns out unusable (providers/guard.ts).
  */
 export function createProvider(options: CreateProviderOptions): Provider {
-  const provider = createUncachedProvider(options);
-  if (options.mode !== 'live' || options.cache === undefined) return provider;
+  if (options.mode === 'mock') return createUncachedProvider(options);
+  const provider = guardLiveProvider(createUncachedProvider(options));
+  if (options.cache === undefined) return provider;
   const envBaseUrl = options.name === 'openai' ? (options.env ?? process.env)['OPENAI_BASE_URL'] : undefined;
   return withResponseCache(provider, options.cache, { provider: options.name, endpoint: options.baseUrl ?? envBaseUrl ?? '', model: options.model });
 }
@@ -63,10 +66,12 @@ function createUncachedProvider(options: CreateProviderOptions): Provider {
   if (options.name === 'gemini') {
     const apiKey = mock ? MOCK_API_KEY : readKey(env, 'gemini', 'GEMINI_API_KEY', 'GOOGLE_API_KEY');
     const baseUrl = options.baseUrl ?? (mock ? options.simulator?.geminiBaseUrl : undefined);
+    if (!mock && baseUrl !== undefined) checkBaseUrl('gemini', baseUrl);
     return new GeminiProvider({ ...common, apiKey, ...(baseUrl !== undefined ? { baseUrl } : {}) });
   }
   const apiKey = mock ? MOCK_API_KEY : readKey(env, 'openai', 'OPENAI_API_KEY');
   const baseUrl = options.baseUrl ?? (mock ? options.simulator?.openaiBaseUrl : env['OPENAI_BASE_URL']) ?? OPENAI_BASE_URL;
+  if (!mock) checkBaseUrl('openai', baseUrl);
   return new OpenAIProvider({
     ...common,
     apiKey,
