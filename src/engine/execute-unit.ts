@@ -117,6 +117,7 @@ async function runPlannedUnit(
       ...(options.env !== undefined ? { env: options.env } : {}),
       ...(simulator !== undefined ? { simulator } : {}),
       ...(cache !== undefined ? { cache } : {}),
+      guard: true,
       // Faults are drawn per call key: a unit's own prefix keeps them independent of run order.
       callKeyPrefix: `${unit.spec.label}/`,
     });
