@@ -2,6 +2,7 @@ import { GoogleGenAI, type GenerateContentResponse, type GenerateContentConfig }
 import type { ToolCall } from '../transcript/types.js';
 import type { CompletionRequest, CompletionResult, CompletionUsage, Failure, Provider, ProviderMode } from './types.js';
 import type { CallTagger } from './call-tag.js';
+import { describeNetworkError } from './guard.js';
 import { classifyGeminiError } from './classify-gemini.js';
 import { renderGeminiRequest } from './render-gemini.js';
 
@@ -65,7 +66,8 @@ export class GeminiProvider implements Provider {
       await this.client.models.get({ model: this.model });
       return undefined;
     } catch (error) {
-      return classifyGeminiError(error);
+      const failure = classifyGeminiError(error);
+      return failure.kind === 'network' ? { kind: 'network', message: describeNetworkError(error) } : failure;
     }
   }
 }

@@ -57,6 +57,25 @@ export async function preflightProvider(provider: Provider): Promise<void> {
   if (cause !== undefined) throw new ProviderError(describeUnusable(provider.name, provider.endpoint, cause));
 }
 
+/**
+ * A thrown network error with its causes, innermost last ("Connection error. ← fetch failed ←
+ * connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)"): the SDKs hide the reason two levels down.
+ */
+export function describeNetworkError(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
+    if (!(current instanceof Error)) {
+      parts.push(String(current));
+      break;
+    }
+    const code = (current as { code?: unknown }).code;
+    parts.push(typeof code === 'string' && !current.message.includes(code) ? `${current.message} (${code})` : current.message);
+    current = current.cause;
+  }
+  return parts.join(' ← ');
+}
+
 /** Raises ConfigError unless `url` is an absolute http(s) URL. */
 export function checkBaseUrl(name: ProviderName, url: string): void {
   let parsed: URL | undefined;

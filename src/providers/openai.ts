@@ -3,6 +3,7 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { ToolCall } from '../transcript/types.js';
 import type { CompletionRequest, CompletionResult, Failure, Provider, ProviderMode } from './types.js';
 import type { CallTagger } from './call-tag.js';
+import { describeNetworkError } from './guard.js';
 import { classifyOpenAIError } from './classify-openai.js';
 import { parseArguments, renderOpenAIRequest } from './render-openai.js';
 
@@ -71,7 +72,8 @@ export class OpenAIProvider implements Provider {
       await this.client.models.list();
       return undefined;
     } catch (error) {
-      return classifyOpenAIError(error);
+      const failure = classifyOpenAIError(error);
+      return failure.kind === 'network' ? { kind: 'network', message: describeNetworkError(error) } : failure;
     }
   }
 }
