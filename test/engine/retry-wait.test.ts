@@ -7,7 +7,7 @@ import { QuotaGate } from '../../src/sim/quota.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 
 const tokenizer = createTokenizer('o200k_base');
-const request: CompletionRequest = { model: 'm', messages: [{ id: 'u', role: 'user', text: 'hello there' }], purpose: 'step', maxOutputTokens: 10 };
+const request: CompletionRequest = { model: 'm', messages: [{ type: 'message', id: 'u', role: 'user', text: 'hello there' }], purpose: 'step', maxOutputTokens: 10 };
 
 /** A provider that refuses every call with a 429 asking for `retryAfterMs`. */
 function refusing(mode: ProviderMode, retryAfterMs: number): Provider {
