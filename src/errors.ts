@@ -43,6 +43,16 @@ export class ConfigError extends HarnessError {
   }
 }
 
+/**
+ * A live provider cannot be used at all (authentication, permission, unreachable host, exhausted
+ * quota): the run stops before anything is written, naming the provider, the URL and the cause.
+ */
+export class ProviderError extends HarnessError {
+  constructor(message: string) {
+    super(message, 2);
+  }
+}
+
 /** A gate (check, threshold) failed: the run worked, the result is not acceptable. */
 export class GateError extends HarnessError {
   constructor(message: string) {

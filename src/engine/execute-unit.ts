@@ -12,6 +12,8 @@ import { createTokenizer, encodingForModel } from '../tokens/tokenizer.js';
 import { createProvider } from '../providers/index.js';
 import { installSimulator } from '../providers/mock.js';
 import { createResponseCache, type ResponseCache } from '../providers/cache.js';
+import { createLiveSleep } from '../providers/live-sleep.js';
+import type { RetrySleep } from '../sim/types.js';
 import { loadJudgeRubric, loadScenarioProbes } from '../probes/load.js';
 import { createProbeObserver } from '../probes/observer.js';
 import { prepareProbeSet } from '../probes/probe-set.js';
@@ -19,7 +21,7 @@ import { resolveStrategy } from './resolve-strategy.js';
 import { runUnit } from './run-unit.js';
 import { scenarioKey } from './plan.js';
 
-/** How units are run; plain data, so a worker thread receives it as it is. */
+/** How units are run; plain data (but `retrySleep`), so a worker thread receives it as it is. */
 export interface ExecutorOptions {
   mode: ProviderMode;
   /** OpenAI-compatible base URL (live mode). */
@@ -28,6 +30,11 @@ export interface ExecutorOptions {
   env?: Record<string, string | undefined>;
   /** Live mode: folder of the on-disk response cache; absent: no cache. */
   cacheDir?: string;
+  /**
+   * Live mode: how retries wait (default: a real, jittered, measured sleep). A function, so never
+   * sent to a worker thread: runs given one stay in this thread.
+   */
+  retrySleep?: RetrySleep;
 }
 
 /** Runs planned units one at a time, preparing (once) each scenario it meets. */
@@ -67,6 +74,8 @@ interface ReadyScenario {
 export function createUnitExecutor(options: ExecutorOptions, known: ReadonlyMap<string, PreparedScenario> = new Map()): UnitExecutor {
   const ready = new Map<string, Promise<ReadyScenario>>();
   const cache = options.mode === 'live' && options.cacheDir !== undefined ? createResponseCache(options.cacheDir) : undefined;
+  // Live retries wait for real (DESIGN.md §7's virtual clock stays for mocked runs only).
+  const retrySleep = options.mode === 'live' ? (options.retrySleep ?? createLiveSleep()) : undefined;
   const readyScenario = (ref: ScenarioRef): Promise<ReadyScenario> => {
     const key = scenarioKey(ref);
     let entry = ready.get(key);
@@ -78,7 +87,7 @@ export function createUnitExecutor(options: ExecutorOptions, known: ReadonlyMap<
   };
   return {
     async run(unit) {
-      return runPlannedUnit(unit, await readyScenario(unit.scenario), options, cache);
+      return runPlannedUnit(unit, await readyScenario(unit.scenario), options, cache, retrySleep);
     },
   };
 }
@@ -88,7 +97,13 @@ async function loadReady(ref: ScenarioRef, known: PreparedScenario | undefined):
   return { prepared, tokenizer: createTokenizer(encodingForModel(prepared.scenario.model)) };
 }
 
-async function runPlannedUnit(unit: PlannedUnit, ready: ReadyScenario, options: ExecutorOptions, cache: ResponseCache | undefined): Promise<UnitResult> {
+async function runPlannedUnit(
+  unit: PlannedUnit,
+  ready: ReadyScenario,
+  options: ExecutorOptions,
+  cache: ResponseCache | undefined,
+  retrySleep: RetrySleep | undefined,
+): Promise<UnitResult> {
   const { scenario, transcript, probes, judgeRubric } = ready.prepared;
   const { tokenizer } = ready;
   const simulator =
@@ -102,12 +117,21 @@ async function runPlannedUnit(unit: PlannedUnit, ready: ReadyScenario, options: 
       ...(options.env !== undefined ? { env: options.env } : {}),
       ...(simulator !== undefined ? { simulator } : {}),
       ...(cache !== undefined ? { cache } : {}),
+      guard: true,
       // Faults are drawn per call key: a unit's own prefix keeps them independent of run order.
       callKeyPrefix: `${unit.spec.label}/`,
     });
     // A fresh observer per unit: its curves and answers are that unit's alone.
     const observer = probes === undefined ? undefined : createProbeObserver(probes, judgeRubric !== undefined ? { judgeRubric } : {});
-    return await runUnit({ scenario, transcript, spec: unit.spec, provider, tokenizer, ...(observer !== undefined ? { observer } : {}) });
+    return await runUnit({
+      scenario,
+      transcript,
+      spec: unit.spec,
+      provider,
+      tokenizer,
+      ...(observer !== undefined ? { observer } : {}),
+      ...(retrySleep !== undefined ? { retrySleep } : {}),
+    });
   } finally {
     simulator?.uninstall();
   }

@@ -1,6 +1,7 @@
 import type { CompletionRequest, CompletionResult, Failure, Provider } from '../providers/types.js';
 import type { QuotaGate } from '../sim/quota.js';
 import type { Tokenizer } from '../tokens/types.js';
+import type { RetrySleep } from '../sim/types.js';
 
 /**
  * The single path of every model call: window check, quota gate, provider. In mocked mode a
@@ -9,7 +10,23 @@ import type { Tokenizer } from '../tokens/types.js';
  */
 export interface Gateway {
   /** One attempt, no retry. `useQuota: false` for measurement calls (probes). */
-  attempt(request: CompletionRequest, options: { useQuota: boolean }): Promise<{ result: CompletionResult; inputTokens: number }>;
+  attempt(request: CompletionRequest, options: { useQuota: boolean }): Promise<Attempt>;
+  /**
+   * Live mode only: waits out a refusal of the provider in real time (the engine's injected
+   * sleep, capped at the retry policy's `maxDelayMs`) and returns the ms that passed, measured.
+   * Absent in mocked mode, where every wait is virtual (engine/retry-wait.ts).
+   */
+  sleep?: RetrySleep;
+}
+
+export interface Attempt {
+  result: CompletionResult;
+  inputTokens: number;
+  /**
+   * The provider answered (over HTTP, or nock); false or absent when the gateway answered itself
+   * (window check, or the quota gate in live mode): such a refusal is waited out virtually.
+   */
+  sent?: boolean;
 }
 
 export interface GatewayDeps {
@@ -19,6 +36,10 @@ export interface GatewayDeps {
   window: number;
   /** Gemini histories that carried signatures must keep them. */
   requireThoughtSignatures: boolean;
+  /** Live mode: the real sleep of retries (see `Gateway.sleep`); never given in mocked mode. */
+  sleep?: RetrySleep;
+  /** The longest real wait (the retry policy's `maxDelayMs`); a longer hint is cut to it. */
+  maxSleepMs?: number;
 }
 
 export function createGateway(deps: GatewayDeps): Gateway {
@@ -36,15 +57,24 @@ export function createGateway(deps: GatewayDeps): Gateway {
       },
     });
 
+  const sent = async (request: CompletionRequest, extra: Partial<NonNullable<CompletionRequest['directive']>>, inputTokens: number): Promise<Attempt> => ({
+    inputTokens,
+    result: await send(request, extra),
+    sent: true,
+  });
+  const sleep = deps.sleep;
+  const cap = deps.maxSleepMs ?? Number.POSITIVE_INFINITY;
+
   return {
+    ...(sleep !== undefined && !mocked ? { sleep: (delayMs: number) => sleep(Math.min(delayMs, cap)) } : {}),
     async attempt(request, { useQuota }) {
       const inputTokens = tokenizer.countMessages(request.messages, provider.name, request.instruction);
       if (inputTokens > window && !mocked) {
         return { inputTokens, result: failed({ kind: 'overflow', message: `input of ${inputTokens} tokens exceeds the window of ${window}`, inputTokens, limit: window }) };
       }
-      if (inputTokens > window || !useQuota) return { inputTokens, result: await send(request, {}) };
+      if (inputTokens > window || !useQuota) return sent(request, {}, inputTokens);
       const admission = quota.admit({ inputTokens, maxOutputTokens: request.maxOutputTokens ?? 0 });
-      if (admission.admitted) return { inputTokens, result: await send(request, {}) };
+      if (admission.admitted) return sent(request, {}, inputTokens);
       if (admission.kind === 'quota') {
         return { inputTokens, result: failed({ kind: 'quota', message: `daily quota exhausted (${admission.reason})` }) };
       }
@@ -54,7 +84,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
         remainingTokens: admission.remainingTokens,
         resetMs: admission.resetMs,
       };
-      if (mocked) return { inputTokens, result: await send(request, { rateLimit }) };
+      if (mocked) return sent(request, { rateLimit }, inputTokens);
       return {
         inputTokens,
         result: failed({ kind: 'rate-limit', message: `simulated ${admission.reason} limit`, retryAfterMs: admission.retryAfterMs }),

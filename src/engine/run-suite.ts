@@ -14,6 +14,8 @@ import { prepareLoadedScenario } from './execute-unit.js';
 import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
 import { describeShard, selectShard, type ShardSpec } from './shard.js';
 import { runPlannedUnits, type UnitProgress } from './workers.js';
+import { preflightLiveProviders } from './preflight.js';
+import type { RetrySleep } from '../sim/types.js';
 
 export interface RunOptions {
   /** Scenario files or folders. */
@@ -32,6 +34,11 @@ export interface RunOptions {
   shard?: ShardSpec;
   /** Live mode: folder of the response cache (identical requests answered from disk); absent: none. */
   cacheDir?: string;
+  /**
+   * Live mode: how retries wait (default: a real sleep with jitter, measured). Given one, the units
+   * run in this thread. Replays of recorded runs pass the recorded waits back here.
+   */
+  retrySleep?: RetrySleep;
   /**
    * The strategy specs to run on a scenario, in place of its own (a sweep's points). Called while
    * planning, before any unit runs: it may reject bad options by throwing.
@@ -74,13 +81,16 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   checkJudgeMode(prepared, overrides, mode);
   const planned = planUnits(prepared, overrides, options.specsOf);
   const units = options.shard === undefined ? planned : selectShard(planned, options.shard);
+  const byKey = new Map(prepared.map((p) => [scenarioKey({ file: p.scenario.file, overrides }), p]));
+  if (mode === 'live') await preflightLiveProviders(units, byKey, options);
   const results = await runPlannedUnits(units, {
     mode,
     workers: options.workers ?? 1,
-    prepared: new Map(prepared.map((p) => [scenarioKey({ file: p.scenario.file, overrides }), p])),
+    prepared: byKey,
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+    ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
     ...(options.onUnit !== undefined ? { onProgress: reportProgress(options.onUnit, units, prepared) } : {}),
   });
   return {

@@ -5,6 +5,7 @@ import type { MessageEvent, Transcript } from '../transcript/types.js';
 import type { UnitResult } from '../metrics/types.js';
 import type { RunEvent, StepRecord } from './types.js';
 import type { Strategy, StrategyEnv } from '../strategies/types.js';
+import type { RetrySleep } from '../sim/types.js';
 import { createClock } from '../sim/clock.js';
 import { QuotaGate } from '../sim/quota.js';
 import { createStepTimer, parseAtTimes } from '../sim/pacing.js';
@@ -27,6 +28,8 @@ export interface UnitInput {
   strategyOverride?: Strategy;
   /** Measurement hooks (probes, retention); optional. */
   observer?: UnitObserver;
+  /** Live providers: how a provider's refusal is waited out in real time (measured); ignored when mocked. */
+  retrySleep?: RetrySleep;
 }
 
 /**
@@ -54,6 +57,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     tokenizer,
     window: scenario.window,
     requireThoughtSignatures: provider.name === 'gemini' && assistants.some((m) => m.thoughtSignature !== undefined),
+    ...(input.retrySleep !== undefined ? { sleep: input.retrySleep, maxSleepMs: scenario.retry.maxDelayMs } : {}),
   });
   const format = provider.name;
   const countMessages: StrategyEnv['countMessages'] = (messages) => tokenizer.countMessages(messages, format);

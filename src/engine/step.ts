@@ -8,6 +8,7 @@ import type { RunEvent, StepRecord } from './types.js';
 import type { Gateway } from './gateway.js';
 import { retryDelay } from '../sim/retry.js';
 import { sharedPrefixTokens } from './context.js';
+import { waitToRetry } from './retry-wait.js';
 
 /** Everything a step needs; `previous` is the context sent at the last step. */
 export interface StepContext {
@@ -39,7 +40,8 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
   for (;;) {
     const context = await ctx.strategy.prepare(ctx.state, env);
     const contextTokens = env.countMessages(context);
-    const { result, inputTokens } = await ctx.gateway.attempt(stepRequest(scenario, context, completion), { useQuota: true });
+    const attempt = await ctx.gateway.attempt(stepRequest(scenario, context, completion), { useQuota: true });
+    const { result, inputTokens } = attempt;
     if (result.ok) {
       const record = okRecord(ctx, completion, context, result, retries, rateLimitHits, waitMs, overheadMark);
       ctx.previous = context;
@@ -58,9 +60,10 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
       ctx.previous = context;
       return crashRecord(ctx, completion, context, contextTokens || inputTokens, failure, retries, rateLimitHits, waitMs, overheadMark);
     }
-    events.push({ type: 'wait', step: env.step, atMs: clock.now(), ms: delay, reason: failure.kind });
-    clock.advance(delay);
-    waitMs += delay;
+    const atMs = clock.now();
+    const waited = await waitToRetry(ctx.gateway, clock, delay, attempt);
+    events.push({ type: 'wait', step: env.step, atMs, ms: waited, reason: failure.kind });
+    waitMs += waited;
     retries += 1;
   }
 }

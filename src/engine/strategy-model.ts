@@ -5,6 +5,7 @@ import type { Clock } from '../sim/types.js';
 import type { RunEvent } from './types.js';
 import type { Gateway } from './gateway.js';
 import { retryDelay } from '../sim/retry.js';
+import { waitToRetry } from './retry-wait.js';
 
 interface StrategyModelDeps {
   gateway: Gateway;
@@ -25,7 +26,7 @@ export function createStrategyModel(deps: StrategyModelDeps): StrategyEnv['model
     async complete(call: StrategyModelCall): Promise<CompletionResult> {
       const purpose = call.purpose ?? 'summary';
       for (let attempt = 0; ; attempt++) {
-        const { result } = await gateway.attempt(
+        const answer = await gateway.attempt(
           {
             model: scenario.model,
             messages: call.messages,
@@ -36,6 +37,7 @@ export function createStrategyModel(deps: StrategyModelDeps): StrategyEnv['model
           },
           { useQuota: true },
         );
+        const { result } = answer;
         const step = deps.stepOf();
         events.push({
           type: 'call',
@@ -51,8 +53,9 @@ export function createStrategyModel(deps: StrategyModelDeps): StrategyEnv['model
         events.push({ type: 'failure', step, atMs: clock.now(), attempt, failure: result.failure });
         const delay = result.failure.kind === 'overflow' ? undefined : retryDelay(scenario.retry, attempt, result.failure);
         if (delay === undefined) return result;
-        events.push({ type: 'wait', step, atMs: clock.now(), ms: delay, reason: `${purpose} ${result.failure.kind}` });
-        clock.advance(delay);
+        const atMs = clock.now();
+        const waited = await waitToRetry(gateway, clock, delay, answer);
+        events.push({ type: 'wait', step, atMs, ms: waited, reason: `${purpose} ${result.failure.kind}` });
       }
     },
   };

@@ -43,8 +43,9 @@ type FromWorker =
  * compiles the sources to exercise the real threads.
  */
 export async function runPlannedUnits(units: readonly PlannedUnit[], options: PoolOptions): Promise<UnitResult[]> {
-  const workers = Math.max(1, Math.min(options.workers, units.length));
-  if (workers === 1) return runInThread(units, [createUnitExecutor(executorOptions(options), options.prepared)], options);
+  // A custom retry sleep is a function, which cannot cross to a thread: such runs stay here.
+  const workers = options.retrySleep !== undefined ? 1 : Math.max(1, Math.min(options.workers, units.length));
+  if (workers === 1) return runInThread(units, [createUnitExecutor(inThreadOptions(options), options.prepared)], options);
   if (isSourceModule()) return runInThread(units, Array.from({ length: workers }, () => createUnitExecutor(executorOptions(options), options.prepared)), options);
   return runOnWorkers(units, workers, options);
 }
@@ -54,6 +55,7 @@ function isSourceModule(): boolean {
   return import.meta.url.endsWith('.ts');
 }
 
+/** The options a worker thread receives: plain data only (no `retrySleep`). */
 function executorOptions(options: PoolOptions): ExecutorOptions {
   return {
     mode: options.mode,
@@ -61,6 +63,10 @@ function executorOptions(options: PoolOptions): ExecutorOptions {
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
   };
+}
+
+function inThreadOptions(options: PoolOptions): ExecutorOptions {
+  return { ...executorOptions(options), ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}) };
 }
 
 async function runInThread(units: readonly PlannedUnit[], executors: readonly UnitExecutor[], options: PoolOptions): Promise<UnitResult[]> {

@@ -7,6 +7,7 @@ import type { Tokenizer } from '../tokens/types.js';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import type { ProviderName } from '../providers/types.js';
 import { retryDelay } from '../sim/retry.js';
+import { pauseToRetry, waitToRetry } from '../engine/retry-wait.js';
 
 /**
  * The probe call (DESIGN.md §3, closed-loop measurement): the probe question on top of the exact
@@ -86,7 +87,8 @@ export async function askQuestion(
 export async function sendMeasurement(deps: ProbeCallDeps, request: CompletionRequest, step: number, useQuota: boolean): Promise<CompletionResult> {
   const { gateway, scenario, clock, events } = deps;
   for (let attempt = 0; ; attempt++) {
-    const { result } = await gateway.attempt(request, { useQuota });
+    const answer = await gateway.attempt(request, { useQuota });
+    const { result } = answer;
     events.push({
       type: 'call',
       step,
@@ -102,8 +104,11 @@ export async function sendMeasurement(deps: ProbeCallDeps, request: CompletionRe
     if (delay === undefined) return result;
     // Waiting is the agent's time only when the call shares its quota; otherwise retry at once.
     if (useQuota) {
-      events.push({ type: 'wait', step, atMs: clock.now(), ms: delay, reason: `${request.purpose} ${result.failure.kind}` });
-      clock.advance(delay);
+      const atMs = clock.now();
+      const waited = await waitToRetry(gateway, clock, delay, answer);
+      events.push({ type: 'wait', step, atMs, ms: waited, reason: `${request.purpose} ${result.failure.kind}` });
+    } else {
+      await pauseToRetry(gateway, delay, answer);
     }
   }
 }

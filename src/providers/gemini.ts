@@ -1,15 +1,20 @@
 import { GoogleGenAI, type GenerateContentResponse, type GenerateContentConfig } from '@google/genai';
 import type { ToolCall } from '../transcript/types.js';
-import type { CompletionRequest, CompletionResult, CompletionUsage, Provider, ProviderMode } from './types.js';
+import type { CompletionRequest, CompletionResult, CompletionUsage, Failure, Provider, ProviderMode } from './types.js';
 import type { CallTagger } from './call-tag.js';
+import { describeNetworkError } from './guard.js';
 import { classifyGeminiError } from './classify-gemini.js';
 import { renderGeminiRequest } from './render-gemini.js';
+
+/** Where @google/genai sends Gemini API calls when no base URL is given. */
+export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
 export interface GeminiProviderOptions {
   apiKey: string;
   mode: ProviderMode;
   /** The model used when a request names none. */
   model: string;
+  /** Another endpoint (a proxy, a local server): the SDK's `httpOptions.baseUrl`. */
   baseUrl?: string;
   timeoutMs?: number;
   /** Mocked mode: registers each call's directive with the simulator. */
@@ -21,6 +26,7 @@ export class GeminiProvider implements Provider {
   readonly name = 'gemini' as const;
   readonly dialect = 'gemini' as const;
   readonly mode: ProviderMode;
+  readonly endpoint: string;
   private readonly client: GoogleGenAI;
   private readonly model: string;
   private readonly tagCall: CallTagger | undefined;
@@ -29,6 +35,7 @@ export class GeminiProvider implements Provider {
     this.mode = options.mode;
     this.model = options.model;
     this.tagCall = options.tagCall;
+    this.endpoint = options.baseUrl ?? GEMINI_DEFAULT_BASE_URL;
     const httpOptions: { baseUrl?: string; timeout?: number } = {};
     if (options.baseUrl !== undefined) httpOptions.baseUrl = options.baseUrl;
     if (options.timeoutMs !== undefined) httpOptions.timeout = options.timeoutMs;
@@ -50,6 +57,17 @@ export class GeminiProvider implements Provider {
       return readGeminiResponse(response);
     } catch (error) {
       return { ok: false, failure: classifyGeminiError(error) };
+    }
+  }
+
+  /** `GET v1beta/models/{model}`: authenticated and free. */
+  async checkAccess(): Promise<Failure | undefined> {
+    try {
+      await this.client.models.get({ model: this.model });
+      return undefined;
+    } catch (error) {
+      const failure = classifyGeminiError(error);
+      return failure.kind === 'network' ? { kind: 'network', message: describeNetworkError(error) } : failure;
     }
   }
 }

@@ -5,6 +5,7 @@ import { GeminiProvider } from './gemini.js';
 import { OpenAIProvider } from './openai.js';
 import type { Simulator } from './simulated/types.js';
 import { withResponseCache, type ResponseCache } from './cache.js';
+import { checkBaseUrl, guardLiveProvider } from './guard.js';
 
 export interface CreateProviderOptions {
   name: ProviderName;
@@ -28,6 +29,11 @@ export interface CreateProviderOptions {
   callKeyPrefix?: string;
   /** Live mode: answer identical requests from this cache (successes only); ignored when mocked. */
   cache?: ResponseCache;
+  /**
+   * Live mode: raise ProviderError on a failure that makes a whole run meaningless (bad key, no
+   * permission, exhausted quota) instead of returning it; what runs use, so they stop at once.
+   */
+  guard?: boolean;
 }
 
 /** A stand-in key for mocked mode: the simulator never checks it, and it is never a real key. */
@@ -37,12 +43,15 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 /**
  * A provider for a name and mode. Live and mocked differ only in the key and in who answers: in
  * mocked mode the same SDK clients talk to the simulator's nock interceptors, and each call carries
- * the id of the directive the provider registered just before it. A live provider without its key
- * raises ConfigError naming the variable.
+ * the id of the directive the provider registered just before it. A live provider without its key,
+ * or with a base URL that is not an http(s) URL, raises ConfigError. `guard` (live runs) makes
+ * it raise ProviderError when it turns out unusable (providers/guard.ts) instead of answering.
  */
 export function createProvider(options: CreateProviderOptions): Provider {
-  const provider = createUncachedProvider(options);
-  if (options.mode !== 'live' || options.cache === undefined) return provider;
+  const uncached = createUncachedProvider(options);
+  if (options.mode !== 'live') return uncached;
+  const provider = options.guard === true ? guardLiveProvider(uncached) : uncached;
+  if (options.cache === undefined) return provider;
   const envBaseUrl = options.name === 'openai' ? (options.env ?? process.env)['OPENAI_BASE_URL'] : undefined;
   return withResponseCache(provider, options.cache, { provider: options.name, endpoint: options.baseUrl ?? envBaseUrl ?? '', model: options.model });
 }
@@ -63,10 +72,12 @@ function createUncachedProvider(options: CreateProviderOptions): Provider {
   if (options.name === 'gemini') {
     const apiKey = mock ? MOCK_API_KEY : readKey(env, 'gemini', 'GEMINI_API_KEY', 'GOOGLE_API_KEY');
     const baseUrl = options.baseUrl ?? (mock ? options.simulator?.geminiBaseUrl : undefined);
+    if (!mock && baseUrl !== undefined) checkBaseUrl('gemini', baseUrl);
     return new GeminiProvider({ ...common, apiKey, ...(baseUrl !== undefined ? { baseUrl } : {}) });
   }
   const apiKey = mock ? MOCK_API_KEY : readKey(env, 'openai', 'OPENAI_API_KEY');
   const baseUrl = options.baseUrl ?? (mock ? options.simulator?.openaiBaseUrl : env['OPENAI_BASE_URL']) ?? OPENAI_BASE_URL;
+  if (!mock) checkBaseUrl('openai', baseUrl);
   return new OpenAIProvider({
     ...common,
     apiKey,

@@ -1,8 +1,9 @@
 import OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { ToolCall } from '../transcript/types.js';
-import type { CompletionRequest, CompletionResult, Provider, ProviderMode } from './types.js';
+import type { CompletionRequest, CompletionResult, Failure, Provider, ProviderMode } from './types.js';
 import type { CallTagger } from './call-tag.js';
+import { describeNetworkError } from './guard.js';
 import { classifyOpenAIError } from './classify-openai.js';
 import { parseArguments, renderOpenAIRequest } from './render-openai.js';
 
@@ -25,6 +26,7 @@ export class OpenAIProvider implements Provider {
   readonly name = 'openai' as const;
   readonly dialect = 'openai' as const;
   readonly mode: ProviderMode;
+  readonly endpoint: string;
   private readonly client: OpenAI;
   private readonly model: string;
   private readonly tagCall: CallTagger | undefined;
@@ -32,6 +34,7 @@ export class OpenAIProvider implements Provider {
   constructor(options: OpenAIProviderOptions) {
     this.mode = options.mode;
     this.model = options.model;
+    this.endpoint = options.baseUrl;
     this.tagCall = options.tagCall;
     this.client = new OpenAI({
       apiKey: options.apiKey,
@@ -60,6 +63,17 @@ export class OpenAIProvider implements Provider {
       return readOpenAICompletion(completion);
     } catch (error) {
       return { ok: false, failure: classifyOpenAIError(error) };
+    }
+  }
+
+  /** `GET {baseUrl}/models`: authenticated, free, and served by most OpenAI-compatible servers. */
+  async checkAccess(): Promise<Failure | undefined> {
+    try {
+      await this.client.models.list();
+      return undefined;
+    } catch (error) {
+      const failure = classifyOpenAIError(error);
+      return failure.kind === 'network' ? { kind: 'network', message: describeNetworkError(error) } : failure;
     }
   }
 }

@@ -84,5 +84,12 @@ export interface Provider {
   readonly name: ProviderName;
   readonly mode: ProviderMode;
   readonly dialect: Dialect;
+  /** The base URL it talks to, when it is a live HTTP provider (named in fail-fast messages). */
+  readonly endpoint?: string;
   complete(request: CompletionRequest): Promise<CompletionResult>;
+  /**
+   * A cheap call that uses no tokens (a models call), made before a live run to find out whether
+   * the provider can be used at all: undefined when it answered, else its failure.
+   */
+  checkAccess?(): Promise<Failure | undefined>;
 }

@@ -65,3 +65,10 @@ export interface PacingModel {
   /** Relative jitter (seeded), 0..1. */
   jitter: number;
 }
+
+/**
+ * Live mode: waits before a retry in real time, for about `delayMs` (the sleep may add jitter),
+ * and resolves with the milliseconds that really passed, as measured. Mocked runs have none: their
+ * waits are virtual.
+ */
+export type RetrySleep = (delayMs: number) => Promise<number>;

@@ -123,6 +123,8 @@ function liveSuite(scenarioExtra: string[] = []): string {
  */
 function interceptOpenAI(judgeReply: (answer: string) => string): { bodies: string[] } {
   const bodies: string[] = [];
+  // The live run's preflight (a models call) comes first.
+  nock(OPENAI).get('/v1/models').reply(200, { object: 'list', data: [] });
   nock(OPENAI)
     .persist()
     .post('/v1/chat/completions')

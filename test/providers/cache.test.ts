@@ -98,6 +98,8 @@ describe('response cache in a live run', () => {
       's.yaml': ['name: live', 'transcript:', '  generate: { steps: 6, seed: 1, dialect: openai, toolOutputTokens: 200 }', 'provider: openai', 'seed: 1', 'strategies: [full]'].join('\n'),
     });
     let calls = 0;
+    // Every live run starts with a preflight models call.
+    nock(OPENAI).persist().get('/v1/models').reply(200, { object: 'list', data: [] });
     nock(OPENAI)
       .persist()
       .post('/v1/chat/completions')

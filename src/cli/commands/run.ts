@@ -13,6 +13,7 @@ import { displayPath } from '../../paths.js';
 import { parseShard, type ShardSpec } from '../../engine/shard.js';
 import { DEFAULT_CACHE_DIR } from '../../providers/cache.js';
 import { checkAndReport } from './check.js';
+import { openCassette } from '../cassette.js';
 
 interface RunFlags {
   strategies?: string[];
@@ -36,6 +37,8 @@ interface RunFlags {
   cacheDir: string;
   baseline?: string;
   checkConfig?: string;
+  record?: string;
+  replay?: string;
 }
 
 /** Flags `run` and `sweep` share: worker threads and the live response cache. */
@@ -74,7 +77,9 @@ export function register(program: Command): void {
     .option('--on-crash <mode>', 'stop (default) or continue after an unrecovered crash', parseChoice('--on-crash', ['stop', 'continue'] as const))
     .option('--lenient', 'skip invalid transcript lines and count them')
     .option('--judge', 'live providers: also score every probe answer with the LLM judge (docs/judge-rubric.md)')
-    .option('--base-url <url>', 'OpenAI-compatible base URL (live openai)')
+    .option('--base-url <url>', 'live providers: another endpoint (an OpenAI-compatible server, a Gemini proxy)')
+    .option('--record <file>', 'live providers: save the run\'s HTTP exchanges and waits as a cassette (keys scrubbed)')
+    .option('--replay <file>', 'live providers: re-run a recorded cassette offline (no key needed)')
     .option('--reports <formats>', `report formats (default: all of ${reporterNames().join(', ')})`, parseList)
     .option('--quiet', 'print nothing but errors')
     .option('--shard <i/n>', 'run only the i-th of n slices of the units (merge the results with ctxbench merge)', (value: string) => parseShard(value))
@@ -88,6 +93,7 @@ async function runCommand(paths: string[], flags: RunFlags): Promise<void> {
   const progress = createProgress({ quiet: flags.quiet === true });
   const live = flags.provider !== 'mock';
   const provider = live ? (flags.provider as ProviderName) : flags.providerFormat;
+  const cassette = await openCassette(flags, live ? provider : undefined, flags.baseUrl);
   const result = await runSuite({
     scenarios: paths.length > 0 ? paths : [bundledSuite()],
     mode: live ? 'live' : 'mock',
@@ -107,9 +113,15 @@ async function runCommand(paths: string[], flags: RunFlags): Promise<void> {
     onUnit: progress.onUnit,
     workers: flags.workers,
     ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
-    ...cacheDirOf(flags, live),
+    // A recording must see every request, and a replay must not be answered from elsewhere.
+    ...(cassette === undefined ? cacheDirOf(flags, live) : {}),
+    ...cassette?.runOptions,
+  }).catch(async (error: unknown) => {
+    await cassette?.close(false);
+    throw error;
   });
   progress.done();
+  await cassette?.close(true);
   const written = await writeReportFiles(resolve(flags.out), renderReports(result, flags.reports));
   const quiet = flags.quiet === true;
   if (!quiet) {

@@ -1,0 +1,43 @@
+import type { ProviderName } from '../providers/types.js';
+import type { PlannedUnit } from './plan.js';
+import type { PreparedScenario } from './run-suite.js';
+import { createProvider } from '../providers/index.js';
+import { preflightProvider } from '../providers/guard.js';
+import { scenarioKey } from './plan.js';
+
+export interface PreflightOptions {
+  baseUrl?: string;
+  env?: Record<string, string | undefined>;
+}
+
+/** A preflight that hangs is as bad as one that fails: a black-holed host gives up after this. */
+const PREFLIGHT_TIMEOUT_MS = 30_000;
+
+/**
+ * Live runs: before any unit runs (and so before anything is written), one free call (a models
+ * call) per provider and model the units use. A provider that cannot be used — bad key, no
+ * permission, unreachable host, exhausted quota — raises ProviderError (exit 2) naming the
+ * provider, the URL and the cause; a bad base URL or a missing key raises ConfigError.
+ */
+export async function preflightLiveProviders(units: readonly PlannedUnit[], prepared: ReadonlyMap<string, PreparedScenario>, options: PreflightOptions): Promise<void> {
+  const seen = new Set<string>();
+  for (const unit of units) {
+    const scenario = prepared.get(scenarioKey(unit.scenario))?.scenario;
+    if (scenario === undefined) continue;
+    const key = `${scenario.provider}\u0000${scenario.model}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    await preflightProvider(liveProvider(scenario.provider, scenario.model, options));
+  }
+}
+
+function liveProvider(name: ProviderName, model: string, options: PreflightOptions) {
+  return createProvider({
+    name,
+    mode: 'live',
+    model,
+    timeoutMs: PREFLIGHT_TIMEOUT_MS,
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+  });
+}

@@ -1,0 +1,90 @@
+import { ConfigError, ProviderError } from '../errors.js';
+import type { Failure, Provider, ProviderName } from './types.js';
+
+/** Gemini answers a bad key with 400 INVALID_ARGUMENT, not 401. */
+const GEMINI_BAD_KEY = /API key not valid|API_KEY_INVALID/i;
+
+/**
+ * Why a provider that answered `failure` cannot be used for this run at all, or undefined when
+ * the failure is an outcome to measure. Authentication, permission and an exhausted quota
+ * (`insufficient_quota`, a per-day limit) are fatal whenever they come; a 404 (a wrong base path
+ * or model) during the run. Before the run (`preflight`), an unreachable host is fatal too; once a
+ * run is under way, a timeout, a 5xx or a 429 stays a measured outcome.
+ */
+export function unusableCause(failure: Failure, phase: 'preflight' | 'run'): string | undefined {
+  if (failure.kind === 'quota') return `quota exhausted: ${failure.message}`;
+  if (failure.kind === 'network') return phase === 'preflight' ? `cannot reach it: ${failure.message}` : undefined;
+  if (failure.kind !== 'bad-request') return undefined;
+  if (failure.status === 401 || (failure.status === 400 && GEMINI_BAD_KEY.test(failure.message))) {
+    return `authentication failed (HTTP ${failure.status}): ${failure.message}`;
+  }
+  if (failure.status === 403) return `permission denied (HTTP 403): ${failure.message}`;
+  if (failure.status === 404 && phase === 'run') return `not found (HTTP 404): ${failure.message}`;
+  return undefined;
+}
+
+/** The one-line message of a provider that cannot be used. */
+export function describeUnusable(name: ProviderName, endpoint: string | undefined, cause: string): string {
+  return `the live ${name} provider at ${endpoint ?? '(default URL)'} cannot be used: ${cause}`;
+}
+
+/**
+ * A live provider that raises ProviderError on a failure that makes the whole run meaningless
+ * (see `unusableCause`), instead of letting every unit record it as a crash: the run stops with
+ * exit 2 before any report is written. Every other failure is returned as data, as usual.
+ */
+export function guardLiveProvider(provider: Provider): Provider {
+  const guarded: Provider = {
+    name: provider.name,
+    mode: provider.mode,
+    dialect: provider.dialect,
+    ...(provider.endpoint !== undefined ? { endpoint: provider.endpoint } : {}),
+    async complete(request) {
+      const result = await provider.complete(request);
+      const cause = result.ok ? undefined : unusableCause(result.failure, 'run');
+      if (cause !== undefined) throw new ProviderError(describeUnusable(provider.name, provider.endpoint, cause));
+      return result;
+    },
+  };
+  if (provider.checkAccess !== undefined) guarded.checkAccess = () => (provider.checkAccess as () => Promise<Failure | undefined>).call(provider);
+  return guarded;
+}
+
+/** Raises ProviderError when `provider` cannot be used (its `checkAccess` failed fatally). */
+export async function preflightProvider(provider: Provider): Promise<void> {
+  const failure = await provider.checkAccess?.();
+  const cause = failure === undefined ? undefined : unusableCause(failure, 'preflight');
+  if (cause !== undefined) throw new ProviderError(describeUnusable(provider.name, provider.endpoint, cause));
+}
+
+/**
+ * A thrown network error with its causes, innermost last ("Connection error. ← fetch failed ←
+ * connect ECONNREFUSED 127.0.0.1:9 (ECONNREFUSED)"): the SDKs hide the reason two levels down.
+ */
+export function describeNetworkError(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
+    if (!(current instanceof Error)) {
+      parts.push(String(current));
+      break;
+    }
+    const code = (current as { code?: unknown }).code;
+    parts.push(typeof code === 'string' && !current.message.includes(code) ? `${current.message} (${code})` : current.message);
+    current = current.cause;
+  }
+  return parts.join(' ← ');
+}
+
+/** Raises ConfigError unless `url` is an absolute http(s) URL. */
+export function checkBaseUrl(name: ProviderName, url: string): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
+    throw new ConfigError(describeUnusable(name, url, 'the base URL is not an absolute http(s) URL'));
+  }
+}

@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import type { LocalReply, SeenRequest } from './local-server.js';
+import { writeFiles } from './temp.js';
+
+/**
+ * A two-step scenario for live runs against a local server: a hand-written transcript (no probes,
+ * no strategy calls), so that every request the server sees is the preflight or a step.
+ */
+export function liveScenario(provider: 'openai' | 'gemini', extraYaml: string[] = []): string {
+  const model = provider === 'openai' ? 'gpt-4.1' : 'gemini-2.5-flash';
+  const dir = writeFiles({
+    's.yaml': ['name: live-local', 'transcript: t.ctx.jsonl', `provider: ${provider}`, `model: ${model}`, 'window: 32000', 'seed: 1', 'strategies: [full]', ...extraYaml].join('\n'),
+    't.ctx.jsonl': [
+      { type: 'session', id: 'live', dialect: provider },
+      { type: 'message', id: 'u1', role: 'user', text: 'List the files.' },
+      { type: 'message', id: 'a1', role: 'assistant', text: 'There are two files.' },
+      { type: 'message', id: 'u2', role: 'user', text: 'Which is larger?' },
+      { type: 'message', id: 'a2', role: 'assistant', text: 'The first one.' },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join('\n'),
+  });
+  return join(dir, 's.yaml');
+}
+
+export const openaiOk: LocalReply = {
+  status: 200,
+  body: {
+    id: 'c',
+    object: 'chat.completion',
+    created: 0,
+    model: 'gpt-4.1',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
+  },
+};
+
+export const geminiOk: LocalReply = {
+  status: 200,
+  body: {
+    candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 2, totalTokenCount: 12 },
+  },
+};
+
+/** A models call: the preflight of a live run. */
+export function isModelsCall(request: SeenRequest): boolean {
+  return request.method === 'GET' && /\/models(\/[^/:]+)?$/.test(request.path);
+}
+
+export const modelsOk: LocalReply = { status: 200, body: { object: 'list', data: [], name: 'models/gemini-2.5-flash' } };
+
+/** Sets dummy API keys for the duration of a test (the setup file removes real ones). */
+export function withDummyKeys(): () => void {
+  process.env['OPENAI_API_KEY'] = 'sk-test-dummy-key-0123456789';
+  process.env['GEMINI_API_KEY'] = 'gemini-test-dummy-key';
+  return () => {
+    delete process.env['OPENAI_API_KEY'];
+    delete process.env['GEMINI_API_KEY'];
+  };
+}
