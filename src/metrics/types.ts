@@ -29,6 +29,11 @@ export interface SummaryRow {
   mean_context_tokens: number;
   cached_prefix_share: number | null;
   overhead_calls: number;
+  /**
+   * Probe ask points never reached (the session crashed first, or ended before them): not answers,
+   * so left out of `answer_recall`; `null` when the scenario has no probes.
+   */
+  unanswered: number | null;
 }
 
 /** A context size a strategy reacts to (drawn as a line on the context chart). */
@@ -59,6 +64,11 @@ export interface ProbeAnswer {
   inputTokens: number;
   outputTokens: number;
   /**
+   * Never asked: the session ended (a crash, or the transcript ran out) before this ask point. It
+   * is not an answer: left out of answer recall, counted in the summary's `unanswered`.
+   */
+  unanswered?: true;
+  /**
    * The LLM judge's scores of `answer` (live runs with `judge` on): each dimension 0–5 and their
    * sum `total` (0–20); `{error}` when the judge call failed, its reply was unreadable, or there
    * was no answer to judge. Absent when the judge was off or the probe was never asked.
@@ -83,6 +93,8 @@ export interface RecallFigures {
   retention: number | null;
   answerRecall: number | null;
   count: number;
+  /** Ask points never reached (see `ProbeAnswer.unanswered`). */
+  unanswered: number;
 }
 
 /** Recall measurement of a unit (DESIGN.md §6). */

@@ -27,6 +27,7 @@ const COLUMNS: Column[] = [
   { title: 'compactions', align: 'right', cell: (r) => String(r.compactions) },
   { title: 'retention', align: 'right', cell: (r) => percent(r.retention) },
   { title: 'recall', align: 'right', cell: (r) => percent(r.answer_recall) },
+  { title: 'unanswered', align: 'right', cell: (r) => (r.unanswered === null ? '–' : String(r.unanswered)) },
 ];
 
 /** GitHub refuses comments over 65,536 characters; stay clear of it. */

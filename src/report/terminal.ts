@@ -32,13 +32,15 @@ const COLUMNS: Column[] = [
   { title: 'done', align: 'right', cell: (r) => ({ text: `${r.steps_completed}/${r.steps}`, tone: r.steps_completed === r.steps ? 'good' : 'plain' }) },
   { title: 'crash', align: 'left', cell: (r) => (r.crashed ? { text: `${r.crash_kind ?? '?'}@${r.crash_step ?? '?'}`, tone: 'bad' } : dim('-')) },
   { title: 'total', align: 'right', cell: (r) => plain(formatCount(r.total_tokens)) },
-  { title: 'peak ctx', align: 'right', cell: (r) => plain(formatCount(r.peak_context_tokens)) },
-  { title: 'saving', align: 'right', cell: (r) => percent(r.saving_vs_full) },
+  { title: 'peak', align: 'right', cell: (r) => plain(formatCount(r.peak_context_tokens)) },
+  { title: 'saved', align: 'right', cell: (r) => percent(r.saving_vs_full) },
   { title: '429s', align: 'right', cell: (r) => plain(String(r.rate_limit_hits)) },
   { title: 'wait', align: 'right', cell: (r) => plain(formatDuration(r.wait_ms)) },
   { title: 'compact', align: 'right', cell: (r) => plain(String(r.compactions)) },
-  { title: 'retention', align: 'right', cell: (r) => percent(r.retention) },
+  { title: 'retain', align: 'right', cell: (r) => percent(r.retention) },
   { title: 'recall', align: 'right', cell: (r) => percent(r.answer_recall) },
+  // Ask points a crash (or the session's end) came before: apart from recall, which is over answers.
+  { title: 'unasked', align: 'right', cell: (r) => (r.unanswered === null ? dim('-') : r.unanswered > 0 ? { text: String(r.unanswered), tone: 'bad' } : plain('0')) },
 ];
 
 /**
