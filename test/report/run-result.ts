@@ -50,7 +50,7 @@ function record(step: number, prompt: number, overrides: Partial<StepRecord> = {
   };
 }
 
-function unit(strategy: string, steps: StepRecord[], events: RunEvent[], probes?: { retention: number; answerRecall: number; count: number }): UnitResult {
+function unit(strategy: string, steps: StepRecord[], events: RunEvent[], probes?: { retention: number; answerRecall: number; count: number; unanswered: number }): UnitResult {
   const summary = summarizeUnit({ scenario: 'long-session', strategy, totalSteps: 3, steps, events, ...(probes ? { probes } : {}) });
   return { scenario: 'long-session', strategy, options: {}, summary, steps, events };
 }
