@@ -3,9 +3,12 @@ import type { UnitResult } from '../metrics/types.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
 import type { ScenarioOverrides } from '../scenario/resolve.js';
-import type { PreparedScenario } from './run-suite.js';
+import type { PreparedLog, PreparedScenario } from './run-suite.js';
+import type { Scenario } from '../scenario/types.js';
+import { InputError } from '../errors.js';
+import { combineLogResults, type LogResult } from './combine-logs.js';
 import type { PlannedUnit, ScenarioRef } from './plan.js';
-import { loadScenarioFile } from '../scenario/load.js';
+import { listTranscriptLogs, loadScenarioFile } from '../scenario/load.js';
 import { resolveScenario, transcriptSource, DEFAULT_SEED } from '../scenario/resolve.js';
 import { loadTranscript } from '../transcript/load.js';
 import { createTokenizer, encodingForModel } from '../tokens/tokenizer.js';
@@ -41,7 +44,10 @@ export interface UnitExecutor {
  */
 export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: ScenarioOverrides): Promise<PreparedScenario> {
   const seed = overrides.seed ?? loaded.data.seed ?? DEFAULT_SEED;
-  const transcript = await loadTranscript(transcriptSource(loaded, overrides), seed);
+  const source = transcriptSource(loaded, overrides);
+  const logFiles = source.kind === 'file' ? await listTranscriptLogs(source.path, loaded.file) : undefined;
+  if (source.kind === 'file' && logFiles !== undefined) return prepareLogs(loaded, overrides, logFiles, source.lenient);
+  const transcript = await loadTranscript(source, seed);
   const scenario = resolveScenario(loaded, transcript.header, overrides);
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
   const probes = await loadScenarioProbes(scenario, transcript);
@@ -51,6 +57,29 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
     ...(probes.length > 0 ? { probes: prepareProbeSet(transcript, probes) } : {}),
     ...(scenario.judge && probes.length > 0 ? { judgeRubric: await loadJudgeRubric() } : {}),
   };
+}
+
+/**
+ * A scenario of several logs: each is loaded and gets its own probes; the first log's header
+ * resolves the scenario (provider, model), so the logs of one scenario should come from one agent.
+ */
+async function prepareLogs(loaded: LoadedScenario, overrides: ScenarioOverrides, files: string[], lenient: boolean): Promise<PreparedScenario> {
+  const logs: PreparedLog[] = [];
+  let scenario: Scenario | undefined;
+  for (const file of files) {
+    const transcript = await loadTranscript({ kind: 'file', path: file, lenient }, 0);
+    scenario ??= resolveScenario(loaded, transcript.header, overrides);
+    if (scenario.probesFile !== undefined) {
+      throw new InputError({ file: loaded.file, field: 'probes' }, 'a probe file answers one transcript; a scenario of several logs takes `probes: generate`');
+    }
+    const probes = await loadScenarioProbes(scenario, transcript);
+    logs.push({ file, transcript, ...(probes.length > 0 ? { probes: prepareProbeSet(transcript, probes) } : {}) });
+  }
+  const first = logs[0];
+  if (scenario === undefined || first === undefined) throw new InputError({ file: loaded.file, field: 'transcript' }, 'no transcript to replay');
+  for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
+  const judged = scenario.judge && logs.some((log) => log.probes !== undefined);
+  return { scenario, transcript: first.transcript, logs, ...(judged ? { judgeRubric: await loadJudgeRubric() } : {}) };
 }
 
 interface ReadyScenario {
@@ -89,7 +118,25 @@ async function loadReady(ref: ScenarioRef, known: PreparedScenario | undefined):
 }
 
 async function runPlannedUnit(unit: PlannedUnit, ready: ReadyScenario, options: ExecutorOptions, cache: ResponseCache | undefined): Promise<UnitResult> {
-  const { scenario, transcript, probes, judgeRubric } = ready.prepared;
+  const { logs } = ready.prepared;
+  if (logs === undefined) return runLog(unit, ready, ready.prepared, options, cache, `${unit.spec.label}/`);
+  const parts: LogResult[] = [];
+  // Each log is a session of its own (its own clock, quota and simulator); the prefix keeps the
+  // fault draws of one log independent of the others.
+  for (const [i, log] of logs.entries()) parts.push({ log, result: await runLog(unit, ready, log, options, cache, `${unit.spec.label}/${i}/`) });
+  return combineLogResults(parts);
+}
+
+async function runLog(
+  unit: PlannedUnit,
+  ready: ReadyScenario,
+  log: Pick<PreparedLog, 'transcript' | 'probes'>,
+  options: ExecutorOptions,
+  cache: ResponseCache | undefined,
+  callKeyPrefix: string,
+): Promise<UnitResult> {
+  const { scenario, judgeRubric } = ready.prepared;
+  const { transcript, probes } = log;
   const { tokenizer } = ready;
   const simulator =
     options.mode === 'mock' ? installSimulator({ tokenizer, seed: scenario.seed, ...(scenario.faults !== undefined ? { faults: scenario.faults } : {}) }) : undefined;
@@ -103,7 +150,7 @@ async function runPlannedUnit(unit: PlannedUnit, ready: ReadyScenario, options: 
       ...(simulator !== undefined ? { simulator } : {}),
       ...(cache !== undefined ? { cache } : {}),
       // Faults are drawn per call key: a unit's own prefix keeps them independent of run order.
-      callKeyPrefix: `${unit.spec.label}/`,
+      callKeyPrefix,
     });
     // A fresh observer per unit: its curves and answers are that unit's alone.
     const observer = probes === undefined ? undefined : createProbeObserver(probes, judgeRubric !== undefined ? { judgeRubric } : {});

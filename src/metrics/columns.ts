@@ -32,6 +32,8 @@ export const SUMMARY_EXTRA_COLUMNS = [
   'cached_prefix_share',
   'overhead_calls',
   'unanswered',
+  'logs',
+  'crashed_logs',
 ] as const satisfies readonly (keyof SummaryRow)[];
 
 /** Every column of a summary row: the contract first, then the extras. */

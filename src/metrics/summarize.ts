@@ -74,6 +74,8 @@ export function summarizeUnit(input: UnitSummaryInput): SummaryRow {
     cached_prefix_share: promptTokens === 0 ? null : sum(okSteps, (step) => step.cachedPrefixTokens) / promptTokens,
     overhead_calls: overhead.calls,
     unanswered: input.probes?.unanswered ?? null,
+    logs: null,
+    crashed_logs: null,
   };
 }
 

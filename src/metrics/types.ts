@@ -34,6 +34,10 @@ export interface SummaryRow {
    * so left out of `answer_recall`; `null` when the scenario has no probes.
    */
   unanswered: number | null;
+  /** A scenario of several logs (a folder or pattern): how many were replayed; `null` for one. */
+  logs: number | null;
+  /** ... and how many of them crashed (`crashed` is true when any did); `null` for one log. */
+  crashed_logs: number | null;
 }
 
 /** A context size a strategy reacts to (drawn as a line on the context chart). */
@@ -134,6 +138,24 @@ export interface UnitResult {
   thresholds?: Threshold[];
   /** Probe answers and retention curves, when the scenario has probes. */
   probes?: UnitProbeResult;
+  /**
+   * A scenario of several logs: each log's own summary, in replay order. The unit's `steps`,
+   * `events` and probe answers are the logs' in that order, their steps numbered on from the
+   * previous log's (`firstStep`) and their virtual times likewise, and probe ids prefixed with the
+   * log's id (`<log id>/<probe id>`).
+   */
+  logs?: LogSummary[];
+}
+
+/** One log of a unit over several logs. */
+export interface LogSummary {
+  /** The log's path, as results show paths. */
+  transcript: string;
+  /** The session id from the log's header. */
+  id: string;
+  /** The unit's step number of this log's first step. */
+  firstStep: number;
+  summary: SummaryRow;
 }
 
 export interface ScenarioInfo {
@@ -151,6 +173,8 @@ export interface ScenarioInfo {
   seed: number;
   /** Lines a lenient load skipped. */
   skippedLines: number;
+  /** A scenario of several logs: how many (`steps` and `skippedLines` are their sums). */
+  logs?: number;
 }
 
 /** Which slice of a run's planned units a sharded run (`--shard i/n`) holds. */
