@@ -6,6 +6,9 @@ import type { ScenarioOverrides } from '../scenario/resolve.js';
 import type { PreparedLog, PreparedScenario } from './run-suite.js';
 import type { Scenario } from '../scenario/types.js';
 import { InputError } from '../errors.js';
+import type { Transcript } from '../transcript/types.js';
+import { importClaudeSidechains } from '../transcript/claude-sidechains.js';
+import { displayPath } from '../paths.js';
 import { combineLogResults, type LogResult } from './combine-logs.js';
 import type { PlannedUnit, ScenarioRef } from './plan.js';
 import { listTranscriptLogs, loadScenarioFile } from '../scenario/load.js';
@@ -46,7 +49,10 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
   const seed = overrides.seed ?? loaded.data.seed ?? DEFAULT_SEED;
   const source = transcriptSource(loaded, overrides);
   const logFiles = source.kind === 'file' ? await listTranscriptLogs(source.path, loaded.file) : undefined;
-  if (source.kind === 'file' && logFiles !== undefined) return prepareLogs(loaded, overrides, logFiles, source.lenient);
+  const withSidechains = loaded.data.sidechains === 'include';
+  if (source.kind === 'file' && (logFiles !== undefined || withSidechains)) {
+    return prepareLogs(loaded, overrides, await loadLogs(loaded.file, logFiles ?? [source.path], source.lenient, withSidechains));
+  }
   const transcript = await loadTranscript(source, seed);
   const scenario = resolveScenario(loaded, transcript.header, overrides);
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
@@ -63,11 +69,10 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
  * A scenario of several logs: each is loaded and gets its own probes; the first log's header
  * resolves the scenario (provider, model), so the logs of one scenario should come from one agent.
  */
-async function prepareLogs(loaded: LoadedScenario, overrides: ScenarioOverrides, files: string[], lenient: boolean): Promise<PreparedScenario> {
+async function prepareLogs(loaded: LoadedScenario, overrides: ScenarioOverrides, loadedLogs: Array<{ file: string; transcript: Transcript }>): Promise<PreparedScenario> {
   const logs: PreparedLog[] = [];
   let scenario: Scenario | undefined;
-  for (const file of files) {
-    const transcript = await loadTranscript({ kind: 'file', path: file, lenient }, 0);
+  for (const { file, transcript } of loadedLogs) {
     scenario ??= resolveScenario(loaded, transcript.header, overrides);
     if (scenario.probesFile !== undefined) {
       throw new InputError({ file: loaded.file, field: 'probes' }, 'a probe file answers one transcript; a scenario of several logs takes `probes: generate`');
@@ -80,6 +85,21 @@ async function prepareLogs(loaded: LoadedScenario, overrides: ScenarioOverrides,
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
   const judged = scenario.judge && logs.some((log) => log.probes !== undefined);
   return { scenario, transcript: first.transcript, logs, ...(judged ? { judgeRubric: await loadJudgeRubric() } : {}) };
+}
+
+/** Each log file's transcript, followed (with `sidechains: include`) by its subagent conversations. */
+async function loadLogs(scenarioFile: string, files: readonly string[], lenient: boolean, withSidechains: boolean): Promise<Array<{ file: string; transcript: Transcript }>> {
+  const logs: Array<{ file: string; transcript: Transcript }> = [];
+  for (const file of files) {
+    const transcript = await loadTranscript({ kind: 'file', path: file, lenient }, 0);
+    logs.push({ file, transcript });
+    if (!withSidechains) continue;
+    if (transcript.header.source?.format !== 'claude-code') {
+      throw new InputError({ file: scenarioFile, field: 'sidechains' }, `only Claude Code logs have subagent sidechains; ${displayPath(file)} is ${transcript.header.source?.format ?? 'a canonical transcript'}`);
+    }
+    for (const sidechain of await importClaudeSidechains(file, { lenient })) logs.push({ file, transcript: sidechain });
+  }
+  return logs;
 }
 
 interface ReadyScenario {
