@@ -90,6 +90,8 @@ export function pairRecall(baseline: UnitResult, current: UnitResult): PairedMea
 function tallyAnswers(unit: UnitResult): Map<string, { correct: number; asked: number }> {
   const tally = new Map<string, { correct: number; asked: number }>();
   for (const answer of unit.probes?.answers ?? []) {
+    // A probe never asked (the session crashed first) is not a wrong answer: the crash rule judges the crash.
+    if (answer.unanswered === true) continue;
     const entry = tally.get(answer.probeId) ?? { correct: 0, asked: 0 };
     entry.asked += 1;
     if (answer.correct) entry.correct += 1;

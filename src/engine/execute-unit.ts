@@ -3,9 +3,15 @@ import type { UnitResult } from '../metrics/types.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
 import type { ScenarioOverrides } from '../scenario/resolve.js';
-import type { PreparedScenario } from './run-suite.js';
+import type { PreparedLog, PreparedScenario } from './run-suite.js';
+import type { Scenario } from '../scenario/types.js';
+import { InputError } from '../errors.js';
+import type { Transcript } from '../transcript/types.js';
+import { importClaudeSidechains } from '../transcript/claude-sidechains.js';
+import { displayPath } from '../paths.js';
+import { combineLogResults, type LogResult } from './combine-logs.js';
 import type { PlannedUnit, ScenarioRef } from './plan.js';
-import { loadScenarioFile } from '../scenario/load.js';
+import { listTranscriptLogs, loadScenarioFile } from '../scenario/load.js';
 import { resolveScenario, transcriptSource, DEFAULT_SEED } from '../scenario/resolve.js';
 import { loadTranscript } from '../transcript/load.js';
 import { createTokenizer, encodingForModel } from '../tokens/tokenizer.js';
@@ -48,7 +54,13 @@ export interface UnitExecutor {
  */
 export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: ScenarioOverrides): Promise<PreparedScenario> {
   const seed = overrides.seed ?? loaded.data.seed ?? DEFAULT_SEED;
-  const transcript = await loadTranscript(transcriptSource(loaded, overrides), seed);
+  const source = transcriptSource(loaded, overrides);
+  const logFiles = source.kind === 'file' ? await listTranscriptLogs(source.path, loaded.file) : undefined;
+  const withSidechains = loaded.data.sidechains === 'include';
+  if (source.kind === 'file' && (logFiles !== undefined || withSidechains)) {
+    return prepareLogs(loaded, overrides, await loadLogs(loaded.file, logFiles ?? [source.path], source.lenient, withSidechains));
+  }
+  const transcript = await loadTranscript(source, seed);
   const scenario = resolveScenario(loaded, transcript.header, overrides);
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
   const probes = await loadScenarioProbes(scenario, transcript);
@@ -58,6 +70,43 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
     ...(probes.length > 0 ? { probes: prepareProbeSet(transcript, probes) } : {}),
     ...(scenario.judge && probes.length > 0 ? { judgeRubric: await loadJudgeRubric() } : {}),
   };
+}
+
+/**
+ * A scenario of several logs: each is loaded and gets its own probes; the first log's header
+ * resolves the scenario (provider, model), so the logs of one scenario should come from one agent.
+ */
+async function prepareLogs(loaded: LoadedScenario, overrides: ScenarioOverrides, loadedLogs: Array<{ file: string; transcript: Transcript }>): Promise<PreparedScenario> {
+  const logs: PreparedLog[] = [];
+  let scenario: Scenario | undefined;
+  for (const { file, transcript } of loadedLogs) {
+    scenario ??= resolveScenario(loaded, transcript.header, overrides);
+    if (scenario.probesFile !== undefined) {
+      throw new InputError({ file: loaded.file, field: 'probes' }, 'a probe file answers one transcript; a scenario of several logs takes `probes: generate`');
+    }
+    const probes = await loadScenarioProbes(scenario, transcript);
+    logs.push({ file, transcript, ...(probes.length > 0 ? { probes: prepareProbeSet(transcript, probes) } : {}) });
+  }
+  const first = logs[0];
+  if (scenario === undefined || first === undefined) throw new InputError({ file: loaded.file, field: 'transcript' }, 'no transcript to replay');
+  for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
+  const judged = scenario.judge && logs.some((log) => log.probes !== undefined);
+  return { scenario, transcript: first.transcript, logs, ...(judged ? { judgeRubric: await loadJudgeRubric() } : {}) };
+}
+
+/** Each log file's transcript, followed (with `sidechains: include`) by its subagent conversations. */
+async function loadLogs(scenarioFile: string, files: readonly string[], lenient: boolean, withSidechains: boolean): Promise<Array<{ file: string; transcript: Transcript }>> {
+  const logs: Array<{ file: string; transcript: Transcript }> = [];
+  for (const file of files) {
+    const transcript = await loadTranscript({ kind: 'file', path: file, lenient }, 0);
+    logs.push({ file, transcript });
+    if (!withSidechains) continue;
+    if (transcript.header.source?.format !== 'claude-code') {
+      throw new InputError({ file: scenarioFile, field: 'sidechains' }, `only Claude Code logs have subagent sidechains; ${displayPath(file)} is ${transcript.header.source?.format ?? 'a canonical transcript'}`);
+    }
+    for (const sidechain of await importClaudeSidechains(file, { lenient })) logs.push({ file, transcript: sidechain });
+  }
+  return logs;
 }
 
 interface ReadyScenario {
@@ -104,7 +153,26 @@ async function runPlannedUnit(
   cache: ResponseCache | undefined,
   retrySleep: RetrySleep | undefined,
 ): Promise<UnitResult> {
-  const { scenario, transcript, probes, judgeRubric } = ready.prepared;
+  const { logs } = ready.prepared;
+  if (logs === undefined) return runLog(unit, ready, ready.prepared, options, cache, retrySleep, `${unit.spec.label}/`);
+  const parts: LogResult[] = [];
+  // Each log is a session of its own (its own clock, quota and simulator); the prefix keeps the
+  // fault draws of one log independent of the others.
+  for (const [i, log] of logs.entries()) parts.push({ log, result: await runLog(unit, ready, log, options, cache, retrySleep, `${unit.spec.label}/${i}/`) });
+  return combineLogResults(parts);
+}
+
+async function runLog(
+  unit: PlannedUnit,
+  ready: ReadyScenario,
+  log: Pick<PreparedLog, 'transcript' | 'probes'>,
+  options: ExecutorOptions,
+  cache: ResponseCache | undefined,
+  retrySleep: RetrySleep | undefined,
+  callKeyPrefix: string,
+): Promise<UnitResult> {
+  const { scenario, judgeRubric } = ready.prepared;
+  const { transcript, probes } = log;
   const { tokenizer } = ready;
   const simulator =
     options.mode === 'mock' ? installSimulator({ tokenizer, seed: scenario.seed, ...(scenario.faults !== undefined ? { faults: scenario.faults } : {}) }) : undefined;
@@ -119,7 +187,7 @@ async function runPlannedUnit(
       ...(cache !== undefined ? { cache } : {}),
       guard: true,
       // Faults are drawn per call key: a unit's own prefix keeps them independent of run order.
-      callKeyPrefix: `${unit.spec.label}/`,
+      callKeyPrefix,
     });
     // A fresh observer per unit: its curves and answers are that unit's alone.
     const observer = probes === undefined ? undefined : createProbeObserver(probes, judgeRubric !== undefined ? { judgeRubric } : {});

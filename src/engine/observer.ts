@@ -9,6 +9,8 @@ export interface ProbeFigures {
   retention: number | null;
   answerRecall: number | null;
   count: number | null;
+  /** Ask points never reached: the session crashed or ended first. */
+  unanswered?: number | null;
   /** The detail kept in the result (answers, retention curves). */
   detail?: UnitProbeResult;
 }

@@ -46,12 +46,26 @@ export interface RunOptions {
   specsOf?: (scenario: Scenario) => StrategySpec[];
 }
 
+/** One log of a scenario that names a folder or pattern of logs, with its own probes. */
+export interface PreparedLog {
+  /** Absolute path of the log. */
+  file: string;
+  transcript: Transcript;
+  probes?: ProbeSet;
+}
+
 /** A scenario ready to run: resolved, with its transcript and its probes in memory. */
 export interface PreparedScenario {
   scenario: Scenario;
+  /** The transcript; for a scenario of several logs, the first (its header resolved the scenario). */
   transcript: Transcript;
   /** Inline, side-file and generated probes, resolved against the transcript; none: no recall measured. */
   probes?: ProbeSet;
+  /**
+   * A scenario whose `transcript` is a folder or a pattern: every log, in order. Each is replayed
+   * through each strategy and the unit's result combines them (engine/combine-logs.ts).
+   */
+  logs?: PreparedLog[];
   /** The LLM judge's rubric, when the scenario asks for the judge and has probes to judge. */
   judgeRubric?: string;
 }
@@ -98,7 +112,7 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
     tool: { name: 'ctxbench', version: VERSION },
     seed: options.overrides?.seed ?? DEFAULT_SEED,
     mode,
-    scenarios: prepared.map(({ scenario, transcript }) => scenarioInfo(scenario, transcript)),
+    scenarios: prepared.map(({ scenario, transcript, logs }) => scenarioInfo(scenario, logs?.map((log) => log.transcript) ?? [transcript])),
     units: applySavingVsFull(results),
     ...(options.shard !== undefined ? { shard: describeShard(options.shard, planned.length, units) } : {}),
   };
@@ -131,8 +145,8 @@ function reportProgress(onUnit: NonNullable<RunOptions['onUnit']>, units: readon
     });
 }
 
-function scenarioInfo(scenario: Scenario, transcript: Transcript): ScenarioInfo {
-  const steps = transcript.events.filter((e) => e.type === 'message' && e.role === 'assistant').length;
+function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[]): ScenarioInfo {
+  const steps = transcripts.reduce((n, t) => n + t.events.filter((e) => e.type === 'message' && e.role === 'assistant').length, 0);
   return {
     name: scenario.name,
     file: displayPath(scenario.file),
@@ -144,6 +158,7 @@ function scenarioInfo(scenario: Scenario, transcript: Transcript): ScenarioInfo 
     ...scenario.quota,
     steps,
     seed: scenario.seed,
-    skippedLines: transcript.skipped.length,
+    skippedLines: transcripts.reduce((n, t) => n + t.skipped.length, 0),
+    ...(transcripts.length > 1 ? { logs: transcripts.length } : {}),
   };
 }

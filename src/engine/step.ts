@@ -84,7 +84,8 @@ function stepRequest(scenario: Scenario, context: ContextMessage[], completion: 
       replay: {
         text: completion.text,
         ...(completion.thinking !== undefined ? { thinking: completion.thinking } : {}),
-        ...(completion.toolCalls !== undefined ? { toolCalls: completion.toolCalls } : {}),
+        // A text-protocol agent's call is in its text: the model wrote no separate call.
+        ...(completion.toolCalls !== undefined && completion.sentAsText !== true ? { toolCalls: completion.toolCalls } : {}),
         ...(completion.thoughtSignature !== undefined ? { thoughtSignature: completion.thoughtSignature } : {}),
       },
     },

@@ -31,6 +31,9 @@ export const SUMMARY_EXTRA_COLUMNS = [
   'mean_context_tokens',
   'cached_prefix_share',
   'overhead_calls',
+  'unanswered',
+  'logs',
+  'crashed_logs',
 ] as const satisfies readonly (keyof SummaryRow)[];
 
 /** Every column of a summary row: the contract first, then the extras. */

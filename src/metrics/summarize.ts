@@ -7,6 +7,7 @@ export interface ProbeFigures {
   retention: number | null;
   answerRecall: number | null;
   count: number | null;
+  unanswered?: number | null;
 }
 
 export interface UnitSummaryInput {
@@ -72,6 +73,9 @@ export function summarizeUnit(input: UnitSummaryInput): SummaryRow {
     mean_context_tokens: contexts.length === 0 ? 0 : sum(contexts, (tokens) => tokens) / contexts.length,
     cached_prefix_share: promptTokens === 0 ? null : sum(okSteps, (step) => step.cachedPrefixTokens) / promptTokens,
     overhead_calls: overhead.calls,
+    unanswered: input.probes?.unanswered ?? null,
+    logs: null,
+    crashed_logs: null,
   };
 }
 

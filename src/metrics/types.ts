@@ -29,6 +29,15 @@ export interface SummaryRow {
   mean_context_tokens: number;
   cached_prefix_share: number | null;
   overhead_calls: number;
+  /**
+   * Probe ask points never reached (the session crashed first, or ended before them): not answers,
+   * so left out of `answer_recall`; `null` when the scenario has no probes.
+   */
+  unanswered: number | null;
+  /** A scenario of several logs (a folder or pattern): how many were replayed; `null` for one. */
+  logs: number | null;
+  /** ... and how many of them crashed (`crashed` is true when any did); `null` for one log. */
+  crashed_logs: number | null;
 }
 
 /** A context size a strategy reacts to (drawn as a line on the context chart). */
@@ -59,6 +68,11 @@ export interface ProbeAnswer {
   inputTokens: number;
   outputTokens: number;
   /**
+   * Never asked: the session ended (a crash, or the transcript ran out) before this ask point. It
+   * is not an answer: left out of answer recall, counted in the summary's `unanswered`.
+   */
+  unanswered?: true;
+  /**
    * The LLM judge's scores of `answer` (live runs with `judge` on): each dimension 0–5 and their
    * sum `total` (0–20); `{error}` when the judge call failed, its reply was unreadable, or there
    * was no answer to judge. Absent when the judge was off or the probe was never asked.
@@ -83,6 +97,8 @@ export interface RecallFigures {
   retention: number | null;
   answerRecall: number | null;
   count: number;
+  /** Ask points never reached (see `ProbeAnswer.unanswered`). */
+  unanswered: number;
 }
 
 /** Recall measurement of a unit (DESIGN.md §6). */
@@ -122,6 +138,24 @@ export interface UnitResult {
   thresholds?: Threshold[];
   /** Probe answers and retention curves, when the scenario has probes. */
   probes?: UnitProbeResult;
+  /**
+   * A scenario of several logs: each log's own summary, in replay order. The unit's `steps`,
+   * `events` and probe answers are the logs' in that order, their steps numbered on from the
+   * previous log's (`firstStep`) and their virtual times likewise, and probe ids prefixed with the
+   * log's id (`<log id>/<probe id>`).
+   */
+  logs?: LogSummary[];
+}
+
+/** One log of a unit over several logs. */
+export interface LogSummary {
+  /** The log's path, as results show paths. */
+  transcript: string;
+  /** The session id from the log's header. */
+  id: string;
+  /** The unit's step number of this log's first step. */
+  firstStep: number;
+  summary: SummaryRow;
 }
 
 export interface ScenarioInfo {
@@ -139,6 +173,8 @@ export interface ScenarioInfo {
   seed: number;
   /** Lines a lenient load skipped. */
   skippedLines: number;
+  /** A scenario of several logs: how many (`steps` and `skippedLines` are their sums). */
+  logs?: number;
 }
 
 /** Which slice of a run's planned units a sharded run (`--shard i/n`) holds. */

@@ -10,8 +10,9 @@ import type { ProbeKind } from '../transcript/types.js';
  *   at least one point, so that a probe planted late weighs as much as one planted early. Probes
  *   that cannot be measured (`notInSession`, no evidence found in the transcript) are left out;
  *   `null` when none is left.
- * - answer recall = correct answers / answers, over every probe × ask point asked (an ask point
- *   the session never reached counts, as incorrect); `null` when nothing was asked.
+ * - answer recall = correct answers / answers, over every probe × ask point asked; an ask point
+ *   the session never reached (a crash, or past its end) is not an answer: it is left out and
+ *   counted in `unanswered`. `null` when nothing was asked.
  * - with retrieval: the same, graded on the answer given after following retrieval hints.
  * - count = the number of probes of the scenario.
  * - judge mean (live runs with the judge on) = the mean judge total (0–20) over the answers the
@@ -39,7 +40,12 @@ function meanRetention(curves: readonly RetentionCurve[]): number | null {
 }
 
 function shareCorrect(answers: readonly ProbeAnswer[], isCorrect: (a: ProbeAnswer) => boolean): number | null {
-  return answers.length === 0 ? null : answers.filter(isCorrect).length / answers.length;
+  const asked = answers.filter((a) => a.unanswered !== true);
+  return asked.length === 0 ? null : asked.filter(isCorrect).length / asked.length;
+}
+
+function countUnanswered(answers: readonly ProbeAnswer[]): number {
+  return answers.filter((a) => a.unanswered === true).length;
 }
 
 export interface AggregateInput {
@@ -62,6 +68,7 @@ export function aggregateProbes(input: AggregateInput): UnitProbeResult & { figu
       retention: meanRetention(retention.filter((c) => c.kind === kind)),
       answerRecall: shareCorrect(ofKind, (a) => a.correct),
       count: probes.filter((p) => p.kind === kind).length,
+      unanswered: countUnanswered(ofKind),
     };
   }
   const sumTokens = (a: ProbeAnswer): number => a.inputTokens + a.outputTokens;
@@ -82,6 +89,7 @@ export function aggregateProbes(input: AggregateInput): UnitProbeResult & { figu
       retention: meanRetention(retention),
       answerRecall: shareCorrect(answers, (a) => a.correct),
       count: probes.length,
+      unanswered: countUnanswered(answers),
     },
   };
 }

@@ -18,8 +18,9 @@ function baseAnswer(mp: MeasuredProbe, askedAt: ProbeAnswer['askedAt'], step: nu
 }
 
 /**
- * An ask point the session never reached (it crashed first, or the step is past its end): counted
- * as an incorrect answer, so that a strategy gains nothing by crashing before its probes are asked.
+ * An ask point the session never reached (it crashed first, or the step is past its end): kept in
+ * the answers as `unanswered` and left out of answer recall — a crash is not a wrong answer, and
+ * the crash columns already charge it; recall stays what the model got right when it was asked.
  */
 export function unansweredProbe(mp: MeasuredProbe, askedAt: ProbeAnswer['askedAt'], step: number, why: string): ProbeAnswer {
   return {
@@ -32,6 +33,7 @@ export function unansweredProbe(mp: MeasuredProbe, askedAt: ProbeAnswer['askedAt
     retrievalTokens: 0,
     inputTokens: 0,
     outputTokens: 0,
+    unanswered: true,
   };
 }
 

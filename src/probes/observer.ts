@@ -25,7 +25,7 @@ import { specificsSurvival } from './specifics.js';
  *   `prepare` is called once more after the last event. That call may compact; its model calls
  *   are the strategy's own and so are charged as its overhead (and its `compact` action counts).
  * - A crash that ends the session (`onCrash: stop`): ask points after it are recorded as
- *   unanswered and incorrect, at the crash step; no end context is prepared, and the specifics
+ *   unanswered (not answers: out of answer recall, counted apart), at the crash step; no end context is prepared, and the specifics
  *   are those of the last context sent.
  * - With `judgeRubric` (live runs with the judge on), every answer the model gave is also scored
  *   by the LLM judge against that rubric, right after its deterministic grade (judge-call.ts).
@@ -122,7 +122,7 @@ class ProbeRun {
       specifics,
       ...(this.afterCompaction.length > 0 ? { specificsAfterCompaction: this.afterCompaction } : {}),
     });
-    return { retention: figures.retention, answerRecall: figures.answerRecall, count: figures.count, detail };
+    return { retention: figures.retention, answerRecall: figures.answerRecall, count: figures.count, unanswered: figures.unanswered, detail };
   }
 
   /** Step asks after step `after` (and end asks, `withEnd`), never reached: unanswered, recorded at `at`. */

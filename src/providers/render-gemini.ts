@@ -1,6 +1,7 @@
 import type { Content, Part } from '@google/genai';
 import type { ContextMessage } from '../transcript/types.js';
 import type { RenderShape } from './render-shape.js';
+import { asSent } from '../transcript/sent-as-text.js';
 
 /** A canonical context in Gemini's own format, ready for `models.generateContent`. */
 export interface GeminiRendering {
@@ -23,7 +24,8 @@ export function renderGeminiRequest(messages: readonly ContextMessage[], instruc
   const contents: Content[] = [];
   const partsPerMessage: number[] = [];
   const toolNames = collectToolNames(messages);
-  for (const message of messages) {
+  for (const original of messages) {
+    const message = asSent(original);
     if (message.role === 'system') {
       systemParts.push({ text: message.text });
       continue;

@@ -1,6 +1,7 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { ContextMessage } from '../transcript/types.js';
 import type { RenderShape } from './render-shape.js';
+import { asSent } from '../transcript/sent-as-text.js';
 
 export interface OpenAIRendering {
   messages: ChatCompletionMessageParam[];
@@ -15,7 +16,7 @@ export function renderOpenAIRequest(messages: readonly ContextMessage[], instruc
   const rendered: ChatCompletionMessageParam[] = [];
   const hasInstruction = instruction !== undefined && instruction !== '';
   if (hasInstruction) rendered.push({ role: 'system', content: instruction });
-  for (const message of messages) rendered.push(renderMessage(message));
+  for (const message of messages) rendered.push(renderMessage(asSent(message)));
   return { messages: rendered, shape: { instruction: hasInstruction } };
 }
 

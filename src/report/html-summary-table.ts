@@ -29,7 +29,14 @@ const COLUMNS: Column[] = [
   { title: 'compactions', hint: 'compactions the strategy made', better: 'none', value: (r) => r.compactions, text: (r) => String(r.compactions) },
   ratio('cached', 'share of the prompt prefix shared with the previous step', 'higher', (r) => r.cached_prefix_share),
   ratio('retention', 'share of probe evidence still in the context', 'higher', (r) => r.retention),
-  ratio('recall', 'share of probes answered correctly', 'higher', (r) => r.answer_recall),
+  ratio('recall', 'share of the probe answers given that were correct (unanswered ones left out)', 'higher', (r) => r.answer_recall),
+  {
+    title: 'unanswered',
+    hint: 'probe ask points never reached: the session crashed (or ended) first',
+    better: 'lower',
+    value: (r) => r.unanswered,
+    text: (r) => (r.unanswered === null ? '–' : String(r.unanswered)),
+  },
   { title: 'probes', hint: 'probe answers graded', better: 'none', value: (r) => r.probes, text: (r) => (r.probes === null ? '–' : String(r.probes)) },
 ];
 

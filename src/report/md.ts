@@ -18,7 +18,12 @@ interface Column {
 const COLUMNS: Column[] = [
   { title: 'strategy', align: 'left', cell: (r) => escapeMarkdown(r.strategy) },
   { title: 'done', align: 'right', cell: (r) => `${r.steps_completed}/${r.steps}` },
-  { title: 'crash', align: 'left', cell: (r) => (r.crashed ? `**${escapeMarkdown(r.crash_kind ?? 'crash')} @ ${r.crash_step ?? '?'}**` : '–') },
+  {
+    title: 'crash',
+    align: 'left',
+    // Over several logs: the kind, and how many of the logs crashed.
+    cell: (r) => (!r.crashed ? '–' : r.logs !== null ? `**${escapeMarkdown(r.crash_kind ?? 'crash')} in ${r.crashed_logs ?? '?'}/${r.logs} logs**` : `**${escapeMarkdown(r.crash_kind ?? 'crash')} @ ${r.crash_step ?? '?'}**`),
+  },
   { title: 'total tokens', align: 'right', cell: (r) => formatCount(r.total_tokens) },
   { title: 'peak ctx', align: 'right', cell: (r) => formatCount(r.peak_context_tokens) },
   { title: 'saving', align: 'right', cell: (r) => percent(r.saving_vs_full) },
@@ -27,6 +32,7 @@ const COLUMNS: Column[] = [
   { title: 'compactions', align: 'right', cell: (r) => String(r.compactions) },
   { title: 'retention', align: 'right', cell: (r) => percent(r.retention) },
   { title: 'recall', align: 'right', cell: (r) => percent(r.answer_recall) },
+  { title: 'unanswered', align: 'right', cell: (r) => (r.unanswered === null ? '–' : String(r.unanswered)) },
 ];
 
 /** GitHub refuses comments over 65,536 characters; stay clear of it. */

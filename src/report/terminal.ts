@@ -30,15 +30,17 @@ const MIN_STRATEGY_WIDTH = 8;
 const COLUMNS: Column[] = [
   { title: 'strategy', align: 'left', cell: (r) => plain(r.strategy) },
   { title: 'done', align: 'right', cell: (r) => ({ text: `${r.steps_completed}/${r.steps}`, tone: r.steps_completed === r.steps ? 'good' : 'plain' }) },
-  { title: 'crash', align: 'left', cell: (r) => (r.crashed ? { text: `${r.crash_kind ?? '?'}@${r.crash_step ?? '?'}`, tone: 'bad' } : dim('-')) },
+  { title: 'crash', align: 'left', cell: (r) => (r.crashed ? { text: crashText(r), tone: 'bad' } : dim('-')) },
   { title: 'total', align: 'right', cell: (r) => plain(formatCount(r.total_tokens)) },
-  { title: 'peak ctx', align: 'right', cell: (r) => plain(formatCount(r.peak_context_tokens)) },
-  { title: 'saving', align: 'right', cell: (r) => percent(r.saving_vs_full) },
+  { title: 'peak', align: 'right', cell: (r) => plain(formatCount(r.peak_context_tokens)) },
+  { title: 'saved', align: 'right', cell: (r) => percent(r.saving_vs_full) },
   { title: '429s', align: 'right', cell: (r) => plain(String(r.rate_limit_hits)) },
   { title: 'wait', align: 'right', cell: (r) => plain(formatDuration(r.wait_ms)) },
   { title: 'compact', align: 'right', cell: (r) => plain(String(r.compactions)) },
-  { title: 'retention', align: 'right', cell: (r) => percent(r.retention) },
+  { title: 'retain', align: 'right', cell: (r) => percent(r.retention) },
   { title: 'recall', align: 'right', cell: (r) => percent(r.answer_recall) },
+  // Ask points a crash (or the session's end) came before: apart from recall, which is over answers.
+  { title: 'unasked', align: 'right', cell: (r) => (r.unanswered === null ? dim('-') : r.unanswered > 0 ? { text: String(r.unanswered), tone: 'bad' } : plain('0')) },
 ];
 
 /**
@@ -134,4 +136,10 @@ export function formatDuration(ms: number): string {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
   if (ms < 3_600_000) return `${(ms / 60_000).toFixed(1)}m`;
   return `${(ms / 3_600_000).toFixed(1)}h`;
+}
+
+/** Kind and step of the crash; over several logs, kind and how many of them crashed. */
+function crashText(row: SummaryRow): string {
+  if (row.logs !== null) return `${row.crash_kind ?? '?'} ${row.crashed_logs ?? '?'}/${row.logs}`;
+  return `${row.crash_kind ?? '?'}@${row.crash_step ?? '?'}`;
 }

@@ -1,5 +1,5 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
-import { dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import { InputError, UsageError } from '../errors.js';
 import { scenarioFileSchema, type ScenarioFile } from './schema.js';
@@ -75,4 +75,38 @@ function lineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, pat
 /** Resolves a path written in a scenario relative to the scenario file's folder. */
 export function resolveRelative(scenarioFile: string, path: string): string {
   return resolve(dirname(scenarioFile), path);
+}
+
+/** Characters that make a scenario's `transcript` a pattern rather than one file's name. */
+const GLOB_CHARS = /[*?]/;
+
+/**
+ * The logs a scenario's `transcript` names when it is a folder (every file in it, not recursive,
+ * hidden files and another tool's `*.expected.json` left out) or a pattern with `*` / `?` in its
+ * last segment (`fixtures/real/mini-swe-agent/*.traj.json`); sorted, so a run always replays them
+ * in the same order. `undefined` when it names one file: the scenario has a single log.
+ * @throws InputError on the scenario's `transcript` field when nothing matches.
+ */
+export async function listTranscriptLogs(path: string, scenarioFile: string): Promise<string[] | undefined> {
+  const last = basename(path);
+  const isPattern = GLOB_CHARS.test(last);
+  const folder = isPattern ? dirname(path) : path;
+  if (!isPattern) {
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined || !info.isDirectory()) return undefined;
+  }
+  const matcher = isPattern ? patternToRegExp(last) : /^[^.].*$/;
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  const files = entries
+    .filter((entry) => entry.isFile() && !entry.name.startsWith('.') && matcher.test(entry.name) && !entry.name.endsWith('.expected.json'))
+    .map((entry) => entry.name)
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    .map((name) => join(folder, name));
+  if (files.length === 0) throw new InputError({ file: scenarioFile, field: 'transcript' }, `no transcript matches ${path}`);
+  return files;
+}
+
+function patternToRegExp(pattern: string): RegExp {
+  const escaped = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+  return new RegExp(`^${escaped}$`);
 }

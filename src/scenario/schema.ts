@@ -24,6 +24,12 @@ export const scenarioFileSchema = z.strictObject({
   ]),
   lenient: z.boolean().default(false),
   /**
+   * Claude Code logs: `include` replays each subagent conversation (sidechain) of the session as a
+   * log of its own beside the main one (the scenario then has several logs); `skip` (the default)
+   * replays the main agent's context alone.
+   */
+  sidechains: z.enum(['include', 'skip']).default('skip'),
+  /**
    * Probes beside the transcript's own: a side file; `generate` (probes generated from the
    * transcript at load time); or both, `{file, generate: true | {max, seed}}`.
    */

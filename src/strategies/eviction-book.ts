@@ -216,6 +216,7 @@ function assistantTombstone(id: string, turns: readonly ContextMessage[], member
     ...(calls.length > 0 ? { toolCalls: calls } : {}),
     ...(signature !== undefined ? { thoughtSignature: signature } : {}),
     ...(last?.dialect !== undefined ? { dialect: last.dialect } : {}),
+    ...(last?.sentAsText === true ? { sentAsText: true as const } : {}),
     synthetic: 'tombstone',
     replaces: [...members],
   };
@@ -230,6 +231,7 @@ function toolTombstone(result: ContextMessage, write: TombstoneWriter): ContextM
     ...(result.toolCallId !== undefined ? { toolCallId: result.toolCallId } : {}),
     ...(result.toolName !== undefined ? { toolName: result.toolName } : {}),
     ...(result.dialect !== undefined ? { dialect: result.dialect } : {}),
+    ...(result.sentAsText === true ? { sentAsText: true as const } : {}),
     synthetic: 'tombstone',
     replaces: [result.id],
   };

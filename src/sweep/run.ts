@@ -100,6 +100,8 @@ export function scorePoint(units: readonly UnitResult[]): PointScore {
   let correct = 0;
   for (const unit of units) {
     for (const answer of unit.probes?.answers ?? []) {
+      // Unreached ask points are not answers; a crash is scored in `crashes`.
+      if (answer.unanswered === true) continue;
       asked += 1;
       if (answer.correct) correct += 1;
     }

@@ -3,6 +3,7 @@ import type { ContextMessage } from '../transcript/types.js';
 import type { ProviderName } from '../providers/types.js';
 import type { Encoding, Tokenizer } from './types.js';
 import { messageOverhead, requestOverhead } from './overhead.js';
+import { asSent } from '../transcript/sent-as-text.js';
 
 /** One tiktoken encoder per encoding per process; freed on exit. */
 const encoders = new Map<Encoding, Tiktoken>();
@@ -86,7 +87,8 @@ export function encodingForModel(model: string): Encoding {
 
 export function createTokenizer(encoding: Encoding): Tokenizer {
   const count = (text: string): number => countTokens(encoding, text);
-  const countMessage = (message: ContextMessage, format: ProviderName): number => {
+  const countMessage = (original: ContextMessage, format: ProviderName): number => {
+    const message = asSent(original);
     // Gemini carries a tool result as a functionResponse Struct ({"output": text}), and the model
     // reads it JSON-escaped: on the real Gemini CLI recording this halves the error (see
     // overhead.ts). OpenAI's tool output is plain text (counting it escaped worsens Codex).

@@ -69,6 +69,7 @@ export const messageEventSchema = z
     usage: recordedUsageSchema.optional(),
     model: z.string().min(1).optional(),
     dialect: dialectSchema.optional(),
+    sentAsText: z.literal(true).optional(),
   })
   .superRefine((message, ctx) => {
     // A tool result that names no call cannot be paired with its call by any provider format.

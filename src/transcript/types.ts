@@ -58,6 +58,13 @@ export interface MessageEvent {
   model?: string;
   /** The provider format the message was produced in (tool-call isolation reads it). */
   dialect?: Dialect;
+  /**
+   * The agent ran its tools through plain text (mini-swe-agent): this assistant message's calls
+   * are written in its text, and this tool result went to the model as a user message. Strategies
+   * see the calls and results; providers render, and the tokenizer counts, the plain text that was
+   * really sent (see `asSent`).
+   */
+  sentAsText?: true;
 }
 
 export type TaskStatus = 'in_progress' | 'completed' | 'failed';

@@ -11,6 +11,8 @@ export interface UnitSpec {
   crashAt?: number;
   /** Probe id → correct? (one answer each, asked at the end). */
   answers?: Record<string, boolean>;
+  /** Probe ids whose end ask point the session never reached (it crashed first). */
+  unanswered?: string[];
   /** Probe id → retention points (1 kept, 0 lost), one per step from step 0. */
   retention?: Record<string, Array<0 | 1>>;
 }
@@ -58,11 +60,13 @@ export function buildUnit(spec: UnitSpec): UnitResult {
   const scenario = spec.scenario ?? 'scenario-a';
   const steps = spec.steps.map((prompt, i) => record(i, prompt, spec.crashAt === i));
   const events: RunEvent[] = spec.crashAt === undefined ? [] : [{ type: 'crash', step: spec.crashAt, atMs: spec.crashAt * 1000, kind: 'overflow', message: 'too long' }];
-  const answers = Object.entries(spec.answers ?? {}).map(([id, correct]) => answer(id, correct));
+  const unanswered = (spec.unanswered ?? []).map((id) => ({ ...answer(id, false), answer: '(session ended before this point)', unanswered: true as const }));
+  const answers = [...Object.entries(spec.answers ?? {}).map(([id, correct]) => answer(id, correct)), ...unanswered];
+  const asked = answers.filter((a) => a.unanswered !== true);
   const retention: RetentionCurve[] = Object.entries(spec.retention ?? {}).map(([probeId, points]) => ({ probeId, kind: 'recall', points: points.map((kept, i) => [i, kept] as [number, 0 | 1]) }));
-  const answerRecall = answers.length === 0 ? null : answers.filter((a) => a.correct).length / answers.length;
+  const answerRecall = asked.length === 0 ? null : asked.filter((a) => a.correct).length / asked.length;
   const retained = retention.map((c) => c.points.filter(([, k]) => k === 1).length / c.points.length);
-  const probes = answers.length === 0 && retention.length === 0 ? undefined : { retention: retained.length === 0 ? null : retained.reduce((a, b) => a + b, 0) / retained.length, answerRecall, count: answers.length };
+  const probes = answers.length === 0 && retention.length === 0 ? undefined : { retention: retained.length === 0 ? null : retained.reduce((a, b) => a + b, 0) / retained.length, answerRecall, count: answers.length, unanswered: unanswered.length };
   const summary = summarizeUnit({ scenario, strategy: spec.strategy, totalSteps: spec.steps.length, steps, events, ...(probes !== undefined ? { probes } : {}) });
   return {
     scenario,

@@ -30,6 +30,11 @@ describe('compareResults: the rules', () => {
     { name: 'recall −10 points', current: { ...base, answers: probes(10, (i) => i >= 1) }, expected: ['rolling-window:answer_recall'] },
     { name: 'retention −25 points', current: { ...base, retention: { p0: kept(1, 1, 0, 0), p1: kept(1, 1, 1, 1) } }, expected: ['rolling-window:retention'] },
     { name: 'a new crash', current: { ...base, steps: repeat(1000, 6), crashAt: 5 }, expected: ['rolling-window:crash'] },
+    {
+      name: 'a crash before six probes were asked: a crash, not a recall drop',
+      current: { ...base, steps: repeat(1000, 6), crashAt: 5, answers: probes(4, () => true), unanswered: ['p4', 'p5', 'p6', 'p7', 'p8', 'p9'] },
+      expected: ['rolling-window:crash'],
+    },
   ])('$name', ({ current, expected }) => {
     const report = compareResults(buildRun([current]), buildRun([base]), DEFAULT_CHECK_RULES);
     expect(ruleNames(report)).toEqual(expected);

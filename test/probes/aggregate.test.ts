@@ -63,15 +63,36 @@ describe('aggregateProbes', () => {
   });
 
   it('by kind', () => {
-    expect(result.byKind.recall).toEqual({ retention: 0.5, answerRecall: 0.5, count: 3 });
-    expect(result.byKind.artifact).toEqual({ retention: 0.25, answerRecall: 1, count: 1 });
+    expect(result.byKind.recall).toEqual({ retention: 0.5, answerRecall: 0.5, count: 3, unanswered: 0 });
+    expect(result.byKind.artifact).toEqual({ retention: 0.25, answerRecall: 1, count: 1, unanswered: 0 });
     expect(result.byKind.decision).toBeUndefined();
   });
 
   it('null when nothing was measured', () => {
     const empty = aggregateProbes({ probes: [{ id: 'n', kind: 'recall' }], answers: [], retention: [], specifics });
-    expect(empty.figures).toEqual({ retention: null, answerRecall: null, count: 1 });
+    expect(empty.figures).toEqual({ retention: null, answerRecall: null, count: 1, unanswered: 0 });
     expect(empty.recall).toEqual({ withoutRetrieval: null, withRetrieval: null, retrievalTokens: 0, probeTokens: 0 });
     expect(empty.specifics).toBe(specifics);
+  });
+
+  it('unanswered: ask points a crash came before are counted apart, never as wrong answers', () => {
+    const crashed = aggregateProbes({
+      probes,
+      answers: [
+        answer('a', 'recall', true, { askedAt: 'step', step: 2 }),
+        answer('b', 'recall', false, { askedAt: 'step', step: 3 }),
+        answer('a', 'recall', false, { unanswered: true, step: 5 }),
+        answer('c', 'artifact', false, { unanswered: true, step: 5 }),
+      ],
+      retention,
+      specifics,
+    });
+    expect(crashed.figures.answerRecall).toBe(0.5);
+    expect(crashed.figures.unanswered).toBe(2);
+    expect(crashed.recall.withRetrieval).toBe(0.5);
+    expect(crashed.byKind.artifact).toEqual({ retention: 0.25, answerRecall: null, count: 1, unanswered: 1 });
+    // A session that crashed before any ask point has no recall at all, not a recall of 0.
+    const early = aggregateProbes({ probes, answers: [answer('a', 'recall', false, { unanswered: true })], retention, specifics });
+    expect([early.figures.answerRecall, early.figures.unanswered]).toEqual([null, 1]);
   });
 });

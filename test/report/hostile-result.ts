@@ -56,7 +56,7 @@ function poison(unit: UnitResult, index: number, scenario: string): UnitResult {
       answers: [answer],
       retention: [{ probeId: answer.probeId, kind: 'recall', points: [[0, 1], [1, 1], [2, index === 1 ? 1 : 0]] }],
       recall: { withoutRetrieval: index === 1 ? 1 : 0, withRetrieval: null, retrievalTokens: 0, probeTokens: 110 },
-      byKind: { recall: { retention: 1, answerRecall: index === 1 ? 1 : 0, count: 1 } },
+      byKind: { recall: { retention: 1, answerRecall: index === 1 ? 1 : 0, count: 1, unanswered: 0 } },
       specifics: { paths: null, commands: null, numbers: null },
     },
   };

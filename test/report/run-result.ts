@@ -50,7 +50,7 @@ function record(step: number, prompt: number, overrides: Partial<StepRecord> = {
   };
 }
 
-function unit(strategy: string, steps: StepRecord[], events: RunEvent[], probes?: { retention: number; answerRecall: number; count: number }): UnitResult {
+function unit(strategy: string, steps: StepRecord[], events: RunEvent[], probes?: { retention: number; answerRecall: number; count: number; unanswered: number }): UnitResult {
   const summary = summarizeUnit({ scenario: 'long-session', strategy, totalSteps: 3, steps, events, ...(probes ? { probes } : {}) });
   return { scenario: 'long-session', strategy, options: {}, summary, steps, events };
 }
@@ -73,7 +73,7 @@ function rollingUnit(): UnitResult {
     { type: 'action', step: 2, atMs: 9200, action: 'compact', reason: 'over 75% of the window', mode: 'standard', tokensBefore: 6200, tokensAfter: 3100, detail: '=HYPERLINK("x")' },
     { type: 'recorded-compaction', step: 2, atMs: 9200, id: 'c1', tokensBefore: 9000, tokensAfter: 3000 },
   ];
-  const rolling = unit('rolling-window', steps, events, { retention: 2 / 3, answerRecall: 0.5, count: 3 });
+  const rolling = unit('rolling-window', steps, events, { retention: 2 / 3, answerRecall: 0.5, count: 3, unanswered: 0 });
   return { ...rolling, options: { groups: 4 }, thresholds: [{ label: 'trigger', tokens: 6000 }], probes: rollingProbes() };
 }
 
@@ -104,7 +104,7 @@ function rollingProbes(): UnitProbeResult {
       { probeId: 'p-file', kind: 'artifact', points: [[1, 1], [2, 0]] },
     ],
     recall: { withoutRetrieval: 0.5, withRetrieval: 1, retrievalTokens: 250, probeTokens: 6240 },
-    byKind: { recall: { retention: 1, answerRecall: 1, count: 1 }, artifact: { retention: 0.5, answerRecall: 0, count: 1 } },
+    byKind: { recall: { retention: 1, answerRecall: 1, count: 1, unanswered: 0 }, artifact: { retention: 0.5, answerRecall: 0, count: 1, unanswered: 0 } },
     specifics: { paths: 1, commands: null, numbers: 0.5 },
   };
 }

@@ -10,9 +10,9 @@ describe('renderTerminalTable', () => {
   it('has a title per scenario and one aligned row per strategy', () => {
     const lines = plain.trimEnd().split('\n');
     expect(lines[0]).toBe('long-session  gemini gemini-2.5-flash · window 8000 · tpm 250k · 3 steps · seed 42');
-    expect(lines[1]).toMatch(/^ {2}strategy +done +crash +total +peak ctx +saving +429s +wait +compact +retention +recall$/);
-    expect(lines[2]).toMatch(/^ {2}full +2\/3 +overflow@2 +9340 +9300 +0% +0 +0 +0 +- +-$/);
-    expect(lines[3]).toMatch(/^ {2}rolling-window +3\/3 +- +10\.2k +3100 +33% +1 +1\.5s +1 +67% +50%$/);
+    expect(lines[1]).toMatch(/^ {2}strategy +done +crash +total +peak +saved +429s +wait +compact +retain +recall +unasked$/);
+    expect(lines[2]).toMatch(/^ {2}full +2\/3 +overflow@2 +9340 +9300 +0% +0 +0 +0 +- +- +-$/);
+    expect(lines[3]).toMatch(/^ {2}rolling-window +3\/3 +- +10\.2k +3100 +33% +1 +1\.5s +1 +67% +50% +0$/);
     // Right-aligned columns end at the same place on every line.
     expect(new Set(lines.slice(1).map((line) => line.length)).size).toBe(1);
   });

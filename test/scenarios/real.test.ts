@@ -1,47 +1,79 @@
-import { readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandScenarioPaths, loadScenarioFile } from '../../src/scenario/load.js';
-import { resolveRelative } from '../../src/scenario/load.js';
 import { prepareScenarios, runSuite } from '../../src/engine/run-suite.js';
 import { strategyNames } from '../../src/strategies/index.js';
+import { writeFiles } from '../helpers/temp.js';
 
-const FIXTURES = 'fixtures/real';
 const SCENARIOS = 'scenarios/real';
 
-/** Every recorded log under fixtures/real/<format>/ (the expected files are another tool's parse). */
-const realFiles = readdirSync(FIXTURES, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .flatMap((dir) => readdirSync(join(FIXTURES, dir.name)).filter((name) => !name.endsWith('.expected.json')).map((name) => resolve(FIXTURES, dir.name, name)));
-
 const scenarioFiles = await expandScenarioPaths([SCENARIOS]);
+const prepared = await prepareScenarios([SCENARIOS]);
+
+/** Steps and probes of a prepared scenario, over all of its logs. */
+function sizeOf(p: (typeof prepared)[number]): { steps: number; probes: number } {
+  const logs = p.logs ?? [{ transcript: p.transcript, probes: p.probes }];
+  const steps = logs.reduce((n, log) => n + log.transcript.events.filter((e) => e.type === 'message' && e.role === 'assistant').length, 0);
+  const probes = logs.reduce((n, log) => n + (log.probes?.probes.length ?? 0), 0);
+  return { steps, probes };
+}
 
 describe('scenarios/real', () => {
-  it('has one scenario per real transcript, each asking for generated probes', async () => {
-    const loaded = await Promise.all(scenarioFiles.map((file) => loadScenarioFile(file)));
-    const transcripts = loaded.map((l) => resolveRelative(l.file, l.data.transcript as string));
-    expect(transcripts.sort()).toEqual([...realFiles].sort());
-    for (const l of loaded) expect(l.data.probes, l.file).toBe('generate');
+  it('replays the long Claude Code sessions, the Claude Code session with a huge tool output, and the mini-swe-agent folder', () => {
+    expect(prepared.map((p) => [p.scenario.name, p.scenario.transcript.kind === 'file' ? p.scenario.transcript.path : ''])).toEqual([
+      ['real-claude-code-vibecoding-session', resolve('fixtures/real/claude-code/vibecoding-session.jsonl')],
+      ['real-claude-code-vsla-compacted', resolve('fixtures/real/claude-code-long/vsla-0a725fb5.jsonl')],
+      ['real-claude-code-vsla-long', resolve('fixtures/real/claude-code-long/vsla-5f8cbb78.jsonl')],
+      ['real-mini-swe-agent', resolve('fixtures/real/mini-swe-agent')],
+    ]);
+    expect(prepared.find((p) => p.scenario.name === 'real-mini-swe-agent')?.logs).toHaveLength(23);
   });
 
-  it('chooses the provider by the transcript\'s dialect', async () => {
-    for (const { scenario, transcript } of await prepareScenarios([SCENARIOS])) {
+  it('gives every scenario at least 30 steps and 8 generated probes', async () => {
+    expect(prepared.map((p) => [p.scenario.name, sizeOf(p)])).toEqual([
+      ['real-claude-code-vibecoding-session', { steps: 32, probes: 15 }],
+      ['real-claude-code-vsla-compacted', { steps: 201, probes: 20 }],
+      ['real-claude-code-vsla-long', { steps: 119, probes: 20 }],
+      ['real-mini-swe-agent', { steps: 1019, probes: 69 }],
+    ]);
+    for (const file of scenarioFiles) {
+      const { data } = await loadScenarioFile(file);
+      expect(JSON.stringify(data.probes), file).toMatch(/generate/);
+      // Each file says which window it uses and why, relative to the agent's real one.
+      expect(data.description ?? '', file).toMatch(/window/);
+    }
+  });
+
+  it("chooses the provider by the transcript's dialect", () => {
+    for (const { scenario, transcript } of prepared) {
       expect(scenario.provider, scenario.name).toBe(transcript.header.dialect === 'gemini' ? 'gemini' : 'openai');
     }
   });
 });
 
 /**
- * Every real file replays through every registered strategy (the registry as it is now, not a
- * list kept here) without an exception from the engine. Crashes of the agent are results, and
+ * Every registered strategy replays real logs without an engine error (the registry as it is now,
+ * not a list kept here): the Claude Code session with its huge tool output, and two mini-swe-agent
+ * runs whose tool calls and results are sent as plain text. Crashes of the agent are results, and
  * `onCrash: continue` keeps every later step going through the strategy too.
  */
-describe.each(scenarioFiles.map((file) => ({ file, name: file.split('/').at(-1) })))('$name', ({ file }) => {
-  it('replays through every registered strategy without an engine error; full overflows the window', { timeout: 240_000 }, async () => {
+describe('every registered strategy on real logs', () => {
+  const miniSweAgent = (): string => {
+    const dir = writeFiles({ 'two.yaml': 'name: two\ntranscript: logs/\nprobes: generate\nwindow: 8000\n' });
+    mkdirSync(join(dir, 'logs'));
+    for (const name of ['django__django-11163.traj.json', 'django__django-10999.traj.json']) copyFileSync(join('fixtures/real/mini-swe-agent', name), join(dir, 'logs', name));
+    return join(dir, 'two.yaml');
+  };
+
+  it.each([
+    { name: 'real-claude-code-vibecoding-session', file: () => join(SCENARIOS, 'real-claude-code-vibecoding-session.yaml') },
+    { name: 'two mini-swe-agent runs in an 8k window', file: miniSweAgent },
+  ])('$name', { timeout: 240_000 }, async ({ file }) => {
     const names = strategyNames();
-    const result = await runSuite({ scenarios: [file], overrides: { strategies: names, onCrash: 'continue' } });
+    const result = await runSuite({ scenarios: [file()], overrides: { strategies: names, onCrash: 'continue' } });
     const steps = result.scenarios[0]?.steps ?? 0;
-    expect(steps).toBeGreaterThan(0);
+    expect(steps).toBeGreaterThan(30);
     expect(result.units.map((u) => u.strategy)).toEqual(names);
     for (const unit of result.units) {
       // With onCrash: continue every recorded step is attempted, whatever happened before.

@@ -3,6 +3,9 @@ import { importTranscript, importerNames } from '../../transcript/importers/inde
 import { writeTranscript } from '../../transcript/write.js';
 import type { Transcript } from '../../transcript/types.js';
 import { displayPath } from '../../paths.js';
+import { extname } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { importClaudeSidechains } from '../../transcript/claude-sidechains.js';
 
 /** Skipped lines listed with their reason; more would bury the counts. */
 const SHOWN_SKIPS = 10;
@@ -10,6 +13,7 @@ const SHOWN_SKIPS = 10;
 interface ImportFlags {
   from?: string;
   lenient?: boolean;
+  sidechains?: boolean;
   out: string;
 }
 
@@ -29,12 +33,28 @@ export function register(program: Command): void {
     .argument('<file>', 'the agent log')
     .option('--from <format>', `the log's format (default: detected; one of ${importerNames().join(', ')})`)
     .option('--lenient', 'skip broken lines and count them instead of failing')
+    .option('--sidechains', 'Claude Code: also write each subagent conversation as a transcript of its own (<out>.sidechain-<n>.ctx.jsonl)')
     .requiredOption('-o, --out <file>', 'where to write the canonical transcript')
     .action(async (file: string, flags: ImportFlags) => {
-      const transcript = await importTranscript(file, { from: flags.from, lenient: flags.lenient === true });
+      const lenient = flags.lenient === true;
+      const transcript = await importTranscript(file, { from: flags.from, lenient });
       await writeTranscript(transcript, flags.out);
       process.stdout.write(formatCounts(transcript, flags.out));
+      if (flags.sidechains !== true) return;
+      if (transcript.header.source?.format !== 'claude-code') throw new UsageError(`--sidechains reads Claude Code logs; ${displayPath(file)} is ${transcript.header.source?.format ?? 'unknown'}`);
+      const sidechains = await importClaudeSidechains(file, { lenient });
+      for (const [i, sidechain] of sidechains.entries()) {
+        const out = sidechainPath(flags.out, i + 1);
+        await writeTranscript(sidechain, out);
+        process.stdout.write(formatCounts(sidechain, out));
+      }
     });
+}
+
+/** `session.ctx.jsonl` → `session.sidechain-2.ctx.jsonl`. */
+export function sidechainPath(out: string, n: number): string {
+  const suffix = out.endsWith('.ctx.jsonl') ? '.ctx.jsonl' : extname(out);
+  return `${out.slice(0, out.length - suffix.length)}.sidechain-${n}${suffix}`;
 }
 
 export function countImport(transcript: Transcript): ImportCounts {

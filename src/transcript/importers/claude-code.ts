@@ -4,7 +4,7 @@ import { InputError } from '../../errors.js';
 import type { CompactionEvent, MessageEvent, RecordedUsage, Transcript } from '../types.js';
 import type { ImportOptions, Importer } from './types.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
-import { parseHeadObjects, readJsonLines } from './shared/lines.js';
+import { parseHeadObjects, readJsonLines, type JsonLine } from './shared/lines.js';
 import { normalizeTime, parseShape } from './shared/validate.js';
 
 const blockSchema = z.looseObject({ type: z.string() });
@@ -65,6 +65,8 @@ interface ClaudeState {
   seenUuids: Set<string>;
   /** The last compaction, until the summary line that follows its boundary arrives. */
   openCompaction?: CompactionEvent;
+  /** Reading one subagent conversation: its sidechain lines are the context. */
+  asSidechain: boolean;
 }
 
 export const claudeCode: Importer = {
@@ -79,13 +81,22 @@ export const claudeCode: Importer = {
   },
   async import(file: string, options: ImportOptions): Promise<Transcript> {
     const builder = createTranscriptBuilder({ file, format: 'claude-code', dialect: 'anthropic', lenient: options.lenient });
-    const state: ClaudeState = { byApiId: new Map(), seenUuids: new Set() };
-    for await (const { line, value } of readJsonLines(file, builder)) {
-      builder.attempt(() => applyLine(builder, state, parseLine(file, line, value)));
-    }
-    return builder.build({ id: state.sessionId ?? basename(file, '.jsonl'), title: state.title, model: state.model });
+    return buildClaudeTranscript(builder, readJsonLines(file, builder), false);
   },
 };
+
+/**
+ * The transcript of Claude Code lines. `asSidechain`: the lines are one subagent conversation
+ * (claude-sidechains.ts picks them out), read as a context of its own; otherwise sidechain lines
+ * are left out of the main context and counted.
+ */
+export async function buildClaudeTranscript(builder: TranscriptBuilder, lines: AsyncIterable<JsonLine> | Iterable<JsonLine>, asSidechain: boolean): Promise<Transcript> {
+  const state: ClaudeState = { byApiId: new Map(), seenUuids: new Set(), asSidechain };
+  for await (const { line, value } of lines) {
+    builder.attempt(() => applyLine(builder, state, parseLine(builder.file, line, value)));
+  }
+  return builder.build({ id: state.sessionId ?? basename(builder.file, '.jsonl'), title: state.title, model: state.model });
+}
 
 function parseLine(file: string, line: number, value: unknown): ParsedLine {
   const record = parseShape(lineSchema, value, { file, line });
@@ -125,7 +136,7 @@ function applyLine(builder: TranscriptBuilder, state: ClaudeState, parsed: Parse
     if (state.seenUuids.has(record.uuid)) return;
     state.seenUuids.add(record.uuid);
   }
-  if (record.isSidechain === true) {
+  if (record.isSidechain === true && !state.asSidechain) {
     // A subagent's own conversation, interleaved in older logs: not part of the main context.
     builder.countUnknown(`${record.type} (sidechain)`);
   } else if (record.type === 'user') {

@@ -6,6 +6,7 @@ import { claudeCode } from './claude-code.js';
 import { codex } from './codex.js';
 import { geminiCli } from './gemini-cli.js';
 import { sweAgent } from './swe-agent.js';
+import { miniSweAgent } from './mini-swe-agent.js';
 import { openhands } from './openhands.js';
 import { openaiMessages } from './openai-messages.js';
 import { geminiContents } from './gemini-contents.js';
@@ -18,6 +19,7 @@ export const importers = {
   'claude-code': claudeCode,
   codex,
   'gemini-cli': geminiCli,
+  'mini-swe-agent': miniSweAgent,
   'swe-agent': sweAgent,
   openhands,
   'gemini-contents': geminiContents,

@@ -7,7 +7,7 @@ import { SAMPLES } from './samples.js';
 type Format = keyof typeof SAMPLES;
 
 const LINE_FORMATS: Format[] = ['claude-code', 'codex', 'gemini-cli'];
-const DOCUMENT_FORMATS: Format[] = ['swe-agent', 'openhands', 'openai-messages', 'gemini-contents'];
+const DOCUMENT_FORMATS: Format[] = ['mini-swe-agent', 'swe-agent', 'openhands', 'openai-messages', 'gemini-contents'];
 
 async function importError(file: string, from: Format): Promise<InputError> {
   const error: unknown = await importTranscript(file, { from }).then(

@@ -8,13 +8,16 @@ import { expectCanonical, messagesOf } from './helpers.js';
 
 const ROOT = 'fixtures/real';
 
+/** Folders named for what their logs hold rather than for the format they are in. */
+const FORMAT_OF_FOLDER: Record<string, string> = { 'claude-code-long': 'claude-code' };
+
 /** Every recorded log under fixtures/real/<format>/ (the expected files are another tool's output). */
 const files = readdirSync(ROOT, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .flatMap((dir) =>
     readdirSync(join(ROOT, dir.name))
       .filter((name) => !name.endsWith('.expected.json'))
-      .map((name) => ({ format: dir.name, file: join(ROOT, dir.name, name) })),
+      .map((name) => ({ format: FORMAT_OF_FOLDER[dir.name] ?? dir.name, file: join(ROOT, dir.name, name) })),
   );
 
 /** What each real log holds, counted by hand from the source files (see the report of issue 5). */
@@ -22,9 +25,34 @@ const EXPECTED: Record<string, { messages: number; steps: number; toolCalls: num
   'claude-code/coverage-test-fix.jsonl': { messages: 30, steps: 14, toolCalls: 13, unknown: { 'queue-operation': 1 } },
   'claude-code/hello-world-script.jsonl': { messages: 8, steps: 4, toolCalls: 2, unknown: { 'queue-operation': 1 } },
   'claude-code/stop-hook-uncommitted-changes.jsonl': { messages: 8, steps: 4, toolCalls: 2, unknown: { 'queue-operation': 1 } },
+  'claude-code-long/vsla-0a725fb5.jsonl': { messages: 405, steps: 201, toolCalls: 194, unknown: { system: 1, 'user (sidechain)': 16, 'assistant (sidechain)': 26 } },
+  'claude-code-long/vsla-5f8cbb78.jsonl': { messages: 242, steps: 119, toolCalls: 118, unknown: { 'user (sidechain)': 93, 'assistant (sidechain)': 135 } },
   'claude-code/vibecoding-session.jsonl': { messages: 75, steps: 32, toolCalls: 31, unknown: { 'file-history-delta': 1 } },
   'codex/vibecoding-session.jsonl': { messages: 40, steps: 19, toolCalls: 19, unknown: { 'event_msg:patch_apply_end': 2 } },
   'gemini-cli/vibecoding-session.jsonl': { messages: 21, steps: 6, toolCalls: 12, unknown: { info: 2 } },
+  'mini-swe-agent/astropy__astropy-8707.traj.json': { messages: 116, steps: 57, toolCalls: 55, unknown: {} },
+  'mini-swe-agent/django__django-10999.traj.json': { messages: 38, steps: 18, toolCalls: 18, unknown: {} },
+  'mini-swe-agent/django__django-11138.traj.json': { messages: 232, steps: 115, toolCalls: 100, unknown: {} },
+  'mini-swe-agent/django__django-11163.traj.json': { messages: 28, steps: 13, toolCalls: 13, unknown: {} },
+  'mini-swe-agent/django__django-11451.traj.json': { messages: 64, steps: 31, toolCalls: 29, unknown: {} },
+  'mini-swe-agent/django__django-11880.traj.json': { messages: 66, steps: 32, toolCalls: 31, unknown: {} },
+  'mini-swe-agent/django__django-12050.traj.json': { messages: 68, steps: 33, toolCalls: 33, unknown: {} },
+  'mini-swe-agent/django__django-13158.traj.json': { messages: 90, steps: 44, toolCalls: 44, unknown: {} },
+  'mini-swe-agent/django__django-15380.traj.json': { messages: 98, steps: 48, toolCalls: 41, unknown: {} },
+  'mini-swe-agent/django__django-15499.traj.json': { messages: 116, steps: 57, toolCalls: 54, unknown: {} },
+  'mini-swe-agent/django__django-15561.traj.json': { messages: 66, steps: 32, toolCalls: 31, unknown: {} },
+  'mini-swe-agent/django__django-15957.traj.json': { messages: 100, steps: 49, toolCalls: 49, unknown: {} },
+  'mini-swe-agent/pydata__xarray-3677.traj.json': { messages: 84, steps: 41, toolCalls: 40, unknown: {} },
+  'mini-swe-agent/pydata__xarray-6744.traj.json': { messages: 62, steps: 30, toolCalls: 29, unknown: {} },
+  'mini-swe-agent/pylint-dev__pylint-4551.traj.json': { messages: 80, steps: 39, toolCalls: 36, unknown: {} },
+  'mini-swe-agent/pytest-dev__pytest-6197.traj.json': { messages: 186, steps: 92, toolCalls: 91, unknown: {} },
+  'mini-swe-agent/scikit-learn__scikit-learn-11310.traj.json': { messages: 78, steps: 38, toolCalls: 37, unknown: {} },
+  'mini-swe-agent/scikit-learn__scikit-learn-14141.traj.json': { messages: 42, steps: 20, toolCalls: 20, unknown: {} },
+  'mini-swe-agent/scikit-learn__scikit-learn-25931.traj.json': { messages: 60, steps: 29, toolCalls: 29, unknown: {} },
+  'mini-swe-agent/sphinx-doc__sphinx-10614.traj.json': { messages: 140, steps: 69, toolCalls: 63, unknown: {} },
+  'mini-swe-agent/sphinx-doc__sphinx-9673.traj.json': { messages: 100, steps: 49, toolCalls: 48, unknown: {} },
+  'mini-swe-agent/sphinx-doc__sphinx-9711.traj.json': { messages: 76, steps: 37, toolCalls: 37, unknown: {} },
+  'mini-swe-agent/sympy__sympy-15976.traj.json': { messages: 94, steps: 46, toolCalls: 42, unknown: {} },
   'openhands/basic.json': { messages: 4, steps: 2, toolCalls: 2, unknown: {} },
   'swe-agent/marshmallow-1867.function-calling.traj': { messages: 24, steps: 11, toolCalls: 11, unknown: {} },
 };

@@ -80,6 +80,44 @@ export const sweAgentSample = `${JSON.stringify(
   4,
 )}\n`;
 
+export const miniSweAgentSample = `${JSON.stringify(
+  {
+    info: { exit_status: 'Submitted', submission: 'diff --git a/a.py b/a.py', model_stats: { instance_cost: 0.0123, api_calls: 3 }, mini_version: '1.15.0' },
+    messages: [
+      { role: 'system', content: 'You are a helpful assistant that can interact with a shell.' },
+      { role: 'user', content: '<pr_description>Fix the bug in a.py.</pr_description>' },
+      {
+        role: 'assistant',
+        content: 'THOUGHT: Look first.\n\n```bash\nls && cat a.py\n```',
+        extra: {
+          response: {
+            model: 'google/gemini-3-pro-preview',
+            created: 1763508910,
+            usage: { prompt_tokens: 1397, completion_tokens: 219, prompt_tokens_details: { cached_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 136 } },
+          },
+        },
+      },
+      { role: 'user', content: '<returncode>0</returncode>\n<output>\na.py\nx = 1\n</output>' },
+      {
+        role: 'assistant',
+        content: 'THOUGHT: Two ideas.\n\n```bash\necho one\n```\n\n```bash\necho two\n```',
+        extra: { response: { model: 'google/gemini-3-pro-preview', created: 1763508920, usage: { prompt_tokens: 1500, completion_tokens: 40 } } },
+      },
+      { role: 'user', content: 'Please always provide EXACTLY ONE action in triple backticks, found 2 actions.' },
+      {
+        role: 'assistant',
+        content: 'THOUGHT: Done.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && git diff\n```',
+        extra: { response: { model: 'google/gemini-3-pro-preview', created: 1763508930, usage: { prompt_tokens: 1600, completion_tokens: 30, prompt_tokens_details: { cached_tokens: 1400 } } } },
+      },
+      { role: 'user', content: 'diff --git a/a.py b/a.py' },
+    ],
+    trajectory_format: 'mini-swe-agent-1',
+    instance_id: 'demo__demo-2',
+  },
+  null,
+  2,
+)}\n`;
+
 export const openhandsSample = `${JSON.stringify(
   [
     { id: 0, timestamp: '2025-01-27T22:44:56.900854', source: 'user', message: 'Make a game.', action: 'message', args: { content: 'Make a game.' } },
@@ -141,6 +179,7 @@ export const SAMPLES = {
   codex: { name: 'rollout.jsonl', text: codexSample },
   'gemini-cli': { name: 'session.jsonl', text: geminiCliSample },
   'swe-agent': { name: 'run.traj', text: sweAgentSample },
+  'mini-swe-agent': { name: 'demo.traj.json', text: miniSweAgentSample },
   openhands: { name: 'trajectory.json', text: openhandsSample },
   'gemini-contents': { name: 'contents.json', text: geminiContentsSample },
   'openai-messages': { name: 'messages.json', text: openaiMessagesSample },

@@ -1,0 +1,22 @@
+import type { ContextMessage } from './types.js';
+
+/**
+ * A message as the agent really sent it. An agent whose tool protocol is plain text
+ * (`sentAsText`: mini-swe-agent writes one bash block in its reply and gets the output back as a
+ * user message) is imported with tool calls and tool results, so that strategies can mask or
+ * truncate its observations; the model, though, saw plain assistant and user text. Renderers and
+ * the tokenizer go through this view, so the replay sends and charges no tool-call framing and
+ * no second copy of the command.
+ */
+export function asSent<M extends ContextMessage>(message: M): M {
+  if (message.sentAsText !== true) return message;
+  if (message.role === 'assistant' && message.toolCalls !== undefined) {
+    const { toolCalls: _calls, ...plain } = message;
+    return plain as M;
+  }
+  if (message.role === 'tool') {
+    const { toolCallId: _id, toolName: _name, ...plain } = message;
+    return { ...plain, role: 'user' } as M;
+  }
+  return message;
+}
