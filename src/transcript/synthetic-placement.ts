@@ -10,6 +10,8 @@ import type { Random } from '../sim/random.js';
 export type FactPosition = 'uniform' | 'head' | 'tail';
 export const FACT_POSITIONS = ['uniform', 'head', 'tail'] as const;
 
+/** Outputs shorter than this many lines keep their layout: any head preview holds them whole. */
+const MIN_LINES = 8;
 /** Share of the output's lines `tail` draws from. */
 const TAIL_SHARE = 0.1;
 /** `cat -n` numbering (synthetic-code.ts numberLines): six columns, a tab, the line. */
@@ -18,7 +20,7 @@ const NUMBERED = /^ {0,5}(\d+)\t/;
 /**
  * Moves the one line of `output` that holds `marker` to a position drawn from `random`. Outputs
  * where the marker sits on several lines (a test run names its failing test in the header, the
- * trace and the summary) or on none are left as rendered: their layout is the runner's own.
+ * trace and the summary) or on none, and short outputs (`MIN_LINES`), are left as rendered.
  * Line-numbered output is renumbered so the numbers stay consecutive.
  */
 export function placeFactLine(output: string, marker: string, position: FactPosition, random: Random): string {
@@ -26,7 +28,7 @@ export function placeFactLine(output: string, marker: string, position: FactPosi
   const lines = output.split('\n');
   const holding = lines.flatMap((line, index) => (line.includes(marker) ? [index] : []));
   const from = holding[0];
-  if (from === undefined || holding.length !== 1 || lines.length < 3) return output;
+  if (from === undefined || holding.length !== 1 || lines.length < MIN_LINES) return output;
   const numbering = lines.every((line) => NUMBERED.test(line)) ? Number(NUMBERED.exec(lines[0] ?? '')?.[1] ?? 1) : undefined;
   const bodies = numbering === undefined ? lines : lines.map((line) => line.replace(NUMBERED, ''));
   const [moved = ''] = bodies.splice(from, 1);

@@ -112,7 +112,7 @@ function frameFact(writer: Writer, index: number | undefined, task: TaskSpec): F
 /** The frame with its fact's line moved to the drawn position of its tool output. */
 function placeInOutput(writer: Writer, frame: FactFrame, marker: string): FactFrame {
   const { factPosition = 'head', placement } = writer.options;
-  if (frame.call === undefined || placement === undefined) return frame;
+  if (frame.call === undefined || frame.call.keepsLayout === true || placement === undefined) return frame;
   return { ...frame, call: { ...frame.call, result: placeFactLine(frame.call.result, marker, factPosition, placement) } };
 }
 
