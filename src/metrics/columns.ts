@@ -31,6 +31,7 @@ export const SUMMARY_EXTRA_COLUMNS = [
   'mean_context_tokens',
   'cached_prefix_share',
   'overhead_calls',
+  'retrieval_tokens',
 ] as const satisfies readonly (keyof SummaryRow)[];
 
 /** Every column of a summary row: the contract first, then the extras. */

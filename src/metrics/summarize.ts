@@ -72,6 +72,7 @@ export function summarizeUnit(input: UnitSummaryInput): SummaryRow {
     mean_context_tokens: contexts.length === 0 ? 0 : sum(contexts, (tokens) => tokens) / contexts.length,
     cached_prefix_share: promptTokens === 0 ? null : sum(okSteps, (step) => step.cachedPrefixTokens) / promptTokens,
     overhead_calls: overhead.calls,
+    retrieval_tokens: sum(okSteps, (step) => step.retrievalTokens ?? 0),
   };
 }
 

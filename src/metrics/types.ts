@@ -29,6 +29,8 @@ export interface SummaryRow {
   mean_context_tokens: number;
   cached_prefix_share: number | null;
   overhead_calls: number;
+  /** Tokens of tool output fetched back because the strategy had cut it (engine/follow-up.ts); part of `prompt_tokens`. */
+  retrieval_tokens: number;
 }
 
 /** A context size a strategy reacts to (drawn as a line on the context chart). */
