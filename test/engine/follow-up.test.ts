@@ -35,7 +35,7 @@ describe('follow-up reads', () => {
 
   it('also charges a strategy that dropped the result, but not one whose summary kept the line', () => {
     expect(tracker.check([read], edit, 1)?.sources).toEqual(['t1']);
-    const summary: ContextMessage = msg('s1', 'user', 'Summary: line 41 reads const retryBudget = computeRetryBudget(config.limits);', { synthetic: 'summary' });
+    const summary: ContextMessage = { ...msg('s1', 'user', 'Summary: line 41 reads const retryBudget = computeRetryBudget(config.limits);'), synthetic: 'summary' };
     expect(tracker.check([summary], edit, 1)).toBeUndefined();
   });
 
