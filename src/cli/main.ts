@@ -14,6 +14,7 @@ import { register as registerReport } from './commands/report.js';
 import { register as registerCheck } from './commands/check.js';
 import { register as registerMerge } from './commands/merge.js';
 import { register as registerSweep } from './commands/sweep.js';
+import { register as registerCalibrate } from './commands/calibrate.js';
 
 /** Builds the CLI; each command file maps flags to the library's options. */
 export function buildProgram(): Command {
@@ -22,7 +23,7 @@ export function buildProgram(): Command {
     .version(VERSION)
     .exitOverride()
     .showHelpAfterError();
-  for (const register of [registerRun, registerStrategies, registerGenerate, registerImport, registerProbes, registerFidelity, registerReport, registerCheck, registerMerge, registerSweep]) register(program);
+  for (const register of [registerRun, registerStrategies, registerGenerate, registerImport, registerProbes, registerFidelity, registerReport, registerCheck, registerMerge, registerSweep, registerCalibrate]) register(program);
   return program;
 }
 

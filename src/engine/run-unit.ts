@@ -16,6 +16,7 @@ import { createGateway } from './gateway.js';
 import { resolveStrategy } from './resolve-strategy.js';
 import { createStrategyModel } from './strategy-model.js';
 import { runStep, type StepContext } from './step.js';
+import { createFollowUpTracker } from './follow-up.js';
 import type { UnitObserver } from './observer.js';
 
 export interface UnitInput {
@@ -75,7 +76,8 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     emit: (action) => events.push({ type: 'action', step: env.step, atMs: clock.now(), ...action }),
   };
   const state: unknown = strategy.init(options, { sessionId: transcript.header.id, window: scenario.window });
-  const ctx: StepContext = { scenario, strategy, state, env, gateway, clock, events, tokenizer, previous: [] };
+  const followUps = createFollowUpTracker();
+  const ctx: StepContext = { scenario, strategy, state, env, gateway, clock, events, tokenizer, previous: [], followUps };
   let lastOutput = 0;
   input.observer?.onStart?.(ctx);
 
@@ -90,7 +92,10 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
       // After an unrecovered crash the session ends, as it would for a real agent.
       if (record.status === 'crashed' && scenario.onCrash === 'stop') break;
     }
-    if (event.type === 'message') archive.add(event);
+    if (event.type === 'message') {
+      archive.add(event);
+      followUps.observe(event);
+    }
     if (event.type === 'compaction') {
       events.push({ type: 'recorded-compaction', step: env.step, atMs: clock.now(), id: event.id, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter });
     }

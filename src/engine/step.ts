@@ -9,6 +9,7 @@ import type { Gateway } from './gateway.js';
 import { retryDelay } from '../sim/retry.js';
 import { sharedPrefixTokens } from './context.js';
 import { waitToRetry } from './retry-wait.js';
+import type { FollowUpTracker } from './follow-up.js';
 
 /** Everything a step needs; `previous` is the context sent at the last step. */
 export interface StepContext {
@@ -21,6 +22,8 @@ export interface StepContext {
   events: RunEvent[];
   tokenizer: Tokenizer;
   previous: readonly ContextMessage[];
+  /** Charges what the completion needs that the strategy cut away (follow-up.ts); none = no charge. */
+  followUps?: FollowUpTracker;
 }
 
 /** How often one step may ask the strategy to recover before the retry policy alone decides. */
@@ -40,10 +43,14 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
   for (;;) {
     const context = await ctx.strategy.prepare(ctx.state, env);
     const contextTokens = env.countMessages(context);
-    const attempt = await ctx.gateway.attempt(stepRequest(scenario, context, completion), { useQuota: true });
+    // What the agent fetches back rides on this step's prompt: quota, window and bill included.
+    const fetch = ctx.followUps?.check(context, completion, env.step);
+    const retrievalTokens = fetch === undefined ? 0 : env.countMessages([fetch.message]);
+    const sent = fetch === undefined ? context : [...context, fetch.message];
+    const attempt = await ctx.gateway.attempt(stepRequest(scenario, sent, completion), { useQuota: true });
     const { result, inputTokens } = attempt;
     if (result.ok) {
-      const record = okRecord(ctx, completion, context, result, retries, rateLimitHits, waitMs, overheadMark);
+      const record = { ...okRecord(ctx, completion, context, result, retries, rateLimitHits, waitMs, overheadMark), retrievalTokens };
       ctx.previous = context;
       return record;
     }
@@ -58,7 +65,7 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
     if (delay === undefined) {
       events.push({ type: 'crash', step: env.step, atMs: clock.now(), kind: failure.kind, message: failure.message });
       ctx.previous = context;
-      return crashRecord(ctx, completion, context, contextTokens || inputTokens, failure, retries, rateLimitHits, waitMs, overheadMark);
+      return { ...crashRecord(ctx, completion, context, contextTokens || inputTokens, failure, retries, rateLimitHits, waitMs, overheadMark), retrievalTokens };
     }
     const atMs = clock.now();
     const waited = await waitToRetry(ctx.gateway, clock, delay, attempt);

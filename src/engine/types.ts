@@ -19,6 +19,11 @@ export interface StepRecord {
   cachedPrefixTokens: number;
   /** Tokens of the strategy's own calls made while preparing this step. */
   overheadTokens: number;
+  /**
+   * Tokens of tool output the agent had to fetch back because the strategy had cut it (engine/
+   * follow-up.ts); already part of `promptTokens`. Absent in results written before it existed.
+   */
+  retrievalTokens?: number;
   retries: number;
   rateLimitHits: number;
   waitMs: number;

@@ -34,6 +34,7 @@ export const SUMMARY_EXTRA_COLUMNS = [
   'unanswered',
   'logs',
   'crashed_logs',
+  'retrieval_tokens',
 ] as const satisfies readonly (keyof SummaryRow)[];
 
 /** Every column of a summary row: the contract first, then the extras. */

@@ -76,6 +76,7 @@ export function summarizeUnit(input: UnitSummaryInput): SummaryRow {
     unanswered: input.probes?.unanswered ?? null,
     logs: null,
     crashed_logs: null,
+    retrieval_tokens: sum(okSteps, (step) => step.retrievalTokens ?? 0),
   };
 }
 

@@ -38,6 +38,8 @@ export interface SummaryRow {
   logs: number | null;
   /** ... and how many of them crashed (`crashed` is true when any did); `null` for one log. */
   crashed_logs: number | null;
+  /** Tokens of tool output fetched back because the strategy had cut it (engine/follow-up.ts); part of `prompt_tokens`. */
+  retrieval_tokens: number;
 }
 
 /** A context size a strategy reacts to (drawn as a line on the context chart). */

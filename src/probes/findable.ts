@@ -1,107 +1,97 @@
 import type { MessageEvent } from '../transcript/types.js';
-import { splitPassages } from '../providers/simulated/reader.js';
-import { extractQuestionTerms, extractTerms } from '../providers/simulated/terms.js';
+import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
+import { renderMessageText } from './message-text.js';
 
 /**
- * Whether a generated question leads to its own evidence: ranked against every passage of the
- * whole session (a line or sentence of a message, as a reader splits them), the best passage must
- * lie in an evidence message and hold the answer. A question that leads elsewhere is ambiguous or
- * unfindable, and would measure the question rather than the strategy; generation drops it.
+ * Whether a generated question picks out its evidence: a *unique span* criterion that shares
+ * nothing with the simulated reader (no ranking, no stemming, no scores). The question's anchor
+ * words are its content words found verbatim in the line that holds the answer; the question is
+ * findable when some such line has at least `MIN_ANCHORS` of them and
+ * every line of the session that holds all of that line's anchors also holds the answer. Two
+ * facts of one listing then cannot share a question, and a question that names nothing specific
+ * to its line is dropped, whatever any reader would have answered.
  *
- * The ranking is the simulated reader's (providers/simulated/reader.ts: BM25 over the same terms,
- * ties to the later passage, the same least coverage), over an inverted index built once per
- * transcript, so that checking hundreds of candidates stays fast on long sessions.
+ * Selection and grading are thereby independent of the model under test: `full` no longer scores
+ * 100 % because probes were kept only when the simulator's own retriever found them.
  */
 
-const K1 = 1.2;
-const B = 0.75;
-/** The reader's least coverage of the best passage (reader.ts `DEFAULT_THRESHOLD`). */
-const THRESHOLD = 0.4;
+/** Anchor words a line must share with the question; uniqueness does the rest. */
+const MIN_ANCHORS = 2;
 
-interface Posting {
-  passage: number;
-  tf: number;
-}
-
-export interface PassageIndex {
-  /** Each passage's message index, its text, and its normalised text. */
-  passages: { message: number; raw: string; text: string }[];
-  /** The passages of each message, in order. */
+export interface LineIndex {
+  /** Each line's message index, its raw text, and its normalised text. */
+  lines: { message: number; raw: string; text: string }[];
+  /** The lines of each message, in order. */
   byMessage: number[][];
-  lengths: number[];
-  averageLength: number;
-  postings: Map<string, Posting[]>;
+  /** For each word, the lines that hold it, ascending. */
+  postings: Map<string, number[]>;
 }
 
-/** Indexes the passages of a session's messages (their text, thinking and tool calls). */
-export function indexPassages(messages: readonly MessageEvent[]): PassageIndex {
-  const position = new Map(messages.map((m, i) => [m.id, i]));
-  const passages: PassageIndex['passages'] = [];
+/** The words of a text as this module reads them: lower case, split at every non-word character. */
+export function wordsOf(text: string): string[] {
+  return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+}
+
+/** A question's anchor candidates: its content words, each once. */
+function contentWords(text: string): string[] {
+  return [...new Set(wordsOf(text).filter((w) => w.length >= 3 && !STOPWORDS.has(w)))];
+}
+
+/** Indexes the lines of a session's messages (their text, thinking and tool calls). */
+export function indexLines(messages: readonly MessageEvent[]): LineIndex {
+  const lines: LineIndex['lines'] = [];
   const byMessage: number[][] = messages.map(() => []);
-  const lengths: number[] = [];
-  const postings = new Map<string, Posting[]>();
-  for (const passage of splitPassages(messages)) {
-    const index = passages.length;
-    const terms = extractTerms(passage.text);
-    const counts = new Map<string, number>();
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    for (const [term, tf] of counts) {
-      const list = postings.get(term) ?? [];
-      list.push({ passage: index, tf });
-      postings.set(term, list);
+  const postings = new Map<string, number[]>();
+  messages.forEach((message, m) => {
+    // Tool output an agent recorded as a JSON string (Codex) still has lines.
+    for (const raw of renderMessageText(message, { thinking: true }).split(/\r?\n|\\n/)) {
+      if (!/[\p{L}\p{N}]/u.test(raw)) continue;
+      const index = lines.length;
+      for (const word of new Set(wordsOf(raw))) {
+        const list = postings.get(word) ?? [];
+        list.push(index);
+        postings.set(word, list);
+      }
+      byMessage[m]?.push(index);
+      lines.push({ message: m, raw: raw.trim(), text: normaliseAnswer(raw) });
     }
-    const message = position.get(passage.messageId) ?? -1;
-    byMessage[message]?.push(index);
-    passages.push({ message, raw: passage.text, text: normaliseAnswer(passage.text) });
-    lengths.push(terms.length);
-  }
-  const averageLength = lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length);
-  return { passages, byMessage, lengths, averageLength, postings };
+  });
+  return { lines, byMessage, postings };
 }
 
-/** In how many passages a word's term occurs (0 for a word that is no term). */
-export function passageFrequency(index: PassageIndex, word: string): number {
-  const term = extractTerms(word)[0];
-  return term === undefined ? 0 : (index.postings.get(term)?.length ?? 0);
+/** On how many lines a word occurs (0 for a word the session never writes). */
+export function lineFrequency(index: LineIndex, word: string): number {
+  return index.postings.get(word.toLowerCase())?.length ?? 0;
 }
 
-/** The best passage for a question (index into `index.passages`), or undefined when none covers enough of it. */
-export function findBestPassage(index: PassageIndex, question: string): number | undefined {
-  const terms = [...new Set(extractQuestionTerms(question))];
-  const total = index.passages.length;
-  const scores = new Map<number, { score: number; matched: number }>();
-  let totalIdf = 0;
-  for (const term of terms) {
-    const list = index.postings.get(term) ?? [];
-    const idf = Math.log(1 + (total - list.length + 0.5) / (list.length + 0.5));
-    totalIdf += idf;
-    for (const { passage, tf } of list) {
-      const norm = 1 - B + (B * (index.lengths[passage] ?? 0)) / Math.max(1, index.averageLength);
-      const entry = scores.get(passage) ?? { score: 0, matched: 0 };
-      entry.score += (idf * tf * (K1 + 1)) / (tf + K1 * norm);
-      entry.matched += idf;
-      scores.set(passage, entry);
-    }
-  }
-  let best: number | undefined;
-  let bestScore = 0;
-  for (const [passage, { score }] of scores) {
-    if (score > bestScore || (score === bestScore && best !== undefined && passage > best)) {
-      best = passage;
-      bestScore = score;
-    }
-  }
-  if (best === undefined || totalIdf <= 0) return undefined;
-  return (scores.get(best)?.matched ?? 0) / totalIdf >= THRESHOLD ? best : undefined;
+/** The lines holding every one of `words`. */
+function linesWithAll(index: LineIndex, words: readonly string[]): number[] {
+  const lists = words.map((w) => index.postings.get(w) ?? []).sort((a, b) => a.length - b.length);
+  const [shortest = [], ...rest] = lists;
+  const others = rest.map((list) => new Set(list));
+  return shortest.filter((line) => others.every((set) => set.has(line)));
 }
 
 /**
- * Whether `question` leads a reader to its evidence: the best passage lies in an evidence message
- * and holds `answer` (so two facts of one listing cannot share a question).
+ * Whether `question` picks out a line of an evidence message that holds `answer`: enough of its
+ * anchors on that line, and no line elsewhere with the same anchors but without the answer.
  */
-export function isFindable(index: PassageIndex, question: string, answer: string, evidence: ReadonlySet<number>): boolean {
-  const best = findBestPassage(index, question);
-  const passage = best === undefined ? undefined : index.passages[best];
-  return passage !== undefined && evidence.has(passage.message) && containsNormalised(passage.text, normaliseAnswer(answer));
+export function isFindable(index: LineIndex, question: string, answer: string, evidence: ReadonlySet<number>): boolean {
+  const wanted = normaliseAnswer(answer);
+  const words = contentWords(question);
+  const needed = Math.min(MIN_ANCHORS, words.length);
+  if (needed === 0) return false;
+  for (const message of evidence) {
+    for (const line of index.byMessage[message] ?? []) {
+      const entry = index.lines[line];
+      if (entry === undefined || !containsNormalised(entry.text, wanted)) continue;
+      const own = new Set(wordsOf(entry.raw));
+      const anchors = words.filter((w) => own.has(w));
+      if (anchors.length < needed) continue;
+      const isUnique = linesWithAll(index, anchors).every((other) => containsNormalised(index.lines[other]?.text ?? '', wanted));
+      if (isUnique) return true;
+    }
+  }
+  return false;
 }

@@ -5,7 +5,7 @@ import type { Fact } from './fact.js';
 import { indexOfNormalised, normaliseAnswer } from './grade.js';
 import { listMessages, renderMessageText } from './message-text.js';
 import { readToolFacts } from './tool-facts.js';
-import { indexPassages, type PassageIndex } from './findable.js';
+import { indexLines, type LineIndex } from './findable.js';
 import { phraseQuestion } from './question-hints.js';
 import type { ToolLinks } from './tool-facts.js';
 
@@ -89,12 +89,12 @@ interface Candidate {
 interface Session {
   messages: readonly MessageEvent[];
   corpus: Corpus;
-  passages: PassageIndex;
+  passages: LineIndex;
 }
 
 /**
  * A fair probe of a fact, or undefined: answer repeated later, absent, given away by the
- * question, or not found by its own question (findable.ts: ambiguous or without the evidence's words).
+ * question, or not picking out its evidence (findable.ts: no unique span holds its anchors and the answer).
  */
 function buildCandidate(fact: Fact, session: Session): Omit<Probe, 'id'> | undefined {
   const answer = normaliseAnswer(fact.answer);
@@ -160,7 +160,7 @@ export function generateProbes(transcript: Transcript, options: GenerateOptions 
   const max = options.max ?? DEFAULT_MAX;
   if (max <= 0) return [];
   const messages = listMessages(transcript.events);
-  const session: Session = { messages, corpus: buildCorpus(messages), passages: indexPassages(messages) };
+  const session: Session = { messages, corpus: buildCorpus(messages), passages: indexLines(messages) };
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   for (const fact of extractFacts(messages)) {

@@ -1,14 +1,13 @@
 import type { Fact } from './fact.js';
 import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
-import { isFindable, passageFrequency, type PassageIndex } from './findable.js';
-import { extractTerms } from '../providers/simulated/terms.js';
+import { isFindable, lineFrequency, wordsOf, type LineIndex } from './findable.js';
 
 /**
- * The words a generated question adds after its stem (`… (context: a, b)`) so that a reader finds
- * the evidence: terms of the passage that holds the answer, as the reader splits them (`claude-reliability/scripts` gives `claude`, `reliability`,
- * `scripts`), the rarest first, added one at a time until the question leads to its evidence
- * (findable.ts). A question that still does not is dropped.
+ * The words a generated question adds after its stem (`… (context: a, b)`) so that it picks out
+ * its evidence: words of the line that holds the answer (`claude-reliability/scripts` gives
+ * `claude`, `reliability`, `scripts`), the rarest first, added one at a time until the question
+ * names a unique span of the session (findable.ts). A question that still does not is dropped.
  */
 
 const MAX_HINTS = 5;
@@ -17,12 +16,12 @@ function tokenizeWords(text: string): string[] {
   return text.toLowerCase().match(/\b[a-z][a-z0-9_-]*[a-z0-9]\b/g) ?? [];
 }
 
-// The reader's tokens (providers/simulated/terms.ts): a compound token also yields its pieces.
+// Compound tokens (paths, snake_case) and their pieces, so a hint reads as the line wrote it.
 const TOKEN = /[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g;
 
 /**
- * The words of a text as the reader indexes them (`claude-reliability/scripts` gives `claude`,
- * `reliability`, `scripts`), unstemmed for display; only those that read as words.
+ * The words of a text worth naming in a question (`claude-reliability/scripts` gives `claude`,
+ * `reliability`, `scripts`); only those that read as words.
  */
 function termWords(text: string): string[] {
   const words: string[] = [];
@@ -37,24 +36,35 @@ function isHintWord(word: string): boolean {
   return word.length >= 3 && word.length <= 24 && !STOPWORDS.has(word) && !(/\d/.test(word) && word.length > 10);
 }
 
-/** Words of the evidence passages: those of message `index` that hold the answer. */
-function evidenceWords(passages: PassageIndex, index: number, answer: string): string[] {
-  return (passages.byMessage[index] ?? []).flatMap((passage) => {
-    const text = passages.passages[passage]?.text ?? '';
+/** Words of the evidence lines: those of message `index` that hold the answer. */
+function evidenceWords(lines: LineIndex, index: number, answer: string): string[] {
+  return (lines.byMessage[index] ?? []).flatMap((line) => {
+    const text = lines.lines[line]?.text ?? '';
     return containsNormalised(text, answer) ? termWords(text) : [];
   });
 }
 
+/** Whether a hint word adds an anchor the index can use: each of its pieces occurs in the session. */
+function isKnownWord(lines: LineIndex, word: string): boolean {
+  const pieces = wordsOf(word);
+  return pieces.length > 0 && pieces.every((piece) => lineFrequency(lines, piece) > 0);
+}
+
+/** A hint word's rarity: the line frequency of its rarest piece. */
+function rarityOf(lines: LineIndex, word: string): number {
+  return Math.min(...wordsOf(word).map((piece) => lineFrequency(lines, piece)));
+}
+
 /** The findable question for a fact whose evidence is the messages `span`, or undefined. */
-export function phraseQuestion(fact: Fact, span: readonly number[], passages: PassageIndex): string | undefined {
+export function phraseQuestion(fact: Fact, span: readonly number[], passages: LineIndex): string | undefined {
   const answer = normaliseAnswer(fact.answer);
-  const exclude = new Set([...extractTerms(fact.question), ...tokenizeWords(fact.question), ...(fact.isStructured === true ? [] : [...extractTerms(fact.answer), ...tokenizeWords(fact.answer)])]);
+  const exclude = new Set([...wordsOf(fact.question), ...tokenizeWords(fact.question), ...(fact.isStructured === true ? [] : [...wordsOf(fact.answer), ...tokenizeWords(fact.answer)])]);
   const sources = [evidenceWords(passages, fact.index, answer), ...fact.hintSources.map(termWords)];
   const candidates: string[] = [];
   for (const words of sources) {
     // Stable sort: among equally rare words, the first in the passage wins.
-    const fresh = [...new Set(words)].filter((w) => !exclude.has(w) && !candidates.includes(w) && passageFrequency(passages, w) > 0);
-    candidates.push(...fresh.sort((a, b) => passageFrequency(passages, a) - passageFrequency(passages, b)));
+    const fresh = [...new Set(words)].filter((w) => !exclude.has(w) && !candidates.includes(w) && isKnownWord(passages, w));
+    candidates.push(...fresh.sort((a, b) => rarityOf(passages, a) - rarityOf(passages, b)));
   }
   const evidence = new Set(span);
   const isFair = (question: string): boolean => !containsNormalised(normaliseAnswer(question), answer) && isFindable(passages, question, fact.answer, evidence);
@@ -71,9 +81,9 @@ export function phraseQuestion(fact: Fact, span: readonly number[], passages: Pa
 const CLOZE_CHARS = 60;
 
 /** The first passage of message `index` that holds the answer, answer blanked, cut to about 120 characters around it. */
-function clozeLine(passages: PassageIndex, index: number, answer: string): string | undefined {
-  for (const passage of passages.byMessage[index] ?? []) {
-    const raw = passages.passages[passage]?.raw ?? '';
+function clozeLine(passages: LineIndex, index: number, answer: string): string | undefined {
+  for (const lineIndex of passages.byMessage[index] ?? []) {
+    const raw = passages.lines[lineIndex]?.raw ?? '';
     const at = raw.indexOf(answer);
     if (at < 0) continue;
     const before = raw.slice(Math.max(0, at - CLOZE_CHARS), at);

@@ -1,9 +1,10 @@
 import type { Archive } from '../strategies/types.js';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import { findRetrievalHints } from '../strategies/hints.js';
-import { rankPassages, splitPassages } from '../providers/simulated/reader.js';
 import { isAbsenceAnswer } from './grade.js';
 import { messageText } from './context-text.js';
+import { STOPWORDS } from './fact.js';
+import { wordsOf } from './findable.js';
 
 /**
  * Retrieval-aware recall (issue: a strategy that leaves a retrieval hint claims the text is
@@ -11,12 +12,14 @@ import { messageText } from './context-text.js';
  * answered from is itself a hint, and only a hint found next to what the question asks about:
  * in a message of the passages that best match the question, or in a message linked to one by a
  * tool call (a call's arguments match the question, its truncated result holds the hint). The
- * choice uses the question and the context alone, never the expected answer.
+ * choice uses the question and the context alone, never the expected answer. "Best match" is the
+ * number of the question's content words a line holds — a plain overlap, not the simulated
+ * reader's ranking, so that nothing in src/probes/ shares the answering model's retrieval.
  */
 
-/** At most this many passages count as "what the question asks about"... */
-const TOP_PASSAGES = 3;
-/** ...and only those that score at least this share of the best (the reader's runners-up). */
+/** At most this many lines count as "what the question asks about"... */
+const TOP_LINES = 3;
+/** ...and only those that hold at least this share of the best line's overlap. */
 const RUNNER_UP = 0.6;
 /** At most this many archived texts are fetched for one question. */
 const MAX_KEYS = 2;
@@ -30,13 +33,24 @@ export function needsRetrieval(answer: string): boolean {
 export function chooseRetrievalKeys(question: string, context: readonly ContextMessage[], answer: string): string[] {
   if (!needsRetrieval(answer)) return [];
   const keys = findRetrievalHints(answer);
-  const ranked = rankPassages(question, splitPassages(context));
-  const bestScore = ranked[0]?.score ?? 0;
-  const best = ranked.filter((passage) => passage.score > 0 && passage.score >= bestScore * RUNNER_UP).slice(0, TOP_PASSAGES);
-  for (const passage of best) {
-    for (const message of linkedMessages(context, passage.messageId)) keys.push(...findRetrievalHints(messageText(message)));
+  for (const id of bestMatchingMessages(question, context)) {
+    for (const message of linkedMessages(context, id)) keys.push(...findRetrievalHints(messageText(message)));
   }
   return [...new Set(keys)].slice(0, MAX_KEYS);
+}
+
+/** The messages of the lines holding the most of the question's content words (ties: the later line). */
+function bestMatchingMessages(question: string, context: readonly ContextMessage[]): string[] {
+  const wanted = new Set(wordsOf(question).filter((w) => w.length >= 3 && !STOPWORDS.has(w)));
+  const lines = context.flatMap((message, m) =>
+    messageText(message)
+      .split(/\r?\n/)
+      .map((line, l) => ({ id: message.id, order: m * 1_000_000 + l, overlap: new Set(wordsOf(line).filter((w) => wanted.has(w))).size })),
+  );
+  lines.sort((a, b) => b.overlap - a.overlap || b.order - a.order);
+  const best = lines[0]?.overlap ?? 0;
+  if (best === 0) return [];
+  return [...new Set(lines.filter((line) => line.overlap >= best * RUNNER_UP).slice(0, TOP_LINES).map((line) => line.id))];
 }
 
 /** A message and those a tool call links it to: a call's results, or a result's call. */

@@ -28,6 +28,7 @@ export const STEP_COLUMNS = [
   'retries',
   'rate_limit_hits',
   'wait_ms',
+  'retrieval_tokens',
 ] as const;
 
 /**
@@ -119,6 +120,7 @@ function stepRows(unit: UnitResult): Row[] {
     context_messages: step.contextMessages,
     cached_prefix_tokens: step.cachedPrefixTokens,
     overhead_tokens: step.overheadTokens,
+    retrieval_tokens: step.retrievalTokens ?? 0,
     retries: step.retries,
     rate_limit_hits: step.rateLimitHits,
     wait_ms: step.waitMs,

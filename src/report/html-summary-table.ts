@@ -21,6 +21,7 @@ const COLUMNS: Column[] = [
   count('completion', 'completion tokens of the steps', 'lower', (r) => r.completion_tokens),
   count('overhead', "tokens of the strategy's own calls (summaries, recaps)", 'lower', (r) => r.overhead_tokens),
   count('total', 'prompt + completion + overhead tokens', 'lower', (r) => r.total_tokens),
+  count('fetched', 'tool output the agent had to fetch back because the strategy cut it (in prompt)', 'lower', (r) => r.retrieval_tokens),
   count('peak ctx', 'largest context sent', 'lower', (r) => r.peak_context_tokens),
   count('mean ctx', 'mean context sent', 'lower', (r) => r.mean_context_tokens),
   ratio('saving', 'tokens saved against the full baseline', 'higher', (r) => r.saving_vs_full),

@@ -50,7 +50,8 @@ export interface FactFrame {
   subject: string;
   question: string;
   /** For tool facts: the call of the step and its result. */
-  call?: { name: ToolAction; args: Record<string, unknown>; result: string };
+  /** `keepsLayout`: the fact's line stays where the template put it, whatever `factPosition` says. */
+  call?: { name: ToolAction; args: Record<string, unknown>; result: string; keepsLayout?: boolean };
   /** Tool facts: replaces what the assistant says; other facts: appended to the message text. */
   text?: string;
   /** Tool facts: the thinking of the step (never holds the value). */

@@ -38,7 +38,8 @@ export const pinnedDependency: FactTemplate = {
       subject: dependency,
       thinking: 'Start with the manifest, to know what the project runs on.',
       question: `Which version of ${dependency} is pinned?`,
-      call: { name: 'read_file', args: { path }, result: numberLines(lines) },
+      // The pin's line belongs under the comment that explains it, in a manifest any preview holds.
+      call: { name: 'read_file', args: { path }, result: numberLines(lines), keepsLayout: true },
       drawValue: (r: Random) => `${r.int(1, 12)}.${r.int(0, 30)}.${r.int(0, 20)}`,
     };
   },

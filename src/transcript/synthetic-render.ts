@@ -17,6 +17,7 @@ import {
 import { renderGrep, renderShell, shellCommand, SHELL_KINDS } from './synthetic-shell.js';
 import { renderTestRun } from './synthetic-tests.js';
 import type { Project } from './synthetic-vocab.js';
+import { placeFactLine, type FactPosition } from './synthetic-placement.js';
 
 /**
  * Writes the text of a planned session. Planted facts appear as markers (`⟦F3⟧`); their values
@@ -43,6 +44,10 @@ export interface RenderOptions {
   callId(n: number): string;
   /** Plant look-alikes beside facts (harder probes). */
   distractors?: boolean;
+  /** Where a tool fact's line sits in its output (synthetic-placement.ts); default `head`. */
+  factPosition?: FactPosition;
+  /** Draws the fact positions; a stream of its own, so `head` leaves every other draw unchanged. */
+  placement?: Random;
 }
 
 interface Call {
@@ -97,10 +102,18 @@ function frameFact(writer: Writer, index: number | undefined, task: TaskSpec): F
     const key = `${placement.template.name}:${frame.subject}`;
     if (writer.subjects.has(key)) continue;
     writer.subjects.add(key);
-    writer.facts.push({ placement, frame, marker });
-    return frame;
+    const placed = placeInOutput(writer, frame, marker);
+    writer.facts.push({ placement, frame: placed, marker });
+    return placed;
   }
   return undefined;
+}
+
+/** The frame with its fact's line moved to the drawn position of its tool output. */
+function placeInOutput(writer: Writer, frame: FactFrame, marker: string): FactFrame {
+  const { factPosition = 'head', placement } = writer.options;
+  if (frame.call === undefined || frame.call.keepsLayout === true || placement === undefined) return frame;
+  return { ...frame, call: { ...frame.call, result: placeFactLine(frame.call.result, marker, factPosition, placement) } };
 }
 
 /** Frames the later change of a planted value, once the fact it changes was framed. */

@@ -1,6 +1,7 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findBestPassage, indexPassages, isFindable } from '../../src/probes/findable.js';
-import { rankPassages, splitPassages } from '../../src/providers/simulated/reader.js';
+import { indexLines, isFindable, lineFrequency } from '../../src/probes/findable.js';
 import type { MessageEvent } from '../../src/transcript/types.js';
 
 const messages: MessageEvent[] = [
@@ -10,33 +11,44 @@ const messages: MessageEvent[] = [
   { type: 'message', id: 'm3', role: 'assistant', text: 'Three Python files: the release script, a coverage check and one test module.' },
 ];
 
-describe('findable questions', () => {
-  const index = indexPassages(messages);
+describe('findable questions (a unique span, no ranking)', () => {
+  const index = indexLines(messages);
 
-  it('ranks passages as the simulated reader does', () => {
-    for (const question of ['Which file did `Glob` mention? (context: release)', 'Which release script is there?', 'Which test module is there?', 'coverage check script']) {
-      const reader = rankPassages(question, splitPassages(messages))[0];
-      const best = findBestPassage(index, question);
-      expect(best === undefined ? undefined : index.passages[best]?.raw, question).toBe(reader?.coverage !== undefined && reader.coverage >= 0.4 ? reader.text : undefined);
-    }
+  it('indexes every line and counts the lines a word is on', () => {
+    expect(index.lines.map((l) => l.message)).toEqual([0, 1, 1, 1, 2, 2, 2, 3]);
+    expect(lineFrequency(index, 'scripts')).toBe(3);
+    expect(lineFrequency(index, 'release')).toBe(2);
+    expect(lineFrequency(index, 'kubernetes')).toBe(0);
   });
 
-  it('accepts a question whose best line holds the answer', () => {
-    expect(isFindable(index, 'Which release script is there?', '/repo/scripts/release.py', new Set([2]))).toBe(true);
+  it('accepts a question whose anchors occur only on lines that hold the answer', () => {
+    expect(isFindable(index, 'Which file of the listing? (context: check, scripts)', '/repo/scripts/check-coverage.py', new Set([2]))).toBe(true);
   });
 
-  it('rejects an ambiguous question: its best line holds another answer of the listing', () => {
-    expect(isFindable(index, 'Which release script is there?', '/repo/scripts/check-coverage.py', new Set([2]))).toBe(false);
+  it('rejects an ambiguous question: its anchors are also on a line without the answer', () => {
+    // `release` is on the listing's line and on the assistant's reply.
+    expect(isFindable(index, 'Which release file?', '/repo/scripts/release.py', new Set([2]))).toBe(false);
+    // `scripts` is on two lines of the same listing: the question cannot tell them apart.
+    expect(isFindable(index, 'Which file under scripts?', '/repo/scripts/release.py', new Set([2]))).toBe(false);
   });
 
-  it('rejects a question that leads to a message that is not evidence', () => {
-    const question = 'Which coverage check did the assistant count among the Python files?';
-    expect(findBestPassage(index, question)).toBe(index.byMessage[3]?.[0]);
+  it('rejects a question whose evidence message does not hold the answer on an anchored line', () => {
+    const question = 'Which coverage check do the Python files include?';
     expect(isFindable(index, question, 'coverage check', new Set([2]))).toBe(false);
     expect(isFindable(index, question, 'coverage check', new Set([3]))).toBe(true);
+    // Fewer anchors reach the listing's `check-coverage` line too, which does not hold the answer.
+    expect(isFindable(index, 'Which coverage check?', 'coverage check', new Set([3]))).toBe(false);
   });
 
   it('finds nothing for words the session never uses', () => {
-    expect(findBestPassage(index, 'Which Kubernetes namespace?')).toBeUndefined();
+    expect(isFindable(index, 'Which Kubernetes namespace?', 'default', new Set([0, 1, 2, 3]))).toBe(false);
+  });
+});
+
+describe('independence from the simulated reader', () => {
+  it('no file of src/probes imports src/providers/simulated', () => {
+    const dir = join(__dirname, '../../src/probes');
+    const importers = readdirSync(dir).filter((file) => readFileSync(join(dir, file), 'utf8').includes('providers/simulated'));
+    expect(importers).toEqual([]);
   });
 });

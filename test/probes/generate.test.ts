@@ -38,7 +38,8 @@ describe('generateProbes on the fixture session', async () => {
     expect(byAnswer.get('npm test -- --reporter=dot')?.kind).toBe('continuation');
     expect(byAnswer.get('python scripts/migrate.py --dry-run')?.kind).toBe('continuation');
     expect(byAnswer.get('tests/db/pool.test.ts::acquire_timeout')?.kind).toBe('continuation');
-    expect(byAnswer.get('Error: connect ECONNREFUSED 127.0.0.1:5432')?.kind).toBe('recall');
+    // The error line is all answer: no question may name its words, so it cannot be singled out.
+    expect(byAnswer.has('Error: connect ECONNREFUSED 127.0.0.1:5432')).toBe(false);
     expect(byAnswer.get('5432')?.kind).toBe('recall');
     expect(byAnswer.get('9f3c2ab')?.kind).toBe('recall');
     expect(byAnswer.get('pg-mem')?.kind).toBe('decision');
@@ -46,11 +47,12 @@ describe('generateProbes on the fixture session', async () => {
     expect(byAnswer.get('export the target schema name')?.kind).toBe('continuation');
   });
 
-  it('drops a fact whose question cannot lead to its own line', () => {
-    // `KeyError: 'MIGRATION_TARGET'` stands alone on its line: any word that finds it is a piece of
-    // the answer. `api@2.4.1` is on a line with no word a question about a version would use.
+  it('drops a fact whose question cannot single out its own line', () => {
+    // `KeyError: 'MIGRATION_TARGET'` stands alone on its line: every word on it is a piece of the
+    // answer, which a question may not name, so no question anchors to that line alone.
     expect(byAnswer.has("KeyError: 'MIGRATION_TARGET'")).toBe(false);
-    expect(byAnswer.has('2.4.1')).toBe(false);
+    // `api@2.4.1` shares its line with `test`: two anchors no other line holds together.
+    expect(byAnswer.get('2.4.1')?.question).toBe('What version of api did `bash` say? (context: test)');
   });
 
   it('skips an answer a later message repeats', () => {
@@ -74,11 +76,15 @@ describe('generateProbes on the fixture session', async () => {
     expect(byAnswer.get('scripts/migrate.py')?.evidence).toEqual(['m09', 'm10']);
   });
 
-  it('finds every probe from its own question: the best-matching line holds the answer', () => {
-    for (const probe of probes) {
+  it('is graded out of sample: the simulated reader, given the whole session, misses some probes', () => {
+    // Selection never asks the reader (findable.ts), so `full` is not 100 % by construction: these
+    // questions single out their line, yet the lexical reader ranks another line first.
+    const missed = probes.filter((probe) => {
       const read = readProbe([...messages, { type: 'message', id: 'q', role: 'user', text: probe.question }]);
-      expect(gradeAnswer(probe.expected, read.answer).correct, `${probe.question} -> ${read.answer}`).toBe(true);
-    }
+      return !gradeAnswer(probe.expected, read.answer).correct;
+    });
+    expect(probes).toHaveLength(16);
+    expect(missed.map(answerOf)).toEqual(['npm test -- --reporter=dot', '2.4.1', 'python scripts/migrate.py --dry-run', '15', 'git commit -am "Mock the database in tests"']);
   });
 
   it('never puts the answer inside its question, and names where to look', () => {

@@ -43,7 +43,14 @@ describe('ctxbench generate', () => {
     expect(printed).toBe(serializeTranscript(generateSession({ steps: 5, seed: 3 })));
   });
 
+  it('places facts as --fact-position says', async () => {
+    const printed = await runGenerate('--steps', '20', '--seed', '4', '--tool-output-tokens', '600', '--fact-position', 'head');
+    expect(printed).toBe(serializeTranscript(generateSession({ steps: 20, seed: 4, toolOutputTokens: 600, factPosition: 'head' })));
+    expect(printed).not.toBe(serializeTranscript(generateSession({ steps: 20, seed: 4, toolOutputTokens: 600 })));
+  });
+
   it.each([
+    [['--fact-position', 'middle'], /--fact-position expects one of uniform, head, tail/],
     [['--steps', 'ten'], /--steps expects a whole number, got "ten"/],
     [['--steps', '1.5'], /--steps/],
     [['--steps', '0'], /--steps: /],

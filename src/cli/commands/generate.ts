@@ -3,6 +3,7 @@ import { UsageError } from '../../errors.js';
 import { countSteps } from '../../transcript/structure.js';
 import { generateSession, syntheticOptionsSchema, type SyntheticOptions } from '../../transcript/synthetic.js';
 import { serializeTranscript, writeTranscript } from '../../transcript/write.js';
+import { FACT_POSITIONS, type FactPosition } from '../../transcript/synthetic-placement.js';
 import { parseChoice, parsePositiveInt } from '../options.js';
 
 interface GenerateFlags {
@@ -14,6 +15,7 @@ interface GenerateFlags {
   timed?: boolean;
   facts?: number;
   hard?: boolean;
+  factPosition?: FactPosition;
   model?: string;
   contextWindow?: number;
   out?: string;
@@ -29,6 +31,7 @@ const FLAG_OF: Record<keyof SyntheticOptions, string> = {
   timed: '--timed',
   facts: '--facts',
   hard: '--hard',
+  factPosition: '--fact-position',
   model: '--model',
   contextWindow: '--context-window',
 };
@@ -45,6 +48,7 @@ export function register(program: Command): void {
     .option('--timed', 'record message times from 2026-01-01T00:00:00Z')
     .option('--facts <n>', 'planted facts, each with a probe (default 6)', parsePositiveInt('--facts'))
     .option('--hard', 'harder probes: updated values, look-alike distractors, early-only facts, "not in the session" questions')
+    .option('--fact-position <where>', 'where a planted fact sits in its tool output: uniform (default), head or tail', parseChoice('--fact-position', FACT_POSITIONS))
     .option('--model <name>', 'model named in the header (default gemini-2.5-flash or gpt-4.1)')
     .option('--context-window <tokens>', 'context window recorded in the header', parsePositiveInt('--context-window'))
     .option('-o, --out <file>', 'where to write the transcript (default: stdout)')

@@ -70,7 +70,9 @@ export function composeAnswer(request: ParsedRequest, directive: SimDirective, t
     case 'summary':
     case 'recap': {
       const budget = Math.min(directive.budgetTokens ?? request.maxOutputTokens ?? DEFAULT_SUMMARY_BUDGET, outputCap);
-      return { text: summarizeMessages(request.messages, { budgetTokens: budget, count }), toolCalls: [] };
+      // The prompt decides the summary's style; without a separate instruction it is a system message.
+      const prompt = request.instruction === undefined ? {} : { prompt: request.instruction };
+      return { text: summarizeMessages(request.messages, { budgetTokens: budget, count, ...prompt }), toolCalls: [] };
     }
     case 'probe':
     case 'retrieval':

@@ -1,98 +1,102 @@
+import { SPECIFIC_KINDS } from '../../calibration/specific-kinds.js';
 import type { ContextMessage } from '../../transcript/types.js';
-import { trimToTokens } from './terms.js';
+import { gatherMaterial, type MaterialItem } from './summary-material.js';
+import { chooseSpecifics, paraphraseSpecifics, type ChosenSpecifics } from './summary-specifics.js';
+import { detectStyle, sectionsOf, type SummarySection, type SummaryStyle } from './summary-style.js';
 
 export interface SummaryOptions {
   /** The summary never exceeds this many tokens (as `count` measures them). */
   budgetTokens: number;
   count: (text: string) => number;
-  /** Longest single line kept, in tokens (default 60); longer lines are cut. */
-  maxLineTokens?: number;
+  /** The summary prompt (the request's instruction); it decides the style (summary-style.ts). */
+  prompt?: string;
 }
 
-interface Candidate {
+/** Below this budget a summary is plain lines, whatever style the prompt asks for. */
+const MIN_SECTIONED_TOKENS = 120;
+
+/** One line of the summary, with the section it belongs to. */
+interface Line {
+  section: number;
   text: string;
-  /** Position in the context, for chronological output. */
-  order: number;
-  salience: number;
-  cost: number;
-}
-
-/** What makes a line worth keeping, and how much: the facts agents lose in compaction. */
-const SALIENCE: ReadonlyArray<{ weight: number; pattern: RegExp }> = [
-  // File paths: a slash-separated path or a name with a source-file extension.
-  { weight: 3, pattern: /(?:^|[\s'"`(=])\.{0,2}\/?[\w.-]+\/[\w./-]+|\b[\w-]+\.(?:[cm]?[jt]sx?|py|rs|go|java|rb|json|ya?ml|toml|md|txt|css|html|sh|sql|lock|cfg|ini|c|h|cpp)\b/ },
-  // Commands: a shell prompt or a well-known tool at a word start.
-  { weight: 3, pattern: /^\s*[$>]\s|\b(?:npm|npx|yarn|pnpm|git|node|python3?|pip|cargo|make|docker|kubectl|curl|grep|sed|mkdir|pytest|vitest|jest|tsc|go (?:test|build|run))\s/ },
-  // Errors and failures.
-  { weight: 3, pattern: /\b(?:error|errors|failed|failure|failing|fails|exception|traceback|panic|fatal|ENOENT|EACCES|\w+Error|cannot|can't)\b/i },
-  // Decisions and their reasons.
-  { weight: 3, pattern: /\b(?:decided|decide|decision|will use|we'll use|going with|chose|choose|because|instead of|agreed|plan is|must not|never)\b/i },
-  // Identifiers: code spans, camelCase, snake_case.
-  { weight: 2, pattern: /`[^`]+`|\b[a-z]+[A-Z]\w*\b|\b[a-zA-Z]+_\w+\b/ },
-  // Numbers (ports, versions, counts, limits).
-  { weight: 1, pattern: /\b\d+(?:\.\d+)*\b/ },
-];
-
-/** Salience of one line: the sum of the weights of the patterns it matches. */
-export function scoreSalience(line: string): number {
-  return SALIENCE.reduce((sum, { weight, pattern }) => sum + (pattern.test(line) ? weight : 0), 0);
+  isData: boolean;
 }
 
 /**
- * A deterministic extractive summary: the messages' lines (tool calls as `$ command` or
- * `name {args}`), de-duplicated, picked by salience (ties to the more recent line), written back in
- * their original order, one per line. It never exceeds `budgetTokens`.
+ * A deterministic abstractive-looking summary, calibrated on real ones (README, "The simulated
+ * model"): it follows the prompt's style, restates the user's requests and the agent's statements
+ * in short sentences rather than copying lines, and keeps file paths, numbers and identifiers
+ * verbatim only at the rate real summaries do (summary-specifics.ts); the rest is paraphrased.
+ * It never exceeds `budgetTokens`, and the same input always gives the same text.
  */
 export function summarizeMessages(messages: readonly ContextMessage[], options: SummaryOptions): string {
-  const candidates = collectCandidates(messages, options);
-  const byPriority = [...candidates].sort((a, b) => b.salience - a.salience || b.order - a.order);
-  const chosen: Candidate[] = [];
-  let used = 0;
-  for (const candidate of byPriority) {
-    if (used + candidate.cost > options.budgetTokens) continue;
-    chosen.push(candidate);
-    used += candidate.cost;
-  }
-  // The per-line costs are an estimate of the joined text; drop the least salient until it fits.
-  let summary = render(chosen);
-  while (chosen.length > 0 && options.count(summary) > options.budgetTokens) {
-    chosen.pop();
-    summary = render(chosen);
+  const prompt = options.prompt ?? systemText(messages);
+  // Headings do not pay for themselves in a few dozen tokens: a model writes plain lines.
+  const style = options.budgetTokens < MIN_SECTIONED_TOKENS ? 'map' : detectStyle(prompt);
+  const chosen = chooseSpecifics(messages, options.budgetTokens);
+  const material = gatherMaterial(messages);
+  const lines = composeLines(style, material, chosen, options);
+  let summary = render(style, lines);
+  // Line costs are an estimate of the joined text; drop the last prose lines until it fits.
+  while (lines.length > 0 && options.count(summary) > options.budgetTokens) {
+    const drop = lines.map((line) => line.isData).lastIndexOf(false);
+    lines.splice(drop >= 0 ? drop : lines.length - 1, 1);
+    summary = render(style, lines);
   }
   return summary;
 }
 
-function render(chosen: readonly Candidate[]): string {
-  return [...chosen].sort((a, b) => a.order - b.order).map((candidate) => candidate.text).join('\n');
+/** A request without a separate instruction carries the prompt as a system message. */
+function systemText(messages: readonly ContextMessage[]): string {
+  return messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.text)
+    .join('\n');
 }
 
-function collectCandidates(messages: readonly ContextMessage[], options: SummaryOptions): Candidate[] {
+function composeLines(style: SummaryStyle, material: readonly MaterialItem[], chosen: ChosenSpecifics, options: SummaryOptions): Line[] {
+  const sections = sectionsOf(style);
+  const lines: Line[] = [];
   const seen = new Set<string>();
-  const candidates: Candidate[] = [];
-  const maxLine = options.maxLineTokens ?? 60;
-  for (const { line, bonus } of messages.flatMap(linesOf)) {
-    const key = line.toLowerCase().replace(/\s+/g, ' ');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const text = trimToTokens(line, maxLine, options.count);
-    if (text === '') continue;
-    candidates.push({ text, order: candidates.length, salience: scoreSalience(line) + bonus, cost: options.count(text) + 1 });
-  }
-  return candidates;
+  let carry = 0;
+  sections.forEach((section, index) => {
+    let left = carry + section.share * options.budgetTokens - (section.title === undefined ? 0 : options.count(section.title) + 2);
+    for (const text of section.isData === true ? dataLines(chosen) : proseOf(section, material, chosen)) {
+      const key = text.toLowerCase();
+      if (seen.has(key)) continue;
+      const cost = options.count(text) + 2;
+      if (cost > left && section.isData !== true) continue;
+      seen.add(key);
+      lines.push({ section: index, text, isData: section.isData === true });
+      left -= cost;
+    }
+    carry = Math.max(0, left);
+  });
+  return lines;
 }
 
-/** The user's own words state the task and its constraints: they outrank tool output of equal salience. */
-const USER_BONUS = 2;
-
-function linesOf(message: ContextMessage): Array<{ line: string; bonus: number }> {
-  const calls = (message.toolCalls ?? []).map((call) => {
-    const command = call.args['command'] ?? call.args['cmd'];
-    return typeof command === 'string' ? `$ ${command}` : `${call.name} ${JSON.stringify(call.args)}`;
+/** A section's candidate sentences, paraphrased, in its order of preference. */
+function proseOf(section: SummarySection, material: readonly MaterialItem[], chosen: ChosenSpecifics): string[] {
+  const items = section.kinds.flatMap((kind) => {
+    const ofKind = material.filter((item) => item.kind === kind);
+    return section.oldestFirst === true ? ofKind : [...ofKind].reverse();
   });
-  const lines = [...message.text.split(/\r?\n/), ...calls];
-  const bonus = message.role === 'user' ? USER_BONUS : 0;
-  return lines
-    .map((line) => line.trim())
-    .filter((line) => /[\p{L}\p{N}]/u.test(line))
-    .map((line) => ({ line, bonus }));
+  return items.map((item) => paraphraseSpecifics(item.text, chosen)).filter((text) => /\p{L}{3,}/u.test(text));
+}
+
+/** The specifics kept verbatim, listed by kind. */
+function dataLines(chosen: ChosenSpecifics): string[] {
+  const label = { paths: 'Files', numbers: 'Numbers', identifiers: 'Names' } as const;
+  return SPECIFIC_KINDS.filter((kind) => chosen[kind].size > 0).map((kind) => `${label[kind]}: ${[...chosen[kind]].join(', ')}`);
+}
+
+function render(style: SummaryStyle, lines: readonly Line[]): string {
+  const sections = sectionsOf(style);
+  const blocks: string[] = [];
+  sections.forEach((section, index) => {
+    const own = lines.filter((line) => line.section === index).map((line) => (section.title === undefined ? line.text : `- ${line.text}`));
+    if (own.length === 0) return;
+    blocks.push(section.title === undefined ? own.join('\n') : `${section.title}:\n${own.join('\n')}`);
+  });
+  return blocks.join('\n\n');
 }

@@ -1,0 +1,101 @@
+import type { ContextMessage, MessageEvent } from '../transcript/types.js';
+
+/**
+ * Follow-up reads: what a strategy made the agent fetch back. A strategy that replaces tool output
+ * by a reference, a preview or a cut saves tokens on the assumption that the agent never needs the
+ * rest. When the recorded completion of a step does need it, the agent could not have written that
+ * completion from the context it was sent; a real agent would first fetch the output back (follow
+ * the ref or the retrieval hint, or run the tool again), and pay for it.
+ *
+ * Detection. A step *uses* a line of earlier tool output when its completion
+ * - edits it: a line of an edit argument (`old_string`, `old_str`, `search`, `patch`, `diff`, …,
+ *   also inside `edits: [...]`) is a line of an earlier tool result (a `cat -n` / `12→` line-number
+ *   prefix ignored), or
+ * - quotes it: a line of the completion's text is a line of an earlier tool result.
+ * Only lines of `MIN_LINE_CHARS` or more count, so `}` or `return x;` match nothing. The line is
+ * *missing* when no message of the context sent holds it: neither a tool result that held it (as
+ * sent, possibly cut) nor a message the strategy wrote (a summary, a preview). Then the newest tool
+ * result that held it is fetched whole — what following a ref or re-running the read returns —
+ * and appended to the step's prompt, so its tokens count in the prompt, the quota and the window.
+ * Re-reading a file is not charged: the re-read is in the transcript and every strategy pays it.
+ */
+
+/** Shorter lines are too common to tell where they came from. */
+const MIN_LINE_CHARS = 24;
+/** Arguments that carry text the agent copied from what it read. */
+const EDIT_ARGUMENT = /^(?:old_?str(?:ing)?|oldString|old_?text|search|find|original|patch|diff|input|edits)$/i;
+/** A line-number prefix as read tools print it: `    12\t`, `    12→`, `12: `, `12 | `. */
+const LINE_NUMBER = /^\s*\d+(?:\t|→|: | \| )/;
+
+export interface FollowUpFetch {
+  /** The message appended to the context: the fetched tool results. */
+  message: ContextMessage;
+  /** Ids of the tool results fetched. */
+  sources: string[];
+}
+
+export interface FollowUpTracker {
+  /** Indexes a transcript message once the replay has passed it. */
+  observe(message: MessageEvent): void;
+  /** What the completion needs that `context` lacks, fetched; undefined when nothing is missing. */
+  check(context: readonly ContextMessage[], completion: MessageEvent, step: number): FollowUpFetch | undefined;
+}
+
+function normaliseLine(line: string): string {
+  return line.replace(LINE_NUMBER, '').trim();
+}
+
+function usefulLines(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map(normaliseLine)
+    .filter((line) => line.length >= MIN_LINE_CHARS && /\p{L}/u.test(line));
+}
+
+/** The string values of edit arguments, nested ones included (`edits: [{old_string}]`). */
+function editTexts(value: unknown, key: string, inEdit: boolean): string[] {
+  const isEdit = inEdit || EDIT_ARGUMENT.test(key);
+  if (typeof value === 'string') return isEdit && !/^new|replace/i.test(key) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap((item) => editTexts(item, key, isEdit));
+  if (value !== null && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => editTexts(v, k, isEdit && !/^new|replace/i.test(k)));
+  return [];
+}
+
+/** The lines a completion takes from what it read: edit arguments and its own text. */
+function linesUsedBy(completion: MessageEvent): string[] {
+  const fromEdits = (completion.toolCalls ?? []).flatMap((call) => Object.entries(call.args).flatMap(([key, value]) => editTexts(value, key, false)));
+  return [...new Set([...fromEdits.flatMap(usefulLines), ...usefulLines(completion.text)])];
+}
+
+export function createFollowUpTracker(): FollowUpTracker {
+  /** Each useful line of tool output → the ids of the tool results that held it, oldest first. */
+  const holders = new Map<string, string[]>();
+  const results = new Map<string, MessageEvent>();
+  return {
+    observe(message) {
+      if (message.role !== 'tool') return;
+      results.set(message.id, message);
+      for (const line of new Set(usefulLines(message.text))) {
+        const list = holders.get(line) ?? [];
+        list.push(message.id);
+        holders.set(line, list);
+      }
+    },
+    check(context, completion, step) {
+      const wanted = linesUsedBy(completion).filter((line) => holders.has(line));
+      if (wanted.length === 0) return undefined;
+      const sent = new Map(context.map((m) => [m.id, m]));
+      const written = context.filter((m) => m.synthetic !== undefined);
+      const fetched: string[] = [];
+      for (const line of wanted) {
+        const ids = holders.get(line) ?? [];
+        const isSent = ids.some((id) => sent.get(id)?.text.includes(line) === true) || written.some((m) => m.text.includes(line));
+        const newest = ids[ids.length - 1];
+        if (!isSent && newest !== undefined && !fetched.includes(newest)) fetched.push(newest);
+      }
+      if (fetched.length === 0) return undefined;
+      const text = fetched.map((id) => `Fetched back (${id}):\n${results.get(id)?.text ?? ''}`).join('\n\n');
+      return { message: { type: 'message', id: `follow-up:${step}`, role: 'user', text, synthetic: 'retrieval' }, sources: fetched };
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { cli } from '../helpers/cli.js';
+
+const REAL = 'fixtures/real/claude-code-long/vsla-0a725fb5.jsonl';
+const NONE = 'fixtures/real/claude-code-long/vsla-5f8cbb78.jsonl';
+
+describe('ctxbench calibrate', () => {
+  it('prints real and simulated survival per kind, and names logs without a compaction', async () => {
+    const { code, stdout, stderr } = await cli(['calibrate', REAL, NONE]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toContain('kind            source      real   simulated    ratio');
+    expect(stdout).toContain('numbers            205      1.5%        1.5%     1.00');
+    expect(stdout).toContain(`${NONE}: no compaction with a summary`);
+  });
+
+  it('prints JSON with --json', async () => {
+    const { code, stdout } = await cli(['calibrate', '--json', REAL]);
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { compactions: Array<{ kinds: Array<{ kind: string; ratio: number }> }>; withoutCompaction: string[] };
+    expect(report.compactions[0]?.kinds.map((k) => k.kind)).toEqual(['paths', 'numbers', 'identifiers']);
+    expect(report.withoutCompaction).toEqual([]);
+  });
+
+  it('exits 2 when no log holds a compaction', async () => {
+    const { code, stderr } = await cli(['calibrate', NONE]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('no compaction with a summary in these logs');
+  });
+});

@@ -1,0 +1,80 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runSuite } from '../../src/engine/run-suite.js';
+import { createFollowUpTracker } from '../../src/engine/follow-up.js';
+import type { ContextMessage, MessageEvent } from '../../src/transcript/types.js';
+import { writeFiles } from '../helpers/temp.js';
+
+const msg = (id: string, role: MessageEvent['role'], text: string, extra: Partial<MessageEvent> = {}): MessageEvent => ({ type: 'message', id, role, text, ...extra });
+
+/** A 60-line source file as `cat -n` prints it; line 41 is the one the agent later edits (outside a head / middle / tail preview). */
+const fileLines = Array.from({ length: 60 }, (_, i) => (i === 40 ? 'const retryBudget = computeRetryBudget(config.limits);' : `export const settingNumber${i} = readSetting('setting-${i}');`));
+const numbered = fileLines.map((line, i) => `${String(i + 1).padStart(6)}\t${line}`).join('\n');
+
+const read = msg('a1', 'assistant', 'Reading the config module.', { toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'src/config.ts' } }] });
+const result = msg('t1', 'tool', numbered, { toolCallId: 'c1', toolName: 'read_file' });
+const edit = msg('a2', 'assistant', 'Changing the retry budget.', {
+  toolCalls: [{ id: 'c2', name: 'edit_file', args: { path: 'src/config.ts', old_string: 'const retryBudget = computeRetryBudget(config.limits);', new_string: 'const retryBudget = 3;' } }],
+});
+
+describe('follow-up reads', () => {
+  const tracker = createFollowUpTracker();
+  for (const m of [msg('u1', 'user', 'Lower the retry budget.'), read, result]) tracker.observe(m);
+
+  it('charges nothing when the context still holds the edited line', () => {
+    expect(tracker.check([read, result], edit, 1)).toBeUndefined();
+  });
+
+  it('fetches the whole result back when a preview or a cut lost the edited line', () => {
+    const preview: ContextMessage = { ...result, text: `${numbered.slice(0, 600)}\n[archived: ref:t1 — retrievable]` };
+    const fetch = tracker.check([read, preview], edit, 1);
+    expect(fetch?.sources).toEqual(['t1']);
+    expect(fetch?.message).toMatchObject({ id: 'follow-up:1', role: 'user', synthetic: 'retrieval' });
+    expect(fetch?.message.text).toBe(`Fetched back (t1):\n${numbered}`);
+  });
+
+  it('also charges a strategy that dropped the result, but not one whose summary kept the line', () => {
+    expect(tracker.check([read], edit, 1)?.sources).toEqual(['t1']);
+    const summary: ContextMessage = { ...msg('s1', 'user', 'Summary: line 41 reads const retryBudget = computeRetryBudget(config.limits);'), synthetic: 'summary' };
+    expect(tracker.check([summary], edit, 1)).toBeUndefined();
+  });
+
+  it('counts a quoted line of the completion, and ignores short or unknown lines', () => {
+    const quote = msg('a3', 'assistant', `The culprit is this line:\nexport const settingNumber7 = readSetting('setting-7');\n}`);
+    expect(tracker.check([read], quote, 2)?.sources).toEqual(['t1']);
+    const own = msg('a4', 'assistant', 'This is a sentence nobody has ever read in a tool result.', { toolCalls: [{ id: 'c4', name: 'edit_file', args: { old_string: 'return x;' } }] });
+    expect(tracker.check([read], own, 2)).toBeUndefined();
+  });
+
+  it('does not charge a re-read: the new result is in the transcript', () => {
+    const reread = msg('a5', 'assistant', 'Reading it again.', { toolCalls: [{ id: 'c5', name: 'read_file', args: { path: 'src/config.ts' } }] });
+    expect(tracker.check([read], reread, 3)).toBeUndefined();
+  });
+});
+
+describe('follow-up reads in a run', () => {
+  const transcript = [
+    { type: 'session', id: 'follow-up', dialect: 'openai', model: 'gpt-4.1' },
+    msg('s0', 'system', 'You are a coding agent.'),
+    msg('u1', 'user', 'Lower the retry budget in src/config.ts.'),
+    read,
+    result,
+    edit,
+    msg('t2', 'tool', 'The file src/config.ts has been updated.', { toolCallId: 'c2', toolName: 'edit_file' }),
+    msg('a3', 'assistant', 'Done.'),
+  ];
+
+  it('adds the fetch to the prompt of the strategy that cut the output, and to nobody else', async () => {
+    const dir = writeFiles({
+      't.ctx.jsonl': transcript.map((line) => JSON.stringify(line)).join('\n'),
+      's.yaml': 'name: follow-up\ntranscript: t.ctx.jsonl\nprovider: openai\nmodel: gpt-4.1\nwindow: 100000\nseed: 1\nstrategies: [full, gatekeeper]\n',
+    });
+    const { units } = await runSuite({ scenarios: [join(dir, 's.yaml')] });
+    const [full, gatekeeper] = units;
+    expect(full?.summary.retrieval_tokens).toBe(0);
+    expect(gatekeeper?.steps.map((s) => s.retrievalTokens)).toEqual([0, 973, 0]);
+    expect(gatekeeper?.summary.retrieval_tokens).toBe(973);
+    // Step 1's prompt carries the preview and the whole output fetched back: more than `full` sends.
+    expect(gatekeeper?.steps[1]?.promptTokens ?? 0).toBeGreaterThan(full?.steps[1]?.promptTokens ?? 0);
+  });
+});
