@@ -26,7 +26,7 @@ describe('summary.csv', () => {
 
   it('writes booleans as true/false, unmeasured as empty cells, fractions with at most 4 decimals', () => {
     const [, full, rolling] = lines('summary.csv');
-    expect(full).toBe('long-session,full,3,2,true,overflow,2,9100,240,0,9340,9300,0,0,0,0,,,,6133.3333,0.5714,0,,,0');
+    expect(full).toBe('long-session,full,3,2,true,overflow,2,9100,240,0,9340,9300,0,0,0,0,,,,6133.3333,0.5714,0,,,,0');
     expect(rolling).toBe('long-session,rolling-window,3,3,false,,,9100,360,700,10160,3100,0.3319,1,1500,1,0.6667,0.5,3,3033.3333,0.4725,1,0,,,0');
   });
 });
