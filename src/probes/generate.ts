@@ -1,5 +1,6 @@
 import type { MessageEvent, Probe, ProbeKind, ToolCall, Transcript } from '../transcript/types.js';
 import { createRandom } from '../sim/random.js';
+import { hasSecret } from '../redact/index.js';
 import { readDecisionFacts } from './decision-facts.js';
 import type { Fact } from './fact.js';
 import { indexOfNormalised, normaliseAnswer } from './grade.js';
@@ -98,11 +99,12 @@ interface Session {
  */
 function buildCandidate(fact: Fact, session: Session): Omit<Probe, 'id'> | undefined {
   const answer = normaliseAnswer(fact.answer);
-  if (answer.length < 2) return undefined;
+  if (answer.length < 2 || hasSecret(fact.answer)) return undefined;
   const evidence = findEvidence(session.corpus, session.messages, answer, fact.index);
   if (evidence === undefined) return undefined;
   const question = phraseQuestion(fact, evidence, session.passages);
-  if (question === undefined) return undefined;
+  // A probe is copied into every report: a secret is never its question or its answer.
+  if (question === undefined || hasSecret(question)) return undefined;
   return {
     kind: fact.kind,
     question,
@@ -154,6 +156,7 @@ function selectSpread(candidates: readonly Candidate[], max: number, seed: numbe
  * their exit status, error lines, numbers and identifiers from tool output, decisions and next
  * steps. Only facts whose answer the end of the session does not repeat (`findEvidence`), and
  * whose question leads a reader to their own line (question-hints.ts), each asked at the end.
+ * A fact whose answer or question holds a secret (src/redact/) is never chosen.
  * Deterministic for a transcript and options; ids are `gen-<kind>-<n>` in transcript order.
  */
 export function generateProbes(transcript: Transcript, options: GenerateOptions = {}): Probe[] {

@@ -3,6 +3,7 @@ import { importTranscript, importerNames } from '../../transcript/importers/inde
 import { writeTranscript } from '../../transcript/write.js';
 import type { Transcript } from '../../transcript/types.js';
 import { displayPath } from '../../paths.js';
+import { InputError } from '../../errors.js';
 
 /** Skipped lines listed with their reason; more would bury the counts. */
 const SHOWN_SKIPS = 10;
@@ -32,9 +33,19 @@ export function register(program: Command): void {
     .requiredOption('-o, --out <file>', 'where to write the canonical transcript')
     .action(async (file: string, flags: ImportFlags) => {
       const transcript = await importTranscript(file, { from: flags.from, lenient: flags.lenient === true });
+      refuseEmptyImport(transcript, flags.from);
       await writeTranscript(transcript, flags.out);
       process.stdout.write(formatCounts(transcript, flags.out));
     });
+}
+
+/** An import that found no message read the wrong format (or an empty log): exit 2, not an empty file. */
+function refuseEmptyImport(transcript: Transcript, from: string | undefined): void {
+  if (transcript.events.some((event) => event.type === 'message')) return;
+  const format = transcript.header.source?.format ?? from ?? 'the detected format';
+  const skipped = transcript.skipped.length > 0 ? ` (${transcript.skipped.length} lines skipped)` : '';
+  const hint = from !== undefined ? `; is it a ${from} log? leave out --from to detect the format` : '';
+  throw new InputError({ file: displayPath(transcript.file) }, `read as ${format}, it holds no messages${skipped}${hint}: nothing to import`);
 }
 
 export function countImport(transcript: Transcript): ImportCounts {
