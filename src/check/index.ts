@@ -40,8 +40,8 @@ export async function checkRun(current: RunResult | string, options: CheckOption
   refuseShard(baseline, options.baseline);
   const mismatches = findMismatches(run, baseline);
   if (mismatches.length > 0 && options.allowMismatch !== true) {
-    const shown = mismatches.slice(0, 3).join('; ') + (mismatches.length > 3 ? `; and ${mismatches.length - 3} more` : '');
-    throw new InputError({ file: options.baseline, field: mismatches[0]?.startsWith('seed') === true ? 'seed' : 'scenarios' }, `cannot compare: the run and the baseline are not the same runs (${shown}); --allow-mismatch compares them anyway`);
+    const shown = mismatches.slice(0, 3).map((m) => m.text).join('; ') + (mismatches.length > 3 ? `; and ${mismatches.length - 3} more` : '');
+    throw new InputError({ file: options.baseline, field: mismatches[0]?.field ?? 'scenarios' }, `cannot compare: the run and the baseline are not the same runs (${shown}); --allow-mismatch compares them anyway`);
   }
   return compareResults(run, baseline, rules);
 }

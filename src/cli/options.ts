@@ -40,11 +40,11 @@ export function useColor(stream: NodeJS.WriteStream): boolean {
 /**
  * Parses a flag that overrides a scenario field, validated by the scenario file schema itself,
  * so that a value a scenario file may not hold (`--window 0`, `--tpm 0`) is refused the same way,
- * naming the flag. `none` (when `noneAllowed`) removes the limit and gives `null`.
+ * naming the flag. `none` (when `noneAllowed`) asks for no limit and is returned as it is.
  */
-export function parseScenarioFlag(flag: string, field: 'window' | 'seed' | 'quota.tpm' | 'quota.rpm', noneAllowed = false): (value: string) => number | null {
+export function parseScenarioFlag(flag: string, field: 'window' | 'seed' | 'quota.tpm' | 'quota.rpm', noneAllowed = false): (value: string) => number | 'none' {
   return (value) => {
-    if (noneAllowed && value.trim().toLowerCase() === 'none') return null;
+    if (noneAllowed && value.trim().toLowerCase() === 'none') return 'none';
     const n = value.trim() === '' ? Number.NaN : Number(value.replace(/_/g, ''));
     const [head, tail] = field.split('.') as [string, string | undefined];
     const fragment = tail === undefined ? { [head]: n } : { [head]: { [tail]: n } };

@@ -16,8 +16,8 @@ interface RunFlags {
   providerFormat?: ProviderName;
   model?: string;
   window?: number;
-  tpm?: number | null;
-  rpm?: number | null;
+  tpm?: number | 'none';
+  rpm?: number | 'none';
   seed?: number;
   out: string;
   onCrash?: 'stop' | 'continue';
@@ -118,8 +118,8 @@ function requestOf(paths: string[], flags: RunFlags): RunRequest {
       ...(provider !== undefined ? { provider } : {}),
       ...(flags.model !== undefined ? { model: flags.model } : {}),
       ...(flags.window !== undefined ? { window: flags.window } : {}),
-      ...(flags.tpm !== undefined ? { tpm: flags.tpm } : {}),
-      ...(flags.rpm !== undefined ? { rpm: flags.rpm } : {}),
+      ...(flags.tpm !== undefined ? { tpm: flags.tpm === 'none' ? null : flags.tpm } : {}),
+      ...(flags.rpm !== undefined ? { rpm: flags.rpm === 'none' ? null : flags.rpm } : {}),
       ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
       ...(flags.onCrash !== undefined ? { onCrash: flags.onCrash } : {}),
       ...(flags.lenient === true ? { lenient: true } : {}),
