@@ -22,7 +22,12 @@ interface LockInfo {
 
 /** An `--out` that exists but is not a folder cannot take the reports: exit 2 before any work. */
 export function checkOutDir(out: string, flag = '--out'): void {
-  const info = statSync(out, { throwIfNoEntry: false });
+  let info: ReturnType<typeof statSync>;
+  try {
+    info = statSync(out, { throwIfNoEntry: false });
+  } catch (error) {
+    throw new UsageError(`${flag} ${displayPath(out)} cannot be a folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} (a file stands in its path)`);
+  }
   if (info !== undefined && !info.isDirectory()) throw new UsageError(`${flag} ${displayPath(out)} is a file, not a folder: choose a folder for the reports`);
 }
 
@@ -33,7 +38,11 @@ export function checkOutDir(out: string, flag = '--out'): void {
  * killed with SIGKILL) is taken over.
  */
 export function lockOutDir(out: string): { release: () => void } {
-  mkdirSync(out, { recursive: true });
+  try {
+    mkdirSync(out, { recursive: true });
+  } catch (error) {
+    throw new UsageError(`cannot create the output folder ${displayPath(out)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
   const path = join(out, LOCK_FILE);
   const mine: LockInfo = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
   const temporary = `${path}.${process.pid}.tmp`;

@@ -40,6 +40,7 @@ const CASES: Case[] = [
   { name: '--workers 0', args: ['run', tiny, '--workers', '0'], out: true, code: 2, message: /--workers expects at least 1, got "0"/ },
   { name: '--reports with an unknown format', args: ['run', tiny, '--reports', 'json,pdf'], out: true, code: 2, message: /unknown reporter "pdf"; known reporters: json, csv, html, md, junit/ },
   { name: '--out that is a file', args: ['run', tiny, '--out', at('flags/out-is-a-file.txt')], code: 2, message: /--out .*out-is-a-file\.txt is a file, not a folder/ },
+  { name: '--out inside a file', args: ['run', tiny, '--out', at('flags/out-is-a-file.txt/reports')], code: 2, message: /--out .*out-is-a-file\.txt\/reports cannot be a folder: ENOTDIR/ },
   { name: '--resume of a folder without a journal', args: ['run', '--resume', at('resume/no-journal')], code: 2, message: /nothing to resume in .*no-journal: no \.journal\.jsonl/ },
   { name: '--resume of a journal of another format', args: ['run', '--resume', at('resume/corrupt-journal')], code: 2, message: /corrupt-journal\/\.journal\.jsonl:1 \(field format\): not a ctxbench run journal/ },
   { name: '--resume with a flag that would change the run', args: ['run', '--resume', at('resume/no-journal'), '--window', '5'], code: 2, message: /--resume runs the interrupted run as it was started: drop --window/ },

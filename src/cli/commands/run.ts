@@ -55,8 +55,8 @@ function parseWorkers(value: string): number {
   return n;
 }
 
-/** Flags that may go with --resume: how to run, not what (the journal says what). */
-const RESUME_FLAGS = new Set(['resume', 'workers', 'quiet', 'cache', 'cacheDir', 'out']);
+/** Flags that may go with --resume: how to run and what to do after, not what to run (the journal says). */
+const RESUME_FLAGS = new Set(['resume', 'workers', 'quiet', 'cache', 'cacheDir', 'baseline', 'checkConfig']);
 
 export function register(program: Command): void {
   const command = program
