@@ -52,7 +52,7 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
   const started = performance.now();
   const out = resolve(options.out);
   checkOutDir(out);
-  const progress = createProgress({ quiet: options.quiet });
+  const progress = once(createProgress({ quiet: options.quiet }));
   const trap = trapStopSignals((signal) => process.stderr.write(`\nctxbench: ${signal}: stopping; the finished units are kept (again to quit at once)\n`));
   let lock: { release: () => void } | undefined;
   let journal: JournalWriter | undefined;
@@ -93,6 +93,18 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
     trap.dispose();
     lock?.release();
   }
+}
+
+/** The progress display, whose `done` ends it once, whether the run ended or failed. */
+function once(progress: ReturnType<typeof createProgress>): ReturnType<typeof createProgress> {
+  let ended = false;
+  return {
+    onUnit: progress.onUnit,
+    done: () => {
+      if (!ended) progress.done();
+      ended = true;
+    },
+  };
 }
 
 function runOptionsOf(request: RunRequest): RunOptions {
