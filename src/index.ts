@@ -22,8 +22,10 @@ export type { Provider, CompletionRequest, CompletionResult, Failure } from './p
 export { createTokenizer, encodingForModel, countTokens } from './tokens/tokenizer.js';
 export type { LogSummary, RunResult, SummaryRow, UnitResult } from './metrics/types.js';
 export { renderReports, reporterNames } from './report/index.js';
-export { writeReportFiles } from './report/write.js';
-export { HarnessError, InputError, UsageError, ConfigError, GateError } from './errors.js';
+export { writeReportFiles, writeFileAtomic, type WriteOptions } from './report/write.js';
+export { redactText, redactValue, findSecrets, hasSecret, redactionMarker, type SecretSpan } from './redact/index.js';
+export { resultForWriting } from './redact/result.js';
+export { HarnessError, InputError, UsageError, ConfigError, GateError, InterruptedError } from './errors.js';
 export { VERSION } from './version.js';
 export { checkRun, compareResults, readResultFile, DEFAULT_CHECK_RULES, type CheckReport, type CheckRules, type CheckOptions } from './check/index.js';
 export { runSweep, type SweepOptions, type SweepResult } from './sweep/run.js';

@@ -201,4 +201,20 @@ export interface RunResult {
   units: UnitResult[];
   /** Present on a shard's result only; `ctxbench merge` joins the shards and drops it. */
   shard?: ShardInfo;
+  /**
+   * Present when the run stopped before every unit finished (SIGINT, SIGTERM): the result holds
+   * the finished units only; `ctxbench run --resume <out>` completes it.
+   */
+  partial?: PartialInfo;
+  /** `off` when the run was written with `--no-redact` (secrets left as they were); absent: redacted. */
+  redaction?: 'off';
+}
+
+/** How much of a stopped run finished. */
+export interface PartialInfo {
+  /** Units in the run (this shard's, for a shard). */
+  planned: number;
+  completed: number;
+  /** Why it stopped: the signal's name (`SIGINT`, `SIGTERM`). */
+  reason: string;
 }
