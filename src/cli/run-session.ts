@@ -62,6 +62,7 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
   let journal: JournalWriter | undefined;
   const cassette = await openCassette(request, request.mode === 'live' ? request.overrides.provider : undefined, request.baseUrl);
   let recorded = false;
+  let journaled = 0;
   try {
     const result = await runSuite({
       ...runOptionsOf(request, cassette),
@@ -83,7 +84,10 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
         journal = openJournal(out, { fingerprint, planned: units.length, options: request as unknown as Record<string, unknown> });
         return undefined;
       },
-      onUnitResult: (index, unit) => journal?.append(index, request.redact ? redactValue<UnitResult>(unit) : unit),
+      onUnitResult: (index, unit) => {
+        journaled += 1;
+        journal?.append(index, request.redact ? redactValue<UnitResult>(unit) : unit);
+      },
     });
     progress.done();
     await cassette?.close(true);
@@ -96,6 +100,10 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
     const stoppedBy = trap.stoppedBy();
     if (result.partial !== undefined && stoppedBy !== undefined) throw new InterruptedError(stoppedBy, `${describePartial(result.partial).replace('<out>', displayPath(out))} Reports written to ${displayPath(out)}/.`);
     return result;
+  } catch (error) {
+    // A run that failed before any unit finished (an unusable live provider) leaves --out as it was.
+    if (journaled === 0 && !(error instanceof InterruptedError)) journal?.remove();
+    throw error;
   } finally {
     if (!recorded) await cassette?.close(false);
     progress.done();

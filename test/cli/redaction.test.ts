@@ -54,7 +54,7 @@ describe('redaction by default', () => {
     }
     const result = readFileSync(join(out, 'result.json'), 'utf8');
     // Probe answers quote the passages the reader found: masked, with the kind in the marker.
-    for (const kind of ['openai-key', 'private-key', 'bearer-token', 'secret-assignment']) expect(result, kind).toContain(`[redacted:${kind}]`);
+    for (const kind of ['openai-key', 'bearer-token', 'secret-assignment']) expect(result, kind).toContain(`[redacted:${kind}]`);
     expect(JSON.parse(result)).not.toHaveProperty('redaction');
     expect(files.get('probes.csv')).toContain('p-key');
   });
