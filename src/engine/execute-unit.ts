@@ -1,3 +1,4 @@
+import { tokenizerForModel } from '../tokens/tokenizer.js';
 import type { ProviderMode } from '../providers/types.js';
 import type { UnitResult } from '../metrics/types.js';
 import type { Tokenizer } from '../tokens/types.js';
@@ -8,7 +9,6 @@ import type { PlannedUnit, ScenarioRef } from './plan.js';
 import { loadScenarioFile } from '../scenario/load.js';
 import { resolveScenario, transcriptSource, DEFAULT_SEED } from '../scenario/resolve.js';
 import { loadTranscript } from '../transcript/load.js';
-import { createTokenizer, encodingForModel } from '../tokens/tokenizer.js';
 import { createProvider } from '../providers/index.js';
 import { installSimulator } from '../providers/mock.js';
 import { createResponseCache, type ResponseCache } from '../providers/cache.js';
@@ -85,7 +85,7 @@ export function createUnitExecutor(options: ExecutorOptions, known: ReadonlyMap<
 
 async function loadReady(ref: ScenarioRef, known: PreparedScenario | undefined): Promise<ReadyScenario> {
   const prepared = known ?? (await prepareLoadedScenario(await loadScenarioFile(ref.file), ref.overrides));
-  return { prepared, tokenizer: createTokenizer(encodingForModel(prepared.scenario.model)) };
+  return { prepared, tokenizer: tokenizerForModel(prepared.scenario.model) };
 }
 
 async function runPlannedUnit(unit: PlannedUnit, ready: ReadyScenario, options: ExecutorOptions, cache: ResponseCache | undefined): Promise<UnitResult> {
