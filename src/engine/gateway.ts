@@ -8,8 +8,12 @@ import type { Tokenizer } from '../tokens/types.js';
  * so the SDK's error path is what the engine sees; in live mode the gate answers directly.
  */
 export interface Gateway {
-  /** One attempt, no retry. `useQuota: false` for measurement calls (probes). */
-  attempt(request: CompletionRequest, options: { useQuota: boolean }): Promise<{ result: CompletionResult; inputTokens: number }>;
+  /**
+   * One attempt, no retry. `useQuota: false` for measurement calls (probes). `hiddenTokens`: what
+   * the request carries beyond its messages (a replayed log's hidden prefix, re-sent reasoning);
+   * counted in the window check and the quota, and told to the simulated model rather than sent.
+   */
+  attempt(request: CompletionRequest, options: { useQuota: boolean; hiddenTokens?: number }): Promise<{ result: CompletionResult; inputTokens: number }>;
 }
 
 export interface GatewayDeps {
@@ -37,8 +41,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
     });
 
   return {
-    async attempt(request, { useQuota }) {
-      const inputTokens = tokenizer.countMessages(request.messages, provider.name, request.instruction);
+    async attempt(request, { useQuota, hiddenTokens = 0 }) {
+      const inputTokens = tokenizer.countMessages(request.messages, provider.name, request.instruction) + hiddenTokens;
+      if (hiddenTokens > 0) request = { ...request, directive: { purpose: request.purpose, window, ...request.directive, hiddenTokens } };
       if (inputTokens > window && !mocked) {
         return { inputTokens, result: failed({ kind: 'overflow', message: `input of ${inputTokens} tokens exceeds the window of ${window}`, inputTokens, limit: window }) };
       }

@@ -8,6 +8,7 @@ import type { RunEvent, StepRecord } from './types.js';
 import type { Gateway } from './gateway.js';
 import { retryDelay } from '../sim/retry.js';
 import { sharedPrefixTokens } from './context.js';
+import type { HiddenTokens } from './hidden-tokens.js';
 
 /** Everything a step needs; `previous` is the context sent at the last step. */
 export interface StepContext {
@@ -20,6 +21,10 @@ export interface StepContext {
   events: RunEvent[];
   tokenizer: Tokenizer;
   previous: readonly ContextMessage[];
+  /** What a request sending `context` carries beyond its messages (hidden prefix, re-sent reasoning). */
+  hiddenOf(context: readonly ContextMessage[]): HiddenTokens;
+  /** Live providers are sent no padding: the hidden tokens are added to the usage they report. */
+  countOnlyHidden: boolean;
 }
 
 /** How often one step may ask the strategy to recover before the retry policy alone decides. */
@@ -39,9 +44,12 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
   for (;;) {
     const context = await ctx.strategy.prepare(ctx.state, env);
     const contextTokens = env.countMessages(context);
-    const { result, inputTokens } = await ctx.gateway.attempt(stepRequest(scenario, context, completion), { useQuota: true });
+    const hidden = ctx.hiddenOf(context);
+    const hiddenTokens = hidden.prefix + hidden.reasoning;
+    const { result, inputTokens } = await ctx.gateway.attempt(stepRequest(scenario, context, completion), { useQuota: true, hiddenTokens });
     if (result.ok) {
-      const record = okRecord(ctx, completion, context, result, retries, rateLimitHits, waitMs, overheadMark);
+      if (ctx.countOnlyHidden) result.usage = { ...result.usage, input: result.usage.input + hiddenTokens };
+      const record = { ...okRecord(ctx, completion, context, result, retries, rateLimitHits, waitMs, overheadMark), hiddenTokens: hidden.prefix, reasoningTokens: hidden.reasoning };
       ctx.previous = context;
       return record;
     }
@@ -56,7 +64,7 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
     if (delay === undefined) {
       events.push({ type: 'crash', step: env.step, atMs: clock.now(), kind: failure.kind, message: failure.message });
       ctx.previous = context;
-      return crashRecord(ctx, completion, context, contextTokens || inputTokens, failure, retries, rateLimitHits, waitMs, overheadMark);
+      return { ...crashRecord(ctx, completion, context, contextTokens || inputTokens, failure, retries, rateLimitHits, waitMs, overheadMark), hiddenTokens: hidden.prefix, reasoningTokens: hidden.reasoning };
     }
     events.push({ type: 'wait', step: env.step, atMs: clock.now(), ms: delay, reason: failure.kind });
     clock.advance(delay);

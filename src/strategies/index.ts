@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { Strategy } from './types.js';
 import { full } from './full.js';
+import { recorded } from './recorded.js';
 import { rollingWindow } from './rolling-window.js';
 import { surgicalEviction } from './surgical-eviction.js';
 import { tieredTruncation } from './tiered-truncation.js';
@@ -14,6 +15,7 @@ import { gatekeeper } from './gatekeeper.js';
 /** Every registered strategy, by name (= file name). Adding one is one line here. */
 export const strategies = {
   full,
+  recorded,
   'rolling-window': rollingWindow,
   'surgical-eviction': surgicalEviction,
   'tiered-truncation': tieredTruncation,
