@@ -15,7 +15,7 @@ import type { Calibration } from './types.js';
  * no native tool calls): a factor alone.
  */
 export const DEFAULT_CALIBRATION: Readonly<Record<string, Calibration>> = {
-  claude: { factor: 1.206, perToolCall: 82 },
+  claude: { factor: 1.25, perToolCall: 95 },
   gemini: { factor: 1.15, perToolCall: 0 },
 };
 
