@@ -15,7 +15,6 @@ import { gatekeeper } from './gatekeeper.js';
 /** Every registered strategy, by name (= file name). Adding one is one line here. */
 export const strategies = {
   full,
-  recorded,
   'rolling-window': rollingWindow,
   'surgical-eviction': surgicalEviction,
   'tiered-truncation': tieredTruncation,
@@ -25,6 +24,7 @@ export const strategies = {
   'tri-modal': triModal,
   'reactive-compress': reactiveCompress,
   gatekeeper,
+  recorded,
 } satisfies Record<string, Strategy>;
 
 export type StrategyName = keyof typeof strategies;
