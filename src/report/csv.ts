@@ -28,6 +28,10 @@ export const STEP_COLUMNS = [
   'retries',
   'rate_limit_hits',
   'wait_ms',
+  // Of prompt_tokens: what the log does not hold (hidden prefix, post-compaction re-attachments)
+  // and the current turn's reasoning the API re-sends; appended so earlier columns keep their place.
+  'hidden_tokens',
+  'reasoning_tokens',
 ] as const;
 
 /**
@@ -122,6 +126,8 @@ function stepRows(unit: UnitResult): Row[] {
     retries: step.retries,
     rate_limit_hits: step.rateLimitHits,
     wait_ms: step.waitMs,
+    hidden_tokens: step.hiddenTokens,
+    reasoning_tokens: step.reasoningTokens,
   }));
 }
 
