@@ -15,8 +15,8 @@ import type { Calibration } from './types.js';
  * no native tool calls): a factor alone.
  */
 export const DEFAULT_CALIBRATION: Readonly<Record<string, Calibration>> = {
-  claude: { factor: 1.25, perToolCall: 95 },
-  gemini: { factor: 1.15, perToolCall: 0 },
+  claude: { factor: 1.075, perToolCall: 170 },
+  gemini: { factor: 1.165, perToolCall: 0 },
 };
 
 /** The calibration family of a model, or undefined when its tokenizer is public (OpenAI) or unknown. */
