@@ -153,8 +153,9 @@ describe('runUnit: the hidden prefix (scenario hiddenPrefix)', () => {
   it('charges a given prefix on every request: prompt, context, peak, and the window check', async () => {
     const base = unit(await run({ strategies: '[full]' }), 'full');
     const given = unit(await run({ strategies: '[full]', hiddenPrefix: '5000' }), 'full');
-    // A synthetic transcript has no recorded usage: `auto` (the default) charges nothing.
-    expect(base.hiddenPrefix).toBeUndefined();
+    // The synthetic generator records usage without any prefix: `auto` (the default) finds none.
+    expect(base.hiddenPrefix).toMatchObject({ tokens: 0, source: 'auto' });
+    expect(base.steps.every((s) => s.hiddenTokens === 0)).toBe(true);
     expect(given.hiddenPrefix).toEqual({ tokens: 5_000, source: 'given' });
     expect(given.steps.map((s) => s.promptTokens - 5_000)).toEqual(base.steps.map((s) => s.promptTokens));
     expect(given.steps.map((s) => s.contextTokens - 5_000)).toEqual(base.steps.map((s) => s.contextTokens));
