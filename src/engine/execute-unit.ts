@@ -85,7 +85,10 @@ export function createUnitExecutor(options: ExecutorOptions, known: ReadonlyMap<
 
 async function loadReady(ref: ScenarioRef, known: PreparedScenario | undefined): Promise<ReadyScenario> {
   const prepared = known ?? (await prepareLoadedScenario(await loadScenarioFile(ref.file), ref.overrides));
-  return { prepared, tokenizer: tokenizerForModel(prepared.scenario.model) };
+  // A synthetic session is written to budgets in o200k_base tokens (toolOutputTokens, ...): its
+  // counts are what the generator meant. Logs of real agents are counted as their model counts.
+  const calibrate = prepared.scenario.transcript.kind === 'file';
+  return { prepared, tokenizer: tokenizerForModel(prepared.scenario.model, { calibrate }) };
 }
 
 async function runPlannedUnit(unit: PlannedUnit, ready: ReadyScenario, options: ExecutorOptions, cache: ResponseCache | undefined): Promise<UnitResult> {
