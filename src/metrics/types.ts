@@ -1,3 +1,4 @@
+import type { HiddenPrefix } from '../engine/hidden-tokens.js';
 import type { FailureKind, ProviderMode, ProviderName } from '../providers/types.js';
 import type { RunEvent, StepRecord } from '../engine/types.js';
 import type { ProbeKind } from '../transcript/types.js';
@@ -132,6 +133,8 @@ export interface UnitResult {
   strategy: string;
   /** The strategy's resolved options (defaults filled). */
   options: Record<string, unknown>;
+  /** The hidden prefix every request of the replay carried (absent: none). */
+  hiddenPrefix?: HiddenPrefix;
   summary: SummaryRow;
   steps: StepRecord[];
   /** Strategy actions, failures, waits, calls and crashes, in order. */

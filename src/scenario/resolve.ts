@@ -57,6 +57,7 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     model,
     window: overrides.window ?? d.window ?? header.contextWindow ?? DEFAULT_WINDOW[provider],
     maxOutputTokens: d.maxOutputTokens,
+    hiddenPrefix: d.hiddenPrefix,
     quota,
     retry: { ...DEFAULT_RETRY_POLICY, ...d.retry },
     pacing: { ...DEFAULT_PACING, ...d.pacing },
