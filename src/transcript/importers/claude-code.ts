@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { InputError } from '../../errors.js';
 import type { CompactionEvent, MessageEvent, RecordedUsage, Transcript } from '../types.js';
 import type { ImportOptions, Importer } from './types.js';
+import { mergeAdjacentUserMessages } from './shared/merge-user-turns.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
 import { parseHeadObjects, readJsonLines, type JsonLine } from './shared/lines.js';
 import { normalizeTime, parseShape } from './shared/validate.js';
@@ -97,7 +98,8 @@ export async function buildClaudeTranscript(builder: TranscriptBuilder, lines: A
   for await (const { line, value } of lines) {
     builder.attempt(() => applyLine(builder, state, parseLine(builder.file, line, value)));
   }
-  return builder.build({ id: state.sessionId ?? basename(builder.file, '.jsonl'), title: state.title, model: state.model });
+  const transcript = builder.build({ id: state.sessionId ?? basename(builder.file, '.jsonl'), title: state.title, model: state.model });
+  return { ...transcript, events: mergeAdjacentUserMessages(transcript.events) };
 }
 
 function parseLine(file: string, line: number, value: unknown): ParsedLine {

@@ -30,7 +30,7 @@ describe('ctxbench import', () => {
   it('with --sidechains, writes each subagent conversation of a Claude Code session beside it', async () => {
     const out = join(dirname(writeTemp('x', '')), 'vsla.ctx.jsonl');
     const printed = await runImport(['fixtures/real/claude-code-long/vsla-0a725fb5.jsonl', '--sidechains', '-o', out]);
-    expect(printed).toContain('messages 405, steps 201, tool calls 194');
+    expect(printed).toContain('messages 403, steps 201, tool calls 194');
     const sidechain = readFileSync(join(dirname(out), 'vsla.sidechain-1.ctx.jsonl'), 'utf8').trimEnd().split('\n');
     expect(JSON.parse(sidechain[0]!)).toMatchObject({ type: 'session', id: '0a725fb5-6378-432a-9e84-9f3f49d4043d/sidechain-1' });
     expect(sidechain).toHaveLength(1 + 27);
