@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,8 @@ import { strategyNames } from '../strategies/index.js';
 import { createProbeObserver } from '../probes/observer.js';
 import { prepareProbeSet } from '../probes/probe-set.js';
 import { generateSession } from '../transcript/synthetic.js';
+import { importTranscript } from '../transcript/importers/index.js';
+import { serializeTranscript } from '../transcript/write.js';
 import type { StepContext } from '../engine/step.js';
 import type { StepRecord } from '../engine/types.js';
 import type { StrategyEnv } from '../strategies/types.js';
@@ -44,37 +46,49 @@ export interface BenchReport {
   rows: BenchRow[];
 }
 
-/** A session the bench replays, as the body of a scenario file (its strategies added per case). */
+/** A session the bench replays, as bodies of scenario files (their strategies added per case). */
 interface Session {
   name: string;
-  /** Scenario lines without `name` and `strategies`. */
+  /** Scenario lines without `name` and `strategies`: the session as the suite would read it. */
   full: string[];
-  half: string[];
+  /** The same session, and its first half (half the model calls), read the same way as each other. */
+  lengthFull: string[];
+  lengthHalf: string[];
 }
 
-function realSession(name: string, file: string, window: number): Session {
+/**
+ * A real log: as is for the floor, `full` and every strategy; for the length ratio, imported and
+ * written as canonical transcripts of all of it and of the events before its middle model call
+ * (cutting the raw log at half its lines would not cut half the calls).
+ */
+async function realSession(name: string, file: string, window: number): Promise<Session> {
   const path = join(root, file);
-  const lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '');
-  const halfFile = join(mkdtempSync(join(tmpdir(), 'ctxbench-bench-')), 'half.jsonl');
-  writeFileSync(halfFile, `${lines.slice(0, Math.ceil(lines.length / 2)).join('\n')}\n`);
+  const transcript = await importTranscript(path, {});
+  const calls = transcript.events.flatMap((e, i) => (e.type === 'message' && e.role === 'assistant' ? [i] : []));
+  const cut = calls[Math.ceil(calls.length / 2)] ?? transcript.events.length;
+  const dir = mkdtempSync(join(tmpdir(), 'ctxbench-bench-'));
+  const whole = join(dir, `${name}.ctx.jsonl`);
+  const half = join(dir, `${name}-half.ctx.jsonl`);
+  writeFileSync(whole, serializeTranscript(transcript));
+  writeFileSync(half, serializeTranscript({ ...transcript, events: transcript.events.slice(0, cut) }));
   const body = (transcript: string) => [`transcript: ${JSON.stringify(transcript)}`, 'probes: generate', 'provider: openai', `window: ${window}`];
-  return { name, full: body(path), half: body(halfFile) };
+  return { name, full: body(path), lengthFull: body(whole), lengthHalf: body(half) };
 }
 
-function syntheticSession(steps: number): Session {
+async function syntheticSession(steps: number): Promise<Session> {
   const body = (n: number) => ['transcript:', `  generate: { steps: ${n}, seed: 1 }`, 'provider: openai', 'window: 128000', 'seed: 1'];
-  return { name: `synthetic-${steps}`, full: body(steps), half: body(steps / 2) };
+  return { name: `synthetic-${steps}`, full: body(steps), lengthFull: body(steps), lengthHalf: body(steps / 2) };
 }
 
-export const SESSIONS: Record<string, () => Session> = {
+export const SESSIONS: Record<string, () => Promise<Session>> = {
   'vsla-long': () => realSession('vsla-long', 'fixtures/real/claude-code-long/vsla-5f8cbb78.jsonl', 200_000),
   'vsla-compacted': () => realSession('vsla-compacted', 'fixtures/real/claude-code-long/vsla-0a725fb5.jsonl', 100_000),
   'synthetic-5000': () => syntheticSession(5000),
 };
 
-function scenarioFile(session: Session, half: boolean, strategies: readonly string[]): string {
+function scenarioFile(session: Session, length: 'full' | 'lengthFull' | 'lengthHalf', strategies: readonly string[]): string {
   const file = join(mkdtempSync(join(tmpdir(), 'ctxbench-bench-')), `${session.name}.yaml`);
-  writeFileSync(file, [`name: ${session.name}${half ? '-half' : ''}`, ...(half ? session.half : session.full), `strategies: [${strategies.join(', ')}]`, ''].join('\n'));
+  writeFileSync(file, [`name: ${session.name}`, ...session[length], `strategies: [${strategies.join(', ')}]`, ''].join('\n'));
   return file;
 }
 
@@ -91,10 +105,12 @@ export async function benchSession(session: Session, log: (line: string) => void
   const all = strategyNames();
   const n = all.length;
   const at = async (key: string, args: string[]) => (into[`${session.name}/${key}`] = await measure(log, `${session.name} ${key}`, args));
-  const floor = await at('floor', ['floor', scenarioFile(session, false, ['full'])]);
-  const full = await at('full', ['run', scenarioFile(session, false, ['full']), '1']);
-  const every = await at('all', ['run', scenarioFile(session, false, all), '1']);
-  const half = await at('all-half', ['run', scenarioFile(session, true, all), '1']);
+  const floor = await at('floor', ['floor', scenarioFile(session, 'full', ['full'])]);
+  const full = await at('full', ['run', scenarioFile(session, 'full', ['full']), '1']);
+  const every = await at('all', ['run', scenarioFile(session, 'full', all), '1']);
+  // The synthetic session's full length is the same run as `all`.
+  const long = session.lengthFull === session.full ? every : await at('all-canonical', ['run', scenarioFile(session, 'lengthFull', all), '1']);
+  const half = await at('all-half', ['run', scenarioFile(session, 'lengthHalf', all), '1']);
   const fmt = (m: Measurement) => `${m.seconds.toFixed(1)} s wall, ${m.cpuSeconds.toFixed(1)} s CPU`;
   // Single-thread work is compared in CPU seconds: on a shared machine wall time mostly measures
   // the neighbours. The wall-time ratio is in the note.
@@ -103,7 +119,7 @@ export async function benchSession(session: Session, log: (line: string) => void
   return [
     { name: `${session.name}: full / floor`, value: ratio(full, floor), bound: 'max', target: 2, unit: '×', note: `${wall(full, floor)}; full ${fmt(full)}; floor ${fmt(floor)}` },
     { name: `${session.name}: ${n} strategies / floor`, value: ratio(every, floor), bound: 'max', target: 1 + 0.6 * n, unit: '×', note: `${wall(every, floor)}; all ${fmt(every)}` },
-    { name: `${session.name}: full length / half length`, value: ratio(every, half), bound: 'max', target: 2.2, unit: '×', note: `${wall(every, half)}; every strategy; half ${fmt(half)}` },
+    { name: `${session.name}: full length / half length`, value: ratio(long, half), bound: 'max', target: 2.2, unit: '×', note: `${wall(long, half)}; every strategy; ${long.note} vs ${half.note}` },
     { name: `${session.name}: peak RSS ${n} strategies / full`, value: every.maxRssMiB / full.maxRssMiB, bound: 'max', target: 2, unit: '×', note: `${every.maxRssMiB.toFixed(0)} vs ${full.maxRssMiB.toFixed(0)} MiB` },
   ];
 }

@@ -34,7 +34,7 @@ async function main(): Promise<number> {
   for (const [name, session] of Object.entries(SESSIONS)) {
     if (!wanted(name)) continue;
     log(`session ${name}`);
-    rows.push(...(await benchSession(session(), log, measurements)));
+    rows.push(...(await benchSession(await session(), log, measurements)));
   }
   if (wanted('suite')) rows.push(...(await benchSuite(log, measurements)));
 
