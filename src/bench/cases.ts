@@ -117,8 +117,8 @@ export async function benchSession(session: Session, log: (line: string) => void
   const ratio = (a: Measurement, b: Measurement) => a.cpuSeconds / b.cpuSeconds;
   const wall = (a: Measurement, b: Measurement) => `wall ratio ${(a.seconds / b.seconds).toFixed(2)}`;
   return [
-    { name: `${session.name}: full / floor`, value: ratio(full, floor), bound: 'max', target: 2, unit: '×', note: `${wall(full, floor)}; full ${fmt(full)}; floor ${fmt(floor)}` },
-    { name: `${session.name}: ${n} strategies / floor`, value: ratio(every, floor), bound: 'max', target: 1 + 0.6 * n, unit: '×', note: `${wall(every, floor)}; all ${fmt(every)}` },
+    { name: `${session.name}: full / floor`, value: ratio(full, floor), bound: 'max', target: 2, unit: '×', note: `${wall(full, floor)}; full ${fmt(full)} (${full.note}); floor ${fmt(floor)}` },
+    { name: `${session.name}: ${n} strategies / floor`, value: ratio(every, floor), bound: 'max', target: 1 + 0.6 * n, unit: '×', note: `${wall(every, floor)}; all ${fmt(every)} (${every.note})` },
     { name: `${session.name}: full length / half length`, value: ratio(long, half), bound: 'max', target: 2.2, unit: '×', note: `${wall(long, half)}; every strategy; ${long.note} vs ${half.note}` },
     { name: `${session.name}: peak RSS ${n} strategies / full`, value: every.maxRssMiB / full.maxRssMiB, bound: 'max', target: 2, unit: '×', note: `${every.maxRssMiB.toFixed(0)} vs ${full.maxRssMiB.toFixed(0)} MiB` },
   ];
