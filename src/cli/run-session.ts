@@ -16,7 +16,7 @@ import { checkOutDir, countJournaled, lockOutDir, openJournal, readJournal, jour
 import { trapStopSignals } from './signals.js';
 import { createProgress } from './progress.js';
 import { useColor } from './options.js';
-import { openCassette, type CassetteSession } from './cassette.js';
+import type { CassetteSession } from './cassette.js';
 
 /** What a run was asked to do: plain data, kept in its journal so --resume can do it again. */
 export interface RunRequest {
@@ -60,7 +60,11 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
   const trap = trapStopSignals((signal) => process.stderr.write(`\nctxbench: ${signal}: stopping; the finished units are kept (again to quit at once)\n`));
   let lock: { release: () => void } | undefined;
   let journal: JournalWriter | undefined;
-  const cassette = await openCassette(request, request.mode === 'live' ? request.overrides.provider : undefined, request.baseUrl);
+  // Loaded only for --record/--replay: the cassettes use nock, which patches the process's HTTP.
+  const cassette =
+    request.record === undefined && request.replay === undefined
+      ? undefined
+      : await (await import('./cassette.js')).openCassette(request, request.mode === 'live' ? request.overrides.provider : undefined, request.baseUrl);
   let recorded = false;
   let journaled = 0;
   try {

@@ -108,7 +108,7 @@ export function startRecording(info: { provider: ProviderName; baseUrl?: string;
       const interactions = nock.recorder.play() as nock.Definition[];
       nock.recorder.clear();
       nock.restore();
-      // The recorder's restore also turns nock's own interception off; the simulator needs it.
+      // The recorder's restore also turns nock's own interception off; a replay needs it back.
       if (!nock.isActive()) nock.activate();
       const cassette: Cassette = {
         format: CASSETTE_FORMAT,

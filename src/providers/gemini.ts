@@ -2,6 +2,7 @@ import { GoogleGenAI, type GenerateContentResponse, type GenerateContentConfig }
 import type { ToolCall } from '../transcript/types.js';
 import type { CompletionRequest, CompletionResult, CompletionUsage, Failure, Provider, ProviderMode } from './types.js';
 import type { CallTagger } from './call-tag.js';
+import type { SimFetch } from './simulated/types.js';
 import { describeNetworkError } from './guard.js';
 import { classifyGeminiError } from './classify-gemini.js';
 import { renderGeminiRequest } from './render-gemini.js';
@@ -19,6 +20,8 @@ export interface GeminiProviderOptions {
   timeoutMs?: number;
   /** Mocked mode: registers each call's directive with the simulator. */
   tagCall?: CallTagger;
+  /** Mocked mode: the simulator's in-process transport, used instead of the global `fetch`. */
+  fetch?: SimFetch;
 }
 
 /** Gemini through @google/genai; the SDK retries nothing (no `retryOptions`), the engine does. */
@@ -36,9 +39,10 @@ export class GeminiProvider implements Provider {
     this.model = options.model;
     this.tagCall = options.tagCall;
     this.endpoint = options.baseUrl ?? GEMINI_DEFAULT_BASE_URL;
-    const httpOptions: { baseUrl?: string; timeout?: number } = {};
+    const httpOptions: { baseUrl?: string; timeout?: number; fetch?: SimFetch } = {};
     if (options.baseUrl !== undefined) httpOptions.baseUrl = options.baseUrl;
     if (options.timeoutMs !== undefined) httpOptions.timeout = options.timeoutMs;
+    if (options.fetch !== undefined) httpOptions.fetch = options.fetch;
     this.client = new GoogleGenAI({ apiKey: options.apiKey, vertexai: false, httpOptions });
   }
 

@@ -17,8 +17,9 @@ export interface CreateProviderOptions {
   /** Where live keys are read from (default `process.env`). */
   env?: Record<string, string | undefined>;
   /**
-   * Mocked mode: the installed simulator that answers the calls. Without one, mocked calls go to
-   * the default hosts untagged, for tests that write their own nock replies.
+   * Mocked mode: the simulator that answers the calls, through its own in-process transport.
+   * Without one, mocked calls go to the default hosts untagged through the global `fetch`, for
+   * tests that write their own nock replies.
    */
   simulator?: Simulator;
   timeoutMs?: number;
@@ -42,7 +43,7 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 /**
  * A provider for a name and mode. Live and mocked differ only in the key and in who answers: in
- * mocked mode the same SDK clients talk to the simulator's nock interceptors, and each call carries
+ * mocked mode the same SDK clients are handed the simulator's `fetch`, and each call carries
  * the id of the directive the provider registered just before it. A live provider without its key,
  * or with a base URL that is not an http(s) URL, raises ConfigError. `guard` (live runs) makes
  * it raise ProviderError when it turns out unusable (providers/guard.ts) instead of answering.
@@ -68,6 +69,7 @@ function createUncachedProvider(options: CreateProviderOptions): Provider {
     model: options.model,
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(tagCall !== undefined ? { tagCall } : {}),
+    ...(mock && options.simulator?.fetch !== undefined ? { fetch: options.simulator.fetch } : {}),
   };
   if (options.name === 'gemini') {
     const apiKey = mock ? MOCK_API_KEY : readKey(env, 'gemini', 'GEMINI_API_KEY', 'GOOGLE_API_KEY');
@@ -98,6 +100,6 @@ function readKey(env: Record<string, string | undefined>, provider: ProviderName
 
 export { GeminiProvider } from './gemini.js';
 export { OpenAIProvider } from './openai.js';
-// installSimulator lives in './mock.js' and is imported only where mocking is wanted: importing
-// nock patches the HTTP stack of the whole process.
+// installSimulator lives in './mock.js'; it patches nothing global (nock is imported only by the
+// --record/--replay cassettes, and only when they are used).
 export type { Simulator, FaultRates } from './simulated/types.js';

@@ -1,9 +1,8 @@
-import nock from 'nock';
 import type { Tokenizer } from '../tokens/types.js';
 import type { ProviderName, SimDirective } from './types.js';
 import { CALL_HEADER } from './call-tag.js';
 import { FORMATS, simulateCall } from './simulated/model.js';
-import type { FaultRates, SimCall, SimReply, Simulator } from './simulated/types.js';
+import type { FaultRates, SimCall, SimFetch, SimReply, Simulator } from './simulated/types.js';
 
 export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -12,9 +11,9 @@ export interface SimulatorOptions {
   tokenizer: Tokenizer;
   seed: number;
   faults?: FaultRates;
-  /** The OpenAI-compatible base URL to intercept (default `https://api.openai.com/v1`). */
+  /** The OpenAI-compatible base URL the simulator answers for (default `https://api.openai.com/v1`). */
   openaiBaseUrl?: string;
-  /** The Gemini base URL to intercept (default `https://generativelanguage.googleapis.com`). */
+  /** The Gemini base URL the simulator answers for (default `https://generativelanguage.googleapis.com`). */
   geminiBaseUrl?: string;
 }
 
@@ -24,20 +23,27 @@ interface PendingCall extends SimCall {
 }
 
 /**
- * Installs the simulated model behind nock (DESIGN.md §5): persistent interceptors for Gemini's
- * `models/{model}:generateContent` and OpenAI's `chat/completions` that answer requests carrying
- * an `x-ctxbench-call` header with the directive registered under it. Real network is refused.
+ * Creates the simulated model of one run (DESIGN.md §5) and its in-process transport: a `fetch`
+ * that the run's SDK clients are given instead of the global one. It answers Gemini's
+ * `models/{model}:generateContent` and OpenAI's `chat/completions` for requests carrying an
+ * `x-ctxbench-call` header with the directive registered under it, by handing the request body to
+ * the simulator and wrapping its reply in a `Response` — no HTTP parsing, no interception. It
+ * changes no global: concurrent simulators in one process are independent, nothing needs
+ * restoring, and a request it does not answer fails as a network error, so a mocked client never
+ * reaches the network by construction. (The name is historical: nothing is installed.)
  */
 export function installSimulator(options: SimulatorOptions): Simulator {
-  nock.disableNetConnect();
   const pending = new Map<string, PendingCall>();
   let registered = 0;
+  let uninstalled = false;
   const gemini = new URL(options.geminiBaseUrl ?? DEFAULT_GEMINI_BASE_URL);
   const openai = new URL(options.openaiBaseUrl ?? DEFAULT_OPENAI_BASE_URL);
+  const geminiPath = new RegExp(`^${escapeRegExp(trimSlash(gemini.pathname))}/v1beta/models/([^/:]+):generateContent$`);
+  const openaiPath = `${trimSlash(openai.pathname)}/chat/completions`;
 
-  const answer = (format: ProviderName, model: string, body: unknown, id: string | undefined): SimReply => {
-    const call = id === undefined ? undefined : pending.get(id);
-    if (id === undefined || call === undefined) {
+  const answer = (format: ProviderName, model: string, body: unknown, id: string | null): SimReply => {
+    const call = id === null ? undefined : pending.get(id);
+    if (id === null || call === undefined) {
       return FORMATS[format].badRequest(`ctxbench simulator: no directive registered for call ${id ?? '(none)'}.`);
     }
     pending.delete(id);
@@ -45,26 +51,35 @@ export function installSimulator(options: SimulatorOptions): Simulator {
     return simulateCall({ ...options, format, body, model, directive, key, ...(shape !== undefined ? { shape } : {}) });
   };
 
-  const geminiInterceptor = nock(gemini.origin)
-    .persist()
-    .post(new RegExp(`^${escapeRegExp(trimSlash(gemini.pathname))}/v1beta/models/[^/:]+:generateContent$`))
-    .matchHeader(CALL_HEADER, /.+/);
-  geminiInterceptor.reply(async function (uri, body) {
-    const model = /models\/([^/:]+):generateContent/.exec(uri)?.[1] ?? 'gemini';
-    return toNockReply(answer('gemini', decodeURIComponent(model), body, this.req.headers[CALL_HEADER]));
-  });
-  const openaiInterceptor = nock(openai.origin)
-    .persist()
-    .post(`${trimSlash(openai.pathname)}/chat/completions`)
-    .matchHeader(CALL_HEADER, /.+/);
-  openaiInterceptor.reply(async function (_uri, body) {
-    const model = typeof body === 'object' && typeof body['model'] === 'string' ? body['model'] : 'gpt';
-    return toNockReply(answer('openai', model, body, this.req.headers[CALL_HEADER]));
-  });
+  const route = (url: URL, method: string, headers: Headers): { format: ProviderName; model?: string } | undefined => {
+    if (uninstalled || method !== 'POST' || !headers.has(CALL_HEADER)) return undefined;
+    if (url.origin === gemini.origin) {
+      const match = geminiPath.exec(url.pathname);
+      if (match !== null) return { format: 'gemini', model: decodeURIComponent(match[1] as string) };
+    }
+    if (url.origin === openai.origin && url.pathname === openaiPath) return { format: 'openai' };
+    return undefined;
+  };
+
+  const fetch: SimFetch = async (input, init) => {
+    const request = input instanceof Request ? input : undefined;
+    const url = new URL(request?.url ?? String(input));
+    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
+    const headers = new Headers(init?.headers ?? request?.headers);
+    const target = route(url, method, headers);
+    if (target === undefined) {
+      throw new TypeError(`ctxbench simulator: refused ${method} ${url.origin}${url.pathname} (mocked runs never reach the network)`);
+    }
+    const text = init?.body !== undefined && init.body !== null ? await new Response(init.body).text() : request !== undefined ? await request.text() : '';
+    const body = parseBody(text);
+    const model = target.model ?? (isRecord(body) && typeof body['model'] === 'string' ? body['model'] : 'gpt');
+    return toResponse(answer(target.format, model, body, headers.get(CALL_HEADER)));
+  };
 
   return {
     openaiBaseUrl: openai.href.replace(/\/$/, ''),
     geminiBaseUrl: gemini.href.replace(/\/$/, ''),
+    fetch,
     register(directive, call = {}) {
       registered += 1;
       const key = call.key ?? `sim-${registered}`;
@@ -74,19 +89,32 @@ export function installSimulator(options: SimulatorOptions): Simulator {
       return id;
     },
     uninstall() {
-      nock.removeInterceptor(geminiInterceptor);
-      nock.removeInterceptor(openaiInterceptor);
+      uninstalled = true;
       pending.clear();
     },
   };
 }
 
-/** A timeout becomes a socket error the SDKs report as a connection failure, without waiting. */
-async function toNockReply(reply: SimReply): Promise<nock.ReplyFnResult> {
+/** A timeout is a connection error the SDKs report as such, without waiting (as a socket's ETIMEDOUT). */
+function toResponse(reply: SimReply): Response {
   if (reply.kind === 'timeout') {
     throw Object.assign(new Error('simulated timeout: the connection timed out'), { code: 'ETIMEDOUT' });
   }
-  return [reply.status, reply.body, reply.headers];
+  const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+  return new Response(body, { status: reply.status, headers: reply.headers });
+}
+
+/** The body as JSON when it is JSON, else the text (as an HTTP interceptor would hand it over). */
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function trimSlash(path: string): string {

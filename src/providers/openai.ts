@@ -3,6 +3,7 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { ToolCall } from '../transcript/types.js';
 import type { CompletionRequest, CompletionResult, Failure, Provider, ProviderMode } from './types.js';
 import type { CallTagger } from './call-tag.js';
+import type { SimFetch } from './simulated/types.js';
 import { describeNetworkError } from './guard.js';
 import { classifyOpenAIError } from './classify-openai.js';
 import { parseArguments, renderOpenAIRequest } from './render-openai.js';
@@ -19,6 +20,8 @@ export interface OpenAIProviderOptions {
   timeoutMs?: number;
   /** Mocked mode: registers each call's directive with the simulator. */
   tagCall?: CallTagger;
+  /** Mocked mode: the simulator's in-process transport, used instead of the global `fetch`. */
+  fetch?: SimFetch;
 }
 
 /** OpenAI chat completions through the openai SDK, with its retries off: the engine retries. */
@@ -43,8 +46,9 @@ export class OpenAIProvider implements Provider {
       project: options.project ?? null,
       maxRetries: 0,
       ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
-      // Looked up per call, so an HTTP interceptor installed after this client still sees it.
-      fetch: (url, init) => globalThis.fetch(url, init),
+      // The simulator's transport when mocked; else the global fetch, looked up per call, so that
+      // an HTTP interceptor installed after this client (a cassette, a test's nock) still sees it.
+      fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
     });
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -9,6 +9,7 @@ import { planUnits } from '../../src/engine/plan.js';
 import { runPlannedUnits, type UnitProgress } from '../../src/engine/workers.js';
 import { renderJson } from '../../src/report/json.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
+import { transpiledPackage } from '../helpers/transpile.js';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
@@ -63,21 +64,16 @@ describe('workers: results do not depend on the worker count', () => {
 });
 
 /**
- * Worker threads run compiled JavaScript: vitest compiles the TypeScript in its own process and
- * cannot hand a .ts module to a thread. So this test compiles the sources with the project's own
- * tsc into a temporary folder (never a stale dist/), beside a copy of package.json and a link to
- * node_modules, and runs the CLI from there with --workers 1 and --workers 2.
+ * Worker threads run JavaScript: vitest compiles the TypeScript in its own process and cannot hand
+ * a .ts module to a thread. So this test runs the CLI from the sources transpiled file by file
+ * into a temporary package (test/helpers/transpile.ts: no whole-project compile, never a stale
+ * dist/), with --workers 1 and --workers 2.
  */
-describe('workers: real worker threads (compiled on the fly)', () => {
-  it('gives the same result.json with 1 and 2 threads, and the same as the in-thread run', { timeout: 300_000 }, async () => {
-    const build = tempDir('ctxbench-build-');
-    copyFileSync(join(root, 'package.json'), join(build, 'package.json'));
-    symlinkSync(join(root, 'node_modules'), join(build, 'node_modules'), 'dir');
-    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    // Type errors elsewhere in a work in progress must not stop the emit: tsc emits regardless.
-    await run(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', join(build, 'dist'), '--sourceMap', 'false', '--declaration', 'false'], { cwd: root }).catch(() => undefined);
+describe('workers: real worker threads (sources transpiled on the fly)', () => {
+  it('gives the same result.json with 1 and 2 threads', { timeout: 300_000 }, async () => {
+    const build = await transpiledPackage();
     const cli = join(build, 'dist', 'cli', 'main.js');
-    expect(existsSync(cli), 'tsc emitted no dist/cli/main.js').toBe(true);
+    expect(existsSync(cli), 'no dist/cli/main.js in the transpiled package').toBe(true);
 
     const dir = suite();
     const outputs: string[] = [];
@@ -88,7 +84,7 @@ describe('workers: real worker threads (compiled on the fly)', () => {
     }
     expect(outputs[1], '--workers 2 against --workers 1').toBe(outputs[0]);
     const units = (JSON.parse(outputs[1] ?? '{}') as { units: Array<{ summary: { steps_completed: number } }> }).units;
-    // Six units answered by the simulator inside the workers (nock patches each thread's own fetch).
+    // Six units answered by the simulator inside the workers (each with its own in-process transport).
     expect(units.map((u) => u.summary.steps_completed > 0)).toEqual([true, true, true, true, true, true]);
 
     // A unit that fails in a worker stops the pool and comes back as the harness error it was.

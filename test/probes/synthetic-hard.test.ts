@@ -24,6 +24,17 @@ const configurations: SyntheticOptionsInput[] = Array.from({ length: 12 }, (_, i
   hard: true,
 }));
 
+/** Each configuration's session, generated once for the whole file (generation is pure: tested below). */
+const sessions = new Map<SyntheticOptionsInput, Transcript>();
+const sessionOf = (options: SyntheticOptionsInput): Transcript => {
+  let session = sessions.get(options);
+  if (session === undefined) {
+    session = generateSession(options);
+    sessions.set(options, session);
+  }
+  return session;
+};
+
 describe('hard synthetic probes', () => {
   it('are deterministic, and `hard: false` changes nothing', () => {
     const options = { steps: 40, seed: 3, facts: 10, hard: true };
@@ -32,7 +43,7 @@ describe('hard synthetic probes', () => {
   });
 
   it.each(configurations)('keep each answer in its evidence and nowhere else, for %o', (options) => {
-    const session = generateSession(options);
+    const session = sessionOf(options);
     const messages = messagesOf(session);
     for (const probe of probesOf(session)) {
       if (probe.expected.notInSession === true) continue;
@@ -43,7 +54,7 @@ describe('hard synthetic probes', () => {
   });
 
   it.each(configurations)('are answered by the lexical reader from the whole session, for %o', (options) => {
-    const session = generateSession(options);
+    const session = sessionOf(options);
     const messages = messagesOf(session);
     for (const probe of probesOf(session)) {
       const read = readProbe([...messages, { type: 'message', id: 'q', role: 'user', text: probe.question }]);
@@ -54,7 +65,7 @@ describe('hard synthetic probes', () => {
   it('expect the latest value of an updated fact; the old one stays behind, in the same words', () => {
     let updates = 0;
     for (const options of configurations) {
-      const session = generateSession(options);
+      const session = sessionOf(options);
       const messages = messagesOf(session);
       for (const probe of probesOf(session)) {
         const evidence = messages.find((m) => m.id === probe.evidence[0]);
@@ -80,7 +91,7 @@ describe('hard synthetic probes', () => {
 
   it('ask about a fact only early tool output holds (the first two results: the port is read first)', () => {
     for (const options of configurations) {
-      const session = generateSession(options);
+      const session = sessionOf(options);
       const pinned = probesOf(session).find((p) => p.id.endsWith('pinned-dependency'));
       const firstTools = messagesOf(session).filter((m) => m.role === 'tool').slice(0, 2).map((m) => m.id);
       expect(pinned?.evidence).toHaveLength(1);
@@ -90,7 +101,7 @@ describe('hard synthetic probes', () => {
 
   it('ask about things the session never mentions, whose answer is to say so', () => {
     for (const options of configurations) {
-      const session = generateSession(options);
+      const session = sessionOf(options);
       const absent = probesOf(session).filter((p) => p.expected.notInSession === true);
       expect(absent.length).toBeGreaterThan(0);
       const text = messagesOf(session).map(visible).join('\n');

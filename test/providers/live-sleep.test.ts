@@ -1,15 +1,22 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLiveSleep } from '../../src/providers/live-sleep.js';
 
 describe('createLiveSleep', () => {
-  it('waits at least the delay plus the injected jitter, and returns the time measured', async () => {
-    const sleep = createLiveSleep({ jitter: 0.5, random: () => 0.5 });
-    const started = performance.now();
-    const waited = await sleep(40);
-    const elapsed = performance.now() - started;
-    // 40 ms + 0.5 × 0.5 × 40 ms = 50 ms; timers may fire up to 1 ms early.
-    expect(waited).toBeGreaterThanOrEqual(49);
-    expect(elapsed).toBeGreaterThanOrEqual(waited - 1);
+  afterEach(() => vi.useRealTimers());
+
+  it('waits the delay plus the injected jitter (on fake timers), and returns the time measured', async () => {
+    vi.useFakeTimers();
+    let clock = 0;
+    const sleep = createLiveSleep({ jitter: 0.5, random: () => 0.5, now: () => clock });
+    let waited: number | undefined;
+    void sleep(40).then((ms) => (waited = ms));
+    // 40 ms + 0.5 × 0.5 × 40 ms = 50 ms: not done at 49 ms, done at 50 ms.
+    clock = 49;
+    await vi.advanceTimersByTimeAsync(49);
+    expect(waited).toBeUndefined();
+    clock = 50;
+    await vi.advanceTimersByTimeAsync(1);
+    expect(waited).toBe(50);
   });
 
   it('reports what its clock measured, not what it was asked', async () => {

@@ -42,7 +42,7 @@ describe('installSimulator', () => {
     const provider = createProvider({ name: 'openai', mode: 'mock', model: 'gpt-4.1', simulator });
     const { directive: _unused, ...bare } = request;
     expect((await provider.complete({ ...bare, purpose: 'probe' })).ok).toBe(true);
-    const response = await fetch(`${simulator.openaiBaseUrl}/chat/completions`, {
+    const response = await simulator.fetch!(`${simulator.openaiBaseUrl}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', [CALL_HEADER]: 'nobody#1' },
       body: JSON.stringify({ model: 'gpt-4.1', messages: [] }),
@@ -52,16 +52,29 @@ describe('installSimulator', () => {
     simulator.uninstall();
   });
 
-  it('removes only its own interceptors when uninstalled', async () => {
-    const mine = nock('https://api.openai.com').persist().post('/v1/embeddings').reply(200, { data: [] });
+  it('touches no interceptor of the process, and refuses every request once uninstalled', async () => {
+    const mine = nock('https://api.openai.com').persist().post('/v1/chat/completions').reply(200, { mine: true });
     const simulator = installSimulator({ tokenizer, seed: 1 });
-    const provider = createProvider({ name: 'gemini', mode: 'mock', model: 'm', simulator });
-    expect((await provider.complete(request)).ok).toBe(true);
+    const provider = createProvider({ name: 'openai', mode: 'mock', model: 'm', simulator });
+    // The simulator answers through its own transport, not through the process's interceptor.
+    expect(await provider.complete(request)).toMatchObject({ ok: true, text: 'ok' });
+    expect(mine.isDone()).toBe(false);
     simulator.uninstall();
     const after = await provider.complete(request);
-    expect(after.ok === false && after.failure.kind).toBe('network');
-    expect(mine.activeMocks()).toEqual(['POST https://api.openai.com:443/v1/embeddings']);
-    expect(nock.activeMocks()).toEqual(['POST https://api.openai.com:443/v1/embeddings']);
+    expect(after.ok === false && after.failure).toMatchObject({ kind: 'network', message: expect.stringContaining('ctxbench simulator: refused POST') });
+    expect(nock.activeMocks()).toEqual(['POST https://api.openai.com:443/v1/chat/completions']);
+  });
+
+  it('refuses, as a network error, any request that is not a simulated call: it never reaches the network', async () => {
+    const simulator = installSimulator({ tokenizer, seed: 1 });
+    const refused = async (url: string, init: RequestInit) => (simulator.fetch!(url, init) as Promise<unknown>).then(() => 'answered', (error: Error) => error.message);
+    const tagged = { method: 'POST', headers: { [CALL_HEADER]: 'x#1' }, body: '{}' };
+    expect(await refused('https://example.com/v1/chat/completions', tagged)).toMatch(/^ctxbench simulator: refused POST https:\/\/example.com/);
+    expect(await refused(`${simulator.openaiBaseUrl}/models`, tagged)).toMatch(/refused POST/);
+    expect(await refused(`${simulator.openaiBaseUrl}/chat/completions`, { ...tagged, headers: {} })).toMatch(/refused POST/);
+    expect(await refused(`${simulator.geminiBaseUrl}/v1beta/models/m:generateContent`, { ...tagged, method: 'GET', body: null })).toMatch(/refused GET/);
+    expect(await refused(`${simulator.geminiBaseUrl}/v1beta/models/m:generateContent`, tagged)).toBe('answered');
+    simulator.uninstall();
   });
 
   it('intercepts any OpenAI-compatible base URL it is given', async () => {

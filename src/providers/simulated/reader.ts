@@ -71,20 +71,20 @@ function splitText(text: string): string[] {
  */
 export function rankPassages(question: string, passages: readonly Passage[]): ScoredPassage[] {
   const queryTerms = [...new Set(extractQuestionTerms(question))];
-  const docs = passages.map((passage) => extractTerms(passage.text));
+  const docs = passages.map((passage) => passageTerms(passage.text));
   const averageLength = docs.reduce((sum, doc) => sum + doc.length, 0) / Math.max(1, docs.length);
   const idf = new Map<string, number>();
   for (const term of queryTerms) {
-    const containing = docs.filter((doc) => doc.includes(term)).length;
+    const containing = docs.filter((doc) => doc.counts.has(term)).length;
     idf.set(term, Math.log(1 + (docs.length - containing + 0.5) / (containing + 0.5)));
   }
   const totalIdf = queryTerms.reduce((sum, term) => sum + (idf.get(term) ?? 0), 0);
   const scored = passages.map((passage, index): ScoredPassage => {
-    const doc = docs[index] ?? [];
+    const doc = docs[index] as PassageTerms;
     let score = 0;
     let matchedIdf = 0;
     for (const term of queryTerms) {
-      const tf = doc.filter((t) => t === term).length;
+      const tf = doc.counts.get(term) ?? 0;
       if (tf === 0) continue;
       const weight = idf.get(term) ?? 0;
       matchedIdf += weight;
@@ -93,6 +93,33 @@ export function rankPassages(question: string, passages: readonly Passage[]): Sc
     return { ...passage, index, score, coverage: totalIdf > 0 ? matchedIdf / totalIdf : 0 };
   });
   return scored.sort((a, b) => b.score - a.score || b.index - a.index);
+}
+
+/** A passage's term count and term frequencies. */
+interface PassageTerms {
+  length: number;
+  counts: Map<string, number>;
+}
+
+/**
+ * The terms of each passage text, computed once per text: every probe question re-reads the same
+ * context lines. A pure function of the text, so the cache changes no answer; it is emptied when
+ * it grows large.
+ */
+const termCache = new Map<string, PassageTerms>();
+const TERM_CACHE_LIMIT = 200_000;
+
+function passageTerms(text: string): PassageTerms {
+  let entry = termCache.get(text);
+  if (entry === undefined) {
+    const terms = extractTerms(text);
+    const counts = new Map<string, number>();
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    entry = { length: terms.length, counts };
+    if (termCache.size >= TERM_CACHE_LIMIT) termCache.clear();
+    termCache.set(text, entry);
+  }
+  return entry;
 }
 
 /**

@@ -28,18 +28,27 @@ export interface SimCall {
   shape?: RenderShape;
 }
 
-/** The nock-installed simulated model (DESIGN.md §5). */
+/** A `fetch` as the SDK clients take it (openai's `fetch` option, @google/genai's `httpOptions.fetch`). */
+export type SimFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** The simulated model of one run and its in-process transport (DESIGN.md §5). */
 export interface Simulator {
   /**
    * Registers the directive of the next call and returns the id to send in the
    * `x-ctxbench-call` header. Each id answers one request.
    */
   register(directive: SimDirective, call?: SimCall): string;
-  /** Removes this simulator's interceptors (and only them). */
+  /** Retires this simulator: its transport refuses every later request. Nothing global to restore. */
   uninstall(): void;
-  /** The OpenAI base URL the simulator intercepts. */
+  /**
+   * The transport mocked clients are given instead of the global `fetch`: it answers the calls of
+   * this simulator in-process and refuses anything else. Without it (a stand-in simulator of a
+   * test), mocked clients use the global `fetch`, where the test's own nock interceptors answer.
+   */
+  readonly fetch?: SimFetch;
+  /** The OpenAI base URL the simulator answers for. */
   readonly openaiBaseUrl: string;
-  /** The Gemini base URL the simulator intercepts. */
+  /** The Gemini base URL the simulator answers for. */
   readonly geminiBaseUrl: string;
 }
 

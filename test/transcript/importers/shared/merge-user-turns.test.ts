@@ -12,7 +12,7 @@ describe('mergeAdjacentUserMessages', () => {
     { name: 'a task event between them keeps them apart', events: [user('u1', 'one'), { type: 'task', id: 't', status: 'in_progress' } as TranscriptEvent, user('u2', 'two')], ids: ['u1', 't', 'u2'], texts: ['one', undefined, 'two'] },
   ])('$name', ({ events, ids, texts }) => {
     const merged = mergeAdjacentUserMessages(events);
-    expect(merged.map((e) => e.id)).toEqual(ids);
+    expect(merged.map((e) => ('id' in e ? e.id : undefined))).toEqual(ids);
     expect(merged.map((e) => (e.type === 'message' ? e.text : undefined))).toEqual(texts);
   });
 });
