@@ -77,6 +77,9 @@ function inThreadOptions(options: PoolOptions): ExecutorOptions {
 async function runInThread(units: readonly PlannedUnit[], executors: readonly UnitExecutor[], options: PoolOptions): Promise<UnitResult[]> {
   const results: UnitResult[] = [];
   for (const [position, unit] of units.entries()) {
+    // Mocked units answer in-process and never wait on I/O: yield once per unit so that a signal
+    // (Ctrl-C, SIGTERM) is handled between units rather than after the whole run.
+    await new Promise((resolve) => setImmediate(resolve));
     if (options.signal?.aborted === true) break;
     options.onProgress?.({ phase: 'start', unit });
     const result = await (executors[position % executors.length] as UnitExecutor).run(unit);

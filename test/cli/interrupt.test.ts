@@ -10,10 +10,10 @@ import { tempDir, writeFiles } from '../helpers/temp.js';
 
 const exec = promisify(execFile);
 
-/** Two small scenarios × four strategies: eight units of about a second each. */
+/** Two scenarios × four strategies: eight units long enough that a signal sent after two lands before the last. */
 function suite(): string {
   const scenario = (name: string, dialect: string, seed: number) =>
-    [`name: ${name}`, 'transcript:', `  generate: { steps: 30, seed: ${seed}, dialect: ${dialect}, toolOutputTokens: 700, facts: 4 }`, 'window: 16000', 'quota: { tpm: 60000 }', `seed: ${seed}`, 'strategies: [full, rolling-window, codex-rebuild, tiered-truncation]'].join('\n');
+    [`name: ${name}`, 'transcript:', `  generate: { steps: 120, seed: ${seed}, dialect: ${dialect}, toolOutputTokens: 700, facts: 4 }`, 'window: 16000', 'quota: { tpm: 60000 }', `seed: ${seed}`, 'strategies: [full, rolling-window, codex-rebuild, tiered-truncation]'].join('\n');
   return writeFiles({ 'a.yaml': scenario('a', 'gemini', 3), 'b.yaml': scenario('b', 'openai', 4) });
 }
 
