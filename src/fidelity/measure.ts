@@ -5,6 +5,7 @@ import { loadTranscript } from '../transcript/load.js';
 import { displayPath } from '../paths.js';
 import { fitTheilSen, median, summarizeErrors } from './stats.js';
 import { replayWithFull, type FullReplay } from './replay.js';
+import { compareCache } from './cache.js';
 
 /**
  * How many first compared steps estimate a file's hidden prefix. Early contexts are small, so
@@ -60,11 +61,12 @@ export function compareReplay(transcript: Transcript, replay: FullReplay): Fidel
     ...(message.model !== undefined ? { model: message.model } : {}),
     computed: record.promptTokens,
     recorded,
-    ...(message.usage?.cachedInput !== undefined ? { cachedInput: message.usage.cachedInput } : {}),
+    ...(message.usage?.cachedInput !== undefined ? { cachedInput: message.usage.cachedInput, predictedCached: record.cachedPrefixTokens } : {}),
     rawError: (record.promptTokens - recorded) / recorded,
     offsetError: (record.promptTokens + offset - recorded) / recorded,
   }));
   const fit = fitTheilSen(compared.map((s) => s.computed), compared.map((s) => s.recorded));
+  const cache = compareCache(compared);
   return {
     file: displayPath(transcript.file),
     format: transcript.header.source?.format ?? 'ctx',
@@ -78,6 +80,7 @@ export function compareReplay(transcript: Transcript, replay: FullReplay): Fidel
     offsetSteps: first.length,
     ...(fit !== undefined ? { fit } : {}),
     compared,
+    ...(cache !== undefined ? { cache } : {}),
   };
 }
 
