@@ -12,22 +12,42 @@ export interface CacheRequest {
 
 const fingerprints = new WeakMap<ContextMessage, string>();
 
+/** Of a request's prompt, what the log does not hold (engine/hidden-tokens.ts). */
+export interface HiddenSplit {
+  /** The agent's hidden prefix (system prompt, tool schemas): leads the request. */
+  prefix: number;
+  /** The current turn's reasoning the API re-sends: at the end of the request. */
+  reasoning: number;
+}
+
 /**
  * Splits a request into cache parts, one per message, so that its parts add up to the
- * `promptTokens` the provider counted. What the provider counted beyond the messages (the agent's
- * hidden system prompt and tool schemas, request framing) leads the request as one stable part:
- * it is the same bytes at every step of a session. Breakpoints follow Claude Code: after the
+ * `promptTokens` the provider counted. The hidden prefix leads the request as one part, keyed on
+ * its size (the same bytes at every step until a compaction changes what it re-attaches); the
+ * re-sent reasoning and any framing the messages' counts miss trail it. Without a split, all of
+ * the difference is taken as a leading hidden prefix. Breakpoints follow Claude Code: after the
  * leading system part(s) and after the last message.
  */
-export function cacheRequest(messages: readonly ContextMessage[], promptTokens: number, tokenizer: Tokenizer, format: ProviderName): CacheRequest {
+export function cacheRequest(
+  messages: readonly ContextMessage[],
+  promptTokens: number,
+  tokenizer: Tokenizer,
+  format: ProviderName,
+  hidden?: HiddenSplit,
+): CacheRequest {
   const parts: CachePart[] = messages.map((m) => ({ key: fingerprint(m), tokens: tokenizer.countMessage(m, format) }));
   const counted = parts.reduce((n, p) => n + p.tokens, 0);
-  const residual = promptTokens - counted;
-  if (residual > 0) parts.unshift({ key: 'hidden-prefix', tokens: residual });
-  else trimTail(parts, -residual);
-  let lead = 0;
-  while (lead < parts.length - 1 && (parts[lead]?.key === 'hidden-prefix' || messages[lead - (residual > 0 ? 1 : 0)]?.role === 'system')) lead += 1;
-  const breakpoints = parts.length === 0 ? [] : [...new Set([Math.max(0, lead - 1), parts.length - 1])];
+  const prefix = Math.max(0, Math.min(hidden?.prefix ?? promptTokens - counted, promptTokens - counted));
+  const tail = promptTokens - counted - prefix;
+  const lead = prefix > 0 ? 1 : 0;
+  if (prefix > 0) parts.unshift({ key: `hidden-prefix:${prefix}`, tokens: prefix });
+  if (tail > 0) parts.push({ key: `tail:${parts.length}:${tail}`, tokens: tail });
+  else trimTail(parts, -tail);
+  let system = lead;
+  while (system < parts.length - 1 && messages[system - lead]?.role === 'system') system += 1;
+  // After the last message as well as at the very end: a trailing part changes every step.
+  const lastMessage = lead + messages.length - 1;
+  const breakpoints = parts.length === 0 ? [] : [...new Set([Math.max(0, system - 1), Math.max(0, Math.min(lastMessage, parts.length - 1)), parts.length - 1])];
   return { parts, breakpoints };
 }
 

@@ -16,6 +16,13 @@ export interface StepRecord {
   /** Messages in the context. */
   contextMessages: number;
   /**
+   * Of the prompt, tokens the log does not hold: the agent's hidden prefix (system prompt, tool
+   * schemas) and what it re-attached after its own compaction (engine/hidden-tokens.ts).
+   */
+  hiddenTokens?: number;
+  /** Of the prompt, the current turn's reasoning or thinking that the API re-sends as input. */
+  reasoningTokens?: number;
+  /**
    * Prompt tokens the provider serves from its prompt cache (src/cache/model.ts: the longest prefix
    * shared with what the provider still holds, under its family's rules), billed as cached input.
    */

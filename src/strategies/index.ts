@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { Strategy } from './types.js';
 import { full } from './full.js';
+import { recorded } from './recorded.js';
 import { rollingWindow } from './rolling-window.js';
 import { surgicalEviction } from './surgical-eviction.js';
 import { tieredTruncation } from './tiered-truncation.js';
@@ -23,6 +24,7 @@ export const strategies = {
   'tri-modal': triModal,
   'reactive-compress': reactiveCompress,
   gatekeeper,
+  recorded,
 } satisfies Record<string, Strategy>;
 
 export type StrategyName = keyof typeof strategies;

@@ -8,7 +8,10 @@ const step = (recorded: number, cachedInput: number | undefined, predictedCached
   computed: recorded,
   recorded,
   ...(cachedInput !== undefined ? { cachedInput, predictedCached } : {}),
+  hidden: 0,
+  reasoning: 0,
   rawError: 0,
+  uncalibratedError: 0,
   offsetError: 0,
 });
 
