@@ -124,7 +124,7 @@ function overheadCallsSince(events: readonly RunEvent[], mark: number): Extract<
   const calls: Extract<RunEvent, { type: 'call' }>[] = [];
   for (let i = mark; i < events.length; i++) {
     const e = events[i];
-    if (e?.type === 'call' && e.purpose !== 'step' && e.purpose !== 'probe' && e.purpose !== 'judge') calls.push(e);
+    if (e?.type === 'call' && e.purpose !== 'step' && e.purpose !== 'probe') calls.push(e);
   }
   return calls;
 }
