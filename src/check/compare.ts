@@ -2,7 +2,7 @@ import type { RunResult, UnitResult } from '../metrics/types.js';
 import type { CheckReport, CheckRules, CheckThresholds, MeasureDiff, MeasureName, Regression, UnitDiff } from './types.js';
 import { deriveSeed } from '../sim/random.js';
 import { bootstrapInterval } from './bootstrap.js';
-import { pairRecall, pairRetention, pairTokens, type PairedMeasure } from './measures.js';
+import { pairCost, pairRecall, pairRetention, pairTokens, type PairedMeasure } from './measures.js';
 
 /**
  * Compares a run with its baseline, unit by unit (scenario × strategy), and lists the
@@ -10,6 +10,7 @@ import { pairRecall, pairRetention, pairTokens, type PairedMeasure } from './mea
  * - `missing`: a baseline unit is not in the run;
  * - `crash`: a unit crashes that did not in the baseline;
  * - `tokens`: the paired change of tokens rises above `maxTokenIncrease` percent;
+ * - `cost`: the paired change of USD (net of prompt cache) rises above `maxCostIncrease` percent;
  * - `answer_recall`, `retention`: the paired change falls below −`max…Drop` points.
  * A sampled measure is judged on its point estimate or on its bootstrap interval's bound nearest
  * to no change (see `Decision`). Pure: the same inputs give the same report.
@@ -43,7 +44,7 @@ function unitKey(unit: UnitResult): string {
 
 /** The thresholds of one unit: the rules, then every matching override in order. */
 export function thresholdsFor(rules: CheckRules, scenario: string, strategy: string): CheckThresholds {
-  const out: CheckThresholds = { maxTokenIncrease: rules.maxTokenIncrease, maxRecallDrop: rules.maxRecallDrop, maxRetentionDrop: rules.maxRetentionDrop, allowNewCrash: rules.allowNewCrash };
+  const out: CheckThresholds = { maxTokenIncrease: rules.maxTokenIncrease, maxCostIncrease: rules.maxCostIncrease, maxRecallDrop: rules.maxRecallDrop, maxRetentionDrop: rules.maxRetentionDrop, allowNewCrash: rules.allowNewCrash };
   for (const { scenario: s, strategy: t, ...values } of rules.overrides) {
     if ((s === undefined || s === scenario) && (t === undefined || t === strategy)) Object.assign(out, values);
   }
@@ -55,7 +56,7 @@ function compareUnit(before: UnitResult, after: UnitResult, thresholds: CheckThr
     const change = paired.pairs.length === 0 ? null : paired.statistic(paired.pairs);
     const seed = deriveSeed(rules.seed, `${before.scenario}\u0000${before.strategy}\u0000${measure}`);
     const interval = change === null ? null : bootstrapInterval(paired.pairs, paired.statistic, { resamples: rules.resamples, confidence: rules.confidence, seed });
-    const rises = measure === 'tokens';
+    const rises = measure === 'tokens' || measure === 'cost';
     let verdict: MeasureDiff['verdict'] = 'not-compared';
     if (change !== null) {
       // The bound nearest to no change: the interval must lie wholly beyond the limit.
@@ -73,6 +74,7 @@ function compareUnit(before: UnitResult, after: UnitResult, thresholds: CheckThr
       judge('tokens', pairTokens(before, after), [before.summary.total_tokens, after.summary.total_tokens], thresholds.maxTokenIncrease),
       judge('answer_recall', pairRecall(before, after), [before.summary.answer_recall, after.summary.answer_recall], thresholds.maxRecallDrop),
       judge('retention', pairRetention(before, after), [before.summary.retention, after.summary.retention], thresholds.maxRetentionDrop),
+      judge('cost', pairCost(before, after), [before.summary.cost_usd ?? null, after.summary.cost_usd ?? null], thresholds.maxCostIncrease),
     ],
   };
 }
@@ -81,7 +83,7 @@ function crashOf(unit: UnitResult): string | null {
   return unit.summary.crashed ? `${unit.summary.crash_kind ?? 'crash'}@${unit.summary.crash_step ?? '?'}` : null;
 }
 
-const MEASURE_WORDS: Record<MeasureName, string> = { tokens: 'tokens', answer_recall: 'answer recall', retention: 'retention' };
+const MEASURE_WORDS: Record<MeasureName, string> = { tokens: 'tokens', cost: 'cost', answer_recall: 'answer recall', retention: 'retention' };
 
 function regressionsOf(diff: UnitDiff, thresholds: CheckThresholds, confidence: number): Regression[] {
   const out: Regression[] = [];
@@ -91,10 +93,11 @@ function regressionsOf(diff: UnitDiff, thresholds: CheckThresholds, confidence: 
   }
   for (const m of diff.measures) {
     if (m.verdict !== 'regression' || m.change === null) continue;
-    const unit = m.measure === 'tokens' ? '%' : ' points';
-    const verb = m.measure === 'tokens' ? 'rose' : 'fell';
+    const rises = m.measure === 'tokens' || m.measure === 'cost';
+    const unit = rises ? '%' : ' points';
+    const verb = rises ? 'rose' : 'fell';
     const interval = m.interval === null ? '' : `; ${Math.round(confidence * 100)}% CI ${formatSigned(m.interval[0])} to ${formatSigned(m.interval[1])}`;
-    const samples = `${m.samples} paired ${m.measure === 'tokens' ? 'steps' : 'probes'}`;
+    const samples = `${m.samples} paired ${rises ? 'steps' : 'probes'}`;
     out.push({ ...at, rule: m.measure, message: `${MEASURE_WORDS[m.measure]} ${verb} ${Math.abs(m.change).toFixed(1)}${unit} (limit ${m.limit}${unit}${interval}; ${samples})` });
   }
   return out;

@@ -7,6 +7,7 @@ import type { CheckRules } from './types.js';
 /** The rules a check uses when neither a config file nor a flag says otherwise. */
 export const DEFAULT_CHECK_RULES: CheckRules = {
   maxTokenIncrease: 5,
+  maxCostIncrease: 5,
   maxRecallDrop: 2,
   maxRetentionDrop: 2,
   allowNewCrash: false,
@@ -20,6 +21,7 @@ export const DEFAULT_CHECK_RULES: CheckRules = {
 
 const thresholds = {
   maxTokenIncrease: z.number().min(0).optional().describe('total tokens may rise by at most this many percent'),
+  maxCostIncrease: z.number().min(0).optional().describe('cost in USD, net of prompt cache, may rise by at most this many percent'),
   maxRecallDrop: z.number().min(0).max(100).optional().describe('answer recall may fall by at most this many points'),
   maxRetentionDrop: z.number().min(0).max(100).optional().describe('retention may fall by at most this many points'),
   allowNewCrash: z.boolean().optional().describe('a unit may crash that did not in the baseline'),

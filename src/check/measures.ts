@@ -24,12 +24,25 @@ export interface StepPair {
  * (its own rule) is not read as a saving, nor surviving longer as a cost.
  */
 export function pairTokens(baseline: UnitResult, current: UnitResult): PairedMeasure<StepPair> {
+  return pairSteps(baseline, current, stepCost);
+}
+
+/** Cost in USD (StepRecord.costUsd, net of prompt cache), paired by step as tokens are; no pairs when either run is unpriced. */
+export function pairCost(baseline: UnitResult, current: UnitResult): PairedMeasure<StepPair> {
+  return pairSteps(baseline, current, (step) => step.costUsd);
+}
+
+function pairSteps(baseline: UnitResult, current: UnitResult, value: (step: StepRecord) => number | undefined): PairedMeasure<StepPair> {
   const before = new Map<number, number>();
-  for (const step of baseline.steps) if (step.status === 'ok') before.set(step.step, stepCost(step));
+  for (const step of baseline.steps) {
+    const v = value(step);
+    if (step.status === 'ok' && v !== undefined) before.set(step.step, v);
+  }
   const pairs: StepPair[] = [];
   for (const step of current.steps) {
     const cost = before.get(step.step);
-    if (step.status === 'ok' && cost !== undefined) pairs.push({ baseline: cost, current: stepCost(step) });
+    const now = value(step);
+    if (step.status === 'ok' && cost !== undefined && now !== undefined) pairs.push({ baseline: cost, current: now });
   }
   return {
     pairs,

@@ -51,7 +51,7 @@ export function renderCheckMarkdown(report: CheckReport): string {
 
 function rulesLine(report: CheckReport): string {
   const r = report.rules;
-  return `<sub>Limits: tokens +${r.maxTokenIncrease}%, answer recall −${r.maxRecallDrop} points, retention −${r.maxRetentionDrop} points, new crash ${r.allowNewCrash ? 'allowed' : 'not allowed'}; paired by step and probe; ${r.resamples} bootstrap resamples, seed ${r.seed}.</sub>`;
+  return `<sub>Limits: tokens +${r.maxTokenIncrease}%, cost +${r.maxCostIncrease}%, answer recall −${r.maxRecallDrop} points, retention −${r.maxRetentionDrop} points, new crash ${r.allowNewCrash ? 'allowed' : 'not allowed'}; paired by step and probe; ${r.resamples} bootstrap resamples, seed ${r.seed}.</sub>`;
 }
 
 function toRow(unit: UnitDiff): Row {

@@ -2,6 +2,8 @@
 export interface CheckThresholds {
   /** Total tokens may rise by at most this many percent. */
   maxTokenIncrease: number;
+  /** Cost in USD (net of prompt cache) may rise by at most this many percent. */
+  maxCostIncrease: number;
   /** Answer recall may fall by at most this many percentage points. */
   maxRecallDrop: number;
   /** Retention may fall by at most this many percentage points. */
@@ -35,7 +37,7 @@ export interface CheckRules extends CheckThresholds {
   overrides: Array<{ scenario?: string; strategy?: string } & Partial<CheckThresholds>>;
 }
 
-export type MeasureName = 'tokens' | 'answer_recall' | 'retention';
+export type MeasureName = 'tokens' | 'cost' | 'answer_recall' | 'retention';
 
 export type Verdict = 'pass' | 'regression' | 'not-compared';
 
@@ -63,7 +65,7 @@ export interface MeasureDiff {
 export interface Regression {
   scenario: string;
   strategy: string;
-  rule: 'tokens' | 'answer_recall' | 'retention' | 'crash' | 'missing';
+  rule: 'tokens' | 'cost' | 'answer_recall' | 'retention' | 'crash' | 'missing';
   message: string;
 }
 

@@ -19,6 +19,9 @@ import { resolveStrategy } from './resolve-strategy.js';
 import { createStrategyModel } from './strategy-model.js';
 import { runStep, type StepContext } from './step.js';
 import { createFollowUpTracker } from './follow-up.js';
+import { createCacheState } from '../cache/model.js';
+import { cacheRulesForModel } from '../cache/families.js';
+import { resolvePrice } from '../pricing/resolve.js';
 import type { UnitObserver } from './observer.js';
 
 export interface UnitInput {
@@ -87,7 +90,24 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
   };
   const state: unknown = strategy.init(options, { sessionId: transcript.header.id, window: scenario.window });
   const followUps = createFollowUpTracker();
-  const ctx: StepContext = { scenario, strategy, state, env, gateway, clock, events, tokenizer, previous: [], followUps, hiddenOf, countOnlyHidden: provider.mode !== 'mock' };
+  const price = resolvePrice(scenario.model, scenario.prices);
+  const cache = createCacheState(cacheRulesForModel(scenario.model));
+  const ctx: StepContext = {
+    scenario,
+    strategy,
+    state,
+    env,
+    gateway,
+    clock,
+    events,
+    tokenizer,
+    previous: [],
+    followUps,
+    hiddenOf,
+    countOnlyHidden: provider.mode !== 'mock',
+    cache,
+    ...(price !== undefined ? { price } : {}),
+  };
   let lastOutput = 0;
   input.observer?.onStart?.(ctx);
 

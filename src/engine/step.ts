@@ -7,7 +7,11 @@ import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import type { RunEvent, StepRecord } from './types.js';
 import type { Gateway } from './gateway.js';
 import { retryDelay } from '../sim/retry.js';
-import { sharedPrefixTokens } from './context.js';
+import type { CacheState } from '../cache/model.js';
+import type { ModelPrice } from '../pricing/prices.js';
+import { applyCache } from '../cache/model.js';
+import { cacheRequest } from '../cache/request-parts.js';
+import { costOf } from '../pricing/prices.js';
 import { waitToRetry } from './retry-wait.js';
 import type { FollowUpTracker } from './follow-up.js';
 import type { HiddenTokens } from './hidden-tokens.js';
@@ -25,6 +29,10 @@ export interface StepContext {
   previous: readonly ContextMessage[];
   /** Charges what the completion needs that the strategy cut away (follow-up.ts); none = no charge. */
   followUps?: FollowUpTracker;
+  /** The provider's prompt cache for this session (src/cache/); none = nothing cached. */
+  cache?: CacheState;
+  /** What the scenario's model costs; none = no `costUsd`. */
+  price?: ModelPrice;
   /** What a request sending `context` carries beyond its messages (hidden prefix, re-sent reasoning). */
   hiddenOf(context: readonly ContextMessage[]): HiddenTokens;
   /** Live providers are sent no padding: the hidden tokens are added to the usage they report. */
@@ -58,7 +66,7 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
     const { result, inputTokens } = attempt;
     if (result.ok) {
       if (ctx.countOnlyHidden) result.usage = { ...result.usage, input: result.usage.input + hiddenTokens };
-      const record = { ...okRecord(ctx, completion, context, result, retries, rateLimitHits, waitMs, overheadMark), retrievalTokens, hiddenTokens: hidden.prefix, reasoningTokens: hidden.reasoning };
+      const record = { ...okRecord(ctx, completion, context, sent, hidden, result, retries, rateLimitHits, waitMs, overheadMark), retrievalTokens, hiddenTokens: hidden.prefix, reasoningTokens: hidden.reasoning };
       ctx.previous = context;
       return record;
     }
@@ -109,18 +117,31 @@ function stepRequest(scenario: Scenario, context: ContextMessage[], completion: 
 
 /** Tokens of the strategy's own calls since `mark` (they belong to this step). */
 function overheadSince(events: readonly RunEvent[], mark: number): number {
-  let n = 0;
+  return overheadCallsSince(events, mark).reduce((n, e) => n + e.inputTokens + e.outputTokens, 0);
+}
+
+function overheadCallsSince(events: readonly RunEvent[], mark: number): Extract<RunEvent, { type: 'call' }>[] {
+  const calls: Extract<RunEvent, { type: 'call' }>[] = [];
   for (let i = mark; i < events.length; i++) {
     const e = events[i];
-    if (e?.type === 'call' && e.purpose !== 'step' && e.purpose !== 'probe') n += e.inputTokens + e.outputTokens;
+    if (e?.type === 'call' && e.purpose !== 'step' && e.purpose !== 'probe') calls.push(e);
   }
-  return n;
+  return calls;
+}
+
+/** USD of the strategy's own calls since `mark`, billed (when they succeeded) as uncached input. */
+function overheadCostSince(events: readonly RunEvent[], mark: number, price: ModelPrice): number {
+  let usd = 0;
+  for (const e of overheadCallsSince(events, mark)) if (e.ok) usd += costOf({ cached: 0, write: 0, uncached: e.inputTokens, output: e.outputTokens }, price);
+  return usd;
 }
 
 function okRecord(
   ctx: StepContext,
   completion: MessageEvent,
   context: ContextMessage[],
+  sent: ContextMessage[],
+  hidden: HiddenTokens,
   result: Extract<CompletionResult, { ok: true }>,
   retries: number,
   rateLimitHits: number,
@@ -128,6 +149,12 @@ function okRecord(
   mark: number,
 ): StepRecord {
   const { env, clock, tokenizer } = ctx;
+  const request = cacheRequest(sent, result.usage.input, tokenizer, env.format, hidden);
+  const billed =
+    ctx.cache === undefined
+      ? { cached: 0, write: 0, uncached: result.usage.input }
+      : applyCache(ctx.cache, request.parts, clock.now(), request.breakpoints);
+  const price = ctx.price;
   return {
     step: env.step,
     messageId: completion.id,
@@ -136,7 +163,11 @@ function okRecord(
     completionTokens: result.usage.output,
     contextTokens: env.countMessages(context),
     contextMessages: context.length,
-    cachedPrefixTokens: sharedPrefixTokens(ctx.previous, context, tokenizer, env.format),
+    cachedPrefixTokens: billed.cached,
+    cacheWriteTokens: billed.write,
+    ...(price !== undefined
+      ? { costUsd: costOf({ ...billed, output: result.usage.output }, price) + overheadCostSince(ctx.events, mark, price) }
+      : {}),
     overheadTokens: overheadSince(ctx.events, mark),
     retries,
     rateLimitHits,
@@ -165,6 +196,8 @@ function crashRecord(
     contextTokens,
     contextMessages: context.length,
     cachedPrefixTokens: 0,
+    cacheWriteTokens: 0,
+    ...(ctx.price !== undefined ? { costUsd: overheadCostSince(ctx.events, mark, ctx.price) } : {}),
     overheadTokens: overheadSince(ctx.events, mark),
     retries,
     rateLimitHits,

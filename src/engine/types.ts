@@ -22,8 +22,18 @@ export interface StepRecord {
   hiddenTokens?: number;
   /** Of the prompt, the current turn's reasoning or thinking that the API re-sends as input. */
   reasoningTokens?: number;
-  /** Tokens of the prompt prefix shared with the previous step's prompt. */
+  /**
+   * Prompt tokens the provider serves from its prompt cache (src/cache/model.ts: the longest prefix
+   * shared with what the provider still holds, under its family's rules), billed as cached input.
+   */
   cachedPrefixTokens: number;
+  /** Prompt tokens written to an explicit prompt cache (Anthropic), billed as writes. Absent in older results. */
+  cacheWriteTokens?: number;
+  /**
+   * USD of this step: its prompt (uncached, cached, written) and completion, plus the strategy's
+   * own calls made for it (uncached). Probe calls are not included. Absent when the model has no price.
+   */
+  costUsd?: number;
   /** Tokens of the strategy's own calls made while preparing this step. */
   overheadTokens: number;
   /**

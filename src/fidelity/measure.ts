@@ -6,6 +6,7 @@ import { displayPath } from '../paths.js';
 import { fitTheilSen, summarizeErrors } from './stats.js';
 import { replayRecorded, type RecordedReplay } from './replay.js';
 import { OFFSET_STEPS } from './hidden-prefix.js';
+import { compareCache } from './cache.js';
 
 export { OFFSET_STEPS };
 
@@ -74,7 +75,7 @@ export function compareReplay(transcript: Transcript, replay: RecordedReplay, un
     ...(message.model !== undefined ? { model: message.model } : {}),
     computed: record.promptTokens,
     recorded,
-    ...(message.usage?.cachedInput !== undefined ? { cachedInput: message.usage.cachedInput } : {}),
+    ...(message.usage?.cachedInput !== undefined ? { cachedInput: message.usage.cachedInput, predictedCached: record.cachedPrefixTokens } : {}),
     hidden: record.hiddenTokens ?? 0,
     reasoning: record.reasoningTokens ?? 0,
     rawError: (raw.promptTokens - (raw.hiddenTokens ?? 0) - recorded) / recorded,
@@ -83,6 +84,7 @@ export function compareReplay(transcript: Transcript, replay: RecordedReplay, un
   }));
   const fit = fitTheilSen(compared.map((s) => s.computed - s.hidden), compared.map((s) => s.recorded));
   const hidden = replay.hiddenPrefix;
+  const cache = compareCache(compared);
   return {
     file: displayPath(transcript.file),
     format: transcript.header.source?.format ?? 'ctx',
@@ -99,6 +101,7 @@ export function compareReplay(transcript: Transcript, replay: RecordedReplay, un
     compactions: transcript.events.filter((e) => e.type === 'compaction' && e.summary !== undefined).length,
     ...(fit !== undefined ? { fit } : {}),
     compared,
+    ...(cache !== undefined ? { cache } : {}),
   };
 }
 

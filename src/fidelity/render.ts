@@ -1,5 +1,6 @@
 import type { ErrorStats, FidelityFile, FidelityReport, FormatFidelity } from './types.js';
 import { OFFSET_STEPS } from './measure.js';
+import { renderCacheSection } from './cache.js';
 
 const int = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
@@ -30,6 +31,7 @@ export function renderFidelity(report: FidelityReport): string {
     '',
     'Worst step per format (largest error as replayed)',
     ...report.formats.map(renderWorst),
+    ...renderCacheSection(report.files),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -23,6 +23,8 @@ export interface FidelityStep {
   recorded: number;
   /** Of `recorded`, the tokens the provider served from its prompt cache, when recorded. */
   cachedInput?: number;
+  /** Of ctxbench's prompt, the tokens its cache model (src/cache/) predicts are served from cache. */
+  predictedCached?: number;
   /** Of `computed`: the hidden prefix (and what a recorded compaction re-attached). */
   hidden: number;
   /** Of `computed`: the current turn's reasoning or thinking re-sent as input. */
@@ -73,6 +75,20 @@ export interface FidelityFile {
   /** Theil–Sen fit over every compared step; absent below two distinct computed counts. */
   fit?: LineFit;
   compared: FidelityStep[];
+  /** Predicted against recorded cache reads (fidelity/cache.ts); absent when the log records none. */
+  cache?: CacheFidelity;
+}
+
+/** How the cache model's predicted cache reads compare with a log's recorded ones. */
+export interface CacheFidelity {
+  /** Steps whose recorded call has a cached-input count. */
+  steps: number;
+  /** Recorded cached tokens / recorded prompt tokens, over those steps. */
+  recordedShare: number;
+  /** Predicted cached tokens / recorded prompt tokens, over those steps. */
+  predictedShare: number;
+  /** Median over those steps of |predicted − recorded cached| / the step's recorded prompt. */
+  medianAbsError: number;
 }
 
 /** The distribution of one kind of relative error over a set of steps. */

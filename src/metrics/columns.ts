@@ -35,6 +35,10 @@ export const SUMMARY_EXTRA_COLUMNS = [
   'logs',
   'crashed_logs',
   'retrieval_tokens',
+  'cached_input_tokens',
+  'cache_write_tokens',
+  'cost_usd',
+  'cost_vs_full',
 ] as const satisfies readonly (keyof SummaryRow)[];
 
 /** Every column of a summary row: the contract first, then the extras. */

@@ -77,6 +77,10 @@ export function summarizeUnit(input: UnitSummaryInput): SummaryRow {
     logs: null,
     crashed_logs: null,
     retrieval_tokens: sum(okSteps, (step) => step.retrievalTokens ?? 0),
+    cached_input_tokens: sum(okSteps, (step) => step.cachedPrefixTokens),
+    cache_write_tokens: sum(okSteps, (step) => step.cacheWriteTokens ?? 0),
+    cost_usd: input.steps.some((step) => step.costUsd !== undefined) ? sum(input.steps, (step) => step.costUsd ?? 0) : null,
+    cost_vs_full: null,
   };
 }
 
@@ -98,59 +102,56 @@ export interface SavingInput {
 }
 
 /**
- * Fills `saving_vs_full` for every unit whose scenario has a `full` unit. The comparison is
- * paired: over the steps that both the unit and `full` completed, saving = 1 − (the unit's
- * prompt + completion + overhead tokens) / (full's), clamped to [0, 1] as the summary contract
- * asks (a strategy that costs more than `full` shows 0; its `total_tokens` still shows the cost).
- * Pairing keeps a crash of `full` from rewarding whoever stops first. `full` itself is 0; null
- * when there is no `full` unit or no step both completed.
+ * Fills `saving_vs_full` and `cost_vs_full` for every unit whose scenario has a `full` unit. Both
+ * are paired: over the steps that both the unit and `full` completed, saving = 1 − (the unit's
+ * prompt + completion + overhead tokens) / (full's), unclamped — negative when the strategy
+ * spends more tokens than `full` — and cost_vs_full = (the unit's USD) / (full's) − 1. Pairing
+ * keeps a crash of `full` from rewarding whoever stops first. `full` itself is 0; null when there
+ * is no `full` unit or no step both completed (or, for cost, no price).
  */
 export function applySavingVsFull<T extends SavingInput>(units: readonly T[]): T[] {
   const baselines = new Map<string, T>();
   for (const unit of units) if (unit.summary.strategy === FULL_BASELINE) baselines.set(unit.summary.scenario, unit);
-  return units.map((unit) => ({ ...unit, summary: { ...unit.summary, saving_vs_full: savingVsFull(unit, baselines.get(unit.summary.scenario)) } }));
+  return units.map((unit) => {
+    const full = baselines.get(unit.summary.scenario);
+    if (unit === full) return { ...unit, summary: { ...unit.summary, saving_vs_full: 0, cost_vs_full: unit.summary.cost_usd === null ? null : 0 } };
+    const tokens = pairedTotals(unit, full, stepTokens);
+    const usd = pairedTotals(unit, full, (step) => step.costUsd);
+    return {
+      ...unit,
+      summary: {
+        ...unit.summary,
+        saving_vs_full: tokens === undefined ? null : 1 - tokens.mine / tokens.theirs,
+        cost_vs_full: usd === undefined ? null : usd.mine / usd.theirs - 1,
+      },
+    };
+  });
 }
 
-function savingVsFull(unit: SavingInput, full: SavingInput | undefined): number | null {
-  if (full === undefined) return null;
-  if (unit === full) return 0;
-  const fullCost = new Map<number, number>();
-  for (const step of full.steps) if (step.status === 'ok') fullCost.set(step.step, stepCost(step));
+/** Sums `value` over the steps the unit and `full` both completed; undefined when nothing to compare. */
+function pairedTotals(
+  unit: SavingInput,
+  full: SavingInput | undefined,
+  value: (step: StepRecord) => number | undefined,
+): { mine: number; theirs: number } | undefined {
+  if (full === undefined) return undefined;
+  const baseline = new Map<number, number | undefined>();
+  for (const step of full.steps) if (step.status === 'ok') baseline.set(step.step, value(step));
   let mine = 0;
   let theirs = 0;
   for (const step of unit.steps) {
-    const other = fullCost.get(step.step);
-    if (step.status !== 'ok' || other === undefined) continue;
-    mine += stepCost(step);
-    theirs += other;
+    if (step.status !== 'ok' || !baseline.has(step.step)) continue;
+    const a = value(step);
+    const b = baseline.get(step.step);
+    if (a === undefined || b === undefined) return undefined;
+    mine += a;
+    theirs += b;
   }
-  if (theirs === 0) return null;
-  return Math.min(1, Math.max(0, 1 - mine / theirs));
+  return theirs === 0 ? undefined : { mine, theirs };
 }
 
-function stepCost(step: StepRecord): number {
+function stepTokens(step: StepRecord): number {
   return step.promptTokens + step.completionTokens + step.overheadTokens;
-}
-
-/** A message of a prompt, as the cached-prefix measure sees it: its identity and its tokens. */
-export interface PromptPart {
-  /** Fingerprint of the message as sent (role + content); equal keys mean identical bytes. */
-  key: string;
-  tokens: number;
-}
-
-/**
- * Tokens of the longest common prefix of two consecutive prompts, message by message: what a
- * provider's prompt cache could reuse (`StepRecord.cachedPrefixTokens`). Counted on `current`.
- */
-export function sharedPrefixTokens(previous: readonly PromptPart[], current: readonly PromptPart[]): number {
-  let tokens = 0;
-  for (let i = 0; i < current.length; i++) {
-    const part = current[i] as PromptPart;
-    if (previous[i]?.key !== part.key) break;
-    tokens += part.tokens;
-  }
-  return tokens;
 }
 
 function sum<T>(items: readonly T[], value: (item: T) => number): number {

@@ -41,6 +41,17 @@ export interface SummaryRow {
   crashed_logs: number | null;
   /** Tokens of tool output fetched back because the strategy had cut it (engine/follow-up.ts); part of `prompt_tokens`. */
   retrieval_tokens: number;
+  /** Prompt tokens served from the provider's prompt cache (src/cache/), over completed steps. */
+  cached_input_tokens: number;
+  /** Prompt tokens written to an explicit prompt cache (Anthropic), billed as writes. */
+  cache_write_tokens: number;
+  /** USD net of cache, the strategy's own calls included, probe calls excluded; `null` when the model has no price. */
+  cost_usd: number | null;
+  /**
+   * Cost against `full` over the steps both completed: its USD / full's − 1 (+0.12 = 12 % dearer,
+   * −0.3 = 30 % cheaper); `null` without a `full` unit or a price.
+   */
+  cost_vs_full: number | null;
 }
 
 /** A context size a strategy reacts to (drawn as a line on the context chart). */

@@ -33,6 +33,8 @@ export const STEP_COLUMNS = [
   // and the current turn's reasoning the API re-sends; appended so earlier columns keep their place.
   'hidden_tokens',
   'reasoning_tokens',
+  'cache_write_tokens',
+  'cost_usd',
 ] as const;
 
 /**
@@ -83,7 +85,7 @@ export const PROBE_COLUMNS = [
 /** `summary.csv`, `steps.csv`, `events.csv` and `probes.csv` (header only when nothing was probed). */
 export function renderCsv(result: RunResult): ReportFile[] {
   return [
-    { file: 'summary.csv', contents: toCsv(SUMMARY_COLUMNS, result.units.map((unit) => ({ ...unit.summary }))) },
+    { file: 'summary.csv', contents: toCsv(SUMMARY_COLUMNS, result.units.map((unit) => ({ ...unit.summary, cost_usd: usd(unit.summary.cost_usd) }))) },
     { file: 'steps.csv', contents: toCsv(STEP_COLUMNS, result.units.flatMap(stepRows)) },
     { file: 'events.csv', contents: toCsv(EVENT_COLUMNS, result.units.flatMap(eventRows)) },
     { file: 'probes.csv', contents: toCsv(PROBE_COLUMNS, result.units.flatMap(probeRows)) },
@@ -101,6 +103,11 @@ function toCsv(columns: readonly string[], rows: Row[]): string {
       number: formatNumber,
     },
   });
+}
+
+/** Dollars keep micro-dollar precision (a step costs fractions of a cent); unpriced is empty. */
+function usd(value: number | null | undefined): string | undefined {
+  return value === null || value === undefined ? undefined : Number(value.toFixed(6)).toString();
 }
 
 function formatNumber(value: number): string {
@@ -125,6 +132,8 @@ function stepRows(unit: UnitResult): Row[] {
     cached_prefix_tokens: step.cachedPrefixTokens,
     overhead_tokens: step.overheadTokens,
     retrieval_tokens: step.retrievalTokens ?? 0,
+    cache_write_tokens: step.cacheWriteTokens ?? 0,
+    cost_usd: usd(step.costUsd),
     retries: step.retries,
     rate_limit_hits: step.rateLimitHits,
     wait_ms: step.waitMs,

@@ -27,6 +27,7 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     percent: function (v) { return Math.round(v * 100) + '%'; },
     seconds: function (v) { return Math.round(v * 10) / 10 + ' s'; },
     minutes: clock,
+    usd: function (v) { return '$' + (Math.abs(v) < 1 ? v.toFixed(4) : v.toFixed(2)); },
     label: null
   };
 

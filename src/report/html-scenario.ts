@@ -1,6 +1,7 @@
 import type { ScenarioInfo, UnitResult } from '../metrics/types.js';
 import type { ChartSpec } from './html-chart-kit.js';
 import { buildContextChart, buildCumulativeChart, buildQuotaChart } from './html-charts.js';
+import { buildCachedShareChart, buildCostChart } from './html-charts-cost.js';
 import { buildRecallByKindChart, buildRetentionChart, buildTradeoffChart } from './html-charts-probes.js';
 import { escapeHtml } from './html-escape.js';
 import { renderProbeTable } from './html-probe-table.js';
@@ -61,6 +62,20 @@ function buildPanels(info: ScenarioInfo | undefined, units: readonly UnitResult[
       title: 'Context per step',
       caption: 'Tokens sent at each step. Red dashes: the window; dots in a strategy’s colour: its triggers. ▲ compaction, ◆ other action, ✕ crash.',
       spec: buildContextChart(info, units, colors),
+      empty: '',
+    },
+    {
+      key: 'cost',
+      title: 'Cost per step',
+      caption: 'USD of each step: prompt net of the provider’s prompt cache (cached, written, uncached), completion, the strategy’s own calls.',
+      spec: buildCostChart(units, colors),
+      empty: 'no price for this model (set prices: in the scenario)',
+    },
+    {
+      key: 'cached',
+      title: 'Cached share of the prompt',
+      caption: 'Share of each step’s prompt the provider serves from its prompt cache (longest prefix still held, per the provider’s rules).',
+      spec: buildCachedShareChart(units, colors),
       empty: '',
     },
     { key: 'cumulative', title: 'Cumulative tokens', caption: 'Prompt + completion + the strategy’s own calls, summed over the session.', spec: buildCumulativeChart(units, colors), empty: '' },

@@ -1,6 +1,7 @@
 import type { SummaryRow } from '../metrics/types.js';
 import { escapeHtml } from './html-escape.js';
 import { formatCount, formatDuration } from './terminal.js';
+import { formatCostCell } from './format-cost.js';
 
 /** Which end of a column is better; `none` for figures that are neither (compactions, probes). */
 type Better = 'lower' | 'higher' | 'none';
@@ -24,11 +25,12 @@ const COLUMNS: Column[] = [
   count('fetched', 'tool output the agent had to fetch back because the strategy cut it (in prompt)', 'lower', (r) => r.retrieval_tokens),
   count('peak ctx', 'largest context sent', 'lower', (r) => r.peak_context_tokens),
   count('mean ctx', 'mean context sent', 'lower', (r) => r.mean_context_tokens),
-  ratio('saving', 'tokens saved against the full baseline', 'higher', (r) => r.saving_vs_full),
+  ratio('saving', 'tokens saved against the full baseline (negative: more tokens than full)', 'higher', (r) => r.saving_vs_full),
+  { title: 'cost', hint: 'USD net of the prompt cache, own calls included; the change against full (positive: dearer)', better: 'lower', value: (r) => r.cost_usd, text: (r) => formatCostCell(r.cost_usd, r.cost_vs_full) ?? '–' },
   { title: '429s', hint: 'rate-limit refusals', better: 'lower', value: (r) => r.rate_limit_hits, text: (r) => String(r.rate_limit_hits) },
   { title: 'wait', hint: 'virtual time spent waiting for quota', better: 'lower', value: (r) => r.wait_ms, text: (r) => formatDuration(r.wait_ms) },
   { title: 'compactions', hint: 'compactions the strategy made', better: 'none', value: (r) => r.compactions, text: (r) => String(r.compactions) },
-  ratio('cached', 'share of the prompt prefix shared with the previous step', 'higher', (r) => r.cached_prefix_share),
+  ratio('cached', 'share of the prompt served from the provider’s prompt cache (src/cache/)', 'higher', (r) => r.cached_prefix_share),
   ratio('retention', 'share of probe evidence still in the context', 'higher', (r) => r.retention),
   ratio('recall', 'share of the probe answers given that were correct (unanswered ones left out)', 'higher', (r) => r.answer_recall),
   {

@@ -2,6 +2,7 @@ import { describePartial, describeSkipped } from './notes.js';
 import type { RunResult, ScenarioInfo, SummaryRow } from '../metrics/types.js';
 import { formatCount, formatDuration } from './terminal.js';
 import type { ReportFile, Reporter } from './types.js';
+import { formatCostCell } from './format-cost.js';
 
 /** A difference worth a line under the table; `text` follows the strategy names. */
 export interface Finding {
@@ -28,6 +29,7 @@ const COLUMNS: Column[] = [
   { title: 'total tokens', align: 'right', cell: (r) => formatCount(r.total_tokens) },
   { title: 'peak ctx', align: 'right', cell: (r) => formatCount(r.peak_context_tokens) },
   { title: 'saving', align: 'right', cell: (r) => percent(r.saving_vs_full) },
+  { title: 'cost (vs full)', align: 'right', cell: (r) => formatCostCell(r.cost_usd, r.cost_vs_full) ?? '–' },
   { title: '429s', align: 'right', cell: (r) => String(r.rate_limit_hits) },
   { title: 'wait', align: 'right', cell: (r) => formatDuration(r.wait_ms) },
   { title: 'compactions', align: 'right', cell: (r) => String(r.compactions) },

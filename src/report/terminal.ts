@@ -1,4 +1,5 @@
 import type { RunResult, ScenarioInfo, SummaryRow } from '../metrics/types.js';
+import { formatUsd } from './format-cost.js';
 
 export interface TerminalOptions {
   /** ANSI colours; the caller decides (NO_COLOR, not a TTY). */
@@ -34,6 +35,8 @@ const COLUMNS: Column[] = [
   { title: 'total', align: 'right', cell: (r) => plain(formatCount(r.total_tokens)) },
   { title: 'peak', align: 'right', cell: (r) => plain(formatCount(r.peak_context_tokens)) },
   { title: 'saved', align: 'right', cell: (r) => percent(r.saving_vs_full) },
+  // Dollars net of prompt cache, and the change against full: a token saving can cost more.
+  { title: 'cost', align: 'right', cell: (r) => costCell(r.cost_usd, r.cost_vs_full) },
   { title: '429s', align: 'right', cell: (r) => plain(String(r.rate_limit_hits)) },
   { title: 'wait', align: 'right', cell: (r) => plain(formatDuration(r.wait_ms)) },
   { title: 'compact', align: 'right', cell: (r) => plain(String(r.compactions)) },
@@ -64,14 +67,16 @@ function scenarioNames(result: RunResult): string[] {
 
 function renderScenario(name: string, info: ScenarioInfo | undefined, rows: SummaryRow[], options: TerminalOptions): string {
   const paint = (text: string, tone: Tone | 'bold'): string => (options.color && tone !== 'plain' ? `${ANSI[tone]}${text}${RESET}` : text);
-  const header = COLUMNS.map((column) => plain(column.title));
-  const body = rows.map((row) => COLUMNS.map((column) => column.cell(row)));
-  const widths = fitWidths(columnWidths([header, ...body]), options.width ?? 100);
+  // The cost column only when the model is priced: a column of dashes would only cost width.
+  const columns = rows.some((row) => row.cost_usd !== null) ? COLUMNS : COLUMNS.filter((column) => column.title !== 'cost');
+  const header = columns.map((column) => plain(column.title));
+  const body = rows.map((row) => columns.map((column) => column.cell(row)));
+  const widths = fitWidths(columnWidths([header, ...body], columns.length), options.width ?? 100);
   const line = (cells: Cell[], bold: boolean): string =>
     INDENT +
     cells
       .map((cell, i) => {
-        const text = pad(shorten(cell.text, widths[i] ?? 0), widths[i] ?? 0, COLUMNS[i]?.align ?? 'left');
+        const text = pad(shorten(cell.text, widths[i] ?? 0), widths[i] ?? 0, columns[i]?.align ?? 'left');
         return paint(text, bold ? 'bold' : cell.tone);
       })
       .join(GAP)
@@ -88,8 +93,8 @@ function describeScenario(info: ScenarioInfo): string {
   return parts.join(' · ');
 }
 
-function columnWidths(table: Cell[][]): number[] {
-  return COLUMNS.map((_, i) => Math.max(...table.map((cells) => cells[i]?.text.length ?? 0)));
+function columnWidths(table: Cell[][], count: number): number[] {
+  return Array.from({ length: count }, (_, i) => Math.max(...table.map((cells) => cells[i]?.text.length ?? 0)));
 }
 
 /** Shrinks the strategy column (the only free-text one) so that a line fits in `width`. */
@@ -115,6 +120,13 @@ function plain(text: string): Cell {
 
 function dim(text: string): Cell {
   return { text, tone: 'dim' };
+}
+
+/** Dollars only (the terminal has 100 columns); red when dearer than `full` (Markdown and HTML give the change). */
+function costCell(usd: number | null, vsFull: number | null): Cell {
+  const text = formatUsd(usd);
+  if (text === null) return dim('-');
+  return vsFull !== null && vsFull > 0.005 ? { text, tone: 'bad' } : plain(text);
 }
 
 function percent(fraction: number | null): Cell {

@@ -65,6 +65,7 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     onCrash: overrides.onCrash ?? d.onCrash,
     ...(d.faults !== undefined ? { faults: d.faults } : {}),
     probesUseQuota: d.probesUseQuota,
+    ...(d.prices !== undefined ? { prices: d.prices } : {}),
     judge: overrides.judge ?? d.judge,
     strategies: selectStrategies(resolveSpecs(d.strategies, loaded.file), overrides.strategies),
   };

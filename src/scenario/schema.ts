@@ -86,6 +86,15 @@ export const scenarioFileSchema = z.strictObject({
     })
     .optional(),
   probesUseQuota: z.boolean().default(false),
+  /** USD per million tokens, overriding the price table (src/pricing/prices.ts) for this scenario's model. */
+  prices: z
+    .strictObject({
+      input: z.number().min(0),
+      cachedInput: z.number().min(0).optional(),
+      cacheWrite: z.number().min(0).optional(),
+      output: z.number().min(0),
+    })
+    .optional(),
   /** Live runs: also grade every probe answer with the LLM judge (docs/judge-rubric.md). */
   judge: z.boolean().default(false),
   strategies: z.array(strategyEntry).min(1).optional(),

@@ -44,6 +44,8 @@ export interface Scenario {
   faults?: { server500?: number; unavailable503?: number; timeout?: number; malformed?: number };
   /** Whether probe calls count against the agent's quota. */
   probesUseQuota: boolean;
+  /** USD per million tokens overriding the price table for `model` (cached input and writes default to input). */
+  prices?: { input: number; cachedInput?: number; cacheWrite?: number; output: number };
   /**
    * Live runs only: after its deterministic grade, every probe answer is also scored by the LLM
    * judge (probes/judge.ts, rubric in docs/judge-rubric.md). A mocked run refuses it.

@@ -8,6 +8,11 @@ export interface PointScore {
   crashes: number;
   /** Virtual time spent waiting for quota, ms (↓). */
   waitMs: number;
+  /**
+   * USD net of prompt cache (↓): fewer tokens can cost more when they break the cached prefix.
+   * Null (or absent, in sweeps written before it) when the model has no price: not an objective then.
+   */
+  costUsd?: number | null;
 }
 
 /** Constraints of the recommendation; absent ones do not constrain. */
@@ -31,13 +36,14 @@ function recallOf(score: PointScore): number {
 
 /** Whether `a` is at least as good as `b` on every objective and better on one. */
 export function dominates(a: PointScore, b: PointScore): boolean {
-  const noWorse = a.totalTokens <= b.totalTokens && recallOf(a) >= recallOf(b) && a.crashes <= b.crashes && a.waitMs <= b.waitMs;
-  const better = a.totalTokens < b.totalTokens || recallOf(a) > recallOf(b) || a.crashes < b.crashes || a.waitMs < b.waitMs;
+  const [costA, costB] = a.costUsd != null && b.costUsd != null ? [a.costUsd, b.costUsd] : [0, 0];
+  const noWorse = a.totalTokens <= b.totalTokens && recallOf(a) >= recallOf(b) && a.crashes <= b.crashes && a.waitMs <= b.waitMs && costA <= costB;
+  const better = a.totalTokens < b.totalTokens || recallOf(a) > recallOf(b) || a.crashes < b.crashes || a.waitMs < b.waitMs || costA < costB;
   return noWorse && better;
 }
 
 /**
- * Positions of the Pareto front over (total tokens ↓, answer recall ↑, crashes ↓, waiting ↓):
+ * Positions of the Pareto front over (total tokens ↓, answer recall ↑, crashes ↓, waiting ↓, cost ↓ when priced):
  * the points no other point dominates, in the order given. Points with equal scores are all
  * kept (neither dominates the other).
  */

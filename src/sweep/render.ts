@@ -38,7 +38,7 @@ function roundFractions(_key: string, value: unknown): unknown {
 /** One row per point: its axis values, its score, whether it is on the front and recommended. */
 export function renderSweepCsv(sweep: SweepResult): string {
   const keys = sweep.axes.map((axis) => axis.key);
-  const columns = ['point', ...keys, 'total_tokens', 'answer_recall', 'crashes', 'wait_ms', 'on_front', 'recommended'];
+  const columns = ['point', ...keys, 'total_tokens', 'answer_recall', 'crashes', 'wait_ms', 'cost_usd', 'on_front', 'recommended'];
   const rows = sweep.points.map((point, i) => ({
     point: point.label,
     ...point.values,
@@ -48,6 +48,7 @@ export function renderSweepCsv(sweep: SweepResult): string {
     wait_ms: point.score.waitMs,
     on_front: point.onFront,
     recommended: sweep.recommendation.position === i,
+    cost_usd: point.score.costUsd == null ? null : Number(point.score.costUsd.toFixed(6)),
   }));
   return stringify(rows, { header: true, columns, escape_formulas: true, cast: { boolean: (value) => (value ? 'true' : 'false') } });
 }

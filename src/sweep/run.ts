@@ -111,5 +111,6 @@ export function scorePoint(units: readonly UnitResult[]): PointScore {
     answerRecall: asked === 0 ? null : correct / asked,
     crashes: units.filter((unit) => unit.summary.crashed).length,
     waitMs: units.reduce((n, unit) => n + unit.summary.wait_ms, 0),
+    costUsd: units.some((unit) => unit.summary.cost_usd === null) ? null : units.reduce((n, unit) => n + (unit.summary.cost_usd ?? 0), 0),
   };
 }

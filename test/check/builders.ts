@@ -15,6 +15,8 @@ export interface UnitSpec {
   unanswered?: string[];
   /** Probe id → retention points (1 kept, 0 lost), one per step from step 0. */
   retention?: Record<string, Array<0 | 1>>;
+  /** USD per step (StepRecord.costUsd); none = unpriced. */
+  usd?: number[];
 }
 
 function record(step: number, prompt: number, crashed: boolean): StepRecord {
@@ -58,7 +60,10 @@ function answer(probeId: string, correct: boolean): ProbeAnswer {
 /** A unit whose summary is reduced from its steps, as the engine does. */
 export function buildUnit(spec: UnitSpec): UnitResult {
   const scenario = spec.scenario ?? 'scenario-a';
-  const steps = spec.steps.map((prompt, i) => record(i, prompt, spec.crashAt === i));
+  const steps = spec.steps.map((prompt, i) => {
+    const usd = spec.usd?.[i];
+    return { ...record(i, prompt, spec.crashAt === i), ...(usd !== undefined ? { costUsd: usd } : {}) };
+  });
   const events: RunEvent[] = spec.crashAt === undefined ? [] : [{ type: 'crash', step: spec.crashAt, atMs: spec.crashAt * 1000, kind: 'overflow', message: 'too long' }];
   const unanswered = (spec.unanswered ?? []).map((id) => ({ ...answer(id, false), answer: '(session ended before this point)', unanswered: true as const }));
   const answers = [...Object.entries(spec.answers ?? {}).map(([id, correct]) => answer(id, correct)), ...unanswered];

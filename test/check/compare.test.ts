@@ -16,9 +16,10 @@ describe('compareResults: the rules', () => {
     const report = compareResults(run, run, DEFAULT_CHECK_RULES);
     expect(report.decision).toBe('estimate');
     expect(report.regressions).toEqual([]);
+    // Unpriced units: the cost measure is not compared.
     expect(report.units.map((u) => u.measures.map((m) => m.change))).toEqual([
-      [0, 0, 0],
-      [0, 0, 0],
+      [0, 0, 0, null],
+      [0, 0, 0, null],
     ]);
   });
 
@@ -26,6 +27,8 @@ describe('compareResults: the rules', () => {
     { name: 'tokens +6% over the 5% limit', current: { ...base, steps: repeat(1060, 20) }, expected: ['rolling-window:tokens'] },
     { name: 'tokens +4% within the limit', current: { ...base, steps: repeat(1040, 20) }, expected: [] },
     { name: 'tokens down', current: { ...base, steps: repeat(500, 20) }, expected: [] },
+    { name: 'same tokens, cost +10% over the 5% limit', current: { ...base, usd: repeat(0.011, 20) }, baseline: { ...base, usd: repeat(0.01, 20) }, expected: ['rolling-window:cost'] },
+    { name: 'fewer tokens, cost +4% within the limit', current: { ...base, steps: repeat(500, 20), usd: repeat(0.0104, 20) }, baseline: { ...base, usd: repeat(0.01, 20) }, expected: [] },
     { name: 'recall −30 points', current: { ...base, answers: probes(10, (i) => i >= 3) }, expected: ['rolling-window:answer_recall'] },
     { name: 'recall −10 points', current: { ...base, answers: probes(10, (i) => i >= 1) }, expected: ['rolling-window:answer_recall'] },
     { name: 'retention −25 points', current: { ...base, retention: { p0: kept(1, 1, 0, 0), p1: kept(1, 1, 1, 1) } }, expected: ['rolling-window:retention'] },
@@ -35,8 +38,9 @@ describe('compareResults: the rules', () => {
       current: { ...base, steps: repeat(1000, 6), crashAt: 5, answers: probes(4, () => true), unanswered: ['p4', 'p5', 'p6', 'p7', 'p8', 'p9'] },
       expected: ['rolling-window:crash'],
     },
-  ])('$name', ({ current, expected }) => {
-    const report = compareResults(buildRun([current]), buildRun([base]), DEFAULT_CHECK_RULES);
+  ])('$name', ({ current, expected, ...rest }) => {
+    const baseline = 'baseline' in rest ? (rest.baseline as UnitSpec) : base;
+    const report = compareResults(buildRun([current]), buildRun([baseline]), DEFAULT_CHECK_RULES);
     expect(ruleNames(report)).toEqual(expected);
   });
 

@@ -33,7 +33,7 @@ describe('ctxbench sweep', () => {
     expect(stdout).toMatch(/Recommendation: trigger=\S+ recentUserTokens=\d+\n {2}the cheapest of \d+ of 10 points that satisfy answer recall ≥ 0\.5, crashes ≤ 0/);
 
     const [header, ...rows] = readFileSync(join(out, 'sweep.csv'), 'utf8').trim().split('\n');
-    expect(header).toBe('point,trigger,recentUserTokens,total_tokens,answer_recall,crashes,wait_ms,on_front,recommended');
+    expect(header).toBe('point,trigger,recentUserTokens,total_tokens,answer_recall,crashes,wait_ms,cost_usd,on_front,recommended');
     expect(rows).toHaveLength(10);
     expect(rows.filter((row) => row.endsWith(',true'))).toHaveLength(1);
     const sweep = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { points: unknown[]; front: string[]; recommendation: { point: string } };

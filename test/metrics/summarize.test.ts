@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, StepRecord } from '../../src/engine/types.js';
-import { applySavingVsFull, sharedPrefixTokens, summarizeUnit } from '../../src/metrics/summarize.js';
+import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
 import type { SummaryRow } from '../../src/metrics/types.js';
 
 function step(overrides: Partial<StepRecord> & { step: number }): StepRecord {
@@ -120,8 +120,21 @@ describe('applySavingVsFull', () => {
     expect(result[1]).toBeCloseTo(0.5, 12);
   });
 
-  it('clamps a strategy that costs more than full to 0', () => {
-    expect(savings([unit('a', 'full', [1000, 1000]), unit('a', 'costly', [1500, 1500])])[1]).toBe(0);
+  it('is negative, unclamped, for a strategy that spends more tokens than full', () => {
+    expect(savings([unit('a', 'full', [1000, 1000]), unit('a', 'costly', [1500, 1500])])[1]).toBe(-0.5);
+  });
+
+  it('fills cost_vs_full as paired USD / full USD − 1, positive when dearer', () => {
+    const priced = (strategy: string, usd: number[]) => {
+      const base = unit('a', strategy, usd.map(() => 1000));
+      const steps = base.steps.map((s, i) => ({ ...s, costUsd: usd[i] as number }));
+      return { summary: summarizeUnit({ scenario: 'a', strategy, totalSteps: usd.length, steps, events: [] }), steps };
+    };
+    const out = applySavingVsFull([priced('full', [0.01, 0.02]), priced('window', [0.03, 0.03]), unit('a', 'unpriced', [1000, 1000])]);
+    expect(out.map((u) => u.summary.cost_usd)).toEqual([0.03, 0.06, null]);
+    expect(out[0]?.summary.cost_vs_full).toBe(0);
+    expect(out[1]?.summary.cost_vs_full).toBeCloseTo(1, 12);
+    expect(out[2]?.summary.cost_vs_full).toBeNull();
   });
 
   it('is null without a full unit in the scenario, or when no step was completed by both', () => {
@@ -140,19 +153,5 @@ describe('applySavingVsFull', () => {
     const output = applySavingVsFull(input);
     expect(input.map((u) => u.summary.saving_vs_full)).toEqual([null, null]);
     expect(output[1]).not.toBe(input[1]);
-  });
-});
-
-describe('sharedPrefixTokens', () => {
-  const part = (key: string, tokens: number) => ({ key, tokens });
-
-  it.each([
-    ['identical prompts', [part('a', 10), part('b', 20)], [part('a', 10), part('b', 20)], 30],
-    ['an appended message', [part('a', 10), part('b', 20)], [part('a', 10), part('b', 20), part('c', 5)], 30],
-    ['a changed middle', [part('a', 10), part('b', 20), part('c', 5)], [part('a', 10), part('x', 20), part('c', 5)], 10],
-    ['a changed first message', [part('a', 10)], [part('z', 10), part('b', 20)], 0],
-    ['no previous prompt', [], [part('a', 10)], 0],
-  ])('%s', (_name, previous, current, expected) => {
-    expect(sharedPrefixTokens(previous, current)).toBe(expected);
   });
 });

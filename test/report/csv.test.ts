@@ -21,13 +21,13 @@ describe('summary.csv', () => {
   it('starts with exactly the contract columns, then the extras', () => {
     const header = lines('summary.csv')[0] ?? '';
     expect(header.startsWith(`${CONTRACT_HEADER},`)).toBe(true);
-    expect(header).toBe(`${CONTRACT_HEADER},mean_context_tokens,cached_prefix_share,overhead_calls,unanswered,logs,crashed_logs,retrieval_tokens`);
+    expect(header).toBe(`${CONTRACT_HEADER},mean_context_tokens,cached_prefix_share,overhead_calls,unanswered,logs,crashed_logs,retrieval_tokens,cached_input_tokens,cache_write_tokens,cost_usd,cost_vs_full`);
   });
 
   it('writes booleans as true/false, unmeasured as empty cells, fractions with at most 4 decimals', () => {
     const [, full, rolling] = lines('summary.csv');
-    expect(full).toBe('long-session,full,3,2,true,overflow,2,9100,240,0,9340,9300,0,0,0,0,,,,6133.3333,0.5714,0,,,,0');
-    expect(rolling).toBe('long-session,rolling-window,3,3,false,,,9100,360,700,10160,3100,0.3319,1,1500,1,0.6667,0.5,3,3033.3333,0.4725,1,0,,,0');
+    expect(full).toBe('long-session,full,3,2,true,overflow,2,9100,240,0,9340,9300,0,0,0,0,,,,6133.3333,0.5714,0,,,,0,5200,0,,');
+    expect(rolling).toBe('long-session,rolling-window,3,3,false,,,9100,360,700,10160,3100,0.3319,1,1500,1,0.6667,0.5,3,3033.3333,0.4725,1,0,,,0,4300,0,,');
   });
 });
 
@@ -36,10 +36,10 @@ describe('steps.csv and events.csv', () => {
     const rows = lines('steps.csv');
     expect(rows[0]).toBe(
       'scenario,strategy,step,message_id,at_ms,status,failure,prompt_tokens,completion_tokens,context_tokens,' +
-        'context_messages,cached_prefix_tokens,overhead_tokens,retries,rate_limit_hits,wait_ms,retrieval_tokens,hidden_tokens,reasoning_tokens',
+        'context_messages,cached_prefix_tokens,overhead_tokens,retries,rate_limit_hits,wait_ms,retrieval_tokens,hidden_tokens,reasoning_tokens,cache_write_tokens,cost_usd',
     );
     expect(rows).toHaveLength(1 + 6);
-    expect(rows[3]).toBe('long-session,full,2,a2,9200,crashed,overflow,0,0,9300,6,0,0,0,0,0,0,,');
+    expect(rows[3]).toBe('long-session,full,2,a2,9200,crashed,overflow,0,0,9300,6,0,0,0,0,0,0,,,0,');
   });
 
   it('has one row per timeline event, quoting text and neutralising formulas', () => {

@@ -97,9 +97,10 @@ describe('renderHtml: one self-contained page', () => {
     expect(rows[0]?.[2]).toBe('<td class="crash-cell" title="overflow at step 2">✗ overflow @2</td><td class="num">33% · 50%</td>');
   });
 
-  it('draws context, cumulative, quota, retention, recall and tradeoff charts per scenario', () => {
+  it('draws context, cached share, cumulative, quota, retention, recall and tradeoff charts per scenario (cost only when priced)', () => {
     expect(Object.keys(charts(html))).toEqual([
       'scenario-0-context',
+      'scenario-0-cached',
       'scenario-0-cumulative',
       'scenario-0-quota',
       'scenario-0-retention',
@@ -110,9 +111,17 @@ describe('renderHtml: one self-contained page', () => {
     for (const spec of Object.values(charts(html))) expect(spec.config.options['animation']).toBe(false);
   });
 
+  it('draws cost per step in USD when the steps are priced', () => {
+    const result = buildRunResult();
+    result.units = result.units.map((unit) => ({ ...unit, steps: unit.steps.map((step) => ({ ...step, costUsd: step.promptTokens / 1e6 })) }));
+    const spec = charts(page(result))['scenario-0-cost'];
+    expect(spec?.format.y).toBe('usd');
+    expect(spec?.config.data.datasets.map((d) => d.label)).toEqual(['full', 'rolling-window']);
+  });
+
   it('says "no probes in this scenario" instead of drawing empty recall charts', () => {
     const bare = page(withoutProbes());
-    expect(Object.keys(charts(bare))).toEqual(['scenario-0-context', 'scenario-0-cumulative', 'scenario-0-quota']);
+    expect(Object.keys(charts(bare))).toEqual(['scenario-0-context', 'scenario-0-cached', 'scenario-0-cumulative', 'scenario-0-quota']);
     expect(bare.match(/<p class="no-data">no probes in this scenario<\/p>/g)).toHaveLength(3);
   });
 

@@ -57,4 +57,13 @@ describe('formatters', () => {
     [250_000, '4.2m'],
     [5_400_000, '1.5h'],
   ])('formatDuration(%d) = %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
+
+  it('shows a cost column when the model is priced, in dollars', () => {
+    const result = buildRunResult();
+    result.units = result.units.map((unit, i) => ({ ...unit, summary: { ...unit.summary, cost_usd: i === 0 ? 0.0123 : 1.5, cost_vs_full: i === 0 ? 0 : 0.2 } }));
+    const lines = renderTerminalTable(result, { color: false }).split('\n');
+    expect(lines[1]).toMatch(/ +saved +cost +429s/);
+    expect(lines[2]).toMatch(/ 0% +\$0\.0123 +0 /);
+    expect(lines[3]).toMatch(/ 33% +\$1\.50 +1 /);
+  });
 });

@@ -51,3 +51,18 @@ describe('recommend', () => {
     expect(recommend([], {}).reason).toBe('no point was run');
   });
 });
+
+describe('dominates, with cost', () => {
+  const priced = (totalTokens: number, costUsd: number | null): PointScore => ({ totalTokens, answerRecall: 0.5, crashes: 0, waitMs: 0, costUsd });
+
+  it('keeps a point with more tokens on the front when it costs less', () => {
+    const fewerTokensDearer = priced(1000, 0.5);
+    const moreTokensCheaper = priced(1500, 0.3);
+    expect(paretoFront([fewerTokensDearer, moreTokensCheaper])).toEqual([0, 1]);
+    expect(dominates(priced(1000, 0.3), priced(1500, 0.5))).toBe(true);
+  });
+
+  it('ignores cost when a point is unpriced', () => {
+    expect(paretoFront([priced(1000, null), priced(1500, 0.3)])).toEqual([0]);
+  });
+});

@@ -10,6 +10,7 @@ import { parseChoice, useColor } from '../options.js';
 export interface CheckFlags {
   config?: string;
   maxTokenIncrease?: number;
+  maxCostIncrease?: number;
   maxRecallDrop?: number;
   maxRetentionDrop?: number;
   decision?: CheckRules['decision'];
@@ -28,6 +29,7 @@ export function register(program: Command): void {
     .requiredOption('--baseline <file>', 'the baseline result.json')
     .option('--config <file>', 'check config (YAML or JSON): thresholds, decision, per-unit overrides')
     .option('--max-token-increase <percent>', 'total tokens may rise by at most this many percent (default 5)', parseAmount('--max-token-increase'))
+    .option('--max-cost-increase <percent>', 'cost in USD, net of prompt cache, may rise by at most this many percent (default 5)', parseAmount('--max-cost-increase'))
     .option('--max-recall-drop <points>', 'answer recall may fall by at most this many points (default 2)', parseAmount('--max-recall-drop'))
     .option('--max-retention-drop <points>', 'retention may fall by at most this many points (default 2)', parseAmount('--max-retention-drop'))
     .option('--decision <how>', 'auto (default), estimate or interval', parseChoice('--decision', ['auto', 'estimate', 'interval'] as const))
@@ -50,6 +52,7 @@ export async function checkAndReport(current: RunResult | string, baseline: stri
     ...(flags.config !== undefined ? { config: flags.config } : {}),
     rules: {
       ...(flags.maxTokenIncrease !== undefined ? { maxTokenIncrease: flags.maxTokenIncrease } : {}),
+      ...(flags.maxCostIncrease !== undefined ? { maxCostIncrease: flags.maxCostIncrease } : {}),
       ...(flags.maxRecallDrop !== undefined ? { maxRecallDrop: flags.maxRecallDrop } : {}),
       ...(flags.maxRetentionDrop !== undefined ? { maxRetentionDrop: flags.maxRetentionDrop } : {}),
       ...(flags.decision !== undefined ? { decision: flags.decision } : {}),

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { ProviderName } from '../providers/types.js';
+import type { ContextMessage } from '../transcript/types.js';
+import type { Tokenizer } from '../tokens/types.js';
+import type { CachePart } from './model.js';
+
+/** What `applyCache` needs of a request: its parts and where an explicit cache puts breakpoints. */
+export interface CacheRequest {
+  parts: CachePart[];
+  breakpoints: number[];
+}
+
+const fingerprints = new WeakMap<ContextMessage, string>();
+
+/** Of a request's prompt, what the log does not hold (engine/hidden-tokens.ts). */
+export interface HiddenSplit {
+  /** The agent's hidden prefix (system prompt, tool schemas): leads the request. */
+  prefix: number;
+  /** The current turn's reasoning the API re-sends: at the end of the request. */
+  reasoning: number;
+}
+
+/**
+ * Splits a request into cache parts, one per message, so that its parts add up to the
+ * `promptTokens` the provider counted. The hidden prefix leads the request as one part, keyed on
+ * its size (the same bytes at every step until a compaction changes what it re-attaches); the
+ * re-sent reasoning and any framing the messages' counts miss trail it. Without a split, all of
+ * the difference is taken as a leading hidden prefix. Breakpoints follow Claude Code: after the
+ * leading system part(s) and after the last message.
+ */
+export function cacheRequest(
+  messages: readonly ContextMessage[],
+  promptTokens: number,
+  tokenizer: Tokenizer,
+  format: ProviderName,
+  hidden?: HiddenSplit,
+): CacheRequest {
+  const parts: CachePart[] = messages.map((m) => ({ key: fingerprint(m), tokens: tokenizer.countMessage(m, format) }));
+  const counted = parts.reduce((n, p) => n + p.tokens, 0);
+  const prefix = Math.max(0, Math.min(hidden?.prefix ?? promptTokens - counted, promptTokens - counted));
+  const tail = promptTokens - counted - prefix;
+  const lead = prefix > 0 ? 1 : 0;
+  if (prefix > 0) parts.unshift({ key: `hidden-prefix:${prefix}`, tokens: prefix });
+  if (tail > 0) parts.push({ key: `tail:${parts.length}:${tail}`, tokens: tail });
+  else trimTail(parts, -tail);
+  let system = lead;
+  while (system < parts.length - 1 && messages[system - lead]?.role === 'system') system += 1;
+  // After the last message as well as at the very end: a trailing part changes every step.
+  const lastMessage = lead + messages.length - 1;
+  const breakpoints = parts.length === 0 ? [] : [...new Set([Math.max(0, system - 1), Math.max(0, Math.min(lastMessage, parts.length - 1)), parts.length - 1])];
+  return { parts, breakpoints };
+}
+
+/** Identity of a message as sent: role, id, text, thinking, signature and tool calls. */
+function fingerprint(message: ContextMessage): string {
+  const known = fingerprints.get(message);
+  if (known !== undefined) return known;
+  const hash = createHash('sha1')
+    .update(JSON.stringify([message.role, message.id, message.text, message.thinking ?? null, message.thoughtSignature ?? null, message.toolCalls ?? null, message.toolCallId ?? null]))
+    .digest('hex');
+  fingerprints.set(message, hash);
+  return hash;
+}
+
+function trimTail(parts: CachePart[], excess: number): void {
+  for (let i = parts.length - 1; i >= 0 && excess > 0; i--) {
+    const part = parts[i] as CachePart;
+    const cut = Math.min(part.tokens, excess);
+    part.tokens -= cut;
+    excess -= cut;
+  }
+}

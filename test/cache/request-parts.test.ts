@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { cacheRequest } from '../../src/cache/request-parts.js';
+import { applyCache, createCacheState } from '../../src/cache/model.js';
+import { cacheRulesForModel } from '../../src/cache/families.js';
+import { createTokenizer } from '../../src/tokens/tokenizer.js';
+import type { ContextMessage } from '../../src/transcript/types.js';
+
+const tokenizer = createTokenizer('o200k_base');
+const message = (id: string, role: ContextMessage['role'], text: string): ContextMessage => ({ type: 'message', id, role, text });
+const history = [message('s', 'system', 'You are a coding agent.'), message('u1', 'user', 'Fix the failing test in src/parse.ts'), message('a1', 'assistant', 'Reading src/parse.ts now.')];
+
+describe('cacheRequest', () => {
+  it('leads with the hidden prefix, trails the re-sent reasoning, and adds up to the prompt', () => {
+    const counted = history.reduce((n, m) => n + tokenizer.countMessage(m, 'openai'), 0);
+    const request = cacheRequest(history, counted + 15_000 + 40, tokenizer, 'openai', { prefix: 15_000, reasoning: 40 });
+    expect(request.parts[0]).toEqual({ key: 'hidden-prefix:15000', tokens: 15_000 });
+    expect(request.parts.at(-1)?.tokens).toBe(40);
+    expect(request.parts.reduce((n, p) => n + p.tokens, 0)).toBe(counted + 15_040);
+    // After the system message, after the last message, and at the end.
+    expect(request.breakpoints).toEqual([1, 3, 4]);
+  });
+
+  it('replays an append-only Claude session from cache, and a window that drops the oldest turn from the system prompt only', () => {
+    const state = createCacheState(cacheRulesForModel('claude-sonnet-4'));
+    const send = (messages: ContextMessage[], atMs: number) => {
+      const counted = messages.reduce((n, m) => n + tokenizer.countMessage(m, 'openai'), 0);
+      const request = cacheRequest(messages, counted + 15_000, tokenizer, 'openai', { prefix: 15_000, reasoning: 0 });
+      return { counted, usage: applyCache(state, request.parts, atMs, request.breakpoints) };
+    };
+    const first = send(history, 0);
+    expect(first.usage).toEqual({ cached: 0, write: first.counted + 15_000, uncached: 0 });
+    const grown = [...history, message('u2', 'user', 'Now run the tests.')];
+    const second = send(grown, 30_000);
+    expect(second.usage.cached).toBe(first.counted + 15_000);
+    const windowed = [history[0] as ContextMessage, ...grown.slice(2)];
+    const third = send(windowed, 60_000);
+    expect(third.usage.cached).toBe(15_000 + tokenizer.countMessage(history[0] as ContextMessage, 'openai'));
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { compareCache } from '../../src/fidelity/cache.js';
+import type { FidelityStep } from '../../src/fidelity/types.js';
+
+const step = (recorded: number, cachedInput: number | undefined, predictedCached: number): FidelityStep => ({
+  step: 0,
+  messageId: 'm',
+  computed: recorded,
+  recorded,
+  ...(cachedInput !== undefined ? { cachedInput, predictedCached } : {}),
+  hidden: 0,
+  reasoning: 0,
+  rawError: 0,
+  uncalibratedError: 0,
+  offsetError: 0,
+});
+
+describe('compareCache', () => {
+  it('compares shares over steps with recorded cache reads, error relative to each prompt', () => {
+    const result = compareCache([step(10_000, 9_000, 9_500), step(20_000, 19_000, 18_000), step(5_000, undefined, 0)]);
+    expect(result).toEqual({ steps: 2, recordedShare: 28_000 / 30_000, predictedShare: 27_500 / 30_000, medianAbsError: (0.05 + 0.05) / 2 });
+  });
+
+  it('is undefined when the log records no cache read', () => {
+    expect(compareCache([step(10_000, undefined, 0)])).toBeUndefined();
+    expect(compareCache([step(10_000, 0, 0)])).toBeUndefined();
+  });
+});
