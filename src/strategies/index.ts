@@ -10,6 +10,11 @@ import { codexRebuild } from './codex-rebuild.js';
 import { triModal } from './tri-modal.js';
 import { reactiveCompress } from './reactive-compress.js';
 import { gatekeeper } from './gatekeeper.js';
+import { observationMasking } from './observation-masking.js';
+import { llmSummaryEveryN } from './llm-summary-every-n.js';
+import { hybrid } from './hybrid.js';
+import { clearToolResults } from './clear-tool-results.js';
+import { anthropicContextEditing } from './anthropic-context-editing.js';
 
 /** Every registered strategy, by name (= file name). Adding one is one line here. */
 export const strategies = {
@@ -23,6 +28,11 @@ export const strategies = {
   'tri-modal': triModal,
   'reactive-compress': reactiveCompress,
   gatekeeper,
+  'observation-masking': observationMasking,
+  'llm-summary-every-n': llmSummaryEveryN,
+  hybrid,
+  'clear-tool-results': clearToolResults,
+  'anthropic-context-editing': anthropicContextEditing,
 } satisfies Record<string, Strategy>;
 
 export type StrategyName = keyof typeof strategies;
