@@ -15,6 +15,7 @@ import { llmSummaryEveryN } from './llm-summary-every-n.js';
 import { hybrid } from './hybrid.js';
 import { clearToolResults } from './clear-tool-results.js';
 import { anthropicContextEditing } from './anthropic-context-editing.js';
+import { claudeCodeAutocompact } from './claude-code-autocompact.js';
 
 /** Every registered strategy, by name (= file name). Adding one is one line here. */
 export const strategies = {
@@ -33,6 +34,7 @@ export const strategies = {
   hybrid,
   'clear-tool-results': clearToolResults,
   'anthropic-context-editing': anthropicContextEditing,
+  'claude-code-autocompact': claudeCodeAutocompact,
 } satisfies Record<string, Strategy>;
 
 export type StrategyName = keyof typeof strategies;
