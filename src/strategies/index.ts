@@ -16,6 +16,7 @@ import { hybrid } from './hybrid.js';
 import { clearToolResults } from './clear-tool-results.js';
 import { anthropicContextEditing } from './anthropic-context-editing.js';
 import { claudeCodeAutocompact } from './claude-code-autocompact.js';
+import { geminiCliCompress } from './gemini-cli-compress.js';
 
 /** Every registered strategy, by name (= file name). Adding one is one line here. */
 export const strategies = {
@@ -35,6 +36,7 @@ export const strategies = {
   'clear-tool-results': clearToolResults,
   'anthropic-context-editing': anthropicContextEditing,
   'claude-code-autocompact': claudeCodeAutocompact,
+  'gemini-cli-compress': geminiCliCompress,
 } satisfies Record<string, Strategy>;
 
 export type StrategyName = keyof typeof strategies;
