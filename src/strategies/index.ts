@@ -17,6 +17,7 @@ import { clearToolResults } from './clear-tool-results.js';
 import { anthropicContextEditing } from './anthropic-context-editing.js';
 import { claudeCodeAutocompact } from './claude-code-autocompact.js';
 import { geminiCliCompress } from './gemini-cli-compress.js';
+import { openhandsCondenser } from './openhands-condenser.js';
 
 /** Every registered strategy, by name (= file name). Adding one is one line here. */
 export const strategies = {
@@ -37,6 +38,7 @@ export const strategies = {
   'anthropic-context-editing': anthropicContextEditing,
   'claude-code-autocompact': claudeCodeAutocompact,
   'gemini-cli-compress': geminiCliCompress,
+  'openhands-condenser': openhandsCondenser,
 } satisfies Record<string, Strategy>;
 
 export type StrategyName = keyof typeof strategies;
