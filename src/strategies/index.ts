@@ -18,6 +18,7 @@ import { anthropicContextEditing } from './anthropic-context-editing.js';
 import { claudeCodeAutocompact } from './claude-code-autocompact.js';
 import { geminiCliCompress } from './gemini-cli-compress.js';
 import { openhandsCondenser } from './openhands-condenser.js';
+import { anchoredSummary } from './anchored-summary.js';
 
 /** Every registered strategy, by name (= file name). Adding one is one line here. */
 export const strategies = {
@@ -39,6 +40,7 @@ export const strategies = {
   'claude-code-autocompact': claudeCodeAutocompact,
   'gemini-cli-compress': geminiCliCompress,
   'openhands-condenser': openhandsCondenser,
+  'anchored-summary': anchoredSummary,
 } satisfies Record<string, Strategy>;
 
 export type StrategyName = keyof typeof strategies;
