@@ -1,8 +1,9 @@
 /**
  * Typed harness errors. Only `cli/main.ts` turns them into exit codes:
- * 0 ok, 1 a gate or threshold failed, 2 could not run (usage, config, input, auth).
+ * 0 ok, 1 a gate or threshold failed, 2 could not run (usage, config, input, auth), and
+ * 128 + the signal (130 SIGINT, 143 SIGTERM) when a run was interrupted and wrote partial reports.
  */
-export type ExitCode = 0 | 1 | 2;
+export type ExitCode = 0 | 1 | 2 | 130 | 143;
 
 /** Where in an input file a problem is; every input error names it. */
 export interface InputLocation {
@@ -57,6 +58,17 @@ export class ProviderError extends HarnessError {
 export class GateError extends HarnessError {
   constructor(message: string) {
     super(message, 1);
+  }
+}
+
+/**
+ * A run stopped by SIGINT or SIGTERM after writing the reports of its finished units (marked
+ * partial) and keeping its journal for `--resume`. Exit code 128 + the signal's number, as a shell
+ * reports a process the signal ended: a CI step fails, and scripts can tell it from exit 2.
+ */
+export class InterruptedError extends HarnessError {
+  constructor(signal: 'SIGINT' | 'SIGTERM', message: string) {
+    super(message, signal === 'SIGINT' ? 130 : 143);
   }
 }
 

@@ -4,11 +4,13 @@ import { InputError } from '../errors.js';
 import { compareResults } from './compare.js';
 import { loadCheckConfig, resolveCheckRules } from './config.js';
 import { readResultFile } from './load-result.js';
+import { findMismatches } from './mismatch.js';
 
 export type { CheckReport, CheckRules, Decision, MeasureDiff, Regression, UnitDiff } from './types.js';
 export { compareResults } from './compare.js';
 export { DEFAULT_CHECK_RULES, parseCheckConfig, resolveCheckRules } from './config.js';
 export { readResultFile } from './load-result.js';
+export { findMismatches } from './mismatch.js';
 export { renderCheckMarkdown, renderCheckTerminal } from './render.js';
 export { renderCheckJunit } from './junit.js';
 
@@ -19,13 +21,15 @@ export interface CheckOptions {
   config?: string;
   /** Rules given directly (the command line); they win over the config file. */
   rules?: Partial<CheckRules>;
+  /** Compare even when the results are of different seeds or scenarios (see `findMismatches`). */
+  allowMismatch?: boolean;
 }
 
 /**
  * Compares `current` (a run in memory, or the path of its `result.json`) with a baseline file.
  * Anything that prevents comparing is an InputError (exit 2) with the reason: an unreadable or
  * invalid file, another result schema version, a config that does not validate, a shard's
- * result (merge the shards first).
+ * result (merge the shards first), results of different seeds or scenarios (unless allowed).
  */
 export async function checkRun(current: RunResult | string, options: CheckOptions): Promise<CheckReport> {
   const config = options.config === undefined ? {} : await loadCheckConfig(options.config);
@@ -34,6 +38,11 @@ export async function checkRun(current: RunResult | string, options: CheckOption
   const baseline = await readResultFile(options.baseline);
   refuseShard(run, typeof current === 'string' ? current : '<run>');
   refuseShard(baseline, options.baseline);
+  const mismatches = findMismatches(run, baseline);
+  if (mismatches.length > 0 && options.allowMismatch !== true) {
+    const shown = mismatches.slice(0, 3).map((m) => m.text).join('; ') + (mismatches.length > 3 ? `; and ${mismatches.length - 3} more` : '');
+    throw new InputError({ file: options.baseline, field: mismatches[0]?.field ?? 'scenarios' }, `cannot compare: the run and the baseline are not the same runs (${shown}); --allow-mismatch compares them anyway`);
+  }
   return compareResults(run, baseline, rules);
 }
 

@@ -1,5 +1,6 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { writeFileAtomic } from '../report/write.js';
 import type { RunOptions } from '../engine/run-suite.js';
 import type { ProviderName } from '../providers/types.js';
 import { parseCassette, startRecording, startReplay } from '../providers/cassette.js';
@@ -47,8 +48,8 @@ function record(file: string, provider: ProviderName, baseUrl: string | undefine
     async close(ok) {
       const cassette = recording.stop();
       if (!ok) return;
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, `${JSON.stringify(cassette, null, 2)}\n`, 'utf8');
+      // Scrubbed of the run's own keys above, and of every other secret-shaped string here.
+      await writeFileAtomic(file, `${JSON.stringify(cassette, null, 2)}\n`, { redact: true });
     },
   };
 }

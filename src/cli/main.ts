@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { HarnessError } from '../errors.js';
+import { redactText } from '../redact/index.js';
 import { VERSION } from '../version.js';
 import { register as registerRun } from './commands/run.js';
 import { register as registerStrategies } from './commands/strategies.js';
@@ -35,7 +36,8 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof HarnessError) {
-      process.stderr.write(`ctxbench: ${error.message}\n`);
+      // Messages can quote input (a transcript line, a URL): they are redacted like every artifact.
+      process.stderr.write(`ctxbench: ${redactText(error.message)}\n`);
       return error.exitCode;
     }
     throw error;
@@ -58,7 +60,7 @@ if (isEntryPoint()) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`ctxbench: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.stderr.write(`ctxbench: internal error: ${redactText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);
       process.exitCode = 2;
     },
   );

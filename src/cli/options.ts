@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
+import { scenarioFileSchema } from '../scenario/schema.js';
 
 /** Parses a positive integer flag value or fails with a usage error naming the flag. */
 export function parsePositiveInt(flag: string): (value: string) => number {
@@ -34,4 +35,23 @@ export function bundledSuite(): string {
 /** Whether to colour terminal output: a TTY, and NO_COLOR unset. */
 export function useColor(stream: NodeJS.WriteStream): boolean {
   return stream.isTTY === true && (process.env['NO_COLOR'] ?? '') === '';
+}
+
+/**
+ * Parses a flag that overrides a scenario field, validated by the scenario file schema itself,
+ * so that a value a scenario file may not hold (`--window 0`, `--tpm 0`) is refused the same way,
+ * naming the flag. `none` (when `noneAllowed`) asks for no limit and is returned as it is.
+ */
+export function parseScenarioFlag(flag: string, field: 'window' | 'seed' | 'quota.tpm' | 'quota.rpm', noneAllowed = false): (value: string) => number | 'none' {
+  return (value) => {
+    if (noneAllowed && value.trim().toLowerCase() === 'none') return 'none';
+    const n = value.trim() === '' ? Number.NaN : Number(value.replace(/_/g, ''));
+    const [head, tail] = field.split('.') as [string, string | undefined];
+    const fragment = tail === undefined ? { [head]: n } : { [head]: { [tail]: n } };
+    const parsed = scenarioFileSchema.safeParse({ name: 'flags', transcript: 'flags', ...fragment });
+    if (parsed.success) return n;
+    const issue = parsed.error.issues[0];
+    const hint = noneAllowed ? `; for no limit write ${flag} none` : '';
+    throw new UsageError(`${flag} "${value}": ${(issue?.message ?? 'invalid').toLowerCase()} (as the scenario field ${field}${hint})`);
+  };
 }

@@ -1,3 +1,4 @@
+import { tokenizerForModel } from '../tokens/tokenizer.js';
 import type { ProviderMode } from '../providers/types.js';
 import type { UnitResult } from '../metrics/types.js';
 import type { Tokenizer } from '../tokens/types.js';
@@ -14,7 +15,6 @@ import type { PlannedUnit, ScenarioRef } from './plan.js';
 import { listTranscriptLogs, loadScenarioFile } from '../scenario/load.js';
 import { resolveScenario, transcriptSource, DEFAULT_SEED } from '../scenario/resolve.js';
 import { loadTranscript } from '../transcript/load.js';
-import { createTokenizer, encodingForModel } from '../tokens/tokenizer.js';
 import { createProvider } from '../providers/index.js';
 import { installSimulator } from '../providers/mock.js';
 import { createResponseCache, type ResponseCache } from '../providers/cache.js';
@@ -143,7 +143,10 @@ export function createUnitExecutor(options: ExecutorOptions, known: ReadonlyMap<
 
 async function loadReady(ref: ScenarioRef, known: PreparedScenario | undefined): Promise<ReadyScenario> {
   const prepared = known ?? (await prepareLoadedScenario(await loadScenarioFile(ref.file), ref.overrides));
-  return { prepared, tokenizer: createTokenizer(encodingForModel(prepared.scenario.model)) };
+  // A synthetic session is written to budgets in o200k_base tokens (toolOutputTokens, ...): its
+  // counts are what the generator meant. Logs of real agents are counted as their model counts.
+  const calibrate = prepared.scenario.transcript.kind === 'file';
+  return { prepared, tokenizer: tokenizerForModel(prepared.scenario.model, { calibrate }) };
 }
 
 async function runPlannedUnit(

@@ -9,8 +9,12 @@ import type { RetrySleep } from '../sim/types.js';
  * so the SDK's error path is what the engine sees; in live mode the gate answers directly.
  */
 export interface Gateway {
-  /** One attempt, no retry. `useQuota: false` for measurement calls (probes). */
-  attempt(request: CompletionRequest, options: { useQuota: boolean }): Promise<Attempt>;
+  /**
+   * One attempt, no retry. `useQuota: false` for measurement calls (probes). `hiddenTokens`: what
+   * the request carries beyond its messages (a replayed log's hidden prefix, re-sent reasoning);
+   * counted in the window check and the quota, and told to the simulated model rather than sent.
+   */
+    attempt(request: CompletionRequest, options: { useQuota: boolean; hiddenTokens?: number }): Promise<Attempt>;
   /**
    * Live mode only: waits out a refusal of the provider in real time (the engine's injected
    * sleep, capped at the retry policy's `maxDelayMs`) and returns the ms that passed, measured.
@@ -67,8 +71,9 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   return {
     ...(sleep !== undefined && !mocked ? { sleep: (delayMs: number) => sleep(Math.min(delayMs, cap)) } : {}),
-    async attempt(request, { useQuota }) {
-      const inputTokens = tokenizer.countMessages(request.messages, provider.name, request.instruction);
+    async attempt(request, { useQuota, hiddenTokens = 0 }) {
+      const inputTokens = tokenizer.countMessages(request.messages, provider.name, request.instruction) + hiddenTokens;
+      if (hiddenTokens > 0) request = { ...request, directive: { purpose: request.purpose, window, ...request.directive, hiddenTokens } };
       if (inputTokens > window && !mocked) {
         return { inputTokens, result: failed({ kind: 'overflow', message: `input of ${inputTokens} tokens exceeds the window of ${window}`, inputTokens, limit: window }) };
       }

@@ -9,13 +9,14 @@ import { applySavingVsFull } from '../metrics/summarize.js';
 import { VERSION } from '../version.js';
 import type { ProbeSet } from '../probes/probe-set.js';
 import { displayPath } from '../paths.js';
-import { formatLocation, UsageError } from '../errors.js';
+import { formatLocation, InputError, UsageError } from '../errors.js';
 import { prepareLoadedScenario } from './execute-unit.js';
 import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
 import { describeShard, selectShard, type ShardSpec } from './shard.js';
 import { runPlannedUnits, type UnitProgress } from './workers.js';
 import { preflightLiveProviders } from './preflight.js';
 import type { RetrySleep } from '../sim/types.js';
+import { fingerprintRun } from './journal.js';
 
 export interface RunOptions {
   /** Scenario files or folders. */
@@ -44,6 +45,25 @@ export interface RunOptions {
    * planning, before any unit runs: it may reject bad options by throwing.
    */
   specsOf?: (scenario: Scenario) => StrategySpec[];
+  /**
+   * Called once the run is planned, before any unit runs (the CLI locks its output folder and
+   * opens its journal here). It may return results of units already finished, by plan index
+   * (`--resume`): those units are not run again.
+   */
+  beforeUnits?: (plan: RunPlan) => Promise<ReadonlyMap<number, UnitResult> | undefined>;
+  /** Called with each unit's result as soon as it finishes (the CLI journals it). */
+  onUnitResult?: (index: number, result: UnitResult) => void;
+  /**
+   * Aborting stops starting units (worker threads drop the units in flight); the result then
+   * holds the finished units and says so in `partial`, with the abort reason.
+   */
+  signal?: AbortSignal;
+}
+
+/** The units a run will run, and a fingerprint of everything their results depend on. */
+export interface RunPlan {
+  units: readonly PlannedUnit[];
+  fingerprint: string;
 }
 
 /** One log of a scenario that names a folder or pattern of logs, with its own probes. */
@@ -76,10 +96,11 @@ export interface PreparedScenario {
  */
 export async function prepareScenarios(paths: string[], overrides: ScenarioOverrides = {}): Promise<PreparedScenario[]> {
   const files = await expandScenarioPaths(paths);
+  if (files.length === 0) throw new UsageError(`nothing to run: no scenario files (.yaml, .yml, .json) in ${paths.map((p) => displayPath(p)).join(', ')}`);
   const loaded: LoadedScenario[] = [];
   for (const file of files) loaded.push(await loadScenarioFile(file));
   const prepared: PreparedScenario[] = [];
-  for (const l of loaded) prepared.push(await prepareLoadedScenario(l, overrides));
+  for (const l of loaded) prepared.push(refuseEmpty(await prepareLoadedScenario(l, overrides)));
   return prepared;
 }
 
@@ -94,10 +115,13 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   const prepared = await prepareScenarios(options.scenarios, overrides);
   checkJudgeMode(prepared, overrides, mode);
   const planned = planUnits(prepared, overrides, options.specsOf);
+  if (planned.length === 0) throw new UsageError(`nothing to run: no strategy units in ${options.scenarios.map((p) => displayPath(p)).join(', ')}`);
   const units = options.shard === undefined ? planned : selectShard(planned, options.shard);
   const byKey = new Map(prepared.map((p) => [scenarioKey({ file: p.scenario.file, overrides }), p]));
   if (mode === 'live') await preflightLiveProviders(units, byKey, options);
-  const results = await runPlannedUnits(units, {
+  const done = (await options.beforeUnits?.({ units, fingerprint: fingerprintRun(prepared, units, mode) })) ?? new Map<number, UnitResult>();
+  const finished = new Map(done);
+  await runPlannedUnits(units.filter((unit) => !done.has(unit.index)), {
     mode,
     workers: options.workers ?? 1,
     prepared: byKey,
@@ -105,8 +129,10 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
-    ...(options.onUnit !== undefined ? { onProgress: reportProgress(options.onUnit, units, prepared) } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    onProgress: reportProgress(options, units, prepared, finished),
   });
+  const results = units.flatMap((unit) => finished.get(unit.index) ?? []);
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
     tool: { name: 'ctxbench', version: VERSION },
@@ -115,7 +141,20 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
     scenarios: prepared.map(({ scenario, transcript, logs }) => scenarioInfo(scenario, logs?.map((log) => log.transcript) ?? [transcript])),
     units: applySavingVsFull(results),
     ...(options.shard !== undefined ? { shard: describeShard(options.shard, planned.length, units) } : {}),
+    ...(results.length < units.length ? { partial: { planned: units.length, completed: results.length, reason: String(options.signal?.reason ?? 'stopped') } } : {}),
   };
+}
+
+/** A transcript without a single step (assistant message) has nothing to replay: bad input. */
+function refuseEmpty(prepared: PreparedScenario): PreparedScenario {
+  if (countSteps(prepared.transcript) > 0) return prepared;
+  const source = prepared.scenario.transcript;
+  const file = displayPath(source.kind === 'file' ? source.path : prepared.scenario.file);
+  throw new InputError({ file, ...(source.kind === 'file' ? {} : { field: 'transcript.generate' }) }, 'the transcript has no steps (no assistant message): nothing to replay');
+}
+
+function countSteps(transcript: Transcript): number {
+  return transcript.events.filter((e) => e.type === 'message' && e.role === 'assistant').length;
 }
 
 /**
@@ -130,12 +169,19 @@ function checkJudgeMode(prepared: readonly PreparedScenario[], overrides: Scenar
   if (asking !== undefined) throw new UsageError(`${formatLocation({ file: displayPath(asking.scenario.file), field: 'judge' })}: the LLM judge ${needs}`);
 }
 
-/** Adapts pool progress to `RunOptions.onUnit`: `index` is the unit's position in this run. */
-function reportProgress(onUnit: NonNullable<RunOptions['onUnit']>, units: readonly PlannedUnit[], prepared: readonly PreparedScenario[]): (event: UnitProgress) => void {
+/**
+ * Adapts pool progress to `RunOptions.onUnit` (`index` is the unit's position in this run) and
+ * hands each result to `onUnitResult`.
+ */
+function reportProgress(options: RunOptions, units: readonly PlannedUnit[], prepared: readonly PreparedScenario[], finished: Map<number, UnitResult>): (event: UnitProgress) => void {
   const positions = new Map(units.map((unit, position) => [unit.index, position]));
   const names = new Map(prepared.map(({ scenario }) => [scenario.file, scenario.name]));
-  return ({ phase, unit, result }) =>
-    onUnit({
+  return ({ phase, unit, result }) => {
+    if (result !== undefined) {
+      finished.set(unit.index, result);
+      options.onUnitResult?.(unit.index, result);
+    }
+    options.onUnit?.({
       phase,
       scenario: names.get(unit.scenario.file) ?? unit.scenario.file,
       strategy: unit.spec.label,
@@ -143,10 +189,11 @@ function reportProgress(onUnit: NonNullable<RunOptions['onUnit']>, units: readon
       total: units.length,
       ...(result !== undefined ? { unit: result } : {}),
     });
+  };
 }
 
 function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[]): ScenarioInfo {
-  const steps = transcripts.reduce((n, t) => n + t.events.filter((e) => e.type === 'message' && e.role === 'assistant').length, 0);
+  const steps = transcripts.reduce((n, t) => n + countSteps(t), 0);
   return {
     name: scenario.name,
     file: displayPath(scenario.file),

@@ -1,7 +1,7 @@
 import type { Scenario, StrategySpec } from '../scenario/types.js';
 import type { Provider } from '../providers/types.js';
 import type { Tokenizer } from '../tokens/types.js';
-import type { MessageEvent, Transcript } from '../transcript/types.js';
+import type { ContextMessage, MessageEvent, Transcript } from '../transcript/types.js';
 import type { UnitResult } from '../metrics/types.js';
 import type { RunEvent, StepRecord } from './types.js';
 import type { Strategy, StrategyEnv } from '../strategies/types.js';
@@ -12,6 +12,8 @@ import { createStepTimer, parseAtTimes } from '../sim/pacing.js';
 import { deriveSeed } from '../sim/random.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { createArchive } from './archive.js';
+import { hiddenTokensOf, type HiddenPrefix } from './hidden-tokens.js';
+import { resolveHiddenPrefix } from '../fidelity/hidden-prefix.js';
 import { createGateway } from './gateway.js';
 import { resolveStrategy } from './resolve-strategy.js';
 import { createStrategyModel } from './strategy-model.js';
@@ -61,7 +63,14 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     ...(input.retrySleep !== undefined ? { sleep: input.retrySleep, maxSleepMs: scenario.retry.maxDelayMs } : {}),
   });
   const format = provider.name;
-  const countMessages: StrategyEnv['countMessages'] = (messages) => tokenizer.countMessages(messages, format);
+  const hiddenPrefix = resolveHiddenPrefix(scenario.hiddenPrefix ?? 'auto', transcript, tokenizer, format);
+  const hiddenOf = (messages: readonly ContextMessage[]) => hiddenTokensOf(messages, hiddenPrefix, tokenizer, format, transcript.header.dialect);
+  // Request-level: what a request sending these messages costs, hidden tokens included, so every
+  // strategy's trigger compares to the window what the agent's request really held.
+  const countMessages: StrategyEnv['countMessages'] = (messages) => {
+    const hidden = hiddenOf(messages);
+    return tokenizer.countMessages(messages, format) + hidden.prefix + hidden.reasoning;
+  };
   const env: StrategyEnv = {
     model: createStrategyModel({ gateway, scenario, events, clock, stepOf: () => env.step }),
     quota,
@@ -72,12 +81,13 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     sessionId: transcript.header.id,
     count: (text) => tokenizer.count(text),
     countMessages,
+    hiddenPrefix: hiddenPrefix.tokens,
     archive,
     emit: (action) => events.push({ type: 'action', step: env.step, atMs: clock.now(), ...action }),
   };
   const state: unknown = strategy.init(options, { sessionId: transcript.header.id, window: scenario.window });
   const followUps = createFollowUpTracker();
-  const ctx: StepContext = { scenario, strategy, state, env, gateway, clock, events, tokenizer, previous: [], followUps };
+  const ctx: StepContext = { scenario, strategy, state, env, gateway, clock, events, tokenizer, previous: [], followUps, hiddenOf, countOnlyHidden: provider.mode !== 'mock' };
   let lastOutput = 0;
   input.observer?.onStart?.(ctx);
 
@@ -109,6 +119,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     scenario: scenario.name,
     strategy: spec.label,
     options,
+    ...(hiddenPrefix.source !== 'none' ? { hiddenPrefix } : {}),
     summary,
     steps,
     events,

@@ -10,6 +10,7 @@ import { retryDelay } from '../sim/retry.js';
 import { sharedPrefixTokens } from './context.js';
 import { waitToRetry } from './retry-wait.js';
 import type { FollowUpTracker } from './follow-up.js';
+import type { HiddenTokens } from './hidden-tokens.js';
 
 /** Everything a step needs; `previous` is the context sent at the last step. */
 export interface StepContext {
@@ -24,6 +25,10 @@ export interface StepContext {
   previous: readonly ContextMessage[];
   /** Charges what the completion needs that the strategy cut away (follow-up.ts); none = no charge. */
   followUps?: FollowUpTracker;
+  /** What a request sending `context` carries beyond its messages (hidden prefix, re-sent reasoning). */
+  hiddenOf(context: readonly ContextMessage[]): HiddenTokens;
+  /** Live providers are sent no padding: the hidden tokens are added to the usage they report. */
+  countOnlyHidden: boolean;
 }
 
 /** How often one step may ask the strategy to recover before the retry policy alone decides. */
@@ -45,12 +50,15 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
     const contextTokens = env.countMessages(context);
     // What the agent fetches back rides on this step's prompt: quota, window and bill included.
     const fetch = ctx.followUps?.check(context, completion, env.step);
-    const retrievalTokens = fetch === undefined ? 0 : env.countMessages([fetch.message]);
+    const retrievalTokens = fetch === undefined ? 0 : ctx.tokenizer.countMessage(fetch.message, env.format);
     const sent = fetch === undefined ? context : [...context, fetch.message];
-    const attempt = await ctx.gateway.attempt(stepRequest(scenario, sent, completion), { useQuota: true });
+    const hidden = ctx.hiddenOf(context);
+    const hiddenTokens = hidden.prefix + hidden.reasoning;
+    const attempt = await ctx.gateway.attempt(stepRequest(scenario, sent, completion), { useQuota: true, hiddenTokens });
     const { result, inputTokens } = attempt;
     if (result.ok) {
-      const record = { ...okRecord(ctx, completion, context, result, retries, rateLimitHits, waitMs, overheadMark), retrievalTokens };
+      if (ctx.countOnlyHidden) result.usage = { ...result.usage, input: result.usage.input + hiddenTokens };
+      const record = { ...okRecord(ctx, completion, context, result, retries, rateLimitHits, waitMs, overheadMark), retrievalTokens, hiddenTokens: hidden.prefix, reasoningTokens: hidden.reasoning };
       ctx.previous = context;
       return record;
     }
@@ -65,7 +73,7 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
     if (delay === undefined) {
       events.push({ type: 'crash', step: env.step, atMs: clock.now(), kind: failure.kind, message: failure.message });
       ctx.previous = context;
-      return { ...crashRecord(ctx, completion, context, contextTokens || inputTokens, failure, retries, rateLimitHits, waitMs, overheadMark), retrievalTokens };
+      return { ...crashRecord(ctx, completion, context, contextTokens || inputTokens, failure, retries, rateLimitHits, waitMs, overheadMark), retrievalTokens, hiddenTokens: hidden.prefix, reasoningTokens: hidden.reasoning };
     }
     const atMs = clock.now();
     const waited = await waitToRetry(ctx.gateway, clock, delay, attempt);

@@ -15,6 +15,13 @@ export interface StepRecord {
   contextTokens: number;
   /** Messages in the context. */
   contextMessages: number;
+  /**
+   * Of the prompt, tokens the log does not hold: the agent's hidden prefix (system prompt, tool
+   * schemas) and what it re-attached after its own compaction (engine/hidden-tokens.ts).
+   */
+  hiddenTokens?: number;
+  /** Of the prompt, the current turn's reasoning or thinking that the API re-sends as input. */
+  reasoningTokens?: number;
   /** Tokens of the prompt prefix shared with the previous step's prompt. */
   cachedPrefixTokens: number;
   /** Tokens of the strategy's own calls made while preparing this step. */

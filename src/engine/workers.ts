@@ -18,6 +18,11 @@ export interface PoolOptions extends ExecutorOptions {
   /** Scenarios this thread has prepared already, by `scenarioKey`; reused when running in-process. */
   prepared?: ReadonlyMap<string, PreparedScenario>;
   onProgress?: (event: UnitProgress) => void;
+  /**
+   * Once aborted, no unit starts; worker threads are stopped and the units they were running
+   * dropped. The returned results then cover only the units that finished (see `onProgress`).
+   */
+  signal?: AbortSignal;
 }
 
 /** Marks the workerData of our own workers, so that importing this module elsewhere starts nothing. */
@@ -72,6 +77,7 @@ function inThreadOptions(options: PoolOptions): ExecutorOptions {
 async function runInThread(units: readonly PlannedUnit[], executors: readonly UnitExecutor[], options: PoolOptions): Promise<UnitResult[]> {
   const results: UnitResult[] = [];
   for (const [position, unit] of units.entries()) {
+    if (options.signal?.aborted === true) break;
     options.onProgress?.({ phase: 'start', unit });
     const result = await (executors[position % executors.length] as UnitExecutor).run(unit);
     options.onProgress?.({ phase: 'end', unit, result });
@@ -95,11 +101,15 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
     const finish = (error: Error | undefined): void => {
       if (settled) return;
       settled = true;
+      options.signal?.removeEventListener('abort', stop);
       void Promise.all(threads.map((thread) => thread.terminate())).then(() => {
         if (error !== undefined) reject(error);
-        else resolve(units.map((unit) => byIndex.get(unit.index) as UnitResult));
+        else resolve(units.flatMap((unit) => byIndex.get(unit.index) ?? []));
       });
     };
+    const stop = (): void => finish(undefined);
+    if (options.signal?.aborted === true) return stop();
+    options.signal?.addEventListener('abort', stop, { once: true });
     const feed = (thread: Worker): void => {
       const unit = units[next];
       if (unit === undefined) return;

@@ -3,34 +3,48 @@ import type { StepRecord } from '../engine/types.js';
 import type { FidelityFile, FidelityReport, FidelityStep, FormatFidelity, WorstStep } from './types.js';
 import { loadTranscript } from '../transcript/load.js';
 import { displayPath } from '../paths.js';
-import { fitTheilSen, median, summarizeErrors } from './stats.js';
-import { replayWithFull, type FullReplay } from './replay.js';
+import { fitTheilSen, summarizeErrors } from './stats.js';
+import { replayRecorded, type RecordedReplay } from './replay.js';
+import { OFFSET_STEPS } from './hidden-prefix.js';
 
-/**
- * How many first compared steps estimate a file's hidden prefix. Early contexts are small, so
- * `recorded − computed` there is mostly what the log does not hold (the agent's system prompt and
- * tool schemas) and little tokenizer mismatch; the median of three shrugs off one odd step.
- */
-export const OFFSET_STEPS = 3;
+export { OFFSET_STEPS };
 
 export interface FidelityOptions {
   /** Skip broken transcript lines instead of failing (as `--lenient` elsewhere). */
   lenient?: boolean;
 }
 
+/** A loaded log with its two replays: calibrated (the figure that counts) and o200k_base as it is. */
+export interface MeasuredTranscript {
+  transcript: Transcript;
+  replay: RecordedReplay;
+  uncalibrated: RecordedReplay;
+}
+
 /**
- * Loads each transcript (canonical or any importable agent log), replays it with `full` and
- * compares the computed prompt tokens with the recorded input tokens, per file and per format.
+ * Loads each transcript (canonical or any importable agent log), replays it with `recorded` —
+ * what the agent sent, hidden prefix and re-sent reasoning charged, its compactions followed — and
+ * compares the prompt tokens with the recorded input tokens, per file and per format. Models
+ * whose tokenizer is not public are replayed twice: calibrated, and raw (o200k_base as it is).
  * @throws InputError naming file and line for a transcript that does not load.
  */
 export async function measureFidelity(paths: readonly string[], options: FidelityOptions = {}): Promise<FidelityReport> {
-  const files: FidelityFile[] = [];
+  const measured = await replayFiles(paths, options);
+  const files = measured.map((m) => compareReplay(m.transcript, m.replay, m.uncalibrated));
+  return { strategy: 'recorded', files, formats: poolByFormat(files) };
+}
+
+/** Loads and replays each file (both replays); shared by the report and `--fit`. */
+export async function replayFiles(paths: readonly string[], options: FidelityOptions = {}): Promise<MeasuredTranscript[]> {
+  const out: MeasuredTranscript[] = [];
   for (const path of paths) {
     // Seed only matters for synthetic transcripts, which fidelity never reads.
     const transcript = await loadTranscript({ kind: 'file', path, lenient: options.lenient === true }, 0);
-    files.push(compareReplay(transcript, await replayWithFull(transcript)));
+    const replay = await replayRecorded(transcript);
+    const uncalibrated = replay.calibrated ? await replayRecorded(transcript, { calibrate: false }) : replay;
+    out.push({ transcript, replay, uncalibrated });
   }
-  return { strategy: 'full', files, formats: poolByFormat(files) };
+  return out;
 }
 
 /**
@@ -40,42 +54,49 @@ export async function measureFidelity(paths: readonly string[], options: Fidelit
  * Anthropic's disjoint `input_tokens`, `cache_creation_input_tokens` and `cache_read_input_tokens`.
  * So `input` is compared as it is, never `input − cachedInput`, with the whole prompt ctxbench sends.
  */
-export function compareReplay(transcript: Transcript, replay: FullReplay): FidelityFile {
+export function compareReplay(transcript: Transcript, replay: RecordedReplay, uncalibrated: RecordedReplay = replay): FidelityFile {
   const byId = new Map<string, MessageEvent>();
   for (const event of transcript.events) if (event.type === 'message' && event.role === 'assistant') byId.set(event.id, event);
-  const pairs: { record: StepRecord; message: MessageEvent; recorded: number }[] = [];
+  const rawById = new Map(uncalibrated.steps.map((s) => [s.messageId, s]));
+  const pairs: { record: StepRecord; raw: StepRecord; message: MessageEvent; recorded: number }[] = [];
   let withoutUsage = 0;
   for (const record of replay.steps) {
     const message = byId.get(record.messageId);
     const recorded = message?.usage?.input;
-    if (record.status !== 'ok') continue;
+    const raw = rawById.get(record.messageId);
+    if (record.status !== 'ok' || raw === undefined || raw.status !== 'ok') continue;
     if (message === undefined || recorded === undefined || recorded <= 0) withoutUsage += 1;
-    else pairs.push({ record, message, recorded });
+    else pairs.push({ record, raw, message, recorded });
   }
-  const first = pairs.slice(0, OFFSET_STEPS);
-  const offset = first.length === 0 ? 0 : median(first.map((p) => p.recorded - p.record.promptTokens));
-  const compared = pairs.map(({ record, message, recorded }): FidelityStep => ({
+  const compared = pairs.map(({ record, raw, message, recorded }): FidelityStep => ({
     step: record.step,
     messageId: record.messageId,
     ...(message.model !== undefined ? { model: message.model } : {}),
     computed: record.promptTokens,
     recorded,
     ...(message.usage?.cachedInput !== undefined ? { cachedInput: message.usage.cachedInput } : {}),
-    rawError: (record.promptTokens - recorded) / recorded,
-    offsetError: (record.promptTokens + offset - recorded) / recorded,
+    hidden: record.hiddenTokens ?? 0,
+    reasoning: record.reasoningTokens ?? 0,
+    rawError: (raw.promptTokens - (raw.hiddenTokens ?? 0) - recorded) / recorded,
+    uncalibratedError: (raw.promptTokens - recorded) / recorded,
+    offsetError: (record.promptTokens - recorded) / recorded,
   }));
-  const fit = fitTheilSen(compared.map((s) => s.computed), compared.map((s) => s.recorded));
+  const fit = fitTheilSen(compared.map((s) => s.computed - s.hidden), compared.map((s) => s.recorded));
+  const hidden = replay.hiddenPrefix;
   return {
     file: displayPath(transcript.file),
     format: transcript.header.source?.format ?? 'ctx',
     provider: replay.scenario.provider,
     model: replay.scenario.model,
     encoding: replay.encoding,
+    calibrated: replay.calibrated,
     steps: replay.steps.length,
     withoutUsage,
     crashed: replay.steps.filter((s) => s.status !== 'ok').length,
-    offset,
-    offsetSteps: first.length,
+    offset: hidden?.tokens ?? 0,
+    offsetSteps: hidden?.estimatedOn ?? 0,
+    ...(hidden?.restored !== undefined ? { restored: hidden.restored } : {}),
+    compactions: transcript.events.filter((e) => e.type === 'compaction' && e.summary !== undefined).length,
     ...(fit !== undefined ? { fit } : {}),
     compared,
   };
@@ -90,6 +111,7 @@ export function poolByFormat(files: readonly FidelityFile[]): FormatFidelity[] {
     const pooled: FormatFidelity = { format, files: mine.length, steps: steps.length };
     if (steps.length === 0) return pooled;
     pooled.raw = summarizeErrors(steps.map(({ step }) => step.rawError));
+    pooled.uncalibrated = summarizeErrors(steps.map(({ step }) => step.uncalibratedError));
     pooled.offset = summarizeErrors(steps.map(({ step }) => step.offsetError));
     const worst = steps.reduce((a, b) => (Math.abs(b.step.offsetError) > Math.abs(a.step.offsetError) ? b : a));
     pooled.worst = worstStep(worst.file, worst.step);

@@ -13,19 +13,22 @@ export function formatPercent(fraction: number, signed = true): string {
 /** The fidelity report as the terminal shows it: the files, then the error per format, raw and with the offset. */
 export function renderFidelity(report: FidelityReport): string {
   const lines = [
-    `ctxbench fidelity · strategy ${report.strategy} · computed = prompt tokens ctxbench counts, recorded = input tokens the agent logged`,
+    `ctxbench fidelity · strategy ${report.strategy} · computed = prompt tokens ctxbench charges, recorded = input tokens the agent logged`,
     'error = (computed − recorded) / recorded; negative means ctxbench counts fewer tokens than the provider charged',
     '',
     ...renderFiles(report.files),
     '',
-    'Raw error (no offset: ctxbench\'s count as it is)',
+    'Raw error (o200k_base as it is, no hidden prefix: the logged messages alone)',
     ...renderStatsTable(report.formats, 'raw'),
     '',
-    `Error with the offset (each file's hidden prefix added to ctxbench's count: the agent's system prompt and tool`,
-    `schemas that the log does not hold, estimated as the median of recorded − computed over its first ${OFFSET_STEPS} steps)`,
+    'Uncalibrated error (o200k_base as it is, with the hidden prefix estimated in those units)',
+    ...renderStatsTable(report.formats, 'uncalibrated'),
+    '',
+    `Error as replayed (calibrated counts, each file's hidden prefix — the agent's system prompt and tool schemas that the`,
+    `log does not hold, the median of recorded − computed over its first ${OFFSET_STEPS} steps — re-sent reasoning, compactions followed)`,
     ...renderStatsTable(report.formats, 'offset'),
     '',
-    'Worst step per format (largest error with the offset)',
+    'Worst step per format (largest error as replayed)',
     ...report.formats.map(renderWorst),
   ];
   return `${lines.join('\n')}\n`;
@@ -35,16 +38,17 @@ function renderFiles(files: readonly FidelityFile[]): string[] {
   const rows = files.map((f) => [
     f.file,
     f.format,
-    `${f.provider} · ${f.model} · ${f.encoding}`,
+    `${f.provider} · ${f.model} · ${f.encoding}${f.calibrated ? ' calibrated' : ''}`,
     `${f.compared.length}/${f.steps}`,
     f.compared.length === 0 ? '–' : int.format(f.offset),
+    String(f.compactions),
     f.fit === undefined ? '–' : `${f.fit.slope.toFixed(3)} × computed ${f.fit.intercept < 0 ? '−' : '+'} ${int.format(Math.abs(f.fit.intercept))}`,
   ]);
   const notes = files.flatMap((f) => (f.crashed > 0 ? [`  ${f.file}: ${f.crashed} steps could not be sent and are not compared`] : []));
-  return [...table(['file', 'format', 'replayed as', 'compared', 'offset', 'fit: recorded ≈'], rows, [false, false, false, true, true, false]), ...notes];
+  return [...table(['file', 'format', 'replayed as', 'compared', 'hidden prefix', 'compactions', 'fit: recorded ≈ raw'], rows, [false, false, false, true, true, true, false]), ...notes];
 }
 
-function renderStatsTable(formats: readonly FormatFidelity[], kind: 'raw' | 'offset'): string[] {
+function renderStatsTable(formats: readonly FormatFidelity[], kind: 'raw' | 'uncalibrated' | 'offset'): string[] {
   const rows = formats.map((f) => {
     const stats: ErrorStats | undefined = f[kind];
     const cells =
@@ -62,7 +66,7 @@ function renderWorst(f: FormatFidelity): string {
   const model = w.model !== undefined ? `, ${w.model}` : '';
   return (
     `  ${f.format}: ${w.file} step ${w.step} (message ${w.messageId}${model}): computed ${int.format(w.computed)}, ` +
-    `recorded ${int.format(w.recorded)}, raw ${formatPercent(w.rawError)}, with offset ${formatPercent(w.offsetError)}`
+    `recorded ${int.format(w.recorded)}, raw ${formatPercent(w.rawError)}, as replayed ${formatPercent(w.offsetError)}`
   );
 }
 

@@ -5,41 +5,53 @@ import type { StepRecord } from '../engine/types.js';
 import type { Encoding } from '../tokens/types.js';
 import { scenarioFileSchema } from '../scenario/schema.js';
 import { resolveScenario } from '../scenario/resolve.js';
-import { createTokenizer, encodingForModel } from '../tokens/tokenizer.js';
+import { encodingForModel, tokenizerForModel } from '../tokens/tokenizer.js';
+import type { HiddenPrefix } from '../engine/hidden-tokens.js';
 import { createProvider } from '../providers/index.js';
 import { installSimulator } from '../providers/mock.js';
 import { runUnit } from '../engine/run-unit.js';
 
 /**
  * The replay has no window and no quota: fidelity measures how tokens are counted, not whether
- * the context fits, so `full` must send every step.
+ * the context fits, so every step must be sent.
  */
 const UNBOUNDED_WINDOW = 1_000_000_000;
 
-/** What the replay of one transcript with `full` produced. */
-export interface FullReplay {
+/** What the replay of one transcript with `recorded` produced. */
+export interface RecordedReplay {
   scenario: Scenario;
   encoding: Encoding;
+  /** Whether counts were calibrated (a model whose tokenizer is not public). */
+  calibrated: boolean;
+  hiddenPrefix?: HiddenPrefix;
   steps: StepRecord[];
 }
 
 /**
- * Replays a transcript with `full` through the real engine (runUnit) on the mocked provider of
- * the transcript's own format — gemini for the gemini dialect, openai for openai and anthropic —
- * from an in-memory scenario resolved exactly as a scenario file naming the transcript would be.
+ * Replays a transcript with `recorded` (what the agent sent, its own compactions followed, its
+ * hidden prefix estimated and charged) through the real engine (runUnit) on the mocked provider
+ * of the transcript's own format — gemini for the gemini dialect, openai for openai and
+ * anthropic — from an in-memory scenario resolved exactly as a scenario file naming the
+ * transcript would be. `calibrate: false` counts with o200k_base as it is (the raw figures).
  */
-export async function replayWithFull(transcript: Transcript): Promise<FullReplay> {
+export async function replayRecorded(transcript: Transcript, options: { calibrate?: boolean } = {}): Promise<RecordedReplay> {
   const file = resolve(transcript.file);
-  const data = scenarioFileSchema.parse({ name: 'fidelity', transcript: file, window: UNBOUNDED_WINDOW, strategies: ['full'] });
+  const data = scenarioFileSchema.parse({ name: 'fidelity', transcript: file, window: UNBOUNDED_WINDOW, strategies: ['recorded'] });
   const scenario = resolveScenario({ file, data }, transcript.header, {});
   const encoding = encodingForModel(scenario.model);
-  const tokenizer = createTokenizer(encoding);
+  const tokenizer = tokenizerForModel(scenario.model, options);
   const simulator = installSimulator({ tokenizer, seed: scenario.seed });
   try {
     const provider = createProvider({ name: scenario.provider, mode: 'mock', model: scenario.model, simulator });
-    const spec = scenario.strategies[0] ?? { label: 'full', strategy: 'full', options: {} };
+    const spec = scenario.strategies[0] ?? { label: 'recorded', strategy: 'recorded', options: {} };
     const unit = await runUnit({ scenario, transcript, spec, provider, tokenizer });
-    return { scenario, encoding, steps: unit.steps };
+    return {
+      scenario,
+      encoding,
+      calibrated: tokenizer.calibration !== undefined,
+      ...(unit.hiddenPrefix !== undefined ? { hiddenPrefix: unit.hiddenPrefix } : {}),
+      steps: unit.steps,
+    };
   } finally {
     simulator.uninstall();
   }

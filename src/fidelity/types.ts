@@ -17,15 +17,21 @@ export interface FidelityStep {
   messageId: string;
   /** The model that served the call, as the agent recorded it. */
   model?: string;
-  /** Prompt tokens ctxbench computed for the context `full` sends at this step. */
+  /** Prompt tokens ctxbench charged `recorded` at this step (calibrated, hidden prefix and reasoning included). */
   computed: number;
   /** Input tokens the agent recorded for the call: the whole prompt, the cached part included. */
   recorded: number;
   /** Of `recorded`, the tokens the provider served from its prompt cache, when recorded. */
   cachedInput?: number;
-  /** `(computed − recorded) / recorded`: ctxbench's count as it is. */
+  /** Of `computed`: the hidden prefix (and what a recorded compaction re-attached). */
+  hidden: number;
+  /** Of `computed`: the current turn's reasoning or thinking re-sent as input. */
+  reasoning: number;
+  /** o200k_base as it is, without the hidden prefix: ctxbench's count of the logged messages. */
   rawError: number;
-  /** `(computed + offset − recorded) / recorded`, `offset` being the file's estimated hidden prefix. */
+  /** o200k_base as it is, with the hidden prefix estimated in those units. */
+  uncalibratedError: number;
+  /** `(computed − recorded) / recorded`: calibrated, hidden prefix included — the figure that counts. */
   offsetError: number;
 }
 
@@ -45,6 +51,8 @@ export interface FidelityFile {
   provider: ProviderName;
   model: string;
   encoding: Encoding;
+  /** Counts calibrated for a model whose tokenizer is not public (src/tokens/calibration.ts). */
+  calibrated: boolean;
   /** Steps the replay ran. */
   steps: number;
   /** Steps whose recorded call has no input count (not compared). */
@@ -52,12 +60,16 @@ export interface FidelityFile {
   /** Steps `full` could not send (none expected: the replay has no window and no quota). */
   crashed: number;
   /**
-   * Tokens the agent sent that the log does not hold (its system prompt, tool schemas):
-   * the median of `recorded − computed` over the first compared steps. 0 when none compared.
+   * Tokens the agent sent that the log does not hold (its system prompt, tool schemas), as the
+   * replay charged it (fidelity/hidden-prefix.ts). 0 when no step has usage.
    */
   offset: number;
   /** How many first steps the offset was estimated on. */
   offsetSteps: number;
+  /** Tokens the agent re-attached after each of its compactions, by compaction id. */
+  restored?: Record<string, number>;
+  /** The agent's own compactions (with a summary) the replay followed. */
+  compactions: number;
   /** Theil–Sen fit over every compared step; absent below two distinct computed counts. */
   fit?: LineFit;
   compared: FidelityStep[];
@@ -96,14 +108,16 @@ export interface FormatFidelity {
   steps: number;
   /** Without an offset: ctxbench's count against the recorded one. Absent when no step compared. */
   raw?: ErrorStats;
-  /** With each file's estimated hidden prefix added to ctxbench's count. */
+  /** o200k_base as it is, with each file's hidden prefix estimated in those units. */
+  uncalibrated?: ErrorStats;
+  /** Calibrated, with each file's hidden prefix: the figure that counts. */
   offset?: ErrorStats;
   worst?: WorstStep;
 }
 
 export interface FidelityReport {
-  /** The strategy replayed (always `full`: the whole history, as the agent sent it). */
-  strategy: 'full';
+  /** The strategy replayed (always `recorded`: what the agent sent, its compactions followed). */
+  strategy: 'recorded';
   files: FidelityFile[];
   formats: FormatFidelity[];
 }

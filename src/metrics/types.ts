@@ -1,3 +1,4 @@
+import type { HiddenPrefix } from '../engine/hidden-tokens.js';
 import type { FailureKind, ProviderMode, ProviderName } from '../providers/types.js';
 import type { RunEvent, StepRecord } from '../engine/types.js';
 import type { ProbeKind } from '../transcript/types.js';
@@ -132,6 +133,8 @@ export interface UnitResult {
   strategy: string;
   /** The strategy's resolved options (defaults filled). */
   options: Record<string, unknown>;
+  /** The hidden prefix every request of the replay carried (absent: none). */
+  hiddenPrefix?: HiddenPrefix;
   summary: SummaryRow;
   steps: StepRecord[];
   /** Strategy actions, failures, waits, calls and crashes, in order. */
@@ -201,4 +204,20 @@ export interface RunResult {
   units: UnitResult[];
   /** Present on a shard's result only; `ctxbench merge` joins the shards and drops it. */
   shard?: ShardInfo;
+  /**
+   * Present when the run stopped before every unit finished (SIGINT, SIGTERM): the result holds
+   * the finished units only; `ctxbench run --resume <out>` completes it.
+   */
+  partial?: PartialInfo;
+  /** `off` when the run was written with `--no-redact` (secrets left as they were); absent: redacted. */
+  redaction?: 'off';
+}
+
+/** How much of a stopped run finished. */
+export interface PartialInfo {
+  /** Units in the run (this shard's, for a shard). */
+  planned: number;
+  completed: number;
+  /** Why it stopped: the signal's name (`SIGINT`, `SIGTERM`). */
+  reason: string;
 }

@@ -1,5 +1,6 @@
 import type { MessageEvent, Probe, ProbeKind, ToolCall, Transcript } from '../transcript/types.js';
 import { createRandom } from '../sim/random.js';
+import { findSecrets, hasSecret } from '../redact/index.js';
 import { readDecisionFacts } from './decision-facts.js';
 import type { Fact } from './fact.js';
 import { indexOfNormalised, normaliseAnswer } from './grade.js';
@@ -78,6 +79,28 @@ function findEvidence(corpus: Corpus, messages: readonly MessageEvent[], answer:
   return last < momentEnd || last < recent ? found : undefined;
 }
 
+/**
+ * Whether `text` (a probe's answer or question) holds a secret, or a piece of one found in the
+ * messages `indices` point to: an answer cut at 80 characters, or a question quoting the line
+ * around its answer, may hold a piece of a key that no rule recognises on its own.
+ */
+function touchesSecret(text: string, indices: readonly number[], session: Session): boolean {
+  if (hasSecret(text)) return true;
+  const pieces = text.split(/[\s"'`()]+/).filter((piece) => piece.length >= 6);
+  return indices.some((index) => secretsOf(index, session).some((secret) => pieces.some((piece) => secret.includes(piece))));
+}
+
+/** The secret strings of one message (cached: every candidate of a message asks). */
+function secretsOf(index: number, session: Session): string[] {
+  const cached = session.secrets.get(index);
+  if (cached !== undefined) return cached;
+  const message = session.messages[index];
+  const text = message === undefined ? '' : renderMessageText(message, { thinking: true });
+  const secrets = findSecrets(text).map((span) => text.slice(span.start, span.end));
+  session.secrets.set(index, secrets);
+  return secrets;
+}
+
 interface Candidate {
   kind: ProbeKind;
   /** Position among all candidates, i.e. transcript order. */
@@ -90,6 +113,8 @@ interface Session {
   messages: readonly MessageEvent[];
   corpus: Corpus;
   passages: LineIndex;
+  /** Secrets found per message index, filled as candidates ask (`secretsOf`). */
+  secrets: Map<number, string[]>;
 }
 
 /**
@@ -98,11 +123,12 @@ interface Session {
  */
 function buildCandidate(fact: Fact, session: Session): Omit<Probe, 'id'> | undefined {
   const answer = normaliseAnswer(fact.answer);
-  if (answer.length < 2) return undefined;
+  if (answer.length < 2 || touchesSecret(fact.answer, [fact.index], session)) return undefined;
   const evidence = findEvidence(session.corpus, session.messages, answer, fact.index);
   if (evidence === undefined) return undefined;
   const question = phraseQuestion(fact, evidence, session.passages);
-  if (question === undefined) return undefined;
+  // A probe is copied into every report: a secret is never its question or its answer.
+  if (question === undefined || touchesSecret(question, [fact.index, ...evidence], session)) return undefined;
   return {
     kind: fact.kind,
     question,
@@ -154,13 +180,14 @@ function selectSpread(candidates: readonly Candidate[], max: number, seed: numbe
  * their exit status, error lines, numbers and identifiers from tool output, decisions and next
  * steps. Only facts whose answer the end of the session does not repeat (`findEvidence`), and
  * whose question leads a reader to their own line (question-hints.ts), each asked at the end.
+ * A fact whose answer or question holds a secret (src/redact/) is never chosen.
  * Deterministic for a transcript and options; ids are `gen-<kind>-<n>` in transcript order.
  */
 export function generateProbes(transcript: Transcript, options: GenerateOptions = {}): Probe[] {
   const max = options.max ?? DEFAULT_MAX;
   if (max <= 0) return [];
   const messages = listMessages(transcript.events);
-  const session: Session = { messages, corpus: buildCorpus(messages), passages: indexLines(messages) };
+  const session: Session = { messages, corpus: buildCorpus(messages), passages: indexLines(messages), secrets: new Map() };
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   for (const fact of extractFacts(messages)) {

@@ -24,6 +24,12 @@ export interface SimDirective {
   /** The window the simulated model enforces. */
   window: number;
   /**
+   * Tokens the request carries that are not in its body (a replayed log's hidden prefix, re-sent
+   * reasoning): the simulated model adds them to the prompt it counts, so a 15k-token prefix need
+   * not travel through nock on every step.
+   */
+  hiddenTokens?: number;
+  /**
    * Gemini: reject a history whose function-call turns lost their thought signatures, as the real
    * API does for thinking models. Set when the replayed transcript carries signatures.
    */

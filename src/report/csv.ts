@@ -29,6 +29,10 @@ export const STEP_COLUMNS = [
   'rate_limit_hits',
   'wait_ms',
   'retrieval_tokens',
+  // Of prompt_tokens: what the log does not hold (hidden prefix, post-compaction re-attachments)
+  // and the current turn's reasoning the API re-sends; appended so earlier columns keep their place.
+  'hidden_tokens',
+  'reasoning_tokens',
 ] as const;
 
 /**
@@ -124,6 +128,8 @@ function stepRows(unit: UnitResult): Row[] {
     retries: step.retries,
     rate_limit_hits: step.rateLimitHits,
     wait_ms: step.waitMs,
+    hidden_tokens: step.hiddenTokens,
+    reasoning_tokens: step.reasoningTokens,
   }));
 }
 

@@ -5,6 +5,7 @@ import { embedJson, escapeHtml, inlineScript } from './html-escape.js';
 import { renderOverview } from './html-overview.js';
 import { renderScenarioSection } from './html-scenario.js';
 import { STYLE } from './html-style.js';
+import { describePartial } from './notes.js';
 import { renderHtmlDocument } from './html-document.js';
 
 /**
@@ -49,11 +50,13 @@ function renderHeader(result: RunResult): string {
     ['providers', result.mode === 'mock' ? 'mock (simulated)' : 'live'],
     ['scenarios', String(names.length)],
     ['strategies', strategies.join(', ')],
+    ...(result.redaction === 'off' ? [['redaction', 'off (--no-redact): secrets in transcripts are not masked'] as [string, string]] : []),
   ];
   return [
     '<header class="page">',
     '<h1>ctxbench report</h1>',
     `<dl class="meta">${meta.map(([key, value]) => `<div><dt>${key}</dt><dd>${escapeHtml(value)}</dd></div>`).join('')}</dl>`,
+    ...(result.partial !== undefined ? [`<p class="banner warn" role="alert">${escapeHtml(describePartial(result.partial))}</p>`] : []),
     '</header>',
   ].join('\n');
 }

@@ -1,3 +1,4 @@
+import { describePartial, describeSkipped } from './notes.js';
 import type { RunResult, ScenarioInfo, SummaryRow } from '../metrics/types.js';
 import { formatCount, formatDuration } from './terminal.js';
 import type { ReportFile, Reporter } from './types.js';
@@ -50,6 +51,9 @@ export function renderMarkdown(result: RunResult): ReportFile[] {
     `## ctxbench: ${plural(result.scenarios.length, 'scenario')} × ${plural(strategies.size, 'strategy', 'strategies')}`,
     '',
     `seed ${result.seed} · ctxbench ${escapeMarkdown(result.tool.version)} · ${result.mode} providers`,
+    ...[result.partial !== undefined ? describePartial(result.partial) : undefined, describeSkipped(result), result.redaction === 'off' ? 'redaction off (--no-redact): secrets are not masked' : undefined]
+      .filter((line) => line !== undefined)
+      .map((line) => `\n> **${escapeMarkdown(line)}**`),
   ].join('\n');
   const render = (tables: boolean): string[] =>
     scenarioNames(result).map((name) => {

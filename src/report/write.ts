@@ -1,22 +1,43 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { ReportFile } from './types.js';
+import { redactText } from '../redact/index.js';
+
+export interface WriteOptions {
+  /** Mask secret-shaped strings in every file (default true); `false` for `--no-redact`. */
+  redact?: boolean;
+}
 
 /**
  * Writes rendered report files under `dir` (created with its parents) and returns their paths, in
- * order. The only place reports touch the disk. A file that would land outside `dir` is refused,
- * so a reporter's file name can never overwrite anything else.
+ * order. The only place reports touch the disk, and so the single point every artifact passes
+ * through the redactor (unless `redact: false`). A file that would land outside `dir` is refused,
+ * so a reporter's file name can never overwrite anything else. Each file is written whole under a
+ * temporary name and renamed over the old one: a reader, or a run killed mid-write, sees the old
+ * file or the new one, never half of one.
  */
-export async function writeReportFiles(dir: string, files: readonly ReportFile[]): Promise<string[]> {
+export async function writeReportFiles(dir: string, files: readonly ReportFile[], options: WriteOptions = {}): Promise<string[]> {
   const root = resolve(dir);
   const targets = files.map((file) => ({ path: targetPath(root, file.file), contents: file.contents }));
   const paths: string[] = [];
   for (const target of targets) {
-    await mkdir(dirname(target.path), { recursive: true });
-    await writeFile(target.path, target.contents, 'utf8');
+    await writeFileAtomic(target.path, target.contents, options);
     paths.push(target.path);
   }
   return paths;
+}
+
+/** Writes one text file atomically (temporary name, then rename), redacted unless told not to. */
+export async function writeFileAtomic(path: string, contents: string, options: WriteOptions = {}): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(temporary, options.redact === false ? contents : redactText(contents), 'utf8');
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }
 
 function targetPath(root: string, file: string): string {

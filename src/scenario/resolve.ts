@@ -13,8 +13,9 @@ export interface ScenarioOverrides {
   provider?: ProviderName;
   model?: string;
   window?: number;
-  tpm?: number;
-  rpm?: number;
+  /** A quota for every scenario; `null` removes the scenarios' own (`--tpm none`: no quota). */
+  tpm?: number | null;
+  rpm?: number | null;
   seed?: number;
   onCrash?: OnCrash;
   lenient?: boolean;
@@ -42,8 +43,10 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
   const headerModelFits = header.model !== undefined && (provider === 'gemini') === header.model.startsWith('gemini');
   const model = overrides.model ?? d.model ?? (headerModelFits ? (header.model as string) : DEFAULT_MODEL[provider]);
   const quota = { ...d.quota };
-  if (overrides.tpm !== undefined) quota.tpm = overrides.tpm;
-  if (overrides.rpm !== undefined) quota.rpm = overrides.rpm;
+  if (overrides.tpm === null) delete quota.tpm;
+  else if (overrides.tpm !== undefined) quota.tpm = overrides.tpm;
+  if (overrides.rpm === null) delete quota.rpm;
+  else if (overrides.rpm !== undefined) quota.rpm = overrides.rpm;
   return {
     name: d.name,
     file: loaded.file,
@@ -54,6 +57,7 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     model,
     window: overrides.window ?? d.window ?? header.contextWindow ?? DEFAULT_WINDOW[provider],
     maxOutputTokens: d.maxOutputTokens,
+    hiddenPrefix: d.hiddenPrefix,
     quota,
     retry: { ...DEFAULT_RETRY_POLICY, ...d.retry },
     pacing: { ...DEFAULT_PACING, ...d.pacing },

@@ -48,6 +48,12 @@ export const scenarioFileSchema = z.strictObject({
   model: z.string().min(1).optional(),
   window: positiveInt.optional(),
   maxOutputTokens: positiveInt.default(8192),
+  /**
+   * Tokens every replayed request carries that the log does not hold (system prompt, tool
+   * schemas): `auto` estimates them from the log's recorded usage (0 without usage), a number
+   * fixes them, 0 turns them off.
+   */
+  hiddenPrefix: z.union([z.literal('auto'), z.number().int().min(0)]).default('auto'),
   quota: z
     .strictObject({ tpm: positiveInt.optional(), rpm: positiveInt.optional(), rpd: positiveInt.optional() })
     .default({}),

@@ -33,6 +33,8 @@ export interface Scenario {
   model: string;
   window: number;
   maxOutputTokens: number;
+  /** The agent's hidden prefix: estimated from recorded usage (`auto`, also when absent) or given in tokens. */
+  hiddenPrefix?: 'auto' | number;
   quota: QuotaLimits;
   retry: RetryPolicy;
   pacing: PacingModel;

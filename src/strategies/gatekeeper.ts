@@ -97,7 +97,8 @@ async function compressOversized(state: State, env: StrategyEnv): Promise<void> 
   const keep = protectedIds(state.messages, state.options.keepUserTurns);
   for (const [i, m] of state.messages.entries()) {
     if (keep.has(m.id) || m.synthetic !== undefined) continue;
-    const before = env.countMessages([m]);
+    // The message's own size: a request-level count would add the replay's hidden prefix.
+    const before = env.countMessages([m]) - (env.hiddenPrefix ?? 0);
     if (before <= limit) continue;
     const key = `ref:${m.id}`;
     const reduced = await summarizeMapReduce(env, { ...mapRequest(state.options, 'single-message'), text: renderAsText(m) });

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { Strategy } from './types.js';
 import { full } from './full.js';
+import { recorded } from './recorded.js';
 import { rollingWindow } from './rolling-window.js';
 import { surgicalEviction } from './surgical-eviction.js';
 import { tieredTruncation } from './tiered-truncation.js';
@@ -41,6 +42,7 @@ export const strategies = {
   'gemini-cli-compress': geminiCliCompress,
   'openhands-condenser': openhandsCondenser,
   'anchored-summary': anchoredSummary,
+  recorded,
 } satisfies Record<string, Strategy>;
 
 export type StrategyName = keyof typeof strategies;

@@ -46,7 +46,14 @@ export interface StrategyEnv {
   step: number;
   sessionId: string;
   count(text: string): number;
+  /**
+   * Tokens of a request that sends these messages: their own tokens plus what the request carries
+   * beyond them — a replayed log's hidden prefix (`hiddenPrefix`) and the current turn's re-sent
+   * reasoning. Compare it to `window`; to size a part of the context alone, subtract `hiddenPrefix`.
+   */
   countMessages(messages: readonly ContextMessage[]): number;
+  /** Tokens every request of this replay carries that the log does not hold (0 or absent: none). */
+  hiddenPrefix?: number;
   archive: Archive;
   /** Records an action for the timeline. */
   emit(action: StrategyAction): void;

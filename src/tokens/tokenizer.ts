@@ -1,7 +1,8 @@
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import type { ContextMessage } from '../transcript/types.js';
 import type { ProviderName } from '../providers/types.js';
-import type { Encoding, Tokenizer } from './types.js';
+import type { Calibration, Encoding, Tokenizer } from './types.js';
+import { calibrationFor } from './calibration.js';
 import { messageOverhead, requestOverhead } from './overhead.js';
 import { asSent } from '../transcript/sent-as-text.js';
 
@@ -85,10 +86,22 @@ export function encodingForModel(model: string): Encoding {
   return 'o200k_base';
 }
 
-export function createTokenizer(encoding: Encoding): Tokenizer {
-  const count = (text: string): number => countTokens(encoding, text);
+/**
+ * A tokenizer for `encoding`; with a `calibration` (a model whose tokenizer is not public, see
+ * calibration.ts) every count is scaled by its factor, and each tool call of a message adds its
+ * framing. Raw counts stay cached per text; scaling is applied on top, rounded per text.
+ */
+export function createTokenizer(encoding: Encoding, calibration?: Calibration): Tokenizer {
+  const factor = calibration?.factor ?? 1;
+  const count = factor === 1 ? (text: string): number => countTokens(encoding, text) : (text: string): number => Math.round(factor * countTokens(encoding, text));
   const countMessage = (original: ContextMessage, format: ProviderName): number => {
     const message = asSent(original);
+    const raw = countRawMessage(message, format);
+    if (calibration === undefined) return raw;
+    return Math.round(factor * raw) + calibration.perToolCall * (message.toolCalls?.length ?? 0);
+  };
+  const countRawMessage = (message: ContextMessage, format: ProviderName): number => {
+    const count = (text: string): number => countTokens(encoding, text);
     // Gemini carries a tool result as a functionResponse Struct ({"output": text}), and the model
     // reads it JSON-escaped: on the real Gemini CLI recording this halves the error (see
     // overhead.ts). OpenAI's tool output is plain text (counting it escaped worsens Codex).
@@ -101,15 +114,22 @@ export function createTokenizer(encoding: Encoding): Tokenizer {
   };
   return {
     encoding,
+    ...(calibration !== undefined ? { calibration } : {}),
     count,
     countMessage,
     countMessages(messages, format, instruction) {
-      let n = requestOverhead(format);
-      if (instruction !== undefined && instruction !== '') n += count(instruction) + requestOverhead(format);
+      let n = Math.round(factor * requestOverhead(format));
+      if (instruction !== undefined && instruction !== '') n += count(instruction) + Math.round(factor * requestOverhead(format));
       for (const message of messages) n += countMessage(message, format);
       return n;
     },
   };
+}
+
+/** The tokenizer ctxbench counts `model`'s tokens with: its encoding, calibrated when its tokenizer is not public. */
+export function tokenizerForModel(model: string, options: { calibrate?: boolean } = {}): Tokenizer {
+  const calibration = options.calibrate === false ? undefined : calibrationFor(model);
+  return createTokenizer(encodingForModel(model), calibration);
 }
 
 process.once('exit', () => {

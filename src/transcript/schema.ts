@@ -70,6 +70,7 @@ export const messageEventSchema = z
     model: z.string().min(1).optional(),
     dialect: dialectSchema.optional(),
     sentAsText: z.literal(true).optional(),
+    reasoningTokens: z.number().int().min(0).optional(),
   })
   .superRefine((message, ctx) => {
     // A tool result that names no call cannot be paired with its call by any provider format.

@@ -65,6 +65,12 @@ export interface MessageEvent {
    * really sent (see `asSent`).
    */
   sentAsText?: true;
+  /**
+   * Reasoning the API re-sends as input on the later calls of the same turn, when the log holds
+   * only its size (Codex: an encrypted reasoning item, sized by the call's recorded reasoning
+   * output tokens). Dropped at the next user message (engine/hidden-tokens.ts).
+   */
+  reasoningTokens?: number;
 }
 
 export type TaskStatus = 'in_progress' | 'completed' | 'failed';

@@ -9,7 +9,7 @@ import type { Transcript, TranscriptEvent } from './types.js';
 const KEY_ORDER = {
   session: ['type', 'id', 'title', 'source', 'dialect', 'model', 'contextWindow'],
   source: ['format', 'file', 'licence'],
-  message: ['type', 'id', 'role', 'text', 'thinking', 'thoughtSignature', 'toolCalls', 'toolCallId', 'toolName', 'at', 'usage', 'model', 'dialect'],
+  message: ['type', 'id', 'role', 'text', 'thinking', 'thoughtSignature', 'toolCalls', 'toolCallId', 'toolName', 'at', 'usage', 'model', 'dialect', 'reasoningTokens'],
   toolCall: ['id', 'name', 'args'],
   usage: ['input', 'cachedInput', 'output', 'reasoning'],
   task: ['type', 'id', 'status', 'title', 'resultSummary', 'criteria', 'at'],

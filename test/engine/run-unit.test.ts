@@ -148,3 +148,22 @@ describe('runUnit: injected faults', () => {
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
   });
 });
+
+describe('runUnit: the hidden prefix (scenario hiddenPrefix)', () => {
+  it('charges a given prefix on every request: prompt, context, peak, and the window check', async () => {
+    const base = unit(await run({ strategies: '[full]' }), 'full');
+    const given = unit(await run({ strategies: '[full]', hiddenPrefix: '5000' }), 'full');
+    // The synthetic generator records usage without any prefix: `auto` (the default) finds none.
+    expect(base.hiddenPrefix).toMatchObject({ tokens: 0, source: 'auto' });
+    expect(base.steps.every((s) => s.hiddenTokens === 0)).toBe(true);
+    expect(given.hiddenPrefix).toEqual({ tokens: 5_000, source: 'given' });
+    expect(given.steps.map((s) => s.promptTokens - 5_000)).toEqual(base.steps.map((s) => s.promptTokens));
+    expect(given.steps.map((s) => s.contextTokens - 5_000)).toEqual(base.steps.map((s) => s.contextTokens));
+    expect(given.steps.every((s) => s.hiddenTokens === 5_000 && s.reasoningTokens === 0)).toBe(true);
+    expect(given.summary.peak_context_tokens).toBe((base.summary.peak_context_tokens ?? 0) + 5_000);
+    // A window the messages alone fit overflows once the prefix is charged.
+    const peak = base.summary.peak_context_tokens ?? 0;
+    const tight = unit(await run({ strategies: '[full]', window: String(peak + 100), hiddenPrefix: '5000' }), 'full');
+    expect(tight.summary).toMatchObject({ crashed: true, crash_kind: 'overflow' });
+  });
+});

@@ -26,16 +26,17 @@ async function cli(args: string[]): Promise<{ code: number; stdout: string; stde
 afterEach(() => vi.restoreAllMocks());
 
 describe('ctxbench fidelity', () => {
-  it('prints the raw and the offset-corrected error of a real file, median and p95, and exits 0', async () => {
+  it('prints the raw, uncalibrated and as-replayed error of a real file, median and p95, and exits 0', async () => {
     const { code, stdout } = await cli(['fidelity', CODEX]);
     expect(code).toBe(0);
     expect(stdout).toContain(CODEX);
-    expect(stdout).toContain('Raw error (no offset');
-    expect(stdout).toContain('Error with the offset');
+    expect(stdout).toContain('Raw error (o200k_base as it is, no hidden prefix');
+    expect(stdout).toContain('Uncalibrated error');
+    expect(stdout).toContain('Error as replayed');
     expect(stdout).toMatch(/format\s+steps\s+median\s+p5\s+p95\s+\|median\|\s+\|p95\|/);
     // One row per table for the codex format: 19 steps, five percentages.
     const rows = stdout.split('\n').filter((line) => /^\s+codex\s+19(\s+[-+]?\d+\.\d\d%){5}$/.test(line));
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(3);
     expect(stdout).toMatch(/Worst step per format[^\n]*\n\s+codex: fixtures\/real\/codex\/vibecoding-session\.jsonl step \d+/);
   });
 
@@ -43,7 +44,7 @@ describe('ctxbench fidelity', () => {
     const { code, stdout } = await cli(['fidelity', CODEX, '--json']);
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as { strategy: string; files: { compared: unknown[] }[]; formats: { format: string; raw: { median: number } }[] };
-    expect(report.strategy).toBe('full');
+    expect(report.strategy).toBe('recorded');
     expect(report.files[0]?.compared).toHaveLength(19);
     expect(report.formats[0]?.format).toBe('codex');
     expect(report.formats[0]?.raw.median).toBeLessThan(0);

@@ -36,10 +36,10 @@ describe('steps.csv and events.csv', () => {
     const rows = lines('steps.csv');
     expect(rows[0]).toBe(
       'scenario,strategy,step,message_id,at_ms,status,failure,prompt_tokens,completion_tokens,context_tokens,' +
-        'context_messages,cached_prefix_tokens,overhead_tokens,retries,rate_limit_hits,wait_ms,retrieval_tokens',
+        'context_messages,cached_prefix_tokens,overhead_tokens,retries,rate_limit_hits,wait_ms,retrieval_tokens,hidden_tokens,reasoning_tokens',
     );
     expect(rows).toHaveLength(1 + 6);
-    expect(rows[3]).toBe('long-session,full,2,a2,9200,crashed,overflow,0,0,9300,6,0,0,0,0,0,0');
+    expect(rows[3]).toBe('long-session,full,2,a2,9200,crashed,overflow,0,0,9300,6,0,0,0,0,0,0,,');
   });
 
   it('has one row per timeline event, quoting text and neutralising formulas', () => {

@@ -27,4 +27,15 @@ describe('writeReportFiles', () => {
     ).rejects.toThrow(/outside the report directory/);
     expect(await readdir(root)).toEqual([]);
   });
+
+  it('replaces a file whole through a temporary name, redacted unless told not to', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ctxbench-report-'));
+    const secret = 'Authorization: Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0zz';
+    await writeReportFiles(dir, [{ file: 'result.json', contents: 'old\n' }]);
+    await writeReportFiles(dir, [{ file: 'result.json', contents: `${secret}\n` }]);
+    expect(await readFile(join(dir, 'result.json'), 'utf8')).toBe('Authorization: Bearer [redacted:bearer-token]\n');
+    await writeReportFiles(dir, [{ file: 'result.json', contents: `${secret}\n` }], { redact: false });
+    expect(await readFile(join(dir, 'result.json'), 'utf8')).toBe(`${secret}\n`);
+    expect(await readdir(dir)).toEqual(['result.json']);
+  });
 });

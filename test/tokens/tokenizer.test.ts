@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countTokens, createTokenizer, encodingForModel, tokenizerStats } from '../../src/tokens/tokenizer.js';
+import { countTokens, createTokenizer, encodingForModel, tokenizerForModel, tokenizerStats } from '../../src/tokens/tokenizer.js';
+import { calibrationFamily } from '../../src/tokens/calibration.js';
 import { OVERHEAD } from '../../src/tokens/overhead.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
 
@@ -71,5 +72,22 @@ describe('encodingForModel', () => {
     ['gemini-2.5-flash', 'o200k_base'],
   ] as const)('%s → %s', (model, encoding) => {
     expect(encodingForModel(model)).toBe(encoding);
+  });
+});
+
+describe('calibration (src/tokens/calibration.ts)', () => {
+  const message = { type: 'message' as const, id: 'a1', role: 'assistant' as const, text: 'Reading the config.', toolCalls: [{ id: 'c1', name: 'Read', args: { file_path: '/src/config.ts' } }] };
+  it('scales o200k_base counts by the family factor and adds the per-call framing', () => {
+    const raw = createTokenizer('o200k_base').countMessage(message, 'openai');
+    expect(tokenizerForModel('claude-opus-4-20250514').countMessage(message, 'openai')).toBe(Math.round(1.075 * raw) + 170);
+    expect(tokenizerForModel('google/gemini-3-pro-preview').countMessage(message, 'openai')).toBe(Math.round(1.165 * raw));
+  });
+  it('leaves models with a public tokenizer as they are, and can be turned off', () => {
+    const raw = createTokenizer('o200k_base').countMessage(message, 'openai');
+    expect(tokenizerForModel('gpt-5').countMessage(message, 'openai')).toBe(raw);
+    expect(tokenizerForModel('gpt-5').calibration).toBeUndefined();
+    expect(tokenizerForModel('claude-sonnet-4', { calibrate: false }).countMessage(message, 'openai')).toBe(raw);
+    expect(calibrationFamily('claude-3-5-haiku')).toBe('claude');
+    expect(calibrationFamily('gpt-4.1')).toBeUndefined();
   });
 });

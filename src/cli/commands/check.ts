@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { writeFileAtomic } from '../../report/write.js';
 import type { RunResult } from '../../metrics/types.js';
 import { checkRun, renderCheckJunit, renderCheckMarkdown, renderCheckTerminal, type CheckReport, type CheckRules } from '../../check/index.js';
 import { GateError, UsageError } from '../../errors.js';
@@ -17,6 +17,7 @@ export interface CheckFlags {
   junit?: string;
   /** Print nothing (the exit code and the files still tell). */
   quiet?: boolean;
+  allowMismatch?: boolean;
 }
 
 export function register(program: Command): void {
@@ -32,6 +33,7 @@ export function register(program: Command): void {
     .option('--decision <how>', 'auto (default), estimate or interval', parseChoice('--decision', ['auto', 'estimate', 'interval'] as const))
     .option('--md <file>', 'write the diff as Markdown (a pull-request comment)')
     .option('--junit <file>', 'write the diff as JUnit XML')
+    .option('--allow-mismatch', 'compare results of different seeds or scenario definitions anyway')
     .action(async (result: string, flags: CheckFlags & { baseline: string }) => {
       await checkAndReport(result, flags.baseline, flags);
     });
@@ -44,6 +46,7 @@ export function register(program: Command): void {
 export async function checkAndReport(current: RunResult | string, baseline: string, flags: CheckFlags): Promise<CheckReport> {
   const report = await checkRun(current, {
     baseline,
+    ...(flags.allowMismatch === true ? { allowMismatch: true } : {}),
     ...(flags.config !== undefined ? { config: flags.config } : {}),
     rules: {
       ...(flags.maxTokenIncrease !== undefined ? { maxTokenIncrease: flags.maxTokenIncrease } : {}),
@@ -61,8 +64,7 @@ export async function checkAndReport(current: RunResult | string, baseline: stri
 }
 
 async function writeText(file: string, text: string): Promise<void> {
-  await mkdir(dirname(resolve(file)), { recursive: true });
-  await writeFile(file, text, 'utf8');
+  await writeFileAtomic(resolve(file), text);
 }
 
 /** A non-negative number (percent or points) for a threshold flag. */

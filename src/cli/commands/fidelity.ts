@@ -1,21 +1,37 @@
+import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { measureFidelity } from '../../fidelity/measure.js';
+import { compareReplay, poolByFormat, replayFiles } from '../../fidelity/measure.js';
 import { renderFidelity } from '../../fidelity/render.js';
+import { fitCalibration } from '../../fidelity/fit.js';
 
 interface FidelityFlags {
   json?: boolean;
   lenient?: boolean;
+  fit?: string;
 }
 
 export function register(program: Command): void {
   program
     .command('fidelity')
-    .description('replay transcripts with full and compare the prompt tokens ctxbench counts with the input tokens the agent recorded')
+    .description('replay transcripts with recorded (hidden prefix, re-sent reasoning, the agent\'s compactions) and compare the prompt tokens ctxbench charges with the input tokens the agent recorded')
     .argument('<transcripts...>', 'agent logs (any importable format) or canonical *.ctx.jsonl files')
     .option('--json', 'print the per-step comparison and the per-format errors as JSON')
     .option('--lenient', 'skip broken transcript lines and count them instead of failing')
+    .option('--fit <file>', 'fit the per-family calibration (factor, per-tool-call framing) on these logs and write it as JSON')
     .action(async (paths: string[], flags: FidelityFlags) => {
-      const report = await measureFidelity(paths, { lenient: flags.lenient === true });
+      const measured = await replayFiles(paths, { lenient: flags.lenient === true });
+      const files = measured.map((m) => compareReplay(m.transcript, m.replay, m.uncalibrated));
+      const report = { strategy: 'recorded' as const, files, formats: poolByFormat(files) };
       process.stdout.write(flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderFidelity(report));
+      if (flags.fit !== undefined) {
+        const fit = fitCalibration(measured);
+        await writeFile(flags.fit, `${JSON.stringify(fit, null, 2)}\n`);
+        for (const [family, f] of Object.entries(fit)) {
+          process.stderr.write(
+            `fitted ${family}: ${f.factor} × o200k_base + ${f.perToolCall} per tool call on ${f.files.length} files, ${f.steps} steps ` +
+              `(median |error| ${(f.medianAbs * 100).toFixed(2)}%, p95 ${(f.p95Abs * 100).toFixed(2)}%) → ${flags.fit}\n`,
+          );
+        }
+      }
     });
 }

@@ -6,6 +6,7 @@ import { displayPath } from '../../paths.js';
 import { extname } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { importClaudeSidechains } from '../../transcript/claude-sidechains.js';
+import { InputError } from '../../errors.js';
 
 /** Skipped lines listed with their reason; more would bury the counts. */
 const SHOWN_SKIPS = 10;
@@ -38,6 +39,7 @@ export function register(program: Command): void {
     .action(async (file: string, flags: ImportFlags) => {
       const lenient = flags.lenient === true;
       const transcript = await importTranscript(file, { from: flags.from, lenient });
+      refuseEmptyImport(transcript, flags.from);
       await writeTranscript(transcript, flags.out);
       process.stdout.write(formatCounts(transcript, flags.out));
       if (flags.sidechains !== true) return;
@@ -55,6 +57,15 @@ export function register(program: Command): void {
 export function sidechainPath(out: string, n: number): string {
   const suffix = out.endsWith('.ctx.jsonl') ? '.ctx.jsonl' : extname(out);
   return `${out.slice(0, out.length - suffix.length)}.sidechain-${n}${suffix}`;
+}
+
+/** An import that found no message read the wrong format (or an empty log): exit 2, not an empty file. */
+function refuseEmptyImport(transcript: Transcript, from: string | undefined): void {
+  if (transcript.events.some((event) => event.type === 'message')) return;
+  const format = transcript.header.source?.format ?? from ?? 'the detected format';
+  const skipped = transcript.skipped.length > 0 ? ` (${transcript.skipped.length} lines skipped)` : '';
+  const hint = from !== undefined ? `; is it a ${from} log? leave out --from to detect the format` : '';
+  throw new InputError({ file: displayPath(transcript.file) }, `read as ${format}, it holds no messages${skipped}${hint}: nothing to import`);
 }
 
 export function countImport(transcript: Transcript): ImportCounts {

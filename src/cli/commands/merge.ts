@@ -5,6 +5,8 @@ import { mergeShards, type ShardFile } from '../../engine/shard.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { renderTerminalTable } from '../../report/terminal.js';
 import { writeReportFiles } from '../../report/write.js';
+import { resultForWriting } from '../../redact/result.js';
+import { checkOutDir } from '../out-dir.js';
 import { displayPath } from '../../paths.js';
 import { parseList, useColor } from '../options.js';
 
@@ -26,7 +28,8 @@ export function register(program: Command): void {
       const shards: ShardFile[] = [];
       for (const file of files) shards.push({ file, result: await readResultFile(file) });
       const result = mergeShards(shards);
-      const written = await writeReportFiles(resolve(flags.out), renderReports(result, flags.reports));
+      checkOutDir(resolve(flags.out));
+      const written = await writeReportFiles(resolve(flags.out), renderReports(resultForWriting(result, true), flags.reports));
       if (flags.quiet === true) return;
       process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers · merged ${files.length} shards\n\n`);
       process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));

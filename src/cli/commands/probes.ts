@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { resolve } from 'node:path';
+import { writeFileAtomic } from '../../report/write.js';
 import { UsageError } from '../../errors.js';
 import { generateProbes } from '../../probes/generate.js';
 import { readTranscript } from '../../transcript/read.js';
@@ -36,8 +36,7 @@ export function register(program: Command): void {
         return;
       }
       try {
-        await mkdir(dirname(flags.output), { recursive: true });
-        await writeFile(flags.output, text, 'utf8');
+        await writeFileAtomic(resolve(flags.output), text);
       } catch (e) {
         throw new UsageError(`cannot write ${flags.output}: ${(e as Error).message}`);
       }

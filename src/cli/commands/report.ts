@@ -8,6 +8,8 @@ import { displayPath } from '../../paths.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
 import { parseList } from '../options.js';
+import { resultForWriting } from '../../redact/result.js';
+import { checkOutDir } from '../out-dir.js';
 
 interface ReportFlags {
   format?: string[];
@@ -49,7 +51,8 @@ export function register(program: Command): void {
       // result.json is the input; rewriting it is opt-in (`--format json`).
       const formats = flags.format ?? reporterNames().filter((name) => name !== 'json');
       const out = resolve(flags.out ?? dirname(file));
-      const written = await writeReportFiles(out, renderReports(result, formats));
+      checkOutDir(out);
+      const written = await writeReportFiles(out, renderReports(resultForWriting(result, true), formats));
       if (flags.quiet !== true) process.stdout.write(`wrote ${written.length} files to ${displayPath(out)}/\n`);
     });
 }

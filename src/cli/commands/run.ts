@@ -1,19 +1,14 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { runSuite } from '../../engine/run-suite.js';
-import { renderReports, reporterNames } from '../../report/index.js';
-import { writeReportFiles } from '../../report/write.js';
-import { renderTerminalTable } from '../../report/terminal.js';
+import { reporterNames, resolveReporter } from '../../report/index.js';
 import type { ProviderName } from '../../providers/types.js';
-import { bundledSuite, parseChoice, parseList, parsePositiveInt, useColor } from '../options.js';
+import { bundledSuite, parseChoice, parseList, parsePositiveInt, parseScenarioFlag } from '../options.js';
 import { UsageError } from '../../errors.js';
-import { createProgress } from '../progress.js';
-import { displayPath } from '../../paths.js';
 import { parseShard, type ShardSpec } from '../../engine/shard.js';
 import { DEFAULT_CACHE_DIR } from '../../providers/cache.js';
 import { checkAndReport } from './check.js';
-import { openCassette } from '../cassette.js';
+import { requestOfJournal, runSession, type RunRequest } from '../run-session.js';
 
 interface RunFlags {
   strategies?: string[];
@@ -21,8 +16,8 @@ interface RunFlags {
   providerFormat?: ProviderName;
   model?: string;
   window?: number;
-  tpm?: number;
-  rpm?: number;
+  tpm?: number | 'none';
+  rpm?: number | 'none';
   seed?: number;
   out: string;
   onCrash?: 'stop' | 'continue';
@@ -39,6 +34,8 @@ interface RunFlags {
   checkConfig?: string;
   record?: string;
   replay?: string;
+  redact: boolean;
+  resume?: string;
 }
 
 /** Flags `run` and `sweep` share: worker threads and the live response cache. */
@@ -60,6 +57,9 @@ function parseWorkers(value: string): number {
   return n;
 }
 
+/** Flags that may go with --resume: how to run and what to do after, not what to run (the journal says). */
+const RESUME_FLAGS = new Set(['resume', 'workers', 'quiet', 'cache', 'cacheDir', 'baseline', 'checkConfig']);
+
 export function register(program: Command): void {
   const command = program
     .command('run')
@@ -69,11 +69,11 @@ export function register(program: Command): void {
     .option('--provider <name>', 'mock (default), gemini or openai (live: needs GEMINI_API_KEY / OPENAI_API_KEY)', parseChoice('--provider', ['mock', 'gemini', 'openai'] as const), 'mock')
     .option('--provider-format <name>', 'provider format in mocked mode (default: the scenario\'s)', parseChoice('--provider-format', ['gemini', 'openai'] as const))
     .option('--model <name>', 'model name for every scenario')
-    .option('--window <tokens>', 'context window for every scenario', parsePositiveInt('--window'))
-    .option('--tpm <tokens>', 'tokens-per-minute quota for every scenario', parsePositiveInt('--tpm'))
-    .option('--rpm <requests>', 'requests-per-minute quota for every scenario', parsePositiveInt('--rpm'))
-    .option('--seed <n>', 'seed for every scenario (default: each scenario\'s, else 42)', parsePositiveInt('--seed'))
-    .option('--out <dir>', 'output folder', 'reports/latest')
+    .option('--window <tokens>', 'context window for every scenario', parseScenarioFlag('--window', 'window'))
+    .option('--tpm <tokens>', 'tokens-per-minute quota for every scenario; none: no quota', parseScenarioFlag('--tpm', 'quota.tpm', true))
+    .option('--rpm <requests>', 'requests-per-minute quota for every scenario; none: no quota', parseScenarioFlag('--rpm', 'quota.rpm', true))
+    .option('--seed <n>', 'seed for every scenario (default: each scenario\'s, else 42)', parseScenarioFlag('--seed', 'seed'))
+    .option('--out <dir>', 'output folder (locked while the run writes to it)', 'reports/latest')
     .option('--on-crash <mode>', 'stop (default) or continue after an unrecovered crash', parseChoice('--on-crash', ['stop', 'continue'] as const))
     .option('--lenient', 'skip invalid transcript lines and count them')
     .option('--judge', 'live providers: also score every probe answer with the LLM judge (docs/judge-rubric.md)')
@@ -84,55 +84,57 @@ export function register(program: Command): void {
     .option('--quiet', 'print nothing but errors')
     .option('--shard <i/n>', 'run only the i-th of n slices of the units (merge the results with ctxbench merge)', (value: string) => parseShard(value))
     .option('--baseline <file>', 'after the run, check it against this baseline result.json (exit 1 on a regression)')
-    .option('--check-config <file>', 'check config for --baseline');
+    .option('--check-config <file>', 'check config for --baseline')
+    .option('--no-redact', 'write secrets found in transcripts as they are (the reports say so)')
+    .option('--resume <dir>', 'finish the interrupted run whose output folder is <dir>: run only its missing units');
   addParallelOptions(command).action(runCommand);
 }
 
-async function runCommand(paths: string[], flags: RunFlags): Promise<void> {
-  const started = performance.now();
-  const progress = createProgress({ quiet: flags.quiet === true });
+async function runCommand(paths: string[], flags: RunFlags, command: Command): Promise<void> {
+  const quiet = flags.quiet === true;
+  const resume = flags.resume !== undefined;
+  if (resume) refuseWithResume(paths, command);
+  const out = flags.resume ?? flags.out;
+  const request = resume ? requestOfJournal(resolve(out)) : requestOf(paths, flags);
+  const result = await runSession(request, { out, workers: flags.workers, quiet, resume });
+  if (flags.baseline !== undefined) {
+    if (!quiet) process.stdout.write('\n');
+    await checkAndReport(result, flags.baseline, { quiet, ...(flags.checkConfig !== undefined ? { config: flags.checkConfig } : {}) });
+  }
+}
+
+/** --resume runs what the journal says: paths or flags that would change the run are refused. */
+function refuseWithResume(paths: string[], command: Command): void {
+  if (paths.length > 0) throw new UsageError(`--resume takes the scenarios from the run's journal: drop ${paths.join(' ')}`);
+  const given = Object.keys(command.opts()).filter((name) => command.getOptionValueSource(name) === 'cli' && !RESUME_FLAGS.has(name));
+  if (given.length > 0) throw new UsageError(`--resume runs the interrupted run as it was started: drop ${given.map((name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`);
+}
+
+function requestOf(paths: string[], flags: RunFlags): RunRequest {
+  for (const name of flags.reports ?? []) resolveReporter(name);
   const live = flags.provider !== 'mock';
   const provider = live ? (flags.provider as ProviderName) : flags.providerFormat;
-  const cassette = await openCassette(flags, live ? provider : undefined, flags.baseUrl);
-  const result = await runSuite({
-    scenarios: paths.length > 0 ? paths : [bundledSuite()],
+  return {
+    scenarios: (paths.length > 0 ? paths : [bundledSuite()]).map((path) => resolve(path)),
     mode: live ? 'live' : 'mock',
     ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
     overrides: {
       ...(provider !== undefined ? { provider } : {}),
       ...(flags.model !== undefined ? { model: flags.model } : {}),
       ...(flags.window !== undefined ? { window: flags.window } : {}),
-      ...(flags.tpm !== undefined ? { tpm: flags.tpm } : {}),
-      ...(flags.rpm !== undefined ? { rpm: flags.rpm } : {}),
+      ...(flags.tpm !== undefined ? { tpm: flags.tpm === 'none' ? null : flags.tpm } : {}),
+      ...(flags.rpm !== undefined ? { rpm: flags.rpm === 'none' ? null : flags.rpm } : {}),
       ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
       ...(flags.onCrash !== undefined ? { onCrash: flags.onCrash } : {}),
       ...(flags.lenient === true ? { lenient: true } : {}),
       ...(flags.judge === true ? { judge: true } : {}),
       ...(flags.strategies !== undefined ? { strategies: flags.strategies } : {}),
     },
-    onUnit: progress.onUnit,
-    workers: flags.workers,
     ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
-    // A recording must see every request, and a replay must not be answered from elsewhere.
-    ...(cassette === undefined ? cacheDirOf(flags, live) : {}),
-    ...cassette?.runOptions,
-  }).catch(async (error: unknown) => {
-    await cassette?.close(false);
-    throw error;
-  });
-  progress.done();
-  await cassette?.close(true);
-  const written = await writeReportFiles(resolve(flags.out), renderReports(result, flags.reports));
-  const quiet = flags.quiet === true;
-  if (!quiet) {
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    const shard = result.shard === undefined ? '' : ` · shard ${result.shard.index}/${result.shard.count} (${result.units.length} of ${result.shard.planned} units)`;
-    process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers${shard}\n\n`);
-    process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
-    process.stdout.write(`\n${result.units.length} runs in ${seconds} s · wrote ${written.length} files to ${displayPath(resolve(flags.out))}/\n`);
-  }
-  if (flags.baseline !== undefined) {
-    if (!quiet) process.stdout.write('\n');
-    await checkAndReport(result, flags.baseline, { quiet, ...(flags.checkConfig !== undefined ? { config: flags.checkConfig } : {}) });
-  }
+    ...(flags.reports !== undefined ? { reports: flags.reports } : {}),
+    redact: flags.redact,
+    ...(flags.record !== undefined ? { record: resolve(flags.record) } : {}),
+    ...(flags.replay !== undefined ? { replay: resolve(flags.replay) } : {}),
+    ...(live && flags.cache ? { cacheDir: resolve(flags.cacheDir) } : {}),
+  };
 }

@@ -6,6 +6,8 @@ import { renderSweepFiles, renderSweepTerminal } from '../../sweep/render.js';
 import { readChartScript } from '../../report/html-chart-script.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
+import { resultForWriting } from '../../redact/result.js';
+import { checkOutDir } from '../out-dir.js';
 import { DEFAULT_SEED } from '../../scenario/resolve.js';
 import { displayPath } from '../../paths.js';
 import { GateError, UsageError } from '../../errors.js';
@@ -71,7 +73,8 @@ async function sweepCommand(paths: string[], flags: SweepFlags): Promise<void> {
   });
   progress.done();
   const out = resolve(flags.out);
-  const files = [...renderSweepFiles(sweep, readChartScript()), ...renderReports(sweep.run, flags.reports)];
+  checkOutDir(out);
+  const files = [...renderSweepFiles(sweep, readChartScript()), ...renderReports(resultForWriting(sweep.run, true), flags.reports)];
   const written = await writeReportFiles(out, files);
   if (flags.quiet !== true) {
     process.stdout.write(renderSweepTerminal(sweep));

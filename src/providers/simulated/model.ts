@@ -46,7 +46,7 @@ export function simulateCall(input: SimulateInput): SimReply {
   if (fault !== undefined) return format.fault(fault);
   const request = format.parse(input.body, input.shape);
   if (request === undefined) return format.badRequest(`Invalid JSON payload received: not a ${input.format} request.`);
-  const inputTokens = input.tokenizer.countMessages(request.messages, input.format, request.instruction);
+  const inputTokens = input.tokenizer.countMessages(request.messages, input.format, request.instruction) + (directive.hiddenTokens ?? 0);
   if (inputTokens > directive.window) return format.overflow(inputTokens, directive.window);
   if (input.format === 'gemini' && directive.requireThoughtSignatures === true) {
     const rejected = missingSignatureReply(input.body);

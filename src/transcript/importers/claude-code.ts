@@ -67,6 +67,8 @@ interface ClaudeState {
   openCompaction?: CompactionEvent;
   /** Reading one subagent conversation: its sidechain lines are the context. */
   asSidechain: boolean;
+  /** TodoWrite calls by id: their results went to the model with the list attached (see todoReminder). */
+  todoWrites: Map<string, unknown>;
 }
 
 export const claudeCode: Importer = {
@@ -91,7 +93,7 @@ export const claudeCode: Importer = {
  * are left out of the main context and counted.
  */
 export async function buildClaudeTranscript(builder: TranscriptBuilder, lines: AsyncIterable<JsonLine> | Iterable<JsonLine>, asSidechain: boolean): Promise<Transcript> {
-  const state: ClaudeState = { byApiId: new Map(), seenUuids: new Set(), asSidechain };
+  const state: ClaudeState = { byApiId: new Map(), seenUuids: new Set(), asSidechain, todoWrites: new Map() };
   for await (const { line, value } of lines) {
     builder.attempt(() => applyLine(builder, state, parseLine(builder.file, line, value)));
   }
@@ -158,7 +160,7 @@ function applyUser(builder: TranscriptBuilder, state: ClaudeState, { record, blo
   const id = record.uuid ?? `line-${line}`;
   const texts: string[] = [];
   for (const block of blocks) {
-    if (block.kind === 'tool_result') builder.addToolResult({ id: `${id}/${block.callId}`, callId: block.callId, text: block.text, at });
+    if (block.kind === 'tool_result') builder.addToolResult({ id: `${id}/${block.callId}`, callId: block.callId, text: block.text + todoReminder(state, block.callId), at });
     else if (block.kind === 'text') texts.push(block.text);
     // An image or document the user attached: a marker keeps its place in the conversation.
     else texts.push(`[${block.kind === 'other' ? block.type : block.kind}]`);
@@ -188,7 +190,10 @@ function applyAssistant(builder: TranscriptBuilder, state: ClaudeState, { record
     message = builder.addMessage({ id: apiId, role: 'assistant', text: '', at, model });
     state.byApiId.set(apiId, message);
   }
-  for (const block of blocks) appendAssistantBlock(builder, message, block);
+  for (const block of blocks) {
+    if (block.kind === 'tool_use' && block.name === 'TodoWrite') state.todoWrites.set(block.id, block.input['todos']);
+    appendAssistantBlock(builder, message, block);
+  }
   const usage = convertUsage(record.message?.usage);
   // Every line of one response repeats the response's usage; output grows while it streams, so
   // the last line holds the call's final count. One call is counted once.
@@ -215,6 +220,19 @@ export function convertUsage(usage: z.infer<typeof usageSchema> | null | undefin
   const result: RecordedUsage = { input: parts.reduce<number>((sum, n) => sum + (n ?? 0), 0), output: usage.output_tokens ?? 0 };
   if (usage.cache_read_input_tokens != null) result.cachedInput = usage.cache_read_input_tokens;
   return result;
+}
+
+/**
+ * Claude Code sends the model its to-do list again after each TodoWrite, in a `<system-reminder>`
+ * the log does not record; the replay sends it with the tool result, as the text Claude Code uses.
+ */
+function todoReminder(state: ClaudeState, callId: string): string {
+  if (!state.todoWrites.has(callId)) return '';
+  const todos = JSON.stringify(state.todoWrites.get(callId) ?? []);
+  return (
+    '\n\n<system-reminder>\nYour todo list has changed. DO NOT mention this explicitly to the user. Here are the latest contents of your todo list:\n\n' +
+    `${todos}. Continue on with the tasks at hand if applicable.\n</system-reminder>`
+  );
 }
 
 function resultText(content: z.infer<typeof contentSchema> | null | undefined): string {

@@ -12,6 +12,8 @@ interface Step {
   open: boolean;
   message?: MessageEvent;
   usage?: RecordedUsage;
+  /** The call produced an encrypted reasoning item, which later calls of its turn send back. */
+  carriesReasoning?: boolean;
 }
 
 interface CodexState {
@@ -92,10 +94,12 @@ function applyOutput(builder: TranscriptBuilder, state: CodexState, record: Extr
     state.step = { open: true, usage: state.pendingUsage };
     state.pendingUsage = undefined;
   }
+  if (record.encryptedReasoning === true) state.step.carriesReasoning = true;
   const hasContent = record.text !== undefined || record.thinking !== undefined || record.call !== undefined;
   // A reasoning item without text (encrypted or summarised away) opens the call but adds nothing.
   if (!hasContent) return;
   const message = (state.step.message ??= builder.addMessage({ id, role: 'assistant', text: '', at, model: state.model, usage: state.step.usage }));
+  settleReasoning(state.step);
   if (record.text !== undefined) message.text = message.text === '' ? record.text : `${message.text}\n\n${record.text}`;
   if (record.thinking !== undefined) message.thinking = message.thinking === undefined ? record.thinking : `${message.thinking}\n\n${record.thinking}`;
   if (record.call !== undefined) builder.addToolCall(message, record.call);
@@ -115,6 +119,7 @@ function applyUsage(state: CodexState, record: Extract<CodexRecord, { kind: 'usa
     step.usage = record.usage;
     if (step.message !== undefined) {
       step.message.usage = record.usage;
+      settleReasoning(step);
       step.open = false;
     }
     return;
@@ -122,6 +127,15 @@ function applyUsage(state: CodexState, record: Extract<CodexRecord, { kind: 'usa
   step.open = false;
   // Two reports with no call between (an aborted turn): both were spent, so both are kept.
   state.pendingUsage = state.pendingUsage === undefined ? record.usage : addUsage(state.pendingUsage, record.usage);
+}
+
+/**
+ * The size of a call's encrypted reasoning is the reasoning output tokens its usage recorded: once
+ * both the message and its usage are known, the message carries it (MessageEvent.reasoningTokens).
+ */
+function settleReasoning(step: Step): void {
+  const reasoning = step.usage?.reasoning;
+  if (step.carriesReasoning === true && step.message !== undefined && reasoning !== undefined && reasoning > 0) step.message.reasoningTokens = reasoning;
 }
 
 function addUsage(a: RecordedUsage, b: RecordedUsage): RecordedUsage {

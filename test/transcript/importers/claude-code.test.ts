@@ -6,6 +6,25 @@ import { claudeAssistant, claudeSample, claudeUser } from './samples.js';
 const importText = async (text: string) => claudeCode.import(writeTemp('session.jsonl', text), {});
 
 describe('claude-code importer', () => {
+  it('sends a TodoWrite result with the to-do reminder Claude Code attaches (the log does not record it)', async () => {
+    const todos = [{ content: 'Fix the build', status: 'in_progress', id: '1' }];
+    const transcript = await importText(
+      jsonl(
+        claudeUser('u1', 'Fix it'),
+        claudeAssistant('a1', 'msg_1', [{ type: 'tool_use', id: 'toolu_1', name: 'TodoWrite', input: { todos } }]),
+        claudeUser('u2', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Todos have been modified successfully.' }]),
+        claudeAssistant('a2', 'msg_2', [{ type: 'tool_use', id: 'toolu_2', name: 'Read', input: { file_path: 'a.ts' } }]),
+        claudeUser('u3', [{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'const a = 1;' }]),
+      ),
+    );
+    const results = messagesOf(transcript).filter((m) => m.role === 'tool');
+    expect(results[0]?.text).toBe(
+      'Todos have been modified successfully.\n\n<system-reminder>\nYour todo list has changed. DO NOT mention this explicitly to the user. ' +
+        `Here are the latest contents of your todo list:\n\n${JSON.stringify(todos)}. Continue on with the tasks at hand if applicable.\n</system-reminder>`,
+    );
+    expect(results[1]?.text).toBe('const a = 1;');
+  });
+
   it('merges the lines of one API response into one assistant message, usage from its last line', async () => {
     const transcript = await importText(claudeSample);
     const [user, assistant, tool] = messagesOf(transcript);

@@ -9,7 +9,7 @@ export type CodexRecord =
   | { kind: 'meta'; id: string; instructions?: string }
   | { kind: 'model'; model?: string }
   | { kind: 'input'; role: 'user' | 'system'; text: string }
-  | { kind: 'output'; text?: string; thinking?: string; call?: { callId: string; name: string; args: Record<string, unknown> } }
+  | { kind: 'output'; text?: string; thinking?: string; encryptedReasoning?: true; call?: { callId: string; name: string; args: Record<string, unknown> } }
   | { kind: 'result'; callId: string; text: string }
   | { kind: 'usage'; usage: RecordedUsage; totalKey?: string; contextWindow?: number }
   | { kind: 'compacted'; summary?: string }
@@ -30,7 +30,7 @@ const schemas = {
     info: z.looseObject({ last_token_usage: tokenUsage, total_token_usage: tokenUsage.nullish(), model_context_window: z.number().int().positive().nullish() }).nullish(),
   }),
   message: z.looseObject({ role: z.string(), content: textItems }),
-  reasoning: z.looseObject({ summary: textItems, content: textItems }),
+  reasoning: z.looseObject({ summary: textItems, content: textItems, encrypted_content: z.string().nullish() }),
   function_call: z.looseObject({ name: z.string().min(1), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(), call_id: z.string().min(1) }),
   custom_tool_call: z.looseObject({ name: z.string().min(1), input: z.string().nullish(), call_id: z.string().min(1) }),
   call_output: z.looseObject({ call_id: z.string().min(1), output: z.unknown() }),
@@ -89,7 +89,10 @@ function parseResponseItem(payload: unknown, at: InputLocation): CodexRecord {
     case 'reasoning': {
       const reasoning = parseShape(schemas.reasoning, payload, at);
       const thinking = joinText([...(reasoning.summary ?? []), ...(reasoning.content ?? [])]);
-      return { kind: 'output', ...(thinking !== undefined ? { thinking } : {}) };
+      // Encrypted content is what the agent can send back within the turn; without it the
+      // reasoning stays with the provider and is never input again.
+      const encrypted = typeof reasoning.encrypted_content === 'string' && reasoning.encrypted_content !== '';
+      return { kind: 'output', ...(thinking !== undefined ? { thinking } : {}), ...(encrypted ? { encryptedReasoning: true as const } : {}) };
     }
     case 'function_call': {
       const call = parseShape(schemas.function_call, payload, at);

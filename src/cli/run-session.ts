@@ -1,0 +1,148 @@
+import { resolve } from 'node:path';
+import { runSuite, type RunOptions } from '../engine/run-suite.js';
+import { renderReports } from '../report/index.js';
+import { writeReportFiles } from '../report/write.js';
+import { renderTerminalTable } from '../report/terminal.js';
+import { describePartial, describeSkipped } from '../report/notes.js';
+import { redactValue } from '../redact/index.js';
+import { resultForWriting } from '../redact/result.js';
+import { InputError, InterruptedError } from '../errors.js';
+import { displayPath } from '../paths.js';
+import type { ScenarioOverrides } from '../scenario/resolve.js';
+import type { ProviderMode } from '../providers/types.js';
+import type { ShardSpec } from '../engine/shard.js';
+import type { RunResult, UnitResult } from '../metrics/types.js';
+import { checkOutDir, countJournaled, lockOutDir, openJournal, readJournal, journalPath, type JournalWriter } from './out-dir.js';
+import { trapStopSignals } from './signals.js';
+import { createProgress } from './progress.js';
+import { useColor } from './options.js';
+import { openCassette, type CassetteSession } from './cassette.js';
+
+/** What a run was asked to do: plain data, kept in its journal so --resume can do it again. */
+export interface RunRequest {
+  scenarios: string[];
+  overrides: ScenarioOverrides;
+  mode: ProviderMode;
+  baseUrl?: string;
+  shard?: ShardSpec;
+  reports?: string[];
+  redact: boolean;
+  cacheDir?: string;
+  /** Live runs: save the HTTP exchanges and waits as a cassette (`--record`), or re-run one offline (`--replay`). */
+  record?: string;
+  replay?: string;
+}
+
+export interface SessionOptions {
+  out: string;
+  workers: number;
+  quiet: boolean;
+  /** Continue the journaled run in `out` instead of starting one. */
+  resume: boolean;
+}
+
+/** The request a journal in `out` was started with (for --resume). */
+export function requestOfJournal(out: string): RunRequest {
+  return readJournal(out).header.options as unknown as RunRequest;
+}
+
+/**
+ * Runs a request into `out`: the folder is checked before anything runs and locked once the run
+ * is planned; every finished unit is journaled; SIGINT / SIGTERM stop the run, whose finished
+ * units are then written as partial reports (InterruptedError: exit 130 / 143) and stay journaled
+ * for --resume. Reports are redacted unless the request says not to.
+ */
+export async function runSession(request: RunRequest, options: SessionOptions): Promise<RunResult> {
+  const started = performance.now();
+  const out = resolve(options.out);
+  checkOutDir(out);
+  const progress = once(createProgress({ quiet: options.quiet }));
+  const trap = trapStopSignals((signal) => process.stderr.write(`\nctxbench: ${signal}: stopping; the finished units are kept (again to quit at once)\n`));
+  let lock: { release: () => void } | undefined;
+  let journal: JournalWriter | undefined;
+  const cassette = await openCassette(request, request.mode === 'live' ? request.overrides.provider : undefined, request.baseUrl);
+  let recorded = false;
+  let journaled = 0;
+  try {
+    const result = await runSuite({
+      ...runOptionsOf(request, cassette),
+      workers: options.workers,
+      onUnit: progress.onUnit,
+      signal: trap.signal,
+      beforeUnits: async ({ units, fingerprint }) => {
+        lock = lockOutDir(out);
+        if (options.resume) {
+          const previous = readJournal(out);
+          if (previous.header.fingerprint !== fingerprint) {
+            throw new InputError({ file: displayPath(journalPath(out)), line: 1, field: 'fingerprint' }, 'the scenarios, transcripts or ctxbench changed since this run started: its units cannot be joined with new ones; start the run again without --resume');
+          }
+          journal = openJournal(out, undefined);
+          return previous.units;
+        }
+        const left = countJournaled(out);
+        if (left > 0 && !options.quiet) process.stderr.write(`ctxbench: ${displayPath(out)} held an unfinished run (${left} units journaled); starting over (--resume continues it)\n`);
+        journal = openJournal(out, { fingerprint, planned: units.length, options: request as unknown as Record<string, unknown> });
+        return undefined;
+      },
+      onUnitResult: (index, unit) => {
+        journaled += 1;
+        journal?.append(index, request.redact ? redactValue<UnitResult>(unit) : unit);
+      },
+    });
+    progress.done();
+    await cassette?.close(true);
+    recorded = true;
+    const shown = resultForWriting(result, request.redact);
+    const written = await writeReportFiles(out, renderReports(shown, request.reports), { redact: request.redact });
+    if (result.partial === undefined) journal?.remove();
+    // The terminal is a log: always redacted.
+    if (!options.quiet) printSummary(request.redact ? shown : resultForWriting(result, true), written.length, out, started);
+    const stoppedBy = trap.stoppedBy();
+    if (result.partial !== undefined && stoppedBy !== undefined) throw new InterruptedError(stoppedBy, `${describePartial(result.partial).replace('<out>', displayPath(out))} Reports written to ${displayPath(out)}/.`);
+    return result;
+  } catch (error) {
+    // A run that failed before any unit finished (an unusable live provider) leaves --out as it was.
+    if (journaled === 0 && !(error instanceof InterruptedError)) journal?.remove();
+    throw error;
+  } finally {
+    if (!recorded) await cassette?.close(false);
+    progress.done();
+    trap.dispose();
+    lock?.release();
+  }
+}
+
+/** The progress display, whose `done` ends it once, whether the run ended or failed. */
+function once(progress: ReturnType<typeof createProgress>): ReturnType<typeof createProgress> {
+  let ended = false;
+  return {
+    onUnit: progress.onUnit,
+    done: () => {
+      if (!ended) progress.done();
+      ended = true;
+    },
+  };
+}
+
+function runOptionsOf(request: RunRequest, cassette: CassetteSession | undefined): RunOptions {
+  return {
+    scenarios: request.scenarios,
+    mode: request.mode,
+    overrides: request.overrides,
+    ...(request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {}),
+    ...(request.shard !== undefined ? { shard: request.shard } : {}),
+    // A recording must see every request, and a replay must not be answered from elsewhere.
+    ...(request.cacheDir !== undefined && cassette === undefined ? { cacheDir: request.cacheDir } : {}),
+    ...cassette?.runOptions,
+  };
+}
+
+function printSummary(result: RunResult, files: number, out: string, started: number): void {
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  const shard = result.shard === undefined ? '' : ` · shard ${result.shard.index}/${result.shard.count} (${result.units.length} of ${result.shard.planned} units)`;
+  process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers${shard}\n\n`);
+  process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
+  const notes = [describeSkipped(result), result.partial !== undefined ? describePartial(result.partial).replace('<out>', displayPath(out)) : undefined];
+  for (const note of notes) if (note !== undefined) process.stdout.write(`\n${note}\n`);
+  process.stdout.write(`\n${result.units.length} runs in ${seconds} s · wrote ${files} files to ${displayPath(out)}/\n`);
+}

@@ -1,0 +1,119 @@
+import type { Transcript } from '../transcript/types.js';
+import type { Calibration } from '../tokens/types.js';
+import type { MeasuredTranscript } from './measure.js';
+import { calibrationFamily } from '../tokens/calibration.js';
+import { displayPath } from '../paths.js';
+import { median, quantile } from './stats.js';
+import { OFFSET_STEPS } from './hidden-prefix.js';
+
+/** The bounds ctxbench holds its replay to, per format: median |error| and p95 |error|. */
+export const TARGET = { medianAbs: 0.03, p95Abs: 0.08 } as const;
+
+const FACTORS = { from: 1, to: 1.4, step: 0.005 } as const;
+const PER_CALL = { from: 0, to: 300, step: 5 } as const;
+
+/** One family's fitted calibration, with how and on what it was fitted. */
+export interface FittedFamily extends Calibration {
+  method: string;
+  files: string[];
+  steps: number;
+  /** The pooled errors the fit reaches (hidden prefix re-estimated in the fitted units). */
+  medianAbs: number;
+  p95Abs: number;
+}
+
+/** What `ctxbench fidelity --fit` writes: family → fitted calibration. */
+export type CalibrationFit = Record<string, FittedFamily>;
+
+/** One compared step, in raw o200k_base units, with what the fit needs. */
+interface RawStep {
+  raw: number;
+  calls: number;
+  recorded: number;
+  segment: number;
+}
+
+/**
+ * Fits `factor` and `perToolCall` per model family on every step with recorded usage: a grid
+ * search (factor 1.00–1.40 by 0.005, perToolCall 0–300 by 5) that re-estimates each file's hidden
+ * prefix (and post-compaction re-attachments) in the candidate's units exactly as the replay
+ * does, and keeps the candidate with the smallest max(median |error| / 3 %, p95 |error| / 8 %)
+ * pooled over the family's files. One rule per family, never per file.
+ */
+export function fitCalibration(measured: readonly MeasuredTranscript[]): CalibrationFit {
+  const byFamily = new Map<string, { files: string[]; steps: RawStep[][] }>();
+  for (const m of measured) {
+    const family = calibrationFamily(m.uncalibrated.scenario.model);
+    if (family === undefined) continue;
+    const entry = byFamily.get(family) ?? { files: [], steps: [] };
+    entry.files.push(displayPath(m.transcript.file));
+    entry.steps.push(rawSteps(m));
+    byFamily.set(family, entry);
+  }
+  const fit: CalibrationFit = {};
+  for (const [family, { files, steps }] of byFamily) {
+    let best: FittedFamily | undefined;
+    let bestScore = Number.POSITIVE_INFINITY;
+    for (let f = FACTORS.from; f <= FACTORS.to + 1e-9; f += FACTORS.step) {
+      for (let p = PER_CALL.from; p <= PER_CALL.to; p += PER_CALL.step) {
+        const errors = steps.flatMap((fileSteps) => errorsWith(fileSteps, f, p));
+        const abs = errors.map(Math.abs);
+        const medianAbs = median(abs);
+        const p95Abs = quantile(abs, 0.95);
+        const score = Math.max(medianAbs / TARGET.medianAbs, p95Abs / TARGET.p95Abs);
+        if (score < bestScore) {
+          bestScore = score;
+          best = { factor: Math.round(f * 1000) / 1000, perToolCall: p, method: 'grid search minimising max(median |error| / 3 %, p95 |error| / 8 %), hidden prefix re-estimated per candidate', files, steps: errors.length, medianAbs, p95Abs };
+        }
+      }
+    }
+    if (best !== undefined) fit[family] = best;
+  }
+  return fit;
+}
+
+/** Relative errors of one file's steps under a candidate, its prefix estimated as the replay does. */
+function errorsWith(steps: readonly RawStep[], factor: number, perCall: number): number[] {
+  const computed = steps.map((s) => factor * s.raw + perCall * s.calls);
+  const residualsBySegment = new Map<number, number[]>();
+  steps.forEach((s, i) => {
+    const list = residualsBySegment.get(s.segment) ?? [];
+    if (list.length < OFFSET_STEPS) list.push(s.recorded - (computed[i] as number));
+    residualsBySegment.set(s.segment, list);
+  });
+  const prefix = Math.max(0, median(residualsBySegment.get(0) ?? [0]));
+  const extra = (segment: number): number => (segment === 0 ? 0 : Math.max(0, median(residualsBySegment.get(segment) ?? [0]) - prefix));
+  return steps.map((s, i) => ((computed[i] as number) + prefix + extra(s.segment) - s.recorded) / s.recorded);
+}
+
+/** The uncalibrated replay's steps with recorded usage: messages alone, tool calls in the context, compaction segment. */
+function rawSteps(m: MeasuredTranscript): RawStep[] {
+  const shape = contextShape(m.transcript);
+  const out: RawStep[] = [];
+  for (const step of m.uncalibrated.steps) {
+    const recorded = shape.recorded.get(step.messageId);
+    const at = shape.byId.get(step.messageId);
+    if (step.status !== 'ok' || recorded === undefined || recorded <= 0 || at === undefined) continue;
+    out.push({ raw: step.promptTokens - (step.hiddenTokens ?? 0), calls: at.calls, recorded, segment: at.segment });
+  }
+  return out;
+}
+
+/** Per assistant message: tool calls in the context `recorded` sends before it, and its compaction segment. */
+function contextShape(transcript: Transcript): { byId: Map<string, { calls: number; segment: number }>; recorded: Map<string, number> } {
+  const byId = new Map<string, { calls: number; segment: number }>();
+  const recorded = new Map<string, number>();
+  let calls = 0;
+  let segment = 0;
+  for (const event of transcript.events) {
+    if (event.type === 'compaction' && event.summary !== undefined) {
+      calls = 0;
+      segment += 1;
+    }
+    if (event.type !== 'message' || event.role !== 'assistant') continue;
+    byId.set(event.id, { calls, segment });
+    if (event.usage?.input !== undefined) recorded.set(event.id, event.usage.input);
+    if (event.sentAsText !== true) calls += event.toolCalls?.length ?? 0;
+  }
+  return { byId, recorded };
+}

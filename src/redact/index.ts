@@ -1,0 +1,78 @@
+import { SECRET_RULES, TOKEN_RUN, isHighEntropyToken } from './patterns.js';
+
+/**
+ * The redactor: masks secret-shaped strings with a short typed marker, `[redacted:<kind>]`.
+ * Pure and idempotent (a marker matches no rule), so an artifact redacted twice is the artifact
+ * redacted once — which lets a resumed run's journal (already redacted) give the same bytes as an
+ * uninterrupted run. Every file ctxbench writes and every message it prints passes through it
+ * unless the user opts out (`--no-redact`).
+ */
+
+/** One secret found in a text: where it is (the secret itself, not the kept prefix) and its kind. */
+export interface SecretSpan {
+  kind: string;
+  start: number;
+  end: number;
+}
+
+/** The marker a secret of `kind` is replaced with. */
+export function redactionMarker(kind: string): string {
+  return `[redacted:${kind}]`;
+}
+
+/** Secrets in `text`, in order, without overlaps (a more specific rule wins). */
+export function findSecrets(text: string): SecretSpan[] {
+  if (text.length < 8) return [];
+  const spans: SecretSpan[] = [];
+  const taken = (start: number, end: number): boolean => spans.some((s) => start < s.end && end > s.start);
+  for (const rule of SECRET_RULES) {
+    for (const match of text.matchAll(rule.pattern)) {
+      const kept = rule.keepGroup === true ? (match[1] ?? '').length : 0;
+      const start = (match.index ?? 0) + kept;
+      const end = (match.index ?? 0) + match[0].length;
+      const secret = text.slice(start, end);
+      if (secret.startsWith('[redacted:') || (rule.accept !== undefined && !rule.accept(secret))) continue;
+      if (!taken(start, end)) spans.push({ kind: rule.kind, start, end });
+    }
+  }
+  for (const match of text.matchAll(TOKEN_RUN)) {
+    const start = match.index ?? 0;
+    const end = start + match[0].length;
+    if (!taken(start, end) && isHighEntropyToken(match[0])) spans.push({ kind: 'high-entropy', start, end });
+  }
+  return spans.sort((a, b) => a.start - b.start);
+}
+
+/** Whether `text` holds anything secret-shaped (a probe is never made of one). */
+export function hasSecret(text: string): boolean {
+  return findSecrets(text).length > 0;
+}
+
+/** `text` with every secret replaced by its marker. */
+export function redactText(text: string): string {
+  const spans = findSecrets(text);
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    out += text.slice(at, span.start) + redactionMarker(span.kind);
+    at = span.end;
+  }
+  return out + text.slice(at);
+}
+
+/**
+ * A deep copy of `value` with every string redacted (object keys stay: they are field names).
+ * Used on a result before it is rendered, so that no renderer's truncation can cut a secret into
+ * a piece no rule recognises.
+ */
+export function redactValue<T>(value: T): T {
+  if (typeof value === 'string') return redactText(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => redactValue(item)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = redactValue(item);
+    return out as T;
+  }
+  return value;
+}

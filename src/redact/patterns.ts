@@ -1,0 +1,98 @@
+/**
+ * The shapes of secrets the redactor masks, most specific first: a provider key is named by its
+ * provider before the generic rules (assignments, high entropy) see what is left. Each rule finds
+ * spans of text; `keep` (when set) is the length of a prefix of the match that is not secret and
+ * stays (`Bearer `, `password=`, `?key=`), so a reader still sees what was there.
+ *
+ * Every pattern is written to match inside rendered artifacts as well as raw text: JSON escapes
+ * (`\n`, `\"`) and HTML escapes never occur inside a key's own characters, and a PEM block is
+ * matched across real or escaped line breaks alike.
+ */
+export interface SecretRule {
+  kind: string;
+  pattern: RegExp;
+  /** Length of the non-secret prefix of the match (a captured group 1), kept as written. */
+  keepGroup?: boolean;
+  /** A further test of the matched secret, for shapes ordinary words can take. */
+  accept?: (secret: string) => boolean;
+}
+
+// Not preceded by a key character: `task-…` is not `sk-…`.
+const START = String.raw`(?<![A-Za-z0-9_\-])`;
+const END = String.raw`(?![A-Za-z0-9_\-])`;
+const PRIVATE_PEM = String.raw`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`;
+
+export const SECRET_RULES: readonly SecretRule[] = [
+  {
+    kind: 'private-key',
+    // A whole block; a block cut short (no END line) is masked up to where its base64 stops.
+    pattern: new RegExp(String.raw`${PRIVATE_PEM}(?:[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\:,-]*)`, 'g'),
+  },
+  { kind: 'anthropic-key', pattern: new RegExp(String.raw`${START}sk-ant-[A-Za-z0-9_\-]{20,}`, 'g') },
+  { kind: 'openai-key', pattern: new RegExp(String.raw`${START}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`, 'g') },
+  { kind: 'stripe-key', pattern: new RegExp(String.raw`${START}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, 'g') },
+  { kind: 'google-api-key', pattern: new RegExp(String.raw`${START}AIza[0-9A-Za-z_\-]{35}`, 'g') },
+  { kind: 'github-token', pattern: new RegExp(String.raw`${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})`, 'g') },
+  { kind: 'slack-token', pattern: new RegExp(String.raw`${START}xox[abposr]-[A-Za-z0-9\-]{10,}`, 'g') },
+  { kind: 'aws-access-key', pattern: new RegExp(String.raw`${START}(?:AKIA|ASIA)[0-9A-Z]{16}${END}`, 'g') },
+  { kind: 'jwt', pattern: new RegExp(String.raw`${START}eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, 'g') },
+  { kind: 'bearer-token', pattern: /(\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}/gi, keepGroup: true },
+  // `Basic <base64>` is a word too ("basic implementation"): only when it decodes to `user:pass`.
+  { kind: 'basic-credentials', pattern: /(\bbasic\s+)[A-Za-z0-9+/]{8,}={0,2}/gi, keepGroup: true, accept: isBasicCredential },
+  { kind: 'url-credentials', pattern: /(\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@"'<>]+:)[^\s@/"'<>]+(?=@)/gi, keepGroup: true },
+  {
+    kind: 'query-secret',
+    pattern: /([?&](?:key|api_key|apikey|api-key|token|access_token|auth|sig|signature|secret|password|client_secret)=)[^&\s"'#<>\\]{6,}/gi,
+    keepGroup: true,
+  },
+  {
+    // `AWS_SECRET_ACCESS_KEY=…`, `"password": "…"`, `api_key: …`: the name stays, the value goes.
+    kind: 'secret-assignment',
+    pattern: /((?:secret|password|passwd|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token|private[_-]?key|client[_-]?secret)\\?["']?\s*[:=]\s*\\?["']?)[^\s"'&,;<>\\[\]{}()]{8,}/gi,
+    keepGroup: true,
+    accept: (value) => !/^\d+$/.test(value) && !/^(?:true|false|null|undefined|none|required|optional|string)$/i.test(value),
+  },
+];
+
+function isBasicCredential(encoded: string): boolean {
+  const decoded = Buffer.from(encoded, 'base64').toString('latin1');
+  return /^[\x20-\x7e]+:[\x20-\x7e]+$/.test(decoded);
+}
+
+/** Shortest run of token characters the entropy rule looks at. */
+export const MIN_ENTROPY_LENGTH = 32;
+/** Bits per character above which a run is a random token (English identifiers stay near 3.5). */
+const MIN_BITS_PER_CHAR = 4.1;
+
+/**
+ * A long random-looking token (the last resort, for keys of no known shape): at least
+ * `MIN_ENTROPY_LENGTH` characters of upper and lower case letters and digits, with high Shannon
+ * entropy. Not masked, as legitimate data: hex strings (git SHAs, SHA-256 digests, UUIDs; an
+ * agent log is full of them and probes ask about them), and paths (`/`-separated words).
+ */
+export function isHighEntropyToken(token: string): boolean {
+  if (token.length < MIN_ENTROPY_LENGTH) return false;
+  if (/^[0-9a-fA-F\-]+$/.test(token)) return false;
+  if (!/[a-z]/.test(token) || !/[A-Z]/.test(token) || !/[0-9]/.test(token)) return false;
+  if (/^sha(?:256|384|512)-/.test(token)) return false;
+  // `<session uuid>/<tool id>`, `a/b/c`: judged piece by piece, so ids joined into a path stay.
+  if (token.includes('/')) return token.split('/').some((segment) => isHighEntropyToken(segment));
+  // SNAKE_CASE or kebab-case words with a number in them are names, not keys.
+  const words = token.split(/[_\-]/);
+  if (words.length >= 4 && words.every((word) => word.length < 16)) return false;
+  return bitsPerChar(token) >= MIN_BITS_PER_CHAR;
+}
+
+function bitsPerChar(text: string): number {
+  const counts = new Map<string, number>();
+  for (const char of text) counts.set(char, (counts.get(char) ?? 0) + 1);
+  let bits = 0;
+  for (const count of counts.values()) {
+    const p = count / text.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/** Runs of characters a random token is made of (base64, base64url). */
+export const TOKEN_RUN = /[A-Za-z0-9+/_\-]{32,}={0,2}/g;

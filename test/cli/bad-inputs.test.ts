@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { cli } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
+
+const bad = resolve(import.meta.dirname, '../../fixtures/bad');
+const at = (path: string): string => join(bad, path);
+const tiny = at('flags/tiny.yaml');
+const check = (baseline: string): string[] => ['check', at('check/run-seed-1.json'), '--baseline', at(`check/${baseline}`)];
+
+interface Case {
+  name: string;
+  args: string[];
+  code: number;
+  /** What the message (stderr, or stdout for a run that goes on) must say: file, line, field. */
+  message: RegExp;
+  /** Whether `--out <fresh folder>` is added, and must still not exist afterwards (exit 2 before any work). */
+  out?: boolean;
+}
+
+/** Every input of fixtures/bad/, with the exit code and the message it must give. */
+const CASES: Case[] = [
+  { name: 'a folder without scenarios', args: ['run', at('flags/empty-folder')], out: true, code: 2, message: /nothing to run: no scenario files \(\.yaml, \.yml, \.json\) in .*empty-folder/ },
+  { name: 'a transcript with no steps', args: ['run', at('scenarios/no-steps.yaml')], out: true, code: 2, message: /no-steps\.ctx\.jsonl: the transcript has no steps/ },
+  { name: 'a transcript line that is not JSON', args: ['run', at('scenarios/bad-json.yaml')], out: true, code: 2, message: /bad-json\.ctx\.jsonl:3: invalid JSON/ },
+  { name: 'a transcript field of the wrong type', args: ['run', at('scenarios/wrong-type.yaml')], out: true, code: 2, message: /wrong-type\.ctx\.jsonl:3 \(field text\): .*expected string/ },
+  { name: 'a transcript without its header', args: ['run', at('scenarios/no-header.yaml')], out: true, code: 2, message: /no-header\.ctx\.jsonl:1 \(field type\): the first line must be the session header/ },
+  { name: 'an empty transcript file', args: ['run', at('scenarios/empty-transcript.yaml')], out: true, code: 2, message: /empty\.ctx\.jsonl: empty transcript/ },
+  { name: 'a transcript that does not exist', args: ['run', at('scenarios/missing-transcript.yaml')], out: true, code: 2, message: /does-not-exist\.ctx\.jsonl: cannot read the transcript: ENOENT/ },
+  { name: 'a scenario with window 0', args: ['run', at('scenarios/window-zero.yaml')], out: true, code: 2, message: /window-zero\.yaml:4 \(field window\): Too small/ },
+  { name: 'a scenario with quota.tpm 0', args: ['run', at('scenarios/tpm-zero.yaml')], out: true, code: 2, message: /tpm-zero\.yaml:5 \(field quota\.tpm\): Too small/ },
+  { name: 'a scenario with a misspelt key', args: ['run', at('scenarios/unknown-key.yaml')], out: true, code: 2, message: /unknown-key\.yaml:1: Unrecognized key: "windw"/ },
+  { name: 'a scenario naming an unknown strategy', args: ['run', at('scenarios/unknown-strategy.yaml')], out: true, code: 2, message: /unknown strategy "rolling-windw"; known strategies: full, / },
+  { name: 'a scenario that is not YAML', args: ['run', at('scenarios/bad-yaml.yaml')], out: true, code: 2, message: /bad-yaml\.yaml:4: not valid YAML\/JSON/ },
+  { name: '--window 0', args: ['run', tiny, '--window', '0'], out: true, code: 2, message: /--window "0": too small: expected number to be >0 \(as the scenario field window\)/ },
+  { name: '--tpm 0 (no quota is spelt --tpm none)', args: ['run', tiny, '--tpm', '0'], out: true, code: 2, message: /--tpm "0": too small.*quota\.tpm; for no limit write --tpm none/ },
+  { name: '--rpm abc', args: ['run', tiny, '--rpm', 'abc'], out: true, code: 2, message: /--rpm "abc": invalid input: expected number, received nan/ },
+  { name: '--seed -1', args: ['run', tiny, '--seed=-1'], out: true, code: 2, message: /--seed "-1": too small: expected number to be >=0 \(as the scenario field seed\)/ },
+  { name: '--workers 0', args: ['run', tiny, '--workers', '0'], out: true, code: 2, message: /--workers expects at least 1, got "0"/ },
+  { name: '--reports with an unknown format', args: ['run', tiny, '--reports', 'json,pdf'], out: true, code: 2, message: /unknown reporter "pdf"; known reporters: json, csv, html, md, junit/ },
+  { name: '--out that is a file', args: ['run', tiny, '--out', at('flags/out-is-a-file.txt')], code: 2, message: /--out .*out-is-a-file\.txt is a file, not a folder/ },
+  { name: '--out inside a file', args: ['run', tiny, '--out', at('flags/out-is-a-file.txt/reports')], code: 2, message: /--out .*out-is-a-file\.txt\/reports cannot be a folder: ENOTDIR/ },
+  { name: '--resume of a folder without a journal', args: ['run', '--resume', at('resume/no-journal')], code: 2, message: /nothing to resume in .*no-journal: no \.journal\.jsonl/ },
+  { name: '--resume of a journal of another format', args: ['run', '--resume', at('resume/corrupt-journal')], code: 2, message: /corrupt-journal\/\.journal\.jsonl:1 \(field format\): not a ctxbench run journal/ },
+  { name: '--resume with a flag that would change the run', args: ['run', '--resume', at('resume/no-journal'), '--window', '5'], code: 2, message: /--resume runs the interrupted run as it was started: drop --window/ },
+  { name: 'import --from claude-code of a Codex log', args: ['import', '--from', 'claude-code', at('import/codex-session.jsonl'), '-o', join(tempDir(), 'x.ctx.jsonl')], code: 2, message: /codex-session\.jsonl: read as claude-code, it holds no messages/ },
+  { name: 'check against a baseline of another seed', args: check('baseline-seed-2.json'), code: 2, message: /baseline-seed-2\.json \(field seed\): cannot compare: .*seed 1 in the run, 2 in the baseline.*--allow-mismatch/ },
+  { name: 'check against a scenario defined differently', args: check('baseline-window-32000.json'), code: 2, message: /baseline-window-32000\.json \(field scenarios\.tiny\.window\): cannot compare: .*scenario tiny: window 64000 in the run, 32000 in the baseline/ },
+  { name: 'check against a file that is not a result', args: check('not-a-result.json'), code: 2, message: /not-a-result\.json \(field units\.0\.summary\): not a ctxbench result/ },
+  { name: 'check --allow-mismatch compares anyway', args: [...check('baseline-seed-2.json'), '--allow-mismatch'], code: 0, message: /scenario tiny ran with seed 1, the baseline with 2/ },
+  { name: '--lenient skips the bad line and says so in the summary', args: ['run', at('scenarios/lenient.yaml'), '--workers', '1', '--reports', 'json'], out: true, code: 0, message: /--lenient skipped 1 invalid transcript line: lenient 1/ },
+];
+
+describe('fixtures/bad: every bad input gives its exit code and names what is wrong', () => {
+  it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
+    const out = join(tempDir(), 'out');
+    const { code, stderr, stdout } = await cli([...c.args, ...(c.out === true ? ['--out', out] : [])]);
+    expect(code, stderr).toBe(c.code);
+    expect(code === 0 ? stdout : stderr).toMatch(c.message);
+    if (code === 2) {
+      expect(stderr.trim().split('\n'), 'one line').toHaveLength(1);
+      if (c.out === true) expect(existsSync(out), 'nothing written').toBe(false);
+    }
+  });
+
+  it('--tpm none runs without a quota, where the scenario file has one', async () => {
+    const out = tempDir();
+    expect((await cli(['run', at('flags/tiny.yaml'), '--tpm', 'none', '--out', out, '--quiet', '--reports', 'json'])).code).toBe(0);
+    const withQuota = tempDir();
+    expect((await cli(['run', at('flags/tiny.yaml'), '--tpm', '5000', '--out', withQuota, '--quiet', '--reports', 'json'])).code).toBe(0);
+    const tpm = (dir: string) => (JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as { scenarios: Array<{ tpm?: number }> }).scenarios[0]?.tpm;
+    expect(tpm(withQuota)).toBe(5000);
+    expect(tpm(out)).toBeUndefined();
+  });
+});

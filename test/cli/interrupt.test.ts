@@ -1,0 +1,108 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { spawn, execFile } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { cli } from '../helpers/cli.js';
+import { compileCli } from '../helpers/compiled-cli.js';
+import { tempDir, writeFiles } from '../helpers/temp.js';
+
+const exec = promisify(execFile);
+
+/** Two small scenarios × four strategies: eight units of about a second each. */
+function suite(): string {
+  const scenario = (name: string, dialect: string, seed: number) =>
+    [`name: ${name}`, 'transcript:', `  generate: { steps: 30, seed: ${seed}, dialect: ${dialect}, toolOutputTokens: 700, facts: 4 }`, 'window: 16000', 'quota: { tpm: 60000 }', `seed: ${seed}`, 'strategies: [full, rolling-window, codex-rebuild, tiered-truncation]'].join('\n');
+  return writeFiles({ 'a.yaml': scenario('a', 'gemini', 3), 'b.yaml': scenario('b', 'openai', 4) });
+}
+
+const journaled = (out: string): number => (existsSync(join(out, '.journal.jsonl')) ? readFileSync(join(out, '.journal.jsonl'), 'utf8').split('\n').filter((l) => l !== '').length - 1 : 0);
+
+/** Starts the CLI, waits until `units` units are journaled, sends `signal`; resolves with the exit. */
+function runAndKill(main: string, args: string[], out: string, units: number, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }> {
+  const child = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setInterval(() => {
+    if (journaled(out) >= units) {
+      clearInterval(timer);
+      child.kill(signal);
+    }
+  }, 20);
+  return new Promise((resolve) =>
+    child.on('exit', (code, sig) => {
+      clearInterval(timer);
+      resolve({ code, signal: sig, stderr, stdout });
+    }),
+  );
+}
+
+describe('interrupted runs (the compiled CLI in its own process)', () => {
+  let main = '';
+  const scenarios = suite();
+  let reference = '';
+
+  beforeAll(async () => {
+    main = await compileCli();
+    const out = tempDir();
+    await exec(process.execPath, [main, 'run', scenarios, '--out', out, '--quiet', '--workers', '1', '--reports', 'json']);
+    reference = readFileSync(join(out, 'result.json'), 'utf8');
+  }, 300_000);
+
+  it('SIGTERM: exit 143, partial reports of the finished units; --resume gives the uninterrupted result byte for byte', { timeout: 120_000 }, async () => {
+    const out = tempDir();
+    const killed = await runAndKill(main, ['run', scenarios, '--out', out, '--workers', '1', '--reports', 'json,html'], out, 2, 'SIGTERM');
+    expect(killed.code).toBe(143);
+    const partial = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { partial: { planned: number; completed: number; reason: string }; units: unknown[] };
+    expect(partial.partial.planned).toBe(8);
+    expect(partial.partial.reason).toBe('SIGTERM');
+    expect(partial.partial.completed).toBe(partial.units.length);
+    expect(partial.units.length).toBeGreaterThanOrEqual(2);
+    expect(partial.units.length).toBeLessThan(8);
+    expect(readFileSync(join(out, 'index.html'), 'utf8')).toContain(`Partial run: ${partial.units.length} of 8 units finished (stopped by SIGTERM)`);
+    expect(killed.stdout).toContain(`Partial run: ${partial.units.length} of 8 units finished`);
+    expect(existsSync(join(out, '.lock'))).toBe(false);
+
+    const resumed = await exec(process.execPath, [main, 'run', '--resume', out, '--quiet', '--workers', '1']);
+    expect(resumed.stderr).toBe('');
+    expect(readFileSync(join(out, 'result.json'), 'utf8')).toBe(reference);
+    expect(existsSync(join(out, '.journal.jsonl'))).toBe(false);
+  });
+
+  it('SIGKILL: the lock of the dead run is taken over and --resume (on 2 workers) completes the journal', { timeout: 120_000 }, async () => {
+    const out = tempDir();
+    const killed = await runAndKill(main, ['run', scenarios, '--out', out, '--workers', '2', '--reports', 'json'], out, 1, 'SIGKILL');
+    expect(killed.signal).toBe('SIGKILL');
+    expect(existsSync(join(out, '.lock'))).toBe(true);
+    expect(existsSync(join(out, 'result.json'))).toBe(false);
+    await exec(process.execPath, [main, 'run', '--resume', out, '--quiet', '--workers', '2']);
+    expect(readFileSync(join(out, 'result.json'), 'utf8')).toBe(reference);
+    expect(existsSync(join(out, '.lock'))).toBe(false);
+  });
+});
+
+describe('one --out, one run', () => {
+  it('two concurrent runs on one --out: one writes, the other is refused (exit 2) naming the holder', async () => {
+    const out = tempDir();
+    const args = ['run', join(suite(), 'a.yaml'), '--out', out, '--quiet', '--workers', '1', '--reports', 'json', '--strategies', 'full,rolling-window'];
+    const [first, second] = await Promise.all([cli(args), cli(args)]);
+    expect([first.code, second.code].sort()).toEqual([0, 2]);
+    const refused = first.code === 2 ? first : second;
+    expect(refused.stderr).toMatch(new RegExp(`is in use by another ctxbench run \\(pid ${process.pid} on ${hostname()}, started \\d{4}-\\d\\d-\\d\\dT`));
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { units: unknown[]; partial?: unknown };
+    expect(result.units).toHaveLength(2);
+    expect(result.partial).toBeUndefined();
+  });
+
+  it('a lock held by a live process of another host is never taken over', async () => {
+    const out = tempDir();
+    writeFileSync(join(out, '.lock'), JSON.stringify({ pid: 1, host: 'build-box-7', started: '2026-01-02T03:04:05.000Z' }));
+    const { code, stderr } = await cli(['run', join(suite(), 'a.yaml'), '--out', out, '--quiet', '--strategies', 'full']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('is in use by another ctxbench run (pid 1 on build-box-7, started 2026-01-02T03:04:05.000Z)');
+    expect(existsSync(join(out, 'result.json'))).toBe(false);
+  });
+});

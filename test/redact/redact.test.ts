@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { findSecrets, hasSecret, redactText, redactValue } from '../../src/redact/index.js';
+import { PLANTED } from './planted.js';
+
+describe('redactText: one secret of each kind', () => {
+  it.each(PLANTED.map((p) => [p.kind, p] as const))('masks a %s with its typed marker', (kind, planted) => {
+    const out = redactText(planted.text);
+    expect(out).not.toContain(planted.secret);
+    expect(out).toContain(`[redacted:${kind}]`);
+    expect(findSecrets(planted.text).map((s) => s.kind)).toContain(kind);
+  });
+
+  it('keeps the non-secret part of a credential: the scheme, the parameter, the variable name', () => {
+    expect(redactText('Authorization: Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0zz')).toBe('Authorization: Bearer [redacted:bearer-token]');
+    expect(redactText('GET /v1?alt=json&key=abcdef123456')).toBe('GET /v1?alt=json&key=[redacted:query-secret]');
+    expect(redactText('AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY')).toBe('AWS_SECRET_ACCESS_KEY=[redacted:secret-assignment]');
+    expect(redactText('postgres://admin:S3cr3tPassw0rd@db:5432/app')).toBe('postgres://admin:[redacted:url-credentials]@db:5432/app');
+  });
+
+  it('masks a PEM block written with JSON-escaped line breaks, as result.json holds it', () => {
+    const escaped = JSON.stringify('-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n');
+    expect(redactText(escaped)).toBe('"[redacted:private-key]\\n"');
+  });
+
+  it('is idempotent: a marker matches no rule', () => {
+    const all = PLANTED.map((p) => p.text).join('\n');
+    const once = redactText(all);
+    expect(redactText(once)).toBe(once);
+  });
+});
+
+describe('redactText: legitimate data stays', () => {
+  it.each([
+    ['a git SHA', 'commit 3f786850e387550fdab836ed7e6dc881de23001b fixed it'],
+    ['a SHA-256 digest', 'sha256: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08'],
+    ['a UUID with a tool id', '04b0eca8-5e99-4b0b-a941-6563defeedf0/toolu_01UqCHTBxXpjAAb3yarDtgNW'],
+    ['a long path', '/home/user/projects/SomeComponent2/src/components/ButtonGroupHandler3.tsx'],
+    ['a snake-case name', 'QUERY_SERVICE_SIGNING_KEY_ID_V2=kid_lsrfj5a94l'],
+    ['prose about a basic setup', 'a basic implementation of the Authorization header'],
+    ['a task id', 'task-0123456789abcdefghijklmnop'],
+    ['a token count', '"retrievalTokens": 12345678, "max_tokens": 8192'],
+    ['a password flag without a value', 'password: required'],
+  ])('%s', (_name, text) => {
+    expect(redactText(text)).toBe(text);
+    expect(hasSecret(text)).toBe(false);
+  });
+});
+
+describe('redactValue', () => {
+  it('redacts every string of a nested value and keeps numbers, booleans, keys and order', () => {
+    const value = { a: 1, b: ['ok', 'Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0zz'], c: { ok: true, key: 'AKIAIOSFODNN7EXAMPLE' } };
+    expect(redactValue(value)).toEqual({ a: 1, b: ['ok', 'Bearer [redacted:bearer-token]'], c: { ok: true, key: '[redacted:aws-access-key]' } });
+  });
+});
