@@ -11,6 +11,15 @@ import { codexRebuild } from './codex-rebuild.js';
 import { triModal } from './tri-modal.js';
 import { reactiveCompress } from './reactive-compress.js';
 import { gatekeeper } from './gatekeeper.js';
+import { observationMasking } from './observation-masking.js';
+import { llmSummaryEveryN } from './llm-summary-every-n.js';
+import { hybrid } from './hybrid.js';
+import { clearToolResults } from './clear-tool-results.js';
+import { anthropicContextEditing } from './anthropic-context-editing.js';
+import { claudeCodeAutocompact } from './claude-code-autocompact.js';
+import { geminiCliCompress } from './gemini-cli-compress.js';
+import { openhandsCondenser } from './openhands-condenser.js';
+import { anchoredSummary } from './anchored-summary.js';
 
 /** Every registered strategy, by name (= file name). Adding one is one line here. */
 export const strategies = {
@@ -24,6 +33,15 @@ export const strategies = {
   'tri-modal': triModal,
   'reactive-compress': reactiveCompress,
   gatekeeper,
+  'observation-masking': observationMasking,
+  'llm-summary-every-n': llmSummaryEveryN,
+  hybrid,
+  'clear-tool-results': clearToolResults,
+  'anthropic-context-editing': anthropicContextEditing,
+  'claude-code-autocompact': claudeCodeAutocompact,
+  'gemini-cli-compress': geminiCliCompress,
+  'openhands-condenser': openhandsCondenser,
+  'anchored-summary': anchoredSummary,
   recorded,
 } satisfies Record<string, Strategy>;
 
