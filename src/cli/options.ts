@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import { scenarioFileSchema } from '../scenario/schema.js';
@@ -28,8 +30,17 @@ export function parseChoice<T extends string>(flag: string, choices: readonly T[
 }
 
 /** The bundled default suite (`scenarios/` of the package). */
-export function bundledSuite(): string {
-  return fileURLToPath(new URL('../../scenarios/', import.meta.url));
+/**
+ * The default suite: every scenario under the bundled `scenarios/` folder except `published/`,
+ * whose replays of published studies (23 trajectories × four policies, the long Claude log) are run
+ * on their own (`ctxbench run scenarios/published/`) to keep `npm start` short.
+ */
+export function bundledSuite(): string[] {
+  const root = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+  return readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.name !== 'published' && (entry.isDirectory() || /\.(ya?ml|json)$/.test(entry.name)))
+    .map((entry) => join(root, entry.name))
+    .sort();
 }
 
 /** Whether to colour terminal output: a TTY, and NO_COLOR unset. */

@@ -115,7 +115,7 @@ function requestOf(paths: string[], flags: RunFlags): RunRequest {
   const live = flags.provider !== 'mock';
   const provider = live ? (flags.provider as ProviderName) : flags.providerFormat;
   return {
-    scenarios: (paths.length > 0 ? paths : [bundledSuite()]).map((path) => resolve(path)),
+    scenarios: (paths.length > 0 ? paths : bundledSuite()).map((path) => resolve(path)),
     mode: live ? 'live' : 'mock',
     ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
     overrides: {

@@ -56,7 +56,7 @@ async function sweepCommand(paths: string[], flags: SweepFlags): Promise<void> {
   const progress = createProgress({ quiet: flags.quiet === true });
   const live = flags.provider !== 'mock';
   const sweep = await runSweep({
-    scenarios: paths.length > 0 ? paths : [bundledSuite()],
+    scenarios: paths.length > 0 ? paths : bundledSuite(),
     grid: flags.grid,
     ...(flags.sample !== undefined ? { sample: { count: flags.sample, seed: flags.seed } } : {}),
     constraints: {
