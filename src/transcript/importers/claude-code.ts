@@ -6,6 +6,7 @@ import type { ImportOptions, Importer } from './types.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
 import { parseHeadObjects, readJsonLines, type JsonLine } from './shared/lines.js';
 import { normalizeTime, parseShape } from './shared/validate.js';
+import { withDerivedTasks } from '../tasks/derive.js';
 
 const blockSchema = z.looseObject({ type: z.string() });
 const contentSchema = z.union([z.string(), z.array(blockSchema)]);
@@ -97,7 +98,7 @@ export async function buildClaudeTranscript(builder: TranscriptBuilder, lines: A
   for await (const { line, value } of lines) {
     builder.attempt(() => applyLine(builder, state, parseLine(builder.file, line, value)));
   }
-  return builder.build({ id: state.sessionId ?? basename(builder.file, '.jsonl'), title: state.title, model: state.model });
+  return withDerivedTasks(builder.build({ id: state.sessionId ?? basename(builder.file, '.jsonl'), title: state.title, model: state.model }));
 }
 
 function parseLine(file: string, line: number, value: unknown): ParsedLine {
