@@ -11,6 +11,7 @@ import { codexRebuild } from './codex-rebuild.js';
 import { triModal } from './tri-modal.js';
 import { reactiveCompress } from './reactive-compress.js';
 import { gatekeeper } from './gatekeeper.js';
+import { sigma } from './sigma.js';
 
 /** Every registered strategy, by name (= file name). Adding one is one line here. */
 export const strategies = {
@@ -24,6 +25,7 @@ export const strategies = {
   'tri-modal': triModal,
   'reactive-compress': reactiveCompress,
   gatekeeper,
+  sigma,
   recorded,
 } satisfies Record<string, Strategy>;
 
