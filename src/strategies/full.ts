@@ -14,4 +14,6 @@ export const full: Strategy<z.infer<typeof options>, History> = {
     applyToHistory(state, event);
   },
   prepare: (state) => [...state.messages],
+  // In a pipeline, the context the earlier stages prepared, as it is.
+  transform: (context) => [...context],
 };

@@ -11,6 +11,7 @@ import { codexRebuild } from './codex-rebuild.js';
 import { triModal } from './tri-modal.js';
 import { reactiveCompress } from './reactive-compress.js';
 import { gatekeeper } from './gatekeeper.js';
+import { sigma } from './sigma.js';
 import { observationMasking } from './observation-masking.js';
 import { llmSummaryEveryN } from './llm-summary-every-n.js';
 import { hybrid } from './hybrid.js';
@@ -33,6 +34,7 @@ export const strategies = {
   'tri-modal': triModal,
   'reactive-compress': reactiveCompress,
   gatekeeper,
+  sigma,
   'observation-masking': observationMasking,
   'llm-summary-every-n': llmSummaryEveryN,
   hybrid,

@@ -31,10 +31,12 @@ interface Stage {
   options: unknown;
   state: unknown;
   /**
-   * The first stage, and every stage with `transform`, keep their state across steps and observe
-   * every transcript event. Others are run on a fresh state fed the context at each step.
+   * Every stage keeps its state across steps. The first stage, and every stage with `transform`,
+   * observe every transcript event. A later stage without `transform` observes the transcript's
+   * other events and, of the context it is given, each message it has not seen yet (`fed`).
    */
-  persistent: boolean;
+  observesTranscript: boolean;
+  fed: Set<string>;
 }
 
 export interface State {
@@ -47,30 +49,38 @@ export type StageLookup = (name: string) => Strategy;
 function initStage(strategy: Strategy, spec: StageSpec, index: number, context: { sessionId: string; window: number }): Stage {
   const parsed = strategy.options.safeParse(spec.options);
   if (!parsed.success) throw new UsageError(`pipeline stage ${index} (${spec.strategy}): invalid options: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
-  const persistent = index === 0 || strategy.transform !== undefined;
-  return { strategy, options: parsed.data, state: strategy.init(parsed.data, context), persistent };
+  const observesTranscript = index === 0 || strategy.transform !== undefined;
+  return { strategy, options: parsed.data, state: strategy.init(parsed.data, context), observesTranscript, fed: new Set() };
 }
 
-/** A stage without `transform`: a fresh state that sees the context as its whole history. */
-async function runFresh(stage: Stage, context: ContextMessage[], env: StrategyEnv): Promise<ContextMessage[]> {
-  const state: unknown = stage.strategy.init(stage.options, { sessionId: env.sessionId, window: env.window });
-  for (const message of context) await stage.strategy.observe?.(message, state, env);
-  return stage.strategy.prepare(state, env);
+/**
+ * A later stage without `transform`: its own state, kept across steps, is fed the messages of
+ * the context it has not seen before, then prepares. What it did at earlier steps (recaps,
+ * locks, counters) stays; a message an earlier stage later rewrites under a new id reaches it
+ * as a new message.
+ */
+async function runFed(stage: Stage, context: ContextMessage[], env: StrategyEnv): Promise<ContextMessage[]> {
+  for (const message of context) {
+    if (stage.fed.has(message.id)) continue;
+    stage.fed.add(message.id);
+    await stage.strategy.observe?.(message, stage.state, env);
+  }
+  return stage.strategy.prepare(stage.state, env);
 }
 
 /** Runs stages on a context, each on the output of the previous one. */
 async function runStages(stages: readonly Stage[], context: ContextMessage[], env: StrategyEnv): Promise<ContextMessage[]> {
   let current = context;
   for (const stage of stages) {
-    current = stage.strategy.transform !== undefined ? await stage.strategy.transform(current, stage.state, env) : await runFresh(stage, current, env);
+    current = stage.strategy.transform !== undefined ? await stage.strategy.transform(current, stage.state, env) : await runFed(stage, current, env);
   }
   return current;
 }
 
-/** Asks the stages that keep state to recover, in order, until one retries. */
+/** Asks the stages to recover, in order, until one retries. */
 async function recoverStages(stages: readonly Stage[], failure: Failure, env: StrategyEnv): Promise<RecoverDecision> {
   for (const stage of stages) {
-    if (!stage.persistent || stage.strategy.recover === undefined) continue;
+    if (stage.strategy.recover === undefined) continue;
     if ((await stage.strategy.recover(failure, stage.state, env)) === 'retry') return 'retry';
   }
   return 'give-up';
@@ -79,8 +89,8 @@ async function recoverStages(stages: readonly Stage[], failure: Failure, env: St
 /**
  * Builds the pipeline strategy over a stage lookup. Stage 1 observes the transcript and prepares
  * a context as it would alone; each later stage receives that context through `transform`
- * (types.ts), keeping its own state across steps, or, lacking `transform`, as the whole history
- * of a fresh state. `recover` goes to the stages in order until one retries; the thresholds are
+ * (types.ts), keeping its own state across steps, or, lacking `transform`, as the messages of
+ * it that its own (kept) state has not seen yet. `recover` goes to the stages in order until one retries; the thresholds are
  * the union of the stages'.
  */
 export function createPipeline(lookup: StageLookup): Strategy<Options, State> {
@@ -92,7 +102,9 @@ export function createPipeline(lookup: StageLookup): Strategy<Options, State> {
     options,
     init: (opts, context) => ({ stages: opts.stages.map((spec, i) => initStage(find(spec.strategy), spec, i, context)) }),
     async observe(event, state, env) {
-      for (const stage of state.stages) if (stage.persistent) await stage.strategy.observe?.(event, stage.state, env);
+      for (const stage of state.stages) {
+        if (stage.observesTranscript || event.type !== 'message') await stage.strategy.observe?.(event, stage.state, env);
+      }
     },
     async prepare(state, env) {
       const [first, ...rest] = state.stages;

@@ -7,15 +7,16 @@ import { checkResultSummary, type SummaryVerdict } from './summary-check.js';
 import { addNotes, extractNotes, injectAfterSystem, scratchpadMessage } from './scratchpad.js';
 import { retrievalHint } from './hints.js';
 
-const options = z.strictObject({
+/** The options schema (sigma.ts extends it). */
+export const surgicalOptions = z.strictObject({
   minSummaryChars: z.number().int().min(0).default(15).describe('a result summary shorter than this fails the summary check (the verdict is written into the tombstone)'),
   keepFailed: z.boolean().default(true).describe('a failed task keeps its raw log (the agent needs the errors to retry); false evicts it like a completed one'),
   maxNotes: z.number().int().min(1).default(20).describe('notes kept in the active_context scratchpad (assistant text lines that start with NOTE:); the oldest go first'),
 });
 
-export type Options = z.infer<typeof options>;
+export type Options = z.infer<typeof surgicalOptions>;
 
-interface OpenTask {
+export interface OpenTask {
   id: string;
   /** Raw ids of the assistant and tool messages observed while the task was in progress. */
   members: Set<string>;
@@ -47,7 +48,7 @@ export const surgicalEviction: Strategy<Options, State> = {
   name: 'surgical-eviction',
   description:
     'Task-based eviction: when a task completes, its tool results and assistant turns are replaced by tombstones carrying the validated result summary and the archive key of the raw log; failed tasks keep their logs; a NOTE: scratchpad survives.',
-  options,
+  options: surgicalOptions,
   init: (opts, context) => ({ ...createHistory(), options: opts, sessionId: context.sessionId, open: [], tags: new Map(), book: createBook(), notes: [] }),
   observe(event, state, env) {
     if (event.type === 'task') {
@@ -65,28 +66,43 @@ export const surgicalEviction: Strategy<Options, State> = {
   transform: (context, state) => sendable(context, state),
 };
 
-function sendable(messages: readonly ContextMessage[], state: State): ContextMessage[] {
+export function sendable(messages: readonly ContextMessage[], state: State): ContextMessage[] {
   return injectAfterSystem(applyEvictions(messages, state.book), [scratchpadMessage(SCRATCHPAD_ID, state.notes)]);
 }
 
 function observeTask(event: TaskEvent, state: State, env: StrategyEnv): void {
+  const finished = closeTask(event, state, env);
+  if (finished !== undefined) evictTask(event, finished, state, env);
+}
+
+/** A task finished and ready to evict (sigma holds them until its trigger fires). */
+export interface FinishedTask {
+  event: TaskEvent;
+  task: OpenTask;
+}
+
+/**
+ * Records a task event: opens the task, or closes it and returns its range to evict (a failed
+ * task under `keepFailed` is closed with a note and keeps its log).
+ */
+export function closeTask(event: TaskEvent, state: State, env: StrategyEnv): OpenTask | undefined {
   const index = state.open.findIndex((t) => t.id === event.id);
   if (event.status === 'in_progress') {
     if (index === -1) state.open.push({ id: event.id, members: new Set() });
-    return;
+    return undefined;
   }
-  if (index === -1) return;
+  if (index === -1) return undefined;
   const [task] = state.open.splice(index, 1) as [OpenTask];
   if (event.status === 'failed' && state.options.keepFailed) {
     const tokens = env.countMessages(applyEvictions(state.messages, state.book));
     env.emit({ action: 'note', reason: `task ${event.id} failed: raw log kept`, mode: 'failed', tokensBefore: tokens, tokensAfter: tokens, detail: `task ${event.id}` });
-    return;
+    return undefined;
   }
-  evictTask(event, task, state, env);
+  return task;
 }
 
 /** Evicts a finished task's range, archives its raw messages and emits an `evict` action. */
-function evictTask(event: TaskEvent, task: OpenTask, state: State, env: StrategyEnv): void {
+export function evictTask(event: TaskEvent, task: OpenTask, state: State, env: StrategyEnv): void {
   const verdict = checkResultSummary(event.resultSummary, event.criteria, state.options.minSummaryChars);
   const key = `${state.sessionId}/${event.id}`;
   const plan = planEviction(state.messages, state.book, { id: event.id, members: task.members, tags: state.tags }, tombstoneWriter(event, verdict, key));

@@ -5,10 +5,13 @@ import { applyToHistory, createHistory, leadingSystem, type History } from './hi
 import { alignCut, newestUserIndex } from './message-units.js';
 import { requestSummary } from './summary-call.js';
 import { truncateToTokens } from './text-cuts.js';
+import { resolveTriggers, type Triggers } from './tri-modal-thresholds.js';
 
 const options = z.strictObject({
-  semanticTokens: z.number().int().min(0).default(50_000).describe('semantic trigger: a task status update and the context above this many tokens'),
-  standardTokens: z.number().int().min(0).default(200_000).describe('standard trigger: the context above this many tokens'),
+  semanticTokens: z.number().int().min(0).optional().describe('semantic trigger: a task status update and the context above this many tokens (default 50k, scaled to the window: tri-modal-thresholds.ts)'),
+  standardTokens: z.number().int().min(0).optional().describe('standard trigger: the context above this many tokens (default 200k, scaled to the window: tri-modal-thresholds.ts)'),
+  semanticShare: z.number().positive().max(1).optional().describe('semantic trigger as a share of the window (wins over semanticTokens)'),
+  standardShare: z.number().positive().max(1).optional().describe('standard trigger as a share of the window (wins over standardTokens)'),
   survivalFactor: z
     .number()
     .positive()
@@ -36,6 +39,10 @@ type Mode = 'survival' | 'standard' | 'semantic';
 
 export interface State extends History {
   options: Options;
+  /** The semantic and standard triggers in this run's window. */
+  triggers: Triggers;
+  /** The scaling note was written to the action log. */
+  noted: boolean;
   /** A task event arrived since the last prepare. */
   taskUpdated: boolean;
   /** Turns sent so far and the context tokens they carried (the survival estimate). */
@@ -62,9 +69,9 @@ export const RECAP_PROMPT = [
 export const triModal: Strategy<Options, State> = {
   name: 'tri-modal',
   description:
-    'Flushes the history to a model recap plus the newest turn (~3,000 tokens) on a semantic (task update and > 50k), standard (> 200k) or survival (next turn × 1.2 > quota left this minute) trigger; caps thinking at 8,192 tokens when under 200k TPM is left.',
+    'Flushes the history to a model recap plus the newest turn (~3,000 tokens) on a semantic (task update and > 50k), standard (> 200k; both defaults written for a 1M window and scaled to smaller ones) or survival (next turn × 1.2 > quota left this minute) trigger; caps thinking at 8,192 tokens when under 200k TPM is left.',
   options,
-  init: (opts) => ({ ...createHistory(), options: opts, taskUpdated: false, turns: 0, tokensSoFar: 0, lastContextTokens: 0, lockedAt: undefined, recaps: 0, thinkingSaved: 0 }),
+  init: (opts, context) => ({ ...createHistory(), options: opts, triggers: resolveTriggers(opts, context.window), noted: false, taskUpdated: false, turns: 0, tokensSoFar: 0, lastContextTokens: 0, lockedAt: undefined, recaps: 0, thinkingSaved: 0 }),
   observe(event, state) {
     if (event.type === 'task') state.taskUpdated = true;
     if (event.type === 'message' && event.role === 'assistant') {
@@ -76,6 +83,7 @@ export const triModal: Strategy<Options, State> = {
   },
   async prepare(state, env) {
     const tokens = env.countMessages(state.messages);
+    noteScaling(state, env, tokens);
     if (state.lockedAt !== undefined && tokens > state.lockedAt) state.lockedAt = undefined;
     const mode = state.lockedAt === undefined ? triggered(state, env, tokens) : undefined;
     state.taskUpdated = false;
@@ -84,20 +92,31 @@ export const triModal: Strategy<Options, State> = {
     state.lastContextTokens = env.countMessages(context);
     return context;
   },
-  thresholds: (opts) => [
-    { label: 'semantic', tokens: opts.semanticTokens },
-    { label: 'standard', tokens: opts.standardTokens },
-  ],
+  thresholds: (opts, window) => {
+    const t = resolveTriggers(opts, window);
+    return [
+      { label: 'semantic', tokens: t.semantic },
+      { label: 'standard', tokens: t.standard },
+    ];
+  },
 };
+
+/** Records once, at the first step, that the default triggers were scaled to the window, and how. */
+export function noteScaling(state: { triggers: Triggers; noted: boolean }, env: StrategyEnv, tokens: number): void {
+  if (state.noted || state.triggers.scaled === undefined) return;
+  state.noted = true;
+  env.emit({ action: 'note', reason: 'triggers scaled to the window', mode: 'scaled', tokensBefore: tokens, tokensAfter: tokens, detail: state.triggers.scaled });
+}
 
 /** The trigger that fires, the most urgent first, or undefined. */
 function triggered(state: State, env: StrategyEnv, tokens: number): Mode | undefined {
   const o = state.options;
+  const t = state.triggers;
   if (state.turns < o.minTurns) return undefined;
   // The estimate of the next turn needs at least one turn behind it.
   if (state.turns > 0 && (state.tokensSoFar / state.turns) * o.survivalFactor > env.quota.remainingTpm()) return 'survival';
-  if (tokens > o.standardTokens) return 'standard';
-  if (state.taskUpdated && tokens > o.semanticTokens) return 'semantic';
+  if (tokens > t.standard) return 'standard';
+  if (state.taskUpdated && tokens > t.semantic) return 'semantic';
   return undefined;
 }
 
@@ -107,8 +126,8 @@ function reasonOf(mode: Mode, state: State, env: StrategyEnv, tokens: number): s
     const estimate = Math.round(state.tokensSoFar / state.turns);
     return `next turn ≈ ${estimate} tokens × ${o.survivalFactor} > ${env.quota.remainingTpm()} left this minute`;
   }
-  if (mode === 'standard') return `context of ${tokens} tokens > ${o.standardTokens}`;
-  return `task status update with a context of ${tokens} tokens > ${o.semanticTokens}`;
+  if (mode === 'standard') return `context of ${tokens} tokens > ${state.triggers.standard}`;
+  return `task status update with a context of ${tokens} tokens > ${state.triggers.semantic}`;
 }
 
 /**

@@ -81,8 +81,8 @@ export interface Strategy<Options = any, State = any> {
    * `prepare` (src/strategies/pipeline.ts calls it for every stage after the first, once per
    * step). `state` persists across steps and has observed every transcript event, so the
    * strategy keeps its memory (tags, dialect, last action) while working on the messages it is
-   * given. A strategy without it runs in a later stage on a fresh state fed the context as
-   * message events, and so keeps nothing from one step to the next.
+   * given. A strategy without it keeps its state in a later stage too and is fed the messages of the
+   * context it has not seen yet (pipeline.ts).
    */
   transform?(context: ContextMessage[], state: State, env: StrategyEnv): Promise<ContextMessage[]> | ContextMessage[];
   /** Context sizes (tokens) this strategy reacts to, for the trigger lines of the reports. */

@@ -87,6 +87,7 @@ export const taskEventSchema = z.strictObject({
   resultSummary: z.string().optional(),
   criteria: z.array(z.string()).optional(),
   at: isoTimeSchema.optional(),
+  source: z.enum(['todo-write', 'update-plan', 'user-turns']).optional(),
 });
 
 export const probeEventSchema = z.strictObject({

@@ -75,6 +75,13 @@ export interface MessageEvent {
 
 export type TaskStatus = 'in_progress' | 'completed' | 'failed';
 
+/**
+ * Where an importer read a task from (src/transcript/tasks/): the agent's plan tool (Claude Code
+ * `TodoWrite`, Codex `update_plan`) or, in logs without one, the user turns. Absent: written by hand
+ * or by a generator.
+ */
+export type TaskEventSource = 'todo-write' | 'update-plan' | 'user-turns';
+
 export interface TaskEvent {
   type: 'task';
   id: string;
@@ -83,6 +90,7 @@ export interface TaskEvent {
   resultSummary?: string;
   criteria?: string[];
   at?: string;
+  source?: TaskEventSource;
 }
 
 export type ProbeKind = 'recall' | 'artifact' | 'continuation' | 'decision';

@@ -12,7 +12,7 @@ const KEY_ORDER = {
   message: ['type', 'id', 'role', 'text', 'thinking', 'thoughtSignature', 'toolCalls', 'toolCallId', 'toolName', 'at', 'usage', 'model', 'dialect', 'reasoningTokens'],
   toolCall: ['id', 'name', 'args'],
   usage: ['input', 'cachedInput', 'output', 'reasoning'],
-  task: ['type', 'id', 'status', 'title', 'resultSummary', 'criteria', 'at'],
+  task: ['type', 'id', 'status', 'title', 'resultSummary', 'criteria', 'at', 'source'],
   probeEvent: ['type', 'probe'],
   probe: ['id', 'kind', 'question', 'expected', 'evidence', 'ask', 'origin'],
   expected: ['anyOf', 'allOf', 'regex', 'notInSession'],

@@ -39,7 +39,7 @@ describe('pipeline', () => {
     { name: 'rolling-window then tiered-truncation: the same messages, each stage on the output of the previous', stages: [{ strategy: 'rolling-window', options: { groups: 2 } }, { strategy: 'tiered-truncation' }], expected: ['s', 'u2', 'a3', 't3', 'u3', 'a4', 't4'] },
     { name: 'surgical-eviction then rolling-window keeps the tombstones the window reaches', stages: [{ strategy: 'surgical-eviction' }, { strategy: 'rolling-window', options: { groups: 3 } }], expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:t1', 'evicted:t2', 'u2', 'a3', 't3', 'u3', 'a4', 't4'] },
     { name: 'rolling-window then surgical-eviction: a later stage that remembers tasks (transform)', stages: [{ strategy: 'rolling-window', options: { groups: 0 } }, { strategy: 'surgical-eviction' }], expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:t1', 'evicted:t2', 'u2', 'a3', 't3', 'u3', 'a4', 't4'] },
-    { name: 'a later stage without transform runs on a fresh state fed the context', stages: [{ strategy: 'rolling-window', options: { groups: 1 } }, { strategy: 'full' }], expected: ['s', 'u3', 'a4', 't4'] },
+    { name: 'a later stage without transform keeps its state, fed the new messages of the context', stages: [{ strategy: 'rolling-window', options: { groups: 1 } }, { strategy: 'full' }], expected: ['s', 'u3', 'a4', 't4'] },
   ];
   it.each(table)('$name', async ({ stages, expected }) => {
     const { context } = await replay(resolved, { stages: stages.map((s) => ({ strategy: s.strategy, options: s.options ?? {} })) }, session);
@@ -64,7 +64,7 @@ describe('pipeline', () => {
     expect(() => pipeline.init(pipeline.options.parse({ stages: [{ strategy: 'state-anchor' }] }), { sessionId: 's', window: 1 })).toThrow(UsageError);
   });
 
-  it('asks the stages to recover in order until one retries; stateless stages are not asked', async () => {
+  it('asks every stage to recover in order until one retries', async () => {
     const asked: string[] = [];
     const fake = (name: string, decision: 'retry' | 'give-up', transform: boolean): Strategy => ({
       ...full,
@@ -80,7 +80,7 @@ describe('pipeline', () => {
     const state = composed.init(composed.options.parse({ stages: ['a', 'b', 'c', 'd'].map((strategy) => ({ strategy })) }), { sessionId: 's', window: 1000 });
     const decision = await composed.recover?.({ kind: 'overflow', message: 'too big' }, state, createHarness().env);
     expect(decision).toBe('retry');
-    expect(asked).toEqual(['a', 'c']);
+    expect(asked).toEqual(['a', 'b', 'c']);
   });
 
   it('reports the union of the stages’ thresholds', () => {

@@ -144,11 +144,30 @@ describe('tri-modal', () => {
 
   it('reports the semantic and standard sizes and documents every option with a default', () => {
     const defaults = triModal.options.parse({});
+    // The 50k / 200k defaults were written for a 1M window: in 48k they keep that ratio.
     expect(triModal.thresholds?.(defaults, 48_000)).toEqual([
+      { label: 'semantic', tokens: 2_400 },
+      { label: 'standard', tokens: 9_600 },
+    ]);
+    expect(triModal.thresholds?.(defaults, 1_048_576)).toEqual([
       { label: 'semantic', tokens: 50_000 },
       { label: 'standard', tokens: 200_000 },
     ]);
-    expect(defaults).toMatchObject({ semanticTokens: 50_000, standardTokens: 200_000, survivalFactor: 1.2, minTurns: 1, recentTokens: 3000, thinkingQuotaTokens: 200_000, thinkingCapTokens: 8192 });
+    expect(triModal.thresholds?.(triModal.options.parse({ semanticShare: 0.25, standardTokens: 30_000 }), 48_000)).toEqual([
+      { label: 'semantic', tokens: 12_000 },
+      { label: 'standard', tokens: 30_000 },
+    ]);
+    expect(defaults).toMatchObject({ survivalFactor: 1.2, minTurns: 1, recentTokens: 3000, thinkingQuotaTokens: 200_000, thinkingCapTokens: 8192 });
+  });
+
+  it('scales its default triggers to a small window and writes the rule in a note', async () => {
+    // 1,300 tokens in a 5,000-token window: the defaults become 250 (semantic) and 1,000 (standard).
+    const harness = createHarness({ window: 5000 });
+    const { context } = await replay(triModal, { recapTokens: 50 }, history, harness);
+    expect(ids(context)).toEqual(['s', 'tri-modal-recap-1', 'u2', 'a4', 't4']);
+    expect(harness.actions.map((a) => a.action)).toEqual(['note', 'trigger', 'recap', 'compact']);
+    expect(harness.actions[0]?.detail).toContain('scaled to the 5000-token window: trigger × 5000 / 1,000,000 → semantic 250, standard 1000');
+    expect(actionsOf(harness, 'trigger')[0]?.mode).toBe('standard');
   });
 
   it('reacts to a task update once, at the step that follows it', async () => {

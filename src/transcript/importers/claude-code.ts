@@ -7,6 +7,7 @@ import { mergeAdjacentUserMessages } from './shared/merge-user-turns.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
 import { parseHeadObjects, readJsonLines, type JsonLine } from './shared/lines.js';
 import { normalizeTime, parseShape } from './shared/validate.js';
+import { withDerivedTasks } from '../tasks/derive.js';
 
 const blockSchema = z.looseObject({ type: z.string() });
 const contentSchema = z.union([z.string(), z.array(blockSchema)]);
@@ -99,7 +100,7 @@ export async function buildClaudeTranscript(builder: TranscriptBuilder, lines: A
     builder.attempt(() => applyLine(builder, state, parseLine(builder.file, line, value)));
   }
   const transcript = builder.build({ id: state.sessionId ?? basename(builder.file, '.jsonl'), title: state.title, model: state.model });
-  return { ...transcript, events: mergeAdjacentUserMessages(transcript.events) };
+  return withDerivedTasks({ ...transcript, events: mergeAdjacentUserMessages(transcript.events) });
 }
 
 function parseLine(file: string, line: number, value: unknown): ParsedLine {

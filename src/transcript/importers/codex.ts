@@ -6,6 +6,7 @@ import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builde
 import { parseHeadObjects, readJsonLines } from './shared/lines.js';
 import { normalizeTime } from './shared/validate.js';
 import { parseCodexLine, type CodexRecord } from './shared/codex-records.js';
+import { withDerivedTasks } from '../tasks/derive.js';
 
 interface Step {
   /** False once the model call is over (its input arrived, or its usage was reported). */
@@ -47,7 +48,7 @@ export const codex: Importer = {
       builder.attempt(() => applyRecord(builder, state, parseCodexLine(file, line, value), line, normalizeTime(value['timestamp'])));
     }
     if (state.pendingUsage !== undefined) builder.countUnknown('token_count without a call');
-    return builder.build({ id: state.sessionId ?? basename(file, '.jsonl'), model: state.firstModel, contextWindow: state.contextWindow });
+    return withDerivedTasks(builder.build({ id: state.sessionId ?? basename(file, '.jsonl'), model: state.firstModel, contextWindow: state.contextWindow }));
   },
 };
 

@@ -7,6 +7,7 @@ import { isRecord, parseHeadObjects, parseJsonObject, readHead, readJsonLines } 
 import { joinHead, readJsonDocument } from './shared/json-document.js';
 import { partListText } from './shared/gemini-parts.js';
 import { normalizeTime, parseShape } from './shared/validate.js';
+import { withDerivedTasks } from '../tasks/derive.js';
 
 const count = z.number().int().min(0).nullish();
 
@@ -48,7 +49,7 @@ export const geminiCli: Importer = {
       const used = addMessage(builder, message);
       model ??= used;
     }
-    return builder.build({ id: recording.sessionId ?? basename(file, extname(file)), model });
+    return withDerivedTasks(builder.build({ id: recording.sessionId ?? basename(file, extname(file)), model }));
   },
 };
 

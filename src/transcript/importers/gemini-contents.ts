@@ -7,6 +7,7 @@ import { isRecord } from './shared/lines.js';
 import { joinHead, readJsonDocument } from './shared/json-document.js';
 import { functionResponseText, partKind, partListText, partSchema, type Part } from './shared/gemini-parts.js';
 import { parseShape } from './shared/validate.js';
+import { withDerivedTasks } from '../tasks/derive.js';
 
 const contentSchema = z.looseObject({
   role: z.enum(['user', 'model', 'function', 'tool']).nullish(),
@@ -39,7 +40,7 @@ export const geminiContents: Importer = {
         else addUserContent(builder, content, `content-${i}`);
       });
     });
-    return builder.build({ id: basename(file, extname(file)), model });
+    return withDerivedTasks(builder.build({ id: basename(file, extname(file)), model }));
   },
 };
 

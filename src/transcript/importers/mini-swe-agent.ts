@@ -8,6 +8,7 @@ import { isRecord } from './shared/lines.js';
 import { joinHead, readJsonDocument } from './shared/json-document.js';
 import { chatContentText } from './shared/chat-completions.js';
 import { normalizeTime, parseShape } from './shared/validate.js';
+import { withDerivedTasks } from '../tasks/derive.js';
 
 /** The only trajectory format this importer reads (mini-swe-agent 1.x). */
 const FORMAT = 'mini-swe-agent-1';
@@ -83,7 +84,7 @@ export const miniSweAgent: Importer = {
       });
     });
     const instance = typeof root['instance_id'] === 'string' ? root['instance_id'] : basename(file).replace(/\.traj\.json$|\.json$/, '');
-    return builder.build({ id: instance, title: describeRun(root['info']), model });
+    return withDerivedTasks(builder.build({ id: instance, title: describeRun(root['info']), model }));
   },
 };
 

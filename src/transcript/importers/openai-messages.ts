@@ -6,6 +6,7 @@ import { isRecord } from './shared/lines.js';
 import { joinHead, readJsonDocument } from './shared/json-document.js';
 import { addChatMessage, chatMessageSchema } from './shared/chat-completions.js';
 import { normalizeTime, parseShape } from './shared/validate.js';
+import { withDerivedTasks } from '../tasks/derive.js';
 
 export const openaiMessages: Importer = {
   name: 'openai-messages',
@@ -30,6 +31,6 @@ export const openaiMessages: Importer = {
         addChatMessage(builder, message, { id: `message-${i}`, at, model });
       });
     });
-    return builder.build({ id: basename(file, extname(file)), model });
+    return withDerivedTasks(builder.build({ id: basename(file, extname(file)), model }));
   },
 };

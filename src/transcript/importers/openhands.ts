@@ -6,6 +6,7 @@ import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builde
 import { joinHead, readJsonDocument } from './shared/json-document.js';
 import { chatContentText, chatMessageSchema, parseArguments } from './shared/chat-completions.js';
 import { normalizeTime, parseShape } from './shared/validate.js';
+import { withDerivedTasks } from '../tasks/derive.js';
 
 const count = z.number().int().min(0).nullish();
 
@@ -69,7 +70,7 @@ export const openhands: Importer = {
     document.entries.forEach(({ line, value }, i) => {
       builder.attempt(() => applyEvent(builder, state, parseShape(eventSchema, value, { file, line, field: String(i) })));
     });
-    return builder.build({ id: basename(file, extname(file)), model: state.model });
+    return withDerivedTasks(builder.build({ id: basename(file, extname(file)), model: state.model }));
   },
 };
 

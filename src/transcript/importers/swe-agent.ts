@@ -7,6 +7,7 @@ import { isRecord } from './shared/lines.js';
 import { joinHead, readJsonDocument } from './shared/json-document.js';
 import { addChatMessage, chatMessageSchema } from './shared/chat-completions.js';
 import { parseShape } from './shared/validate.js';
+import { withDerivedTasks } from '../tasks/derive.js';
 
 const infoSchema = z.looseObject({
   exit_status: z.string().nullish(),
@@ -38,7 +39,7 @@ export const sweAgent: Importer = {
       });
     });
     const id = stringAt(config, ['problem_statement', 'id']) ?? basename(file, extname(file));
-    return builder.build({ id, title: describeRun(root['info']), model });
+    return withDerivedTasks(builder.build({ id, title: describeRun(root['info']), model }));
   },
 };
 

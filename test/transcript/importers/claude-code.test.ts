@@ -58,8 +58,9 @@ describe('claude-code importer', () => {
         claudeUser('u3', 'go on'),
       ),
     );
-    expect(transcript.events.map((e) => e.type)).toEqual(['message', 'compaction', 'message']);
-    expect(transcript.events[1]).toEqual({
+    // Each user request opens a task the next one completes (src/transcript/tasks/).
+    expect(transcript.events.map((e) => e.type)).toEqual(['message', 'task', 'compaction', 'task', 'message', 'task']);
+    expect(transcript.events[2]).toEqual({
       type: 'compaction',
       id: 'b1',
       tokensBefore: 155000,

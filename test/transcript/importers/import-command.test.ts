@@ -33,7 +33,8 @@ describe('ctxbench import', () => {
     expect(printed).toContain('messages 403, steps 201, tool calls 194');
     const sidechain = readFileSync(join(dirname(out), 'vsla.sidechain-1.ctx.jsonl'), 'utf8').trimEnd().split('\n');
     expect(JSON.parse(sidechain[0]!)).toMatchObject({ type: 'session', id: '0a725fb5-6378-432a-9e84-9f3f49d4043d/sidechain-1' });
-    expect(sidechain).toHaveLength(1 + 27);
+    // 27 messages and the task its one user request opens (src/transcript/tasks/).
+    expect(sidechain).toHaveLength(1 + 27 + 1);
   });
 
   it('writes the canonical transcript and prints what it holds', async () => {
@@ -44,7 +45,8 @@ describe('ctxbench import', () => {
     expect(printed).toContain('skipped lines 0');
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n');
     expect(JSON.parse(lines[0]!)).toMatchObject({ type: 'session', id: '01996135-afde-7911-97f0-d863511eca56', source: { format: 'codex' } });
-    expect(lines).toHaveLength(1 + 40);
+    // 40 messages and 9 task events read from the 4 update_plan calls (src/transcript/tasks/).
+    expect(lines).toHaveLength(1 + 40 + 9);
   });
 
   it('skips broken lines under --lenient and lists them', async () => {

@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import type { ContextMessage } from '../transcript/types.js';
+import type { Strategy, StrategyEnv } from './types.js';
+import { applyToHistory, createHistory, leadingSystem } from './history.js';
+import { createBook } from './eviction-book.js';
+import { closeTask, evictTask, sendable, surgicalEviction, surgicalOptions, type FinishedTask, type State as SurgicalState } from './surgical-eviction.js';
+import { noteScaling, newestTurn, RECAP_PROMPT } from './tri-modal.js';
+import { resolveTriggers, type Triggers } from './tri-modal-thresholds.js';
+import { requestSummary } from './summary-call.js';
+
+const options = z.strictObject({
+  ...surgicalOptions.shape,
+  semanticTokens: z.number().int().min(0).optional().describe('semantic trigger: finished tasks are evicted once the context is above this many tokens (default 50k, scaled to the window as tri-modal does)'),
+  standardTokens: z.number().int().min(0).optional().describe('standard trigger: above this many tokens after the evictions, the history is flushed to a recap (default 200k, scaled to the window)'),
+  semanticShare: z.number().positive().max(1).optional().describe('semantic trigger as a share of the window'),
+  standardShare: z.number().positive().max(1).optional().describe('standard trigger as a share of the window'),
+  survivalFactor: z.number().positive().default(1.2).describe('survival trigger: the estimated next turn times this factor exceeds the quota left this minute: finished tasks are evicted whatever the size'),
+  recentTokens: z.number().int().positive().default(3000).describe('budget of the newest turn kept after a recap flush, in tokens'),
+  recapTokens: z.number().int().positive().default(2048).describe('output budget of the recap, in tokens'),
+});
+
+export type Options = z.infer<typeof options>;
+
+export interface State {
+  options: Options;
+  surgical: SurgicalState;
+  triggers: Triggers;
+  noted: boolean;
+  /** Tasks finished since the last flush, not yet evicted. */
+  finished: FinishedTask[];
+  turns: number;
+  tokensSoFar: number;
+  lastContextTokens: number;
+  /** The last recap flush: the ids it replaced and the recap that stands for them. */
+  recap: { replaced: Set<string>; message: ContextMessage } | undefined;
+  recaps: number;
+  /** Set after a recap flush (or a failed one) to the size it left: no new flush until the context is larger. */
+  lockedAt: number | undefined;
+}
+
+/**
+ * Seed 001's composition: surgical eviction inside tri-modal's semantic mode. Tasks are tagged
+ * and archived as surgical-eviction does, but a finished task is evicted only when tri-modal's
+ * triggers say so: the semantic trigger (finished tasks and a context above the semantic size)
+ * or the survival trigger (the next turn would not fit the minute's quota). Above the standard
+ * size after the evictions, the history is flushed to a recap plus the newest turn.
+ */
+export const sigma: Strategy<Options, State> = {
+  name: 'sigma',
+  description:
+    'Surgical eviction inside tri-modal: finished tasks become tombstones when the semantic (context > 50k, scaled to the window) or survival trigger fires; above the standard size (200k, scaled) the rest is flushed to a recap plus the newest turn.',
+  options,
+  init: (opts, context) => ({
+    options: opts,
+    lockedAt: undefined,
+    surgical: { ...createHistory(), options: opts, sessionId: context.sessionId, open: [], tags: new Map(), book: createBook(), notes: [] },
+    triggers: resolveTriggers(opts, context.window),
+    noted: false,
+    finished: [],
+    turns: 0,
+    tokensSoFar: 0,
+    lastContextTokens: 0,
+    recap: undefined,
+    recaps: 0,
+  }),
+  observe(event, state, env) {
+    if (event.type === 'task') {
+      const task = closeTask(event, state.surgical, env);
+      if (task !== undefined) state.finished.push({ event, task });
+      return;
+    }
+    if (event.type === 'message' && event.role === 'assistant') {
+      state.turns += 1;
+      state.tokensSoFar += state.lastContextTokens;
+    }
+    surgicalEviction.observe?.(event, state.surgical, env);
+  },
+  async prepare(state, env) {
+    let context = current(state);
+    const tokens = env.countMessages(context);
+    noteScaling(state, env, tokens);
+    const mode = evictionTrigger(state, env, tokens);
+    if (mode !== undefined) {
+      env.emit({ action: 'trigger', reason: `${mode}: ${state.finished.length} finished task(s) evicted`, mode, tokensBefore: tokens, tokensAfter: tokens });
+      for (const { event, task } of state.finished) evictTask(event, task, state.surgical, env);
+      state.finished = [];
+      context = current(state);
+    }
+    const size = env.countMessages(context);
+    if (state.lockedAt !== undefined && size > state.lockedAt) state.lockedAt = undefined;
+    if (state.lockedAt === undefined && size > state.triggers.standard) context = await flush(state, env, context, size);
+    state.lastContextTokens = env.countMessages(context);
+    return context;
+  },
+  thresholds: (opts, window) => {
+    const t = resolveTriggers(opts, window);
+    return [
+      { label: 'semantic', tokens: t.semantic },
+      { label: 'standard', tokens: t.standard },
+    ];
+  },
+};
+
+/** The trigger that evicts the finished tasks now, or undefined. */
+function evictionTrigger(state: State, env: StrategyEnv, tokens: number): 'survival' | 'semantic' | undefined {
+  if (state.finished.length === 0) return undefined;
+  if (state.turns > 0 && (state.tokensSoFar / state.turns) * state.options.survivalFactor > env.quota.remainingTpm()) return 'survival';
+  return tokens > state.triggers.semantic ? 'semantic' : undefined;
+}
+
+/** The surgical context, with the messages an earlier recap replaced folded into it. */
+function current(state: State): ContextMessage[] {
+  const context = sendable(state.surgical.messages, state.surgical);
+  const recap = state.recap;
+  if (recap === undefined) return context;
+  const system = leadingSystem(context).length;
+  const kept = context.filter((m, i) => i < system || !recap.replaced.has(m.id));
+  return [...kept.slice(0, system), recap.message, ...kept.slice(system)];
+}
+
+async function flush(state: State, env: StrategyEnv, context: ContextMessage[], before: number): Promise<ContextMessage[]> {
+  const o = state.options;
+  const kept = [...leadingSystem(context), ...newestTurn(context, o.recentTokens, env)];
+  if (env.countMessages(kept) + o.recapTokens >= before) return context;
+  env.emit({ action: 'trigger', reason: `context of ${before} tokens > ${state.triggers.standard}`, mode: 'standard', tokensBefore: before, tokensAfter: before });
+  const recap = await requestSummary(env, { instruction: RECAP_PROMPT, messages: context, maxOutputTokens: o.recapTokens, purpose: 'recap', reason: 'recap', mode: 'standard', shrinkOnOverflow: true });
+  if (!recap.ok) {
+    state.lockedAt = before;
+    return context;
+  }
+  const keptIds = new Set(kept.map((m) => m.id));
+  const previous = state.recap;
+  const message: ContextMessage = { type: 'message', id: `sigma-recap-${state.recaps + 1}`, role: 'user', text: `Recap of the session so far:\n${recap.text}`, synthetic: 'sigma recap' };
+  state.recap = { replaced: new Set(context.filter((m) => !keptIds.has(m.id)).map((m) => m.id)), message };
+  const flushed = current(state);
+  const after = env.countMessages(flushed);
+  state.lockedAt = Math.min(after, before);
+  if (after >= before) {
+    state.recap = previous;
+    env.emit({ action: 'note', reason: 'flush would not shrink the history; kept it', mode: 'standard', tokensBefore: before, tokensAfter: before, detail: `flushed: ${after} tokens` });
+    return context;
+  }
+  state.recaps += 1;
+  env.emit({ action: 'compact', reason: 'history flushed to the recap and the newest turn', mode: 'standard', tokensBefore: before, tokensAfter: env.countMessages(flushed) });
+  return flushed;
+}
