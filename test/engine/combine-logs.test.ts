@@ -49,11 +49,11 @@ describe('a scenario over several logs', () => {
     expect([full.summary.logs, full.summary.crashed_logs]).toEqual([2, [a, b].filter((log) => log.summary.crashed).length]);
     expect(full.summary.crashed).toBe(a.summary.crashed || b.summary.crashed);
     // Steps are numbered on across logs, so the second log's first step is step 18.
-    // At window 9000 `full` overflows the first log at its step 16, and replays the second whole.
-    expect([a.summary.crash_step, b.summary.crashed]).toEqual([16, false]);
-    expect(full.summary).toMatchObject({ steps_completed: 29, crashed: true, crash_step: 16, prompt_tokens: 144403, peak_context_tokens: 9425, probes: 22, unanswered: 11, logs: 2, crashed_logs: 1 });
+    // At window 9000 `full` overflows the first log at its step 13 (Gemini-calibrated counts), and replays the second whole.
+    expect([a.summary.crash_step, b.summary.crashed]).toEqual([13, false]);
+    expect(full.summary).toMatchObject({ steps_completed: 26, crashed: true, crash_step: 13, prompt_tokens: 138898, peak_context_tokens: 9475, probes: 22, unanswered: 11, logs: 2, crashed_logs: 1 });
     // Steps are numbered on across logs: the second log's first step is step 18.
-    expect(full.steps.map((s) => s.step)).toEqual([...Array.from({ length: 17 }, (_, i) => i), ...Array.from({ length: 13 }, (_, i) => 18 + i)]);
+    expect(full.steps.map((s) => s.step)).toEqual([...Array.from({ length: 14 }, (_, i) => i), ...Array.from({ length: 13 }, (_, i) => 18 + i)]);
     expect(full.probes?.answers.every((answer) => /^django__django-1(0999|1163)\//.test(answer.probeId))).toBe(true);
     expect(unitOf(result, 'rolling-window').summary.saving_vs_full).not.toBeNull();
   });

@@ -32,7 +32,7 @@ describe('scenarios/real', () => {
 
   it('gives every scenario at least 30 steps and 8 generated probes', async () => {
     expect(prepared.map((p) => [p.scenario.name, sizeOf(p)])).toEqual([
-      ['real-claude-code-vibecoding-session', { steps: 32, probes: 15 }],
+      ['real-claude-code-vibecoding-session', { steps: 32, probes: 16 }],
       ['real-claude-code-vsla-compacted', { steps: 201, probes: 20 }],
       ['real-claude-code-vsla-long', { steps: 119, probes: 20 }],
       ['real-mini-swe-agent', { steps: 1019, probes: 69 }],
