@@ -86,7 +86,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     emit: (action) => events.push({ type: 'action', step: env.step, atMs: clock.now(), ...action }),
   };
   const state: unknown = strategy.init(options, { sessionId: transcript.header.id, window: scenario.window });
-  const followUps = createFollowUpTracker();
+  const followUps = createFollowUpTracker(archive);
   const ctx: StepContext = { scenario, strategy, state, env, gateway, clock, events, tokenizer, previous: [], followUps, hiddenOf, countOnlyHidden: provider.mode !== 'mock' };
   let lastOutput = 0;
   input.observer?.onStart?.(ctx);
