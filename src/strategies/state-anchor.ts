@@ -16,6 +16,12 @@ const options = z.strictObject({
     .min(0)
     .default(3)
     .describe('once the window cuts history, have the model write the STATE block (a metered call) when none exists or the latest is this many groups old; 0 = never'),
+  rebuildAt: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.5)
+    .describe('also write the STATE block when the context reaches this fraction of the window, though the window cuts nothing (sessions of few long groups); 0 = only when the window cuts'),
   rebuildTokens: z.number().int().positive().default(1024).describe('output budget of the rebuilt STATE block, in tokens'),
 });
 
@@ -109,13 +115,19 @@ export const REBUILD_PROMPT = [
   'If a previous STATE block is given, update it: keep what still holds, add what is new.',
 ].join(' ');
 
-/** Whether the anchor must be (re)written: the window cuts history, and there is none or it is stale. */
-function needsRebuild(state: State, manual: boolean): boolean {
-  const { rebuildAfter } = state.options;
+/**
+ * Whether the anchor must be (re)written: the window cuts history or the context reached
+ * `rebuildAt` of the window, and there is no block or it is `rebuildAfter` groups old.
+ */
+function needsRebuild(state: State, env: StrategyEnv, manual: boolean): boolean {
+  const { rebuildAfter, rebuildAt } = state.options;
   const groups = groupStarts(state.messages).length;
   if (manual) return groups > 0 && state.anchor?.covered !== state.messages.length;
-  if (rebuildAfter === 0 || state.groups === 0 || groups <= state.groups) return false;
-  return state.anchor === undefined || groups - state.anchor.group >= rebuildAfter;
+  if (rebuildAfter === 0) return false;
+  const stale = state.anchor === undefined || groups - state.anchor.group >= rebuildAfter;
+  if (!stale) return false;
+  const cuts = state.groups > 0 && groups > state.groups;
+  return cuts || (rebuildAt > 0 && groups > 0 && env.countMessages(state.messages) >= Math.floor(rebuildAt * env.window));
 }
 
 /**
@@ -158,8 +170,8 @@ async function rebuildAnchor(state: State, env: StrategyEnv, reason: string): Pr
 async function prepareAnchored(messages: readonly ContextMessage[], state: State, env: StrategyEnv): Promise<ContextMessage[]> {
   const manual = state.compactRequested;
   state.compactRequested = false;
-  if (needsRebuild(state, manual)) {
-    const why = manual ? 'manual /compact' : state.anchor === undefined ? 'the window cuts history and no STATE block exists' : `the STATE block is ${groupStarts(state.messages).length - state.anchor.group} groups old`;
+  if (needsRebuild(state, env, manual)) {
+    const why = manual ? 'manual /compact' : state.anchor === undefined ? 'no STATE block exists' : `the STATE block is ${groupStarts(state.messages).length - state.anchor.group} groups old`;
     await rebuildAnchor(state, env, why);
   }
   return anchored(messages, state, env);
@@ -176,7 +188,7 @@ async function prepareAnchored(messages: readonly ContextMessage[], state: State
 export const stateAnchor: Strategy<Options, State> = {
   name: 'state-anchor',
   description:
-    'A rolling window of the last 3 groups plus a persistent state: the latest ### STATE block (goal, context, resolved, anchors), which the model is asked to write once the window cuts history and none is 3 groups fresh, and a NOTE: scratchpad, injected after the system prompt at every step.',
+    'A rolling window of the last 3 groups plus a persistent state: the latest ### STATE block (goal, context, resolved, anchors), which the model is asked to write once the window cuts history or the context reaches half the window and none is 3 groups fresh, and a NOTE: scratchpad, injected after the system prompt at every step.',
   options,
   init: (opts) => ({ ...createHistory(), ...createWindowState(opts.groups), options: opts, notes: [], rebuilds: 0, compactRequested: false }),
   observe(event, state, env) {
@@ -186,4 +198,5 @@ export const stateAnchor: Strategy<Options, State> = {
   },
   prepare: (state, env) => prepareAnchored(state.messages, state, env),
   transform: (context, state, env) => prepareAnchored(context, state, env),
+  thresholds: (opts, window) => (opts.rebuildAt > 0 && opts.rebuildAfter > 0 ? [{ label: 'state rebuild', tokens: Math.floor(opts.rebuildAt * window) }] : []),
 };

@@ -90,7 +90,7 @@ describe('state-anchor', () => {
   const written = (): CompletionResult => ({ ok: true, text: WRITTEN, toolCalls: [], usage: { input: 100, cachedInput: 0, output: 30, reasoning: 0 } });
   const groupsOf = (n: number): TranscriptEvent[] => [msg.system('s'), ...Array.from({ length: n }, (_, i) => [msg.user(`u${i + 1}`), msg.assistant(`a${i + 1}`)]).flat()];
 
-  const rebuilds: { name: string; groups: number; rebuildAfter?: number; events: TranscriptEvent[]; calls: number; sent?: string[] }[] = [
+  const rebuilds: { name: string; groups: number; rebuildAfter?: number; rebuildAt?: number; events: TranscriptEvent[]; calls: number; sent?: string[] }[] = [
     { name: 'no call while the window cuts nothing', groups: 3, events: groupsOf(3), calls: 0 },
     { name: 'the model writes the block once the window cuts and none exists, from the whole history', groups: 2, events: groupsOf(3), calls: 1, sent: ['s', 'u1', 'a1', 'u2', 'a2', 'u3', 'a3'] },
     { name: 'a fresh block the agent wrote is anchored without a call', groups: 1, events: [msg.system('s'), msg.user('u1'), msg.user('u2'), msg.assistant('a2', STATE_1)], calls: 0 },
@@ -103,11 +103,12 @@ describe('state-anchor', () => {
       sent: ['s', 'state-anchor:previous', 'u2', 'a2', 'u3'],
     },
     { name: 'rebuildAfter 0 never calls', groups: 1, rebuildAfter: 0, events: groupsOf(4), calls: 0 },
+    { name: 'a context at rebuildAt of the window is anchored though the window cuts nothing', groups: 3, rebuildAt: 0.0001, events: groupsOf(2), calls: 1, sent: ['s', 'u1', 'a1', 'u2', 'a2'] },
     { name: 'a manual /compact rebuilds even when the window cuts nothing', groups: 3, events: [...groupsOf(1), { type: 'control', action: 'compact' }], calls: 1, sent: ['s', 'u1', 'a1'] },
   ];
-  it.each(rebuilds)('rebuild: $name', async ({ groups, rebuildAfter, events, calls, sent }) => {
+  it.each(rebuilds)('rebuild: $name', async ({ groups, rebuildAfter, rebuildAt, events, calls, sent }) => {
     const harness = createHarness({ answer: written });
-    const { context } = await replay(stateAnchor, { groups, ...(rebuildAfter === undefined ? {} : { rebuildAfter }) }, events, harness);
+    const { context } = await replay(stateAnchor, { groups, ...(rebuildAfter === undefined ? {} : { rebuildAfter }), ...(rebuildAt === undefined ? {} : { rebuildAt }) }, events, harness);
     expect(harness.calls).toHaveLength(calls);
     if (sent !== undefined) expect(ids(harness.calls[0]?.messages ?? [])).toEqual(sent);
     const anchors = harness.actions.filter((a) => a.action === 'anchor');
@@ -129,7 +130,7 @@ describe('state-anchor', () => {
     }
     // Steps at 1..6 groups: the window cuts from 2 groups on; rebuilt at 2, then 2 groups later at 4 and 6.
     expect(harness.actions.filter((a) => a.action === 'anchor').map((a) => a.reason)).toEqual([
-      'the window cuts history and no STATE block exists',
+      'no STATE block exists',
       'the STATE block is 2 groups old',
       'the STATE block is 2 groups old',
     ]);
