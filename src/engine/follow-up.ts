@@ -1,4 +1,6 @@
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
+import type { Archive } from '../strategies/types.js';
+import { readChunks, refHolding, refsNamedBy, refsOffered } from './ref-reads.js';
 
 /**
  * Follow-up reads: what a strategy made the agent fetch back. A strategy that replaces tool output
@@ -18,6 +20,11 @@ import type { ContextMessage, MessageEvent } from '../transcript/types.js';
  * result that held it is fetched whole — what following a ref or re-running the read returns —
  * and appended to the step's prompt, so its tokens count in the prompt, the quota and the window.
  * Re-reading a file is not charged: the re-read is in the transcript and every strategy pays it.
+ *
+ * Reads through a ref (ref-reads.ts). When the context sent offers a retrieval hint to the missing
+ * output (a scratchpad ref, an archive key), the agent reads it through the ref: only the chunks
+ * holding the lines it needs are fetched (`read_chunk`). A completion that names an offered
+ * `ref:` key reads that ref whole. Each output is fetched once per step, whichever way.
  */
 
 /** Shorter lines are too common to tell where they came from. */
@@ -67,7 +74,8 @@ function linesUsedBy(completion: MessageEvent): string[] {
   return [...new Set([...fromEdits.flatMap(usefulLines), ...usefulLines(completion.text)])];
 }
 
-export function createFollowUpTracker(): FollowUpTracker {
+/** `archive`: where retrieval hints lead; without it every fetch re-reads the whole output. */
+export function createFollowUpTracker(archive?: Pick<Archive, 'get' | 'lookup'>): FollowUpTracker {
   /** Each useful line of tool output → the ids of the tool results that held it, oldest first. */
   const holders = new Map<string, string[]>();
   const results = new Map<string, MessageEvent>();
@@ -82,20 +90,36 @@ export function createFollowUpTracker(): FollowUpTracker {
       }
     },
     check(context, completion, step) {
+      const refs = archive === undefined ? new Map<string, MessageEvent[]>() : refsOffered(context, archive);
+      const named = refsNamedBy(completion, refs);
       const wanted = linesUsedBy(completion).filter((line) => holders.has(line));
-      if (wanted.length === 0) return undefined;
+      if (wanted.length === 0 && named.length === 0) return undefined;
       const sent = new Map(context.map((m) => [m.id, m]));
       const written = context.filter((m) => m.synthetic !== undefined);
-      const fetched: string[] = [];
+      // Each missing output → the lines of it the completion needs.
+      const missing = new Map<string, string[]>();
       for (const line of wanted) {
         const ids = holders.get(line) ?? [];
         const isSent = ids.some((id) => sent.get(id)?.text.includes(line) === true) || written.some((m) => m.text.includes(line));
         const newest = ids[ids.length - 1];
-        if (!isSent && newest !== undefined && !fetched.includes(newest)) fetched.push(newest);
+        if (!isSent && newest !== undefined) missing.set(newest, [...(missing.get(newest) ?? []), line]);
       }
-      if (fetched.length === 0) return undefined;
-      const text = fetched.map((id) => `Fetched back (${id}):\n${results.get(id)?.text ?? ''}`).join('\n\n');
-      return { message: { type: 'message', id: `follow-up:${step}`, role: 'user', text, synthetic: 'retrieval' }, sources: fetched };
+      const parts: string[] = [];
+      const sources: string[] = [];
+      for (const key of named) {
+        const messages = refs.get(key) ?? [];
+        parts.push(`read_ref ${key}:\n${messages.map((m) => m.text).join('\n')}`);
+        for (const m of messages) if (!sources.includes(m.id)) sources.push(m.id);
+      }
+      for (const [id, lines] of missing) {
+        if (sources.includes(id)) continue;
+        const key = refHolding(refs, id);
+        const text = results.get(id)?.text ?? '';
+        parts.push(key === undefined ? `Fetched back (${id}):\n${text}` : readChunks(key, text, lines));
+        sources.push(id);
+      }
+      if (parts.length === 0) return undefined;
+      return { message: { type: 'message', id: `follow-up:${step}`, role: 'user', text: parts.join('\n\n'), synthetic: 'retrieval' }, sources };
     },
   };
 }

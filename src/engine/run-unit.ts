@@ -89,7 +89,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     emit: (action) => events.push({ type: 'action', step: env.step, atMs: clock.now(), ...action }),
   };
   const state: unknown = strategy.init(options, { sessionId: transcript.header.id, window: scenario.window });
-  const followUps = createFollowUpTracker();
+  const followUps = createFollowUpTracker(archive);
   const price = resolvePrice(scenario.model, scenario.prices);
   const cache = createCacheState(cacheRulesForModel(scenario.model));
   const ctx: StepContext = {

@@ -55,7 +55,7 @@ tr.crashed > th:first-child { box-shadow: inset 3px 0 0 var(--bad); }
 .badge.good { background: var(--good-bg); color: var(--good); }
 .badge.warn { background: var(--warn-bg); color: var(--warn); }
 .banner.warn { background: var(--warn-bg); color: var(--warn); padding: 0.5em 0.8em; border-radius: 4px; font-weight: 600; }
-.badge.action-compact, .badge.action-summary { background: #dbeafe; color: #1e40af; }
+.badge.action-compact, .badge.action-summary, .badge.action-anchor { background: #dbeafe; color: #1e40af; }
 .badge.action-drop, .badge.action-evict, .badge.action-truncate { background: #ede9fe; color: #5b21b6; }
 .dim { color: var(--muted); }
 .note { color: var(--muted); font-size: 12px; margin: 4px 0 0; }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { ContextMessage } from '../transcript/types.js';
+import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
 import { applyToHistory, createHistory, type History } from './history.js';
 import { requestSummary } from './summary-call.js';
-import { truncateMiddleToTokens } from './text-cuts.js';
+import { truncateHeadTail, truncateMiddleToTokens } from './text-cuts.js';
 import { retrievalHint } from './hints.js';
 
 const options = z.strictObject({
@@ -26,6 +26,13 @@ const options = z.strictObject({
     .positive()
     .default(4096)
     .describe('output budget of the handoff summary, in tokens (at most a quarter of the window, so that the rebuilt history leaves room to work)'),
+  toolOutputBytes: z
+    .number()
+    .int()
+    .min(0)
+    .default(10_240)
+    .describe("tool output above this many bytes enters the history as its head and tail around a marker line (Codex's ingestion truncation); 0 = no byte limit"),
+  toolOutputLines: z.number().int().min(0).default(256).describe('tool output above this many lines is cut the same way (head and tail, half each); 0 = no line limit'),
 });
 
 export type Options = z.infer<typeof options>;
@@ -35,6 +42,8 @@ export interface State extends History {
   /** The initial context (everything before the first assistant turn), captured at the first rebuild. */
   initial: ContextMessage[] | undefined;
   rebuilds: number;
+  /** A `compact` control event (the user's `/compact`) arrived: rebuild at the next step. */
+  compactRequested: boolean;
 }
 
 /** The handoff prompt: what the next model needs to carry on without the history. */
@@ -63,22 +72,51 @@ const SUMMARY_TAG = 'codex-rebuild summary';
 export const codexRebuild: Strategy<Options, State> = {
   name: 'codex-rebuild',
   description:
-    'At 90% of the window (or an absolute limit) asks the model for a handoff summary and rebuilds the history as the initial context, the most recent user messages within 20,000 tokens, and the summary.',
+    'Cuts tool output to its head and tail within 10 KiB / 256 lines as it enters the history (Codex), and at 90% of the window (or an absolute limit, or a manual /compact) asks the model for a handoff summary and rebuilds the history as the initial context, the most recent user messages within 20,000 tokens, and the summary.',
   options,
-  init: (opts) => ({ ...createHistory(), options: opts, initial: undefined, rebuilds: 0 }),
-  observe(event, state) {
+  init: (opts) => ({ ...createHistory(), options: opts, initial: undefined, rebuilds: 0, compactRequested: false }),
+  observe(event, state, env) {
+    if (event.type === 'message' && event.role === 'tool') {
+      state.messages.push(ingestToolOutput(event, state.options, env));
+      return;
+    }
     applyToHistory(state, event);
+    if (event.type === 'control' && event.action === 'compact') state.compactRequested = true;
   },
   async prepare(state, env) {
     const tokens = env.countMessages(state.messages);
-    const { limit, mode } = triggerOf(state.options, env.window);
-    if (tokens < limit) return [...state.messages];
-    env.emit({ action: 'trigger', reason: `context of ${tokens} tokens reached the trigger of ${limit}`, mode, tokensBefore: tokens, tokensAfter: tokens });
+    const manual = state.compactRequested;
+    state.compactRequested = false;
+    const { limit, mode: byTrigger } = triggerOf(state.options, env.window);
+    if (tokens < limit && !manual) return [...state.messages];
+    const mode = manual ? 'manual' : byTrigger;
+    const reason = manual ? 'manual /compact' : `context of ${tokens} tokens reached the trigger of ${limit}`;
+    env.emit({ action: 'trigger', reason, mode, tokensBefore: tokens, tokensAfter: tokens });
     await rebuild(state, env, tokens, mode);
     return [...state.messages];
   },
   thresholds: (opts, window) => [{ label: 'codex trigger', tokens: triggerOf(opts, window).limit }],
 };
+
+/**
+ * Codex truncates a tool's output before it enters the history (head and tail within 10 KiB and
+ * 256 lines); the model never sees the rest, so neither does this history. The whole output stays
+ * in the engine's archive under the message id.
+ */
+function ingestToolOutput(message: MessageEvent, opts: Options, env: StrategyEnv): ContextMessage {
+  const text = truncateHeadTail(message.text, opts.toolOutputBytes, opts.toolOutputLines);
+  if (text === message.text) return message;
+  const cut: ContextMessage = { ...message, text, replaces: [message.id] };
+  env.emit({
+    action: 'truncate',
+    reason: `tool output over ${opts.toolOutputBytes} bytes or ${opts.toolOutputLines} lines`,
+    mode: 'ingestion',
+    tokensBefore: env.count(message.text),
+    tokensAfter: env.count(text),
+    detail: message.id,
+  });
+  return cut;
+}
 
 /** The effective trigger: the fraction of the window, or the absolute limit when that is lower. */
 function triggerOf(opts: Options, window: number): { limit: number; mode: 'fraction' | 'tokens' } {

@@ -15,6 +15,7 @@ const options = z.strictObject({
   keepUserTurns: z.number().int().min(1).default(2).describe('the last N user messages and everything after them are never compressed'),
   chunkTokens: z.number().int().positive().default(3000).describe('size of a map-reduce chunk, in tokens'),
   mapTokens: z.number().int().positive().default(400).describe('output budget of each chunk summary, in tokens'),
+  reduceTokens: z.number().int().positive().default(1200).describe('output budget of the reduce call that merges the chunk summaries into one, in tokens'),
 });
 
 export type Options = z.infer<typeof options>;
@@ -22,12 +23,18 @@ export type Options = z.infer<typeof options>;
 export interface State extends History {
   options: Options;
   summaries: number;
+  /** A `compact` control event (the user's `/compact`) arrived: map-reduce the older part at the next step. */
+  compactRequested: boolean;
 }
 
 /** Markers of the messages this strategy synthesised (never compressed again). */
 const OFFLOADED = 'gatekeeper offload';
 const COMPRESSED = 'gatekeeper compressed';
 const SUMMARY = 'gatekeeper summary';
+
+export const REDUCE_PROMPT =
+  'These are summaries of consecutive parts of one agent session. Merge them into one summary of short factual lines, ' +
+  'in order, without repeating a fact: keep every exact file path, command, identifier, number and error. No preamble.';
 
 export const MAP_PROMPT =
   'Summarize this part of an agent session as short factual lines: what was asked, done and decided, ' +
@@ -41,21 +48,24 @@ export const MAP_PROMPT =
 export const gatekeeper: Strategy<Options, State> = {
   name: 'gatekeeper',
   description:
-    'Offloads tool payloads over 2,000 characters to a scratchpad ref with a head/middle/tail preview, compresses any single message over 75% of the window, and past 60% of the window map-reduces the history older than the last 2 user messages into a summary naming the archived history.',
+    'Offloads tool payloads over 2,000 characters to a scratchpad ref with a head/middle/tail preview, compresses any single message over 75% of the window, and past 60% of the window (or at a manual /compact) map-reduces the history older than the last 2 user messages (chunk summaries merged by a reduce call) into a summary naming the archived history.',
   options,
-  init: (opts) => ({ ...createHistory(), options: opts, summaries: 0 }),
+  init: (opts) => ({ ...createHistory(), options: opts, summaries: 0, compactRequested: false }),
   observe(event, state, env) {
     if (event.type === 'message' && event.role === 'tool' && event.text.length > state.options.payloadChars) {
       state.messages.push(offload(event, state.options, env));
       return;
     }
     applyToHistory(state, event);
+    if (event.type === 'control' && event.action === 'compact') state.compactRequested = true;
   },
   async prepare(state, env) {
     await compressOversized(state, env);
     const tokens = env.countMessages(state.messages);
     const buffer = Math.floor(state.options.buffer * env.window);
-    if (tokens > buffer) await compressOlder(state, env, tokens, buffer);
+    const manual = state.compactRequested;
+    state.compactRequested = false;
+    if (tokens > buffer || manual) await compressOlder(state, env, tokens, manual ? 'manual /compact' : `history of ${tokens} tokens > buffer of ${buffer}`);
     return [...state.messages];
   },
   thresholds: (opts, window) => [
@@ -115,7 +125,7 @@ async function compressOversized(state: State, env: StrategyEnv): Promise<void> 
 }
 
 function mapRequest(opts: Options, mode: string) {
-  return { instruction: MAP_PROMPT, chunkTokens: opts.chunkTokens, mapTokens: opts.mapTokens, reason: 'map-reduce', mode };
+  return { instruction: MAP_PROMPT, chunkTokens: opts.chunkTokens, mapTokens: opts.mapTokens, reason: 'map-reduce', mode, reduce: { instruction: REDUCE_PROMPT, reduceTokens: opts.reduceTokens } };
 }
 
 /**
@@ -123,7 +133,7 @@ function mapRequest(opts: Options, mode: string) {
  * history is archived first and the summary names it; earlier summaries are kept as they are, and
  * outputs already replaced by a ref are only listed by their ref, not summarized again.
  */
-async function compressOlder(state: State, env: StrategyEnv, before: number, buffer: number): Promise<void> {
+async function compressOlder(state: State, env: StrategyEnv, before: number, why: string): Promise<void> {
   const { messages } = state;
   const system = leadingSystem(messages);
   const starts = groupStarts(messages);
@@ -135,7 +145,7 @@ async function compressOlder(state: State, env: StrategyEnv, before: number, buf
   // Chunk summaries may be as long as their budget: below one budget, summarizing could only cost tokens.
   if (compressible.length === 0 || env.countMessages(compressible) <= state.options.mapTokens) return;
   const mode = 'map-reduce';
-  env.emit({ action: 'trigger', reason: `history of ${before} tokens > buffer of ${buffer}`, mode, tokensBefore: before, tokensAfter: before });
+  env.emit({ action: 'trigger', reason: why, mode, tokensBefore: before, tokensAfter: before });
   const n = state.summaries + 1;
   const historyKey = `ref:history-${n}`;
   const reduced = await summarizeMapReduce(env, { ...mapRequest(state.options, mode), text: compressible.map(renderAsText).join('\n') });

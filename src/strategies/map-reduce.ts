@@ -73,6 +73,12 @@ export interface MapReduceRequest {
   mapTokens: number;
   reason: string;
   mode: string;
+  /**
+   * The reduce step: with several chunks, the model merges their summaries (one metered call under
+   * this instruction, within `reduceTokens`). Absent: the summaries are merged by de-duplicating
+   * lines. A failed reduce call falls back to that merge.
+   */
+  reduce?: { instruction: string; reduceTokens: number };
 }
 
 export interface MapReduceResult {
@@ -84,7 +90,7 @@ export interface MapReduceResult {
 
 /**
  * Map-reduce summary of a long text: each chunk is summarized by the model (metered), then the
- * summaries are merged and de-duplicated. A failed chunk falls back to its own head within the
+ * summaries are reduced (a model call when `reduce` is given, else merged and de-duplicated). A failed chunk falls back to its own head within the
  * chunk budget, so one refused call never loses the whole compaction.
  */
 export async function summarizeMapReduce(env: StrategyEnv, request: MapReduceRequest): Promise<MapReduceResult> {
@@ -107,5 +113,21 @@ export async function summarizeMapReduce(env: StrategyEnv, request: MapReduceReq
       summaries.push(truncateToTokens(chunk, request.mapTokens, env.count));
     }
   }
-  return { text: mergeSummaries(summaries), chunks: chunks.length, failed };
+  return { text: await reduceSummaries(env, request, summaries), chunks: chunks.length, failed };
+}
+
+async function reduceSummaries(env: StrategyEnv, request: MapReduceRequest, summaries: readonly string[]): Promise<string> {
+  const merged = mergeSummaries(summaries);
+  if (request.reduce === undefined || summaries.length < 2) return merged;
+  const outcome = await requestSummary(env, {
+    instruction: request.reduce.instruction,
+    // One message per part, so that an overflowing request drops the oldest parts first.
+    messages: summaries.map((text, i) => ({ type: 'message', id: `map-summary-${i + 1}`, role: 'user', text: `Part ${i + 1} of ${summaries.length}:\n${text}` })),
+    maxOutputTokens: Math.max(1, Math.min(request.reduce.reduceTokens, env.count(merged))),
+    purpose: 'summary',
+    reason: `${request.reason}: reduce of ${summaries.length} summaries`,
+    mode: request.mode,
+    shrinkOnOverflow: true,
+  });
+  return outcome.ok ? outcome.text : merged;
 }

@@ -5,7 +5,8 @@ import type { Strategy, StrategyEnv } from './types.js';
 import { applyToHistory, createHistory, leadingSystem, type History } from './history.js';
 import { alignCut, pinNewestUser } from './message-units.js';
 import { requestSummary } from './summary-call.js';
-import { retrievalHint } from './hints.js';
+import { findRetrievalHints, retrievalHint } from './hints.js';
+import type { MessageEvent } from '../transcript/types.js';
 
 const options = z.strictObject({
   keepRecent: z.number().int().min(1).default(10).describe('messages at the end of the history that are never cleared or summarized'),
@@ -21,6 +22,8 @@ export type Options = z.infer<typeof options>;
 export interface State extends History {
   options: Options;
   compactions: number;
+  /** A `compact` control event (the user's `/compact`) arrived: compress at the next step. */
+  compactRequested: boolean;
 }
 
 export const STRUCTURED_SUMMARY_PROMPT = [
@@ -42,11 +45,17 @@ export const reactiveCompress: Strategy<Options, State> = {
   description:
     'On an overflow, quota or rate-limit failure, clears tool results older than the last 10 messages to one-line stubs, then if still above 8,000 tokens keeps a structured summary plus the last 10 messages, and retries the step.',
   options,
-  init: (opts) => ({ ...createHistory(), options: opts, compactions: 0 }),
+  init: (opts) => ({ ...createHistory(), options: opts, compactions: 0, compactRequested: false }),
   observe(event, state) {
     applyToHistory(state, event);
+    if (event.type === 'control' && event.action === 'compact') state.compactRequested = true;
   },
   async prepare(state, env) {
+    if (state.compactRequested) {
+      state.compactRequested = false;
+      // The user asked for it: both phases, whatever the size.
+      await compress(state, env, 'manual /compact', 'manual', true);
+    }
     const { proactiveAt } = state.options;
     if (proactiveAt > 0) {
       const tokens = env.countMessages(state.messages);
@@ -74,7 +83,7 @@ function isCompressible(failure: Failure): boolean {
 }
 
 /** Phase 1, then phase 2 if needed; emits one `compact` when the history shrank. */
-async function compress(state: State, env: StrategyEnv, reason: string, mode: string): Promise<boolean> {
+async function compress(state: State, env: StrategyEnv, reason: string, mode: string, manual = false): Promise<boolean> {
   const original = state.messages;
   const before = env.countMessages(original);
   env.emit({ action: 'trigger', reason, mode, tokensBefore: before, tokensAfter: before });
@@ -82,7 +91,7 @@ async function compress(state: State, env: StrategyEnv, reason: string, mode: st
   if (state.options.lightweightFirst && clearOldToolResults(state, env, mode) > 0) phases.push('phase 1');
   // A target above the window would let an overflow retry without summarizing: it is capped there.
   const target = Math.min(state.options.target, env.window);
-  if (env.countMessages(state.messages) > target && (await summarizeOlder(state, env, mode))) phases.push('phase 2');
+  if ((manual || env.countMessages(state.messages) > target) && (await summarizeOlder(state, env, mode))) phases.push('phase 2');
   const after = env.countMessages(state.messages);
   if (phases.length === 0 || after >= before) {
     state.messages = original;
@@ -133,9 +142,10 @@ async function summarizeOlder(state: State, env: StrategyEnv, mode: string): Pro
   const budget = Math.min(state.options.summaryTokens, Math.floor(env.countMessages(replaced) / 2));
   if (replaced.length === 0 || budget < 1) return false;
   const key = `reactive-compress/${env.sessionId}/${state.compactions + 1}`;
+  // The summary is written from what the messages said, not from phase 1's stubs of them.
   const summary = await requestSummary(env, {
     instruction: STRUCTURED_SUMMARY_PROMPT,
-    messages: [...messages.slice(0, cut)],
+    messages: [...system, ...older.map((m) => restoreCleared(m, env)), ...messages.slice(older.length + system.length, cut)],
     maxOutputTokens: budget,
     purpose: 'summary',
     reason: 'phase 2: structured summary',
@@ -156,7 +166,25 @@ async function summarizeOlder(state: State, env: StrategyEnv, mode: string): Pro
   const next = [...system, message, ...kept];
   // A summary longer than what it replaces is no compression: phase 1's result stands.
   if (env.countMessages(next) >= env.countMessages(messages)) return false;
-  env.archive.put(key, older);
+  // The hint leads to the original messages, never to another stub or summary.
+  const originals = older.flatMap((m) => originalsOf(m, env));
+  env.archive.put(key, originals.filter((m, i) => originals.findIndex((o) => o.id === m.id) === i));
   state.messages = next;
   return true;
+}
+
+/** A phase-1 stub back as the tool result it cleared (from the archive); any other message as it is. */
+function restoreCleared(m: ContextMessage, env: StrategyEnv): ContextMessage {
+  if (m.synthetic !== CLEARED) return m;
+  const original = m.replaces?.[0] === undefined ? undefined : env.archive.get(m.replaces[0]);
+  return original ?? m;
+}
+
+/** The recorded messages behind a message of the history: a stub's original, an earlier summary's archived messages. */
+function originalsOf(m: ContextMessage, env: StrategyEnv): MessageEvent[] {
+  if (m.synthetic === SUMMARY) {
+    const archived = findRetrievalHints(m.text).flatMap((key) => env.archive.lookup(key) ?? []);
+    return archived.length > 0 ? archived : [m];
+  }
+  return [restoreCleared(m, env)];
 }

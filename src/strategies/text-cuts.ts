@@ -60,3 +60,40 @@ export function previewText(text: string, chars: number): string {
     text.slice(text.length - tail),
   ].join('\n');
 }
+
+/** The longest prefix (or, with `fromEnd`, suffix) of `text` whose UTF-8 size is at most `maxBytes`. */
+function withinBytes(text: string, maxBytes: number, fromEnd: boolean): string {
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  const piece = (n: number): string => (fromEnd ? text.slice(text.length - n) : text.slice(0, n));
+  return piece(largestFitting(text.length, (n) => Buffer.byteLength(piece(n)) <= maxBytes));
+}
+
+/**
+ * Codex's rule for tool output entering the history: above `maxLines` lines or `maxBytes` bytes,
+ * the first and last half of each budget are kept around a marker line saying what was cut.
+ * Returns the text unchanged when it fits (or when both limits are 0).
+ */
+export function truncateHeadTail(text: string, maxBytes: number, maxLines: number): string {
+  const lines = text.split('\n');
+  const overLines = maxLines > 0 && lines.length > maxLines;
+  const overBytes = maxBytes > 0 && Buffer.byteLength(text) > maxBytes;
+  if (!overLines && !overBytes) return text;
+  const keepLines = maxLines > 0 ? Math.floor(maxLines / 2) : lines.length;
+  const headLines = overLines ? lines.slice(0, keepLines) : lines;
+  const tailLines = overLines ? lines.slice(lines.length - keepLines) : [];
+  const half = maxBytes > 0 ? Math.floor(maxBytes / 2) : Number.POSITIVE_INFINITY;
+  let head = headLines.join('\n');
+  let tail = tailLines.join('\n');
+  if (overLines) {
+    head = withinBytes(head, half, false);
+    tail = withinBytes(tail, half, true);
+  } else {
+    // One block over the byte budget: its head and its tail.
+    head = withinBytes(text, half, false);
+    tail = withinBytes(text, half, true);
+  }
+  const cutChars = text.length - head.length - tail.length;
+  const keptLines = head.split('\n').length + (tail === '' ? 0 : tail.split('\n').length);
+  const marker = `[… output truncated: ${Math.max(0, lines.length - keptLines)} of ${lines.length} lines, ${cutChars} of ${text.length} characters omitted …]`;
+  return [head, marker, tail].filter((part, i) => i === 1 || part !== '').join('\n');
+}

@@ -5,7 +5,7 @@ import type { Clock, QuotaView } from '../sim/types.js';
 
 /** What a strategy did, for the timeline: every eviction, truncation, compaction and trigger. */
 export interface StrategyAction {
-  action: 'evict' | 'truncate' | 'compact' | 'trigger' | 'summary' | 'recap' | 'drop' | 'isolate' | 'offload' | 'cap-thinking' | 'note';
+  action: 'evict' | 'truncate' | 'compact' | 'trigger' | 'summary' | 'recap' | 'drop' | 'isolate' | 'offload' | 'cap-thinking' | 'anchor' | 'note';
   reason: string;
   /** Mode of the trigger (e.g. tri-modal's `semantic` / `standard` / `survival`). */
   mode?: string;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSuite } from '../../src/engine/run-suite.js';
 import { createFollowUpTracker } from '../../src/engine/follow-up.js';
+import { createArchive } from '../../src/engine/archive.js';
 import type { ContextMessage, MessageEvent } from '../../src/transcript/types.js';
 import { writeFiles } from '../helpers/temp.js';
 
@@ -52,6 +53,44 @@ describe('follow-up reads', () => {
   });
 });
 
+describe('reads through a ref', () => {
+  /** A 300-line output (about 18,000 characters: 5 chunks); line 200 is the one the agent edits. */
+  const big = Array.from({ length: 300 }, (_, i) => (i === 199 ? 'const retryBudget = computeRetryBudget(config.limits);' : `export const settingNumber${i} = readSetting('setting-${i}');`)).join('\n');
+  const bigResult = msg('t1', 'tool', big, { toolCallId: 'c1', toolName: 'read_file' });
+  const preview: ContextMessage = { ...bigResult, text: `${big.slice(0, 600)}\n[archived: ref:t1 — retrievable]`, synthetic: 'gatekeeper offload', replaces: ['t1'] };
+  const setup = () => {
+    const archive = createArchive();
+    archive.put('ref:t1', [bigResult]);
+    const tracker = createFollowUpTracker(archive);
+    for (const m of [msg('u1', 'user', 'Lower the retry budget.'), read, bigResult]) tracker.observe(m);
+    return tracker;
+  };
+
+  it('reads only the chunk holding the needed line through the ref the context offers', () => {
+    const fetch = setup().check([read, preview], edit, 3);
+    expect(fetch?.sources).toEqual(['t1']);
+    const text = fetch?.message.text ?? '';
+    expect(text.split('\n')[0]).toBe('read_chunk ref:t1 [3/5]:');
+    expect(text).toContain('const retryBudget = computeRetryBudget(config.limits);');
+    expect(text).not.toContain("setting-0'");
+    expect(text.length).toBeLessThan(4100);
+  });
+
+  it('a completion naming an offered ref reads it whole, once, even when it also needs a line of it', () => {
+    const named: MessageEvent = { ...edit, text: 'Reading ref:t1 before the edit.' };
+    const fetch = setup().check([read, preview], named, 3);
+    expect(fetch?.sources).toEqual(['t1']);
+    expect(fetch?.message.text).toBe(`read_ref ref:t1:\n${big}`);
+  });
+
+  it('without a hint (the output dropped) or without an archive, the whole output is fetched', () => {
+    expect(setup().check([read], edit, 3)?.message.text).toBe(`Fetched back (t1):\n${big}`);
+    const bare = createFollowUpTracker();
+    for (const m of [read, bigResult]) bare.observe(m);
+    expect(bare.check([read, preview], edit, 3)?.message.text).toBe(`Fetched back (t1):\n${big}`);
+  });
+});
+
 describe('follow-up reads in a run', () => {
   const transcript = [
     { type: 'session', id: 'follow-up', dialect: 'openai', model: 'gpt-4.1' },
@@ -72,8 +111,9 @@ describe('follow-up reads in a run', () => {
     const { units } = await runSuite({ scenarios: [join(dir, 's.yaml')] });
     const [full, gatekeeper] = units;
     expect(full?.summary.retrieval_tokens).toBe(0);
-    expect(gatekeeper?.steps.map((s) => s.retrievalTokens)).toEqual([0, 970, 0]);
-    expect(gatekeeper?.summary.retrieval_tokens).toBe(970);
+    // Read through gatekeeper's ref: one chunk, the whole 3,900-character output.
+    expect(gatekeeper?.steps.map((s) => s.retrievalTokens)).toEqual([0, 974, 0]);
+    expect(gatekeeper?.summary.retrieval_tokens).toBe(974);
     // Step 1's prompt carries the preview and the whole output fetched back: more than `full` sends.
     expect(gatekeeper?.steps[1]?.promptTokens ?? 0).toBeGreaterThan(full?.steps[1]?.promptTokens ?? 0);
   });

@@ -135,7 +135,7 @@ describe('codex-rebuild', () => {
 
   it('reports the trigger size and documents every option with a default', () => {
     expect(codexRebuild.thresholds?.(codexRebuild.options.parse({}), 48_000)).toEqual([{ label: 'codex trigger', tokens: 43_200 }]);
-    expect(codexRebuild.options.parse({})).toEqual({ trigger: 0.9, triggerTokens: 0, recentUserTokens: 20_000, summaryTokens: 4096 });
+    expect(codexRebuild.options.parse({})).toEqual({ trigger: 0.9, triggerTokens: 0, recentUserTokens: 20_000, summaryTokens: 4096, toolOutputBytes: 10_240, toolOutputLines: 256 });
     expect(codexRebuild.options.safeParse({ trigger: 1.5 }).success).toBe(false);
   });
 
@@ -144,5 +144,39 @@ describe('codex-rebuild', () => {
     expect(drive.violations).toEqual([]);
     expect(drive.overflows).toBe(0);
     expect(drive.actions.filter((a) => a.action === 'compact').length).toBeGreaterThan(0);
+  });
+
+  const numbered = (n: number): string => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n');
+  const ingestion: { name: string; text: string; options: Record<string, number>; head?: string; tail?: string; marker?: string }[] = [
+    { name: 'output within both limits enters whole', text: numbered(256), options: {} },
+    { name: 'over 256 lines: the first and last 128 lines', text: numbered(300), options: {}, head: 'line 128', tail: 'line 173', marker: '[… output truncated: 44 of 300 lines, ' },
+    { name: 'over 10 KiB on one line: head and tail of 5 KiB each', text: 'x'.repeat(30_000), options: {}, marker: '[… output truncated: 0 of 1 lines, 19760 of 30000 characters omitted …]' },
+    { name: 'limits are options; 0 turns one off', text: numbered(300), options: { toolOutputLines: 0 }, marker: undefined },
+    { name: 'a lower line limit cuts sooner', text: numbered(20), options: { toolOutputLines: 10 }, head: 'line 5', tail: 'line 16', marker: '[… output truncated: 10 of 20 lines, ' },
+  ];
+  it.each(ingestion)('ingestion truncation: $name', async ({ text, options, head, tail, marker }) => {
+    const harness = harnessWith(1_000_000);
+    const { context } = await replay(codexRebuild, options, [msg.system('s'), msg.user('u1'), msg.call('a1', 'c1'), msg.tool('t1', 'c1', text)], harness);
+    const sent = context.find((m) => m.id === 't1')?.text ?? '';
+    if (marker === undefined) {
+      expect(sent).toBe(text);
+      expect(harness.actions).toEqual([]);
+      return;
+    }
+    expect(sent).toContain(marker);
+    expect(Buffer.byteLength(sent)).toBeLessThanOrEqual(10_240 + 200);
+    if (head !== undefined) expect(sent.split('\n').indexOf(head)).toBe(sent.split('\n').findIndex((l) => l.startsWith('[…')) - 1);
+    if (tail !== undefined) expect(sent.split('\n')[sent.split('\n').findIndex((l) => l.startsWith('[…')) + 1]).toBe(tail);
+    expect(harness.actions.map((a) => `${a.action}:${a.mode}`)).toEqual(['truncate:ingestion']);
+    expect(harness.env.archive.get('t1')?.text).toBe(text);
+  });
+
+  it('a manual /compact (control event) rebuilds at the next step, below the trigger', async () => {
+    const harness = harnessWith(100_000);
+    const { context } = await replay(codexRebuild, {}, [...session, { type: 'control', action: 'compact' }], harness);
+    expect(ids(context)).toEqual(['s', 'u1', 'u2', 'u3', 'codex-summary-1']);
+    expect(harness.actions.map((a) => `${a.action}:${a.mode}`)).toEqual(['trigger:manual', 'summary:manual', 'compact:manual']);
+    const again = await replay(codexRebuild, {}, session, harnessWith(100_000));
+    expect(again.harness.calls).toHaveLength(0);
   });
 });

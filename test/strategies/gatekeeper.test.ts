@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { gatekeeper } from '../../src/strategies/gatekeeper.js';
+import { gatekeeper, MAP_PROMPT, REDUCE_PROMPT } from '../../src/strategies/gatekeeper.js';
+import type { StrategyModelCall } from '../../src/strategies/types.js';
 import { retrievalHint } from '../../src/strategies/hints.js';
 import type { TranscriptEvent } from '../../src/transcript/types.js';
 import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js';
@@ -96,14 +97,38 @@ describe('gatekeeper', () => {
       expect(textOf(context, 'gatekeeper-summary-1')).toContain(`Outputs stored by reference: ${retrievalHint('ref:t1')}`);
     });
 
-    it('splits into chunks, summarizes each, then merges and de-duplicates', async () => {
-      const harness = createHarness({ window: 1000, answer: (call) => answer(`decided: keep src/parse.ts\n${call.messages[0]?.id ?? ''}`) });
+    it('splits into chunks, summarizes each, then a metered reduce call merges the summaries', async () => {
+      const reply = (call: StrategyModelCall) => (call.instruction === REDUCE_PROMPT ? answer(`merged ${call.messages.length} parts`) : answer(`decided: keep src/parse.ts\n${call.messages[0]?.id ?? ''}`));
+      const harness = createHarness({ window: 1000, answer: reply });
       const { context } = await replay(gatekeeper, { chunkTokens: 150 }, big, harness);
-      expect(harness.calls.length).toBeGreaterThan(2);
-      for (const call of harness.calls) expect(call).toMatchObject({ purpose: 'summary', maxOutputTokens: 400 });
+      const maps = harness.calls.filter((c) => c.instruction === MAP_PROMPT);
+      const reduces = harness.calls.filter((c) => c.instruction === REDUCE_PROMPT);
+      expect(maps.length).toBeGreaterThan(2);
+      for (const call of maps) expect(call).toMatchObject({ purpose: 'summary', maxOutputTokens: 400 });
+      expect(reduces).toHaveLength(1);
+      expect(reduces[0]?.purpose).toBe('summary');
+      expect(reduces[0]?.messages.map((m) => m.text.split('\n')[1])).toEqual(maps.map(() => 'decided: keep src/parse.ts'));
+      const summary = textOf(context, 'gatekeeper-summary-1');
+      expect(summary).toContain(`merged ${maps.length} parts`);
+      expect(summary).not.toContain('map-chunk-');
+    });
+
+    it('falls back to merging the summaries line by line when the reduce call fails', async () => {
+      const reply = (call: StrategyModelCall) => (call.instruction === REDUCE_PROMPT ? failure({ kind: 'server', message: '503' }) : answer(`decided: keep src/parse.ts\n${call.messages[0]?.id ?? ''}`));
+      const harness = createHarness({ window: 1000, answer: reply });
+      const { context } = await replay(gatekeeper, { chunkTokens: 150 }, big, harness);
       const summary = textOf(context, 'gatekeeper-summary-1');
       expect(summary.match(/decided: keep src\/parse.ts/g)).toHaveLength(1);
-      expect(summary).toContain(`map-chunk-${harness.calls.length}`);
+      expect(summary).toContain(`map-chunk-${harness.calls.length - 1}`);
+    });
+
+    it('a manual /compact (control event) map-reduces the older part below the buffer', async () => {
+      const harness = createHarness({ window: 1_000_000 });
+      const { context } = await replay(gatekeeper, {}, [...big, { type: 'control', action: 'compact' }], harness);
+      expect(ids(context)).toEqual(['s', 'gatekeeper-summary-1', 'u2', 'a3', 't3', 'u3', 'a4']);
+      expect(actionsOf(harness, 'trigger')[0]?.reason).toBe('manual /compact');
+      const quiet = await replay(gatekeeper, {}, big, createHarness({ window: 1_000_000 }));
+      expect(quiet.harness.calls).toEqual([]);
     });
 
     it('never summarizes an earlier summary again', async () => {
@@ -144,7 +169,7 @@ describe('gatekeeper', () => {
 
   it('reports the buffer and single-message sizes and documents every option with a default', () => {
     const defaults = gatekeeper.options.parse({});
-    expect(defaults).toEqual({ payloadChars: 2000, previewChars: 600, singleMessage: 0.75, buffer: 0.6, keepUserTurns: 2, chunkTokens: 3000, mapTokens: 400 });
+    expect(defaults).toEqual({ payloadChars: 2000, previewChars: 600, singleMessage: 0.75, buffer: 0.6, keepUserTurns: 2, chunkTokens: 3000, mapTokens: 400, reduceTokens: 1200 });
     expect(gatekeeper.thresholds?.(defaults, 48_000)).toEqual([
       { label: 'map-reduce buffer', tokens: 28_800 },
       { label: 'single message', tokens: 36_000 },

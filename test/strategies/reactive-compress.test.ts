@@ -102,6 +102,41 @@ describe('reactive-compress', () => {
     expect(context[1]?.text).toContain('Task: parser. Next steps: tests.');
   });
 
+  it('phase 2 summarizes the original tool results, not the phase-1 stubs, and archives the originals', async () => {
+    const harness = createHarness({ window: 600 });
+    const { state } = await replay(reactiveCompress, { keepRecent: 3 }, session, harness);
+    expect(await reactiveCompress.recover?.(overflow, state, harness.env)).toBe('retry');
+    expect(harness.actions.map((a) => a.action)).toEqual(['trigger', 'truncate', 'summary', 'compact']);
+    const sent = harness.calls[0]?.messages ?? [];
+    const t1 = sent.find((m) => m.id === 't1');
+    expect(t1?.text).toBe(words(400));
+    expect(t1?.synthetic).toBeUndefined();
+    const archived = harness.env.archive.lookup(`reactive-compress/${harness.env.sessionId}/1`) ?? [];
+    expect(archived.find((m) => m.id === 't1')?.text).toBe(words(400));
+    expect(archived.every((m) => !/tool result cleared/.test(m.text))).toBe(true);
+  });
+
+  it('a second summary archives the first one\'s originals under its own hint, not the first summary', async () => {
+    const harness = createHarness({ window: 600 });
+    const more: TranscriptEvent[] = [msg.user('u3'), msg.call('a6', 'c6'), msg.tool('t6', 'c6', words(300)), msg.call('a7', 'c7'), msg.tool('t7', 'c7', words(300))];
+    const { state } = await replay(reactiveCompress, { keepRecent: 3 }, session, harness);
+    await reactiveCompress.recover?.(overflow, state, harness.env);
+    for (const event of more) await reactiveCompress.observe?.(event, state, harness.env);
+    expect(await reactiveCompress.recover?.(overflow, state, harness.env)).toBe('retry');
+    const second = harness.env.archive.lookup(`reactive-compress/${harness.env.sessionId}/2`) ?? [];
+    expect(second.map((m) => m.id)).toEqual(['u1', 'a1', 't1', 'a2', 't2', 'a3', 'u2', 'a4', 't4', 'a5', 't5', 'u3']);
+    expect(second.some((m) => m.id.startsWith('reactive-summary'))).toBe(false);
+  });
+
+  it('a manual /compact (control event) clears and summarizes at the next step, below every threshold', async () => {
+    const harness = createHarness();
+    const { context } = await replay(reactiveCompress, { keepRecent: 3 }, [...session, { type: 'control', action: 'compact' }], harness);
+    expect(harness.actions.map((a) => `${a.action}:${a.mode}`)).toEqual(['trigger:manual', 'truncate:manual', 'summary:manual', 'compact:manual']);
+    expect(ids(context)).toEqual(['s', 'reactive-summary-1', 'u2', 'a4', 't4', 'a5', 't5']);
+    const again = await reactiveCompress.prepare((await replay(reactiveCompress, { keepRecent: 3 }, session, createHarness())).state, harness.env);
+    expect(ids(again)).toEqual(messageIds(session));
+  });
+
   it('summarizes when phase 1 leaves the context above a window smaller than the target', async () => {
     const harness = createHarness({ window: 600 });
     const { state } = await replay(reactiveCompress, { keepRecent: 3 }, session, harness);
@@ -119,7 +154,9 @@ describe('reactive-compress', () => {
     // Replaced: everything before the kept tail but the newest user message u2, which stays.
     const older = harness.env.archive.lookup(`reactive-compress/${harness.env.sessionId}/1`) ?? [];
     expect(older.map((m) => m.id)).toEqual(['u1', 'a1', 't1', 'a2', 't2', 'a3', 'u2']);
-    expect(harness.calls[0]?.maxOutputTokens).toBe(Math.floor(harness.env.countMessages(older.slice(0, -1)) / 2));
+    // What it replaces in the context is phase 1's result (t1 a stub), so the budget is half of that.
+    expect(harness.calls[0]?.maxOutputTokens).toBe(49);
+    expect(harness.calls[0]?.maxOutputTokens).toBeLessThan(Math.floor(harness.env.countMessages(older.slice(0, -1)) / 2));
     expect(harness.calls[0]?.maxOutputTokens).toBeLessThan(2048);
   });
 
