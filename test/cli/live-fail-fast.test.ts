@@ -1,26 +1,13 @@
-import nock from 'nock';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { closedPort, startLocalServer, type LocalReply, type LocalServer } from '../helpers/local-server.js';
-import { isModelsCall, liveScenario, modelsOk, openaiOk, withDummyKeys } from '../helpers/live-scenario.js';
+import { closedPort, type LocalReply } from '../helpers/local-server.js';
+import { isModelsCall, liveScenario, modelsOk, openaiOk, useLoopbackServers } from '../helpers/live-scenario.js';
 
 // A provider that cannot be used stops a live run with exit 2 before anything in --out is touched.
-let server: LocalServer | undefined;
-let clearKeys: () => void = () => undefined;
-beforeEach(() => {
-  nock.enableNetConnect('127.0.0.1');
-  clearKeys = withDummyKeys();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  nock.disableNetConnect();
-  clearKeys();
-  vi.restoreAllMocks();
-});
+const loopback = useLoopbackServers();
 
 /** An --out folder holding an earlier run's reports. */
 function previousOut(): string {
@@ -50,7 +37,7 @@ const openaiUnauthorized: LocalReply = {
 
 describe('fail fast when the live provider cannot be used', () => {
   it('openai 401 invalid_api_key at the preflight: exit 2, one line naming provider, URL and cause, no step sent', async () => {
-    server = await startLocalServer(() => openaiUnauthorized);
+    const server = await loopback.serve(() => openaiUnauthorized);
     const url = `${server.origin}/v1`;
     const { code, lines, out, stdout } = await runLive('openai', url);
     expect(code).toBe(2);
@@ -61,7 +48,7 @@ describe('fail fast when the live provider cannot be used', () => {
   });
 
   it('gemini 403 PERMISSION_DENIED: exit 2 naming the Gemini base URL', async () => {
-    server = await startLocalServer(() => ({ status: 403, body: { error: { code: 403, message: 'Method doesn\'t allow unregistered callers.', status: 'PERMISSION_DENIED' } } }));
+    const server = await loopback.serve(() => ({ status: 403, body: { error: { code: 403, message: 'Method doesn\'t allow unregistered callers.', status: 'PERMISSION_DENIED' } } }));
     const { code, lines, out } = await runLive('gemini', server.origin);
     expect(code).toBe(2);
     expect(lines).toHaveLength(1);
@@ -71,7 +58,7 @@ describe('fail fast when the live provider cannot be used', () => {
   });
 
   it('gemini\'s own bad-key answer (400 API_KEY_INVALID) is an authentication failure', async () => {
-    server = await startLocalServer(() => ({
+    const server = await loopback.serve(() => ({
       status: 400,
       body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' }] } },
     }));
@@ -82,7 +69,7 @@ describe('fail fast when the live provider cannot be used', () => {
   });
 
   it('a 401 that only the completions endpoint gives stops the run too, after the first step call', async () => {
-    server = await startLocalServer((request) => (isModelsCall(request) ? modelsOk : openaiUnauthorized));
+    const server = await loopback.serve((request) => (isModelsCall(request) ? modelsOk : openaiUnauthorized));
     const { code, lines, out } = await runLive('openai', `${server.origin}/v1`);
     expect(code).toBe(2);
     expect(lines[0]).toContain('authentication failed (HTTP 401)');
@@ -112,7 +99,7 @@ describe('fail fast when the live provider cannot be used', () => {
   });
 
   it('a usable provider runs and writes the reports (the preflight is one models call)', async () => {
-    server = await startLocalServer((request) => (isModelsCall(request) ? modelsOk : openaiOk));
+    const server = await loopback.serve((request) => (isModelsCall(request) ? modelsOk : openaiOk));
     const { code, out } = await runLive('openai', `${server.origin}/v1`);
     expect(code).toBe(0);
     expect(server.requests.map((r) => r.method)).toEqual(['GET', 'POST', 'POST']);

@@ -1,31 +1,21 @@
-import nock from 'nock';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { startLocalServer, type LocalReply, type LocalServer, type SeenRequest } from '../helpers/local-server.js';
-import { geminiOk, isModelsCall, liveScenario, modelsOk, openaiOk, withDummyKeys } from '../helpers/live-scenario.js';
+import type { LocalReply, LocalServer, SeenRequest } from '../helpers/local-server.js';
+import { geminiOk, isModelsCall, liveScenario, modelsOk, openaiOk, useLoopbackServers } from '../helpers/live-scenario.js';
 
 // Live runs against a loopback server: retries wait for real, and what is reported is measured.
-let server: LocalServer | undefined;
-let clearKeys: () => void = () => undefined;
-beforeEach(() => {
-  nock.enableNetConnect('127.0.0.1');
-  clearKeys = withDummyKeys();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  nock.disableNetConnect();
-  clearKeys();
-  vi.restoreAllMocks();
-});
+// Every time check here is a lower bound (a wait that really happened, the run at least as long as
+// its waits): the behaviour under test, which a loaded machine can only lengthen, never a speed
+// target (those are in npm run bench).
+const loopback = useLoopbackServers();
 
 /** The step calls the server answered with `replies` in turn (then `last`); models calls succeed. */
 async function serve(replies: LocalReply[], last: LocalReply): Promise<LocalServer> {
   let call = 0;
-  server = await startLocalServer((request) => {
+  const server = await loopback.serve((request) => {
     if (isModelsCall(request)) return modelsOk;
     call += 1;
     return replies[call - 1] ?? last;

@@ -1,28 +1,15 @@
 import nock from 'nock';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { startLocalServer, type LocalReply, type LocalServer } from '../helpers/local-server.js';
-import { geminiOk, isModelsCall, liveScenario, modelsOk, openaiOk, withDummyKeys } from '../helpers/live-scenario.js';
+import type { LocalReply } from '../helpers/local-server.js';
+import { geminiOk, isModelsCall, liveScenario, modelsOk, openaiOk, useLoopbackServers } from '../helpers/live-scenario.js';
 import { parseCassette } from '../../src/providers/cassette.js';
 
 // --record saves a live run's HTTP and waits; --replay re-runs it offline to the same result.json.
-let server: LocalServer | undefined;
-let clearKeys: () => void = () => undefined;
-beforeEach(() => {
-  nock.enableNetConnect('127.0.0.1');
-  clearKeys = withDummyKeys();
-});
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  nock.cleanAll();
-  nock.disableNetConnect();
-  clearKeys();
-  vi.restoreAllMocks();
-});
+const loopback = useLoopbackServers();
 
 const DUMMY_KEYS = /sk-test-dummy|gemini-test-dummy/;
 
@@ -51,7 +38,7 @@ describe.each(['openai', 'gemini'] as const)('record and replay a live %s run', 
   it('replays offline, without a key, to a byte-identical result.json; the cassette holds no key', async () => {
     const reply = script(provider);
     let step = 0;
-    server = await startLocalServer((request) => (isModelsCall(request) ? modelsOk : reply(step++)));
+    const server = await loopback.serve((request) => (isModelsCall(request) ? modelsOk : reply(step++)));
     const scenario = liveScenario(provider);
     const url = provider === 'openai' ? `${server.origin}/v1` : server.origin;
     const cassetteFile = join(tempDir(), 'http', 'run.json');
@@ -61,7 +48,6 @@ describe.each(['openai', 'gemini'] as const)('record and replay a live %s run', 
     expect(recorded.code).toBe(0);
     expect(server.requests).toHaveLength(4);
     await server.close();
-    server = undefined;
 
     const text = readFileSync(cassetteFile, 'utf8');
     expect(text).not.toMatch(DUMMY_KEYS);
@@ -73,7 +59,7 @@ describe.each(['openai', 'gemini'] as const)('record and replay a live %s run', 
     expect(cassette.waits[0]).toBeGreaterThanOrEqual(200 - 5);
 
     // Offline: the server is gone, no key is set, real network is refused.
-    clearKeys();
+    loopback.clearKeys();
     nock.disableNetConnect();
     const replayed = tempDir();
     const again = await cli(['run', scenario, '--provider', provider, '--out', replayed, '--quiet', '--replay', cassetteFile]);

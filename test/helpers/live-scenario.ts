@@ -1,5 +1,7 @@
 import { join } from 'node:path';
-import type { LocalReply, SeenRequest } from './local-server.js';
+import nock from 'nock';
+import { afterEach, beforeEach, vi } from 'vitest';
+import { startLocalServer, type LocalReply, type LocalServer, type SeenRequest } from './local-server.js';
 import { writeFiles } from './temp.js';
 
 /**
@@ -57,5 +59,42 @@ export function withDummyKeys(): () => void {
   return () => {
     delete process.env['OPENAI_API_KEY'];
     delete process.env['GEMINI_API_KEY'];
+  };
+}
+
+/** What a live-run test file gets from `useLoopbackServers`. */
+export interface Loopback {
+  /** Starts a loopback server that is closed after the test. */
+  serve(reply: (request: SeenRequest, index: number) => LocalReply): Promise<LocalServer>;
+  /** Unsets the dummy keys before the test ends (a replay needs none). */
+  clearKeys(): void;
+}
+
+/**
+ * The hooks every live-run test file needs: for each test, connections to 127.0.0.1 allowed and
+ * dummy keys set; after it, the servers it started closed, nock's interceptors removed, the network
+ * refused again, the keys unset and spies restored.
+ */
+export function useLoopbackServers(): Loopback {
+  const servers: LocalServer[] = [];
+  let clearKeys: () => void = () => undefined;
+  beforeEach(() => {
+    nock.enableNetConnect('127.0.0.1');
+    clearKeys = withDummyKeys();
+  });
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+    nock.cleanAll();
+    nock.disableNetConnect();
+    clearKeys();
+    vi.restoreAllMocks();
+  });
+  return {
+    async serve(reply) {
+      const server = await startLocalServer(reply);
+      servers.push(server);
+      return server;
+    },
+    clearKeys: () => clearKeys(),
   };
 }
