@@ -5,7 +5,7 @@ import { applyToHistory, createHistory, leadingSystem } from './history.js';
 import { createBook } from './eviction-book.js';
 import { closeTask, evictTask, sendable, surgicalEviction, surgicalOptions, type FinishedTask, type State as SurgicalState } from './surgical-eviction.js';
 import { noteScaling, newestTurn, RECAP_PROMPT } from './tri-modal.js';
-import { resolveTriggers, type Triggers } from './tri-modal-thresholds.js';
+import { resolveTriggers, triggerLines, type Triggers } from './tri-modal-thresholds.js';
 import { requestSummary } from './summary-call.js';
 
 const options = z.strictObject({
@@ -92,13 +92,7 @@ export const sigma: Strategy<Options, State> = {
     state.lastContextTokens = env.countMessages(context);
     return context;
   },
-  thresholds: (opts, window) => {
-    const t = resolveTriggers(opts, window);
-    return [
-      { label: 'semantic', tokens: t.semantic },
-      { label: 'standard', tokens: t.standard },
-    ];
-  },
+  thresholds: triggerLines,
 };
 
 /** The trigger that evicts the finished tasks now, or undefined. */

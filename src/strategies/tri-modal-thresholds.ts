@@ -40,3 +40,12 @@ export function resolveTriggers(o: ThresholdOptions, window: number): Triggers {
   }
   return triggers;
 }
+
+/** The trigger lines the reports draw for a strategy that uses tri-modal's triggers. */
+export function triggerLines(o: ThresholdOptions, window: number): Array<{ label: string; tokens: number }> {
+  const t = resolveTriggers(o, window);
+  return [
+    { label: 'semantic', tokens: t.semantic },
+    { label: 'standard', tokens: t.standard },
+  ];
+}

@@ -5,7 +5,7 @@ import { applyToHistory, createHistory, leadingSystem, type History } from './hi
 import { alignCut, newestUserIndex } from './message-units.js';
 import { requestSummary } from './summary-call.js';
 import { truncateToTokens } from './text-cuts.js';
-import { resolveTriggers, type Triggers } from './tri-modal-thresholds.js';
+import { resolveTriggers, triggerLines, type Triggers } from './tri-modal-thresholds.js';
 
 const options = z.strictObject({
   semanticTokens: z.number().int().min(0).optional().describe('semantic trigger: a task status update and the context above this many tokens (default 50k, scaled to the window: tri-modal-thresholds.ts)'),
@@ -92,13 +92,7 @@ export const triModal: Strategy<Options, State> = {
     state.lastContextTokens = env.countMessages(context);
     return context;
   },
-  thresholds: (opts, window) => {
-    const t = resolveTriggers(opts, window);
-    return [
-      { label: 'semantic', tokens: t.semantic },
-      { label: 'standard', tokens: t.standard },
-    ];
-  },
+  thresholds: triggerLines,
 };
 
 /** Records once, at the first step, that the default triggers were scaled to the window, and how. */
