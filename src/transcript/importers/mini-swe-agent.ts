@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../../errors.js';
-import type { RecordedUsage, Transcript } from '../types.js';
+import type { Transcript } from '../types.js';
 import type { ImportOptions, Importer } from './types.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
 import { isRecord } from './shared/lines.js';
@@ -9,6 +9,7 @@ import { joinHead, readJsonDocument } from './shared/json-document.js';
 import { chatContentText } from './shared/chat-completions.js';
 import { normalizeTime, parseShape } from './shared/validate.js';
 import { withDerivedTasks } from '../tasks/derive.js';
+import { convertOpenAiUsage, openAiUsageSchema } from './shared/openai-usage.js';
 
 /** The only trajectory format this importer reads (mini-swe-agent 1.x). */
 const FORMAT = 'mini-swe-agent-1';
@@ -19,21 +20,12 @@ const FORMAT = 'mini-swe-agent-1';
  */
 const ACTION_BLOCK = /```bash\s*\n([\s\S]*?)\n```/g;
 
-const count = z.number().int().min(0).nullish();
-
-const usageSchema = z.looseObject({
-  prompt_tokens: count,
-  completion_tokens: count,
-  prompt_tokens_details: z.looseObject({ cached_tokens: count }).nullish(),
-  completion_tokens_details: z.looseObject({ reasoning_tokens: count }).nullish(),
-});
-
 const messageSchema = z.looseObject({
   role: z.enum(['system', 'user', 'assistant']),
   content: z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() }))]),
   extra: z
     .looseObject({
-      response: z.looseObject({ model: z.string().nullish(), created: z.number().nullish(), usage: usageSchema.nullish() }).nullish(),
+      response: z.looseObject({ model: z.string().nullish(), created: z.number().nullish(), usage: openAiUsageSchema.nullish() }).nullish(),
     })
     .nullish(),
 });
@@ -94,7 +86,7 @@ type Response = NonNullable<NonNullable<MiniMessage['extra']>['response']>;
 function addReply(builder: TranscriptBuilder, id: string, message: MiniMessage, response: Response | undefined): OpenAction | undefined {
   const text = chatContentText(message.content);
   const at = normalizeTime(response?.created ?? undefined);
-  const added = builder.addMessage({ id, role: 'assistant', text, at, model: response?.model ?? undefined, usage: convertUsage(response?.usage) });
+  const added = builder.addMessage({ id, role: 'assistant', text, at, model: response?.model ?? undefined, usage: convertOpenAiUsage(response?.usage) });
   const blocks = [...text.matchAll(ACTION_BLOCK)];
   // Zero or several blocks: the agent ran nothing and its next message is a format error.
   if (blocks.length !== 1) return undefined;
@@ -106,17 +98,6 @@ function addReply(builder: TranscriptBuilder, id: string, message: MiniMessage, 
 function checkFormat(file: string, format: unknown): void {
   if (format === undefined || format === FORMAT) return;
   throw new InputError({ file, field: 'trajectory_format' }, `unsupported trajectory_format ${JSON.stringify(format)}; this importer reads "${FORMAT}"`);
-}
-
-/** OpenAI-shaped usage as the provider (OpenRouter) counted it: `prompt_tokens` includes the cached part. */
-function convertUsage(usage: z.infer<typeof usageSchema> | null | undefined): RecordedUsage | undefined {
-  if (usage == null || (usage.prompt_tokens == null && usage.completion_tokens == null)) return undefined;
-  const result: RecordedUsage = { input: usage.prompt_tokens ?? 0, output: usage.completion_tokens ?? 0 };
-  const cached = usage.prompt_tokens_details?.cached_tokens;
-  if (cached != null) result.cachedInput = cached;
-  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
-  if (reasoning != null) result.reasoning = reasoning;
-  return result;
 }
 
 const infoSchema = z.looseObject({

@@ -1,22 +1,13 @@
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
-import type { MessageEvent, RecordedUsage, Transcript } from '../types.js';
+import type { MessageEvent, Transcript } from '../types.js';
 import type { ImportOptions, Importer } from './types.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
 import { joinHead, readJsonDocument } from './shared/json-document.js';
 import { chatContentText, chatMessageSchema, parseArguments } from './shared/chat-completions.js';
 import { normalizeTime, parseShape } from './shared/validate.js';
 import { withDerivedTasks } from '../tasks/derive.js';
-
-const count = z.number().int().min(0).nullish();
-
-const usageSchema = z.looseObject({
-  prompt_tokens: count,
-  completion_tokens: count,
-  prompt_tokens_details: z.looseObject({ cached_tokens: count }).nullish(),
-  completion_tokens_details: z.looseObject({ reasoning_tokens: count }).nullish(),
-  cache_read_input_tokens: count,
-});
+import { convertOpenAiUsage, openAiUsageSchema } from './shared/openai-usage.js';
 
 const metadataSchema = z.looseObject({
   function_name: z.string().min(1),
@@ -26,7 +17,7 @@ const metadataSchema = z.looseObject({
       id: z.string().nullish(),
       model: z.string().nullish(),
       choices: z.array(z.looseObject({ message: chatMessageSchema.partial() })).nullish(),
-      usage: usageSchema.nullish(),
+      usage: openAiUsageSchema.nullish(),
     })
     .nullish(),
 });
@@ -105,7 +96,7 @@ function applyToolAction(builder: TranscriptBuilder, state: OpenHandsState, even
     const text = chatContentText(reply?.content) || stringOr(event.args?.['thought'], '');
     const model = response?.model ?? undefined;
     state.model ??= model;
-    message = builder.addMessage({ id: `event-${event.id}`, role: 'assistant', text, at, model, usage: convertUsage(response?.usage) });
+    message = builder.addMessage({ id: `event-${event.id}`, role: 'assistant', text, at, model, usage: convertOpenAiUsage(response?.usage) });
     state.byResponse.set(key, message);
   }
   // The arguments exactly as the model sent them; the event's own args are OpenHands' parse of them.
@@ -128,17 +119,6 @@ function applyObservation(builder: TranscriptBuilder, state: OpenHandsState, eve
     // State changes and the like: the UI's, never the model's.
     builder.countUnknown(`observation:${event.observation}`);
   }
-}
-
-/** LiteLLM's OpenAI-shaped usage: `prompt_tokens` includes the cached part. */
-function convertUsage(usage: z.infer<typeof usageSchema> | null | undefined): RecordedUsage | undefined {
-  if (usage == null || (usage.prompt_tokens == null && usage.completion_tokens == null)) return undefined;
-  const result: RecordedUsage = { input: usage.prompt_tokens ?? 0, output: usage.completion_tokens ?? 0 };
-  const cached = usage.prompt_tokens_details?.cached_tokens ?? usage.cache_read_input_tokens;
-  if (cached != null) result.cachedInput = cached;
-  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
-  if (reasoning != null) result.reasoning = reasoning;
-  return result;
 }
 
 function stringOr(value: unknown, fallback: string | null | undefined): string {
