@@ -27,6 +27,10 @@ export interface HiddenSplit {
  * re-sent reasoning and any framing the messages' counts miss trail it. Without a split, all of
  * the difference is taken as a leading hidden prefix. Breakpoints follow Claude Code: after the
  * leading system part(s) and after the last message.
+ *
+ * `servedBy` is the model that serves the request: a provider keeps one cache per model, so
+ * after a switch (Claude Code falling back from Opus to Sonnet, Gemini CLI between models) the
+ * first request of the new model reads nothing. It leads the request as a part of no tokens.
  */
 export function cacheRequest(
   messages: readonly ContextMessage[],
@@ -34,6 +38,7 @@ export function cacheRequest(
   tokenizer: Tokenizer,
   format: ProviderName,
   hidden?: HiddenSplit,
+  servedBy?: string,
 ): CacheRequest {
   const parts: CachePart[] = messages.map((m) => ({ key: fingerprint(m), tokens: tokenizer.countMessage(m, format) }));
   const counted = parts.reduce((n, p) => n + p.tokens, 0);
@@ -48,7 +53,8 @@ export function cacheRequest(
   // After the last message as well as at the very end: a trailing part changes every step.
   const lastMessage = lead + messages.length - 1;
   const breakpoints = parts.length === 0 ? [] : [...new Set([Math.max(0, system - 1), Math.max(0, Math.min(lastMessage, parts.length - 1)), parts.length - 1])];
-  return { parts, breakpoints };
+  if (servedBy === undefined) return { parts, breakpoints };
+  return { parts: [{ key: `model:${servedBy}`, tokens: 0 }, ...parts], breakpoints: breakpoints.map((index) => index + 1) };
 }
 
 /** Identity of a message as sent: role, id, text, thinking, signature and tool calls. */

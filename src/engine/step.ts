@@ -149,7 +149,8 @@ function okRecord(
   mark: number,
 ): StepRecord {
   const { env, clock, tokenizer } = ctx;
-  const request = cacheRequest(sent, result.usage.input, tokenizer, env.format, hidden);
+  // The recorded model served the call (a session may switch models); it owns the cache.
+  const request = cacheRequest(sent, result.usage.input, tokenizer, env.format, hidden, completion.model ?? ctx.scenario.model);
   const billed =
     ctx.cache === undefined
       ? { cached: 0, write: 0, uncached: result.usage.input }

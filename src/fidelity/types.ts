@@ -85,10 +85,18 @@ export interface CacheFidelity {
   steps: number;
   /** Recorded cached tokens / recorded prompt tokens, over those steps. */
   recordedShare: number;
-  /** Predicted cached tokens / recorded prompt tokens, over those steps. */
+  /**
+   * Predicted cached tokens / the prompt tokens ctxbench computed, over those steps: the share the
+   * cache model predicts, apart from the token error (reported beside it) in the prompt's size.
+   */
   predictedShare: number;
-  /** Median over those steps of |predicted − recorded cached| / the step's recorded prompt. */
+  /**
+   * Median over those steps of |predicted share − recorded share| of the step's prompt: the error
+   * in cached tokens as a share of the step's prompt, once both are taken on the same prompt.
+   */
   medianAbsError: number;
+  /** Predicted cached tokens / recorded prompt tokens: the token error and the cache error together. */
+  predictedOfRecorded: number;
 }
 
 /** The distribution of one kind of relative error over a set of steps. */

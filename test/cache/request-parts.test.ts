@@ -37,3 +37,18 @@ describe('cacheRequest', () => {
     expect(third.usage.cached).toBe(15_000 + tokenizer.countMessage(history[0] as ContextMessage, 'openai'));
   });
 });
+
+describe('cacheRequest servedBy', () => {
+  it('keeps one cache per model: the first request after a switch reads nothing, and the switch back reads the old entries', () => {
+    const state = createCacheState(cacheRulesForModel('claude-sonnet-4'));
+    const counted = history.reduce((n, m) => n + tokenizer.countMessage(m, 'openai'), 0);
+    const send = (model: string, atMs: number) => {
+      const request = cacheRequest(history, counted + 15_000, tokenizer, 'openai', { prefix: 15_000, reasoning: 0 }, model);
+      return applyCache(state, request.parts, atMs, request.breakpoints);
+    };
+    expect(send('claude-opus-4-20250514', 0).cached).toBe(0);
+    expect(send('claude-opus-4-20250514', 10_000).cached).toBe(counted + 15_000);
+    expect(send('claude-sonnet-4-20250514', 20_000)).toEqual({ cached: 0, write: counted + 15_000, uncached: 0 });
+    expect(send('claude-opus-4-20250514', 30_000).cached).toBe(counted + 15_000);
+  });
+});
