@@ -7,6 +7,8 @@ import { DEFAULT_RETRY_POLICY } from '../sim/retry.js';
 import { DEFAULT_PACING } from '../sim/pacing.js';
 import { strategyNames } from '../strategies/index.js';
 import { InputError } from '../errors.js';
+import type { PriceOverride } from '../pricing/resolve.js';
+import { priceOverrideFor, type PriceFile } from '../pricing/file.js';
 
 /** Settings the command line may override for every scenario of a run. */
 export interface ScenarioOverrides {
@@ -23,6 +25,8 @@ export interface ScenarioOverrides {
   judge?: boolean;
   /** Strategy names or labels to run (others are left out; unknown registered names are added). */
   strategies?: string[];
+  /** `--prices <file>`: wins over a scenario's `prices` for the models it names (src/pricing/file.ts). */
+  prices?: PriceFile;
 }
 
 export const DEFAULT_SEED = 42;
@@ -65,10 +69,16 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     onCrash: overrides.onCrash ?? d.onCrash,
     ...(d.faults !== undefined ? { faults: d.faults } : {}),
     probesUseQuota: d.probesUseQuota,
-    ...(d.prices !== undefined ? { prices: d.prices } : {}),
+    ...pricesOf(overrides.prices, model, d.prices),
     judge: overrides.judge ?? d.judge,
     strategies: selectStrategies(resolveSpecs(d.strategies, loaded.file), overrides.strategies),
   };
+}
+
+/** The run's price file wins over the scenario's field for the models it names. */
+function pricesOf(file: PriceFile | undefined, model: string, scenario: PriceOverride | undefined): { prices?: PriceOverride } {
+  const prices = (file !== undefined ? priceOverrideFor(file, model) : undefined) ?? scenario;
+  return prices !== undefined ? { prices } : {};
 }
 
 /** The word that, as `probes:`, asks for generated probes rather than naming a side file. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
@@ -49,6 +49,8 @@ const CASES: Case[] = [
   { name: 'check against a scenario defined differently', args: check('baseline-window-32000.json'), code: 2, message: /baseline-window-32000\.json \(field scenarios\.tiny\.window\): cannot compare: .*scenario tiny: window 64000 in the run, 32000 in the baseline/ },
   { name: 'check against a file that is not a result', args: check('not-a-result.json'), code: 2, message: /not-a-result\.json \(field units\.0\.summary\): not a ctxbench result/ },
   { name: 'check --allow-mismatch compares anyway', args: [...check('baseline-seed-2.json'), '--allow-mismatch'], code: 0, message: /scenario tiny ran with seed 1, the baseline with 2/ },
+  { name: '--prices with a negative output price', args: ['run', tiny, '--prices', at('prices/negative-output.yaml')], out: true, code: 2, message: /negative-output\.yaml:4 \(field models\.claude-sonnet-4\.output\): Too small/ },
+  { name: '--prices with a misspelt key (sweep)', args: ['sweep', tiny, '--grid', 'rolling-window.keep=4', '--prices', at('prices/misspelt.json')], out: true, code: 2, message: /misspelt\.json:3 \(field outptu\): Unrecognized key: "outptu"/ },
   { name: '--lenient skips the bad line and says so in the summary', args: ['run', at('scenarios/lenient.yaml'), '--workers', '1', '--reports', 'json'], out: true, code: 0, message: /--lenient skipped 1 invalid transcript line: lenient 1/ },
 ];
 
@@ -72,5 +74,15 @@ describe('fixtures/bad: every bad input gives its exit code and names what is wr
     const tpm = (dir: string) => (JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as { scenarios: Array<{ tpm?: number }> }).scenarios[0]?.tpm;
     expect(tpm(withQuota)).toBe(5000);
     expect(tpm(out)).toBeUndefined();
+  });
+  it('--prices bills the run at the file\'s prices, over the price table', async () => {
+    const prices = join(tempDir(), 'prices.yaml');
+    writeFileSync(prices, 'models:\n  gemini-2.5-flash: { input: 10, output: 50 }\n');
+    const out = tempDir();
+    expect((await cli(['run', tiny, '--prices', prices, '--out', out, '--quiet', '--reports', 'json'])).code).toBe(0);
+    const summary = (JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { units: Array<{ summary: Record<string, number> }> }).units[0]?.summary;
+    // 1,825 prompt tokens, none cached (each request is under the 1,024-token minimum), 183 output.
+    expect(summary).toMatchObject({ prompt_tokens: 1825, cached_input_tokens: 0, completion_tokens: 183 });
+    expect(summary?.['cost_usd']).toBeCloseTo((1825 * 10 + 183 * 50) / 1e6, 10);
   });
 });

@@ -5,6 +5,7 @@ import { reporterNames, resolveReporter } from '../../report/index.js';
 import type { ProviderName } from '../../providers/types.js';
 import { bundledSuite, parseChoice, parseList, parsePositiveInt, parseScenarioFlag } from '../options.js';
 import { UsageError } from '../../errors.js';
+import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import { parseShard, type ShardSpec } from '../../engine/shard.js';
 import { DEFAULT_CACHE_DIR } from '../../providers/cache.js';
 import { checkAndReport } from './check.js';
@@ -36,6 +37,7 @@ interface RunFlags {
   replay?: string;
   redact: boolean;
   resume?: string;
+  prices?: PriceFile;
 }
 
 /** Flags `run` and `sweep` share: worker threads and the live response cache. */
@@ -85,6 +87,7 @@ export function register(program: Command): void {
     .option('--shard <i/n>', 'run only the i-th of n slices of the units (merge the results with ctxbench merge)', (value: string) => parseShard(value))
     .option('--baseline <file>', 'after the run, check it against this baseline result.json (exit 1 on a regression)')
     .option('--check-config <file>', 'check config for --baseline')
+    .option('--prices <file>', 'USD per million tokens (YAML/JSON) overriding the price table and the scenarios\' prices: {input, output, cachedInput?, cacheWrite?} or {models: {<model>: {...}}}', loadPriceFile)
     .option('--no-redact', 'write secrets found in transcripts as they are (the reports say so)')
     .option('--resume <dir>', 'finish the interrupted run whose output folder is <dir>: run only its missing units');
   addParallelOptions(command).action(runCommand);
@@ -129,6 +132,7 @@ function requestOf(paths: string[], flags: RunFlags): RunRequest {
       ...(flags.lenient === true ? { lenient: true } : {}),
       ...(flags.judge === true ? { judge: true } : {}),
       ...(flags.strategies !== undefined ? { strategies: flags.strategies } : {}),
+      ...(flags.prices !== undefined ? { prices: flags.prices } : {}),
     },
     ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
     ...(flags.reports !== undefined ? { reports: flags.reports } : {}),

@@ -11,6 +11,7 @@ import { checkOutDir } from '../out-dir.js';
 import { DEFAULT_SEED } from '../../scenario/resolve.js';
 import { displayPath } from '../../paths.js';
 import { GateError, UsageError } from '../../errors.js';
+import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import { bundledSuite, parseChoice, parseList, parsePositiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
 import { addParallelOptions, cacheDirOf } from './run.js';
@@ -30,6 +31,7 @@ interface SweepFlags {
   workers: number;
   cache: boolean;
   cacheDir: string;
+  prices?: PriceFile;
 }
 
 export function register(program: Command): void {
@@ -45,6 +47,7 @@ export function register(program: Command): void {
     .option('--max-tokens <n>', 'recommend only points with at most this many total tokens', parsePositiveInt('--max-tokens'))
     .option('--provider <name>', 'mock (default), gemini or openai', parseChoice('--provider', ['mock', 'gemini', 'openai'] as const), 'mock')
     .option('--base-url <url>', 'OpenAI-compatible base URL (live openai)')
+    .option('--prices <file>', 'USD per million tokens (YAML/JSON) overriding the price table, as run --prices', loadPriceFile)
     .option('--out <dir>', 'output folder', 'reports/sweep')
     .option('--reports <formats>', `reports of the underlying run besides sweep.* (of ${reporterNames().join(', ')})`, parseList, ['json', 'csv'])
     .option('--quiet', 'print nothing but errors');
@@ -65,7 +68,10 @@ async function sweepCommand(paths: string[], flags: SweepFlags): Promise<void> {
       ...(flags.maxTokens !== undefined ? { maxTokens: flags.maxTokens } : {}),
     },
     mode: live ? 'live' : 'mock',
-    ...(live ? { overrides: { provider: flags.provider as ProviderName } } : {}),
+    overrides: {
+      ...(live ? { provider: flags.provider as ProviderName } : {}),
+      ...(flags.prices !== undefined ? { prices: flags.prices } : {}),
+    },
     ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
     workers: flags.workers,
     ...cacheDirOf(flags, live),
