@@ -57,6 +57,36 @@ export function cacheRequest(
   return { parts: [{ key: `model:${servedBy}`, tokens: 0 }, ...parts], breakpoints: breakpoints.map((index) => index + 1) };
 }
 
+/**
+ * The cache parts of a strategy's own call (a summary, a rebuild, a reduce pass), in the order the
+ * providers render it (render-openai.ts, render-gemini.ts): the call's instruction first, keyed on
+ * its text, then the messages, then any framing their counts miss. So a call shares its prefix
+ * with the strategy's earlier calls of the same instruction and a history they both start with,
+ * never with the agent's requests, which lead with the agent's own system prompt. The breakpoint
+ * after the last message is the one the agent's requests carry.
+ */
+export function strategyCallRequest(
+  instruction: string | undefined,
+  messages: readonly ContextMessage[],
+  promptTokens: number,
+  tokenizer: Tokenizer,
+  format: ProviderName,
+  servedBy?: string,
+): CacheRequest {
+  const lead: CachePart[] = [];
+  if (servedBy !== undefined) lead.push({ key: `model:${servedBy}`, tokens: 0 });
+  if (instruction !== undefined && instruction !== '') {
+    lead.push({ key: `instruction:${createHash('sha1').update(instruction).digest('hex')}`, tokens: tokenizer.count(instruction) });
+  }
+  const parts = [...lead, ...messages.map((m) => ({ key: fingerprint(m), tokens: tokenizer.countMessage(m, format) }))];
+  const counted = parts.reduce((n, p) => n + p.tokens, 0);
+  const lastMessage = parts.length - 1;
+  if (promptTokens > counted) parts.push({ key: `tail:${parts.length}:${promptTokens - counted}`, tokens: promptTokens - counted });
+  else trimTail(parts, counted - promptTokens);
+  const breakpoints = parts.length === 0 ? [] : [...new Set([Math.max(0, lastMessage), parts.length - 1])];
+  return { parts, breakpoints };
+}
+
 /** Identity of a message as sent: role, id, text, thinking, signature and tool calls. */
 function fingerprint(message: ContextMessage): string {
   const known = fingerprints.get(message);

@@ -74,8 +74,11 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     const hidden = hiddenOf(messages);
     return tokenizer.countMessages(messages, format) + hidden.prefix + hidden.reasoning;
   };
+  const cache = createCacheState(cacheRulesForModel(scenario.model));
+  // The model the session is on: a recorded switch (Claude Code's Opus → Sonnet fallback) moves it.
+  let servedModel = scenario.model;
   const env: StrategyEnv = {
-    model: createStrategyModel({ gateway, scenario, events, clock, stepOf: () => env.step }),
+    model: createStrategyModel({ gateway, scenario, events, clock, stepOf: () => env.step, cache, tokenizer, format, servedModel: () => servedModel }),
     quota,
     window: scenario.window,
     clock,
@@ -91,7 +94,6 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
   const state: unknown = strategy.init(options, { sessionId: transcript.header.id, window: scenario.window });
   const followUps = createFollowUpTracker(archive);
   const price = resolvePrice(scenario.model, scenario.prices);
-  const cache = createCacheState(cacheRulesForModel(scenario.model));
   const ctx: StepContext = {
     scenario,
     strategy,
@@ -114,6 +116,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
   for (const event of transcript.events) {
     if (event.type === 'message' && event.role === 'assistant') {
       clock.advanceTo(timer.timeOfStep(env.step, lastOutput, clock.now()));
+      servedModel = event.model ?? scenario.model;
       const record = await runStep(ctx, event);
       steps.push(record);
       await input.observer?.onStep?.(record, ctx.previous, env);

@@ -129,10 +129,15 @@ function overheadCallsSince(events: readonly RunEvent[], mark: number): Extract<
   return calls;
 }
 
-/** USD of the strategy's own calls since `mark`, billed (when they succeeded) as uncached input. */
+/** USD of the strategy's own calls since `mark` (those that succeeded), net of the prompt cache. */
 function overheadCostSince(events: readonly RunEvent[], mark: number, price: ModelPrice): number {
   let usd = 0;
-  for (const e of overheadCallsSince(events, mark)) if (e.ok) usd += costOf({ cached: 0, write: 0, uncached: e.inputTokens, output: e.outputTokens }, price);
+  for (const e of overheadCallsSince(events, mark)) {
+    if (!e.ok) continue;
+    const cached = e.cachedTokens ?? 0;
+    const write = e.cacheWriteTokens ?? 0;
+    usd += costOf({ cached, write, uncached: e.inputTokens - cached - write, output: e.outputTokens }, price);
+  }
   return usd;
 }
 

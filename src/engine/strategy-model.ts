@@ -6,6 +6,10 @@ import type { RunEvent } from './types.js';
 import type { Gateway } from './gateway.js';
 import { retryDelay } from '../sim/retry.js';
 import { waitToRetry } from './retry-wait.js';
+import type { Tokenizer } from '../tokens/types.js';
+import type { ProviderName } from '../providers/types.js';
+import { applyCache, type CacheState } from '../cache/model.js';
+import { strategyCallRequest } from '../cache/request-parts.js';
 
 interface StrategyModelDeps {
   gateway: Gateway;
@@ -13,12 +17,19 @@ interface StrategyModelDeps {
   events: RunEvent[];
   clock: Clock;
   stepOf: () => number;
+  /** The session's prompt cache, shared with the agent's requests; none = nothing cached. */
+  cache?: CacheState;
+  tokenizer: Tokenizer;
+  format: ProviderName;
+  /** The model serving the session now (the last step's recorded model): it owns the cache. */
+  servedModel: () => string;
 }
 
 /**
  * The model as strategies see it (`env.model`): their own calls (summaries, recaps, map-reduce
  * passes) are metered as overhead, count against the quota, and wait on the virtual clock under
  * the scenario's retry policy. Overflow is returned to the strategy, which may shrink and retry.
+ * They are billed as the agent's calls are: through the session's prompt cache (issue 14).
  */
 export function createStrategyModel(deps: StrategyModelDeps): StrategyEnv['model'] {
   const { gateway, scenario, events, clock } = deps;
@@ -47,6 +58,7 @@ export function createStrategyModel(deps: StrategyModelDeps): StrategyEnv['model
           inputTokens: result.ok ? result.usage.input : 0,
           outputTokens: result.ok ? result.usage.output : 0,
           ok: result.ok,
+          ...(result.ok ? cacheBilling(deps, call, result.usage.input) : {}),
           ...(result.ok ? {} : { failure: result.failure.kind }),
         });
         if (result.ok) return result;
@@ -59,4 +71,12 @@ export function createStrategyModel(deps: StrategyModelDeps): StrategyEnv['model
       }
     },
   };
+}
+
+/** What the call read from and wrote to the session's prompt cache (nothing without a cache). */
+function cacheBilling(deps: StrategyModelDeps, call: StrategyModelCall, promptTokens: number): { cachedTokens: number; cacheWriteTokens: number } {
+  if (deps.cache === undefined) return { cachedTokens: 0, cacheWriteTokens: 0 };
+  const request = strategyCallRequest(call.instruction, call.messages, promptTokens, deps.tokenizer, deps.format, deps.servedModel());
+  const usage = applyCache(deps.cache, request.parts, deps.clock.now(), request.breakpoints);
+  return { cachedTokens: usage.cached, cacheWriteTokens: usage.write };
 }

@@ -31,7 +31,7 @@ export interface StepRecord {
   cacheWriteTokens?: number;
   /**
    * USD of this step: its prompt (uncached, cached, written) and completion, plus the strategy's
-   * own calls made for it (uncached). Probe calls are not included. Absent when the model has no price.
+   * own calls made for it (billed by the same cache model). Probe calls are not included. Absent when the model has no price.
    */
   costUsd?: number;
   /** Tokens of the strategy's own calls made while preparing this step. */
@@ -61,6 +61,9 @@ export type RunEvent =
       outputTokens: number;
       ok: boolean;
       failure?: FailureKind;
+      /** Strategy calls: of `inputTokens`, read from and written to the prompt cache (src/cache/). */
+      cachedTokens?: number;
+      cacheWriteTokens?: number;
     }
   | { type: 'failure'; step: number; atMs: number; attempt: number; failure: Failure }
   | { type: 'wait'; step: number; atMs: number; ms: number; reason: string }
