@@ -3,6 +3,7 @@ import type { ReportFile } from '../report/types.js';
 import type { SweepPoint, SweepResult } from './run.js';
 import { formatCount, formatDuration } from '../report/terminal.js';
 import { renderSweepHtml } from './render-html.js';
+import { formatUsd } from '../report/format-cost.js';
 
 /** `sweep.json`, `sweep.csv` and `sweep.html`: the points, the front and the recommendation. */
 export function renderSweepFiles(sweep: SweepResult, chartScript: string): ReportFile[] {
@@ -55,10 +56,13 @@ export function renderSweepCsv(sweep: SweepResult): string {
 
 /** The front as a table and the recommendation, for the end of a sweep on a terminal. */
 export function renderSweepTerminal(sweep: SweepResult): string {
-  const header = ['', 'point', 'total tokens', 'answer recall', 'crashes', 'wait'];
+  // Cost is an objective of the front only when priced (pareto.ts): the column shows then.
+  const priced = sweep.front.some((i) => sweep.points[i]?.score.costUsd != null);
+  const header = ['', 'point', 'total tokens', 'answer recall', 'crashes', 'wait', ...(priced ? ['cost'] : [])];
   const rows = sweep.front.map((i) => {
     const point = sweep.points[i] as SweepPoint;
-    return [sweep.recommendation.position === i ? '*' : '', point.label, formatCount(point.score.totalTokens), recall(point), String(point.score.crashes), formatDuration(point.score.waitMs)];
+    const cost = priced ? [formatUsd(point.score.costUsd ?? null) ?? '-'] : [];
+    return [sweep.recommendation.position === i ? '*' : '', point.label, formatCount(point.score.totalTokens), recall(point), String(point.score.crashes), formatDuration(point.score.waitMs), ...cost];
   });
   const widths = header.map((title, c) => Math.max(title.length, ...rows.map((row) => (row[c] ?? '').length)));
   const line = (cells: readonly string[]): string =>
@@ -67,7 +71,7 @@ export function renderSweepTerminal(sweep: SweepResult): string {
   return [
     `sweep of ${sweep.strategy} · ${sweep.points.length} points${sampled} × ${sweep.run.scenarios.length} scenario${sweep.run.scenarios.length === 1 ? '' : 's'}`,
     '',
-    `Pareto front (${sweep.front.length} of ${sweep.points.length} points; total tokens ↓, answer recall ↑, crashes ↓, waiting ↓):`,
+    `Pareto front (${sweep.front.length} of ${sweep.points.length} points; total tokens ↓, answer recall ↑, crashes ↓, waiting ↓${priced ? ', cost net of prompt cache ↓' : ''}):`,
     line(header),
     ...rows.map(line),
     '',

@@ -28,8 +28,13 @@ describe('ctxbench sweep', () => {
     const { code, stdout } = await cli(['sweep', scenario, ...grid, '--min-recall', '0.5', '--out', out, '--workers', '2']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^sweep of codex-rebuild · 10 points × 1 scenario\n/);
-    expect(stdout).toMatch(/Pareto front \(\d+ of 10 points; total tokens ↓, answer recall ↑, crashes ↓, waiting ↓\):/);
+    expect(stdout).toMatch(/Pareto front \(\d+ of 10 points; total tokens ↓, answer recall ↑, crashes ↓, waiting ↓, cost net of prompt cache ↓\):/);
     expect(stdout).toMatch(/\n {2}\* {2}trigger=0\.\d recentUserTokens=\d+ /);
+    // gpt-4.1 is priced: the front has a cost column, every row a dollar figure.
+    expect(stdout).toMatch(/ wait +cost\n/);
+    const front = stdout.split('\n').filter((row) => / trigger=0\.\d recentUserTokens=\d+ /.test(row));
+    expect(front.length).toBeGreaterThan(0);
+    for (const row of front) expect(row).toMatch(/ \$\d+\.\d{4}$/);
     expect(stdout).toMatch(/Recommendation: trigger=\S+ recentUserTokens=\d+\n {2}the cheapest of \d+ of 10 points that satisfy answer recall ≥ 0\.5, crashes ≤ 0/);
 
     const [header, ...rows] = readFileSync(join(out, 'sweep.csv'), 'utf8').trim().split('\n');
