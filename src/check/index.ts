@@ -5,6 +5,8 @@ import { compareResults } from './compare.js';
 import { loadCheckConfig, resolveCheckRules } from './config.js';
 import { readResultFile } from './load-result.js';
 import { findMismatches } from './mismatch.js';
+import { repriceResult } from '../pricing/reprice.js';
+import type { PriceFile } from '../pricing/file.js';
 
 export type { CheckReport, CheckRules, Decision, MeasureDiff, Regression, UnitDiff } from './types.js';
 export { compareResults } from './compare.js';
@@ -23,6 +25,8 @@ export interface CheckOptions {
   rules?: Partial<CheckRules>;
   /** Compare even when the results are of different seeds or scenarios (see `findMismatches`). */
   allowMismatch?: boolean;
+  /** Re-cost both results at these prices before comparing them (`--prices`). */
+  prices?: PriceFile;
 }
 
 /**
@@ -43,6 +47,7 @@ export async function checkRun(current: RunResult | string, options: CheckOption
     const shown = mismatches.slice(0, 3).map((m) => m.text).join('; ') + (mismatches.length > 3 ? `; and ${mismatches.length - 3} more` : '');
     throw new InputError({ file: options.baseline, field: mismatches[0]?.field ?? 'scenarios' }, `cannot compare: the run and the baseline are not the same runs (${shown}); --allow-mismatch compares them anyway`);
   }
+  if (options.prices !== undefined) return compareResults(repriceResult(run, options.prices), repriceResult(baseline, options.prices), rules);
   return compareResults(run, baseline, rules);
 }
 

@@ -5,6 +5,7 @@ import type { RunResult } from '../../metrics/types.js';
 import { checkRun, renderCheckJunit, renderCheckMarkdown, renderCheckTerminal, type CheckReport, type CheckRules } from '../../check/index.js';
 import { GateError, UsageError } from '../../errors.js';
 import { parseChoice, useColor } from '../options.js';
+import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 
 /** The check flags `run --baseline` shares with `check`. */
 export interface CheckFlags {
@@ -19,6 +20,8 @@ export interface CheckFlags {
   /** Print nothing (the exit code and the files still tell). */
   quiet?: boolean;
   allowMismatch?: boolean;
+  /** Re-cost both results at these prices before comparing. */
+  prices?: PriceFile;
 }
 
 export function register(program: Command): void {
@@ -36,6 +39,7 @@ export function register(program: Command): void {
     .option('--md <file>', 'write the diff as Markdown (a pull-request comment)')
     .option('--junit <file>', 'write the diff as JUnit XML')
     .option('--allow-mismatch', 'compare results of different seeds or scenario definitions anyway')
+    .option('--prices <file>', 're-cost both results at these prices (YAML/JSON, as run --prices) before comparing cost', loadPriceFile)
     .action(async (result: string, flags: CheckFlags & { baseline: string }) => {
       await checkAndReport(result, flags.baseline, flags);
     });
@@ -49,6 +53,7 @@ export async function checkAndReport(current: RunResult | string, baseline: stri
   const report = await checkRun(current, {
     baseline,
     ...(flags.allowMismatch === true ? { allowMismatch: true } : {}),
+    ...(flags.prices !== undefined ? { prices: flags.prices } : {}),
     ...(flags.config !== undefined ? { config: flags.config } : {}),
     rules: {
       ...(flags.maxTokenIncrease !== undefined ? { maxTokenIncrease: flags.maxTokenIncrease } : {}),
