@@ -51,6 +51,7 @@ const CASES: Case[] = [
   { name: 'check --allow-mismatch compares anyway', args: [...check('baseline-seed-2.json'), '--allow-mismatch'], code: 0, message: /scenario tiny ran with seed 1, the baseline with 2/ },
   { name: '--prices with a negative output price', args: ['run', tiny, '--prices', at('prices/negative-output.yaml')], out: true, code: 2, message: /negative-output\.yaml:4 \(field models\.claude-sonnet-4\.output\): Too small/ },
   { name: '--prices with a misspelt key (sweep)', args: ['sweep', tiny, '--grid', 'rolling-window.keep=4', '--prices', at('prices/misspelt.json')], out: true, code: 2, message: /misspelt\.json:3 \(field outptu\): Unrecognized key: "outptu"/ },
+  { name: 'check --prices with a negative output price', args: [...check('run-seed-1.json'), '--prices', at('prices/negative-output.yaml')], code: 2, message: /negative-output\.yaml:4 \(field models\.claude-sonnet-4\.output\): Too small/ },
   { name: '--lenient skips the bad line and says so in the summary', args: ['run', at('scenarios/lenient.yaml'), '--workers', '1', '--reports', 'json'], out: true, code: 0, message: /--lenient skipped 1 invalid transcript line: lenient 1/ },
 ];
 
