@@ -7,6 +7,7 @@ import { DEFAULT_RETRY_POLICY } from '../sim/retry.js';
 import { DEFAULT_PACING } from '../sim/pacing.js';
 import { strategyNames } from '../strategies/index.js';
 import { InputError } from '../errors.js';
+import { externalSpec, moduleSpec } from './external-spec.js';
 
 /** Settings the command line may override for every scenario of a run. */
 export interface ScenarioOverrides {
@@ -23,6 +24,11 @@ export interface ScenarioOverrides {
   judge?: boolean;
   /** Strategy names or labels to run (others are left out; unknown registered names are added). */
   strategies?: string[];
+  /**
+   * Absolute paths of strategy modules (`--strategy-module`) run on every scenario: beside the
+   * `strategies` selection when there is one, else in place of the scenario's own strategies.
+   */
+  strategyModules?: string[];
 }
 
 export const DEFAULT_SEED = 42;
@@ -67,7 +73,7 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     probesUseQuota: d.probesUseQuota,
     ...(d.prices !== undefined ? { prices: d.prices } : {}),
     judge: overrides.judge ?? d.judge,
-    strategies: selectStrategies(resolveSpecs(d.strategies, loaded.file), overrides.strategies),
+    strategies: withModules(selectStrategies(resolveSpecs(d.strategies, loaded.file), overrides.strategies), overrides, loaded.file),
   };
 }
 
@@ -117,12 +123,14 @@ function expandAll(entries: unknown[]): Array<[unknown, string]> {
 
 function toSpec(entry: unknown, file: string, field: string): StrategySpec {
   if (typeof entry === 'string') return { label: entry, strategy: entry, options: {} };
-  const e = entry as { label?: string; strategy?: string; options?: Record<string, unknown>; pipeline?: unknown[] };
+  const e = entry as { label?: string; strategy?: string; options?: Record<string, unknown>; pipeline?: unknown[]; module?: string; command?: string[]; timeoutMs?: number };
+  const external = externalSpec(e, file, field);
+  if (external !== undefined) return external;
   if (e.pipeline !== undefined) {
     const stages = e.pipeline.map((s, i) => toSpec(s, file, `${field}.pipeline.${i}`));
     return { label: e.label ?? stages.map((s) => s.label).join('+'), strategy: 'pipeline', options: e.options ?? {}, stages };
   }
-  if (e.strategy === undefined) throw new InputError({ file, field: `${field}.strategy` }, 'a strategy entry needs `strategy` or `pipeline`');
+  if (e.strategy === undefined) throw new InputError({ file, field: `${field}.strategy` }, 'a strategy entry needs `strategy`, `pipeline`, `module` or `command`');
   return { label: e.label ?? e.strategy, strategy: e.strategy, options: e.options ?? {} };
 }
 
@@ -132,4 +140,17 @@ function selectStrategies(specs: StrategySpec[], wanted: string[] | undefined): 
     const matches = specs.filter((s) => s.label === name || s.strategy === name);
     return matches.length > 0 ? matches : [{ label: name, strategy: name, options: {} }];
   });
+}
+
+/** Adds the `--strategy-module` strategies: beside a `--strategies` selection, else alone. */
+function withModules(selected: StrategySpec[], overrides: ScenarioOverrides, file: string): StrategySpec[] {
+  const paths = overrides.strategyModules ?? [];
+  if (paths.length === 0) return selected;
+  const specs = [...(overrides.strategies !== undefined && overrides.strategies.length > 0 ? selected : []), ...paths.map((path) => moduleSpec(path, undefined, {}))];
+  const seen = new Set<string>();
+  for (const spec of specs) {
+    if (seen.has(spec.label)) throw new InputError({ file, field: 'strategies' }, `two strategies are labelled "${spec.label}" (a --strategy-module is named after its file)`);
+    seen.add(spec.label);
+  }
+  return specs;
 }
