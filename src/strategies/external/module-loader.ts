@@ -55,11 +55,11 @@ export async function importStrategy(path: string, file: string, label: string):
  * module ends that unit with an explanation, as a crashed policy process does, and the run goes on.
  */
 function guarded(strategy: Strategy, path: string): Strategy {
-  const wrap = <A extends unknown[], R>(hook: string, fn: ((...args: A) => R) | undefined): ((...args: A) => Promise<Awaited<R>>) | undefined => {
+  const wrap = <A extends unknown[], R>(hook: string, fn: ((...args: A) => R) | undefined): ((...args: A) => Promise<unknown>) | undefined => {
     if (fn === undefined) return undefined;
     return async (...args: A) => {
       try {
-        return await fn.apply(strategy, args);
+        return (await fn.apply(strategy, args)) as unknown;
       } catch (error) {
         if (error instanceof StrategyFailedError) throw error;
         throw new StrategyFailedError(`strategy module ${displayPath(path)} threw in ${hook}: ${error instanceof Error ? error.message : String(error)}`);
@@ -70,8 +70,8 @@ function guarded(strategy: Strategy, path: string): Strategy {
   const observe = wrap('observe', strategy.observe);
   const transform = wrap('transform', strategy.transform);
   const recover = wrap('recover', strategy.recover);
-  if (observe !== undefined) out.observe = observe;
-  if (transform !== undefined) out.transform = transform;
+  if (observe !== undefined) out.observe = observe as NonNullable<Strategy['observe']>;
+  if (transform !== undefined) out.transform = transform as NonNullable<Strategy['transform']>;
   if (recover !== undefined) out.recover = recover as NonNullable<Strategy['recover']>;
   return out;
 }
