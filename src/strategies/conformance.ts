@@ -31,6 +31,8 @@ export type InvariantName = 'call-result-pairs' | 'system-prompt' | 'newest-user
 export interface Violation {
   invariant: InvariantName;
   step: number;
+  /** The policy refused its options (a `failed` violation that is bad input, not a broken strategy). */
+  isOptionsError?: boolean;
   message: string;
   ids: string[];
 }
@@ -127,7 +129,7 @@ export async function driveStrategy(strategy: Strategy, options: unknown, transc
     }
   } catch (error) {
     if (!(error instanceof StrategyFailedError)) throw error;
-    run.violations.push({ invariant: 'failed', step: env.step, message: `step ${env.step}: the strategy failed: ${error.message}`, ids: [] });
+    run.violations.push({ invariant: 'failed', step: env.step, message: `step ${env.step}: the strategy failed: ${error.message}`, ids: [], ...(error.isOptionsError ? { isOptionsError: true } : {}) });
   } finally {
     await strategy.dispose?.(state);
   }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { extname, resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import { GateError, UsageError } from '../../errors.js';
 import type { ExternalStrategySource, StrategySpec } from '../../scenario/types.js';
 import { parsePositiveInt } from '../options.js';
@@ -40,6 +40,8 @@ async function verifyCommand(target: string[], flags: VerifyFlags): Promise<void
     process.stdout.write(`verify ${label}: pass: every invariant held over ${steps} steps (conformance session, window ${CONFORMANCE_WINDOW} tokens, options ${JSON.stringify(options)})\n`);
     return;
   }
+  const refused = violations.find((v) => v.isOptionsError === true);
+  if (refused !== undefined) throw new UsageError(`verify ${label}: ${refused.message.replace(/^step \d+: the strategy failed: /, '')}`);
   process.stdout.write(renderViolations(label, violations));
   throw new GateError(`verify ${label}: ${violations.length} invariant violation${violations.length === 1 ? '' : 's'}`);
 }
@@ -51,15 +53,30 @@ function specOf(target: string[], flags: VerifyFlags): { file: string; spec: Str
   if (first === undefined) throw new UsageError('verify needs a strategy module or, after --, a command');
   if (target.length === 1 && MODULE_EXTENSIONS.has(extname(first))) {
     const path = resolve(first);
-    return { file: path, spec: { label: 'module', strategy: 'module', options, source: { kind: 'module' as const, path } } };
+    const name = basename(path, extname(path));
+    return { file: path, spec: { label: name, strategy: name, options, source: { kind: 'module' as const, path } } };
   }
   return { file: '<command line>', spec: { label: target.join(' '), strategy: 'command', options, source: { kind: 'command' as const, argv: target, cwd: process.cwd(), timeoutMs: flags.timeoutMs } } };
 }
 
+/**
+ * One line per distinct problem (the same messages breaking the same invariant), at its first
+ * step, with how many later steps repeat it: a dropped result is reported once, not once a step.
+ */
 function renderViolations(label: string, violations: readonly Violation[]): string {
-  const lines = [`verify ${label}: FAIL: ${violations.length} violation${violations.length === 1 ? '' : 's'}`];
-  for (const v of violations.slice(0, SHOWN)) lines.push(`  ${v.invariant.padEnd(18)} ${v.message}${v.ids.length > 0 ? `  [ids: ${v.ids.join(', ')}]` : ''}`);
-  if (violations.length > SHOWN) lines.push(`  … and ${violations.length - SHOWN} more`);
+  const distinct = new Map<string, { first: Violation; repeats: number }>();
+  for (const v of violations) {
+    const key = v.ids.length > 0 ? `${v.invariant}\u0000${v.ids.join(',')}` : `${v.invariant}\u0000${v.message}`;
+    const seen = distinct.get(key);
+    if (seen === undefined) distinct.set(key, { first: v, repeats: 0 });
+    else seen.repeats += 1;
+  }
+  const lines = [`verify ${label}: FAIL: ${distinct.size} problem${distinct.size === 1 ? '' : 's'} (${violations.length} violation${violations.length === 1 ? '' : 's'} over all steps)`];
+  for (const { first, repeats } of [...distinct.values()].slice(0, SHOWN)) {
+    const ids = first.ids.length > 0 ? `  [ids: ${first.ids.join(', ')}]` : '';
+    lines.push(`  ${first.invariant.padEnd(18)} ${first.message}${ids}${repeats > 0 ? ` (and at ${repeats} later step${repeats === 1 ? '' : 's'})` : ''}`);
+  }
+  if (distinct.size > SHOWN) lines.push(`  … and ${distinct.size - SHOWN} more`);
   return `${lines.join('\n')}\n`;
 }
 

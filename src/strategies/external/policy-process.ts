@@ -22,8 +22,8 @@ export interface PolicyProcess {
   next(waitingFor: string): Promise<string>;
   /** Closes stdin (a policy exits on end of input) and kills it if it lingers. */
   close(): void;
-  /** Ends the process now and turns `problem` into the error to throw. */
-  fail(problem: string): StrategyFailedError;
+  /** Ends the process now and turns `problem` into the error to throw (`isOptionsError`: the options were refused). */
+  fail(problem: string, isOptionsError?: boolean): StrategyFailedError;
 }
 
 export function startPolicyProcess(argv: readonly string[], cwd: string, timeoutMs: number): PolicyProcess {
@@ -35,9 +35,9 @@ export function startPolicyProcess(argv: readonly string[], cwd: string, timeout
   let ended: string | undefined;
   let stderr = '';
   const name = argv.join(' ');
-  const describe = (problem: string): StrategyFailedError => {
+  const describe = (problem: string, isOptionsError = false): StrategyFailedError => {
     const tail = stderr.trim().slice(-STDERR_TAIL);
-    return new StrategyFailedError(`policy \`${name}\` ${problem}${tail === '' ? '' : `; its stderr: ${tail}`}`);
+    return new StrategyFailedError(`policy \`${name}\` ${problem}${tail === '' ? '' : `; its stderr: ${tail}`}`, isOptionsError);
   };
   const endWith = (problem: string): void => {
     if (ended !== undefined) return;
@@ -95,9 +95,9 @@ export function startPolicyProcess(argv: readonly string[], cwd: string, timeout
       child.stdin?.end();
       if (child.exitCode === null && child.signalCode === null) setTimeout(() => child.kill('SIGKILL'), EXIT_GRACE_MS).unref();
     },
-    fail(problem) {
+    fail(problem, isOptionsError) {
       child.kill('SIGKILL');
-      return describe(problem);
+      return describe(problem, isOptionsError);
     },
   };
 }

@@ -87,7 +87,7 @@ async function answerOf<T extends PolicyMessage['type']>(policy: PolicyProcess, 
     if (!parsed.ok) throw policy.fail(`${parsed.problem} (waiting for ${waitingFor})`);
     const message = parsed.message;
     if (message.type === type) return message as Extract<PolicyMessage, { type: T }>;
-    if (message.type === 'error') throw policy.fail(`reported an error${message.field === undefined ? '' : ` in options.${message.field}`}: ${message.message}`);
+    if (message.type === 'error') throw policy.fail(`reported an error${message.field === undefined ? '' : ` in options.${message.field}`}: ${message.message}`, type === 'hello');
     if (message.type === 'model_call') {
       const result = await env.model.complete({
         instruction: message.instruction,
