@@ -66,3 +66,18 @@ describe('a strategy module given on the command line', () => {
     expect(stderr).toContain('(field strategies.0.strategy): an entry names one strategy: `strategy`, `pipeline`, `module` or `command`');
   });
 });
+
+describe('a sweep over a strategy of your own', () => {
+  it('varies the options of a module strategy the scenario labels, validated by its own schema', async () => {
+    const out = tempDir();
+    const scenario = join(examples, 'js-policy', 'scenario.yaml');
+    const { code } = await cli(['sweep', scenario, '--grid', 'js-masking.keepLast=2,20', '--out', out, '--quiet']);
+    expect(code).toBe(0);
+    const sweep = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { strategy: string; points: Array<{ label: string; units: Array<{ strategy: string; steps_completed: number }> }> };
+    expect(sweep.strategy).toBe('js-masking');
+    expect(sweep.points.map((p) => [p.label, p.units[0]?.steps_completed])).toEqual([['keepLast=2', 40], ['keepLast=20', 40]]);
+    const bad = await cli(['sweep', scenario, '--grid', 'js-masking.keepLast=-2,20', '--out', tempDir(), '--quiet']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--grid 'js-masking.keepLast=-2,20': keepLast=-2 (with js-policy's options) is not valid for js-masking: expects a whole number >= 0");
+  });
+});
