@@ -6,9 +6,16 @@ export { runUnit, type UnitInput } from './engine/run-unit.js';
 export type { RunEvent, StepRecord } from './engine/types.js';
 export type { UnitObserver } from './engine/observer.js';
 export { strategies, getStrategy, strategyNames } from './strategies/index.js';
-export type { Strategy, StrategyEnv, StrategyAction } from './strategies/types.js';
+// The strategy API (docs/strategy-api.md): stable; a change gets a CHANGELOG.md entry.
+export type { Strategy, StrategyEnv, StrategyAction, StrategyModelCall, Archive, RecoverDecision } from './strategies/types.js';
+export { optionsFromValidate, type ValidateOptions, type OptionsValidation } from './strategies/external/options.js';
+export { createHistory, applyToHistory, type History } from './strategies/history.js';
+export { StrategyFailedError } from './strategies/external/failure.js';
+export { checkConformance, driveStrategy, conformanceSession, type Violation, type InvariantName } from './strategies/conformance.js';
+export { createProcessStrategy, type PolicyCommand } from './strategies/external/process-strategy.js';
+export { PROTOCOL_VERSION } from './strategies/external/protocol.js';
 export { describeOptions } from './strategies/describe.js';
-export type { Scenario, StrategySpec } from './scenario/types.js';
+export type { Scenario, StrategySpec, ExternalStrategySource } from './scenario/types.js';
 export { loadScenarioFile, expandScenarioPaths } from './scenario/load.js';
 export { resolveScenario, type ScenarioOverrides } from './scenario/resolve.js';
 export type * from './transcript/types.js';

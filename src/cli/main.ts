@@ -16,6 +16,7 @@ import { register as registerCheck } from './commands/check.js';
 import { register as registerMerge } from './commands/merge.js';
 import { register as registerSweep } from './commands/sweep.js';
 import { register as registerCalibrate } from './commands/calibrate.js';
+import { register as registerVerify } from './commands/verify.js';
 
 /** Builds the CLI; each command file maps flags to the library's options. */
 export function buildProgram(): Command {
@@ -24,7 +25,7 @@ export function buildProgram(): Command {
     .version(VERSION)
     .exitOverride()
     .showHelpAfterError();
-  for (const register of [registerRun, registerStrategies, registerGenerate, registerImport, registerProbes, registerFidelity, registerReport, registerCheck, registerMerge, registerSweep, registerCalibrate]) register(program);
+  for (const register of [registerRun, registerStrategies, registerGenerate, registerImport, registerProbes, registerFidelity, registerReport, registerCheck, registerMerge, registerSweep, registerCalibrate, registerVerify]) register(program);
   return program;
 }
 

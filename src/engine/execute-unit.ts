@@ -24,6 +24,7 @@ import { loadJudgeRubric, loadScenarioProbes } from '../probes/load.js';
 import { createProbeObserver } from '../probes/observer.js';
 import { prepareProbeSet } from '../probes/probe-set.js';
 import { resolveStrategy } from './resolve-strategy.js';
+import { loadStrategyModules } from '../strategies/external/module-loader.js';
 import { runUnit } from './run-unit.js';
 import { scenarioKey } from './plan.js';
 
@@ -62,6 +63,7 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
   }
   const transcript = await loadTranscript(source, seed);
   const scenario = resolveScenario(loaded, transcript.header, overrides);
+  await loadStrategyModules(scenario.strategies, scenario.file);
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
   const probes = await loadScenarioProbes(scenario, transcript);
   return {
@@ -89,6 +91,7 @@ async function prepareLogs(loaded: LoadedScenario, overrides: ScenarioOverrides,
   }
   const first = logs[0];
   if (scenario === undefined || first === undefined) throw new InputError({ file: loaded.file, field: 'transcript' }, 'no transcript to replay');
+  await loadStrategyModules(scenario.strategies, scenario.file);
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
   const judged = scenario.judge && logs.some((log) => log.probes !== undefined);
   return { scenario, transcript: first.transcript, logs, ...(judged ? { judgeRubric: await loadJudgeRubric() } : {}) };

@@ -3,6 +3,8 @@ import type { Strategy } from '../strategies/types.js';
 import { getStrategy } from '../strategies/index.js';
 import { createPipeline } from '../strategies/pipeline.js';
 import { InputError } from '../errors.js';
+import { loadedStrategyModule } from '../strategies/external/module-loader.js';
+import { createProcessStrategy } from '../strategies/external/process-strategy.js';
 
 /** A strategy with its options validated and defaults filled. */
 export interface ResolvedStrategy {
@@ -11,7 +13,8 @@ export interface ResolvedStrategy {
 }
 
 /**
- * Resolves a scenario's strategy spec against the registry (or `override`, a strategy given
+ * Resolves a scenario's strategy spec against the registry, a loaded strategy module or a policy
+ * command (spec.source), or `override`, a strategy given
  * directly, e.g. by a test) and validates its options with the strategy's own schema (defaults
  * filled). A pipeline resolves each stage the same way, with the stage's own schema, and runs
  * over the whole registry.
@@ -22,6 +25,11 @@ export function resolveStrategy(spec: StrategySpec, file = '<scenario>', overrid
 }
 
 function resolveAt(spec: StrategySpec, file: string, path: string[]): ResolvedStrategy {
+  if (spec.source !== undefined) {
+    // A module was loaded (loadStrategyModules) before any spec is resolved; a command starts per unit.
+    const strategy = spec.source.kind === 'module' ? loadedStrategyModule(spec.source.path) : createProcessStrategy(spec.label, spec.source);
+    return { strategy, options: parseOptions(strategy, spec.options, file, path) };
+  }
   if (spec.strategy === 'pipeline') return resolvePipeline(spec, file, path);
   const strategy = getStrategy(spec.strategy);
   return { strategy, options: parseOptions(strategy, spec.options, file, path) };

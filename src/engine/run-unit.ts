@@ -23,6 +23,9 @@ import { createCacheState } from '../cache/model.js';
 import { cacheRulesForModel } from '../cache/families.js';
 import { resolvePrice } from '../pricing/resolve.js';
 import type { UnitObserver } from './observer.js';
+import { loadStrategyModules } from '../strategies/external/module-loader.js';
+import { StrategyFailedError } from '../strategies/external/failure.js';
+import { recordStrategyCrash } from './strategy-crash.js';
 
 export interface UnitInput {
   scenario: Scenario;
@@ -45,6 +48,7 @@ export interface UnitInput {
  */
 export async function runUnit(input: UnitInput): Promise<UnitResult> {
   const { scenario, transcript, spec, provider, tokenizer } = input;
+  if (input.strategyOverride === undefined) await loadStrategyModules([spec], scenario.file);
   const { strategy, options } = resolveStrategy(spec, scenario.file, input.strategyOverride);
   const clock = createClock();
   const quota = new QuotaGate(scenario.quota, scenario.provider, clock);
@@ -113,29 +117,42 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
   let lastOutput = 0;
   input.observer?.onStart?.(ctx);
 
-  for (const event of transcript.events) {
-    if (event.type === 'message' && event.role === 'assistant') {
-      clock.advanceTo(timer.timeOfStep(env.step, lastOutput, clock.now()));
-      servedModel = event.model ?? scenario.model;
-      const record = await runStep(ctx, event);
-      steps.push(record);
-      await input.observer?.onStep?.(record, ctx.previous, env);
-      lastOutput = record.completionTokens;
-      env.step += 1;
-      // After an unrecovered crash the session ends, as it would for a real agent.
-      if (record.status === 'crashed' && scenario.onCrash === 'stop') break;
+  // The assistant message whose step is being run: a strategy failing then crashes that step.
+  let preparing: MessageEvent | undefined;
+  // A unit whose strategy failed has no probe figures: there is no strategy left to prepare the end context.
+  let probes: Awaited<ReturnType<NonNullable<UnitObserver['onEnd']>>> | undefined;
+  try {
+    for (const event of transcript.events) {
+      if (event.type === 'message' && event.role === 'assistant') {
+        clock.advanceTo(timer.timeOfStep(env.step, lastOutput, clock.now()));
+        preparing = event;
+        servedModel = event.model ?? scenario.model;
+        const record = await runStep(ctx, event);
+        preparing = undefined;
+        steps.push(record);
+        await input.observer?.onStep?.(record, ctx.previous, env);
+        lastOutput = record.completionTokens;
+        env.step += 1;
+        // After an unrecovered crash the session ends, as it would for a real agent.
+        if (record.status === 'crashed' && scenario.onCrash === 'stop') break;
+      }
+      if (event.type === 'message') {
+        archive.add(event);
+        followUps.observe(event);
+      }
+      if (event.type === 'compaction') {
+        events.push({ type: 'recorded-compaction', step: env.step, atMs: clock.now(), id: event.id, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter });
+      }
+      await strategy.observe?.(event, state, env);
+      input.observer?.onEvent?.(event, env);
     }
-    if (event.type === 'message') {
-      archive.add(event);
-      followUps.observe(event);
-    }
-    if (event.type === 'compaction') {
-      events.push({ type: 'recorded-compaction', step: env.step, atMs: clock.now(), id: event.id, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter });
-    }
-    await strategy.observe?.(event, state, env);
-    input.observer?.onEvent?.(event, env);
+    probes = (await input.observer?.onEnd?.(ctx, env)) ?? undefined;
+  } catch (error) {
+    if (!(error instanceof StrategyFailedError)) throw error;
+    recordStrategyCrash(ctx, steps, error, preparing);
+  } finally {
+    await strategy.dispose?.(state);
   }
-  const probes = (await input.observer?.onEnd?.(ctx, env)) ?? undefined;
   const summary = summarizeUnit({ scenario: scenario.name, strategy: spec.label, totalSteps: assistants.length, steps, events, ...(probes !== undefined ? { probes } : {}) });
   const thresholds = strategy.thresholds?.(options, scenario.window) ?? [];
   return {

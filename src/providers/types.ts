@@ -74,7 +74,9 @@ export type Failure =
   | { kind: 'quota'; message: string }
   | { kind: 'server'; message: string; status?: number }
   | { kind: 'bad-request'; message: string; status?: number }
-  | { kind: 'network'; message: string };
+  | { kind: 'network'; message: string }
+  /** A strategy from outside the registry failed (its process crashed, hung or wrote garbage): ends the unit. */
+  | { kind: 'strategy'; message: string };
 
 export type FailureKind = Failure['kind'];
 

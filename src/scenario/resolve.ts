@@ -9,6 +9,7 @@ import { strategyNames } from '../strategies/index.js';
 import { InputError } from '../errors.js';
 import type { PriceOverride } from '../pricing/resolve.js';
 import { priceOverrideFor, type PriceFile } from '../pricing/file.js';
+import { externalSpec, moduleSpec } from './external-spec.js';
 
 /** Settings the command line may override for every scenario of a run. */
 export interface ScenarioOverrides {
@@ -27,6 +28,11 @@ export interface ScenarioOverrides {
   strategies?: string[];
   /** `--prices <file>`: wins over a scenario's `prices` for the models it names (src/pricing/file.ts). */
   prices?: PriceFile;
+  /**
+   * Absolute paths of strategy modules (`--strategy-module`) run on every scenario: beside the
+   * `strategies` selection when there is one, else in place of the scenario's own strategies.
+   */
+  strategyModules?: string[];
 }
 
 export const DEFAULT_SEED = 42;
@@ -71,7 +77,7 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     probesUseQuota: d.probesUseQuota,
     ...pricesOf(overrides.prices, model, d.prices),
     judge: overrides.judge ?? d.judge,
-    strategies: selectStrategies(resolveSpecs(d.strategies, loaded.file), overrides.strategies),
+    strategies: withModules(selectStrategies(resolveSpecs(d.strategies, loaded.file), overrides.strategies), overrides, loaded.file),
   };
 }
 
@@ -127,12 +133,14 @@ function expandAll(entries: unknown[]): Array<[unknown, string]> {
 
 function toSpec(entry: unknown, file: string, field: string): StrategySpec {
   if (typeof entry === 'string') return { label: entry, strategy: entry, options: {} };
-  const e = entry as { label?: string; strategy?: string; options?: Record<string, unknown>; pipeline?: unknown[] };
+  const e = entry as { label?: string; strategy?: string; options?: Record<string, unknown>; pipeline?: unknown[]; module?: string; command?: string[]; timeoutMs?: number };
+  const external = externalSpec(e, file, field);
+  if (external !== undefined) return external;
   if (e.pipeline !== undefined) {
     const stages = e.pipeline.map((s, i) => toSpec(s, file, `${field}.pipeline.${i}`));
     return { label: e.label ?? stages.map((s) => s.label).join('+'), strategy: 'pipeline', options: e.options ?? {}, stages };
   }
-  if (e.strategy === undefined) throw new InputError({ file, field: `${field}.strategy` }, 'a strategy entry needs `strategy` or `pipeline`');
+  if (e.strategy === undefined) throw new InputError({ file, field: `${field}.strategy` }, 'a strategy entry needs `strategy`, `pipeline`, `module` or `command`');
   return { label: e.label ?? e.strategy, strategy: e.strategy, options: e.options ?? {} };
 }
 
@@ -142,4 +150,17 @@ function selectStrategies(specs: StrategySpec[], wanted: string[] | undefined): 
     const matches = specs.filter((s) => s.label === name || s.strategy === name);
     return matches.length > 0 ? matches : [{ label: name, strategy: name, options: {} }];
   });
+}
+
+/** Adds the `--strategy-module` strategies: beside a `--strategies` selection, else alone. */
+function withModules(selected: StrategySpec[], overrides: ScenarioOverrides, file: string): StrategySpec[] {
+  const paths = overrides.strategyModules ?? [];
+  if (paths.length === 0) return selected;
+  const specs = [...(overrides.strategies !== undefined && overrides.strategies.length > 0 ? selected : []), ...paths.map((path) => moduleSpec(path, undefined, {}))];
+  const seen = new Set<string>();
+  for (const spec of specs) {
+    if (seen.has(spec.label)) throw new InputError({ file, field: 'strategies' }, `two strategies are labelled "${spec.label}" (a --strategy-module is named after its file)`);
+    seen.add(spec.label);
+  }
+  return specs;
 }

@@ -10,6 +10,12 @@ const strategyEntry: z.ZodType<unknown> = z.lazy(() =>
       strategy: z.string().min(1).optional(),
       options: z.record(z.string(), z.unknown()).optional(),
       pipeline: z.array(strategyEntry).min(1).optional(),
+      /** A JS module exporting a `Strategy` (path relative to the scenario file). */
+      module: z.string().min(1).optional(),
+      /** A policy process speaking docs/process-protocol.md, started in the scenario's folder. */
+      command: z.array(z.string().min(1)).min(1).optional(),
+      /** For `command`: how long to wait for each answer of the process before the unit fails. */
+      timeoutMs: positiveInt.optional(),
     }),
   ]),
 );

@@ -10,7 +10,18 @@ export interface StrategySpec {
   options: Record<string, unknown>;
   /** For `pipeline`: the stages, each seeing the output of the previous one. */
   stages?: StrategySpec[];
+  /** A strategy from outside the registry (docs/strategy-api.md, docs/process-protocol.md); `strategy` is then its label. */
+  source?: ExternalStrategySource;
 }
+
+/**
+ * Where a strategy that is not registered comes from: a JS module exporting a `Strategy`, or a
+ * command started per unit that speaks the JSON-lines process protocol. Plain data, so a planned
+ * unit still crosses to a worker thread, which loads or starts it by path itself.
+ */
+export type ExternalStrategySource =
+  | { kind: 'module'; path: string }
+  | { kind: 'command'; argv: string[]; cwd: string; timeoutMs: number };
 
 /** Where a scenario's transcript comes from: a file, or the seeded synthetic generator. */
 export type TranscriptSource =

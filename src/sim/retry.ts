@@ -21,6 +21,7 @@ const RETRYABLE: Record<FailureKind, boolean> = {
   quota: false,
   overflow: false,
   'bad-request': false,
+  strategy: false,
 };
 
 /**

@@ -89,4 +89,9 @@ export interface Strategy<Options = any, State = any> {
   thresholds?(options: Options, window: number): Array<{ label: string; tokens: number }>;
   /** Reacts to an overflow or rate-limit failure; `retry` re-prepares and re-sends the step. */
   recover?(failure: Failure, state: State, env: StrategyEnv): Promise<RecoverDecision> | RecoverDecision;
+  /**
+   * Optional: called once when the unit ends, whatever way it ends (a policy process is closed
+   * here). Built-in strategies hold nothing to release.
+   */
+  dispose?(state: State): void | Promise<void>;
 }

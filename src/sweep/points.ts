@@ -1,20 +1,46 @@
 import type { Scenario, StrategySpec } from '../scenario/types.js';
 import type { Strategy } from '../strategies/types.js';
 import type { AxisValue, GridAxis, GridPoint } from './grid.js';
-import { getStrategy } from '../strategies/index.js';
+import { getStrategy, strategyNames } from '../strategies/index.js';
+import { resolveStrategy } from '../engine/resolve-strategy.js';
 import { HarnessError, UsageError } from '../errors.js';
 
 type Options = Record<string, unknown>;
 
-/** The strategy a sweep varies; an unknown name is a usage error naming the --grid flag. */
-export function sweptStrategy(axes: readonly GridAxis[]): Strategy {
+/**
+ * The strategy a sweep varies; an unknown name is a usage error naming the --grid flag, or, with
+ * `maybeExternal`, undefined (it may label a scenario's module or command strategy).
+ */
+export function sweptStrategy(axes: readonly GridAxis[]): Strategy;
+export function sweptStrategy(axes: readonly GridAxis[], maybeExternal: true): Strategy | undefined;
+export function sweptStrategy(axes: readonly GridAxis[], maybeExternal = false): Strategy | undefined {
   const axis = axes[0] as GridAxis;
+  if (maybeExternal && !strategyNames().includes(axis.strategy)) return undefined;
   try {
     return getStrategy(axis.strategy);
   } catch (error) {
     if (error instanceof HarnessError) throw new UsageError(`--grid '${axis.flag}': ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * The points of a sweep over a scenario's own module or command strategy (named by its label):
+ * each point is that entry with the point's values laid on its options, validated by the
+ * strategy's own schema. A scenario without such an entry is a usage error naming the flag.
+ */
+export function specsForExternalPoints(label: string, axes: readonly GridAxis[], points: readonly GridPoint[]): (scenario: Scenario) => StrategySpec[] {
+  return (scenario) => {
+    const base = scenario.strategies.find((spec) => spec.label === label && spec.source !== undefined);
+    const axis = axes[0] as GridAxis;
+    if (base === undefined) throw new UsageError(`--grid '${axis.flag}': "${label}" is neither a registered strategy nor the label of a module or command strategy of ${scenario.name}; known strategies: ${strategyNames().join(', ')}`);
+    return points.map((point) => {
+      const options = mergeOptions(base.options, pointOptions(axes, point));
+      const { strategy } = resolveStrategy(base, scenario.file);
+      validatePoint(strategy, axes, point, options, ` (with ${scenario.name}'s options)`);
+      return { ...base, label: point.label, options };
+    });
+  };
 }
 
 /** The options a point sets: each axis's value at its path. */

@@ -1,8 +1,9 @@
 import type { RunResult, UnitResult } from '../metrics/types.js';
 import type { RunOptions } from '../engine/run-suite.js';
 import { runSuite } from '../engine/run-suite.js';
+import { UsageError } from '../errors.js';
 import { checkAxes, choosePoints, gridSize, parseGridFlag, type AxisValue, type GridAxis, type GridPoint } from './grid.js';
-import { pointOptions, specsForPoints, sweptStrategy, validatePoint } from './points.js';
+import { pointOptions, specsForExternalPoints, specsForPoints, sweptStrategy, validatePoint } from './points.js';
 import { paretoFront, recommend, type Constraints, type PointScore, type Recommendation } from './pareto.js';
 
 export interface SweepOptions extends Omit<RunOptions, 'specsOf' | 'shard'> {
@@ -53,17 +54,23 @@ export const DEFAULT_CONSTRAINTS: Constraints = { maxCrashes: 0 };
  */
 export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const axes = options.grid.map(parseGridFlag);
-  checkAxes(axes);
-  const strategy = sweptStrategy(axes);
+  // A name the registry does not know may be the label of a scenario's own module or command
+  // strategy: its points are validated per scenario, once the scenario is prepared.
+  const name = checkAxes(axes);
+  const strategy = sweptStrategy(axes, true);
   const points = choosePoints(axes, options.sample);
-  for (const point of points) validatePoint(strategy, axes, point, pointOptions(axes, point));
+  if (strategy !== undefined) for (const point of points) validatePoint(strategy, axes, point, pointOptions(axes, point));
   const { grid: _grid, sample: _sample, constraints: _constraints, ...run } = options;
   const result = await runSuite({
     ...run,
-    overrides: { ...options.overrides, strategies: [strategy.name] },
-    specsOf: specsForPoints(strategy, axes, points),
+    overrides: { ...options.overrides, strategies: [name] },
+    specsOf: strategy !== undefined ? specsForPoints(strategy, axes, points) : specsForExternalPoints(name, axes, points),
+  }).catch((error: unknown) => {
+    // A name no scenario defines either is looked up in the registry, which names the known ones.
+    if (error instanceof UsageError && error.message.startsWith(`unknown strategy "${name}"`)) throw new UsageError(`--grid '${axes[0]?.flag ?? name}': ${error.message}`);
+    throw error;
   });
-  return rankPoints(result, axes, points, strategy.name, options);
+  return rankPoints(result, axes, points, name, options);
 }
 
 function rankPoints(run: RunResult, axes: readonly GridAxis[], points: readonly GridPoint[], strategy: string, options: SweepOptions): SweepResult {

@@ -13,6 +13,7 @@ import { requestOfJournal, runSession, type RunRequest } from '../run-session.js
 
 interface RunFlags {
   strategies?: string[];
+  strategyModule?: string[];
   provider: 'mock' | ProviderName;
   providerFormat?: ProviderName;
   model?: string;
@@ -68,6 +69,7 @@ export function register(program: Command): void {
     .description('replay scenarios through strategies and write reports (default: the bundled suite, mocked providers)')
     .argument('[paths...]', 'scenario files or folders', [])
     .option('--strategies <names>', 'comma-separated strategy names or labels', parseList)
+    .option('--strategy-module <path>', 'a strategy module of your own (repeatable; docs/strategy-api.md): run beside --strategies, else alone', (value: string, previous: string[] = []) => [...previous, value])
     .option('--provider <name>', 'mock (default), gemini or openai (live: needs GEMINI_API_KEY / OPENAI_API_KEY)', parseChoice('--provider', ['mock', 'gemini', 'openai'] as const), 'mock')
     .option('--provider-format <name>', 'provider format in mocked mode (default: the scenario\'s)', parseChoice('--provider-format', ['gemini', 'openai'] as const))
     .option('--model <name>', 'model name for every scenario')
@@ -133,6 +135,7 @@ function requestOf(paths: string[], flags: RunFlags): RunRequest {
       ...(flags.judge === true ? { judge: true } : {}),
       ...(flags.strategies !== undefined ? { strategies: flags.strategies } : {}),
       ...(flags.prices !== undefined ? { prices: flags.prices } : {}),
+      ...(flags.strategyModule !== undefined ? { strategyModules: flags.strategyModule.map((path) => resolve(path)) } : {}),
     },
     ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
     ...(flags.reports !== undefined ? { reports: flags.reports } : {}),
