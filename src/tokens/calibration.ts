@@ -15,7 +15,7 @@ import type { Calibration } from './types.js';
  * no native tool calls): a factor alone.
  */
 export const DEFAULT_CALIBRATION: Readonly<Record<string, Calibration>> = {
-  claude: { factor: 1.075, perToolCall: 170 },
+  claude: { factor: 1.185, perToolCall: 55 },
   gemini: { factor: 1.165, perToolCall: 0 },
 };
 
