@@ -35,8 +35,9 @@ export interface HiddenTokens {
  * the last user message (the current turn). OpenAI's Responses API sends a turn's reasoning items
  * back until the next user message; Anthropic keeps the thinking of the current assistant turn
  * while tool results come back and strips earlier turns'. A size recorded by the importer
- * (`reasoningTokens`) wins; otherwise Anthropic thinking text is counted. Gemini's thought parts
- * are counted by the tokenizer itself and are not repeated here.
+ * (`reasoningTokens`) wins — Gemini 3 re-sends its reasoning the same way (the Gemini CLI records
+ * its size as `thoughts`); otherwise Anthropic thinking text is counted. Gemini thought text without
+ * a recorded size is counted by the tokenizer itself and is not repeated here.
  */
 export function carriedReasoningTokens(context: readonly ContextMessage[], tokenizer: Tokenizer, format: ProviderName, dialect: Dialect): number {
   let n = 0;
