@@ -16,13 +16,15 @@ export interface HiddenPrefix {
   estimatedOn?: number;
   /** Tokens re-attached after a recorded compaction, by compaction id (auto only). */
   restored?: Record<string, number>;
+  /** Tokens the agent sent with a logged message but did not log, by message id (auto only; fidelity/unlogged.ts). */
+  unlogged?: Record<string, number>;
 }
 
 export const NO_HIDDEN_PREFIX: HiddenPrefix = { tokens: 0, source: 'none' };
 
 /** The hidden tokens of one request, kept apart so that steps.csv can show them. */
 export interface HiddenTokens {
-  /** The hidden prefix, plus what a compaction summary in the context brought back with it. */
+  /** The hidden prefix, plus what a compaction summary in the context brought back with it and what the log left out of the messages in the context. */
   prefix: number;
   /** Reasoning or thinking of the current turn that the API re-sends as input. */
   reasoning: number;
@@ -33,8 +35,9 @@ export interface HiddenTokens {
  * the last user message (the current turn). OpenAI's Responses API sends a turn's reasoning items
  * back until the next user message; Anthropic keeps the thinking of the current assistant turn
  * while tool results come back and strips earlier turns'. A size recorded by the importer
- * (`reasoningTokens`) wins; otherwise Anthropic thinking text is counted. Gemini's thought parts
- * are counted by the tokenizer itself and are not repeated here.
+ * (`reasoningTokens`) wins — Gemini 3 re-sends its reasoning the same way (the Gemini CLI records
+ * its size as `thoughts`); otherwise Anthropic thinking text is counted. Gemini thought text without
+ * a recorded size is counted by the tokenizer itself and is not repeated here.
  */
 export function carriedReasoningTokens(context: readonly ContextMessage[], tokenizer: Tokenizer, format: ProviderName, dialect: Dialect): number {
   let n = 0;
@@ -53,6 +56,9 @@ export function hiddenTokensOf(context: readonly ContextMessage[], hidden: Hidde
   let prefix = hidden.tokens;
   if (hidden.restored !== undefined) {
     for (const m of context) if (m.synthetic === 'recorded-compaction') prefix += hidden.restored[m.id] ?? 0;
+  }
+  if (hidden.unlogged !== undefined) {
+    for (const m of context) prefix += hidden.unlogged[m.id] ?? 0;
   }
   return { prefix, reasoning: carriedReasoningTokens(context, tokenizer, format, dialect) };
 }

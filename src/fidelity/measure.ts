@@ -98,6 +98,7 @@ export function compareReplay(transcript: Transcript, replay: RecordedReplay, un
     offset: hidden?.tokens ?? 0,
     offsetSteps: hidden?.estimatedOn ?? 0,
     ...(hidden?.restored !== undefined ? { restored: hidden.restored } : {}),
+    ...(hidden?.unlogged !== undefined ? { unlogged: { tokens: Object.values(hidden.unlogged).reduce((a, b) => a + b, 0), messages: Object.keys(hidden.unlogged).length } } : {}),
     compactions: transcript.events.filter((e) => e.type === 'compaction' && e.summary !== undefined).length,
     ...(fit !== undefined ? { fit } : {}),
     compared,

@@ -26,7 +26,8 @@ export function renderFidelity(report: FidelityReport): string {
     ...renderStatsTable(report.formats, 'uncalibrated'),
     '',
     `Error as replayed (calibrated counts, each file's hidden prefix — the agent's system prompt and tool schemas that the`,
-    `log does not hold, the median of recorded − computed over its first ${OFFSET_STEPS} steps — re-sent reasoning, compactions followed)`,
+    `log does not hold, the median of recorded − computed over its first ${OFFSET_STEPS} steps — re-sent reasoning, content sent but`,
+    `not logged (found where the recorded input jumps beyond what the added messages explain), compactions followed)`,
     ...renderStatsTable(report.formats, 'offset'),
     '',
     'Worst step per format (largest error as replayed)',
@@ -43,11 +44,12 @@ function renderFiles(files: readonly FidelityFile[]): string[] {
     `${f.provider} · ${f.model} · ${f.encoding}${f.calibrated ? ' calibrated' : ''}`,
     `${f.compared.length}/${f.steps}`,
     f.compared.length === 0 ? '–' : int.format(f.offset),
+    f.unlogged === undefined ? '–' : `${int.format(f.unlogged.tokens)} in ${f.unlogged.messages}`,
     String(f.compactions),
     f.fit === undefined ? '–' : `${f.fit.slope.toFixed(3)} × computed ${f.fit.intercept < 0 ? '−' : '+'} ${int.format(Math.abs(f.fit.intercept))}`,
   ]);
   const notes = files.flatMap((f) => (f.crashed > 0 ? [`  ${f.file}: ${f.crashed} steps could not be sent and are not compared`] : []));
-  return [...table(['file', 'format', 'replayed as', 'compared', 'hidden prefix', 'compactions', 'fit: recorded ≈ raw'], rows, [false, false, false, true, true, true, false]), ...notes];
+  return [...table(['file', 'format', 'replayed as', 'compared', 'hidden prefix', 'unlogged', 'compactions', 'fit: recorded ≈ raw'], rows, [false, false, false, true, true, true, true, false]), ...notes];
 }
 
 function renderStatsTable(formats: readonly FormatFidelity[], kind: 'raw' | 'uncalibrated' | 'offset'): string[] {

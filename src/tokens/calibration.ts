@@ -6,16 +6,17 @@ import type { Calibration } from './types.js';
  * recorded usage of real logs (`ctxbench fidelity --fit`), never per file, so the same rule holds
  * on logs nobody has seen. The derivation of each default is in the README (Fidelity).
  *
- * claude — fitted on fixtures/real/claude-code and claude-code-long (6 sessions, 366 step
- * increments): Claude's tokenizer cuts code, paths and LaTeX finer than o200k_base (≈ 1.2 ×), and
- * Anthropic renders each tool_use / tool_result pair in a framing of its own that costs ≈ 80
- * tokens more than the chat-completions framing ctxbench counts.
+ * claude — fitted on fixtures/real/claude-code and claude-code-long (6 sessions, 373 calls), with
+ * the content Claude Code sent but did not log charged (fidelity/unlogged.ts): Claude's tokenizer
+ * cuts code, paths and LaTeX finer than o200k_base (≈ 1.19 ×), and Anthropic renders each
+ * tool_use / tool_result pair in a framing of its own that costs ≈ 55 tokens more than the
+ * chat-completions framing ctxbench counts.
  *
  * gemini — fitted on the 23 mini-swe-agent trajectories (Gemini 3 Pro, whole prompt in the log,
- * no native tool calls): a factor alone.
+ * no native tool calls): a factor alone. It holds on the Gemini CLI recording, which it never saw.
  */
 export const DEFAULT_CALIBRATION: Readonly<Record<string, Calibration>> = {
-  claude: { factor: 1.075, perToolCall: 170 },
+  claude: { factor: 1.185, perToolCall: 55 },
   gemini: { factor: 1.165, perToolCall: 0 },
 };
 

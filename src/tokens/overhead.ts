@@ -24,20 +24,17 @@ import type { ProviderName } from '../providers/types.js';
  * absorbed by the hidden prefix and keeps the chat-completions reply priming of 3.
  * Offset-corrected error on that file: median −0.21 % → −0.01 %, p95 |error| 0.26 % → 0.02 %.
  *
- * gemini — the Gemini CLI recording (gemini-3-flash / 3.1-pro, 6 steps) moves by hundreds of
- * tokens for reasons framing constants of a few tokens cannot express: Gemini's vocabulary is not
- * public (o200k_base counts its code and markup about 10 % low and its Chinese high), and Gemini 3
- * charges the reasoning of earlier calls of the current turn (carried by thought signatures the
- * log does not keep) and drops it at the next user message. No per-message constant is
- * identifiable there, so these stay at their earlier values (4 per content, 5 per function call
- * or response). What the file does show is that a function response is read JSON-escaped
- * (tokenizer.ts): offset-corrected median |error| 3.66 % → 1.67 %, p95 13.56 % → 5.83 %.
+ * gemini — the Gemini CLI recording (gemini-3-flash / 3.1-pro, 6 steps) has too few increments
+ * to identify a per-message constant, so these stay at their earlier values (4 per content, 5 per
+ * function call or response). What moves it by hundreds of tokens is not framing: Gemini 3
+ * re-sends the reasoning of the earlier calls of a turn (sized by the recorded `thoughts`, dropped
+ * at the next user message; engine/hidden-tokens.ts), and its vocabulary is not public (the
+ * family factor of calibration.ts, fitted on 23 mini-swe-agent Gemini 3 Pro trajectories).
+ * With both, and tool results counted as plain text, the file reads median |error| 2.25 %,
+ * p95 3.16 % (README, Fidelity).
  *
- * Since the replay charges the hidden prefix itself and calibrates Gemini and Claude counts
- * (calibration.ts: one factor per family, fitted mostly on the 23 mini-swe-agent Gemini 3 Pro
- * trajectories), the Gemini CLI file reads median |error| 3.42 %, p95 11.20 % (its first call);
- * uncalibrated it is 1.67 % / 5.83 % as above. Claude Code logs are replayed in the openai format
- * with these constants plus Claude's calibration (≈ 170 tokens per tool call on top).
+ * Claude Code logs are replayed in the openai format with these constants plus Claude's
+ * calibration (≈ 55 tokens per tool call on top of a 1.185 factor).
  */
 export const OVERHEAD = {
   openai: { perMessage: 6, perCallOnlyMessage: 0, perToolCall: 8, perToolResult: 4, perRequest: 3 },

@@ -10,8 +10,6 @@ import { asSent } from '../transcript/sent-as-text.js';
 const encoders = new Map<Encoding, Tiktoken>();
 /** Per-encoding count cache: no text is tokenized twice in a process. */
 const caches = new Map<Encoding, Map<string, number>>();
-/** Per-encoding counts of texts as JSON strings, keyed by the raw text (see `countJsonString`). */
-const jsonCaches = new Map<Encoding, Map<string, number>>();
 const stats = { tokenized: 0, hits: 0 };
 
 function encoderFor(encoding: Exclude<Encoding, 'chars4'>): Tiktoken {
@@ -45,24 +43,6 @@ export function countTokens(encoding: Encoding, text: string): number {
   const n = countRaw(encoding, text);
   stats.tokenized += 1;
   cache.set(text, n);
-  return n;
-}
-
-/**
- * Counts `text` as the JSON string literal a structured payload carries it in (quotes, escaped
- * newlines, quotes and backslashes), cached by the raw text so the escaped copy is built once.
- */
-function countJsonString(encoding: Encoding, text: string): number {
-  let cache = jsonCaches.get(encoding);
-  if (cache === undefined) {
-    cache = new Map();
-    jsonCaches.set(encoding, cache);
-  }
-  let n = cache.get(text);
-  if (n === undefined) {
-    n = countTokens(encoding, JSON.stringify(text));
-    cache.set(text, n);
-  }
   return n;
 }
 
@@ -102,13 +82,16 @@ export function createTokenizer(encoding: Encoding, calibration?: Calibration): 
   };
   const countRawMessage = (message: ContextMessage, format: ProviderName): number => {
     const count = (text: string): number => countTokens(encoding, text);
-    // Gemini carries a tool result as a functionResponse Struct ({"output": text}), and the model
-    // reads it JSON-escaped: on the real Gemini CLI recording this halves the error (see
-    // overhead.ts). OpenAI's tool output is plain text (counting it escaped worsens Codex).
-    const text = format === 'gemini' && message.role === 'tool' ? countJsonString(encoding, message.text) : count(message.text);
+    // A Gemini tool result is a functionResponse Struct ({"output": text}). Counting it
+    // JSON-escaped stood in for Gemini's finer tokenizer before the family calibration existed;
+    // on top of the calibration it double-counts (the Gemini CLI recording then reads 4–13 % high),
+    // so the result is counted as plain text, as the calibration was fitted (calibration.ts).
+    const text = count(message.text);
     let n = text + messageOverhead(format, message);
-    // Chat completions cannot carry reasoning back; Gemini resends thought parts.
-    if (message.thinking !== undefined && format === 'gemini') n += count(message.thinking);
+    // Chat completions cannot carry reasoning back; Gemini resends thought parts. A recorded
+    // reasoning size (`reasoningTokens`) is what was re-sent instead, charged within its turn
+    // only (engine/hidden-tokens.ts): the thought summary a log keeps is not what the model read.
+    if (message.thinking !== undefined && format === 'gemini' && message.reasoningTokens === undefined) n += count(message.thinking);
     for (const call of message.toolCalls ?? []) n += count(toolCallText(call));
     return n;
   };

@@ -30,4 +30,9 @@ describe('hiddenTokensOf', () => {
     expect(hiddenTokensOf([summary, m('a1', 'assistant')], hidden, tokenizer, 'openai', 'anthropic')).toEqual({ prefix: 27_000, reasoning: 0 });
     expect(hiddenTokensOf([m('u1', 'user')], hidden, tokenizer, 'openai', 'anthropic')).toEqual({ prefix: 14_000, reasoning: 0 });
   });
+  it('adds what the log left out of a message while that message is in the context', () => {
+    const hidden = { tokens: 14_000, source: 'auto' as const, unlogged: { t1: 6_465 } };
+    expect(hiddenTokensOf([m('u1', 'user'), m('a1', 'assistant'), m('t1', 'tool')], hidden, tokenizer, 'openai', 'anthropic')).toEqual({ prefix: 20_465, reasoning: 0 });
+    expect(hiddenTokensOf([m('u1', 'user'), m('a1', 'assistant')], hidden, tokenizer, 'openai', 'anthropic')).toEqual({ prefix: 14_000, reasoning: 0 });
+  });
 });

@@ -22,7 +22,7 @@ describe('the bundled suite', () => {
     const result = await runSuite({ scenarios: files, overrides: { strategies: ['full'] } });
     expect(result.units.map((u) => [u.scenario, u.summary.crash_step, u.summary.steps_completed])).toEqual([
       ['real-claude-code-vibecoding-session', 27, 27],
-      ['real-claude-code-vsla-compacted', 162, 162],
+      ['real-claude-code-vsla-compacted', 168, 168],
     ]);
   });
 });

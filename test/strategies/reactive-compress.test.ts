@@ -155,7 +155,8 @@ describe('reactive-compress', () => {
     const older = harness.env.archive.lookup(`reactive-compress/${harness.env.sessionId}/1`) ?? [];
     expect(older.map((m) => m.id)).toEqual(['u1', 'a1', 't1', 'a2', 't2', 'a3', 'u2']);
     // What it replaces in the context is phase 1's result (t1 a stub), so the budget is half of that.
-    expect(harness.calls[0]?.maxOutputTokens).toBe(49);
+    // (Gemini format: its tool results are counted as plain text, src/tokens/tokenizer.ts.)
+    expect(harness.calls[0]?.maxOutputTokens).toBe(47);
     expect(harness.calls[0]?.maxOutputTokens).toBeLessThan(Math.floor(harness.env.countMessages(older.slice(0, -1)) / 2));
     expect(harness.calls[0]?.maxOutputTokens).toBeLessThan(2048);
   });

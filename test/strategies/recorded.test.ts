@@ -60,7 +60,7 @@ async function runReal(path: string, window: number): Promise<Record<string, Uni
 }
 
 describe('recorded on the long Claude Code session with a real compaction (vsla-0a725fb5)', () => {
-  it('compacts where the agent did, peaks within 7 % of the recorded 154,565 tokens (reached: 145.3k, −6.0 %), and full does not compact', async () => {
+  it('compacts where the agent did, peaks within 5 % of the recorded 154,565 tokens (reached: 151.8k, −1.8 %), and full does not compact', async () => {
     const units = await runReal('fixtures/real/claude-code-long/vsla-0a725fb5.jsonl', 200_000);
     const rec = units['recorded'] as UnitResult;
     const fullUnit = units['full'] as UnitResult;
@@ -71,7 +71,11 @@ describe('recorded on the long Claude Code session with a real compaction (vsla-
     expect(fullUnit.summary.compactions).toBe(0);
     const peak = rec.summary.peak_context_tokens ?? 0;
     expect(peak).toBeLessThan(154_565);
-    expect(Math.abs(peak - 154_565) / 154_565).toBeLessThan(0.07);
+    expect(Math.abs(peak - 154_565) / 154_565).toBeLessThan(0.05);
+    // Of that, 13.1k is what Claude Code appended to messages without logging it (file-change
+    // reminders after the sed over twelve .tex files, step 46, and others; fidelity/unlogged.ts).
+    expect(Object.keys(rec.hiddenPrefix?.unlogged ?? {}).length).toBeGreaterThan(0);
+    expect((rec.steps[157]?.hiddenTokens ?? 0) - (rec.hiddenPrefix?.tokens ?? 0)).toBe(13_061);
     // The first call after the compaction (recorded 30,905) holds the summary, not the history.
     const after = rec.steps[158];
     expect(after?.promptTokens).toBeGreaterThan(28_000);

@@ -131,7 +131,12 @@ function addMessage(builder: TranscriptBuilder, message: CliMessage): string | u
   }
   const model = message.model ?? undefined;
   const thinking = thoughtsText(message.thoughts);
-  const assistant = builder.addMessage({ id: message.id, role: 'assistant', text: partListText(message.content), thinking, at, model, usage: convertTokens(message.tokens) });
+  const usage = convertTokens(message.tokens);
+  const assistant = builder.addMessage({ id: message.id, role: 'assistant', text: partListText(message.content), thinking, at, model, usage });
+  // Gemini 3 re-sends a call's reasoning (through its thought signature, not the summary the log
+  // keeps) as input on every later call of the same turn and drops it at the next user message —
+  // the recorded input falls by the turn's `thoughts` when a new turn starts. Its size is `thoughts`.
+  if (usage?.reasoning !== undefined && usage.reasoning > 0) assistant.reasoningTokens = usage.reasoning;
   const calls = message.toolCalls ?? [];
   for (const call of calls) builder.addToolCall(assistant, { callId: call.id, name: call.name, args: call.args ?? {} });
   for (const call of calls) {

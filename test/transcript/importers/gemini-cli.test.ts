@@ -22,6 +22,8 @@ describe('gemini-cli importer', () => {
       thinking: 'Reading\nOpen the file.',
       toolCalls: [{ id: 'c1', name: 'read_file', args: { file_path: 'README.md' } }],
       usage: { input: 100, cachedInput: 0, output: 10, reasoning: 5 },
+      // The recorded thoughts size: re-sent as input on the later calls of the turn.
+      reasoningTokens: 5,
       model: 'gemini-2.5-pro',
       dialect: 'gemini',
     });
