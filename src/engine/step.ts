@@ -11,7 +11,7 @@ import type { CacheState } from '../cache/model.js';
 import type { ModelPrice } from '../pricing/prices.js';
 import { applyCache } from '../cache/model.js';
 import { cacheRequest } from '../cache/request-parts.js';
-import { costOf } from '../pricing/prices.js';
+import { costOf, stepUsd } from '../pricing/prices.js';
 import { waitToRetry } from './retry-wait.js';
 import type { FollowUpTracker } from './follow-up.js';
 import type { HiddenTokens } from './hidden-tokens.js';
@@ -172,7 +172,7 @@ function okRecord(
     cachedPrefixTokens: billed.cached,
     cacheWriteTokens: billed.write,
     ...(price !== undefined
-      ? { costUsd: costOf({ ...billed, output: result.usage.output }, price) + overheadCostSince(ctx.events, mark, price) }
+      ? { costUsd: stepUsd(costOf({ ...billed, output: result.usage.output }, price) + overheadCostSince(ctx.events, mark, price)) }
       : {}),
     overheadTokens: overheadSince(ctx.events, mark),
     retries,
@@ -203,7 +203,7 @@ function crashRecord(
     contextMessages: context.length,
     cachedPrefixTokens: 0,
     cacheWriteTokens: 0,
-    ...(ctx.price !== undefined ? { costUsd: overheadCostSince(ctx.events, mark, ctx.price) } : {}),
+    ...(ctx.price !== undefined ? { costUsd: stepUsd(overheadCostSince(ctx.events, mark, ctx.price)) } : {}),
     overheadTokens: overheadSince(ctx.events, mark),
     retries,
     rateLimitHits,

@@ -75,6 +75,14 @@ export interface BilledTokens {
   output: number;
 }
 
+/**
+ * A step's USD as recorded: rounded to the micro-dollar that result.json keeps, so totals summed
+ * from a run and from its merged shards (which read the written steps back) are the same numbers.
+ */
+export function stepUsd(usd: number): number {
+  return Number(usd.toFixed(6));
+}
+
 /** USD of one call. */
 export function costOf(tokens: BilledTokens, price: ModelPrice): number {
   return (tokens.uncached * price.input + tokens.cached * price.cachedInput + tokens.write * price.cacheWrite + tokens.output * price.output) / 1_000_000;
