@@ -9,9 +9,14 @@ import { parseShard, type ShardSpec } from '../../engine/shard.js';
 import { DEFAULT_CACHE_DIR } from '../../providers/cache.js';
 import { checkAndReport } from './check.js';
 import { requestOfJournal, runSession, type RunRequest } from '../run-session.js';
+import { describeAdHocScenarios } from '../ad-hoc-note.js';
+import { getImporter, importerNames } from '../../transcript/importers/index.js';
+import { parseSettings } from '../../sweep/settings.js';
 
 interface RunFlags {
   strategies?: string[];
+  set: string[];
+  from?: string;
   provider: 'mock' | ProviderName;
   providerFormat?: ProviderName;
   model?: string;
@@ -64,8 +69,10 @@ export function register(program: Command): void {
   const command = program
     .command('run')
     .description('replay scenarios through strategies and write reports (default: the bundled suite, mocked providers)')
-    .argument('[paths...]', 'scenario files or folders', [])
+    .argument('[paths...]', 'scenario files or folders, or transcripts (any log `import` reads): each runs as an ad-hoc scenario, printed first', [])
     .option('--strategies <names>', 'comma-separated strategy names or labels', parseList)
+    .option('--set <strategy.option=value>', "a strategy option for the run, repeatable (the --grid grammar of sweep, one value; see ctxbench strategies)", (value: string, all: string[]) => [...all, value], [])
+    .option('--from <format>', `the format of transcripts given as paths, when their content cannot tell (${importerNames().join(', ')})`)
     .option('--provider <name>', 'mock (default), gemini or openai (live: needs GEMINI_API_KEY / OPENAI_API_KEY)', parseChoice('--provider', ['mock', 'gemini', 'openai'] as const), 'mock')
     .option('--provider-format <name>', 'provider format in mocked mode (default: the scenario\'s)', parseChoice('--provider-format', ['gemini', 'openai'] as const))
     .option('--model <name>', 'model name for every scenario')
@@ -88,6 +95,19 @@ export function register(program: Command): void {
     .option('--no-redact', 'write secrets found in transcripts as they are (the reports say so)')
     .option('--resume <dir>', 'finish the interrupted run whose output folder is <dir>: run only its missing units');
   addParallelOptions(command).action(runCommand);
+  command.addHelpText(
+    'after',
+    [
+      '',
+      'Examples:',
+      '  ctxbench run                                     the bundled suite, mocked providers',
+      '  ctxbench run scenarios/published/                every scenario under a folder',
+      '  ctxbench generate --steps 200 -o s.ctx.jsonl && ctxbench run s.ctx.jsonl',
+      '  ctxbench run ~/.claude/projects/x/session.jsonl --strategies full,rolling-window',
+      "  ctxbench run s.ctx.jsonl --set rolling-window.groups=6 --set codex-rebuild.trigger=0.7",
+      '  ctxbench run s.ctx.jsonl --provider gemini --window 200000 --tpm 1000000',
+    ].join('\n'),
+  );
 }
 
 async function runCommand(paths: string[], flags: RunFlags, command: Command): Promise<void> {
@@ -96,6 +116,7 @@ async function runCommand(paths: string[], flags: RunFlags, command: Command): P
   if (resume) refuseWithResume(paths, command);
   const out = flags.resume ?? flags.out;
   const request = resume ? requestOfJournal(resolve(out)) : requestOf(paths, flags);
+  if (!resume && !quiet) process.stdout.write(await describeAdHocScenarios(paths, request.overrides, flags.strategies ?? []));
   const result = await runSession(request, { out, workers: flags.workers, quiet, resume });
   if (flags.baseline !== undefined) {
     if (!quiet) process.stdout.write('\n');
@@ -112,6 +133,8 @@ function refuseWithResume(paths: string[], command: Command): void {
 
 function requestOf(paths: string[], flags: RunFlags): RunRequest {
   for (const name of flags.reports ?? []) resolveReporter(name);
+  if (flags.from !== undefined) getImporter(flags.from);
+  parseSettings(flags.set);
   const live = flags.provider !== 'mock';
   const provider = live ? (flags.provider as ProviderName) : flags.providerFormat;
   return {
@@ -129,7 +152,9 @@ function requestOf(paths: string[], flags: RunFlags): RunRequest {
       ...(flags.lenient === true ? { lenient: true } : {}),
       ...(flags.judge === true ? { judge: true } : {}),
       ...(flags.strategies !== undefined ? { strategies: flags.strategies } : {}),
+      ...(flags.from !== undefined ? { from: flags.from } : {}),
     },
+    ...(flags.set.length > 0 ? { set: flags.set } : {}),
     ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
     ...(flags.reports !== undefined ? { reports: flags.reports } : {}),
     redact: flags.redact,
