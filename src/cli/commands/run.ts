@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { reporterNames, resolveReporter } from '../../report/index.js';
 import type { ProviderName } from '../../providers/types.js';
-import { bundledSuite, parseChoice, parseList, parsePositiveInt, parseScenarioFlag } from '../options.js';
+import { addExamples, bundledSuite, parseChoice, parseList, parsePositiveInt, parseScenarioFlag } from '../options.js';
 import { UsageError } from '../../errors.js';
 import { parseShard, type ShardSpec } from '../../engine/shard.js';
 import { DEFAULT_CACHE_DIR } from '../../providers/cache.js';
@@ -80,7 +80,7 @@ export function register(program: Command): void {
     .option('--tpm <tokens>', 'tokens-per-minute quota for every scenario; none: no quota', parseScenarioFlag('--tpm', 'quota.tpm', true))
     .option('--rpm <requests>', 'requests-per-minute quota for every scenario; none: no quota', parseScenarioFlag('--rpm', 'quota.rpm', true))
     .option('--seed <n>', 'seed for every scenario (default: each scenario\'s, else 42)', parseScenarioFlag('--seed', 'seed'))
-    .option('--out <dir>', 'output folder (locked while the run writes to it)', 'reports/latest')
+    .option('-o, --out <dir>', 'output folder (locked while the run writes to it)', 'reports/latest')
     .option('--on-crash <mode>', 'stop (default) or continue after an unrecovered crash', parseChoice('--on-crash', ['stop', 'continue'] as const))
     .option('--lenient', 'skip invalid transcript lines and count them')
     .option('--judge', 'live providers: also score every probe answer with the LLM judge (docs/judge-rubric.md)')
@@ -95,19 +95,15 @@ export function register(program: Command): void {
     .option('--no-redact', 'write secrets found in transcripts as they are (the reports say so)')
     .option('--resume <dir>', 'finish the interrupted run whose output folder is <dir>: run only its missing units');
   addParallelOptions(command).action(runCommand);
-  command.addHelpText(
-    'after',
-    [
-      '',
-      'Examples:',
-      '  ctxbench run                                     the bundled suite, mocked providers',
-      '  ctxbench run scenarios/published/                every scenario under a folder',
-      '  ctxbench generate --steps 200 -o s.ctx.jsonl && ctxbench run s.ctx.jsonl',
-      '  ctxbench run ~/.claude/projects/x/session.jsonl --strategies full,rolling-window',
-      "  ctxbench run s.ctx.jsonl --set rolling-window.groups=6 --set codex-rebuild.trigger=0.7",
-      '  ctxbench run s.ctx.jsonl --provider gemini --window 200000 --tpm 1000000',
-    ].join('\n'),
-  );
+  addExamples(command, [
+    ['ctxbench run', 'the bundled suite, mocked providers'],
+    ['ctxbench run scenarios/published/', 'every scenario under a folder'],
+    ['ctxbench run session.ctx.jsonl', 'a transcript: runs as the ad-hoc scenario it prints first'],
+    ['ctxbench run ~/.claude/projects/p/s.jsonl --strategies full,rolling-window', 'a raw agent log (format detected as by import)'],
+    ['ctxbench run log.json --from openai-messages', 'name the format when detection cannot tell'],
+    ['ctxbench run s.ctx.jsonl --set rolling-window.groups=6', 'a strategy option, as sweep --grid writes it'],
+    ['ctxbench run s.ctx.jsonl --provider gemini --window 200000 --tpm 1000000', 'live, with a smaller window and a quota'],
+  ]);
 }
 
 async function runCommand(paths: string[], flags: RunFlags, command: Command): Promise<void> {
