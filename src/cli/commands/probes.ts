@@ -51,6 +51,6 @@ export function register(program: Command): void {
     } catch (e) {
       throw new UsageError(`cannot write ${out}: ${(e as Error).message}`);
     }
-    process.stderr.write(`ctxbench: wrote ${generated.length} probe${generated.length === 1 ? "" : "s"} to ${out}\n`);
+    process.stderr.write(`ctxbench: wrote ${generated.length} probe${generated.length === 1 ? '' : 's'} to ${out}\n`);
   });
 }
