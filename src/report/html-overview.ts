@@ -24,7 +24,7 @@ export function renderOverview(result: RunResult, names: readonly string[], ids:
   if (names.length < 2) return { html: '', charts: {} };
   const strategies = [...new Set(result.units.map((unit) => unit.strategy))];
   const head = strategies
-    .map((strategy) => `<th scope="col" title="${escapeHtml(strategy)}"><span class="swatch" style="background:${colors.get(strategy) ?? '#111827'}"></span>${escapeHtml(strategy)}</th>`)
+    .map((strategy) => `<th scope="col" title="${escapeHtml(strategy)}"><span class="swatch" style="background:${colors.get(strategy) ?? '#111827'}"></span>${breakAtHyphens(strategy)}</th>`)
     .join('');
   const rows = names.map((name) => {
     const summaries = new Map(result.units.filter((unit) => unit.scenario === name).map((unit) => [unit.strategy, unit.summary]));
@@ -91,4 +91,9 @@ function renderCell(row: SummaryRow | undefined): string {
     return `<td class="crash-cell" title="${escapeHtml(what)}">✗ ${escapeHtml(row.crash_kind ?? 'crash')}<br>@${row.crash_step ?? '?'}</td>`;
   }
   return `<td class="num" title="saved ${formatPercent(row.saving_vs_full)} · recall ${formatPercent(row.answer_recall)}">${formatPercent(row.saving_vs_full)}<br>${formatPercent(row.answer_recall)}</td>`;
+}
+
+/** A strategy name that may wrap after its hyphens (`anthropic-<wbr>context-<wbr>editing`): narrow columns, whole words. */
+function breakAtHyphens(name: string): string {
+  return escapeHtml(name).replace(/-/g, '-<wbr>');
 }

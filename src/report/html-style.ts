@@ -21,7 +21,7 @@ dl.meta dd { margin: 0; font-weight: 600; }
 a { color: #1d4ed8; }
 section.scenario, section.overview { padding: 22px 0 12px; border-bottom: 1px solid var(--line); }
 table.overview-table { font-size: 12px; table-layout: fixed; }
-table.overview-table thead th { white-space: normal; vertical-align: bottom; text-align: right; line-height: 1.15; font-size: 11px; overflow-wrap: anywhere; hyphens: auto; }
+table.overview-table thead th { white-space: normal; vertical-align: bottom; text-align: right; line-height: 1.15; font-size: 10.5px; overflow-wrap: anywhere; }
 table.overview-table thead th:first-child, table.overview-table tbody th { text-align: left; width: 170px; }
 table.overview-table th, table.overview-table td { padding: 3px 3px; }
 table.overview-table tbody th { font-weight: 500; overflow-wrap: anywhere; }

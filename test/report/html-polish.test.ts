@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, StepRecord } from '../../src/engine/types.js';
-import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
-import { RESULT_SCHEMA_VERSION, type RunResult, type SummaryRow, type UnitResult } from '../../src/metrics/types.js';
+import type { RunResult, SummaryRow } from '../../src/metrics/types.js';
 import { assignColors, buildChart, curve, LIMIT_COLOR, MAX_CURVE_POINTS, PALETTE, thinCurve, type ChartSpec } from '../../src/report/html-chart-kit.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderJson } from '../../src/report/json.js';
 import { findNotables } from '../../src/report/md.js';
 import { strategyNames } from '../../src/strategies/index.js';
 import { buildRunResult } from './run-result.js';
+import { longRun } from './long-run.js';
 
 /** CIELAB of a #rrggbb colour (D65), to measure how far apart two colours look. */
 function lab(hex: string): [number, number, number] {
@@ -23,26 +22,6 @@ function lab(hex: string): [number, number, number] {
   return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
 }
 const deltaE = (a: string, b: string): number => Math.hypot(...lab(a).map((v, i) => v - (lab(b)[i] as number)));
-
-function step(n: number, context: number): StepRecord {
-  return { step: n, messageId: `a${n}`, atMs: n * 5000, promptTokens: context, completionTokens: 150, contextTokens: context, contextMessages: 2 + 2 * n, cachedPrefixTokens: 0, overheadTokens: 0, retries: 0, rateLimitHits: 0, waitMs: 0, status: 'ok' };
-}
-
-/** A run of `count` steps through every registered strategy: full grows, the others compact every 50 + i steps. */
-function longRun(count: number): RunResult {
-  const units: UnitResult[] = strategyNames().map((strategy, i) => {
-    const period = 50 + i;
-    const steps = Array.from({ length: count }, (_, n) => step(n, strategy === 'full' ? 2000 + 40 * n : 2000 + 40 * (n % period)));
-    const events: RunEvent[] =
-      strategy === 'full'
-        ? []
-        : steps.filter((s) => s.step > 0 && s.step % period === 0).map((s) => ({ type: 'action', step: s.step, atMs: s.atMs, action: 'compact', reason: 'over the trigger', mode: 'standard', tokensBefore: 2000 + 40 * period, tokensAfter: 2000 }));
-    const summary = summarizeUnit({ scenario: 'long', strategy, totalSteps: count, steps, events, probes: { retention: 0.5, answerRecall: 0.5, count: 6, unanswered: 0 } });
-    return { scenario: 'long', strategy, options: {}, summary, steps, events };
-  });
-  const info = { name: 'long', file: 'long.yaml', transcript: 'long.ctx.jsonl', provider: 'gemini', model: 'gemini-2.5-flash', window: 1_048_576, steps: count, seed: 42, skippedLines: 0 };
-  return { schemaVersion: RESULT_SCHEMA_VERSION, tool: { name: 'ctxbench', version: '0.1.0' }, seed: 42, mode: 'mock', scenarios: [info], units: applySavingVsFull(units) } as RunResult;
-}
 
 function charts(html: string): Record<string, ChartSpec> {
   return JSON.parse(/<script type="application\/json" id="ctxbench-charts">(.*?)<\/script>/s.exec(html)?.[1] ?? 'null') as Record<string, ChartSpec>;
