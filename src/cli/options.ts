@@ -81,9 +81,9 @@ export function outOf(flags: { out?: string; output?: string }): string | undefi
   return flags.out ?? flags.output;
 }
 
-/** `--help` ends with examples, one command line per entry with what it does. */
+/** `--help` ends with examples: what each does, then its command line. */
 export function addExamples(command: Command, examples: ReadonlyArray<readonly [string, string]>): Command {
-  const width = Math.max(...examples.map(([line]) => line.length));
-  const lines = examples.map(([line, what]) => `  $ ${line.padEnd(width)}   ${what}`);
+  // What it does above the command line: long command lines stay whole in an 80-column terminal.
+  const lines = examples.map(([line, what]) => `  # ${what}\n  $ ${line}`);
   return command.addHelpText('after', `\nExamples:\n${lines.join('\n')}\n`);
 }

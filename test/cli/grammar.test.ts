@@ -135,7 +135,7 @@ describe('ctxbench strategies and --help', () => {
   it.each([['run'], ['strategies'], ['generate'], ['import'], ['probes'], ['probes', 'generate'], ['fidelity'], ['report'], ['check'], ['merge'], ['sweep'], ['calibrate'], []])('ctxbench %j --help ends with examples', async (...command) => {
     const { code, stdout } = await cli([...command.flat(), '--help']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/\nExamples:\n {2}\$ ctxbench /);
+    expect(stdout).toMatch(/\nExamples:\n {2}# .+\n {2}\$ ctxbench /);
   });
 });
 
