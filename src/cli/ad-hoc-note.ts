@@ -15,6 +15,8 @@ import { displayPath } from '../paths.js';
 export async function describeAdHocScenarios(paths: readonly string[], overrides: ScenarioOverrides, selected: readonly string[]): Promise<string> {
   const parts: string[] = [];
   for (const path of paths) {
+    // Scenario files are told by their name alone: no file system call before the run starts.
+    if (/\.ya?ml$/i.test(path)) continue;
     const info = await stat(path).catch(() => undefined);
     if (info === undefined || !info.isFile() || !(await isTranscriptFile(path, overrides.from))) continue;
     const loaded = await adHocScenario(path, overrides.from);
