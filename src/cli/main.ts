@@ -17,6 +17,7 @@ import { register as registerMerge } from './commands/merge.js';
 import { register as registerSweep } from './commands/sweep.js';
 import { register as registerCalibrate } from './commands/calibrate.js';
 import { register as registerVerify } from './commands/verify.js';
+import { addExamples } from './options.js';
 
 /** Builds the CLI; each command file maps flags to the library's options. */
 export function buildProgram(): Command {
@@ -26,6 +27,12 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError();
   for (const register of [registerRun, registerStrategies, registerGenerate, registerImport, registerProbes, registerFidelity, registerReport, registerCheck, registerMerge, registerSweep, registerCalibrate, registerVerify]) register(program);
+  addExamples(program, [
+    ['ctxbench run', 'the bundled suite through every strategy, mocked providers'],
+    ['ctxbench generate --steps 200 -o s.ctx.jsonl && ctxbench run s.ctx.jsonl', 'a synthetic session'],
+    ['ctxbench run ~/.claude/projects/p/session.jsonl', 'a real agent log, no scenario file needed'],
+    ['ctxbench <command> --help', "a command's flags and examples"],
+  ]);
   return program;
 }
 
@@ -55,7 +62,20 @@ function isEntryPoint(): boolean {
   }
 }
 
+/**
+ * A reader that stops early (`ctxbench generate | head`) closes the pipe: what it did not read was
+ * not wanted, so the CLI ends quietly with exit 0 instead of an EPIPE stack trace.
+ */
+export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream, exit: (code: number) => void = (code) => process.exit(code)): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') exit(0);
+    else throw error;
+  });
+}
+
 if (isEntryPoint()) {
+  endQuietlyOnClosedPipe(process.stdout);
+  endQuietlyOnClosedPipe(process.stderr);
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

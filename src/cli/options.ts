@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { Option, type Command } from 'commander';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
@@ -65,4 +66,24 @@ export function parseScenarioFlag(flag: string, field: 'window' | 'seed' | 'quot
     const hint = noneAllowed ? `; for no limit write ${flag} none` : '';
     throw new UsageError(`${flag} "${value}": ${(issue?.message ?? 'invalid').toLowerCase()} (as the scenario field ${field}${hint})`);
   };
+}
+
+/**
+ * `-o, --out <file>`, the one spelling of "where to write" across commands; `--output`, the old
+ * spelling of `probes generate`, still works but is not shown. Read the value with `outOf`.
+ */
+export function addOutOption(command: Command, description: string): Command {
+  return command.option('-o, --out <file>', description).addOption(new Option('--output <file>', description).hideHelp());
+}
+
+/** The value of `-o/--out` (or of its hidden alias `--output`). */
+export function outOf(flags: { out?: string; output?: string }): string | undefined {
+  return flags.out ?? flags.output;
+}
+
+/** `--help` ends with examples: what each does, then its command line. */
+export function addExamples(command: Command, examples: ReadonlyArray<readonly [string, string]>): Command {
+  // What it does above the command line: long command lines stay whole in an 80-column terminal.
+  const lines = examples.map(([line, what]) => `  # ${what}\n  $ ${line}`);
+  return command.addHelpText('after', `\nExamples:\n${lines.join('\n')}\n`);
 }

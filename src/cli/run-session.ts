@@ -17,6 +17,7 @@ import { trapStopSignals } from './signals.js';
 import { createProgress } from './progress.js';
 import { useColor } from './options.js';
 import type { CassetteSession } from './cassette.js';
+import { parseSettings, specsWithSettings } from '../sweep/settings.js';
 
 /** What a run was asked to do: plain data, kept in its journal so --resume can do it again. */
 export interface RunRequest {
@@ -28,6 +29,8 @@ export interface RunRequest {
   reports?: string[];
   redact: boolean;
   cacheDir?: string;
+  /** `--set strategy.option=value` flags (sweep/settings.ts), laid on every scenario's strategy options. */
+  set?: string[];
   /** Live runs: save the HTTP exchanges and waits as a cassette (`--record`), or re-run one offline (`--replay`). */
   record?: string;
   replay?: string;
@@ -135,6 +138,7 @@ function runOptionsOf(request: RunRequest, cassette: CassetteSession | undefined
     overrides: request.overrides,
     ...(request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {}),
     ...(request.shard !== undefined ? { shard: request.shard } : {}),
+    ...(request.set !== undefined ? { specsOf: specsWithSettings(parseSettings(request.set)) } : {}),
     // A recording must see every request, and a replay must not be answered from elsewhere.
     ...(request.cacheDir !== undefined && cassette === undefined ? { cacheDir: request.cacheDir } : {}),
     ...cassette?.runOptions,

@@ -145,7 +145,7 @@ export function createUnitExecutor(options: ExecutorOptions, known: ReadonlyMap<
 }
 
 async function loadReady(ref: ScenarioRef, known: PreparedScenario | undefined): Promise<ReadyScenario> {
-  const prepared = known ?? (await prepareLoadedScenario(await loadScenarioFile(ref.file), ref.overrides));
+  const prepared = known ?? (await prepareLoadedScenario(await loadScenarioFile(ref.file, ref.overrides.from !== undefined ? { from: ref.overrides.from } : {}), ref.overrides));
   // A synthetic session is written to budgets in o200k_base tokens (toolOutputTokens, ...): its
   // counts are what the generator meant. Logs of real agents are counted as their model counts.
   const calibrate = prepared.scenario.transcript.kind === 'file';

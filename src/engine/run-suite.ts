@@ -98,7 +98,7 @@ export async function prepareScenarios(paths: string[], overrides: ScenarioOverr
   const files = await expandScenarioPaths(paths);
   if (files.length === 0) throw new UsageError(`nothing to run: no scenario files (.yaml, .yml, .json) in ${paths.map((p) => displayPath(p)).join(', ')}`);
   const loaded: LoadedScenario[] = [];
-  for (const file of files) loaded.push(await loadScenarioFile(file));
+  for (const file of files) loaded.push(await loadScenarioFile(file, overrides.from !== undefined ? { from: overrides.from } : {}));
   const prepared: PreparedScenario[] = [];
   for (const l of loaded) prepared.push(refuseEmpty(await prepareLoadedScenario(l, overrides)));
   return prepared;

@@ -30,10 +30,16 @@ export interface AxisOptions {
 }
 
 /**
- * Ten hues that stay apart on white (no red: red means a limit or a crash); strategies take them
- * in order of appearance.
+ * Twenty-four hues that stay apart on white (no red: red means a limit or a crash), at least 27
+ * CIELAB ΔE from each other, so every registered strategy (21) has a colour of its own. The first
+ * ten are the classic category ten; the rest were picked greedily for distance from those before.
+ * Strategies take them in order of appearance; a 25th strategy starts over.
  */
-const PALETTE = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#1e3a8a'];
+export const PALETTE = [
+  '#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#1e3a8a',
+  '#3030e8', '#e830e8', '#626916', '#e0af6c', '#a1124d', '#42d7a5', '#0d7351', '#7112a1', '#a15912', '#602055',
+  '#305ee8', '#17cf17', '#cf17a1', '#205060',
+];
 
 /** The colour of the quota and window limits and of crash markers. */
 export const LIMIT_COLOR = '#dc2626';
@@ -42,13 +48,19 @@ export const LIMIT_COLOR = '#dc2626';
 export function assignColors(result: RunResult): Map<string, string> {
   const colors = new Map<string, string>();
   for (const unit of result.units) {
-    if (!colors.has(unit.strategy)) colors.set(unit.strategy, PALETTE[colors.size % PALETTE.length] ?? '#000000');
+    if (!colors.has(unit.strategy)) colors.set(unit.strategy, PALETTE[colors.size % PALETTE.length] ?? '#111827');
   }
   return colors;
 }
 
 /** A chart with the options every report chart shares: fixed size box, no animation. */
 export function buildChart(type: 'line' | 'bar', datasets: ChartDataset[], axes: AxisOptions, labels?: string[]): ChartSpec {
+  const sameAs = markIdenticalCurves(datasets);
+  const thinned = Math.max(0, ...datasets.map((dataset) => thinnedFrom.get(dataset) ?? 0));
+  const notes = [
+    ...(sameAs.length > 0 ? [`Dashed “= …”: ${sameAs.join('; ')} (the curves coincide).`] : []),
+    ...(thinned > 0 ? [`Each curve drawn through the lowest and highest point of every ${thinned} steps (result.json keeps every step).`] : []),
+  ];
   // Steps are whole numbers: no ticks (or grid lines) between them on a two-step session.
   const x = axes.x.category === true ? { type: 'category' } : { type: 'linear', ...(axes.x.format === 'step' ? { ticks: { precision: 0 } } : {}) };
   return {
@@ -68,7 +80,65 @@ export function buildChart(type: 'line' | 'bar', datasets: ChartDataset[], axes:
       },
     },
     format: { x: axes.x.format, y: axes.y.format },
+    ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
   };
+}
+
+/**
+ * Strategy curves among a chart's datasets, and how many points each bucket of a thinned curve
+ * stood for: kept beside the datasets rather than in them, so the page's JSON carries only what
+ * Chart.js reads.
+ */
+const curves = new WeakSet<ChartDataset>();
+const thinnedFrom = new WeakMap<ChartDataset, number>();
+
+/**
+ * A curve identical to an earlier one would hide under it: it is labelled `name (= earlier)` and
+ * drawn dashed so that both show. Returns `name = earlier` for each, for the chart's note.
+ */
+function markIdenticalCurves(datasets: ChartDataset[]): string[] {
+  const seen = new Map<string, string>();
+  const marked: string[] = [];
+  for (const dataset of datasets) {
+    if (!curves.has(dataset) || dataset.data.length === 0) continue;
+    const key = JSON.stringify(dataset.data);
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, dataset.label);
+      continue;
+    }
+    marked.push(`${dataset.label} = ${first}`);
+    dataset.label = `${dataset.label} (= ${first})`;
+    dataset['borderDash'] = [6, 4];
+  }
+  return marked;
+}
+
+/** Above this many points a curve is thinned: a 2,000-step session would otherwise weigh megabytes per chart. */
+export const MAX_CURVE_POINTS = 400;
+
+/**
+ * The points a long curve is drawn through: the first and the last, and in each bucket of
+ * consecutive points the lowest and the highest (in step order), so peaks, drops and crashes stay
+ * visible. Deterministic; a curve of `max` points or fewer is returned as it is.
+ */
+export function thinCurve(points: readonly ChartPoint[], max = MAX_CURVE_POINTS): { points: ChartPoint[]; bucket: number } {
+  if (points.length <= max) return { points: [...points], bucket: 0 };
+  const inner = points.slice(1, -1);
+  const bucket = Math.ceil(inner.length / Math.floor((max - 2) / 2));
+  const out: ChartPoint[] = [points[0] as ChartPoint];
+  for (let start = 0; start < inner.length; start += bucket) {
+    const slice = inner.slice(start, start + bucket);
+    let low = 0;
+    let high = 0;
+    slice.forEach((point, i) => {
+      if (point.y < (slice[low] as ChartPoint).y) low = i;
+      if (point.y > (slice[high] as ChartPoint).y) high = i;
+    });
+    for (const i of [...new Set([low, high])].sort((a, b) => a - b)) out.push(slice[i] as ChartPoint);
+  }
+  out.push(points[points.length - 1] as ChartPoint);
+  return { points: out, bucket };
 }
 
 /**
@@ -76,7 +146,11 @@ export function buildChart(type: 'line' | 'bar', datasets: ChartDataset[], axes:
  * little past the chart area so that a curve along 0% or 100% stays visible.
  */
 export function curve(label: string, color: string, data: ChartPoint[]): ChartDataset {
-  return { label, data, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: 0, pointHitRadius: 6, tension: 0, clip: 4 };
+  const thinned = thinCurve(data);
+  const dataset: ChartDataset = { label, data: thinned.points, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: 0, pointHitRadius: 6, tension: 0, clip: 4 };
+  curves.add(dataset);
+  if (thinned.bucket > 0) thinnedFrom.set(dataset, thinned.bucket);
+  return dataset;
 }
 
 /**

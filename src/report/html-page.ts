@@ -19,6 +19,8 @@ export function renderHtmlPage(result: RunResult, chartScript: string): string {
   const charts: Record<string, ChartSpec> = {};
   const names = scenarioNames(result);
   const ids = new Map(names.map((name, index) => [name, `scenario-${index}`]));
+  const overview = renderOverview(result, names, ids, colors);
+  Object.assign(charts, overview.charts);
   const sections = names.map((name) => {
     const units = result.units.filter((unit) => unit.scenario === name);
     const section = renderScenarioSection(ids.get(name) ?? '', name, result.scenarios.find((s) => s.name === name), units, colors);
@@ -32,7 +34,7 @@ export function renderHtmlPage(result: RunResult, chartScript: string): string {
     body: [
       renderHeader(result),
       '<main>',
-      renderOverview(result, names, ids, colors),
+      overview.html,
       ...sections,
       '</main>',
       `<footer>ctxbench ${escapeHtml(result.tool.version)} · result schema ${result.schemaVersion} · token counts and times are deterministic for the seed; time is virtual, not wall-clock.</footer>`,

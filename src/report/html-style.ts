@@ -20,12 +20,13 @@ dl.meta dt { color: var(--muted); }
 dl.meta dd { margin: 0; font-weight: 600; }
 a { color: #1d4ed8; }
 section.scenario, section.overview { padding: 22px 0 12px; border-bottom: 1px solid var(--line); }
-table.overview-table { font-size: 13px; }
-table.overview-table thead th { white-space: normal; vertical-align: bottom; text-align: right; line-height: 1.2; }
-table.overview-table thead th:first-child, table.overview-table tbody th { text-align: left; }
-table.overview-table th, table.overview-table td { padding: 4px 6px; }
-table.overview-table tbody th { font-weight: 500; min-width: 200px; max-width: 280px; overflow-wrap: anywhere; }
-table.overview-table td { white-space: nowrap; text-align: right; font-size: 12px; }
+table.overview-table { font-size: 12px; table-layout: fixed; }
+table.overview-table thead th { white-space: normal; vertical-align: bottom; text-align: right; line-height: 1.15; font-size: 10.5px; overflow-wrap: anywhere; }
+table.overview-table thead th:first-child, table.overview-table tbody th { text-align: left; width: 170px; }
+table.overview-table th, table.overview-table td { padding: 3px 3px; }
+table.overview-table tbody th { font-weight: 500; overflow-wrap: anywhere; }
+table.overview-table td { text-align: right; font-size: 11px; line-height: 1.25; overflow: hidden; }
+figure.overview-chart { margin: 12px 0 14px; max-width: 900px; }
 td.crash-cell { color: var(--bad); background: #fff5f5; }
 .scenario-meta { color: var(--muted); margin: 0 0 10px; }
 .findings { margin: 0 0 12px; padding: 8px 12px 8px 28px; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }

@@ -110,8 +110,8 @@ function renderScenario(name: string, info: ScenarioInfo | undefined, rows: read
 /**
  * The differences a reviewer should not miss, in this order: every crash (strategies that crashed
  * the same way at the same step share a line), the biggest saving against `full` (among
- * strategies that did not crash), the best answer recall, the most 429s. Ties name every
- * strategy tied.
+ * strategies that did not crash), the best answer recall (or, when the best is 0 %, that no
+ * probe was answered), the most 429s. Ties name every strategy tied.
  */
 export function findNotables(rows: readonly SummaryRow[]): Finding[] {
   const findings: Finding[] = groupCrashes(rows);
@@ -121,7 +121,9 @@ export function findNotables(rows: readonly SummaryRow[]): Finding[] {
     findings.push({ kind: 'saving', strategies: saving.strategies, text: `${verb(saving, 'saves', 'save')} the most against full: ${percent(saving.value)} fewer tokens` });
   }
   const recall = leaders(rows, (row) => row.answer_recall);
-  if (recall !== undefined) findings.push({ kind: 'recall', strategies: recall.strategies, text: `${verb(recall, 'has', 'have')} the best answer recall: ${percent(recall.value)}` });
+  // A top score of 0 % is no one's achievement: say that nothing was answered, praise no one.
+  if (recall !== undefined && recall.value > 0) findings.push({ kind: 'recall', strategies: recall.strategies, text: `${verb(recall, 'has', 'have')} the best answer recall: ${percent(recall.value)}` });
+  else if (recall !== undefined) findings.push({ kind: 'recall', strategies: recall.strategies, text: `${verb(recall, 'answers', 'answer')} no probe correctly (answer recall 0%)` });
   const limits = leaders(rows, (row) => row.rate_limit_hits);
   if (limits !== undefined && limits.value > 0) {
     const wait = Math.max(...rows.filter((row) => limits.strategies.includes(row.strategy)).map((row) => row.wait_ms));

@@ -3,11 +3,15 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import { InputError, UsageError } from '../errors.js';
 import { scenarioFileSchema, type ScenarioFile } from './schema.js';
+import { importerNames } from '../transcript/importers/index.js';
+import { adHocScenario, isTranscriptFile } from './ad-hoc.js';
 
 /** A scenario file read and validated, not yet resolved against its transcript. */
 export interface LoadedScenario {
   file: string;
   data: ScenarioFile;
+  /** Built by `run` for a transcript named on the command line (scenario/ad-hoc.ts), not read from a file. */
+  adHoc?: boolean;
 }
 
 const SCENARIO_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
@@ -38,8 +42,15 @@ async function listScenarioFiles(dir: string): Promise<string[]> {
   return out;
 }
 
-/** Reads and validates one scenario file; errors name the file, line and field. */
-export async function loadScenarioFile(file: string): Promise<LoadedScenario> {
+/**
+ * Reads and validates one scenario file; errors name the file, line and field. A transcript
+ * given in its place becomes an ad-hoc scenario (scenario/ad-hoc.ts); `from` names its format.
+ */
+export async function loadScenarioFile(file: string, options: { from?: string } = {}): Promise<LoadedScenario> {
+  if (await isTranscriptFile(file, options.from)) return adHocScenario(file, options.from);
+  if (extname(file).toLowerCase() === '.jsonl') {
+    throw new InputError({ file }, `neither a scenario nor a transcript of a known format; name its format with --from (one of: ${importerNames().join(', ')})`);
+  }
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new InputError({ file }, `cannot read scenario: ${error.code ?? error.message}`);
   });
@@ -59,6 +70,10 @@ export function parseScenarioText(text: string, file: string): LoadedScenario {
     const issue = parsed.error.issues[0];
     const path = (issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)));
     throw new InputError({ file, line: lineOf(doc, lineCounter, path), field: path.join('.') || undefined }, issue?.message ?? 'invalid scenario');
+  }
+  const format = parsed.data.format;
+  if (format !== undefined && !importerNames().includes(format)) {
+    throw new InputError({ file, line: lineOf(doc, lineCounter, ['format']), field: 'format' }, `unknown transcript format "${format}"; known formats: ${importerNames().join(', ')}`);
   }
   return { file: resolve(file), data: parsed.data };
 }

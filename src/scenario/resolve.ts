@@ -24,6 +24,8 @@ export interface ScenarioOverrides {
   lenient?: boolean;
   /** Score probe answers with the LLM judge too (live runs only). */
   judge?: boolean;
+  /** The format of transcripts named where a scenario is expected (`run --from`); scenario files name theirs in `format`. */
+  from?: string;
   /** Strategy names or labels to run (others are left out; unknown registered names are added). */
   strategies?: string[];
   /** `--prices <file>`: wins over a scenario's `prices` for the models it names (src/pricing/file.ts). */
@@ -42,7 +44,10 @@ const DEFAULT_WINDOW: Record<ProviderName, number> = { gemini: 1_048_576, openai
 /** Where the scenario's transcript comes from (before it is loaded). */
 export function transcriptSource(loaded: LoadedScenario, overrides: ScenarioOverrides): TranscriptSource {
   const t = loaded.data.transcript;
-  if (typeof t === 'string') return { kind: 'file', path: resolveRelative(loaded.file, t), lenient: overrides.lenient ?? loaded.data.lenient };
+  if (typeof t === 'string') {
+    const format = loaded.data.format;
+    return { kind: 'file', path: resolveRelative(loaded.file, t), lenient: overrides.lenient ?? loaded.data.lenient, ...(format !== undefined ? { format } : {}) };
+  }
   return { kind: 'synthetic', options: t.generate };
 }
 

@@ -28,6 +28,11 @@ export const scenarioFileSchema = z.strictObject({
     z.string().min(1),
     z.strictObject({ generate: z.record(z.string(), z.unknown()) }),
   ]),
+  /**
+   * The transcript's format (an importer's name: `claude-code`, `codex`, …) when detection from
+   * its content cannot tell; absent: canonical `*.ctx.jsonl`, or detected like `ctxbench import`.
+   */
+  format: z.string().min(1).optional(),
   lenient: z.boolean().default(false),
   /**
    * Claude Code logs: `include` replays each subagent conversation (sidechain) of the session as a

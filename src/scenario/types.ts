@@ -25,7 +25,7 @@ export type ExternalStrategySource =
 
 /** Where a scenario's transcript comes from: a file, or the seeded synthetic generator. */
 export type TranscriptSource =
-  | { kind: 'file'; path: string; lenient: boolean }
+  | { kind: 'file'; path: string; lenient: boolean; format?: string }
   | { kind: 'synthetic'; options: Record<string, unknown> };
 
 export type OnCrash = 'stop' | 'continue';

@@ -38,8 +38,13 @@ const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
  * flag was written with, so `0.5..0.95:0.05` gives exactly 0.5, 0.55, …, 0.95 (ten values).
  */
 export function parseGridFlag(flag: string): GridAxis {
+  return parseOptionAxis(flag, '--grid');
+}
+
+/** `parseGridFlag` for another flag of the same grammar (`run --set`): messages name `flagName`. */
+export function parseOptionAxis(flag: string, flagName: string): GridAxis {
   const fail = (problem: string): never => {
-    throw new UsageError(`--grid '${flag}': ${problem}`);
+    throw new UsageError(`${flagName} '${flag}': ${problem}`);
   };
   const eq = flag.indexOf('=');
   if (eq < 0) fail('expected strategy.option=values (e.g. codex-rebuild.trigger=0.5..0.95:0.05)');

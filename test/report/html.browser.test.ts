@@ -7,7 +7,8 @@ import { runSuite } from '../../src/engine/run-suite.js';
 import type { RunResult } from '../../src/metrics/types.js';
 import { renderHtml } from '../../src/report/html.js';
 import { Browser, findChromium } from './browser/cdp.js';
-import { inspectPage, type PageReport } from './browser/page.js';
+import { inspectPage, VIEWPORT, type PageReport } from './browser/page.js';
+import { longRun } from './long-run.js';
 import { buildHostileResult } from './hostile-result.js';
 
 const chromium = findChromium();
@@ -112,6 +113,23 @@ describe.skipIf(chromium === undefined)('the HTML report in headless Chromium (s
         text: document.body.innerText.includes('<script>window.__pwned = 1</script>'),
       })`)) as Record<string, unknown>;
       expect(state).toEqual({ images: 0, scripts: 3, pwned: 'undefined', text: true });
+    });
+  });
+
+  describe('for three scenarios × every registered strategy', () => {
+    it('fits the overview on a laptop screen without sideways scrolling, and draws the cross-scenario chart', async () => {
+      const page = await inspectPage(browser, writeReport(longRun(40, ['alpha', 'beta', 'gamma-with-a-longer-name']), 'wide'));
+      expect(page.errors).toEqual([]);
+      mkdirSync(OUTPUT, { recursive: true });
+      writeFileSync(join(OUTPUT, 'overview-21-strategies.png'), page.firstScreen);
+      const widths = (await page.evaluate(`(() => {
+        const table = document.querySelector('table.overview-table');
+        return { page: document.documentElement.scrollWidth, viewport: window.innerWidth, table: table.scrollWidth, box: table.parentElement.clientWidth };
+      })()`)) as { page: number; viewport: number; table: number; box: number };
+      expect(widths.viewport).toBe(VIEWPORT.width);
+      expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+      expect(widths.table).toBeLessThanOrEqual(widths.box);
+      expect(page.canvases.find((canvas) => canvas.chart === 'overview-tradeoff')?.painted).toBeGreaterThan(1000);
     });
   });
 });

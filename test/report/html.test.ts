@@ -94,7 +94,14 @@ describe('renderHtml: one self-contained page', () => {
     const overview = /<section class="overview">.*?<\/section>/s.exec(page(two))?.[0] ?? '';
     const rows = [...overview.matchAll(/<tr><th scope="row"><a href="#(scenario-\d)">([^<]*)<\/a><\/th>(.*?)<\/tr>/gs)].map((m) => m.slice(1));
     expect(rows.map(([id, name]) => `${id} ${name}`)).toEqual(['scenario-0 long-session', 'scenario-1 second']);
-    expect(rows[0]?.[2]).toBe('<td class="crash-cell" title="overflow at step 2">✗ overflow @2</td><td class="num">33% · 50%</td>');
+    expect(rows[0]?.[2]).toBe('<td class="crash-cell" title="overflow at step 2">✗ overflow<br>@2</td><td class="num" title="saved 33% · recall 50%">33%<br>50%</td>');
+    // The cross-scenario chart: rolling-window's point in each scenario (full, crashed early, has no recall to place).
+    const chart = charts(page(two))['overview-tradeoff'];
+    expect(labels(chart)).toEqual(['rolling-window']);
+    expect(chart?.config.data.datasets[0]?.data).toEqual([
+      { x: 0.3319, y: 0.5, label: 'long-session · rolling-window: saved 33%, recall 50%' },
+      { x: 0.3319, y: 0.5, label: 'second · rolling-window: saved 33%, recall 50%' },
+    ]);
   });
 
   it('draws context, cached share, cumulative, quota, retention, recall and tradeoff charts per scenario (cost only when priced)', () => {

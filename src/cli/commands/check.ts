@@ -4,7 +4,7 @@ import { writeFileAtomic } from '../../report/write.js';
 import type { RunResult } from '../../metrics/types.js';
 import { checkRun, renderCheckJunit, renderCheckMarkdown, renderCheckTerminal, type CheckReport, type CheckRules } from '../../check/index.js';
 import { GateError, UsageError } from '../../errors.js';
-import { parseChoice, useColor } from '../options.js';
+import { addExamples, parseChoice, useColor } from '../options.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 
 /** The check flags `run --baseline` shares with `check`. */
@@ -25,7 +25,7 @@ export interface CheckFlags {
 }
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('check')
     .description('compare a run with a baseline result.json; exit 1 on a regression, 2 when they cannot be compared')
     .argument('<result>', 'the run\'s result.json')
@@ -39,8 +39,12 @@ export function register(program: Command): void {
     .option('--md <file>', 'write the diff as Markdown (a pull-request comment)')
     .option('--junit <file>', 'write the diff as JUnit XML')
     .option('--allow-mismatch', 'compare results of different seeds or scenario definitions anyway')
-    .option('--prices <file>', 're-cost both results at these prices (YAML/JSON, as run --prices) before comparing cost', loadPriceFile)
-    .action(async (result: string, flags: CheckFlags & { baseline: string }) => {
+    .option('--prices <file>', 're-cost both results at these prices (YAML/JSON, as run --prices) before comparing cost', loadPriceFile);
+  addExamples(command, [
+    ['ctxbench check reports/latest/result.json --baseline baseline.json', 'exit 1 on a regression'],
+    ['ctxbench check result.json --baseline base.json --max-recall-drop 5 --md diff.md', 'looser recall, a pull-request comment'],
+  ]);
+  command.action(async (result: string, flags: CheckFlags & { baseline: string }) => {
       await checkAndReport(result, flags.baseline, flags);
     });
 }

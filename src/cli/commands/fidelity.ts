@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { compareReplay, poolByFormat, replayFiles } from '../../fidelity/measure.js';
 import { renderFidelity } from '../../fidelity/render.js';
 import { fitCalibration } from '../../fidelity/fit.js';
+import { addExamples } from '../options.js';
 
 interface FidelityFlags {
   json?: boolean;
@@ -11,14 +12,18 @@ interface FidelityFlags {
 }
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('fidelity')
     .description('replay transcripts with recorded (hidden prefix, re-sent reasoning, the agent\'s compactions) and compare the prompt tokens ctxbench charges with the input tokens the agent recorded')
     .argument('<transcripts...>', 'agent logs (any importable format) or canonical *.ctx.jsonl files')
     .option('--json', 'print the per-step comparison and the per-format errors as JSON')
     .option('--lenient', 'skip broken transcript lines and count them instead of failing')
-    .option('--fit <file>', 'fit the per-family calibration (factor, per-tool-call framing) on these logs and write it as JSON')
-    .action(async (paths: string[], flags: FidelityFlags) => {
+    .option('--fit <file>', 'fit the per-family calibration (factor, per-tool-call framing) on these logs and write it as JSON');
+  addExamples(command, [
+    ['ctxbench fidelity fixtures/real/claude-code/*.jsonl', 'charged vs recorded prompt tokens, per format'],
+    ['ctxbench fidelity logs/*.jsonl --fit calibration.json', 'fit the calibration on them'],
+  ]);
+  command.action(async (paths: string[], flags: FidelityFlags) => {
       const measured = await replayFiles(paths, { lenient: flags.lenient === true });
       const files = measured.map((m) => compareReplay(m.transcript, m.replay, m.uncalibrated));
       const report = { strategy: 'recorded' as const, files, formats: poolByFormat(files) };

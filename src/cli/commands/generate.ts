@@ -4,7 +4,7 @@ import { countSteps } from '../../transcript/structure.js';
 import { generateSession, syntheticOptionsSchema, type SyntheticOptions } from '../../transcript/synthetic.js';
 import { serializeTranscript, writeTranscript } from '../../transcript/write.js';
 import { FACT_POSITIONS, type FactPosition } from '../../transcript/synthetic-placement.js';
-import { parseChoice, parsePositiveInt } from '../options.js';
+import { addExamples, addOutOption, outOf, parseChoice, parsePositiveInt } from '../options.js';
 
 interface GenerateFlags {
   steps?: number;
@@ -19,6 +19,7 @@ interface GenerateFlags {
   model?: string;
   contextWindow?: number;
   out?: string;
+  output?: string;
 }
 
 /** The flag of each generator option, so a rejected value is reported as the user typed it. */
@@ -37,7 +38,7 @@ const FLAG_OF: Record<keyof SyntheticOptions, string> = {
 };
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('generate')
     .description('write a seeded synthetic coding-agent session with planted facts and probes (*.ctx.jsonl)')
     .option('--steps <n>', 'assistant messages (steps) in the session (default 40)', parsePositiveInt('--steps'))
@@ -50,23 +51,29 @@ export function register(program: Command): void {
     .option('--hard', 'harder probes: updated values, look-alike distractors, early-only facts, "not in the session" questions')
     .option('--fact-position <where>', 'where a planted fact sits in its tool output: uniform (default), head or tail', parseChoice('--fact-position', FACT_POSITIONS))
     .option('--model <name>', 'model named in the header (default gemini-2.5-flash or gpt-4.1)')
-    .option('--context-window <tokens>', 'context window recorded in the header', parsePositiveInt('--context-window'))
-    .option('-o, --out <file>', 'where to write the transcript (default: stdout)')
-    .action(async (flags: GenerateFlags) => {
-      const transcript = generateSession(toOptions(flags));
-      if (flags.out === undefined) {
-        process.stdout.write(serializeTranscript(transcript));
-        return;
-      }
-      await writeTranscript(transcript, flags.out);
-      const probes = transcript.events.filter((event) => event.type === 'probe').length;
-      process.stdout.write(`${flags.out}: ${countSteps(transcript.events)} steps, ${probes} probes (${transcript.header.id})\n`);
-    });
+    .option('--context-window <tokens>', 'context window recorded in the header', parsePositiveInt('--context-window'));
+  addOutOption(command, 'where to write the transcript (default: stdout)');
+  addExamples(command, [
+    ['ctxbench generate --steps 200 -o s.ctx.jsonl', 'a 200-step session with 6 planted facts and their probes'],
+    ['ctxbench generate --hard --facts 12 --dialect openai | head -3', 'to stdout'],
+    ['ctxbench generate -o s.ctx.jsonl && ctxbench run s.ctx.jsonl', 'generate, then replay it through every strategy'],
+  ]);
+  command.action(async (flags: GenerateFlags) => {
+    const transcript = generateSession(toOptions(flags));
+    const out = outOf(flags);
+    if (out === undefined) {
+      process.stdout.write(serializeTranscript(transcript));
+      return;
+    }
+    await writeTranscript(transcript, out);
+    const probes = transcript.events.filter((event) => event.type === 'probe').length;
+    process.stdout.write(`${out}: ${countSteps(transcript.events)} steps, ${probes} probes (${transcript.header.id})\n`);
+  });
 }
 
 /** Maps flags to generator options, validated here so that errors name the flag, not the option. */
 export function toOptions(flags: GenerateFlags): SyntheticOptions {
-  const options = Object.fromEntries(Object.entries(flags).filter(([key, value]) => key !== 'out' && value !== undefined));
+  const options = Object.fromEntries(Object.entries(flags).filter(([key, value]) => key !== 'out' && key !== 'output' && value !== undefined));
   const parsed = syntheticOptionsSchema.safeParse(options);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

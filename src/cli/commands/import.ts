@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { importTranscript, importerNames } from '../../transcript/importers/index.js';
-import { writeTranscript } from '../../transcript/write.js';
+import { serializeTranscript, writeTranscript } from '../../transcript/write.js';
+import { addExamples, addOutOption, outOf } from '../options.js';
 import type { Transcript } from '../../transcript/types.js';
 import { displayPath } from '../../paths.js';
 import { extname } from 'node:path';
@@ -15,7 +16,8 @@ interface ImportFlags {
   from?: string;
   lenient?: boolean;
   sidechains?: boolean;
-  out: string;
+  out?: string;
+  output?: string;
 }
 
 /** What an import produced, as the command prints it. */
@@ -28,29 +30,41 @@ export interface ImportCounts {
 }
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('import')
     .description('convert a real agent log into a canonical transcript (*.ctx.jsonl)')
     .argument('<file>', 'the agent log')
     .option('--from <format>', `the log's format (default: detected; one of ${importerNames().join(', ')})`)
     .option('--lenient', 'skip broken lines and count them instead of failing')
-    .option('--sidechains', 'Claude Code: also write each subagent conversation as a transcript of its own (<out>.sidechain-<n>.ctx.jsonl)')
-    .requiredOption('-o, --out <file>', 'where to write the canonical transcript')
-    .action(async (file: string, flags: ImportFlags) => {
-      const lenient = flags.lenient === true;
-      const transcript = await importTranscript(file, { from: flags.from, lenient });
-      refuseEmptyImport(transcript, flags.from);
-      await writeTranscript(transcript, flags.out);
-      process.stdout.write(formatCounts(transcript, flags.out));
-      if (flags.sidechains !== true) return;
-      if (transcript.header.source?.format !== 'claude-code') throw new UsageError(`--sidechains reads Claude Code logs; ${displayPath(file)} is ${transcript.header.source?.format ?? 'unknown'}`);
-      const sidechains = await importClaudeSidechains(file, { lenient });
-      for (const [i, sidechain] of sidechains.entries()) {
-        const out = sidechainPath(flags.out, i + 1);
-        await writeTranscript(sidechain, out);
-        process.stdout.write(formatCounts(sidechain, out));
-      }
-    });
+    .option('--sidechains', 'Claude Code: also write each subagent conversation as a transcript of its own (<out>.sidechain-<n>.ctx.jsonl)');
+  addOutOption(command, 'where to write the canonical transcript (default: stdout, and what it holds to stderr)');
+  addExamples(command, [
+    ['ctxbench import ~/.claude/projects/p/s.jsonl -o s.ctx.jsonl', 'a Claude Code session (format detected)'],
+    ['ctxbench import rollout.jsonl --from codex | head', 'to stdout, the format named'],
+    ['ctxbench import s.jsonl --sidechains -o s.ctx.jsonl', 'also each subagent conversation, beside s.ctx.jsonl'],
+  ]);
+  command.action(async (file: string, flags: ImportFlags) => {
+    const lenient = flags.lenient === true;
+    const out = outOf(flags);
+    if (flags.sidechains === true && out === undefined) throw new UsageError('--sidechains writes a file per subagent conversation beside -o <file>: give -o');
+    const transcript = await importTranscript(file, { from: flags.from, lenient });
+    refuseEmptyImport(transcript, flags.from);
+    if (out === undefined) {
+      process.stdout.write(serializeTranscript(transcript));
+      process.stderr.write(formatCounts(transcript, '(stdout)'));
+      return;
+    }
+    await writeTranscript(transcript, out);
+    process.stdout.write(formatCounts(transcript, out));
+    if (flags.sidechains !== true) return;
+    if (transcript.header.source?.format !== 'claude-code') throw new UsageError(`--sidechains reads Claude Code logs; ${displayPath(file)} is ${transcript.header.source?.format ?? 'unknown'}`);
+    const sidechains = await importClaudeSidechains(file, { lenient });
+    for (const [i, sidechain] of sidechains.entries()) {
+      const path = sidechainPath(out, i + 1);
+      await writeTranscript(sidechain, path);
+      process.stdout.write(formatCounts(sidechain, path));
+    }
+  });
 }
 
 /** `session.ctx.jsonl` → `session.sidechain-2.ctx.jsonl`. */

@@ -8,7 +8,7 @@ import { writeReportFiles } from '../../report/write.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir } from '../out-dir.js';
 import { displayPath } from '../../paths.js';
-import { parseList, useColor } from '../options.js';
+import { addExamples, parseList, useColor } from '../options.js';
 
 interface MergeFlags {
   out: string;
@@ -17,14 +17,15 @@ interface MergeFlags {
 }
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('merge')
     .description('join the result.json files of the shards of one run (run --shard i/n) into one result, and write its reports')
     .argument('<results...>', 'one result.json per shard, in any order')
     .option('-o, --out <dir>', 'output folder', 'reports/merged')
     .option('--reports <formats>', `report formats (default: all of ${reporterNames().join(', ')})`, parseList)
-    .option('--quiet', 'print nothing but errors')
-    .action(async (files: string[], flags: MergeFlags) => {
+    .option('--quiet', 'print nothing but errors');
+  addExamples(command, [['ctxbench merge shard-1/result.json shard-2/result.json -o reports/merged', 'after run --shard 1/2 and --shard 2/2']]);
+  command.action(async (files: string[], flags: MergeFlags) => {
       const shards: ShardFile[] = [];
       for (const file of files) shards.push({ file, result: await readResultFile(file) });
       const result = mergeShards(shards);

@@ -7,7 +7,7 @@ import { RESULT_SCHEMA_VERSION, type RunResult } from '../../metrics/types.js';
 import { displayPath } from '../../paths.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
-import { parseList } from '../options.js';
+import { addExamples, parseList } from '../options.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir } from '../out-dir.js';
 
@@ -39,14 +39,18 @@ const resultShape = z.looseObject({
 });
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('report')
     .description('re-render reports from a saved result.json, without running anything')
     .argument('<result>', 'a result.json written by `ctxbench run`')
     .option('--format <formats>', `comma-separated formats (default: all but json: ${reporterNames().filter((n) => n !== 'json').join(', ')})`, parseList)
-    .option('--out <dir>', 'output folder (default: the folder of the result file)')
-    .option('--quiet', 'print nothing but errors')
-    .action(async (file: string, flags: ReportFlags) => {
+    .option('-o, --out <dir>', 'output folder (default: the folder of the result file)')
+    .option('--quiet', 'print nothing but errors');
+  addExamples(command, [
+    ['ctxbench report reports/latest/result.json', 'every report again, beside the result'],
+    ['ctxbench report result.json --format html,md -o /tmp/r', 'two formats, elsewhere'],
+  ]);
+  command.action(async (file: string, flags: ReportFlags) => {
       const result = await readResult(file);
       // result.json is the input; rewriting it is opt-in (`--format json`).
       const formats = flags.format ?? reporterNames().filter((name) => name !== 'json');

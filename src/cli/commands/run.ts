@@ -3,17 +3,22 @@ import { resolve } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { reporterNames, resolveReporter } from '../../report/index.js';
 import type { ProviderName } from '../../providers/types.js';
-import { bundledSuite, parseChoice, parseList, parsePositiveInt, parseScenarioFlag } from '../options.js';
+import { addExamples, bundledSuite, parseChoice, parseList, parsePositiveInt, parseScenarioFlag } from '../options.js';
 import { UsageError } from '../../errors.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import { parseShard, type ShardSpec } from '../../engine/shard.js';
 import { DEFAULT_CACHE_DIR } from '../../providers/cache.js';
 import { checkAndReport } from './check.js';
 import { requestOfJournal, runSession, type RunRequest } from '../run-session.js';
+import { describeAdHocScenarios } from '../ad-hoc-note.js';
+import { getImporter, importerNames } from '../../transcript/importers/index.js';
+import { parseSettings } from '../../sweep/settings.js';
 
 interface RunFlags {
   strategies?: string[];
   strategyModule?: string[];
+  set: string[];
+  from?: string;
   provider: 'mock' | ProviderName;
   providerFormat?: ProviderName;
   model?: string;
@@ -67,9 +72,11 @@ export function register(program: Command): void {
   const command = program
     .command('run')
     .description('replay scenarios through strategies and write reports (default: the bundled suite, mocked providers)')
-    .argument('[paths...]', 'scenario files or folders', [])
+    .argument('[paths...]', 'scenario files or folders, or transcripts (any log `import` reads): each runs as an ad-hoc scenario, printed first', [])
     .option('--strategies <names>', 'comma-separated strategy names or labels', parseList)
     .option('--strategy-module <path>', 'a strategy module of your own (repeatable; docs/strategy-api.md): run beside --strategies, else alone', (value: string, previous: string[] = []) => [...previous, value])
+    .option('--set <strategy.option=value>', "a strategy option for the run, repeatable (the --grid grammar of sweep, one value; see ctxbench strategies)", (value: string, all: string[]) => [...all, value], [])
+    .option('--from <format>', `the format of transcripts given as paths, when their content cannot tell (${importerNames().join(', ')})`)
     .option('--provider <name>', 'mock (default), gemini or openai (live: needs GEMINI_API_KEY / OPENAI_API_KEY)', parseChoice('--provider', ['mock', 'gemini', 'openai'] as const), 'mock')
     .option('--provider-format <name>', 'provider format in mocked mode (default: the scenario\'s)', parseChoice('--provider-format', ['gemini', 'openai'] as const))
     .option('--model <name>', 'model name for every scenario')
@@ -77,7 +84,7 @@ export function register(program: Command): void {
     .option('--tpm <tokens>', 'tokens-per-minute quota for every scenario; none: no quota', parseScenarioFlag('--tpm', 'quota.tpm', true))
     .option('--rpm <requests>', 'requests-per-minute quota for every scenario; none: no quota', parseScenarioFlag('--rpm', 'quota.rpm', true))
     .option('--seed <n>', 'seed for every scenario (default: each scenario\'s, else 42)', parseScenarioFlag('--seed', 'seed'))
-    .option('--out <dir>', 'output folder (locked while the run writes to it)', 'reports/latest')
+    .option('-o, --out <dir>', 'output folder (locked while the run writes to it)', 'reports/latest')
     .option('--on-crash <mode>', 'stop (default) or continue after an unrecovered crash', parseChoice('--on-crash', ['stop', 'continue'] as const))
     .option('--lenient', 'skip invalid transcript lines and count them')
     .option('--judge', 'live providers: also score every probe answer with the LLM judge (docs/judge-rubric.md)')
@@ -93,6 +100,15 @@ export function register(program: Command): void {
     .option('--no-redact', 'write secrets found in transcripts as they are (the reports say so)')
     .option('--resume <dir>', 'finish the interrupted run whose output folder is <dir>: run only its missing units');
   addParallelOptions(command).action(runCommand);
+  addExamples(command, [
+    ['ctxbench run', 'the bundled suite, mocked providers'],
+    ['ctxbench run scenarios/published/', 'every scenario under a folder'],
+    ['ctxbench run session.ctx.jsonl', 'a transcript: runs as the ad-hoc scenario it prints first'],
+    ['ctxbench run ~/.claude/projects/p/s.jsonl --strategies full,rolling-window', 'a raw agent log (format detected as by import)'],
+    ['ctxbench run log.json --from openai-messages', 'name the format when detection cannot tell'],
+    ['ctxbench run s.ctx.jsonl --set rolling-window.groups=6', 'a strategy option, as sweep --grid writes it'],
+    ['ctxbench run s.ctx.jsonl --provider gemini --window 200000 --tpm 1000000', 'live, with a smaller window and a quota'],
+  ]);
 }
 
 async function runCommand(paths: string[], flags: RunFlags, command: Command): Promise<void> {
@@ -101,6 +117,7 @@ async function runCommand(paths: string[], flags: RunFlags, command: Command): P
   if (resume) refuseWithResume(paths, command);
   const out = flags.resume ?? flags.out;
   const request = resume ? requestOfJournal(resolve(out)) : requestOf(paths, flags);
+  if (!resume && !quiet) process.stdout.write(await describeAdHocScenarios(paths, request.overrides, flags.strategies ?? []));
   const result = await runSession(request, { out, workers: flags.workers, quiet, resume });
   if (flags.baseline !== undefined) {
     if (!quiet) process.stdout.write('\n');
@@ -117,6 +134,8 @@ function refuseWithResume(paths: string[], command: Command): void {
 
 function requestOf(paths: string[], flags: RunFlags): RunRequest {
   for (const name of flags.reports ?? []) resolveReporter(name);
+  if (flags.from !== undefined) getImporter(flags.from);
+  parseSettings(flags.set);
   const live = flags.provider !== 'mock';
   const provider = live ? (flags.provider as ProviderName) : flags.providerFormat;
   return {
@@ -136,7 +155,9 @@ function requestOf(paths: string[], flags: RunFlags): RunRequest {
       ...(flags.strategies !== undefined ? { strategies: flags.strategies } : {}),
       ...(flags.prices !== undefined ? { prices: flags.prices } : {}),
       ...(flags.strategyModule !== undefined ? { strategyModules: flags.strategyModule.map((path) => resolve(path)) } : {}),
+      ...(flags.from !== undefined ? { from: flags.from } : {}),
     },
+    ...(flags.set.length > 0 ? { set: flags.set } : {}),
     ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
     ...(flags.reports !== undefined ? { reports: flags.reports } : {}),
     redact: flags.redact,

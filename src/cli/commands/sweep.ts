@@ -12,7 +12,7 @@ import { DEFAULT_SEED } from '../../scenario/resolve.js';
 import { displayPath } from '../../paths.js';
 import { GateError, UsageError } from '../../errors.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
-import { bundledSuite, parseChoice, parseList, parsePositiveInt } from '../options.js';
+import { addExamples, bundledSuite, parseChoice, parseList, parsePositiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
 import { addParallelOptions, cacheDirOf } from './run.js';
 
@@ -48,10 +48,14 @@ export function register(program: Command): void {
     .option('--provider <name>', 'mock (default), gemini or openai', parseChoice('--provider', ['mock', 'gemini', 'openai'] as const), 'mock')
     .option('--base-url <url>', 'OpenAI-compatible base URL (live openai)')
     .option('--prices <file>', 'USD per million tokens (YAML/JSON) overriding the price table, as run --prices', loadPriceFile)
-    .option('--out <dir>', 'output folder', 'reports/sweep')
+    .option('-o, --out <dir>', 'output folder', 'reports/sweep')
     .option('--reports <formats>', `reports of the underlying run besides sweep.* (of ${reporterNames().join(', ')})`, parseList, ['json', 'csv'])
     .option('--quiet', 'print nothing but errors');
   addParallelOptions(command).action(sweepCommand);
+  addExamples(command, [
+    ["ctxbench sweep --grid 'codex-rebuild.trigger=0.5..0.95:0.05'", 'ten points over the bundled suite'],
+    ["ctxbench sweep s.ctx.jsonl --grid 'rolling-window.groups=2,4,8' --min-recall 0.9", 'a transcript, with a recall floor'],
+  ]);
 }
 
 async function sweepCommand(paths: string[], flags: SweepFlags): Promise<void> {

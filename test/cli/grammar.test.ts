@@ -1,0 +1,151 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { EventEmitter } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { cli } from '../helpers/cli.js';
+import { tempDir, writeFiles } from '../helpers/temp.js';
+import { generateSession } from '../../src/transcript/synthetic.js';
+import { serializeTranscript } from '../../src/transcript/write.js';
+import { endQuietlyOnClosedPipe } from '../../src/cli/main.js';
+
+const claudeLog = resolve(import.meta.dirname, '../../fixtures/real/claude-code/hello-world-script.jsonl');
+
+interface ResultShape {
+  scenarios: Array<{ name: string; provider: string; window: number; steps: number }>;
+  units: Array<{ strategy: string; options: Record<string, unknown>; summary: { answer_recall: number | null; crashed: boolean } }>;
+}
+
+const readResult = (out: string): ResultShape => JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as ResultShape;
+
+/** A small generated session saved under `name` in a fresh folder. */
+function generated(name: string): string {
+  const dir = writeFiles({ [name]: serializeTranscript(generateSession({ steps: 12, seed: 3, toolOutputTokens: 300, facts: 3 })) });
+  return join(dir, name);
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('ctxbench run with a transcript instead of a scenario', () => {
+  it('runs a generated transcript as an ad-hoc scenario and prints that scenario first', async () => {
+    const out = tempDir();
+    const { code, stdout } = await cli(['run', generated('session.ctx.jsonl'), '--strategies', 'full,rolling-window', '--reports', 'json', '--workers', '1', '-o', out]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('session.ctx.jsonl is a transcript, not a scenario');
+    expect(stdout).toContain('name: session\ntranscript: session.ctx.jsonl     # synthetic\nprovider: gemini');
+    expect(stdout).toContain("# probes: the transcript's own");
+    expect(stdout).toContain('strategies: [full, rolling-window]');
+    const result = readResult(out);
+    expect(result.scenarios.map((s) => [s.name, s.provider, s.steps])).toEqual([['session', 'gemini', 12]]);
+    expect(result.units.map((u) => u.strategy)).toEqual(['full', 'rolling-window']);
+    expect(result.units[0]?.summary.answer_recall).toBe(1);
+  });
+
+  it('reads a canonical transcript saved without the .ctx.jsonl suffix (generate > s.jsonl)', async () => {
+    const out = tempDir();
+    const { code } = await cli(['run', generated('piped.jsonl'), '--strategies', 'full', '--reports', 'json', '--workers', '1', '--quiet', '-o', out]);
+    expect(code).toBe(0);
+    expect(readResult(out).scenarios[0]?.name).toBe('piped');
+  });
+
+  it('runs a real Claude Code log with probes generated from it', async () => {
+    const out = tempDir();
+    const { code, stdout } = await cli(['run', claudeLog, '--strategies', 'full', '--reports', 'json', '--workers', '1', '-o', out]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('transcript: hello-world-script.jsonl     # claude-code');
+    expect(stdout).toContain('probes: generate');
+    const result = readResult(out);
+    expect(result.scenarios.map((s) => [s.name, s.steps])).toEqual([['hello-world-script', 4]]);
+    expect(result.units[0]?.summary.answer_recall).not.toBeNull();
+  });
+
+  it('names a format with --from, and refuses an unknown one with the list', async () => {
+    const out = tempDir();
+    const ok = await cli(['run', claudeLog, '--from', 'claude-code', '--strategies', 'full', '--reports', 'json', '--workers', '1', '--quiet', '-o', out]);
+    expect(ok.code).toBe(0);
+    const bad = await cli(['run', claudeLog, '--from', 'cursor', '-o', tempDir()]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown transcript format "cursor"; known formats: claude-code, codex');
+  });
+
+  it('says which format to name for a .jsonl it cannot read as a transcript', async () => {
+    const file = join(writeFiles({ 'x.jsonl': '{"hello":1}\n' }), 'x.jsonl');
+    const { code, stderr } = await cli(['run', file, '-o', tempDir()]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/x\.jsonl: neither a scenario nor a transcript of a known format; name its format with --from/);
+  });
+});
+
+describe('ctxbench run --set strategy.option=value', () => {
+  it('sets the option on the strategy for the run (the result records it)', async () => {
+    const out = tempDir();
+    const { code } = await cli(['run', generated('s.ctx.jsonl'), '--strategies', 'full,rolling-window', '--set', 'rolling-window.groups=1', '--reports', 'json', '--workers', '1', '--quiet', '-o', out]);
+    expect(code).toBe(0);
+    const units = readResult(out).units;
+    expect(units.find((u) => u.strategy === 'rolling-window')?.options['groups']).toBe(1);
+    expect(units.find((u) => u.strategy === 'full')?.options).toEqual({});
+  });
+
+  it.each([
+    [['--set', 'rolling-window.grops=6'], "--set 'rolling-window.grops=6': not valid for rolling-window: Unrecognized key: \"grops\""],
+    [['--set', 'rolling-window.groups=2..6'], "--set 'rolling-window.groups=2..6': one value per option (to try several, use ctxbench sweep --grid"],
+    [['--set', 'nosuch.x=1'], "--set 'nosuch.x=1': unknown strategy \"nosuch\""],
+    [['--strategies', 'full', '--set', 'rolling-window.groups=6'], "--set 'rolling-window.groups=6': the scenario s does not run rolling-window (add it with --strategies)"],
+  ])('refuses %j with exit 2', async (args, message) => {
+    const { code, stderr } = await cli(['run', generated('s.ctx.jsonl'), ...args, '--quiet', '-o', tempDir()]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+  });
+});
+
+describe('-o/--out and stdout', () => {
+  it('import writes the transcript to stdout without -o, and what it holds to stderr', async () => {
+    const { code, stdout, stderr } = await cli(['import', claudeLog]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout.split('\n')[0] ?? '')).toMatchObject({ type: 'session', source: { format: 'claude-code' } });
+    expect(stderr).toContain('→ (stdout)\n  messages ');
+  });
+
+  it('import --sidechains needs -o (the subagent files go beside it)', async () => {
+    const { code, stderr } = await cli(['import', claudeLog, '--sidechains']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--sidechains writes a file per subagent conversation beside -o <file>: give -o');
+  });
+
+  it('probes generate reads a raw agent log, and takes -o as well as the old --output', async () => {
+    const dir = tempDir();
+    for (const flag of ['-o', '--out', '--output']) {
+      const file = join(dir, `probes${flag}.json`);
+      const { code } = await cli(['probes', 'generate', claudeLog, '--max', '3', flag, file]);
+      expect(code).toBe(0);
+      const probes = (JSON.parse(readFileSync(file, 'utf8')) as { probes: Array<{ id: string }> }).probes;
+      expect(probes.length).toBeGreaterThan(0);
+      expect(probes.length).toBeLessThanOrEqual(3);
+    }
+  });
+});
+
+describe('ctxbench strategies and --help', () => {
+  it('shows options as run --set takes them', async () => {
+    const { code, stdout } = await cli(['strategies']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^ {4}rolling-window\.groups=4 {2}how many of the most recent conversation groups to keep/m);
+    expect(stdout).not.toContain('--groups');
+  });
+
+  it.each([['run'], ['strategies'], ['generate'], ['import'], ['probes'], ['probes', 'generate'], ['fidelity'], ['report'], ['check'], ['merge'], ['sweep'], ['calibrate'], []])('ctxbench %j --help ends with examples', async (...command) => {
+    const { code, stdout } = await cli([...command.flat(), '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/\nExamples:\n {2}# .+\n {2}\$ ctxbench /);
+  });
+});
+
+describe('a closed pipe', () => {
+  it('ends with exit 0 on EPIPE and lets other stream errors through', () => {
+    const stream = new EventEmitter() as unknown as NodeJS.WriteStream;
+    const exits: number[] = [];
+    endQuietlyOnClosedPipe(stream, (code) => exits.push(code));
+    stream.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    expect(exits).toEqual([0]);
+    expect(() => stream.emit('error', Object.assign(new Error('write EIO'), { code: 'EIO' }))).toThrow('write EIO');
+  });
+});
