@@ -74,6 +74,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     const hidden = hiddenOf(messages);
     return tokenizer.countMessages(messages, format) + hidden.prefix + hidden.reasoning;
   };
+  const outputThinking: NonNullable<StepContext['outputThinking']> = {};
   const env: StrategyEnv = {
     model: createStrategyModel({ gateway, scenario, events, clock, stepOf: () => env.step }),
     quota,
@@ -87,6 +88,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     hiddenPrefix: hiddenPrefix.tokens,
     archive,
     emit: (action) => events.push({ type: 'action', step: env.step, atMs: clock.now(), ...action }),
+    limitOutputThinking: (limit) => (outputThinking.limit = limit),
   };
   const state: unknown = strategy.init(options, { sessionId: transcript.header.id, window: scenario.window });
   const followUps = createFollowUpTracker(archive);
@@ -104,6 +106,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     previous: [],
     followUps,
     hiddenOf,
+    outputThinking,
     countOnlyHidden: provider.mode !== 'mock',
     cache,
     ...(price !== undefined ? { price } : {}),

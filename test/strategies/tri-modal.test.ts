@@ -118,20 +118,32 @@ describe('tri-modal', () => {
   describe('dynamic thinking budget', () => {
     const thoughtful: TranscriptEvent[] = [msg.system('s'), msg.user('u1'), msg.assistant('a1', 'done', { thinking: words(200, 'think') }), msg.user('u2')];
 
-    it('caps recorded thinking and counts the saving when the minute has little quota left', async () => {
+    it("limits the answer's thinking, not the context, when the minute has little quota left", async () => {
       const harness = withQuota(150_000);
       const { context, state } = await replay(triModal, { recapTokens: 50, thinkingCapTokens: 20 }, thoughtful, harness);
-      expect(harness.env.count(context[2]?.thinking ?? '')).toBeLessThanOrEqual(20);
-      expect(state.messages[2]?.thinking).toBe(words(200, 'think'));
+      expect(context[2]?.thinking).toBe(words(200, 'think'));
+      expect(harness.thinkingLimits).toEqual([{ step: 0, budgetTokens: 20 }]);
+      expect(state.lowEffortSteps).toBe(1);
       const cap = actionsOf(harness, 'cap-thinking')[0];
-      expect(cap?.tokensBefore).toBeGreaterThan(cap?.tokensAfter ?? Infinity);
-      expect(state.thinkingSaved).toBe((cap?.tokensBefore ?? 0) - (cap?.tokensAfter ?? 0));
+      expect(cap?.detail).toBe("the answer's thinking limited to 20 tokens (reasoning_effort low)");
+      expect(cap?.tokensAfter).toBe(cap?.tokensBefore);
     });
 
-    it('sends thinking whole while the quota left is at or above the threshold', async () => {
+    it('marks the switch once and limits every step while the quota stays low', async () => {
+      const harness = withQuota(150_000);
+      const { state } = await replay(triModal, { recapTokens: 50, thinkingCapTokens: 8192 }, thoughtful, harness);
+      harness.env.step = 1;
+      await triModal.prepare(state, harness.env);
+      expect(harness.thinkingLimits).toEqual([{ step: 0, budgetTokens: 8192 }, { step: 1, budgetTokens: 8192 }]);
+      expect(actionsOf(harness, 'cap-thinking')).toHaveLength(1);
+      expect(actionsOf(harness, 'cap-thinking')[0]?.detail).toContain('reasoning_effort medium');
+    });
+
+    it('sends no thinking limit while the quota left is at or above the threshold', async () => {
       const harness = withQuota(200_000);
       const { context } = await replay(triModal, { recapTokens: 50, thinkingCapTokens: 20 }, thoughtful, harness);
       expect(context[2]?.thinking).toBe(words(200, 'think'));
+      expect(harness.thinkingLimits).toEqual([]);
       expect(actionsOf(harness, 'cap-thinking')).toEqual([]);
     });
   });
