@@ -81,12 +81,17 @@ describe('tri-modal', () => {
     expect(actionsOf(late.harness, 'trigger').length).toBeGreaterThan(0);
   });
 
-  it('locks further compression until the context grows again', async () => {
-    // After the flush the context (~400 tokens) is still above the standard size.
+  it('fires again only once the context has grown past what the flush left by half the trigger (hysteresis)', async () => {
+    // After the flush the context (~400 tokens) is still above the standard size (300).
     const { state, harness } = await replay(triModal, { recapTokens: 50, recentTokens: 50, standardTokens: 300 }, history);
     await triModal.prepare(state, harness.env);
     expect(harness.calls).toHaveLength(1);
+    expect(state.flushedAt).toBeGreaterThan(300);
+    // A few tokens more: still within flushedAt + 150.
     await triModal.observe?.(msg.assistant('a5'), state, harness.env);
+    await triModal.prepare(state, harness.env);
+    expect(harness.calls).toHaveLength(1);
+    await triModal.observe?.(msg.assistant('a6', words(200)), state, harness.env);
     await triModal.prepare(state, harness.env);
     expect(harness.calls).toHaveLength(2);
   });
@@ -178,8 +183,15 @@ describe('tri-modal', () => {
     const { context } = await replay(triModal, { recapTokens: 50 }, history, harness);
     expect(ids(context)).toEqual(['s', 'tri-modal-recap-1', 'u2', 'a4', 't4']);
     expect(harness.actions.map((a) => a.action)).toEqual(['note', 'trigger', 'recap', 'compact']);
-    expect(harness.actions[0]?.detail).toContain('scaled to the 5000-token window: trigger × 5000 / 1,000,000 → semantic 250, standard 1000');
+    expect(harness.actions[0]?.detail).toContain('scaled to the 5000-token window: hidden prefix 0 + trigger × 5000 / 1,000,000 → semantic 250, standard 1000');
     expect(actionsOf(harness, 'trigger')[0]?.mode).toBe('standard');
+  });
+
+  it('scales its default triggers over the room above the hidden prefix, which no flush removes', async () => {
+    const harness = createHarness({ window: 5000 });
+    harness.env.hiddenPrefix = 1000;
+    await replay(triModal, { recapTokens: 50 }, history, harness);
+    expect(harness.actions[0]?.detail).toContain('hidden prefix 1000 + trigger × 4000 / 1,000,000 → semantic 1200, standard 1800');
   });
 
   it('reacts to a task update once, at the step that follows it', async () => {
