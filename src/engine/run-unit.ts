@@ -81,6 +81,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
   const cache = createCacheState(cacheRulesForModel(scenario.model));
   // The model the session is on: a recorded switch (Claude Code's Opus → Sonnet fallback) moves it.
   let servedModel = scenario.model;
+  const outputThinking: NonNullable<StepContext['outputThinking']> = {};
   const env: StrategyEnv = {
     model: createStrategyModel({ gateway, scenario, events, clock, stepOf: () => env.step, cache, tokenizer, format, servedModel: () => servedModel }),
     quota,
@@ -94,6 +95,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     hiddenPrefix: hiddenPrefix.tokens,
     archive,
     emit: (action) => events.push({ type: 'action', step: env.step, atMs: clock.now(), ...action }),
+    limitOutputThinking: (limit) => (outputThinking.limit = limit),
   };
   const state: unknown = strategy.init(options, { sessionId: transcript.header.id, window: scenario.window });
   const followUps = createFollowUpTracker(archive);
@@ -110,6 +112,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     previous: [],
     followUps,
     hiddenOf,
+    outputThinking,
     countOnlyHidden: provider.mode !== 'mock',
     cache,
     ...(price !== undefined ? { price } : {}),

@@ -15,6 +15,7 @@ import { costOf, stepUsd } from '../pricing/prices.js';
 import { waitToRetry } from './retry-wait.js';
 import type { FollowUpTracker } from './follow-up.js';
 import type { HiddenTokens } from './hidden-tokens.js';
+import type { ThinkingLimit } from '../providers/thinking.js';
 
 /** Everything a step needs; `previous` is the context sent at the last step. */
 export interface StepContext {
@@ -35,6 +36,8 @@ export interface StepContext {
   price?: ModelPrice;
   /** What a request sending `context` carries beyond its messages (hidden prefix, re-sent reasoning). */
   hiddenOf(context: readonly ContextMessage[]): HiddenTokens;
+  /** The thinking limit the strategy set while preparing the step (`env.limitOutputThinking`). */
+  outputThinking?: { limit?: ThinkingLimit };
   /** Live providers are sent no padding: the hidden tokens are added to the usage they report. */
   countOnlyHidden: boolean;
 }
@@ -54,7 +57,9 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
   let rateLimitHits = 0;
   let waitMs = 0;
   for (;;) {
+    if (ctx.outputThinking !== undefined) delete ctx.outputThinking.limit;
     const context = await ctx.strategy.prepare(ctx.state, env);
+    const thinking = ctx.outputThinking?.limit;
     const contextTokens = env.countMessages(context);
     // What the agent fetches back rides on this step's prompt: quota, window and bill included.
     const fetch = ctx.followUps?.check(context, completion, env.step);
@@ -62,7 +67,7 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
     const sent = fetch === undefined ? context : [...context, fetch.message];
     const hidden = ctx.hiddenOf(context);
     const hiddenTokens = hidden.prefix + hidden.reasoning;
-    const attempt = await ctx.gateway.attempt(stepRequest(scenario, sent, completion), { useQuota: true, hiddenTokens });
+    const attempt = await ctx.gateway.attempt(stepRequest(scenario, sent, completion, thinking), { useQuota: true, hiddenTokens });
     const { result, inputTokens } = attempt;
     if (result.ok) {
       if (ctx.countOnlyHidden) result.usage = { ...result.usage, input: result.usage.input + hiddenTokens };
@@ -95,11 +100,12 @@ function isRecoverable(failure: Failure): boolean {
   return failure.kind === 'overflow' || failure.kind === 'rate-limit' || failure.kind === 'quota';
 }
 
-function stepRequest(scenario: Scenario, context: ContextMessage[], completion: MessageEvent) {
+function stepRequest(scenario: Scenario, context: ContextMessage[], completion: MessageEvent, thinking: ThinkingLimit | undefined) {
   return {
     model: scenario.model,
     messages: context,
     maxOutputTokens: scenario.maxOutputTokens,
+    ...(thinking !== undefined ? { thinking } : {}),
     purpose: 'step' as const,
     directive: {
       purpose: 'step' as const,

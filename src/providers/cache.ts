@@ -30,7 +30,7 @@ export interface CacheIdentity {
 
 /**
  * SHA-256 (hex) of everything that decides the request body a provider sends: provider,
- * endpoint, model, the canonical messages, the instruction and the output budget. The body is
+ * endpoint, model, the canonical messages, the instruction, the output budget and the thinking limit. The body is
  * rendered from exactly these, so equal keys mean identical requests. The call's purpose and the
  * simulator directive are not sent to a live API and are left out.
  */
@@ -42,6 +42,8 @@ export function requestKey(identity: CacheIdentity, request: CompletionRequest):
     model: request.model !== '' ? request.model : identity.model,
     instruction: request.instruction ?? null,
     maxOutputTokens: request.maxOutputTokens ?? null,
+    // Absent unless set, so keys of requests without a thinking limit stay as they were.
+    ...(request.thinking !== undefined ? { thinking: request.thinking } : {}),
     messages: request.messages,
   };
   return createHash('sha256').update(JSON.stringify(payload)).digest('hex');

@@ -51,6 +51,7 @@ export class GeminiProvider implements Provider {
     const config: GenerateContentConfig = {};
     if (rendering.systemInstruction !== undefined) config.systemInstruction = rendering.systemInstruction;
     if (request.maxOutputTokens !== undefined) config.maxOutputTokens = request.maxOutputTokens;
+    if (request.thinking !== undefined) config.thinkingConfig = { thinkingBudget: request.thinking.budgetTokens };
     if (this.tagCall !== undefined) config.httpOptions = { headers: this.tagCall(request, rendering.shape) };
     try {
       const response = await this.client.models.generateContent({

@@ -7,6 +7,7 @@ import type { SimFetch } from './simulated/types.js';
 import { describeNetworkError } from './guard.js';
 import { classifyOpenAIError } from './classify-openai.js';
 import { parseArguments, renderOpenAIRequest } from './render-openai.js';
+import { effortFor } from './thinking.js';
 
 export interface OpenAIProviderOptions {
   apiKey: string;
@@ -61,6 +62,7 @@ export class OpenAIProvider implements Provider {
           model: request.model !== '' ? request.model : this.model,
           messages: rendering.messages,
           ...(request.maxOutputTokens !== undefined ? { max_completion_tokens: request.maxOutputTokens } : {}),
+          ...(request.thinking !== undefined ? { reasoning_effort: effortFor(request.thinking.budgetTokens) } : {}),
         },
         headers !== undefined ? { headers } : undefined,
       );

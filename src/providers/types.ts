@@ -1,4 +1,5 @@
 import type { ContextMessage, Dialect, ToolCall } from '../transcript/types.js';
+import type { ThinkingLimit } from './thinking.js';
 
 export type ProviderName = 'gemini' | 'openai';
 export type ProviderMode = 'mock' | 'live';
@@ -43,6 +44,8 @@ export interface CompletionRequest {
   /** A system instruction placed before the messages (summaries, probes). */
   instruction?: string;
   maxOutputTokens?: number;
+  /** A limit on the answer's thinking (Gemini `thinkingBudget`, OpenAI `reasoning_effort`); none: the model's default. */
+  thinking?: ThinkingLimit;
   purpose: CallPurpose;
   /** Out-of-band hints for the simulated model; ignored by live providers. */
   directive?: SimDirective;

@@ -2,6 +2,7 @@ import type { ProviderName } from '../providers/types.js';
 import type { SessionHeader } from '../transcript/types.js';
 import type { OnCrash, Scenario, StrategySpec, TranscriptSource } from './types.js';
 import type { LoadedScenario } from './load.js';
+import type { ScenarioFile } from './schema.js';
 import { resolveRelative } from './load.js';
 import { DEFAULT_RETRY_POLICY } from '../sim/retry.js';
 import { DEFAULT_PACING } from '../sim/pacing.js';
@@ -82,7 +83,7 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     probesUseQuota: d.probesUseQuota,
     ...pricesOf(overrides.prices, model, d.prices),
     judge: overrides.judge ?? d.judge,
-    strategies: withModules(selectStrategies(resolveSpecs(d.strategies, loaded.file), overrides.strategies), overrides, loaded.file),
+    strategies: withModules(selectStrategies(checkIdenticalRows(resolveSpecs(d.strategies, loaded.file), d.identicalRows, loaded.file), overrides.strategies), overrides, loaded.file),
   };
 }
 
@@ -90,6 +91,17 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
 function pricesOf(file: PriceFile | undefined, model: string, scenario: PriceOverride | undefined): { prices?: PriceOverride } {
   const prices = (file !== undefined ? priceOverrideFor(file, model) : undefined) ?? scenario;
   return prices !== undefined ? { prices } : {};
+}
+
+/** Every label an `identicalRows` entry names is one of the scenario's strategies. */
+function checkIdenticalRows(specs: StrategySpec[], entries: ScenarioFile['identicalRows'], file: string): StrategySpec[] {
+  const labels = new Set(specs.map((s) => s.label));
+  (entries ?? []).forEach((entry, i) =>
+    entry.strategies.forEach((label, j) => {
+      if (!labels.has(label)) throw new InputError({ file, field: `identicalRows.${i}.strategies.${j}` }, `"${label}" is not one of the scenario's strategies`);
+    }),
+  );
+  return specs;
 }
 
 /** The word that, as `probes:`, asks for generated probes rather than naming a side file. */

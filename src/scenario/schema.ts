@@ -109,6 +109,14 @@ export const scenarioFileSchema = z.strictObject({
   /** Live runs: also grade every probe answer with the LLM judge (docs/judge-rubric.md). */
   judge: z.boolean().default(false),
   strategies: z.array(strategyEntry).min(1).optional(),
+  /**
+   * Strategies whose summary rows are identical on this scenario, and why (e.g. a trigger the
+   * session never reaches). A bundled real scenario must explain every identical pair here
+   * (test/scenarios/real-identical-rows.test.ts); the labels must be among its strategies.
+   */
+  identicalRows: z
+    .array(z.strictObject({ strategies: z.array(z.string().min(1)).min(2), reason: z.string().min(20, 'say why the rows are identical') }))
+    .optional(),
 });
 
 export type ScenarioFile = z.infer<typeof scenarioFileSchema>;

@@ -4,8 +4,8 @@ import type { Strategy, StrategyEnv } from './types.js';
 import { applyToHistory, createHistory, leadingSystem } from './history.js';
 import { createBook } from './eviction-book.js';
 import { closeTask, evictTask, sendable, surgicalEviction, surgicalOptions, type FinishedTask, type State as SurgicalState } from './surgical-eviction.js';
-import { noteScaling, newestTurn, RECAP_PROMPT } from './tri-modal.js';
-import { resolveTriggers, triggerLines, type Triggers } from './tri-modal-thresholds.js';
+import { settleTriggers, newestTurn, RECAP_PROMPT } from './tri-modal.js';
+import { passes, resolveTriggers, triggerLines, type Triggers } from './tri-modal-thresholds.js';
 import { requestSummary } from './summary-call.js';
 
 const options = z.strictObject({
@@ -31,11 +31,14 @@ export interface State {
   turns: number;
   tokensSoFar: number;
   lastContextTokens: number;
-  /** The last recap flush: the ids it replaced and the recap that stands for them. */
+  /**
+   * The latest recap and every id the recaps so far replaced (a recap summarizes the one before
+   * it, so the set only grows: a replaced message never comes back).
+   */
   recap: { replaced: Set<string>; message: ContextMessage } | undefined;
   recaps: number;
-  /** Set after a recap flush (or a failed one) to the size it left: no new flush until the context is larger. */
-  lockedAt: number | undefined;
+  /** The size the last recap flush left (or kept): the standard trigger's hysteresis counts from it. */
+  flushedAt: number | undefined;
 }
 
 /**
@@ -52,7 +55,7 @@ export const sigma: Strategy<Options, State> = {
   options,
   init: (opts, context) => ({
     options: opts,
-    lockedAt: undefined,
+    flushedAt: undefined,
     surgical: { ...createHistory(), options: opts, sessionId: context.sessionId, open: [], tags: new Map(), book: createBook(), notes: [] },
     triggers: resolveTriggers(opts, context.window),
     noted: false,
@@ -78,7 +81,7 @@ export const sigma: Strategy<Options, State> = {
   async prepare(state, env) {
     let context = current(state);
     const tokens = env.countMessages(context);
-    noteScaling(state, env, tokens);
+    settleTriggers(state, env, tokens);
     const mode = evictionTrigger(state, env, tokens);
     if (mode !== undefined) {
       env.emit({ action: 'trigger', reason: `${mode}: ${state.finished.length} finished task(s) evicted`, mode, tokensBefore: tokens, tokensAfter: tokens });
@@ -87,8 +90,7 @@ export const sigma: Strategy<Options, State> = {
       context = current(state);
     }
     const size = env.countMessages(context);
-    if (state.lockedAt !== undefined && size > state.lockedAt) state.lockedAt = undefined;
-    if (state.lockedAt === undefined && size > state.triggers.standard) context = await flush(state, env, context, size);
+    if (passes(size, state.triggers.standard, state.triggers.floor, state.flushedAt)) context = await flush(state, env, context, size);
     state.lastContextTokens = env.countMessages(context);
     return context;
   },
@@ -119,16 +121,18 @@ async function flush(state: State, env: StrategyEnv, context: ContextMessage[], 
   env.emit({ action: 'trigger', reason: `context of ${before} tokens > ${state.triggers.standard}`, mode: 'standard', tokensBefore: before, tokensAfter: before });
   const recap = await requestSummary(env, { instruction: RECAP_PROMPT, messages: context, maxOutputTokens: o.recapTokens, purpose: 'recap', reason: 'recap', mode: 'standard', shrinkOnOverflow: true });
   if (!recap.ok) {
-    state.lockedAt = before;
+    state.flushedAt = before;
     return context;
   }
   const keptIds = new Set(kept.map((m) => m.id));
   const previous = state.recap;
   const message: ContextMessage = { type: 'message', id: `sigma-recap-${state.recaps + 1}`, role: 'user', text: `Recap of the session so far:\n${recap.text}`, synthetic: 'sigma recap' };
-  state.recap = { replaced: new Set(context.filter((m) => !keptIds.has(m.id)).map((m) => m.id)), message };
+  const replaced = new Set(previous?.replaced);
+  for (const m of context) if (!keptIds.has(m.id)) replaced.add(m.id);
+  state.recap = { replaced, message };
   const flushed = current(state);
   const after = env.countMessages(flushed);
-  state.lockedAt = Math.min(after, before);
+  state.flushedAt = Math.min(after, before);
   if (after >= before) {
     state.recap = previous;
     env.emit({ action: 'note', reason: 'flush would not shrink the history; kept it', mode: 'standard', tokensBefore: before, tokensAfter: before, detail: `flushed: ${after} tokens` });

@@ -4,8 +4,8 @@ import type { Strategy, StrategyEnv } from './types.js';
 import { applyToHistory, createHistory, leadingSystem, type History } from './history.js';
 import { alignCut, newestUserIndex } from './message-units.js';
 import { requestSummary } from './summary-call.js';
-import { truncateToTokens } from './text-cuts.js';
-import { resolveTriggers, triggerLines, type Triggers } from './tri-modal-thresholds.js';
+import { effortFor } from '../providers/thinking.js';
+import { passes, resolveTriggers, triggerLines, type ThresholdOptions, type Triggers } from './tri-modal-thresholds.js';
 
 const options = z.strictObject({
   semanticTokens: z.number().int().min(0).optional().describe('semantic trigger: a task status update and the context above this many tokens (default 50k, scaled to the window: tri-modal-thresholds.ts)'),
@@ -30,8 +30,8 @@ const options = z.strictObject({
     .int()
     .min(0)
     .default(200_000)
-    .describe('dynamic thinking budget: cap recorded thinking while the quota left in the minute is below this many tokens'),
-  thinkingCapTokens: z.number().int().positive().default(8192).describe('the thinking cap (low effort), in tokens per message'),
+    .describe("dynamic thinking budget: limit the answer's thinking while the quota left in the minute is below this many tokens"),
+  thinkingCapTokens: z.number().int().positive().default(8192).describe("the limit on the answer's thinking (low effort), in tokens: Gemini thinkingBudget, OpenAI reasoning_effort (thinking.ts)"),
 });
 
 export type Options = z.infer<typeof options>;
@@ -50,10 +50,16 @@ export interface State extends History {
   tokensSoFar: number;
   /** Context tokens of the last prepared context (added to `tokensSoFar` when its turn completes). */
   lastContextTokens: number;
-  /** Set after a flush, to the size it left: no compression until the context is larger again. */
-  lockedAt: number | undefined;
+  /**
+   * The size the last flush left (or kept, when it could not shrink): the triggers' hysteresis
+   * counts from it (tri-modal-thresholds.ts `passes`); undefined before the first flush.
+   */
+  flushedAt: number | undefined;
   recaps: number;
-  thinkingSaved: number;
+  /** The last step was sent with the thinking limit. */
+  lowEffort: boolean;
+  /** Steps sent with the thinking limit so far. */
+  lowEffortSteps: number;
 }
 
 export const RECAP_PROMPT = [
@@ -69,9 +75,9 @@ export const RECAP_PROMPT = [
 export const triModal: Strategy<Options, State> = {
   name: 'tri-modal',
   description:
-    'Flushes the history to a model recap plus the newest turn (~3,000 tokens) on a semantic (task update and > 50k), standard (> 200k; both defaults written for a 1M window and scaled to smaller ones) or survival (next turn × 1.2 > quota left this minute) trigger; caps thinking at 8,192 tokens when under 200k TPM is left.',
+    'Flushes the history to a model recap plus the newest turn (~3,000 tokens) on a semantic (task update and > 50k), standard (> 200k; both defaults written for a 1M window and scaled to smaller ones) or survival (next turn × 1.2 > quota left this minute) trigger; limits the answer\'s thinking to 8,192 tokens (thinkingBudget / reasoning_effort) while under 200k TPM is left.',
   options,
-  init: (opts, context) => ({ ...createHistory(), options: opts, triggers: resolveTriggers(opts, context.window), noted: false, taskUpdated: false, turns: 0, tokensSoFar: 0, lastContextTokens: 0, lockedAt: undefined, recaps: 0, thinkingSaved: 0 }),
+  init: (opts, context) => ({ ...createHistory(), options: opts, triggers: resolveTriggers(opts, context.window), noted: false, taskUpdated: false, turns: 0, tokensSoFar: 0, lastContextTokens: 0, flushedAt: undefined, recaps: 0, lowEffort: false, lowEffortSteps: 0 }),
   observe(event, state) {
     if (event.type === 'task') state.taskUpdated = true;
     if (event.type === 'message' && event.role === 'assistant') {
@@ -83,22 +89,27 @@ export const triModal: Strategy<Options, State> = {
   },
   async prepare(state, env) {
     const tokens = env.countMessages(state.messages);
-    noteScaling(state, env, tokens);
-    if (state.lockedAt !== undefined && tokens > state.lockedAt) state.lockedAt = undefined;
-    const mode = state.lockedAt === undefined ? triggered(state, env, tokens) : undefined;
+    settleTriggers(state, env, tokens);
+    const mode = triggered(state, env, tokens);
     state.taskUpdated = false;
     if (mode !== undefined && canShrink(state, env, tokens)) await flush(state, env, tokens, mode);
-    const context = capThinking(state, env);
+    const context = [...state.messages];
     state.lastContextTokens = env.countMessages(context);
+    limitThinking(state, env, state.lastContextTokens);
     return context;
   },
   thresholds: triggerLines,
 };
 
-/** Records once, at the first step, that the default triggers were scaled to the window, and how. */
-export function noteScaling(state: { triggers: Triggers; noted: boolean }, env: StrategyEnv, tokens: number): void {
-  if (state.noted || state.triggers.scaled === undefined) return;
+/**
+ * At the first step, resolves the triggers with the run's hidden prefix (known only to the env)
+ * and records, if the defaults were scaled to the window, the rule and the result.
+ */
+export function settleTriggers(state: { options: ThresholdOptions; triggers: Triggers; noted: boolean }, env: StrategyEnv, tokens: number): void {
+  if (state.noted) return;
   state.noted = true;
+  state.triggers = resolveTriggers(state.options, env.window, env.hiddenPrefix ?? 0);
+  if (state.triggers.scaled === undefined) return;
   env.emit({ action: 'note', reason: 'triggers scaled to the window', mode: 'scaled', tokensBefore: tokens, tokensAfter: tokens, detail: state.triggers.scaled });
 }
 
@@ -106,11 +117,13 @@ export function noteScaling(state: { triggers: Triggers; noted: boolean }, env: 
 function triggered(state: State, env: StrategyEnv, tokens: number): Mode | undefined {
   const o = state.options;
   const t = state.triggers;
+  const after = state.flushedAt;
   if (state.turns < o.minTurns) return undefined;
-  // The estimate of the next turn needs at least one turn behind it.
-  if (state.turns > 0 && (state.tokensSoFar / state.turns) * o.survivalFactor > env.quota.remainingTpm()) return 'survival';
-  if (tokens > t.standard) return 'standard';
-  if (state.taskUpdated && tokens > t.semantic) return 'semantic';
+  // The estimate of the next turn needs at least one turn behind it; after a flush, the context must have grown.
+  const survival = state.turns > 0 && (state.tokensSoFar / state.turns) * o.survivalFactor > env.quota.remainingTpm();
+  if (survival && (after === undefined || tokens > after)) return 'survival';
+  if (passes(tokens, t.standard, t.floor, after)) return 'standard';
+  if (state.taskUpdated && passes(tokens, t.semantic, t.floor, after)) return 'semantic';
   return undefined;
 }
 
@@ -146,19 +159,19 @@ async function flush(state: State, env: StrategyEnv, before: number, mode: Mode)
   });
   // No recap, no flush: the history is kept (the note says why) until it grows again.
   if (!recap.ok) {
-    state.lockedAt = before;
+    state.flushedAt = before;
     return;
   }
   const flushed = [...leadingSystem(state.messages), recapMessage(recap.text, state.recaps + 1), ...newestTurn(state.messages, state.options.recentTokens, env)];
   const after = env.countMessages(flushed);
   if (after >= before) {
     env.emit({ action: 'note', reason: 'flush would not shrink the history; kept it', mode, tokensBefore: before, tokensAfter: before, detail: `flushed: ${after} tokens` });
-    state.lockedAt = before;
+    state.flushedAt = before;
     return;
   }
   state.messages = flushed;
   state.recaps += 1;
-  state.lockedAt = after;
+  state.flushedAt = after;
   env.emit({ action: 'compact', reason: 'history flushed to the recap and the newest turn', mode, tokensBefore: before, tokensAfter: after });
 }
 
@@ -185,26 +198,25 @@ function recapMessage(recap: string, n: number): ContextMessage {
   return { type: 'message', id: `tri-modal-recap-${n}`, role: 'user', text: `Recap of the session so far:\n${recap}`, synthetic: 'tri-modal recap' };
 }
 
-/** While the minute's quota is low, sends recorded thinking cut to the cap and counts the saving. */
-function capThinking(state: State, env: StrategyEnv): ContextMessage[] {
+/**
+ * Seed 001's dynamic thinking budget: while the minute's quota is low, the step is sent with a
+ * thinking limit (Gemini `thinkingBudget`, OpenAI `reasoning_effort`: src/providers/thinking.ts),
+ * so the answer thinks less and costs fewer completion tokens. The context is not touched.
+ */
+function limitThinking(state: State, env: StrategyEnv, tokens: number): void {
   const { thinkingQuotaTokens, thinkingCapTokens } = state.options;
-  const context = [...state.messages];
   const left = env.quota.remainingTpm();
-  if (left >= thinkingQuotaTokens) return context;
-  const capped = context.map((m) =>
-    m.thinking !== undefined && env.count(m.thinking) > thinkingCapTokens ? { ...m, thinking: truncateToTokens(m.thinking, thinkingCapTokens, env.count) } : m,
+  const low = left < thinkingQuotaTokens;
+  if (low) {
+    env.limitOutputThinking?.({ budgetTokens: thinkingCapTokens });
+    state.lowEffortSteps += 1;
+  }
+  // The timeline marks each switch of effort, not every step spent in it.
+  if (low === state.lowEffort) return;
+  state.lowEffort = low;
+  env.emit(
+    low
+      ? { action: 'cap-thinking', reason: `${left} tokens left this minute < ${thinkingQuotaTokens}`, mode: 'low effort', tokensBefore: tokens, tokensAfter: tokens, detail: `the answer's thinking limited to ${thinkingCapTokens} tokens (reasoning_effort ${effortFor(thinkingCapTokens)})` }
+      : { action: 'note', reason: `${left} tokens left this minute ≥ ${thinkingQuotaTokens}: thinking no longer limited`, mode: 'full effort', tokensBefore: tokens, tokensAfter: tokens },
   );
-  const before = env.countMessages(context);
-  const after = env.countMessages(capped);
-  if (after >= before) return context;
-  state.thinkingSaved += before - after;
-  env.emit({
-    action: 'cap-thinking',
-    reason: `${left} tokens left this minute < ${thinkingQuotaTokens}`,
-    mode: 'low effort',
-    tokensBefore: before,
-    tokensAfter: after,
-    detail: `thinking capped at ${thinkingCapTokens} tokens per message; ${state.thinkingSaved} tokens saved so far`,
-  });
-  return capped;
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ContextMessage, MessageEvent, TranscriptEvent } from '../transcript/types.js';
 import type { CompletionResult, Failure, ProviderName } from '../providers/types.js';
 import type { Clock, QuotaView } from '../sim/types.js';
+import type { ThinkingLimit } from '../providers/thinking.js';
 
 /** What a strategy did, for the timeline: every eviction, truncation, compaction and trigger. */
 export interface StrategyAction {
@@ -57,6 +58,12 @@ export interface StrategyEnv {
   archive: Archive;
   /** Records an action for the timeline. */
   emit(action: StrategyAction): void;
+  /**
+   * Limits the thinking of the step being prepared (its answer's reasoning tokens): called from
+   * `prepare`, it holds for that step's request only (Gemini `thinkingBudget`, OpenAI
+   * `reasoning_effort`, src/providers/thinking.ts). Absent where the engine cannot send it.
+   */
+  limitOutputThinking?(limit: ThinkingLimit): void;
 }
 
 export type RecoverDecision = 'retry' | 'give-up';

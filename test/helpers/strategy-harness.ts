@@ -25,6 +25,8 @@ export interface Harness {
   env: StrategyEnv;
   actions: StrategyAction[];
   calls: StrategyModelCall[];
+  /** The thinking limits the strategy set, with the step they were set at. */
+  thinkingLimits: Array<{ step: number; budgetTokens: number }>;
 }
 
 /**
@@ -36,6 +38,7 @@ export function createHarness(options: { window?: number; answer?: (call: Strate
   const clock = createClock();
   const actions: StrategyAction[] = [];
   const calls: StrategyModelCall[] = [];
+  const thinkingLimits: Harness['thinkingLimits'] = [];
   const answer =
     options.answer ??
     ((call: StrategyModelCall): CompletionResult => ({
@@ -61,8 +64,9 @@ export function createHarness(options: { window?: number; answer?: (call: Strate
     countMessages: (messages) => tokenizer.countMessages(messages, 'gemini'),
     archive: createArchive(),
     emit: (action) => actions.push(action),
+    limitOutputThinking: (limit) => thinkingLimits.push({ step: env.step, budgetTokens: limit.budgetTokens }),
   };
-  return { env, actions, calls };
+  return { env, actions, calls, thinkingLimits };
 }
 
 /** Feeds events to a strategy (as the engine does) and returns the context it prepares. */

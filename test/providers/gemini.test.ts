@@ -53,6 +53,13 @@ describe('GeminiProvider against the simulator', () => {
     expect(result.usage.output).toBe(visible + reasoning);
   });
 
+  it('bills at most the thinkingBudget of reasoning when the request limits thinking', async () => {
+    const result = await provider.complete(stepRequest({ thinking: { budgetTokens: 3 } }));
+    if (!result.ok) throw new Error(result.failure.message);
+    const visible = tokenizer.count('The token is undefined; I will guard it.') + tokenizer.count('edit{"path":"src/auth/login.ts","line":42}');
+    expect(result.usage).toMatchObject({ reasoning: 3, output: visible + 3 });
+  });
+
   it('counts an instruction and system messages exactly as the harness does', async () => {
     const request = stepRequest({ instruction: 'Summarise the session.', purpose: 'summary' });
     request.directive = { purpose: 'summary', window: 100_000, budgetTokens: 40 };
@@ -154,6 +161,18 @@ describe('GeminiProvider against hand-written replies copied from the real API',
         { role: 'user', parts: [{ functionResponse: { id: 'call-1', name: 'shell', response: { output: expect.stringContaining('FAIL') } } }] },
       ],
     });
+  });
+
+  it('sends a thinking limit as generationConfig.thinkingConfig.thinkingBudget', async () => {
+    let sent: unknown;
+    nock(host)
+      .post(path)
+      .reply(200, (_uri, body) => {
+        sent = body;
+        return { candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 1, totalTokenCount: 6 } };
+      });
+    await live().complete({ ...request, thinking: { budgetTokens: 8192 } });
+    expect(sent).toMatchObject({ generationConfig: { thinkingConfig: { thinkingBudget: 8192 } } });
   });
 
   it('classifies a real overflow body with its numbers', async () => {

@@ -53,6 +53,17 @@ describe('OpenAIProvider against the simulator', () => {
     });
   });
 
+  it('bills at most the budget of reasoning_effort (low: 1,024 tokens) when the request limits thinking', async () => {
+    const long = 'weigh the options again '.repeat(400);
+    const replay = { text: '', thinking: long, toolCalls: [{ id: 'call_2', name: 'edit', args: { path: 'src/auth/login.ts', line: 42 } }] };
+    const limited = await provider.complete(stepRequest({ thinking: { budgetTokens: 2000 }, directive: { purpose: 'step', window: 100_000, replay } }));
+    const free = await provider.complete(stepRequest({ directive: { purpose: 'step', window: 100_000, replay } }));
+    if (!limited.ok || !free.ok) throw new Error('a step failed');
+    expect(free.usage.reasoning).toBe(tokenizer.count(long));
+    expect(limited.usage.reasoning).toBe(1024);
+    expect(free.usage.output - limited.usage.output).toBe(tokenizer.count(long) - 1024);
+  });
+
   it('counts a request with an instruction exactly as the harness does', async () => {
     const instruction = 'Answer from the conversation only.';
     const messages = [...agentSession(), { type: 'message' as const, id: 'q', role: 'user' as const, text: 'Which line of login.ts throws?' }];
@@ -104,6 +115,22 @@ describe('OpenAIProvider against hand-written replies copied from the real API',
   const live = () => createProvider({ name: 'openai', mode: 'live', model: MODEL, env: { OPENAI_API_KEY: 'sk-test' } });
   const request: CompletionRequest = { model: MODEL, messages: agentSession(), purpose: 'step', maxOutputTokens: 256 };
   afterEach(() => nock.cleanAll());
+
+  it('sends a thinking limit as reasoning_effort (8,192 tokens: medium)', async () => {
+    let sent: unknown;
+    nock(host)
+      .post(path)
+      .reply(
+        200,
+        (_uri, body) => {
+          sent = body;
+          return { id: 'c', object: 'chat.completion', created: 1, model: MODEL, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'ok' } }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } };
+        },
+        json,
+      );
+    await live().complete({ ...request, thinking: { budgetTokens: 8192 } });
+    expect(sent).toMatchObject({ reasoning_effort: 'medium' });
+  });
 
   it('sends tool calls and tool results without thinking, and reads text, calls and usage', async () => {
     let sent: unknown;

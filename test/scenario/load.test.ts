@@ -65,6 +65,17 @@ describe('prepareScenarios', () => {
     await expect(prepareScenarios([join(dir, 's.yaml')])).rejects.toThrow(/s\.yaml.*strategies\.rolling-window\.options\.groups/);
   });
 
+  it('rejects an identicalRows entry that names a strategy the scenario does not run, naming the field', async () => {
+    const text = 'name: s\ntranscript:\n  generate: { steps: 4 }\nstrategies: [full, rolling-window]\nidenticalRows:\n  - strategies: [full, tri-modal]\n    reason: the session never reaches the trigger\n';
+    const dir = writeFiles({ 's.yaml': text });
+    await expect(prepareScenarios([join(dir, 's.yaml')])).rejects.toThrow(/s\.yaml.*identicalRows\.0\.strategies\.1.*"tri-modal" is not one of the scenario's strategies/);
+  });
+
+  it('rejects an identicalRows entry without a reason', async () => {
+    const dir = writeFiles({ 's.yaml': 'name: s\ntranscript:\n  generate: { steps: 4 }\nidenticalRows:\n  - strategies: [full, recorded]\n' });
+    await expect(prepareScenarios([join(dir, 's.yaml')])).rejects.toThrow(/s\.yaml.*identicalRows\.0\.reason/);
+  });
+
   it('rejects an unknown strategy with the list of known ones', async () => {
     const dir = writeFiles({ 's.yaml': 'name: s\ntranscript:\n  generate: { steps: 4 }\nstrategies: [nope]\n' });
     await expect(prepareScenarios([join(dir, 's.yaml')])).rejects.toThrow(/unknown strategy "nope".*full/);

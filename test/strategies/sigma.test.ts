@@ -44,6 +44,21 @@ describe('sigma', () => {
     expect(actionsOf(harness, 'evict')).toHaveLength(1);
   });
 
+  it('a second recap keeps out what the first replaced, and a small growth calls for no third (hysteresis)', async () => {
+    const options = { semanticTokens: 90_000, standardTokens: 400, recentTokens: 50, recapTokens: 50 };
+    const { state, harness } = await replay(sigma, options, session);
+    expect(harness.calls).toHaveLength(1);
+    for (const event of [msg.user('u2'), msg.call('a4', 'c4'), msg.tool('t4', 'c4', words(500)), msg.call('a5', 'c5'), msg.tool('t5', 'c5', words(30))]) await sigma.observe?.(event, state, harness.env);
+    const second = await sigma.prepare(state, harness.env);
+    expect(harness.calls).toHaveLength(2);
+    expect(ids(second)).toEqual(['s', 'sigma-recap-2', 'u2', 'a5', 't5']);
+    expect(state.recap?.replaced).toEqual(new Set(['u1', 'a1', 't1', 'a2', 't2', 'a3', 't3', 'sigma-recap-1', 'a4', 't4']));
+    await sigma.observe?.(msg.assistant('a6'), state, harness.env);
+    const third = await sigma.prepare(state, harness.env);
+    expect(harness.calls).toHaveLength(2);
+    expect(ids(third)).toEqual(['s', 'sigma-recap-2', 'u2', 'a5', 't5', 'a6']);
+  });
+
   it('reports the (scaled) semantic and standard sizes', () => {
     expect(sigma.thresholds?.(sigma.options.parse({}), 200_000)).toEqual([
       { label: 'semantic', tokens: 10_000 },

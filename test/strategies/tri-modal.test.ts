@@ -81,12 +81,17 @@ describe('tri-modal', () => {
     expect(actionsOf(late.harness, 'trigger').length).toBeGreaterThan(0);
   });
 
-  it('locks further compression until the context grows again', async () => {
-    // After the flush the context (~400 tokens) is still above the standard size.
+  it('fires again only once the context has grown past what the flush left by half the trigger (hysteresis)', async () => {
+    // After the flush the context (~400 tokens) is still above the standard size (300).
     const { state, harness } = await replay(triModal, { recapTokens: 50, recentTokens: 50, standardTokens: 300 }, history);
     await triModal.prepare(state, harness.env);
     expect(harness.calls).toHaveLength(1);
+    expect(state.flushedAt).toBeGreaterThan(300);
+    // A few tokens more: still within flushedAt + 150.
     await triModal.observe?.(msg.assistant('a5'), state, harness.env);
+    await triModal.prepare(state, harness.env);
+    expect(harness.calls).toHaveLength(1);
+    await triModal.observe?.(msg.assistant('a6', words(200)), state, harness.env);
     await triModal.prepare(state, harness.env);
     expect(harness.calls).toHaveLength(2);
   });
@@ -118,20 +123,32 @@ describe('tri-modal', () => {
   describe('dynamic thinking budget', () => {
     const thoughtful: TranscriptEvent[] = [msg.system('s'), msg.user('u1'), msg.assistant('a1', 'done', { thinking: words(200, 'think') }), msg.user('u2')];
 
-    it('caps recorded thinking and counts the saving when the minute has little quota left', async () => {
+    it("limits the answer's thinking, not the context, when the minute has little quota left", async () => {
       const harness = withQuota(150_000);
       const { context, state } = await replay(triModal, { recapTokens: 50, thinkingCapTokens: 20 }, thoughtful, harness);
-      expect(harness.env.count(context[2]?.thinking ?? '')).toBeLessThanOrEqual(20);
-      expect(state.messages[2]?.thinking).toBe(words(200, 'think'));
+      expect(context[2]?.thinking).toBe(words(200, 'think'));
+      expect(harness.thinkingLimits).toEqual([{ step: 0, budgetTokens: 20 }]);
+      expect(state.lowEffortSteps).toBe(1);
       const cap = actionsOf(harness, 'cap-thinking')[0];
-      expect(cap?.tokensBefore).toBeGreaterThan(cap?.tokensAfter ?? Infinity);
-      expect(state.thinkingSaved).toBe((cap?.tokensBefore ?? 0) - (cap?.tokensAfter ?? 0));
+      expect(cap?.detail).toBe("the answer's thinking limited to 20 tokens (reasoning_effort low)");
+      expect(cap?.tokensAfter).toBe(cap?.tokensBefore);
     });
 
-    it('sends thinking whole while the quota left is at or above the threshold', async () => {
+    it('marks the switch once and limits every step while the quota stays low', async () => {
+      const harness = withQuota(150_000);
+      const { state } = await replay(triModal, { recapTokens: 50, thinkingCapTokens: 8192 }, thoughtful, harness);
+      harness.env.step = 1;
+      await triModal.prepare(state, harness.env);
+      expect(harness.thinkingLimits).toEqual([{ step: 0, budgetTokens: 8192 }, { step: 1, budgetTokens: 8192 }]);
+      expect(actionsOf(harness, 'cap-thinking')).toHaveLength(1);
+      expect(actionsOf(harness, 'cap-thinking')[0]?.detail).toContain('reasoning_effort medium');
+    });
+
+    it('sends no thinking limit while the quota left is at or above the threshold', async () => {
       const harness = withQuota(200_000);
       const { context } = await replay(triModal, { recapTokens: 50, thinkingCapTokens: 20 }, thoughtful, harness);
       expect(context[2]?.thinking).toBe(words(200, 'think'));
+      expect(harness.thinkingLimits).toEqual([]);
       expect(actionsOf(harness, 'cap-thinking')).toEqual([]);
     });
   });
@@ -166,8 +183,15 @@ describe('tri-modal', () => {
     const { context } = await replay(triModal, { recapTokens: 50 }, history, harness);
     expect(ids(context)).toEqual(['s', 'tri-modal-recap-1', 'u2', 'a4', 't4']);
     expect(harness.actions.map((a) => a.action)).toEqual(['note', 'trigger', 'recap', 'compact']);
-    expect(harness.actions[0]?.detail).toContain('scaled to the 5000-token window: trigger × 5000 / 1,000,000 → semantic 250, standard 1000');
+    expect(harness.actions[0]?.detail).toContain('scaled to the 5000-token window: hidden prefix 0 + trigger × 5000 / 1,000,000 → semantic 250, standard 1000');
     expect(actionsOf(harness, 'trigger')[0]?.mode).toBe('standard');
+  });
+
+  it('scales its default triggers over the room above the hidden prefix, which no flush removes', async () => {
+    const harness = createHarness({ window: 5000 });
+    harness.env.hiddenPrefix = 1000;
+    await replay(triModal, { recapTokens: 50 }, history, harness);
+    expect(harness.actions[0]?.detail).toContain('hidden prefix 1000 + trigger × 4000 / 1,000,000 → semantic 1200, standard 1800');
   });
 
   it('reacts to a task update once, at the step that follows it', async () => {

@@ -57,7 +57,7 @@ export function simulateCall(input: SimulateInput): SimReply {
     return format.badRequest('ctxbench simulator: the LLM judge is not simulated; use it in live mode.');
   }
   const answer = composeAnswer(request, directive, input.tokenizer);
-  return format.success(answer, measureUsage(answer, inputTokens, input.tokenizer), input.model);
+  return format.success(answer, capReasoning(measureUsage(answer, inputTokens, input.tokenizer), request.thinkingBudget), input.model);
 }
 
 /** What the model says: the recorded completion, a summary, or a reader's answer. */
@@ -90,6 +90,15 @@ function replayAnswer(directive: SimDirective): SimAnswer {
   if (replay.thinking !== undefined) answer.thinking = replay.thinking;
   if (replay.thoughtSignature !== undefined) answer.thoughtSignature = replay.thoughtSignature;
   return answer;
+}
+
+/**
+ * A thinking budget in the request caps the reasoning the answer is billed for: the recorded
+ * step thought as long as it did, and under a lower budget it thinks at most the budget (the
+ * text it answers with is the recorded one; only the reasoning count is cut).
+ */
+export function capReasoning(usage: SimUsage, thinkingBudget: number | undefined): SimUsage {
+  return thinkingBudget === undefined || usage.reasoning <= thinkingBudget ? usage : { ...usage, reasoning: thinkingBudget };
 }
 
 /** Usage counted with the model's tokenizer: text and tool calls as output, thinking as reasoning. */

@@ -32,6 +32,9 @@ export function parseGeminiRequest(body: unknown, shape?: RenderShape): ParsedRe
   const generation = body['generationConfig'];
   const max = isRecord(generation) ? generation['maxOutputTokens'] : undefined;
   if (typeof max === 'number') parsed.maxOutputTokens = max;
+  const thinking = isRecord(generation) ? generation['thinkingConfig'] : undefined;
+  const budget = isRecord(thinking) ? thinking['thinkingBudget'] : undefined;
+  if (typeof budget === 'number' && budget >= 0) parsed.thinkingBudget = budget;
   return parsed;
 }
 

@@ -3,6 +3,7 @@ import type { RenderShape } from '../render-shape.js';
 import type { ParsedRequest } from './types.js';
 import { isRecord } from './parse-gemini.js';
 import { parseArguments } from '../render-openai.js';
+import { EFFORT_BUDGETS, isEffort } from '../thinking.js';
 
 /**
  * Reads a chat-completions body back into canonical messages: what the real model would see
@@ -20,6 +21,8 @@ export function parseOpenAIRequest(body: unknown, shape?: RenderShape): ParsedRe
   parsed.messages = raw.map((message, index) => toMessage(message, `sim-${index}`));
   const max = body['max_completion_tokens'] ?? body['max_tokens'];
   if (typeof max === 'number') parsed.maxOutputTokens = max;
+  const effort = body['reasoning_effort'];
+  if (isEffort(effort)) parsed.thinkingBudget = EFFORT_BUDGETS[effort];
   return parsed;
 }
 

@@ -57,6 +57,8 @@ export interface ParsedRequest {
   messages: ContextMessage[];
   instruction?: string;
   maxOutputTokens?: number;
+  /** The thinking budget the request carries (Gemini `thinkingBudget`, or OpenAI `reasoning_effort` as its budget). */
+  thinkingBudget?: number;
 }
 
 /** What the simulated model answers, before it is written in a provider's format. */
