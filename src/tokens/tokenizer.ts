@@ -71,10 +71,26 @@ export function tokenizerStats(): { tokenized: number; hits: number } {
   return { ...stats };
 }
 
+/** Each call's text, built once per call object (calls are never changed once built). */
+const callTexts = new WeakMap<object, string>();
+
 /** The text of a tool call as it is charged: name and JSON arguments. */
 export function toolCallText(call: { name: string; args: Record<string, unknown> }): string {
-  return `${call.name}${JSON.stringify(call.args)}`;
+  let text = callTexts.get(call);
+  if (text === undefined) {
+    text = `${call.name}${JSON.stringify(call.args)}`;
+    callTexts.set(call, text);
+  }
+  return text;
 }
+
+/**
+ * Raw (uncalibrated) count of each message object, per format and encoding: every strategy, step
+ * and probe that sends a message again reads its count from here. Keyed by the object, so a
+ * message a strategy rewrites (a new object) is counted afresh; messages are never changed once
+ * built (importers and parsers finish them before anything counts them).
+ */
+const messageCounts = new WeakMap<ContextMessage, Map<string, number>>();
 
 /** The encoding that best approximates a model's tokenizer. */
 export function encodingForModel(model: string): Encoding {
@@ -95,12 +111,26 @@ export function createTokenizer(encoding: Encoding, calibration?: Calibration): 
   const factor = calibration?.factor ?? 1;
   const count = factor === 1 ? (text: string): number => countTokens(encoding, text) : (text: string): number => Math.round(factor * countTokens(encoding, text));
   const countMessage = (original: ContextMessage, format: ProviderName): number => {
-    const message = asSent(original);
-    const raw = countRawMessage(message, format);
+    const raw = countRawMessage(original, format);
     if (calibration === undefined) return raw;
+    const message = asSent(original);
     return Math.round(factor * raw) + calibration.perToolCall * (message.toolCalls?.length ?? 0);
   };
+  const memoKeys: Record<ProviderName, string> = { openai: `openai:${encoding}`, gemini: `gemini:${encoding}` };
+  /** The raw count of `message` as sent (see asSent), memoized on the message object. */
   const countRawMessage = (message: ContextMessage, format: ProviderName): number => {
+    let counts = messageCounts.get(message);
+    const cached = counts?.get(memoKeys[format]);
+    if (cached !== undefined) return cached;
+    const n = countRawMessageOnce(asSent(message), format);
+    if (counts === undefined) {
+      counts = new Map();
+      messageCounts.set(message, counts);
+    }
+    counts.set(memoKeys[format], n);
+    return n;
+  };
+  const countRawMessageOnce = (message: ContextMessage, format: ProviderName): number => {
     const count = (text: string): number => countTokens(encoding, text);
     // Gemini carries a tool result as a functionResponse Struct ({"output": text}), and the model
     // reads it JSON-escaped: on the real Gemini CLI recording this halves the error (see
