@@ -6,7 +6,10 @@ import { calibrationFor } from './calibration.js';
 import { messageOverhead, requestOverhead } from './overhead.js';
 import { asSent } from '../transcript/sent-as-text.js';
 
-/** One tiktoken encoder per encoding per process; freed on exit. */
+/**
+ * One tiktoken encoder per encoding per process, never freed: the process's exit releases its memory,
+ * and freeing an o200k encoder costs a few hundred milliseconds of every CLI run and test file.
+ */
 const encoders = new Map<Encoding, Tiktoken>();
 /** Per-encoding count cache: no text is tokenized twice in a process. */
 const caches = new Map<Encoding, Map<string, number>>();
@@ -161,8 +164,3 @@ export function tokenizerForModel(model: string, options: { calibrate?: boolean 
   const calibration = options.calibrate === false ? undefined : calibrationFor(model);
   return createTokenizer(encodingForModel(model), calibration);
 }
-
-process.once('exit', () => {
-  for (const encoder of encoders.values()) encoder.free();
-  encoders.clear();
-});
