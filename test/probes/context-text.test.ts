@@ -33,7 +33,7 @@ describe('prepareMessages', () => {
 });
 
 describe('isRetainedInMessages', () => {
-  const probe = (expected: Probe['expected']): Probe => ({ id: 'p', kind: 'fact', question: 'q?', expected }) as Probe;
+  const probe = (expected: Probe['expected']): Probe => ({ id: 'p', kind: 'recall', question: 'q?', expected, evidence: [], ask: ['end'] });
   const cases: Array<[string, Probe['expected'], string[]]> = [
     ['evidence in one message', { anyOf: ['nothing like it'] }, ['export const config = {\n  port: 8437,\n};']],
     ['anyOf', { anyOf: ['src/config.ts'] }, []],
