@@ -47,7 +47,7 @@ export interface BenchReport {
 }
 
 /** A session the bench replays, as bodies of scenario files (their strategies added per case). */
-interface Session {
+export interface Session {
   name: string;
   /** Scenario lines without `name` and `strategies`: the session as the suite would read it. */
   full: string[];
