@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SESSIONS, benchQuota, benchRetention, benchSession, benchSuite, type BenchReport, type BenchRow, type Measurement } from './cases.js';
+import { SESSIONS, benchQuota, benchRetention, benchSession, benchSuite, type BenchReport, type BenchRow, type Measurement, type Session } from './cases.js';
 
 const PARTS = [...Object.keys(SESSIONS), 'suite', 'micro'];
 
@@ -30,18 +30,26 @@ async function main(): Promise<number> {
   const measurements: Record<string, Measurement> = {};
   const rows: BenchRow[] = [];
   const loadBefore = loadavg();
+  // bench.json is rewritten after every part: a long run stopped half-way keeps what it measured.
+  const write = () => {
+    const report: BenchReport = { machine: { cpus: availableParallelism(), node: process.version, loadAverage: [...loadBefore, ...loadavg()] }, measurements, rows };
+    const dir = fileURLToPath(new URL('../../reports/bench/', import.meta.url));
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'bench.json'), `${JSON.stringify(report, null, 2)}\n`);
+  };
   if (wanted('micro')) rows.push(await benchRetention(), await benchQuota());
-  for (const [name, session] of Object.entries(SESSIONS)) {
-    if (!wanted(name)) continue;
-    log(`session ${name}`);
-    rows.push(...(await benchSession(await session(), log, measurements)));
+  // The real sessions, then the suite, then the 5,000-step synthetic session (the longest part).
+  const names = Object.keys(SESSIONS);
+  const order = [...names.filter((n) => !n.startsWith('synthetic')), 'suite', ...names.filter((n) => n.startsWith('synthetic'))];
+  for (const part of order.filter(wanted)) {
+    if (part === 'suite') rows.push(...(await benchSuite(log, measurements)));
+    else {
+      log(`session ${part}`);
+      rows.push(...(await benchSession(await (SESSIONS[part] as () => Promise<Session>)(), log, measurements)));
+    }
+    write();
   }
-  if (wanted('suite')) rows.push(...(await benchSuite(log, measurements)));
-
-  const report: BenchReport = { machine: { cpus: availableParallelism(), node: process.version, loadAverage: [...loadBefore, ...loadavg()] }, measurements, rows };
-  const dir = fileURLToPath(new URL('../../reports/bench/', import.meta.url));
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'bench.json'), `${JSON.stringify(report, null, 2)}\n`);
+  write();
 
   const width = Math.max(...rows.map((r) => r.name.length));
   const met = (r: BenchRow) => (r.bound === 'max' ? r.value <= r.target : r.value >= r.target);

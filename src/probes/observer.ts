@@ -8,9 +8,8 @@ import { aggregateProbes } from './aggregate.js';
 import { answerProbe, unansweredProbe, type AskPoint, type JudgeProbeAnswer } from './answer.js';
 import type { ProbeCallDeps } from './ask.js';
 import { judgeAnswer } from './judge-call.js';
-import { prepareMessages } from './context-text.js';
 import type { MeasuredProbe, ProbeSet } from './probe-set.js';
-import { isPreparedRetained } from './retention.js';
+import { isRetainedInMessages, prepareMessages } from './context-text.js';
 import { specificsSurvival } from './specifics.js';
 
 /**
@@ -152,7 +151,7 @@ class ProbeRun {
     for (const mp of this.set.probes) {
       const points = this.curves.get(mp.probe.id);
       if (points === undefined || !isVisible(mp, step)) continue;
-      const kept = isPreparedRetained(mp.prepared, prepared);
+      const kept = isRetainedInMessages(mp.prepared, context, prepared);
       if (kept !== null) points.push([step, kept ? 1 : 0]);
     }
   }

@@ -2,7 +2,7 @@ import type { Probe } from '../transcript/types.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
 
 // Joins texts so that no match can span two of them: no message text contains a NUL.
-const SEPARATOR = '\u0000';
+export const SEPARATOR = '\u0000';
 
 // An evidence text this short ("ok", "Done.") is found in almost any context by accident, so it
 // proves nothing; the probe then relies on its ground truth.
@@ -42,7 +42,8 @@ function anchorEvidence(text: string): EvidenceText {
   return { text, anchor: text.slice(0, length), anchorOffset: 0 };
 }
 
-function containsEvidence(raw: string, evidence: EvidenceText): boolean {
+/** Whether `evidence` occurs verbatim in `raw`. */
+export function containsEvidence(raw: string, evidence: EvidenceText): boolean {
   const { text, anchor, anchorOffset } = evidence;
   for (let at = raw.indexOf(anchor); at >= 0; at = raw.indexOf(anchor, at + 1)) {
     if (at >= anchorOffset && raw.startsWith(text, at - anchorOffset)) return true;

@@ -41,14 +41,9 @@ export function installSimulator(options: SimulatorOptions): Simulator {
   const geminiPath = new RegExp(`^${escapeRegExp(trimSlash(gemini.pathname))}/v1beta/models/([^/:]+):generateContent$`);
   const openaiPath = `${trimSlash(openai.pathname)}/chat/completions`;
 
-  const answer = (format: ProviderName, model: string, body: unknown, id: string | null): SimReply => {
-    const call = id === null ? undefined : pending.get(id);
-    if (id === null || call === undefined) {
-      return FORMATS[format].badRequest(`ctxbench simulator: no directive registered for call ${id ?? '(none)'}.`);
-    }
-    pending.delete(id);
-    const { directive, key, shape } = call;
-    return simulateCall({ ...options, format, body, model, directive, key, ...(shape !== undefined ? { shape } : {}) });
+  const answer = (format: ProviderName, model: string, body: unknown, call: PendingCall): SimReply => {
+    const { directive, key, shape, canonical } = call;
+    return simulateCall({ ...options, format, body, model, directive, key, ...(shape !== undefined ? { shape } : {}), ...(canonical !== undefined ? { canonical } : {}) });
   };
 
   const route = (url: URL, method: string, headers: Headers): { format: ProviderName; model?: string } | undefined => {
@@ -70,10 +65,20 @@ export function installSimulator(options: SimulatorOptions): Simulator {
     if (target === undefined) {
       throw new TypeError(`ctxbench simulator: refused ${method} ${url.origin}${url.pathname} (mocked runs never reach the network)`);
     }
-    const text = init?.body !== undefined && init.body !== null ? await new Response(init.body).text() : request !== undefined ? await request.text() : '';
+    const id = headers.get(CALL_HEADER);
+    const call = id === null ? undefined : pending.get(id);
+    if (id === null || call === undefined) {
+      return toResponse(FORMATS[target.format].badRequest(`ctxbench simulator: no directive registered for call ${id ?? '(none)'}.`));
+    }
+    pending.delete(id);
+    // An OpenAI call registered with what its body was rendered from is read from that, not parsed back.
+    if (target.format === 'openai' && call.canonical !== undefined) return toResponse(answer('openai', call.canonical.model, undefined, call));
+    // Both SDKs hand over their JSON body as a string: read as is, not streamed through a Response.
+    const raw = init?.body;
+    const text = typeof raw === 'string' ? raw : raw !== undefined && raw !== null ? await new Response(raw).text() : request !== undefined ? await request.text() : '';
     const body = parseBody(text);
     const model = target.model ?? (isRecord(body) && typeof body['model'] === 'string' ? body['model'] : 'gpt');
-    return toResponse(answer(target.format, model, body, headers.get(CALL_HEADER)));
+    return toResponse(answer(target.format, model, body, call));
   };
 
   return {

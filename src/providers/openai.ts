@@ -55,11 +55,18 @@ export class OpenAIProvider implements Provider {
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {
     const rendering = renderOpenAIRequest(request.messages, request.instruction);
-    const headers = this.tagCall?.(request, rendering.shape);
+    const model = request.model !== '' ? request.model : this.model;
+    const canonical = {
+      messages: request.messages,
+      model,
+      ...(request.instruction !== undefined ? { instruction: request.instruction } : {}),
+      ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+    };
+    const headers = this.tagCall?.(request, rendering.shape, canonical);
     try {
       const completion = await this.client.chat.completions.create(
         {
-          model: request.model !== '' ? request.model : this.model,
+          model,
           messages: rendering.messages,
           ...(request.maxOutputTokens !== undefined ? { max_completion_tokens: request.maxOutputTokens } : {}),
           ...(request.thinking !== undefined ? { reasoning_effort: effortFor(request.thinking.budgetTokens) } : {}),

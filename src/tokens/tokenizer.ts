@@ -6,7 +6,10 @@ import { calibrationFor } from './calibration.js';
 import { messageOverhead, requestOverhead } from './overhead.js';
 import { asSent } from '../transcript/sent-as-text.js';
 
-/** One tiktoken encoder per encoding per process; freed on exit. */
+/**
+ * One tiktoken encoder per encoding per process, never freed: the process's exit releases its memory,
+ * and freeing an o200k encoder costs a few hundred milliseconds of every CLI run and test file.
+ */
 const encoders = new Map<Encoding, Tiktoken>();
 /** Per-encoding count cache: no text is tokenized twice in a process. */
 const caches = new Map<Encoding, Map<string, number>>();
@@ -51,10 +54,26 @@ export function tokenizerStats(): { tokenized: number; hits: number } {
   return { ...stats };
 }
 
+/** Each call's text, built once per call object (calls are never changed once built). */
+const callTexts = new WeakMap<object, string>();
+
 /** The text of a tool call as it is charged: name and JSON arguments. */
 export function toolCallText(call: { name: string; args: Record<string, unknown> }): string {
-  return `${call.name}${JSON.stringify(call.args)}`;
+  let text = callTexts.get(call);
+  if (text === undefined) {
+    text = `${call.name}${JSON.stringify(call.args)}`;
+    callTexts.set(call, text);
+  }
+  return text;
 }
+
+/**
+ * Raw (uncalibrated) count of each message object, per format and encoding: every strategy, step
+ * and probe that sends a message again reads its count from here. Keyed by the object, so a
+ * message a strategy rewrites (a new object) is counted afresh; messages are never changed once
+ * built (importers and parsers finish them before anything counts them).
+ */
+const messageCounts = new WeakMap<ContextMessage, Map<string, number>>();
 
 /** The encoding that best approximates a model's tokenizer. */
 export function encodingForModel(model: string): Encoding {
@@ -75,12 +94,26 @@ export function createTokenizer(encoding: Encoding, calibration?: Calibration): 
   const factor = calibration?.factor ?? 1;
   const count = factor === 1 ? (text: string): number => countTokens(encoding, text) : (text: string): number => Math.round(factor * countTokens(encoding, text));
   const countMessage = (original: ContextMessage, format: ProviderName): number => {
-    const message = asSent(original);
-    const raw = countRawMessage(message, format);
+    const raw = countRawMessage(original, format);
     if (calibration === undefined) return raw;
+    const message = asSent(original);
     return Math.round(factor * raw) + calibration.perToolCall * (message.toolCalls?.length ?? 0);
   };
+  const memoKeys: Record<ProviderName, string> = { openai: `openai:${encoding}`, gemini: `gemini:${encoding}` };
+  /** The raw count of `message` as sent (see asSent), memoized on the message object. */
   const countRawMessage = (message: ContextMessage, format: ProviderName): number => {
+    let counts = messageCounts.get(message);
+    const cached = counts?.get(memoKeys[format]);
+    if (cached !== undefined) return cached;
+    const n = countRawMessageOnce(asSent(message), format);
+    if (counts === undefined) {
+      counts = new Map();
+      messageCounts.set(message, counts);
+    }
+    counts.set(memoKeys[format], n);
+    return n;
+  };
+  const countRawMessageOnce = (message: ContextMessage, format: ProviderName): number => {
     const count = (text: string): number => countTokens(encoding, text);
     // A Gemini tool result is a functionResponse Struct ({"output": text}). Counting it
     // JSON-escaped stood in for Gemini's finer tokenizer before the family calibration existed;
@@ -114,8 +147,3 @@ export function tokenizerForModel(model: string, options: { calibrate?: boolean 
   const calibration = options.calibrate === false ? undefined : calibrationFor(model);
   return createTokenizer(encodingForModel(model), calibration);
 }
-
-process.once('exit', () => {
-  for (const encoder of encoders.values()) encoder.free();
-  encoders.clear();
-});

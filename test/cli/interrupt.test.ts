@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { cli } from '../helpers/cli.js';
-import { compileCli } from '../helpers/compiled-cli.js';
+import { transpiledPackage } from '../helpers/transpile.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
 
 const exec = promisify(execFile);
@@ -40,13 +40,13 @@ function runAndKill(main: string, args: string[], out: string, units: number, si
   );
 }
 
-describe('interrupted runs (the compiled CLI in its own process)', () => {
+describe('interrupted runs (the transpiled CLI in its own process)', () => {
   let main = '';
   const scenarios = suite();
   let reference = '';
 
   beforeAll(async () => {
-    main = await compileCli();
+    main = join(await transpiledPackage(), 'dist', 'cli', 'main.js');
     const out = tempDir();
     await exec(process.execPath, [main, 'run', scenarios, '--out', out, '--quiet', '--workers', '1', '--reports', 'json']);
     reference = readFileSync(join(out, 'result.json'), 'utf8');

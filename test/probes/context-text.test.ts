@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageText, prepareMessages } from '../../src/probes/context-text.js';
+import { isRetainedInMessages, messageText, prepareMessages } from '../../src/probes/context-text.js';
 import { renderMessageText } from '../../src/probes/message-text.js';
 import { isPreparedRetained, prepareContext, prepareProbe } from '../../src/probes/retention.js';
 import type { MessageEvent, Probe } from '../../src/transcript/types.js';
@@ -29,5 +29,32 @@ describe('prepareMessages', () => {
   it('renders each message once and reuses it across steps', () => {
     expect(messageText(messages[2] as MessageEvent)).toBe(messageText(messages[2] as MessageEvent));
     expect(messageText(messages[1] as MessageEvent)).toBe('read_file\npath: src/Config.ts');
+  });
+});
+
+describe('isRetainedInMessages', () => {
+  const probe = (expected: Probe['expected']): Probe => ({ id: 'p', kind: 'recall', question: 'q?', expected, evidence: [], ask: ['end'] });
+  const cases: Array<[string, Probe['expected'], string[]]> = [
+    ['evidence in one message', { anyOf: ['nothing like it'] }, ['export const config = {\n  port: 8437,\n};']],
+    ['anyOf', { anyOf: ['src/config.ts'] }, []],
+    ['allOf split over two messages', { allOf: ['server listen', 'port: 8437'] }, []],
+    ['a number inside a longer one is not found', { anyOf: ['843'] }, []],
+    ['regex across messages', { regex: 'listen\\?[\\s\\S]*8437' }, []],
+    ['absent', { anyOf: ['9999'] }, []],
+  ];
+
+  it.each(cases)('gives what isPreparedRetained gives on the joined context: %s', (_name, expected, evidence) => {
+    const prepared = prepareProbe(probe(expected), evidence);
+    for (let n = 0; n <= messages.length; n++) {
+      const context = messages.slice(0, n);
+      const joined = prepareContext(context.map((m) => renderMessageText(m)));
+      expect(isRetainedInMessages(prepared, context, prepareMessages(context)), `${n} messages`).toBe(isPreparedRetained(prepared, joined));
+    }
+  });
+
+  it('finds evidence and truth per message: the figures of a whole context, step after step', () => {
+    const prepared = prepareProbe(probe({ allOf: ['server listen', 'port: 8437'] }), []);
+    expect(messages.map((_, i) => isRetainedInMessages(prepared, messages.slice(0, i + 1), prepareMessages(messages.slice(0, i + 1))))).toEqual([false, false, true]);
+    expect(isRetainedInMessages(prepared, messages.slice(1), prepareMessages(messages.slice(1)))).toBe(false);
   });
 });

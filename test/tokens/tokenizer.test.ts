@@ -36,6 +36,19 @@ describe('countTokens', () => {
 describe('Tokenizer.countMessages', () => {
   const tokenizer = createTokenizer('o200k_base');
 
+  it('counts a message object once per format, for every tokenizer of its encoding (no text looked up again)', () => {
+    const message: ContextMessage = { type: 'message', id: 'a', role: 'assistant', text: `memo ${Math.E}`, toolCalls: [{ id: 'c', name: 'read', args: { path: 'memo.ts' } }] };
+    const first = tokenizer.countMessage(message, 'openai');
+    const before = tokenizerStats();
+    expect(createTokenizer('o200k_base').countMessage(message, 'openai')).toBe(first);
+    expect(tokenizerStats()).toEqual(before);
+    // Another format is its own count; a copy is a new object, counted from its (cached) texts.
+    const framing = (o: { perMessage: number; perToolCall: number }) => o.perMessage + o.perToolCall;
+    expect(tokenizer.countMessage(message, 'gemini')).toBe(first - framing(OVERHEAD.openai) + framing(OVERHEAD.gemini));
+    expect(tokenizer.countMessage({ ...message }, 'openai')).toBe(first);
+    expect(tokenizerStats().hits - before.hits).toBe(2 + 2);
+  });
+
   it('adds each format’s framing per message and per request', () => {
     const messages = [user('one'), user('two')];
     const text = 2 * tokenizer.count('one');

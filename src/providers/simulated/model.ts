@@ -8,7 +8,8 @@ import { openaiReplies } from './openai-replies.js';
 import type { ReplyFormat } from './reply-format.js';
 import { readProbe } from './reader.js';
 import { summarizeMessages } from './summarizer.js';
-import type { FaultRates, ParsedRequest, SimAnswer, SimReply, SimUsage } from './types.js';
+import type { CanonicalCall, FaultRates, ParsedRequest, SimAnswer, SimReply, SimUsage } from './types.js';
+import { parsedFromCanonical } from './parse-openai.js';
 
 export const FORMATS: Record<ProviderName, ReplyFormat> = { gemini: geminiReplies, openai: openaiReplies };
 
@@ -29,6 +30,8 @@ export interface SimulateInput {
   /** The deterministic key of the call that faults are drawn from. */
   key: string;
   faults?: FaultRates;
+  /** OpenAI: what the body was rendered from (read instead of `body`, see SimCall.canonical). */
+  canonical?: CanonicalCall;
 }
 
 /**
@@ -44,9 +47,12 @@ export function simulateCall(input: SimulateInput): SimReply {
   const fault = decideFault(input.seed, input.key, input.faults);
   if (fault === 'timeout') return { kind: 'timeout' };
   if (fault !== undefined) return format.fault(fault);
-  const request = format.parse(input.body, input.shape);
+  const canonical = input.format === 'openai' ? input.canonical : undefined;
+  const request = canonical !== undefined ? parsedFromCanonical(canonical) : format.parse(input.body, input.shape);
   if (request === undefined) return format.badRequest(`Invalid JSON payload received: not a ${input.format} request.`);
-  const inputTokens = input.tokenizer.countMessages(request.messages, input.format, request.instruction) + (directive.hiddenTokens ?? 0);
+  // The canonical messages count the same as their parsed copies, from the per-message memo.
+  const counted = canonical?.messages ?? request.messages;
+  const inputTokens = input.tokenizer.countMessages(counted, input.format, request.instruction) + (directive.hiddenTokens ?? 0);
   if (inputTokens > directive.window) return format.overflow(inputTokens, directive.window);
   if (input.format === 'gemini' && directive.requireThoughtSignatures === true) {
     const rejected = missingSignatureReply(input.body);

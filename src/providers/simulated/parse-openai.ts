@@ -1,6 +1,7 @@
 import type { ContextMessage, ToolCall } from '../../transcript/types.js';
 import type { RenderShape } from '../render-shape.js';
-import type { ParsedRequest } from './types.js';
+import type { CanonicalCall, ParsedRequest } from './types.js';
+import { asSent } from '../../transcript/sent-as-text.js';
 import { isRecord } from './parse-gemini.js';
 import { parseArguments } from '../render-openai.js';
 import { EFFORT_BUDGETS, isEffort } from '../thinking.js';
@@ -23,6 +24,41 @@ export function parseOpenAIRequest(body: unknown, shape?: RenderShape): ParsedRe
   if (typeof max === 'number') parsed.maxOutputTokens = max;
   const effort = body['reasoning_effort'];
   if (isEffort(effort)) parsed.thinkingBudget = EFFORT_BUDGETS[effort];
+  return parsed;
+}
+
+/**
+ * What `parseOpenAIRequest` reads from the body `renderOpenAIRequest` makes of `canonical`, built
+ * without the JSON round trip: the messages as sent (asSent), no thinking, ids by position, tool
+ * call arguments as their JSON round trip. The in-process transport uses it for OpenAI calls; a
+ * test holds it equal to parsing the rendered body.
+ */
+export function parsedFromCanonical(canonical: CanonicalCall): ParsedRequest {
+  const parsed: ParsedRequest = { messages: canonical.messages.map((message, index) => asParsed(asSent(message), `sim-${index}`)) };
+  if (canonical.instruction !== undefined && canonical.instruction !== '') parsed.instruction = canonical.instruction;
+  if (canonical.maxOutputTokens !== undefined) parsed.maxOutputTokens = canonical.maxOutputTokens;
+  return parsed;
+}
+
+function asParsed(message: ContextMessage, id: string): ContextMessage {
+  const { role, text } = message;
+  if (role === 'system' || role === 'user') return { type: 'message', id, role, text };
+  if (role === 'tool') return { type: 'message', id, role: 'tool', text, toolCallId: message.toolCallId ?? '' };
+  const parsed: ContextMessage = { type: 'message', id, role: 'assistant', text };
+  const calls = message.toolCalls ?? [];
+  if (calls.length > 0) parsed.toolCalls = parsedCalls(calls);
+  return parsed;
+}
+
+/** The round-tripped calls of each calls array, built once (calls are never changed once built). */
+const roundTripped = new WeakMap<readonly ToolCall[], ToolCall[]>();
+
+function parsedCalls(calls: readonly ToolCall[]): ToolCall[] {
+  let parsed = roundTripped.get(calls);
+  if (parsed === undefined) {
+    parsed = calls.map((call) => ({ id: call.id, name: call.name, args: parseArguments(JSON.stringify(call.args)) }));
+    roundTripped.set(calls, parsed);
+  }
   return parsed;
 }
 

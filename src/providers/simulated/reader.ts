@@ -47,10 +47,27 @@ export function splitPassages(messages: readonly ContextMessage[]): Passage[] {
   for (const message of messages) {
     const texts = [message.thinking ?? '', message.text, ...(message.toolCalls ?? []).map(toolCallText)];
     for (const text of texts) {
-      for (const piece of splitText(text)) passages.push({ messageId: message.id, text: piece });
+      for (const piece of splitTextOnce(text)) passages.push({ messageId: message.id, text: piece });
     }
   }
   return passages;
+}
+
+/**
+ * The pieces of each text, split once: every probe of a step, and every strategy that keeps the
+ * message, hands the reader the same texts again. A pure function of the text; emptied when large.
+ */
+const splitCache = new Map<string, readonly string[]>();
+const SPLIT_CACHE_LIMIT = 50_000;
+
+function splitTextOnce(text: string): readonly string[] {
+  let pieces = splitCache.get(text);
+  if (pieces === undefined) {
+    pieces = splitText(text);
+    if (splitCache.size >= SPLIT_CACHE_LIMIT) splitCache.clear();
+    splitCache.set(text, pieces);
+  }
+  return pieces;
 }
 
 function splitText(text: string): string[] {
@@ -70,28 +87,40 @@ function splitText(text: string): string[] {
  * (the more recent statement of a fact wins), then to the earlier index, so the order is total.
  */
 export function rankPassages(question: string, passages: readonly Passage[]): ScoredPassage[] {
+  return scorePassages(question, passages, true);
+}
+
+/**
+ * BM25 scores of `passages`; with `keepUnmatched` false only the passages that match a term
+ * (score > 0), which is all a reader looks at: the ranking among them is the same, and a context of
+ * ten thousand lines is not copied and sorted for each question.
+ */
+function scorePassages(question: string, passages: readonly Passage[], keepUnmatched: boolean): ScoredPassage[] {
   const queryTerms = [...new Set(extractQuestionTerms(question))];
   const docs = passages.map((passage) => passageTerms(passage.text));
-  const averageLength = docs.reduce((sum, doc) => sum + doc.length, 0) / Math.max(1, docs.length);
-  const idf = new Map<string, number>();
-  for (const term of queryTerms) {
-    const containing = docs.filter((doc) => doc.counts.has(term)).length;
-    idf.set(term, Math.log(1 + (docs.length - containing + 0.5) / (containing + 0.5)));
+  let totalLength = 0;
+  const containing = new Array<number>(queryTerms.length).fill(0);
+  for (const doc of docs) {
+    totalLength += doc.length;
+    for (let t = 0; t < queryTerms.length; t++) if (doc.counts.has(queryTerms[t] as string)) containing[t] = (containing[t] as number) + 1;
   }
-  const totalIdf = queryTerms.reduce((sum, term) => sum + (idf.get(term) ?? 0), 0);
-  const scored = passages.map((passage, index): ScoredPassage => {
+  const averageLength = totalLength / Math.max(1, docs.length);
+  const idf = containing.map((n) => Math.log(1 + (docs.length - n + 0.5) / (n + 0.5)));
+  const totalIdf = idf.reduce((sum, weight) => sum + weight, 0);
+  const scored: ScoredPassage[] = [];
+  for (let index = 0; index < passages.length; index++) {
     const doc = docs[index] as PassageTerms;
     let score = 0;
     let matchedIdf = 0;
-    for (const term of queryTerms) {
-      const tf = doc.counts.get(term) ?? 0;
+    for (let t = 0; t < queryTerms.length; t++) {
+      const tf = doc.counts.get(queryTerms[t] as string) ?? 0;
       if (tf === 0) continue;
-      const weight = idf.get(term) ?? 0;
+      const weight = idf[t] as number;
       matchedIdf += weight;
       score += (weight * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / Math.max(1, averageLength)));
     }
-    return { ...passage, index, score, coverage: totalIdf > 0 ? matchedIdf / totalIdf : 0 };
-  });
+    if (score > 0 || keepUnmatched) scored.push({ ...(passages[index] as Passage), index, score, coverage: totalIdf > 0 ? matchedIdf / totalIdf : 0 });
+  }
   return scored.sort((a, b) => b.score - a.score || b.index - a.index);
 }
 
@@ -130,7 +159,8 @@ function passageTerms(text: string): PassageTerms {
 export function answerFromContext(question: string, passages: readonly Passage[], options: ReaderOptions = {}): ReaderAnswer {
   const maxTokens = options.maxTokens ?? 120;
   const count = options.count ?? ((text: string) => Math.ceil(text.length / 4));
-  const ranked = rankPassages(question, passages);
+  // Passages that match no term score 0: below any answer's threshold, so they are left unranked.
+  const ranked = scorePassages(question, passages, false);
   const best = ranked[0];
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   if (best === undefined || best.score <= 0 || best.coverage < threshold) {

@@ -26,6 +26,21 @@ export interface SimCall {
   key?: string;
   /** How the context was laid out in the body (see RenderShape). */
   shape?: RenderShape;
+  /**
+   * The canonical request an OpenAI chat-completions body was rendered from, and the model it
+   * names: the in-process transport reads the call from it instead of parsing the body back
+   * (parse-openai.ts `parsedFromCanonical` gives exactly what parsing would; a test holds them equal),
+   * and counts it from the per-message count memo. Gemini bodies are always parsed from the wire.
+   */
+  canonical?: CanonicalCall;
+}
+
+/** What a provider rendered an OpenAI body from (see SimCall.canonical). */
+export interface CanonicalCall {
+  messages: readonly ContextMessage[];
+  instruction?: string;
+  maxOutputTokens?: number;
+  model: string;
 }
 
 /** A `fetch` as the SDK clients take it (openai's `fetch` option, @google/genai's `httpOptions.fetch`). */
