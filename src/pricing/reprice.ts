@@ -1,7 +1,7 @@
 import type { RunResult, UnitResult } from '../metrics/types.js';
 import type { StepRecord } from '../engine/types.js';
 import { applySavingVsFull } from '../metrics/summarize.js';
-import { costOf, type ModelPrice } from './prices.js';
+import { costOf, stepUsd, type ModelPrice } from './prices.js';
 import { resolvePrice } from './resolve.js';
 import { priceOverrideFor, type PriceFile } from './file.js';
 
@@ -32,7 +32,7 @@ function repriceUnit(unit: UnitResult, price: ModelPrice): UnitResult {
     const usd = costOf({ cached, write, uncached: e.inputTokens - cached - write, output: e.outputTokens }, price);
     overhead.set(e.step, (overhead.get(e.step) ?? 0) + usd);
   }
-  const steps = unit.steps.map((step): StepRecord => ({ ...step, costUsd: stepCost(step, price) + (overhead.get(step.step) ?? 0) }));
+  const steps = unit.steps.map((step): StepRecord => ({ ...step, costUsd: stepUsd(stepCost(step, price) + (overhead.get(step.step) ?? 0)) }));
   return { ...unit, steps, summary: { ...unit.summary, cost_usd: steps.reduce((n, s) => n + (s.costUsd ?? 0), 0) } };
 }
 

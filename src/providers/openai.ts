@@ -61,6 +61,7 @@ export class OpenAIProvider implements Provider {
       model,
       ...(request.instruction !== undefined ? { instruction: request.instruction } : {}),
       ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+      ...(request.thinking !== undefined ? { reasoningEffort: effortFor(request.thinking.budgetTokens) } : {}),
     };
     const headers = this.tagCall?.(request, rendering.shape, canonical);
     try {

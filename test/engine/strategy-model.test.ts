@@ -6,7 +6,7 @@ import { runUnit } from '../../src/engine/run-unit.js';
 import { createProvider } from '../../src/providers/index.js';
 import { installSimulator } from '../../src/providers/mock.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
-import { costOf, priceForModel } from '../../src/pricing/prices.js';
+import { costOf, priceForModel, stepUsd } from '../../src/pricing/prices.js';
 import type { Strategy } from '../../src/strategies/types.js';
 import type { RunEvent } from '../../src/engine/types.js';
 import { applyToHistory, createHistory, type History } from '../../src/strategies/history.js';
@@ -61,7 +61,8 @@ describe('strategy model calls are billed through the session prompt cache', () 
     const cached = second.cachedTokens ?? 0;
     const write = second.cacheWriteTokens ?? 0;
     const summary = costOf({ cached, write, uncached: second.inputTokens - cached - write, output: second.outputTokens }, price);
-    expect(step3.costUsd).toBeCloseTo(agent + summary, 12);
+    // A step's cost is kept to the micro-dollar (stepUsd).
+    expect(step3.costUsd).toBe(stepUsd(agent + summary));
     // Billed as uncached input, the same summary would cost more.
     expect(summary).toBeLessThan(costOf({ cached: 0, write: 0, uncached: second.inputTokens, output: second.outputTokens }, price) * 0.5);
   });

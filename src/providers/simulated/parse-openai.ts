@@ -37,6 +37,7 @@ export function parsedFromCanonical(canonical: CanonicalCall): ParsedRequest {
   const parsed: ParsedRequest = { messages: canonical.messages.map((message, index) => asParsed(asSent(message), `sim-${index}`)) };
   if (canonical.instruction !== undefined && canonical.instruction !== '') parsed.instruction = canonical.instruction;
   if (canonical.maxOutputTokens !== undefined) parsed.maxOutputTokens = canonical.maxOutputTokens;
+  if (canonical.reasoningEffort !== undefined) parsed.thinkingBudget = EFFORT_BUDGETS[canonical.reasoningEffort];
   return parsed;
 }
 

@@ -1,3 +1,4 @@
+import type { ReasoningEffort } from '../thinking.js';
 import type { ToolCall } from '../../transcript/types.js';
 import type { ContextMessage } from '../../transcript/types.js';
 import type { SimDirective } from '../types.js';
@@ -40,6 +41,8 @@ export interface CanonicalCall {
   messages: readonly ContextMessage[];
   instruction?: string;
   maxOutputTokens?: number;
+  /** The body's `reasoning_effort`, when the request limits thinking. */
+  reasoningEffort?: ReasoningEffort;
   model: string;
 }
 

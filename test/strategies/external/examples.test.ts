@@ -32,7 +32,7 @@ describe.each([
     const rows = readSummary(out);
     const own = rows.find((r) => r['strategy'] === label);
     const builtIn = rows.find((r) => r['strategy'] === 'observation-masking');
-    expect(own).toMatchObject({ steps: '40', steps_completed: '40', crashed: 'false', peak_context_tokens: '14574' });
+    expect(own).toMatchObject({ steps: '40', steps_completed: '40', crashed: 'false', peak_context_tokens: '13310' });
     expect(measures(own)).toEqual(measures(builtIn));
     const again = await cli(['check', join(out, 'result.json'), '--baseline', join(out, 'result.json')]);
     expect(again.code).toBe(0);
