@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildFolderGraph, describeCycle, findCycles, importsOf, readTree } from './folder-graph.js';
+
+const srcRoot = path.resolve(import.meta.dirname, '../../src');
+
+describe('import graph of src/', () => {
+  it('has no folder-level cycle', () => {
+    const graph = buildFolderGraph(readTree(srcRoot));
+    const cycles = findCycles(graph).map((cycle) => describeCycle(graph, cycle));
+    expect(cycles.join('\n\n')).toBe('');
+  });
+});
+
+describe('findCycles', () => {
+  it('names a synthetic two-folder cycle made by a type-only import', () => {
+    const files = new Map([
+      ['engine/run.ts', "import { grade } from '../probes/grade.js';\nexport const run = grade;\n"],
+      ['probes/grade.ts', "import type { Gateway } from '../engine/gate.js';\nexport const grade = (g: Gateway) => g;\n"],
+      ['engine/gate.ts', 'export interface Gateway { id: string }\n'],
+      ['errors.ts', 'export class E {}\n'],
+    ]);
+    const graph = buildFolderGraph(files);
+    expect(findCycles(graph)).toEqual([['engine', 'probes', 'engine']]);
+    expect(describeCycle(graph, ['engine', 'probes', 'engine'])).toBe(
+      'engine → probes → engine\n  engine → probes: engine/run.ts → ../probes/grade.js\n  probes → engine: probes/grade.ts → ../engine/gate.js',
+    );
+  });
+
+  it('finds a three-folder cycle through a dynamic import and a re-export', () => {
+    const files = new Map([
+      ['a/x.ts', "export * from '../b/y.js';\n"],
+      ['b/y.ts', "export const y = () => import('../c/z.js');\n"],
+      ['c/z.ts', "import '../a/x.js';\n"],
+    ]);
+    expect(findCycles(buildFolderGraph(files))).toEqual([['a', 'b', 'c', 'a']]);
+  });
+
+  it('passes a tree whose folders only import downwards and top-level files', () => {
+    const files = new Map([
+      ['index.ts', "export * from './engine/run.js';\n"],
+      ['engine/run.ts', "import { E } from '../errors.js';\nimport { g } from '../probes/grade.js';\nexport const run = [E, g];\n"],
+      ['probes/grade.ts', "import { E } from '../errors.js';\nexport const g = E;\n"],
+      ['errors.ts', 'export class E {}\n'],
+    ]);
+    expect(findCycles(buildFolderGraph(files))).toEqual([]);
+  });
+});
+
+describe('importsOf', () => {
+  it('reads static, type-only, re-exported and dynamic specifiers, and skips packages', () => {
+    const source = [
+      "import { z } from 'zod';",
+      "import type { A } from './a.js';",
+      "import { type B, c } from './b.js';",
+      "export { d } from '../d.js';",
+      "const e = await import('./e.js');",
+      "type F = import('./f.js').F;",
+    ].join('\n');
+    expect(importsOf('x.ts', source)).toEqual([
+      { specifier: './a.js', typeOnly: true },
+      { specifier: './b.js', typeOnly: false },
+      { specifier: '../d.js', typeOnly: false },
+      { specifier: './e.js', typeOnly: false },
+      { specifier: './f.js', typeOnly: true },
+    ]);
+  });
+});
