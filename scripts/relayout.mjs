@@ -66,6 +66,9 @@ export const moves = [
   ['test/engine/hidden-tokens.test.ts', 'test/tokens/hidden-tokens.test.ts'],
   // The engine estimates the hidden prefix for every replayed log; fidelity reports on it.
   ['src/fidelity/hidden-prefix.ts', 'src/engine/hidden-prefix.ts'],
+  // Medians and robust fits are plain numerics, used by that estimate and by fidelity.
+  ['src/fidelity/stats.ts', 'src/stats.ts'],
+  ['test/fidelity/stats.test.ts', 'test/stats.test.ts'],
   // The gateway (window check, quota gate, provider) and its retry waits are the simulator's
   // front door; the engine and the probes both call through it.
   ['src/engine/gateway.ts', 'src/sim/gateway.ts'],
