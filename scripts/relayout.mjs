@@ -34,6 +34,7 @@ const strategyHelpers = [
   'text-cuts',
   'tool-clearing',
   'tri-modal-thresholds',
+  'conformance',
 ];
 export const moves = [
   // transcript/: the synthetic generator in a folder of its own, beside the importers.
