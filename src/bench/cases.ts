@@ -7,13 +7,13 @@ import { promisify } from 'node:util';
 import { createClock } from '../sim/clock.js';
 import { QuotaGate } from '../sim/quota.js';
 import { strategyNames } from '../strategies/index.js';
-import { createProbeObserver } from '../probes/observer.js';
+import { createProbeObserver } from '../engine/probe-observer.js';
 import { prepareProbeSet } from '../probes/probe-set.js';
-import { generateSession } from '../transcript/synthetic.js';
+import { generateSession } from '../transcript/synthetic/generate.js';
 import { importTranscript } from '../transcript/importers/index.js';
 import { serializeTranscript } from '../transcript/write.js';
 import type { StepContext } from '../engine/step.js';
-import type { StepRecord } from '../engine/types.js';
+import type { StepRecord } from '../metrics/run-events.js';
 import type { StrategyEnv } from '../strategies/types.js';
 import type { ContextMessage, Probe } from '../transcript/types.js';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ProviderName } from '../providers/types.js';
+import type { ProviderName } from '../contracts/provider.js';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { CachePart } from './model.js';
@@ -12,7 +12,7 @@ export interface CacheRequest {
 
 const fingerprints = new WeakMap<ContextMessage, string>();
 
-/** Of a request's prompt, what the log does not hold (engine/hidden-tokens.ts). */
+/** Of a request's prompt, what the log does not hold (tokens/hidden-tokens.ts). */
 export interface HiddenSplit {
   /** The agent's hidden prefix (system prompt, tool schemas): leads the request. */
   prefix: number;

@@ -1,7 +1,7 @@
 import { summarizeMessages } from '../providers/simulated/summarizer.js';
 import { STRUCTURED_SUMMARY_PROMPT } from '../strategies/reactive-compress.js';
 import type { ContextMessage, Transcript } from '../transcript/types.js';
-import { callArgumentText, measureSurvival, SPECIFIC_KINDS, type SpecificKind, type Survival } from './specific-kinds.js';
+import { callArgumentText, measureSurvival, SPECIFIC_KINDS, type SpecificKind, type Survival } from '../providers/simulated/specific-kinds.js';
 
 /**
  * Calibration of the simulated summarizer on real compactions: for each compaction an agent

@@ -1,6 +1,6 @@
 import { InputError } from '../errors.js';
 import { createTokenizer, encodingForModel } from '../tokens/tokenizer.js';
-import { loadTranscript } from '../transcript/load.js';
+import { loadTranscript } from '../scenario/load-transcript.js';
 import { calibrateTranscript, type CompactionCalibration } from './calibrate.js';
 
 export interface CalibrationReport {

@@ -1,4 +1,4 @@
-import { createRandom } from '../sim/random.js';
+import { createRandom } from '../random.js';
 
 export interface BootstrapOptions {
   resamples: number;

@@ -1,5 +1,5 @@
 import type { UnitResult } from '../metrics/types.js';
-import type { StepRecord } from '../engine/types.js';
+import type { StepRecord } from '../metrics/run-events.js';
 import { curveRetention } from '../probes/aggregate.js';
 
 /**

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { adHocScenario, isTranscriptFile } from '../scenario/ad-hoc.js';
 import { DEFAULT_SEED, resolveScenario, transcriptSource, type ScenarioOverrides } from '../scenario/resolve.js';
-import { loadTranscript } from '../transcript/load.js';
+import { loadTranscript } from '../scenario/load-transcript.js';
 import { strategyNames } from '../strategies/index.js';
 import { displayPath } from '../paths.js';
 

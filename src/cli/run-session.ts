@@ -9,7 +9,7 @@ import { resultForWriting } from '../redact/result.js';
 import { InputError, InterruptedError } from '../errors.js';
 import { displayPath } from '../paths.js';
 import type { ScenarioOverrides } from '../scenario/resolve.js';
-import type { ProviderMode } from '../providers/types.js';
+import type { ProviderMode } from '../contracts/provider.js';
 import type { ShardSpec } from '../engine/shard.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
 import { checkOutDir, countJournaled, lockOutDir, openJournal, readJournal, journalPath, type JournalWriter } from './out-dir.js';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { UnitResult } from '../metrics/types.js';
-import type { ProviderMode } from '../providers/types.js';
+import type { ProviderMode } from '../contracts/provider.js';
 import type { PreparedScenario } from './run-suite.js';
 import type { PlannedUnit } from './plan.js';
 import { InputError } from '../errors.js';

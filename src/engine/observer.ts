@@ -1,6 +1,6 @@
 import type { StrategyEnv } from '../strategies/types.js';
 import type { ContextMessage, TranscriptEvent } from '../transcript/types.js';
-import type { StepRecord } from './types.js';
+import type { StepRecord } from '../metrics/run-events.js';
 import type { StepContext } from './step.js';
 import type { UnitProbeResult } from '../metrics/types.js';
 

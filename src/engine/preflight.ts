@@ -1,4 +1,4 @@
-import type { ProviderName } from '../providers/types.js';
+import type { ProviderName } from '../contracts/provider.js';
 import type { PlannedUnit } from './plan.js';
 import type { PreparedScenario } from './run-suite.js';
 import { createProvider } from '../providers/index.js';

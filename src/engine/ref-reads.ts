@@ -1,6 +1,6 @@
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import type { Archive } from '../strategies/types.js';
-import { findRetrievalHints } from '../strategies/hints.js';
+import { findRetrievalHints } from '../strategies/helpers/hints.js';
 
 /**
  * Reads through a reference (the seed's `read_chunk` / `scratchpad_list` tools). When the context

@@ -1,4 +1,4 @@
-import type { ProviderMode } from '../providers/types.js';
+import type { ProviderMode } from '../contracts/provider.js';
 import type { RunResult, ScenarioInfo, UnitResult } from '../metrics/types.js';
 import type { Scenario, StrategySpec } from '../scenario/types.js';
 import type { Transcript } from '../transcript/types.js';

@@ -1,20 +1,20 @@
 import type { Scenario } from '../scenario/types.js';
-import type { CompletionResult, Failure } from '../providers/types.js';
+import type { CompletionResult, Failure } from '../contracts/provider.js';
 import type { Strategy, StrategyEnv } from '../strategies/types.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { Clock } from '../sim/types.js';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
-import type { RunEvent, StepRecord } from './types.js';
-import type { Gateway } from './gateway.js';
+import type { RunEvent, StepRecord } from '../metrics/run-events.js';
+import type { Gateway } from '../sim/gateway.js';
 import { retryDelay } from '../sim/retry.js';
 import type { CacheState } from '../cache/model.js';
 import type { ModelPrice } from '../pricing/prices.js';
 import { applyCache } from '../cache/model.js';
 import { cacheRequest } from '../cache/request-parts.js';
 import { costOf, stepUsd } from '../pricing/prices.js';
-import { waitToRetry } from './retry-wait.js';
+import { waitToRetry } from '../sim/retry-wait.js';
 import type { FollowUpTracker } from './follow-up.js';
-import type { HiddenTokens } from './hidden-tokens.js';
+import type { HiddenTokens } from '../tokens/hidden-tokens.js';
 import type { ThinkingLimit } from '../providers/thinking.js';
 
 /** Everything a step needs; `previous` is the context sent at the last step. */

@@ -1,6 +1,6 @@
 import type { MessageEvent } from '../transcript/types.js';
 import type { StepContext } from './step.js';
-import type { StepRecord } from './types.js';
+import type { StepRecord } from '../metrics/run-events.js';
 import type { StrategyFailedError } from '../strategies/external/failure.js';
 
 /**

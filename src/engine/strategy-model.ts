@@ -1,13 +1,13 @@
 import type { Scenario } from '../scenario/types.js';
-import type { CompletionResult } from '../providers/types.js';
+import type { CompletionResult } from '../contracts/provider.js';
 import type { StrategyEnv, StrategyModelCall } from '../strategies/types.js';
 import type { Clock } from '../sim/types.js';
-import type { RunEvent } from './types.js';
-import type { Gateway } from './gateway.js';
+import type { RunEvent } from '../metrics/run-events.js';
+import type { Gateway } from '../sim/gateway.js';
 import { retryDelay } from '../sim/retry.js';
-import { waitToRetry } from './retry-wait.js';
+import { waitToRetry } from '../sim/retry-wait.js';
 import type { Tokenizer } from '../tokens/types.js';
-import type { ProviderName } from '../providers/types.js';
+import type { ProviderName } from '../contracts/provider.js';
 import { applyCache, type CacheState } from '../cache/model.js';
 import { strategyCallRequest } from '../cache/request-parts.js';
 

@@ -1,5 +1,5 @@
 import type { CacheFidelity, FidelityFile, FidelityStep } from './types.js';
-import { median } from './stats.js';
+import { median } from '../stats.js';
 
 /**
  * Prompt-cache fidelity (issue 14): over the steps whose recorded call says how much of its

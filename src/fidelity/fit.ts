@@ -3,8 +3,8 @@ import type { Calibration } from '../tokens/types.js';
 import type { MeasuredTranscript } from './measure.js';
 import { calibrationFamily } from '../tokens/calibration.js';
 import { displayPath } from '../paths.js';
-import { median, quantile } from './stats.js';
-import { OFFSET_STEPS } from './hidden-prefix.js';
+import { median, quantile } from '../stats.js';
+import { OFFSET_STEPS } from '../engine/hidden-prefix.js';
 import { unloggedInContext } from './unlogged.js';
 
 /** The bounds ctxbench holds its replay to, per format: median |error| and p95 |error|. */

@@ -1,11 +1,11 @@
 import type { MessageEvent, Transcript } from '../transcript/types.js';
-import type { StepRecord } from '../engine/types.js';
+import type { StepRecord } from '../metrics/run-events.js';
 import type { FidelityFile, FidelityReport, FidelityStep, FormatFidelity, WorstStep } from './types.js';
-import { loadTranscript } from '../transcript/load.js';
+import { loadTranscript } from '../scenario/load-transcript.js';
 import { displayPath } from '../paths.js';
-import { fitTheilSen, summarizeErrors } from './stats.js';
+import { fitTheilSen, summarizeErrors } from '../stats.js';
 import { replayRecorded, type RecordedReplay } from './replay.js';
-import { OFFSET_STEPS } from './hidden-prefix.js';
+import { OFFSET_STEPS } from '../engine/hidden-prefix.js';
 import { compareCache } from './cache.js';
 
 export { OFFSET_STEPS };

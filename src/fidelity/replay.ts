@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import type { Transcript } from '../transcript/types.js';
 import type { Scenario } from '../scenario/types.js';
-import type { StepRecord } from '../engine/types.js';
+import type { StepRecord } from '../metrics/run-events.js';
 import type { Encoding } from '../tokens/types.js';
 import { scenarioFileSchema } from '../scenario/schema.js';
 import { resolveScenario } from '../scenario/resolve.js';
 import { encodingForModel, tokenizerForModel } from '../tokens/tokenizer.js';
-import type { HiddenPrefix } from '../engine/hidden-tokens.js';
+import type { HiddenPrefix } from '../tokens/hidden-tokens.js';
 import { createProvider } from '../providers/index.js';
 import { installSimulator } from '../providers/mock.js';
 import { runUnit } from '../engine/run-unit.js';

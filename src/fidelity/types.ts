@@ -1,4 +1,4 @@
-import type { ProviderName } from '../providers/types.js';
+import type { ProviderName } from '../contracts/provider.js';
 import type { Encoding } from '../tokens/types.js';
 
 /**
@@ -63,7 +63,7 @@ export interface FidelityFile {
   crashed: number;
   /**
    * Tokens the agent sent that the log does not hold (its system prompt, tool schemas), as the
-   * replay charged it (fidelity/hidden-prefix.ts). 0 when no step has usage.
+   * replay charged it (engine/hidden-prefix.ts). 0 when no step has usage.
    */
   offset: number;
   /** How many first steps the offset was estimated on. */

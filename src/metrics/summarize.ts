@@ -1,5 +1,5 @@
-import type { CallPurpose } from '../providers/types.js';
-import type { RunEvent, StepRecord } from '../engine/types.js';
+import type { CallPurpose } from '../contracts/provider.js';
+import type { RunEvent, StepRecord } from './run-events.js';
 import type { SummaryRow } from './types.js';
 
 /** The probe figures of a unit, already reduced by the probes module; `null` = not measured. */

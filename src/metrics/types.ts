@@ -1,6 +1,6 @@
-import type { HiddenPrefix } from '../engine/hidden-tokens.js';
-import type { FailureKind, ProviderMode, ProviderName } from '../providers/types.js';
-import type { RunEvent, StepRecord } from '../engine/types.js';
+import type { HiddenPrefix } from '../tokens/hidden-tokens.js';
+import type { FailureKind, ProviderMode, ProviderName } from '../contracts/provider.js';
+import type { RunEvent, StepRecord } from './run-events.js';
 import type { ProbeKind } from '../transcript/types.js';
 
 export const RESULT_SCHEMA_VERSION = 1;

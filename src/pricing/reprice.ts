@@ -1,5 +1,5 @@
 import type { RunResult, UnitResult } from '../metrics/types.js';
-import type { StepRecord } from '../engine/types.js';
+import type { StepRecord } from '../metrics/run-events.js';
 import { applySavingVsFull } from '../metrics/summarize.js';
 import { costOf, stepUsd, type ModelPrice } from './prices.js';
 import { resolvePrice } from './resolve.js';

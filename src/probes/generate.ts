@@ -1,5 +1,5 @@
 import type { MessageEvent, Probe, ProbeKind, ToolCall, Transcript } from '../transcript/types.js';
-import { createRandom } from '../sim/random.js';
+import { createRandom } from '../random.js';
 import { findSecrets, hasSecret } from '../redact/index.js';
 import { readDecisionFacts } from './decision-facts.js';
 import type { Fact } from './fact.js';

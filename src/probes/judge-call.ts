@@ -1,5 +1,5 @@
 import type { ProbeJudgement } from '../metrics/types.js';
-import type { CompletionRequest } from '../providers/types.js';
+import type { CompletionRequest } from '../contracts/provider.js';
 import type { Probe } from '../transcript/types.js';
 import { sendMeasurement, type ProbeCallDeps } from './ask.js';
 import { buildJudgeRequest, parseJudgeReply } from './judge.js';

@@ -6,7 +6,7 @@ import { InputError } from '../errors.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Probe, Transcript } from '../transcript/types.js';
 import { generateProbes } from './generate.js';
-import { probeSchema } from './schema.js';
+import { probeSchema } from '../transcript/probe-schema.js';
 
 /**
  * Loads a side file of probes (DESIGN.md §6): JSON or YAML (an array, or `{probes: [...]}`), or

@@ -1,6 +1,6 @@
 import type { Archive } from '../strategies/types.js';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
-import { findRetrievalHints } from '../strategies/hints.js';
+import { findRetrievalHints } from '../strategies/helpers/hints.js';
 import { isAbsenceAnswer } from './grade.js';
 import { messageText } from './context-text.js';
 import { STOPWORDS } from './fact.js';

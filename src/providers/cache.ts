@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CompletionOk, CompletionRequest, Provider } from './types.js';
+import type { CompletionOk, CompletionRequest, Provider } from '../contracts/provider.js';
 
 /** The default folder of the response cache (git-ignored), relative to the working directory. */
 export const DEFAULT_CACHE_DIR = '.ctxbench-cache';

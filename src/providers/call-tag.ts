@@ -1,4 +1,4 @@
-import type { CompletionRequest, SimDirective } from './types.js';
+import type { CompletionRequest, SimDirective } from '../contracts/provider.js';
 import type { RenderShape } from './render-shape.js';
 import type { CanonicalCall, Simulator } from './simulated/types.js';
 

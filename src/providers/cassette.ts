@@ -2,7 +2,7 @@ import nock from 'nock';
 import { z } from 'zod';
 import { HarnessError, InputError } from '../errors.js';
 import type { RetrySleep } from '../sim/types.js';
-import type { ProviderName } from './types.js';
+import type { ProviderName } from '../contracts/provider.js';
 
 /**
  * Recorded HTTP of a live run (DESIGN.md §5): the exchanges as nock definitions, with keys and

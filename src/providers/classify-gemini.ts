@@ -1,5 +1,5 @@
 import { ApiError } from '@google/genai';
-import type { Failure } from './types.js';
+import type { Failure } from '../contracts/provider.js';
 import { parseDuration } from './durations.js';
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';

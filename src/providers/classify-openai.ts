@@ -1,5 +1,5 @@
 import { APIConnectionError, APIError } from 'openai';
-import type { Failure } from './types.js';
+import type { Failure } from '../contracts/provider.js';
 import { describeThrown } from './classify-gemini.js';
 import { parseDuration } from './durations.js';
 

@@ -1,6 +1,6 @@
 import { GoogleGenAI, type GenerateContentResponse, type GenerateContentConfig } from '@google/genai';
 import type { ToolCall } from '../transcript/types.js';
-import type { CompletionRequest, CompletionResult, CompletionUsage, Failure, Provider, ProviderMode } from './types.js';
+import type { CompletionRequest, CompletionResult, CompletionUsage, Failure, Provider, ProviderMode } from '../contracts/provider.js';
 import type { CallTagger } from './call-tag.js';
 import type { SimFetch } from './simulated/types.js';
 import { describeNetworkError } from './guard.js';

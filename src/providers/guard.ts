@@ -1,5 +1,5 @@
 import { ConfigError, ProviderError } from '../errors.js';
-import type { Failure, Provider, ProviderName } from './types.js';
+import type { Failure, Provider, ProviderName } from '../contracts/provider.js';
 
 /** Gemini answers a bad key with 400 INVALID_ARGUMENT, not 401. */
 const GEMINI_BAD_KEY = /API key not valid|API_KEY_INVALID/i;

@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors.js';
-import type { Provider, ProviderMode, ProviderName } from './types.js';
+import type { Provider, ProviderMode, ProviderName } from '../contracts/provider.js';
 import { createCallTagger } from './call-tag.js';
 import { GeminiProvider } from './gemini.js';
 import { OpenAIProvider } from './openai.js';

@@ -1,5 +1,5 @@
 import type { Tokenizer } from '../tokens/types.js';
-import type { ProviderName, SimDirective } from './types.js';
+import type { ProviderName, SimDirective } from '../contracts/provider.js';
 import { CALL_HEADER } from './call-tag.js';
 import { FORMATS, simulateCall } from './simulated/model.js';
 import type { FaultRates, SimCall, SimFetch, SimReply, Simulator } from './simulated/types.js';

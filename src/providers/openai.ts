@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { ToolCall } from '../transcript/types.js';
-import type { CompletionRequest, CompletionResult, Failure, Provider, ProviderMode } from './types.js';
+import type { CompletionRequest, CompletionResult, Failure, Provider, ProviderMode } from '../contracts/provider.js';
 import type { CallTagger } from './call-tag.js';
 import type { SimFetch } from './simulated/types.js';
 import { describeNetworkError } from './guard.js';

@@ -1,5 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
-import type { RunEvent, StepRecord } from '../engine/types.js';
+import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import { SUMMARY_COLUMNS } from '../metrics/columns.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
 import type { ReportFile, Reporter } from './types.js';

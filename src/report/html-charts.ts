@@ -1,4 +1,4 @@
-import type { RunEvent, StepRecord } from '../engine/types.js';
+import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import type { ScenarioInfo, UnitResult } from '../metrics/types.js';
 import { formatCount } from './terminal.js';
 import { buildChart, curve, limitLine, markers, LIMIT_COLOR, type ChartDataset, type ChartPoint, type ChartSpec } from './html-chart-kit.js';

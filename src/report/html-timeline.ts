@@ -1,4 +1,4 @@
-import type { RunEvent } from '../engine/types.js';
+import type { RunEvent } from '../metrics/run-events.js';
 import type { UnitResult } from '../metrics/types.js';
 import { escapeHtml } from './html-escape.js';
 import { formatCount, formatDuration } from './terminal.js';

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { detectFormat, getImporter, importerNames } from '../transcript/importers/index.js';
-import { isCanonicalFile } from '../transcript/load.js';
+import { isCanonicalFile } from './load-transcript.js';
 import { scenarioFileSchema } from './schema.js';
 import type { LoadedScenario } from './load.js';
 

@@ -1,4 +1,4 @@
-import type { ProviderName } from '../providers/types.js';
+import type { ProviderName } from '../contracts/provider.js';
 import type { SessionHeader } from '../transcript/types.js';
 import type { OnCrash, Scenario, StrategySpec, TranscriptSource } from './types.js';
 import type { LoadedScenario } from './load.js';

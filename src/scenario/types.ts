@@ -1,4 +1,4 @@
-import type { ProviderName } from '../providers/types.js';
+import type { ProviderName } from '../contracts/provider.js';
 import type { PacingModel, QuotaLimits, RetryPolicy } from '../sim/types.js';
 
 /** A strategy as a scenario names it: a registered strategy with options, or a pipeline. */

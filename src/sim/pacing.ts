@@ -1,4 +1,4 @@
-import { createRandom, deriveSeed } from './random.js';
+import { createRandom, deriveSeed } from '../random.js';
 import type { PacingModel } from './types.js';
 
 /** Pacing when a scenario sets none: a coding agent that thinks ~4 s and streams ~65 tokens/s. */

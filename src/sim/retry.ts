@@ -1,4 +1,4 @@
-import type { Failure, FailureKind } from '../providers/types.js';
+import type { Failure, FailureKind } from '../contracts/provider.js';
 import type { RetryPolicy } from './types.js';
 
 /** The retry policy when a scenario sets none. */

@@ -1,4 +1,4 @@
-import type { ProviderName } from '../providers/types.js';
+import type { ProviderName } from '../contracts/provider.js';
 
 /** A virtual clock in milliseconds since the session start. Waiting costs no wall time. */
 export interface Clock {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory } from './history.js';
+import { applyToHistory } from './helpers/history.js';
 import { absorbTurns, createTurnSummary, headEnd, turnIndex, turnStarts, view, type TurnSummaryState } from './turn-summary.js';
 
 const options = z.strictObject({

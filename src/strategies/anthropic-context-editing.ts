@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, type History } from './history.js';
-import { lineCount } from './tool-clearing.js';
+import { applyToHistory, createHistory, type History } from './helpers/history.js';
+import { lineCount } from './helpers/tool-clearing.js';
 
 const options = z.strictObject({
   triggerTokens: z.number().int().min(0).default(100_000).describe('clear once the request passes this many input tokens (the API default)'),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { ContextMessage, TranscriptEvent } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, leadingSystem, type History } from './history.js';
-import { requestSummary } from './summary-call.js';
-import { newestUserIndex } from './message-units.js';
-import { truncateToTokens } from './text-cuts.js';
+import { applyToHistory, createHistory, leadingSystem, type History } from './helpers/history.js';
+import { requestSummary } from './helpers/summary-call.js';
+import { newestUserIndex } from './helpers/message-units.js';
+import { truncateToTokens } from './helpers/text-cuts.js';
 
 const options = z.strictObject({
   maxOutputTokens: z.number().int().positive().default(32_000).describe("the model's maximum output; the reserve is min(this, 20,000)"),

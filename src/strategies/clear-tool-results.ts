@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Strategy } from './types.js';
-import { applyToHistory, createHistory, type History } from './history.js';
-import { applyClearing } from './tool-clearing.js';
+import { applyToHistory, createHistory, type History } from './helpers/history.js';
+import { applyClearing } from './helpers/tool-clearing.js';
 
 const options = z.strictObject({
   trigger: z.number().min(0).max(1).default(0.5).describe('start clearing once the history reaches this fraction of the window (0: always)'),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, type History } from './history.js';
-import { requestSummary } from './summary-call.js';
-import { truncateHeadTail, truncateMiddleToTokens } from './text-cuts.js';
-import { retrievalHint } from './hints.js';
+import { applyToHistory, createHistory, type History } from './helpers/history.js';
+import { requestSummary } from './helpers/summary-call.js';
+import { truncateHeadTail, truncateMiddleToTokens } from './helpers/text-cuts.js';
+import { retrievalHint } from './helpers/hints.js';
 
 const options = z.strictObject({
   trigger: z.number().gt(0).max(1).default(0.9).describe('compact when the context reaches this fraction of the window'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Strategy } from './types.js';
-import { applyToHistory, createHistory, type History } from './history.js';
+import { applyToHistory, createHistory, type History } from './helpers/history.js';
 
 const options = z.strictObject({});
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, groupStarts, leadingSystem, type History } from './history.js';
-import { alignCut, renderAsText } from './message-units.js';
-import { summarizeMapReduce } from './map-reduce.js';
-import { previewText } from './text-cuts.js';
-import { findRetrievalHints, retrievalHint } from './hints.js';
+import { applyToHistory, createHistory, groupStarts, leadingSystem, type History } from './helpers/history.js';
+import { alignCut, renderAsText } from './helpers/message-units.js';
+import { summarizeMapReduce } from './helpers/map-reduce.js';
+import { previewText } from './helpers/text-cuts.js';
+import { findRetrievalHints, retrievalHint } from './helpers/hints.js';
 
 const options = z.strictObject({
   payloadChars: z.number().int().positive().default(2000).describe('tool results longer than this many characters go to the scratchpad; the context keeps a preview and the ref'),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, leadingSystem, type History } from './history.js';
-import { requestSummary } from './summary-call.js';
-import { truncateMiddleToTokens } from './text-cuts.js';
+import { applyToHistory, createHistory, leadingSystem, type History } from './helpers/history.js';
+import { requestSummary } from './helpers/summary-call.js';
+import { truncateMiddleToTokens } from './helpers/text-cuts.js';
 
 const options = z.strictObject({
   threshold: z.number().gt(0).max(1).default(0.5).describe('compress when the history reaches this fraction of the window'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Strategy } from './types.js';
-import { applyToHistory } from './history.js';
+import { applyToHistory } from './helpers/history.js';
 import { createTurnSummary, type TurnSummaryState } from './turn-summary.js';
 import { summarizeEveryN } from './llm-summary-every-n.js';
 import { maskObservations } from './observation-masking.js';

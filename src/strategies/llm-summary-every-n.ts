@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory } from './history.js';
+import { applyToHistory } from './helpers/history.js';
 import { absorbTurns, createTurnSummary, turnCount, view, type TurnSummaryState } from './turn-summary.js';
 
 const options = z.strictObject({

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, type History } from './history.js';
-import { applyClearing } from './tool-clearing.js';
+import { applyToHistory, createHistory, type History } from './helpers/history.js';
+import { applyClearing } from './helpers/tool-clearing.js';
 
 const options = z.strictObject({
   keepLast: z.number().int().min(0).default(10).describe('how many of the newest tool results (observations) keep their text; the Complexity Trap study used 10'),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, type History } from './history.js';
-import { alignCut, newestUserIndex, renderAsText } from './message-units.js';
-import { requestSummary } from './summary-call.js';
+import { applyToHistory, createHistory, type History } from './helpers/history.js';
+import { alignCut, newestUserIndex, renderAsText } from './helpers/message-units.js';
+import { requestSummary } from './helpers/summary-call.js';
 
 const options = z.strictObject({
   variant: z.enum(['recent', 'amortized', 'llm-summarizing']).default('llm-summarizing').describe("which OpenHands condenser: keep first k + last n events, forget the middle when over the size, or summarize it"),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import type { ContextMessage } from '../transcript/types.js';
 import type { RecoverDecision, Strategy, StrategyEnv } from './types.js';
-import type { Failure } from '../providers/types.js';
+import type { Failure } from '../contracts/provider.js';
 import { tieredTruncation } from './tiered-truncation.js';
 import { rollingWindow } from './rolling-window.js';
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
-import type { Failure } from '../providers/types.js';
+import type { Failure } from '../contracts/provider.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, leadingSystem, type History } from './history.js';
-import { alignCut, pinNewestUser } from './message-units.js';
-import { requestSummary } from './summary-call.js';
-import { findRetrievalHints, retrievalHint } from './hints.js';
+import { applyToHistory, createHistory, leadingSystem, type History } from './helpers/history.js';
+import { alignCut, pinNewestUser } from './helpers/message-units.js';
+import { requestSummary } from './helpers/summary-call.js';
+import { findRetrievalHints, retrievalHint } from './helpers/hints.js';
 import type { MessageEvent } from '../transcript/types.js';
 
 const options = z.strictObject({

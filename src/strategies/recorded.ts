@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { CompactionEvent, ContextMessage, TranscriptEvent } from '../transcript/types.js';
 import type { Strategy } from './types.js';
-import { applyToHistory, createHistory, type History } from './history.js';
+import { applyToHistory, createHistory, type History } from './helpers/history.js';
 
 const options = z.strictObject({});
 
@@ -9,7 +9,7 @@ const options = z.strictObject({});
  * The message that stands for the history after a compaction the agent performed: its own
  * summary, as a user message (Claude Code sends it as the first user message after its system
  * prefix; Codex's `compacted` line carries the same kind of text). Its id is the compaction's, so
- * the engine can charge what the agent re-attached with it (engine/hidden-tokens.ts).
+ * the engine can charge what the agent re-attached with it (tokens/hidden-tokens.ts).
  */
 export function recordedSummaryMessage(event: CompactionEvent & { summary: string }): ContextMessage {
   return { type: 'message', id: event.id, role: 'user', text: event.summary, synthetic: 'recorded-compaction', ...(event.at !== undefined ? { at: event.at } : {}) };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ContextMessage, Dialect, TranscriptEvent } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, groupStarts, leadingSystem, type History } from './history.js';
-import { isolateToolCalls } from './isolation.js';
+import { applyToHistory, createHistory, groupStarts, leadingSystem, type History } from './helpers/history.js';
+import { isolateToolCalls } from './helpers/isolation.js';
 
 const options = z.strictObject({
   groups: z.number().int().min(0).default(4).describe('how many of the most recent conversation groups to keep; 0 keeps the whole history'),

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, leadingSystem } from './history.js';
-import { createBook } from './eviction-book.js';
+import { applyToHistory, createHistory, leadingSystem } from './helpers/history.js';
+import { createBook } from './helpers/eviction-book.js';
 import { closeTask, evictTask, sendable, surgicalEviction, surgicalOptions, type FinishedTask, type State as SurgicalState } from './surgical-eviction.js';
 import { settleTriggers, newestTurn, RECAP_PROMPT } from './tri-modal.js';
-import { passes, resolveTriggers, triggerLines, type Triggers } from './tri-modal-thresholds.js';
-import { requestSummary } from './summary-call.js';
+import { passes, resolveTriggers, triggerLines, type Triggers } from './helpers/tri-modal-thresholds.js';
+import { requestSummary } from './helpers/summary-call.js';
 
 const options = z.strictObject({
   ...surgicalOptions.shape,

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { createHistory, type History } from './history.js';
+import { createHistory, type History } from './helpers/history.js';
 import { applyRollingWindow, createWindowState, observeWindow, type WindowState } from './rolling-window.js';
-import { addNotes, extractNotes, injectAfterSystem, scratchpadMessage, syntheticSystem } from './scratchpad.js';
-import { groupStarts, leadingSystem } from './history.js';
-import { requestSummary } from './summary-call.js';
+import { addNotes, extractNotes, injectAfterSystem, scratchpadMessage, syntheticSystem } from './helpers/scratchpad.js';
+import { groupStarts, leadingSystem } from './helpers/history.js';
+import { requestSummary } from './helpers/summary-call.js';
 
 const options = z.strictObject({
   groups: z.number().int().min(0).default(3).describe('how many of the most recent conversation groups the rolling window keeps; 0 keeps the whole history'),

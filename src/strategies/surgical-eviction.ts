@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { ContextMessage, TaskEvent } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, type History } from './history.js';
-import { applyEvictions, createBook, planEviction, type EvictionBook, type TombstoneWriter } from './eviction-book.js';
-import { checkResultSummary, type SummaryVerdict } from './summary-check.js';
-import { addNotes, extractNotes, injectAfterSystem, scratchpadMessage } from './scratchpad.js';
-import { retrievalHint } from './hints.js';
+import { applyToHistory, createHistory, type History } from './helpers/history.js';
+import { applyEvictions, createBook, planEviction, type EvictionBook, type TombstoneWriter } from './helpers/eviction-book.js';
+import { checkResultSummary, type SummaryVerdict } from './helpers/summary-check.js';
+import { addNotes, extractNotes, injectAfterSystem, scratchpadMessage } from './helpers/scratchpad.js';
+import { retrievalHint } from './helpers/hints.js';
 
 /** The options schema (sigma.ts extends it). */
 export const surgicalOptions = z.strictObject({

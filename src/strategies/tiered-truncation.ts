@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, groupStarts, type History } from './history.js';
-import { retrievalHint } from './hints.js';
+import { applyToHistory, createHistory, groupStarts, type History } from './helpers/history.js';
+import { retrievalHint } from './helpers/hints.js';
 
 const options = z.strictObject({
   recentResults: z.number().int().min(0).default(5).describe('how many of the most recent tool results of the active group keep up to recentChars'),

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, leadingSystem, type History } from './history.js';
-import { alignCut, newestUserIndex } from './message-units.js';
-import { requestSummary } from './summary-call.js';
+import { applyToHistory, createHistory, leadingSystem, type History } from './helpers/history.js';
+import { alignCut, newestUserIndex } from './helpers/message-units.js';
+import { requestSummary } from './helpers/summary-call.js';
 import { effortFor } from '../providers/thinking.js';
-import { passes, resolveTriggers, triggerLines, type ThresholdOptions, type Triggers } from './tri-modal-thresholds.js';
+import { passes, resolveTriggers, triggerLines, type ThresholdOptions, type Triggers } from './helpers/tri-modal-thresholds.js';
 
 const options = z.strictObject({
   semanticTokens: z.number().int().min(0).optional().describe('semantic trigger: a task status update and the context above this many tokens (default 50k, scaled to the window: tri-modal-thresholds.ts)'),

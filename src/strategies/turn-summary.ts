@@ -1,7 +1,7 @@
 import type { ContextMessage } from '../transcript/types.js';
 import type { StrategyEnv } from './types.js';
-import { requestSummary } from './summary-call.js';
-import { renderAsText } from './message-units.js';
+import { requestSummary } from './helpers/summary-call.js';
+import { renderAsText } from './helpers/message-units.js';
 
 /**
  * A rolling summary over turns, shared by llm-summary-every-n, hybrid and anchored-summary: the

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ContextMessage, MessageEvent, TranscriptEvent } from '../transcript/types.js';
-import type { CompletionResult, Failure, ProviderName } from '../providers/types.js';
+import type { CompletionResult, Failure, ProviderName } from '../contracts/provider.js';
 import type { Clock, QuotaView } from '../sim/types.js';
 import type { ThinkingLimit } from '../providers/thinking.js';
 

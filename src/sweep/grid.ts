@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { createRandom } from '../sim/random.js';
+import { createRandom } from '../random.js';
 
 /** A value an axis takes: options are numbers, booleans or strings. */
 export type AxisValue = number | boolean | string;

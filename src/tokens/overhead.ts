@@ -1,5 +1,5 @@
 import type { ContextMessage } from '../transcript/types.js';
-import type { ProviderName } from '../providers/types.js';
+import type { ProviderName } from '../contracts/provider.js';
 
 /**
  * Framing tokens of each provider format, on top of the tokens of a message's own text, thinking
@@ -28,7 +28,7 @@ import type { ProviderName } from '../providers/types.js';
  * to identify a per-message constant, so these stay at their earlier values (4 per content, 5 per
  * function call or response). What moves it by hundreds of tokens is not framing: Gemini 3
  * re-sends the reasoning of the earlier calls of a turn (sized by the recorded `thoughts`, dropped
- * at the next user message; engine/hidden-tokens.ts), and its vocabulary is not public (the
+ * at the next user message; tokens/hidden-tokens.ts), and its vocabulary is not public (the
  * family factor of calibration.ts, fitted on 23 mini-swe-agent Gemini 3 Pro trajectories).
  * With both, and tool results counted as plain text, the file reads median |error| 2.25 %,
  * p95 3.16 % (README, Fidelity).

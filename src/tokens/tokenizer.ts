@@ -1,6 +1,6 @@
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import type { ContextMessage } from '../transcript/types.js';
-import type { ProviderName } from '../providers/types.js';
+import type { ProviderName } from '../contracts/provider.js';
 import type { Calibration, Encoding, Tokenizer } from './types.js';
 import { calibrationFor } from './calibration.js';
 import { messageOverhead, requestOverhead } from './overhead.js';
@@ -123,7 +123,7 @@ export function createTokenizer(encoding: Encoding, calibration?: Calibration): 
     let n = text + messageOverhead(format, message);
     // Chat completions cannot carry reasoning back; Gemini resends thought parts. A recorded
     // reasoning size (`reasoningTokens`) is what was re-sent instead, charged within its turn
-    // only (engine/hidden-tokens.ts): the thought summary a log keeps is not what the model read.
+    // only (tokens/hidden-tokens.ts): the thought summary a log keeps is not what the model read.
     if (message.thinking !== undefined && format === 'gemini' && message.reasoningTokens === undefined) n += count(message.thinking);
     for (const call of message.toolCalls ?? []) n += count(toolCallText(call));
     return n;

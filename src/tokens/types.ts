@@ -1,5 +1,5 @@
 import type { ContextMessage } from '../transcript/types.js';
-import type { ProviderName } from '../providers/types.js';
+import type { ProviderName } from '../contracts/provider.js';
 
 export type Encoding = 'o200k_base' | 'cl100k_base' | 'chars4';
 

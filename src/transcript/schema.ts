@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { probeSchema } from '../probes/schema.js';
+import { probeSchema } from './probe-schema.js';
 import type {
   CompactionEvent,
   ControlEvent,

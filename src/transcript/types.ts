@@ -68,7 +68,7 @@ export interface MessageEvent {
   /**
    * Reasoning the API re-sends as input on the later calls of the same turn, when the log holds
    * only its size (Codex: an encrypted reasoning item, sized by the call's recorded reasoning
-   * output tokens). Dropped at the next user message (engine/hidden-tokens.ts).
+   * output tokens). Dropped at the next user message (tokens/hidden-tokens.ts).
    */
   reasoningTokens?: number;
 }

@@ -1,4 +1,4 @@
-import type { RunEvent, StepRecord } from '../../src/engine/types.js';
+import type { RunEvent, StepRecord } from '../../src/metrics/run-events.js';
 import { summarizeUnit } from '../../src/metrics/summarize.js';
 import { RESULT_SCHEMA_VERSION, type ProbeAnswer, type RetentionCurve, type RunResult, type UnitResult } from '../../src/metrics/types.js';
 

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
-import { generateSession } from '../../src/transcript/synthetic.js';
+import { generateSession } from '../../src/transcript/synthetic/generate.js';
 import { serializeTranscript } from '../../src/transcript/write.js';
 import { endQuietlyOnClosedPipe } from '../../src/cli/main.js';
 

@@ -9,7 +9,7 @@ import { installSimulator } from '../../src/providers/mock.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 import type { Strategy } from '../../src/strategies/types.js';
 import type { UnitResult } from '../../src/metrics/types.js';
-import { applyToHistory, createHistory, type History } from '../../src/strategies/history.js';
+import { applyToHistory, createHistory, type History } from '../../src/strategies/helpers/history.js';
 import { writeFiles } from '../helpers/temp.js';
 
 function scenarioYaml(fields: Record<string, string>): string {

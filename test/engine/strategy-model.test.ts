@@ -8,8 +8,8 @@ import { installSimulator } from '../../src/providers/mock.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 import { costOf, priceForModel, stepUsd } from '../../src/pricing/prices.js';
 import type { Strategy } from '../../src/strategies/types.js';
-import type { RunEvent } from '../../src/engine/types.js';
-import { applyToHistory, createHistory, type History } from '../../src/strategies/history.js';
+import type { RunEvent } from '../../src/metrics/run-events.js';
+import { applyToHistory, createHistory, type History } from '../../src/strategies/helpers/history.js';
 import { writeFiles } from '../helpers/temp.js';
 
 /** Sends the whole history, and from step 2 on first asks the model to summarise all of it. */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Dialect, MessageEvent, Transcript } from '../../src/transcript/types.js';
 import type { FidelityFile, FidelityStep } from '../../src/fidelity/types.js';
-import type { ProviderName } from '../../src/providers/types.js';
+import type { ProviderName } from '../../src/contracts/provider.js';
 import { measureFidelity, poolByFormat } from '../../src/fidelity/measure.js';
 import { tokenizerForModel } from '../../src/tokens/tokenizer.js';
 import { serializeTranscript } from '../../src/transcript/write.js';

@@ -1,6 +1,6 @@
 import type { ContextMessage, TranscriptEvent } from '../../src/transcript/types.js';
 import type { Strategy, StrategyAction, StrategyEnv, StrategyModelCall } from '../../src/strategies/types.js';
-import type { CompletionResult } from '../../src/providers/types.js';
+import type { CompletionResult } from '../../src/contracts/provider.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 import { createArchive } from '../../src/engine/archive.js';
 import { createClock } from '../../src/sim/clock.js';

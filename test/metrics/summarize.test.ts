@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunEvent, StepRecord } from '../../src/engine/types.js';
+import type { RunEvent, StepRecord } from '../../src/metrics/run-events.js';
 import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
 import type { SummaryRow } from '../../src/metrics/types.js';
 

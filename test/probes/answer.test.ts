@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { createArchive } from '../../src/engine/archive.js';
-import type { Gateway } from '../../src/engine/gateway.js';
-import type { RunEvent } from '../../src/engine/types.js';
+import type { Gateway } from '../../src/sim/gateway.js';
+import type { RunEvent } from '../../src/metrics/run-events.js';
 import { answerProbe, unansweredProbe } from '../../src/probes/answer.js';
 import { PROBE_INSTRUCTION, type ProbeCallDeps } from '../../src/probes/ask.js';
 import { prepareProbeSet } from '../../src/probes/probe-set.js';
-import type { CompletionRequest, CompletionResult } from '../../src/providers/types.js';
+import type { CompletionRequest, CompletionResult } from '../../src/contracts/provider.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { createClock } from '../../src/sim/clock.js';
 import { DEFAULT_PACING } from '../../src/sim/pacing.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/sim/retry.js';
-import { retrievalHint } from '../../src/strategies/hints.js';
+import { retrievalHint } from '../../src/strategies/helpers/hints.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 import type { ContextMessage, MessageEvent, Probe, Transcript } from '../../src/transcript/types.js';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { generateProbes } from '../../src/probes/generate.js';
 import { containsNormalised, normaliseAnswer } from '../../src/probes/grade.js';
 import { listMessages, renderMessageText } from '../../src/probes/message-text.js';
-import { probeSchema } from '../../src/probes/schema.js';
+import { probeSchema } from '../../src/transcript/probe-schema.js';
 import { importTranscript } from '../../src/transcript/importers/index.js';
 
 /**

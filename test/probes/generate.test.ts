@@ -4,7 +4,7 @@ import { generateProbes } from '../../src/probes/generate.js';
 import { containsNormalised, gradeAnswer, normaliseAnswer } from '../../src/probes/grade.js';
 import { listMessages, renderMessageText } from '../../src/probes/message-text.js';
 import { isRetained } from '../../src/probes/retention.js';
-import { probeSchema } from '../../src/probes/schema.js';
+import { probeSchema } from '../../src/transcript/probe-schema.js';
 import { readProbe } from '../../src/providers/simulated/reader.js';
 import type { MessageEvent, Probe, Transcript } from '../../src/transcript/types.js';
 

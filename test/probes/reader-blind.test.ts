@@ -1,14 +1,14 @@
 import nock from 'nock';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createGateway } from '../../src/engine/gateway.js';
-import type { RunEvent } from '../../src/engine/types.js';
+import { createGateway } from '../../src/sim/gateway.js';
+import type { RunEvent } from '../../src/metrics/run-events.js';
 import { askQuestion, type ProbeCallDeps } from '../../src/probes/ask.js';
 import { gradeAnswer, isAbsenceAnswer, normaliseAnswer } from '../../src/probes/grade.js';
 import { CALL_HEADER } from '../../src/providers/call-tag.js';
 import { createProvider } from '../../src/providers/index.js';
 import { simulateCall } from '../../src/providers/simulated/model.js';
 import type { Simulator } from '../../src/providers/simulated/types.js';
-import type { SimDirective } from '../../src/providers/types.js';
+import type { SimDirective } from '../../src/contracts/provider.js';
 import type { RenderShape } from '../../src/providers/render-shape.js';
 import type { Scenario } from '../../src/scenario/types.js';
 import { createClock } from '../../src/sim/clock.js';
@@ -16,7 +16,7 @@ import { DEFAULT_PACING } from '../../src/sim/pacing.js';
 import { QuotaGate } from '../../src/sim/quota.js';
 import { DEFAULT_RETRY_POLICY } from '../../src/sim/retry.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
-import { generateSession } from '../../src/transcript/synthetic.js';
+import { generateSession } from '../../src/transcript/synthetic/generate.js';
 import type { MessageEvent, Probe } from '../../src/transcript/types.js';
 
 /**

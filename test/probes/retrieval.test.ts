@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createArchive } from '../../src/engine/archive.js';
 import { chooseRetrievalKeys, fetchArchived, needsRetrieval, retrievedMessage } from '../../src/probes/retrieval.js';
 import { NOT_FOUND_ANSWER } from '../../src/providers/simulated/reader.js';
-import { retrievalHint } from '../../src/strategies/hints.js';
+import { retrievalHint } from '../../src/strategies/helpers/hints.js';
 import type { ContextMessage, MessageEvent } from '../../src/transcript/types.js';
 
 const msg = (id: string, role: MessageEvent['role'], text: string, extra: Partial<ContextMessage> = {}): ContextMessage => ({ type: 'message', id, role, text, ...extra });

@@ -6,7 +6,7 @@ import { createResponseCache, requestKey } from '../../src/providers/cache.js';
 import { createProvider, OpenAIProvider } from '../../src/providers/index.js';
 import { runSuite } from '../../src/engine/run-suite.js';
 import { renderJson } from '../../src/report/json.js';
-import type { CompletionRequest } from '../../src/providers/types.js';
+import type { CompletionRequest } from '../../src/contracts/provider.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
 
 const OPENAI = 'https://api.openai.com';

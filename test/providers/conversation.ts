@@ -1,4 +1,4 @@
-import type { CompletionResult, Failure } from '../../src/providers/types.js';
+import type { CompletionResult, Failure } from '../../src/contracts/provider.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
 
 /** A small agent session in canonical form: a system prompt, a task, a thinking tool call, its result. */

@@ -2,7 +2,7 @@ import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/errors.js';
 import { createProvider } from '../../src/providers/index.js';
-import type { CompletionRequest } from '../../src/providers/types.js';
+import type { CompletionRequest } from '../../src/contracts/provider.js';
 import { agentSession } from './conversation.js';
 
 const request: CompletionRequest = { model: 'm', messages: agentSession(), purpose: 'step' };

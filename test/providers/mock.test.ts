@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/providers/index.js';
 import { CALL_HEADER } from '../../src/providers/call-tag.js';
 import { installSimulator } from '../../src/providers/mock.js';
-import type { CompletionRequest } from '../../src/providers/types.js';
+import type { CompletionRequest } from '../../src/contracts/provider.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 import { agentSession } from './conversation.js';
 

@@ -1,4 +1,4 @@
-import type { RunEvent, StepRecord } from '../../src/engine/types.js';
+import type { RunEvent, StepRecord } from '../../src/metrics/run-events.js';
 import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
 import { RESULT_SCHEMA_VERSION, type ProbeAnswer, type RunResult, type UnitProbeResult, type UnitResult } from '../../src/metrics/types.js';
 

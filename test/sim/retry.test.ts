@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRY_POLICY, retryDelay } from '../../src/sim/retry.js';
-import type { Failure } from '../../src/providers/types.js';
+import type { Failure } from '../../src/contracts/provider.js';
 import type { RetryPolicy } from '../../src/sim/types.js';
 
 const policy: RetryPolicy = DEFAULT_RETRY_POLICY;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { codexRebuild, SUMMARY_PREFIX } from '../../src/strategies/codex-rebuild.js';
-import { retrievalHint } from '../../src/strategies/hints.js';
+import { retrievalHint } from '../../src/strategies/helpers/hints.js';
 import type { StrategyModelCall } from '../../src/strategies/types.js';
-import type { CompletionResult } from '../../src/providers/types.js';
+import type { CompletionResult } from '../../src/contracts/provider.js';
 import type { TranscriptEvent } from '../../src/transcript/types.js';
 import { createHarness, ids, msg, replay, type Harness } from '../helpers/strategy-harness.js';
 import { actionsOf, answer, continueSteps, driveSession, failure, isPaired, longSession, messageIds, runSteps, simulatedHarness, words } from './compaction-fixtures.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gatekeeper, MAP_PROMPT, REDUCE_PROMPT } from '../../src/strategies/gatekeeper.js';
 import type { StrategyModelCall } from '../../src/strategies/types.js';
-import { retrievalHint } from '../../src/strategies/hints.js';
+import { retrievalHint } from '../../src/strategies/helpers/hints.js';
 import type { TranscriptEvent } from '../../src/transcript/types.js';
 import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js';
 import { actionsOf, answer, continueSteps, driveSession, failure, isPaired, longSession, messageIds, runSteps, simulatedHarness, words } from './compaction-fixtures.js';

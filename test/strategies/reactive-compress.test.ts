@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { reactiveCompress, type State } from '../../src/strategies/reactive-compress.js';
-import { retrievalHint } from '../../src/strategies/hints.js';
-import type { Failure } from '../../src/providers/types.js';
+import { retrievalHint } from '../../src/strategies/helpers/hints.js';
+import type { Failure } from '../../src/contracts/provider.js';
 import type { TranscriptEvent } from '../../src/transcript/types.js';
 import { createHarness, ids, msg, replay, type Harness } from '../helpers/strategy-harness.js';
 import { actionsOf, answer, driveSession, failure, isPaired, longSession, messageIds, simulatedHarness, words } from './compaction-fixtures.js';

@@ -5,7 +5,7 @@ import { full } from '../../src/strategies/full.js';
 import { ids, msg, replay } from '../helpers/strategy-harness.js';
 import type { CompactionEvent, TranscriptEvent } from '../../src/transcript/types.js';
 import type { UnitResult } from '../../src/metrics/types.js';
-import { loadTranscript } from '../../src/transcript/load.js';
+import { loadTranscript } from '../../src/scenario/load-transcript.js';
 import { scenarioFileSchema } from '../../src/scenario/schema.js';
 import { resolveScenario } from '../../src/scenario/resolve.js';
 import { tokenizerForModel } from '../../src/tokens/tokenizer.js';

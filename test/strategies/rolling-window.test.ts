@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rollingWindow } from '../../src/strategies/rolling-window.js';
-import { dialectFamily } from '../../src/strategies/isolation.js';
+import { dialectFamily } from '../../src/strategies/helpers/isolation.js';
 import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js';
 import type { ContextMessage, Dialect, TranscriptEvent } from '../../src/transcript/types.js';
 

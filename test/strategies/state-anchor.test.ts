@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseStateBlock, stateAnchor } from '../../src/strategies/state-anchor.js';
 import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js';
 import type { ContextMessage, TranscriptEvent } from '../../src/transcript/types.js';
-import type { CompletionResult } from '../../src/providers/types.js';
+import type { CompletionResult } from '../../src/contracts/provider.js';
 
 const STATE_1 = ['### STATE', 'Goal: fix the flaky warehouse test', 'Context: CI job `unit` on main', 'Resolved: none yet', 'Technical anchors: src/inventory/warehouse.ts:42'].join('\n');
 const STATE_2 = ['Done with the first part.', '### STATE', 'Goal: fix the flaky warehouse test', 'Resolved: the race in countWarehouse', 'Anchors: WAREHOUSE_TIMEOUT=30s', '### NEXT', 'run the suite'].join('\n');

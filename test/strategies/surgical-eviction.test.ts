@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { surgicalEviction, type Options } from '../../src/strategies/surgical-eviction.js';
-import { checkResultSummary } from '../../src/strategies/summary-check.js';
-import { findRetrievalHints } from '../../src/strategies/hints.js';
+import { checkResultSummary } from '../../src/strategies/helpers/summary-check.js';
+import { findRetrievalHints } from '../../src/strategies/helpers/hints.js';
 import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js';
 import { createProvider } from '../../src/providers/index.js';
 import { installSimulator } from '../../src/providers/mock.js';
 import type { Simulator } from '../../src/providers/simulated/types.js';
-import type { Provider } from '../../src/providers/types.js';
+import type { Provider } from '../../src/contracts/provider.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 import type { ContextMessage, TaskEvent, TranscriptEvent } from '../../src/transcript/types.js';
 

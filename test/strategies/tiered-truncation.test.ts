@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cutText, tieredTruncation, type Options } from '../../src/strategies/tiered-truncation.js';
-import { findRetrievalHints } from '../../src/strategies/hints.js';
+import { findRetrievalHints } from '../../src/strategies/helpers/hints.js';
 import { createHarness, msg, replay } from '../helpers/strategy-harness.js';
 import type { ContextMessage, TranscriptEvent } from '../../src/transcript/types.js';
 

@@ -63,7 +63,7 @@ describe('Tokenizer.countMessages', () => {
     expect(tokenizer.countMessage(thinking, 'gemini')).toBeGreaterThan(tokenizer.countMessage(plain, 'gemini'));
   });
 
-  it('in the Gemini format, a recorded reasoning size replaces the thought text (charged within its turn, engine/hidden-tokens.ts)', () => {
+  it('in the Gemini format, a recorded reasoning size replaces the thought text (charged within its turn, tokens/hidden-tokens.ts)', () => {
     const thinking: ContextMessage = { type: 'message', id: 'a', role: 'assistant', text: 'ok', thinking: 'a long chain of reasoning about the bug', reasoningTokens: 306 };
     const plain: ContextMessage = { type: 'message', id: 'a', role: 'assistant', text: 'ok' };
     expect(tokenizer.countMessage(thinking, 'gemini')).toBe(tokenizer.countMessage(plain, 'gemini'));

@@ -7,7 +7,7 @@ import { register } from '../../src/cli/commands/generate.js';
 import { UsageError } from '../../src/errors.js';
 import { readTranscript } from '../../src/transcript/read.js';
 import { countSteps } from '../../src/transcript/structure.js';
-import { generateSession } from '../../src/transcript/synthetic.js';
+import { generateSession } from '../../src/transcript/synthetic/generate.js';
 import { serializeTranscript } from '../../src/transcript/write.js';
 
 // The `ctxbench generate` command (src/cli/commands/generate.ts), driven through commander.

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors.js';
 import { parseTranscriptText, readTranscript } from '../../src/transcript/read.js';
 import { countSteps } from '../../src/transcript/structure.js';
-import { generateSession } from '../../src/transcript/synthetic.js';
+import { generateSession } from '../../src/transcript/synthetic/generate.js';
 import { writeTranscript } from '../../src/transcript/write.js';
 
 const fixture = (name: string): string => fileURLToPath(new URL(`../../fixtures/transcript/read/${name}`, import.meta.url));

@@ -7,7 +7,7 @@ import {
   sessionHeaderSchema,
   transcriptEventSchema,
 } from '../../src/transcript/schema.js';
-import { generateSession } from '../../src/transcript/synthetic.js';
+import { generateSession } from '../../src/transcript/synthetic/generate.js';
 
 /** The dotted path of the first issue, or `ok`. */
 function firstIssue(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[] }[] } } }, value: unknown): string {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseTranscriptText, readTranscript } from '../../src/transcript/read.js';
-import { generateSession } from '../../src/transcript/synthetic.js';
+import { generateSession } from '../../src/transcript/synthetic/generate.js';
 import type { Transcript } from '../../src/transcript/types.js';
 import { serializeEvent, serializeTranscript, writeTranscript } from '../../src/transcript/write.js';
 

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { countSteps } from '../../transcript/structure.js';
-import { generateSession, syntheticOptionsSchema, type SyntheticOptions } from '../../transcript/synthetic.js';
+import { generateSession, syntheticOptionsSchema, type SyntheticOptions } from '../../transcript/synthetic/generate.js';
 import { serializeTranscript, writeTranscript } from '../../transcript/write.js';
-import { FACT_POSITIONS, type FactPosition } from '../../transcript/synthetic-placement.js';
+import { FACT_POSITIONS, type FactPosition } from '../../transcript/synthetic/placement.js';
 import { addExamples, addOutOption, outOf, parseChoice, parsePositiveInt } from '../options.js';
 
 interface GenerateFlags {

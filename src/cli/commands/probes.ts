@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../report/write.js';
 import { UsageError } from '../../errors.js';
 import { generateProbes } from '../../probes/generate.js';
-import { loadTranscript } from '../../transcript/load.js';
+import { loadTranscript } from '../../scenario/load-transcript.js';
 import { getImporter, importerNames } from '../../transcript/importers/index.js';
 import { addExamples, addOutOption, outOf, parsePositiveInt } from '../options.js';
 

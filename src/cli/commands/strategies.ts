@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { strategies } from '../../strategies/index.js';
-import { describeOptions, type OptionDoc } from '../../strategies/describe.js';
+import { describeOptions, type OptionDoc } from '../../strategies/helpers/describe.js';
 import { addExamples } from '../options.js';
 
 export function register(program: Command): void {

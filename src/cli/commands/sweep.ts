@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import type { ProviderName } from '../../providers/types.js';
+import type { ProviderName } from '../../contracts/provider.js';
 import { runSweep } from '../../sweep/run.js';
 import { renderSweepFiles, renderSweepTerminal } from '../../sweep/render.js';
 import { readChartScript } from '../../report/html-chart-script.js';

@@ -1,4 +1,4 @@
-import { createRandom, deriveSeed } from '../../sim/random.js';
+import { createRandom, deriveSeed } from '../../random.js';
 import type { FaultKind, FaultRates } from './types.js';
 
 const ORDER: readonly FaultKind[] = ['server500', 'unavailable503', 'timeout', 'malformed'];

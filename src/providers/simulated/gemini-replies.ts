@@ -1,4 +1,4 @@
-import type { SimDirective } from '../types.js';
+import type { SimDirective } from '../../contracts/provider.js';
 import { jsonReply, truncatedReply, type ReplyFormat } from './reply-format.js';
 import { findUnsignedCall, parseGeminiRequest } from './parse-gemini.js';
 import type { SimAnswer, SimReply, SimUsage } from './types.js';

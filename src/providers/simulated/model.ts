@@ -1,6 +1,6 @@
 import type { Tokenizer } from '../../tokens/types.js';
 import { toolCallText } from '../../tokens/tokenizer.js';
-import type { ProviderName, SimDirective } from '../types.js';
+import type { ProviderName, SimDirective } from '../../contracts/provider.js';
 import type { RenderShape } from '../render-shape.js';
 import { decideFault } from './faults.js';
 import { geminiReplies, missingSignatureReply } from './gemini-replies.js';

@@ -1,4 +1,4 @@
-import type { SimDirective } from '../types.js';
+import type { SimDirective } from '../../contracts/provider.js';
 import { formatResetDuration } from '../durations.js';
 import { jsonReply, truncatedReply, type ReplyFormat } from './reply-format.js';
 import { parseOpenAIRequest } from './parse-openai.js';

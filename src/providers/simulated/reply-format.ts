@@ -1,4 +1,4 @@
-import type { SimDirective } from '../types.js';
+import type { SimDirective } from '../../contracts/provider.js';
 import type { RenderShape } from '../render-shape.js';
 import type { FaultKind, ParsedRequest, SimAnswer, SimReply, SimUsage } from './types.js';
 

@@ -1,4 +1,4 @@
-import { SPECIFIC_KINDS } from '../../calibration/specific-kinds.js';
+import { SPECIFIC_KINDS } from './specific-kinds.js';
 import type { ContextMessage } from '../../transcript/types.js';
 import { gatherMaterial, type MaterialItem } from './summary-material.js';
 import { chooseSpecifics, paraphraseSpecifics, type ChosenSpecifics } from './summary-specifics.js';

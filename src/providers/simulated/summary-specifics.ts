@@ -1,8 +1,8 @@
-import { callArgumentText, findSpecifics, SPECIFIC_KINDS, type SpecificKind } from '../../calibration/specific-kinds.js';
+import { callArgumentText, findSpecifics, SPECIFIC_KINDS, type SpecificKind } from './specific-kinds.js';
 import type { ContextMessage } from '../../transcript/types.js';
 
 /**
- * The model of loss of the simulated summarizer: which specifics (calibration/specific-kinds.ts)
+ * The model of loss of the simulated summarizer: which specifics (providers/simulated/specific-kinds.ts)
  * a summary repeats verbatim, and how the rest is paraphrased.
  *
  * Measured on real compactions, a summary names a number of specifics that grows with its own

@@ -1,7 +1,7 @@
 import type { ReasoningEffort } from '../thinking.js';
 import type { ToolCall } from '../../transcript/types.js';
 import type { ContextMessage } from '../../transcript/types.js';
-import type { SimDirective } from '../types.js';
+import type { SimDirective } from '../../contracts/provider.js';
 import type { RenderShape } from '../render-shape.js';
 
 /** Rates in [0, 1] at which the simulated provider fails a call; they add up, in this order. */

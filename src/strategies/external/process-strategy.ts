@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ContextMessage, MessageEvent } from '../../transcript/types.js';
-import type { Failure } from '../../providers/types.js';
+import type { Failure } from '../../contracts/provider.js';
 import type { RecoverDecision, Strategy, StrategyEnv } from '../types.js';
 import { VERSION } from '../../version.js';
 import { startPolicyProcess, type PolicyProcess } from './policy-process.js';

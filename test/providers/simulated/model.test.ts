@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { renderGeminiRequest } from '../../../src/providers/render-gemini.js';
 import { renderOpenAIRequest } from '../../../src/providers/render-openai.js';
 import { simulateCall, type SimulateInput } from '../../../src/providers/simulated/model.js';
-import type { SimDirective } from '../../../src/providers/types.js';
+import type { SimDirective } from '../../../src/contracts/provider.js';
 import type { ContextMessage } from '../../../src/transcript/types.js';
 import { createTokenizer } from '../../../src/tokens/tokenizer.js';
 import { agentSession } from '../conversation.js';

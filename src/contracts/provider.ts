@@ -1,0 +1,106 @@
+import type { ContextMessage, Dialect, ToolCall } from '../transcript/types.js';
+import type { ThinkingLimit } from '../providers/thinking.js';
+
+export type ProviderName = 'gemini' | 'openai';
+export type ProviderMode = 'mock' | 'live';
+
+/** Why a call is made: agent work, a strategy's own call, or measurement. */
+export type CallPurpose = 'step' | 'summary' | 'recap' | 'probe' | 'judge' | 'retrieval';
+
+/**
+ * What the harness tells the simulated model about a call, out of band (mocked mode only). It
+ * never carries a probe's expected answer.
+ */
+export interface SimDirective {
+  purpose: CallPurpose;
+  /** For `step`: the recorded completion to answer with. */
+  replay?: { text: string; thinking?: string; toolCalls?: ToolCall[]; thoughtSignature?: string };
+  /** For `summary`: the budget of the summary in tokens. */
+  budgetTokens?: number;
+  /**
+   * The quota gate refused the call: answer with the provider's own 429. `daily` marks a per-day
+   * quota (the gate's `quota` kind), which the provider words so that it classifies as `quota`.
+   */
+  rateLimit?: { retryAfterMs: number; limitTokens: number; remainingTokens: number; resetMs: number; daily?: boolean };
+  /** The window the simulated model enforces. */
+  window: number;
+  /**
+   * Tokens the request carries that are not in its body (a replayed log's hidden prefix, re-sent
+   * reasoning): the simulated model adds them to the prompt it counts, so a 15k-token prefix need
+   * not travel through nock on every step.
+   */
+  hiddenTokens?: number;
+  /**
+   * Gemini: reject a history whose function-call turns lost their thought signatures, as the real
+   * API does for thinking models. Set when the replayed transcript carries signatures.
+   */
+  requireThoughtSignatures?: boolean;
+}
+
+export interface CompletionRequest {
+  model: string;
+  /** The context, in canonical form; the provider renders it in its own format. */
+  messages: ContextMessage[];
+  /** A system instruction placed before the messages (summaries, probes). */
+  instruction?: string;
+  maxOutputTokens?: number;
+  /** A limit on the answer's thinking (Gemini `thinkingBudget`, OpenAI `reasoning_effort`); none: the model's default. */
+  thinking?: ThinkingLimit;
+  purpose: CallPurpose;
+  /** Out-of-band hints for the simulated model; ignored by live providers. */
+  directive?: SimDirective;
+}
+
+/** Usage as the provider reported it, in its own fields mapped to one shape. */
+export interface CompletionUsage {
+  /** Prompt tokens (Gemini `promptTokenCount`, OpenAI `prompt_tokens`). */
+  input: number;
+  /** Of `input`, the tokens served from a cache. */
+  cachedInput: number;
+  /** Billed output tokens, reasoning included (Gemini candidates + thoughts, OpenAI `completion_tokens`). */
+  output: number;
+  /** Of `output`, the reasoning (thinking) tokens. */
+  reasoning: number;
+}
+
+export interface CompletionOk {
+  ok: true;
+  text: string;
+  thinking?: string;
+  toolCalls: ToolCall[];
+  usage: CompletionUsage;
+}
+
+export type Failure =
+  | { kind: 'overflow'; message: string; inputTokens?: number; limit?: number }
+  | { kind: 'rate-limit'; message: string; retryAfterMs?: number }
+  | { kind: 'quota'; message: string }
+  | { kind: 'server'; message: string; status?: number }
+  | { kind: 'bad-request'; message: string; status?: number }
+  | { kind: 'network'; message: string }
+  /** A strategy from outside the registry failed (its process crashed, hung or wrote garbage): ends the unit. */
+  | { kind: 'strategy'; message: string };
+
+export type FailureKind = Failure['kind'];
+
+export interface CompletionFailed {
+  ok: false;
+  failure: Failure;
+}
+
+export type CompletionResult = CompletionOk | CompletionFailed;
+
+/** A model provider. `complete` never throws for a provider-side failure: failures are data. */
+export interface Provider {
+  readonly name: ProviderName;
+  readonly mode: ProviderMode;
+  readonly dialect: Dialect;
+  /** The base URL it talks to, when it is a live HTTP provider (named in fail-fast messages). */
+  readonly endpoint?: string;
+  complete(request: CompletionRequest): Promise<CompletionResult>;
+  /**
+   * A cheap call that uses no tokens (a models call), made before a live run to find out whether
+   * the provider can be used at all: undefined when it answered, else its failure.
+   */
+  checkAccess?(): Promise<Failure | undefined>;
+}

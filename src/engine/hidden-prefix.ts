@@ -1,0 +1,76 @@
+import type { Transcript } from '../transcript/types.js';
+import type { ProviderName } from '../contracts/provider.js';
+import type { Tokenizer } from '../tokens/types.js';
+import type { HiddenPrefix } from '../tokens/hidden-tokens.js';
+import { carriedReasoningTokens, NO_HIDDEN_PREFIX } from '../tokens/hidden-tokens.js';
+import { applyRecorded } from '../strategies/recorded.js';
+import { createHistory } from '../strategies/helpers/history.js';
+import { median } from '../stats.js';
+import { unloggedBySteps, unloggedInContext, type UsageStep } from '../fidelity/unlogged.js';
+
+/**
+ * How many first steps with recorded usage estimate a hidden prefix. Early contexts are small, so
+ * `recorded − computed` there is mostly what the log does not hold (the agent's system prompt and
+ * tool schemas) and little tokenizer mismatch; the median of three shrugs off one odd step.
+ */
+export const OFFSET_STEPS = 3;
+
+/**
+ * Estimates a log's hidden prefix from its recorded usage: the median of `recorded − computed`
+ * over the first OFFSET_STEPS steps, where `computed` is what `recorded` sends (the log's messages,
+ * its own compactions followed, the current turn's reasoning), counted with `tokenizer` — so the
+ * estimate is in the same (calibrated) units as every other count. The same estimate over the
+ * first steps after each recorded compaction, less the prefix, is what the agent re-attached with
+ * its summary. Content the agent appended to a message without logging it (unlogged.ts) is found
+ * from the jumps of the recorded usage, charged with that message, and left out of both
+ * estimates. Never negative: a log cannot have sent less than it holds. 0 (`none`) without usage.
+ */
+export function estimateHiddenPrefix(transcript: Transcript, tokenizer: Tokenizer, format: ProviderName): HiddenPrefix {
+  const history = createHistory();
+  const dialect = transcript.header.dialect;
+  const steps: (UsageStep & { carrier: string | undefined })[] = [];
+  const compactionIds: (string | undefined)[] = [undefined];
+  let carrier: string | undefined;
+  for (const event of transcript.events) {
+    if (event.type === 'message' && event.role === 'assistant') {
+      const recorded = event.usage?.input;
+      if (recorded !== undefined && recorded > 0) {
+        const computed = tokenizer.countMessages(history.messages, format) + carriedReasoningTokens(history.messages, tokenizer, format, dialect);
+        steps.push({ recorded, computed, segment: compactionIds.length - 1, carrier: carrier ?? history.messages[history.messages.length - 1]?.id });
+        carrier = undefined;
+      }
+    } else if (event.type === 'message') carrier = event.id;
+    if (event.type === 'compaction' && event.summary !== undefined) compactionIds.push(event.id);
+    applyRecorded(history, event);
+  }
+  const unlogged = unloggedBySteps(steps);
+  const inContext = unloggedInContext(steps, unlogged);
+  const residuals = (segment: number): number[] =>
+    steps.flatMap((s, i) => (s.segment === segment ? [s.recorded - s.computed - (inContext[i] as number)] : [])).slice(0, OFFSET_STEPS);
+  const first = residuals(0);
+  if (first.length === 0) return NO_HIDDEN_PREFIX;
+  const tokens = Math.max(0, Math.round(median(first)));
+  const restored: Record<string, number> = {};
+  compactionIds.forEach((id, segment) => {
+    const mine = residuals(segment);
+    if (id !== undefined && mine.length > 0) restored[id] = Math.max(0, Math.round(median(mine)) - tokens);
+  });
+  const carried: Record<string, number> = {};
+  steps.forEach((s, i) => {
+    const n = unlogged[i] as number;
+    if (n > 0 && s.carrier !== undefined) carried[s.carrier] = (carried[s.carrier] ?? 0) + n;
+  });
+  return {
+    tokens,
+    source: 'auto',
+    estimatedOn: first.length,
+    ...(Object.keys(restored).length > 0 ? { restored } : {}),
+    ...(Object.keys(carried).length > 0 ? { unlogged: carried } : {}),
+  };
+}
+
+/** The scenario's `hiddenPrefix` setting resolved for one transcript. */
+export function resolveHiddenPrefix(setting: 'auto' | number, transcript: Transcript, tokenizer: Tokenizer, format: ProviderName): HiddenPrefix {
+  if (setting === 'auto') return estimateHiddenPrefix(transcript, tokenizer, format);
+  return setting === 0 ? NO_HIDDEN_PREFIX : { tokens: setting, source: 'given' };
+}

@@ -1,0 +1,183 @@
+import type { ProbeFigures, UnitObserver } from './observer.js';
+import type { StepContext } from './step.js';
+import type { RunEvent, StepRecord } from '../metrics/run-events.js';
+import type { ProbeAnswer, RetentionCurve, UnitProbeResult } from '../metrics/types.js';
+import type { StrategyEnv } from '../strategies/types.js';
+import type { ContextMessage } from '../transcript/types.js';
+import { aggregateProbes } from '../probes/aggregate.js';
+import { answerProbe, unansweredProbe, type AskPoint, type JudgeProbeAnswer } from '../probes/answer.js';
+import type { ProbeCallDeps } from '../probes/ask.js';
+import { judgeAnswer } from '../probes/judge-call.js';
+import type { MeasuredProbe, ProbeSet } from '../probes/probe-set.js';
+import { isRetainedInMessages, prepareMessages } from '../probes/context-text.js';
+import { specificsSurvival } from '../probes/specifics.js';
+
+/**
+ * The recall measurement of one unit (DESIGN.md §6), as engine hooks. It sees what the strategy
+ * sends and never changes it.
+ *
+ * - Retention: at every step sent without a crash, and on the end context, every probe whose
+ *   evidence is visible by then is checked against the context (retention.ts, no model call).
+ * - Answers: `{step: n}` is asked on the context step n sent; `after-compaction` on the first
+ *   context sent after each `compact` action (the step whose preparation compacted), once the
+ *   probe's evidence is visible; `end` on the context the strategy would send for one more step:
+ *   `prepare` is called once more after the last event. That call may compact; its model calls
+ *   are the strategy's own and so are charged as its overhead (and its `compact` action counts).
+ * - A crash that ends the session (`onCrash: stop`): ask points after it are recorded as
+ *   unanswered (not answers: out of answer recall, counted apart), at the crash step; no end context is prepared, and the specifics
+ *   are those of the last context sent.
+ * - With `judgeRubric` (live runs with the judge on), every answer the model gave is also scored
+ *   by the LLM judge against that rubric, right after its deterministic grade (judge-call.ts).
+ */
+export function createProbeObserver(set: ProbeSet, options: ProbeObserverOptions = {}): UnitObserver {
+  let run: ProbeRun | undefined;
+  const started = (): ProbeRun => {
+    if (run === undefined) throw new Error('probe observer: onStart was not called');
+    return run;
+  };
+  return {
+    onStart: (ctx) => {
+      run = new ProbeRun(set, ctx, options.judgeRubric);
+    },
+    onStep: (record, context, env) => started().step(record, context, env),
+    onEnd: (_ctx, env) => started().end(env),
+  };
+}
+
+export interface ProbeObserverOptions {
+  /** The judge rubric (docs/judge-rubric.md, read once when the run is prepared); absent: no judge. */
+  judgeRubric?: string;
+}
+
+type Specifics = UnitProbeResult['specifics'];
+
+class ProbeRun {
+  private readonly deps: ProbeCallDeps;
+  private readonly judge?: JudgeProbeAnswer;
+  private readonly curves = new Map<string, Array<[number, 0 | 1]>>();
+  private readonly answers: ProbeAnswer[] = [];
+  private readonly afterCompaction: NonNullable<UnitProbeResult['specificsAfterCompaction']> = [];
+  private eventMark = 0;
+  private crash?: StepRecord;
+  private lastSent: readonly ContextMessage[] = [];
+
+  constructor(
+    private readonly set: ProbeSet,
+    private readonly ctx: StepContext,
+    judgeRubric: string | undefined,
+  ) {
+    const deps: ProbeCallDeps = { gateway: ctx.gateway, scenario: ctx.scenario, clock: ctx.clock, events: ctx.events, tokenizer: ctx.tokenizer, format: ctx.env.format };
+    this.deps = deps;
+    if (judgeRubric !== undefined) this.judge = (probe, answer, step) => judgeAnswer(deps, judgeRubric, probe, answer, step);
+    for (const mp of set.probes) if (isMeasurable(mp)) this.curves.set(mp.probe.id, []);
+  }
+
+  async step(record: StepRecord, context: readonly ContextMessage[], env: StrategyEnv): Promise<void> {
+    const compacted = this.takeCompactions();
+    if (record.status === 'ok') {
+      this.measure(record.step, context);
+      this.lastSent = context;
+      if (compacted) this.afterCompaction.push({ step: record.step, ...this.survival(context) });
+    } else {
+      this.crash ??= record;
+    }
+    const point: AskPoint = { askedAt: 'step', step: record.step, context };
+    for (const mp of this.set.probes) {
+      if (mp.askSteps.has(record.step)) await this.ask(mp, point, record, env);
+      if (compacted && mp.askAfterCompaction && isVisible(mp, record.step)) await this.ask(mp, { ...point, askedAt: 'after-compaction' }, record, env);
+    }
+  }
+
+  async end(env: StrategyEnv): Promise<ProbeFigures> {
+    const steps = env.step;
+    let specifics: Specifics;
+    if (this.crash !== undefined && this.ctx.scenario.onCrash === 'stop') {
+      const why = `the session crashed at step ${this.crash.step} (${this.crash.failure ?? 'failure'})`;
+      this.recordUnreached({ after: this.crash.step, at: this.crash.step, why, withEnd: true });
+      specifics = this.survival(this.lastSent);
+    } else {
+      const context = await this.ctx.strategy.prepare(this.ctx.state, env);
+      const compacted = this.takeCompactions();
+      this.measure(steps, context);
+      this.recordUnreached({ after: steps - 1, at: steps, why: `the session has only ${steps} steps`, withEnd: false });
+      for (const mp of this.set.probes) {
+        if (compacted && mp.askAfterCompaction && isVisible(mp, steps)) this.answers.push(await this.answer(mp, { askedAt: 'after-compaction', step: steps, context }, env));
+        if (mp.askAtEnd) this.answers.push(await this.answer(mp, { askedAt: 'end', step: steps, context }, env));
+      }
+      specifics = this.survival(context);
+      if (compacted) this.afterCompaction.push({ step: steps, ...specifics });
+    }
+    return this.figures(specifics);
+  }
+
+  private figures(specifics: Specifics): ProbeFigures {
+    const retention: RetentionCurve[] = this.set.probes
+      .filter((mp) => this.curves.has(mp.probe.id))
+      .map((mp) => ({ probeId: mp.probe.id, kind: mp.probe.kind, points: this.curves.get(mp.probe.id) ?? [] }));
+    const { figures, ...detail } = aggregateProbes({
+      probes: this.set.probes.map((mp) => mp.probe),
+      answers: this.answers,
+      retention,
+      specifics,
+      ...(this.afterCompaction.length > 0 ? { specificsAfterCompaction: this.afterCompaction } : {}),
+    });
+    return { retention: figures.retention, answerRecall: figures.answerRecall, count: figures.count, unanswered: figures.unanswered, detail };
+  }
+
+  /** Step asks after step `after` (and end asks, `withEnd`), never reached: unanswered, recorded at `at`. */
+  private recordUnreached(options: { after: number; at: number; why: string; withEnd: boolean }): void {
+    const { after, at, why, withEnd } = options;
+    for (const mp of this.set.probes) {
+      for (const n of [...mp.askSteps].sort((a, b) => a - b)) if (n > after) this.answers.push(unansweredProbe(mp, 'step', at, why));
+      if (withEnd && mp.askAtEnd) this.answers.push(unansweredProbe(mp, 'end', at, why));
+    }
+  }
+
+  private async ask(mp: MeasuredProbe, point: AskPoint, record: StepRecord, env: StrategyEnv): Promise<void> {
+    if (record.status === 'crashed') {
+      this.answers.push(unansweredProbe(mp, point.askedAt, record.step, `step ${record.step} crashed (${record.failure ?? 'failure'})`));
+      return;
+    }
+    this.answers.push(await this.answer(mp, point, env));
+  }
+
+  private answer(mp: MeasuredProbe, point: AskPoint, env: StrategyEnv): Promise<ProbeAnswer> {
+    return answerProbe(this.deps, env.archive, mp, point, this.judge);
+  }
+
+  /** Retention points of every visible probe on one context (the context prepared once). */
+  private measure(step: number, context: readonly ContextMessage[]): void {
+    const prepared = prepareMessages(context);
+    for (const mp of this.set.probes) {
+      const points = this.curves.get(mp.probe.id);
+      if (points === undefined || !isVisible(mp, step)) continue;
+      const kept = isRetainedInMessages(mp.prepared, context, prepared);
+      if (kept !== null) points.push([step, kept ? 1 : 0]);
+    }
+  }
+
+  private survival(context: readonly ContextMessage[]): Specifics {
+    return specificsSurvival(this.set.specifics, prepareMessages(context).raw);
+  }
+
+  /** Whether a `compact` action was emitted since the last look (during the step's preparation). */
+  private takeCompactions(): boolean {
+    const events: readonly RunEvent[] = this.ctx.events;
+    let found = false;
+    for (let i = this.eventMark; i < events.length; i++) {
+      const event = events[i];
+      if (event?.type === 'action' && event.action === 'compact') found = true;
+    }
+    this.eventMark = events.length;
+    return found;
+  }
+}
+
+function isVisible(mp: MeasuredProbe, step: number): boolean {
+  return mp.visibleFrom !== undefined && mp.visibleFrom <= step;
+}
+
+/** A probe with a retention curve: something to look for, and a step its evidence appeared at. */
+function isMeasurable(mp: MeasuredProbe): boolean {
+  return mp.visibleFrom !== undefined && mp.prepared.measurable;
+}

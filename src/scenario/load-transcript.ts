@@ -1,0 +1,28 @@
+import type { TranscriptSource } from './types.js';
+import type { Transcript } from '../transcript/types.js';
+import { readTranscript } from '../transcript/read.js';
+import { generateSession } from '../transcript/synthetic/generate.js';
+import { importTranscript } from '../transcript/importers/index.js';
+import { readHead } from '../transcript/importers/shared/lines.js';
+
+/** A canonical transcript saved under another name (`generate > session.jsonl`): its first line is the session header. */
+export async function isCanonicalFile(file: string): Promise<boolean> {
+  const first = (await readHead(file).catch(() => []))[0];
+  if (first === undefined) return false;
+  try {
+    const value = JSON.parse(first) as unknown;
+    return typeof value === 'object' && value !== null && (value as Record<string, unknown>)['type'] === 'session';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Loads a scenario's transcript: generated from the seeded synthetic model, read as canonical
+ * JSONL, or imported from a foreign agent log (the format detected from the content).
+ */
+export async function loadTranscript(source: TranscriptSource, seed: number): Promise<Transcript> {
+  if (source.kind === 'synthetic') return generateSession({ seed, ...source.options });
+  if (source.format === undefined && (source.path.endsWith('.ctx.jsonl') || (await isCanonicalFile(source.path)))) return readTranscript(source.path, { lenient: source.lenient });
+  return importTranscript(source.path, { lenient: source.lenient, ...(source.format !== undefined ? { from: source.format } : {}) });
+}

@@ -1,0 +1,52 @@
+import type { ErrorStats, LineFit } from './fidelity/types.js';
+
+/** The median of `values` (the mean of the two middle ones for an even count); NaN when empty. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/**
+ * The `q` quantile by nearest rank: the smallest value with at least `q` of the values at or below
+ * it. Always one of the values, so a p95 over few steps is the worst of them, never an
+ * interpolation that no step reached. NaN when empty.
+ */
+export function quantile(values: readonly number[], q: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil(q * sorted.length)));
+  return sorted[rank - 1] as number;
+}
+
+/** Median, 5th and 95th percentiles of signed errors, and median and p95 of their absolute values. */
+export function summarizeErrors(errors: readonly number[]): ErrorStats {
+  const absolute = errors.map((e) => Math.abs(e));
+  return {
+    count: errors.length,
+    median: median(errors),
+    p5: quantile(errors, 0.05),
+    p95: quantile(errors, 0.95),
+    medianAbs: median(absolute),
+    p95Abs: quantile(absolute, 0.95),
+  };
+}
+
+/**
+ * The Theil–Sen line through the points: the median of the slopes of every pair with distinct x,
+ * then the median intercept. Robust to a few odd steps (a model switch, a turn boundary), which a
+ * least-squares fit over a handful of steps is not. Undefined when no two x differ.
+ */
+export function fitTheilSen(xs: readonly number[], ys: readonly number[]): LineFit | undefined {
+  const slopes: number[] = [];
+  for (let i = 0; i < xs.length; i++) {
+    for (let j = i + 1; j < xs.length; j++) {
+      const dx = (xs[j] as number) - (xs[i] as number);
+      if (dx !== 0) slopes.push(((ys[j] as number) - (ys[i] as number)) / dx);
+    }
+  }
+  if (slopes.length === 0) return undefined;
+  const slope = median(slopes);
+  return { slope, intercept: median(ys.map((y, i) => y - slope * (xs[i] as number))) };
+}

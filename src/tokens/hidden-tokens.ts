@@ -1,0 +1,64 @@
+import type { ContextMessage, Dialect } from '../transcript/types.js';
+import type { ProviderName } from '../contracts/provider.js';
+import type { Tokenizer } from './types.js';
+
+/**
+ * What a replayed log's requests carried that the log does not hold (DESIGN.md §3), resolved once
+ * per transcript: the agent's hidden prefix (system prompt, tool schemas), and what the agent
+ * re-attached after each of its own compactions (Claude Code re-reads recent files), by
+ * compaction id. In the tokenizer's (calibrated) units.
+ */
+export interface HiddenPrefix {
+  tokens: number;
+  /** `auto`: estimated from recorded usage; `given`: the scenario's number; `none`: 0. */
+  source: 'auto' | 'given' | 'none';
+  /** Steps the estimate rests on (auto only). */
+  estimatedOn?: number;
+  /** Tokens re-attached after a recorded compaction, by compaction id (auto only). */
+  restored?: Record<string, number>;
+  /** Tokens the agent sent with a logged message but did not log, by message id (auto only; fidelity/unlogged.ts). */
+  unlogged?: Record<string, number>;
+}
+
+export const NO_HIDDEN_PREFIX: HiddenPrefix = { tokens: 0, source: 'none' };
+
+/** The hidden tokens of one request, kept apart so that steps.csv can show them. */
+export interface HiddenTokens {
+  /** The hidden prefix, plus what a compaction summary in the context brought back with it and what the log left out of the messages in the context. */
+  prefix: number;
+  /** Reasoning or thinking of the current turn that the API re-sends as input. */
+  reasoning: number;
+}
+
+/**
+ * Reasoning the provider charges as input on this request: that of the assistant messages after
+ * the last user message (the current turn). OpenAI's Responses API sends a turn's reasoning items
+ * back until the next user message; Anthropic keeps the thinking of the current assistant turn
+ * while tool results come back and strips earlier turns'. A size recorded by the importer
+ * (`reasoningTokens`) wins — Gemini 3 re-sends its reasoning the same way (the Gemini CLI records
+ * its size as `thoughts`); otherwise Anthropic thinking text is counted. Gemini thought text without
+ * a recorded size is counted by the tokenizer itself and is not repeated here.
+ */
+export function carriedReasoningTokens(context: readonly ContextMessage[], tokenizer: Tokenizer, format: ProviderName, dialect: Dialect): number {
+  let n = 0;
+  for (let i = context.length - 1; i >= 0; i--) {
+    const m = context[i] as ContextMessage;
+    if (m.role === 'user') break;
+    if (m.role !== 'assistant') continue;
+    if (m.reasoningTokens !== undefined) n += m.reasoningTokens;
+    else if (m.thinking !== undefined && dialect === 'anthropic' && format !== 'gemini') n += tokenizer.count(m.thinking);
+  }
+  return n;
+}
+
+/** The hidden tokens a request sending `context` carries. */
+export function hiddenTokensOf(context: readonly ContextMessage[], hidden: HiddenPrefix, tokenizer: Tokenizer, format: ProviderName, dialect: Dialect): HiddenTokens {
+  let prefix = hidden.tokens;
+  if (hidden.restored !== undefined) {
+    for (const m of context) if (m.synthetic === 'recorded-compaction') prefix += hidden.restored[m.id] ?? 0;
+  }
+  if (hidden.unlogged !== undefined) {
+    for (const m of context) prefix += hidden.unlogged[m.id] ?? 0;
+  }
+  return { prefix, reasoning: carriedReasoningTokens(context, tokenizer, format, dialect) };
+}
