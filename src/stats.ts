@@ -1,4 +1,20 @@
-import type { ErrorStats, LineFit } from './fidelity/types.js';
+/** A robust straight-line fit `recorded ≈ slope · computed + intercept`. */
+export interface LineFit {
+  slope: number;
+  intercept: number;
+}
+
+/** The distribution of one kind of relative error over a set of steps. */
+export interface ErrorStats {
+  count: number;
+  /** Signed: the median, 5th and 95th percentiles (nearest rank). */
+  median: number;
+  p5: number;
+  p95: number;
+  /** Of the absolute error: the median and the 95th percentile (nearest rank). */
+  medianAbs: number;
+  p95Abs: number;
+}
 
 /** The median of `values` (the mean of the two middle ones for an even count); NaN when empty. */
 export function median(values: readonly number[]): number {

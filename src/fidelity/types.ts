@@ -1,5 +1,9 @@
 import type { ProviderName } from '../contracts/provider.js';
 import type { Encoding } from '../tokens/types.js';
+import type { ErrorStats, LineFit } from '../stats.js';
+
+// Defined beside the statistics that produce them; re-exported for the fidelity report.
+export type { ErrorStats, LineFit };
 
 /**
  * Token-accounting fidelity (issue 5): how far the prompt tokens ctxbench computes for a replayed
@@ -35,12 +39,6 @@ export interface FidelityStep {
   uncalibratedError: number;
   /** `(computed − recorded) / recorded`: calibrated, hidden prefix included — the figure that counts. */
   offsetError: number;
-}
-
-/** A robust straight-line fit `recorded ≈ slope · computed + intercept`. */
-export interface LineFit {
-  slope: number;
-  intercept: number;
 }
 
 /** The comparison for one transcript file. */
@@ -99,18 +97,6 @@ export interface CacheFidelity {
   medianAbsError: number;
   /** Predicted cached tokens / recorded prompt tokens: the token error and the cache error together. */
   predictedOfRecorded: number;
-}
-
-/** The distribution of one kind of relative error over a set of steps. */
-export interface ErrorStats {
-  count: number;
-  /** Signed: the median, 5th and 95th percentiles (nearest rank). */
-  median: number;
-  p5: number;
-  p95: number;
-  /** Of the absolute error: the median and the 95th percentile (nearest rank). */
-  medianAbs: number;
-  p95Abs: number;
 }
 
 /** The step of a format with the largest absolute offset-corrected error. */
