@@ -1,7 +1,8 @@
 /**
  * ctxbench, the library. The CLI is a thin translator over these functions.
  */
-export { runSuite, prepareScenarios, type RunOptions, type PreparedScenario } from './engine/run-suite.js';
+export { runSuite, prepareScenarios, type RunOptions } from './engine/run-suite.js';
+export type { PreparedScenario } from './engine/prepared-scenario.js';
 export { runUnit, type UnitInput } from './engine/run-unit.js';
 export type { RunEvent, StepRecord } from './metrics/run-events.js';
 export type { UnitObserver } from './engine/observer.js';

@@ -1,6 +1,6 @@
 import type { LogSummary, ProbeAnswer, RetentionCurve, UnitProbeResult, UnitResult } from '../metrics/types.js';
 import type { ProbeKind } from '../transcript/types.js';
-import type { PreparedLog } from './run-suite.js';
+import type { PreparedLog } from './prepared-scenario.js';
 import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { aggregateProbes } from '../probes/aggregate.js';

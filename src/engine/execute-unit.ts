@@ -4,7 +4,7 @@ import type { UnitResult } from '../metrics/types.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { LoadedScenario } from '../scenario/load.js';
 import type { ScenarioOverrides } from '../scenario/resolve.js';
-import type { PreparedLog, PreparedScenario } from './run-suite.js';
+import type { PreparedLog, PreparedScenario } from './prepared-scenario.js';
 import type { Scenario } from '../scenario/types.js';
 import { InputError } from '../errors.js';
 import type { Transcript } from '../transcript/types.js';

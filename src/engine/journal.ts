@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { UnitResult } from '../metrics/types.js';
 import type { ProviderMode } from '../contracts/provider.js';
-import type { PreparedScenario } from './run-suite.js';
+import type { PreparedScenario } from './prepared-scenario.js';
 import type { PlannedUnit } from './plan.js';
 import { InputError } from '../errors.js';
 import { VERSION } from '../version.js';

@@ -1,6 +1,6 @@
 import type { ProviderName } from '../contracts/provider.js';
 import type { PlannedUnit } from './plan.js';
-import type { PreparedScenario } from './run-suite.js';
+import type { PreparedScenario } from './prepared-scenario.js';
 import { createProvider } from '../providers/index.js';
 import { preflightProvider } from '../providers/guard.js';
 import { scenarioKey } from './plan.js';

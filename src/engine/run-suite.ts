@@ -7,7 +7,6 @@ import { expandScenarioPaths, loadScenarioFile, type LoadedScenario } from '../s
 import { DEFAULT_SEED, type ScenarioOverrides } from '../scenario/resolve.js';
 import { applySavingVsFull } from '../metrics/summarize.js';
 import { VERSION } from '../version.js';
-import type { ProbeSet } from '../probes/probe-set.js';
 import { displayPath } from '../paths.js';
 import { formatLocation, InputError, UsageError } from '../errors.js';
 import { prepareLoadedScenario } from './execute-unit.js';
@@ -17,6 +16,7 @@ import { runPlannedUnits, type UnitProgress } from './workers.js';
 import { preflightLiveProviders } from './preflight.js';
 import type { RetrySleep } from '../sim/types.js';
 import { fingerprintRun } from './journal.js';
+import type { PreparedScenario } from './prepared-scenario.js';
 
 export interface RunOptions {
   /** Scenario files or folders. */
@@ -64,30 +64,6 @@ export interface RunOptions {
 export interface RunPlan {
   units: readonly PlannedUnit[];
   fingerprint: string;
-}
-
-/** One log of a scenario that names a folder or pattern of logs, with its own probes. */
-export interface PreparedLog {
-  /** Absolute path of the log. */
-  file: string;
-  transcript: Transcript;
-  probes?: ProbeSet;
-}
-
-/** A scenario ready to run: resolved, with its transcript and its probes in memory. */
-export interface PreparedScenario {
-  scenario: Scenario;
-  /** The transcript; for a scenario of several logs, the first (its header resolved the scenario). */
-  transcript: Transcript;
-  /** Inline, side-file and generated probes, resolved against the transcript; none: no recall measured. */
-  probes?: ProbeSet;
-  /**
-   * A scenario whose `transcript` is a folder or a pattern: every log, in order. Each is replayed
-   * through each strategy and the unit's result combines them (engine/combine-logs.ts).
-   */
-  logs?: PreparedLog[];
-  /** The LLM judge's rubric, when the scenario asks for the judge and has probes to judge. */
-  judgeRubric?: string;
 }
 
 /**

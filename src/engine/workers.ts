@@ -1,6 +1,6 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { UnitResult } from '../metrics/types.js';
-import type { PreparedScenario } from './run-suite.js';
+import type { PreparedScenario } from './prepared-scenario.js';
 import type { PlannedUnit } from './plan.js';
 import { HarnessError } from '../errors.js';
 import { createUnitExecutor, type ExecutorOptions, type UnitExecutor } from './execute-unit.js';

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
-import { prepareScenarios, type PreparedScenario } from '../../src/engine/run-suite.js';
+import { prepareScenarios } from '../../src/engine/run-suite.js';
+import type { PreparedScenario } from '../../src/engine/prepared-scenario.js';
 import { runUnit } from '../../src/engine/run-unit.js';
 import { createProbeObserver } from '../../src/engine/probe-observer.js';
 import { prepareProbeSet } from '../../src/probes/probe-set.js';
