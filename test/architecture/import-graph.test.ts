@@ -66,3 +66,14 @@ describe('importsOf', () => {
     ]);
   });
 });
+
+describe('CLI commands', () => {
+  it('share helpers through modules of their own, never by importing another command', () => {
+    const tree = readTree(path.join(srcRoot, 'cli'));
+    const crossImports = [...tree]
+      .filter(([file]) => file.startsWith('commands/'))
+      .flatMap(([file, source]) => importsOf(file, source).map((site) => `${file} → ${site.specifier}`))
+      .filter((line) => /→ \.\/[^/]+$/.test(line));
+    expect(crossImports).toEqual([]);
+  });
+});

@@ -1,28 +1,8 @@
 import type { Command } from 'commander';
-import { resolve } from 'node:path';
-import { writeFileAtomic } from '../../report/write.js';
-import type { RunResult } from '../../metrics/types.js';
-import { checkRun, renderCheckJunit, renderCheckMarkdown, renderCheckTerminal, type CheckReport, type CheckRules } from '../../check/index.js';
-import { GateError, UsageError } from '../../errors.js';
-import { addExamples, parseChoice, useColor } from '../options.js';
-import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
-
-/** The check flags `run --baseline` shares with `check`. */
-export interface CheckFlags {
-  config?: string;
-  maxTokenIncrease?: number;
-  maxCostIncrease?: number;
-  maxRecallDrop?: number;
-  maxRetentionDrop?: number;
-  decision?: CheckRules['decision'];
-  md?: string;
-  junit?: string;
-  /** Print nothing (the exit code and the files still tell). */
-  quiet?: boolean;
-  allowMismatch?: boolean;
-  /** Re-cost both results at these prices before comparing. */
-  prices?: PriceFile;
-}
+import { UsageError } from '../../errors.js';
+import { addExamples, parseChoice } from '../options.js';
+import { loadPriceFile } from '../../pricing/file.js';
+import { checkAndReport, type CheckFlags } from '../check-report.js';
 
 export function register(program: Command): void {
   const command = program
@@ -47,36 +27,6 @@ export function register(program: Command): void {
   command.action(async (result: string, flags: CheckFlags & { baseline: string }) => {
       await checkAndReport(result, flags.baseline, flags);
     });
-}
-
-/**
- * Runs the check, prints the diff table, writes the Markdown and JUnit files asked for, and fails
- * with exit 1 (GateError) when there is a regression.
- */
-export async function checkAndReport(current: RunResult | string, baseline: string, flags: CheckFlags): Promise<CheckReport> {
-  const report = await checkRun(current, {
-    baseline,
-    ...(flags.allowMismatch === true ? { allowMismatch: true } : {}),
-    ...(flags.prices !== undefined ? { prices: flags.prices } : {}),
-    ...(flags.config !== undefined ? { config: flags.config } : {}),
-    rules: {
-      ...(flags.maxTokenIncrease !== undefined ? { maxTokenIncrease: flags.maxTokenIncrease } : {}),
-      ...(flags.maxCostIncrease !== undefined ? { maxCostIncrease: flags.maxCostIncrease } : {}),
-      ...(flags.maxRecallDrop !== undefined ? { maxRecallDrop: flags.maxRecallDrop } : {}),
-      ...(flags.maxRetentionDrop !== undefined ? { maxRetentionDrop: flags.maxRetentionDrop } : {}),
-      ...(flags.decision !== undefined ? { decision: flags.decision } : {}),
-    },
-  });
-  if (flags.quiet !== true) process.stdout.write(renderCheckTerminal(report, { color: useColor(process.stdout) }));
-  if (flags.md !== undefined) await writeText(flags.md, renderCheckMarkdown(report));
-  if (flags.junit !== undefined) await writeText(flags.junit, renderCheckJunit(report));
-  const n = report.regressions.length;
-  if (n > 0) throw new GateError(`check failed: ${n} regression${n === 1 ? '' : 's'} against ${baseline}`);
-  return report;
-}
-
-async function writeText(file: string, text: string): Promise<void> {
-  await writeFileAtomic(resolve(file), text);
 }
 
 /** A non-negative number (percent or points) for a threshold flag. */

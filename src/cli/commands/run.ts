@@ -1,14 +1,13 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
-import { availableParallelism } from 'node:os';
 import { reporterNames, resolveReporter } from '../../report/index.js';
 import type { ProviderName } from '../../contracts/provider.js';
 import { addExamples, bundledSuite, parseChoice, parseList, parsePositiveInt, parseScenarioFlag } from '../options.js';
 import { UsageError } from '../../errors.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import { parseShard, type ShardSpec } from '../../engine/shard.js';
-import { DEFAULT_CACHE_DIR } from '../../providers/cache.js';
-import { checkAndReport } from './check.js';
+import { checkAndReport } from '../check-report.js';
+import { addParallelOptions } from '../parallel-options.js';
 import { requestOfJournal, runSession, type RunRequest } from '../run-session.js';
 import { describeAdHocScenarios } from '../ad-hoc-note.js';
 import { getImporter, importerNames } from '../../transcript/importers/index.js';
@@ -44,25 +43,6 @@ interface RunFlags {
   redact: boolean;
   resume?: string;
   prices?: PriceFile;
-}
-
-/** Flags `run` and `sweep` share: worker threads and the live response cache. */
-export function addParallelOptions(command: Command): Command {
-  return command
-    .option('--workers <n>', 'worker threads (default: the machine\'s cores); the result does not depend on it', parseWorkers, availableParallelism())
-    .option('--no-cache', 'live providers: do not answer identical requests from the response cache')
-    .option('--cache-dir <dir>', 'live providers: response cache folder', DEFAULT_CACHE_DIR);
-}
-
-/** The cache folder to pass to the library: live runs only, unless --no-cache. */
-export function cacheDirOf(flags: { cache: boolean; cacheDir: string }, live: boolean): { cacheDir?: string } {
-  return live && flags.cache ? { cacheDir: resolve(flags.cacheDir) } : {};
-}
-
-function parseWorkers(value: string): number {
-  const n = parsePositiveInt('--workers')(value);
-  if (n < 1) throw new UsageError(`--workers expects at least 1, got "${value}"`);
-  return n;
 }
 
 /** Flags that may go with --resume: how to run and what to do after, not what to run (the journal says). */

@@ -14,7 +14,7 @@ import { GateError, UsageError } from '../../errors.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import { addExamples, bundledSuite, parseChoice, parseList, parsePositiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
-import { addParallelOptions, cacheDirOf } from './run.js';
+import { addParallelOptions, cacheDirOf } from '../parallel-options.js';
 
 interface SweepFlags {
   grid: string[];
