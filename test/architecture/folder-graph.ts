@@ -165,3 +165,32 @@ export function describeCycle(graph: FolderGraph, cycle: string[]): string {
   });
   return [cycle.join(' → '), ...edges].join('\n');
 }
+
+/**
+ * The layer table of docs/ARCHITECTURE.md (`| 3 | `contracts` |` rows under "Dependency
+ * direction"): node → layer number.
+ */
+export function parseLayers(markdown: string): Map<string, number> {
+  const layers = new Map<string, number>();
+  for (const line of markdown.split('\n')) {
+    const row = /^\|\s*(\d+)\s*\|(.*)\|\s*$/.exec(line);
+    if (row === null) continue;
+    for (const name of (row[2] as string).matchAll(/`([^`]+)`/g)) layers.set(name[1] as string, Number(row[1]));
+  }
+  return layers;
+}
+
+/** Every edge that does not point to a lower layer, and every node the table does not place. */
+export function layerViolations(graph: FolderGraph, layers: ReadonlyMap<string, number>): string[] {
+  const problems: string[] = [];
+  const nodes = new Set([...graph.keys(), ...[...graph.values()].flatMap((e) => [...e.keys()])]);
+  for (const node of [...nodes].sort()) if (!layers.has(node)) problems.push(`${node} is in no layer of docs/ARCHITECTURE.md`);
+  for (const [from, edges] of [...graph].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [to, why] of [...edges].sort(([a], [b]) => a.localeCompare(b))) {
+      const a = layers.get(from);
+      const b = layers.get(to);
+      if (a !== undefined && b !== undefined && b >= a) problems.push(`${from} (layer ${a}) → ${to} (layer ${b}): ${why.join(', ')}`);
+    }
+  }
+  return problems;
+}

@@ -1,14 +1,41 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildFolderGraph, describeCycle, findCycles, importsOf, readTree } from './folder-graph.js';
+import { buildFolderGraph, describeCycle, findCycles, importsOf, layerViolations, parseLayers, readTree } from './folder-graph.js';
 
 const srcRoot = path.resolve(import.meta.dirname, '../../src');
+const architecture = readFileSync(path.resolve(import.meta.dirname, '../../docs/ARCHITECTURE.md'), 'utf8');
 
 describe('import graph of src/', () => {
   it('has no folder-level cycle', () => {
     const graph = buildFolderGraph(readTree(srcRoot));
     const cycles = findCycles(graph).map((cycle) => describeCycle(graph, cycle));
     expect(cycles.join('\n\n')).toBe('');
+  });
+
+  it('only imports downwards through the layers of docs/ARCHITECTURE.md', () => {
+    const layers = parseLayers(architecture);
+    expect(layers.get('transcript')).toBe(2);
+    expect(layers.get('cli')).toBe(12);
+    expect(layerViolations(buildFolderGraph(readTree(srcRoot)), layers)).toEqual([]);
+  });
+});
+
+describe('layerViolations', () => {
+  it('names an import that goes up or sideways, and a folder in no layer', () => {
+    const files = new Map([
+      ['engine/run.ts', "import { g } from '../probes/grade.js';\nimport { r } from '../report/render.js';\nexport const run = [g, r];\n"],
+      ['probes/grade.ts', "import { E } from '../errors.js';\nimport { n } from '../extra/new.js';\nexport const g = [E, n];\n"],
+      ['report/render.ts', 'export const r = 1;\n'],
+      ['extra/new.ts', 'export const n = 1;\n'],
+    ]);
+    const layers = parseLayers('| layer | folders |\n|---|---|\n| 1 | `errors.ts` |\n| 2 | `probes`, `report` |\n| 3 | `engine` |\n');
+    expect(layerViolations(buildFolderGraph(files), layers)).toEqual(['extra is in no layer of docs/ARCHITECTURE.md']);
+    const wrong = parseLayers('| 1 | `errors.ts`, `extra` |\n| 2 | `probes`, `report`, `engine` |\n');
+    expect(layerViolations(buildFolderGraph(files), wrong)).toEqual([
+      'engine (layer 2) → probes (layer 2): engine/run.ts → ../probes/grade.js',
+      'engine (layer 2) → report (layer 2): engine/run.ts → ../report/render.js',
+    ]);
   });
 });
 
