@@ -19,6 +19,9 @@ export default tseslint.config(
       // Contracts that return a Promise (Provider, Strategy, observers) are often met without an
       // await; keeping them `async` keeps a throw inside them a rejection, as callers expect.
       '@typescript-eslint/require-await': 'off',
+      // Its autofix removed assertions tsc needs (4 of 14 broke the build: classify-openai.ts,
+      // scenario/resolve.ts, a merge-user-turns test), so `eslint --fix` could not be re-run blindly.
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
       // The project's interfaces are plain objects of closures (StrategyEnv.count, Random.next,
       // Column.value), passed around as functions by design; none uses `this`.
       '@typescript-eslint/unbound-method': 'off',
