@@ -34,7 +34,6 @@ const strategyHelpers = [
   'text-cuts',
   'tool-clearing',
   'tri-modal-thresholds',
-  'conformance',
 ];
 export const moves = [
   // transcript/: the synthetic generator in a folder of its own, beside the importers.
@@ -77,6 +76,19 @@ export const moves = [
   ['test/engine/retry-wait.test.ts', 'test/sim/retry-wait.test.ts'],
   // The probe observer plugs probes into the engine's observer hook: the engine's side of it.
   ['src/probes/observer.ts', 'src/engine/probe-observer.ts'],
+  // Thinking limits (issue 12) are part of the provider contract: requests carry them, and
+  // strategies and the simulator read them.
+  ['src/providers/thinking.ts', 'src/contracts/thinking.ts'],
+  // Unlogged content (issue 10) feeds the engine's hidden-prefix estimate; fidelity reads it too.
+  ['src/fidelity/unlogged.ts', 'src/engine/unlogged.ts'],
+  ['test/fidelity/unlogged.test.ts', 'test/engine/unlogged.test.ts'],
+  // Re-costing a result (issue 14) reduces run results; only the check uses it. pricing/ then
+  // imports nothing above it and sits below scenario/.
+  ['src/pricing/reprice.ts', 'src/check/reprice.ts'],
+  ['test/pricing/reprice.test.ts', 'test/check/reprice.test.ts'],
+  // The conformance checker (issue 18) runs a strategy with an archive, a clock and a quota
+  // gate, as the engine does; `ctxbench verify` and the registry test call it.
+  ['src/strategies/conformance.ts', 'src/engine/conformance.ts'],
 ];
 
 /** Folders whose `.ts`, `.mts`, `.mjs` and `.js` files may hold imports of moved files. */

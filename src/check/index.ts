@@ -5,7 +5,7 @@ import { compareResults } from './compare.js';
 import { loadCheckConfig, resolveCheckRules } from './config.js';
 import { readResultFile } from './load-result.js';
 import { findMismatches } from './mismatch.js';
-import { repriceResult } from '../pricing/reprice.js';
+import { repriceResult } from './reprice.js';
 import type { PriceFile } from '../pricing/file.js';
 
 export type { CheckReport, CheckRules, Decision, MeasureDiff, Regression, UnitDiff } from './types.js';

@@ -1,5 +1,5 @@
 import type { ContextMessage, Dialect, ToolCall } from '../transcript/types.js';
-import type { ThinkingLimit } from '../providers/thinking.js';
+import type { ThinkingLimit } from './thinking.js';
 
 export type ProviderName = 'gemini' | 'openai';
 export type ProviderMode = 'mock' | 'live';

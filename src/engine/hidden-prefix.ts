@@ -6,7 +6,7 @@ import { carriedReasoningTokens, NO_HIDDEN_PREFIX } from '../tokens/hidden-token
 import { applyRecorded } from '../strategies/recorded.js';
 import { createHistory } from '../strategies/helpers/history.js';
 import { median } from '../stats.js';
-import { unloggedBySteps, unloggedInContext, type UsageStep } from '../fidelity/unlogged.js';
+import { unloggedBySteps, unloggedInContext, type UsageStep } from './unlogged.js';
 
 /**
  * How many first steps with recorded usage estimate a hidden prefix. Early contexts are small, so

@@ -15,7 +15,7 @@ import { costOf, stepUsd } from '../pricing/prices.js';
 import { waitToRetry } from '../sim/retry-wait.js';
 import type { FollowUpTracker } from './follow-up.js';
 import type { HiddenTokens } from '../tokens/hidden-tokens.js';
-import type { ThinkingLimit } from '../providers/thinking.js';
+import type { ThinkingLimit } from '../contracts/thinking.js';
 
 /** Everything a step needs; `previous` is the context sent at the last step. */
 export interface StepContext {

@@ -68,7 +68,7 @@ export interface FidelityFile {
   offsetSteps: number;
   /** Tokens the agent re-attached after each of its compactions, by compaction id. */
   restored?: Record<string, number>;
-  /** Content the agent sent with logged messages but did not log (fidelity/unlogged.ts): tokens in all, messages carrying it. */
+  /** Content the agent sent with logged messages but did not log (engine/unlogged.ts): tokens in all, messages carrying it. */
   unlogged?: { tokens: number; messages: number };
   /** The agent's own compactions (with a summary) the replay followed. */
   compactions: number;

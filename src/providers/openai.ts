@@ -7,7 +7,7 @@ import type { SimFetch } from './simulated/types.js';
 import { describeNetworkError } from './guard.js';
 import { classifyOpenAIError } from './classify-openai.js';
 import { parseArguments, renderOpenAIRequest } from './render-openai.js';
-import { effortFor } from './thinking.js';
+import { effortFor } from '../contracts/thinking.js';
 
 export interface OpenAIProviderOptions {
   apiKey: string;

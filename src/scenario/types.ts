@@ -1,27 +1,8 @@
 import type { ProviderName } from '../contracts/provider.js';
 import type { PacingModel, QuotaLimits, RetryPolicy } from '../sim/types.js';
+import type { StrategySpec } from '../strategies/types.js';
 
-/** A strategy as a scenario names it: a registered strategy with options, or a pipeline. */
-export interface StrategySpec {
-  /** Label in reports (defaults to the strategy name; must be unique in a scenario). */
-  label: string;
-  /** Registered strategy name, or `pipeline`. */
-  strategy: string;
-  options: Record<string, unknown>;
-  /** For `pipeline`: the stages, each seeing the output of the previous one. */
-  stages?: StrategySpec[];
-  /** A strategy from outside the registry (docs/strategy-api.md, docs/process-protocol.md); `strategy` is then its label. */
-  source?: ExternalStrategySource;
-}
-
-/**
- * Where a strategy that is not registered comes from: a JS module exporting a `Strategy`, or a
- * command started per unit that speaks the JSON-lines process protocol. Plain data, so a planned
- * unit still crosses to a worker thread, which loads or starts it by path itself.
- */
-export type ExternalStrategySource =
-  | { kind: 'module'; path: string }
-  | { kind: 'command'; argv: string[]; cwd: string; timeoutMs: number };
+export type { StrategySpec, ExternalStrategySource } from '../strategies/types.js';
 
 /** Where a scenario's transcript comes from: a file, or the seeded synthetic generator. */
 export type TranscriptSource =

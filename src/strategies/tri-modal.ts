@@ -4,7 +4,7 @@ import type { Strategy, StrategyEnv } from './types.js';
 import { applyToHistory, createHistory, leadingSystem, type History } from './helpers/history.js';
 import { alignCut, newestUserIndex } from './helpers/message-units.js';
 import { requestSummary } from './helpers/summary-call.js';
-import { effortFor } from '../providers/thinking.js';
+import { effortFor } from '../contracts/thinking.js';
 import { passes, resolveTriggers, triggerLines, type ThresholdOptions, type Triggers } from './helpers/tri-modal-thresholds.js';
 
 const options = z.strictObject({
@@ -200,7 +200,7 @@ function recapMessage(recap: string, n: number): ContextMessage {
 
 /**
  * Seed 001's dynamic thinking budget: while the minute's quota is low, the step is sent with a
- * thinking limit (Gemini `thinkingBudget`, OpenAI `reasoning_effort`: src/providers/thinking.ts),
+ * thinking limit (Gemini `thinkingBudget`, OpenAI `reasoning_effort`: src/contracts/thinking.ts),
  * so the answer thinks less and costs fewer completion tokens. The context is not touched.
  */
 function limitThinking(state: State, env: StrategyEnv, tokens: number): void {

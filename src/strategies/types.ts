@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ContextMessage, MessageEvent, TranscriptEvent } from '../transcript/types.js';
 import type { CompletionResult, Failure, ProviderName } from '../contracts/provider.js';
 import type { Clock, QuotaView } from '../sim/types.js';
-import type { ThinkingLimit } from '../providers/thinking.js';
+import type { ThinkingLimit } from '../contracts/thinking.js';
 
 /** What a strategy did, for the timeline: every eviction, truncation, compaction and trigger. */
 export interface StrategyAction {
@@ -61,7 +61,7 @@ export interface StrategyEnv {
   /**
    * Limits the thinking of the step being prepared (its answer's reasoning tokens): called from
    * `prepare`, it holds for that step's request only (Gemini `thinkingBudget`, OpenAI
-   * `reasoning_effort`, src/providers/thinking.ts). Absent where the engine cannot send it.
+   * `reasoning_effort`, src/contracts/thinking.ts). Absent where the engine cannot send it.
    */
   limitOutputThinking?(limit: ThinkingLimit): void;
 }
@@ -102,3 +102,25 @@ export interface Strategy<Options = any, State = any> {
    */
   dispose?(state: State): void | Promise<void>;
 }
+
+/** A strategy as a scenario names it: a registered strategy with options, or a pipeline. */
+export interface StrategySpec {
+  /** Label in reports (defaults to the strategy name; must be unique in a scenario). */
+  label: string;
+  /** Registered strategy name, or `pipeline`. */
+  strategy: string;
+  options: Record<string, unknown>;
+  /** For `pipeline`: the stages, each seeing the output of the previous one. */
+  stages?: StrategySpec[];
+  /** A strategy from outside the registry (docs/strategy-api.md, docs/process-protocol.md); `strategy` is then its label. */
+  source?: ExternalStrategySource;
+}
+
+/**
+ * Where a strategy that is not registered comes from: a JS module exporting a `Strategy`, or a
+ * command started per unit that speaks the JSON-lines process protocol. Plain data, so a planned
+ * unit still crosses to a worker thread, which loads or starts it by path itself.
+ */
+export type ExternalStrategySource =
+  | { kind: 'module'; path: string }
+  | { kind: 'command'; argv: string[]; cwd: string; timeoutMs: number };

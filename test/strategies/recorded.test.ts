@@ -73,7 +73,7 @@ describe('recorded on the long Claude Code session with a real compaction (vsla-
     expect(peak).toBeLessThan(154_565);
     expect(Math.abs(peak - 154_565) / 154_565).toBeLessThan(0.05);
     // Of that, 13.1k is what Claude Code appended to messages without logging it (file-change
-    // reminders after the sed over twelve .tex files, step 46, and others; fidelity/unlogged.ts).
+    // reminders after the sed over twelve .tex files, step 46, and others; engine/unlogged.ts).
     expect(Object.keys(rec.hiddenPrefix?.unlogged ?? {}).length).toBeGreaterThan(0);
     expect((rec.steps[157]?.hiddenTokens ?? 0) - (rec.hiddenPrefix?.tokens ?? 0)).toBe(13_061);
     // The first call after the compaction (recorded 30,905) holds the summary, not the history.

@@ -4,7 +4,7 @@ import { GateError, UsageError } from '../../errors.js';
 import type { ExternalStrategySource, StrategySpec } from '../../scenario/types.js';
 import { parsePositiveInt } from '../options.js';
 import { loadStrategyModules } from '../../strategies/external/module-loader.js';
-import { checkConformance, conformanceSession, CONFORMANCE_WINDOW, type Violation } from '../../strategies/helpers/conformance.js';
+import { checkConformance, conformanceSession, CONFORMANCE_WINDOW, type Violation } from '../../engine/conformance.js';
 import { resolveStrategy } from '../../engine/resolve-strategy.js';
 import { DEFAULT_POLICY_TIMEOUT_MS } from '../../scenario/external-spec.js';
 

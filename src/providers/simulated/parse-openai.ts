@@ -4,7 +4,7 @@ import type { CanonicalCall, ParsedRequest } from './types.js';
 import { asSent } from '../../transcript/sent-as-text.js';
 import { isRecord } from './parse-gemini.js';
 import { parseArguments } from '../render-openai.js';
-import { EFFORT_BUDGETS, isEffort } from '../thinking.js';
+import { EFFORT_BUDGETS, isEffort } from '../../contracts/thinking.js';
 
 /**
  * Reads a chat-completions body back into canonical messages: what the real model would see

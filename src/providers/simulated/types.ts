@@ -1,4 +1,4 @@
-import type { ReasoningEffort } from '../thinking.js';
+import type { ReasoningEffort } from '../../contracts/thinking.js';
 import type { ToolCall } from '../../transcript/types.js';
 import type { ContextMessage } from '../../transcript/types.js';
 import type { SimDirective } from '../../contracts/provider.js';

@@ -1,7 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
-import type { Strategy } from '../types.js';
-import type { StrategySpec } from '../../scenario/types.js';
+import type { Strategy, StrategySpec } from '../types.js';
 import { InputError } from '../../errors.js';
 import { displayPath } from '../../paths.js';
 import { optionsSchemaOf } from './options.js';

@@ -1,9 +1,9 @@
 import type { RunResult, UnitResult } from '../metrics/types.js';
 import type { StepRecord } from '../metrics/run-events.js';
 import { applySavingVsFull } from '../metrics/summarize.js';
-import { costOf, stepUsd, type ModelPrice } from './prices.js';
-import { resolvePrice } from './resolve.js';
-import { priceOverrideFor, type PriceFile } from './file.js';
+import { costOf, stepUsd, type ModelPrice } from '../pricing/prices.js';
+import { resolvePrice } from '../pricing/resolve.js';
+import { priceOverrideFor, type PriceFile } from '../pricing/file.js';
 
 /**
  * A result re-costed at other prices (`check --prices`): every step's `costUsd` from the tokens it

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UNLOGGED_MIN_SHARE, UNLOGGED_MIN_TOKENS, unloggedBySteps, unloggedInContext } from '../../src/fidelity/unlogged.js';
+import { UNLOGGED_MIN_SHARE, UNLOGGED_MIN_TOKENS, unloggedBySteps, unloggedInContext } from '../../src/engine/unlogged.js';
 
 const step = (recorded: number, computed: number, segment = 0): { recorded: number; computed: number; segment: number } => ({ recorded, computed, segment });
 

@@ -1,12 +1,12 @@
-import type { ContextMessage, MessageEvent, Transcript } from '../../transcript/types.js';
-import type { Strategy, StrategyAction, StrategyEnv } from '../types.js';
-import type { CompletionResult } from '../../contracts/provider.js';
-import { createTokenizer } from '../../tokens/tokenizer.js';
-import { createArchive } from '../../engine/archive.js';
-import { createClock } from '../../sim/clock.js';
-import { QuotaGate } from '../../sim/quota.js';
-import { generateSession } from '../../transcript/synthetic/generate.js';
-import { StrategyFailedError } from '../external/failure.js';
+import type { ContextMessage, MessageEvent, Transcript } from '../transcript/types.js';
+import type { Strategy, StrategyAction, StrategyEnv } from '../strategies/types.js';
+import type { CompletionResult } from '../contracts/provider.js';
+import { createTokenizer } from '../tokens/tokenizer.js';
+import { createArchive } from './archive.js';
+import { createClock } from '../sim/clock.js';
+import { QuotaGate } from '../sim/quota.js';
+import { generateSession } from '../transcript/synthetic/generate.js';
+import { StrategyFailedError } from '../strategies/external/failure.js';
 
 /**
  * The invariants every strategy keeps (issue 3), checked by the registry test over every built-in

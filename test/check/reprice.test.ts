@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { runSuite } from '../../src/engine/run-suite.js';
-import { repriceResult } from '../../src/pricing/reprice.js';
+import { repriceResult } from '../../src/check/reprice.js';
 import { writeFiles } from '../helpers/temp.js';
 
 const yaml = [
