@@ -36,8 +36,8 @@ export interface CompactionCalibration {
 }
 
 /** The compactions of a transcript that carry a summary, each with the history it replaced. */
-export function findCompactions(transcript: Transcript): Array<{ id: string; summary: string; history: ContextMessage[] }> {
-  const found: Array<{ id: string; summary: string; history: ContextMessage[] }> = [];
+export function findCompactions(transcript: Transcript): { id: string; summary: string; history: ContextMessage[] }[] {
+  const found: { id: string; summary: string; history: ContextMessage[] }[] = [];
   let history: ContextMessage[] = [];
   for (const event of transcript.events) {
     if (event.type === 'message') history.push(event);

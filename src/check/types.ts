@@ -34,7 +34,7 @@ export interface CheckRules extends CheckThresholds {
   /** Seed of the resampler; each measure derives its own stream from it. */
   seed: number;
   /** Thresholds for some scenarios or strategies (every given key must match; later entries win). */
-  overrides: Array<{ scenario?: string; strategy?: string } & Partial<CheckThresholds>>;
+  overrides: ({ scenario?: string; strategy?: string } & Partial<CheckThresholds>)[];
 }
 
 export type MeasureName = 'tokens' | 'cost' | 'answer_recall' | 'retention';

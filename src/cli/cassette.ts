@@ -36,7 +36,7 @@ export async function openCassette(flags: CassetteFlags, provider: ProviderName 
   if (flags.record !== undefined && flags.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
   const flag = flags.record !== undefined ? '--record' : '--replay';
   if (provider === undefined) throw new UsageError(`${flag} needs a live provider (--provider gemini or openai)`);
-  if (flags.record !== undefined) return record(resolve(flags.record), provider, baseUrl ?? (provider === 'openai' ? process.env['OPENAI_BASE_URL'] : undefined));
+  if (flags.record !== undefined) return record(resolve(flags.record), provider, baseUrl ?? (provider === 'openai' ? process.env.OPENAI_BASE_URL : undefined));
   return replay(resolve(flags.replay as string), provider, baseUrl);
 }
 

@@ -46,7 +46,7 @@ export function bundledSuite(): string[] {
 
 /** Whether to colour terminal output: a TTY, and NO_COLOR unset. */
 export function useColor(stream: NodeJS.WriteStream): boolean {
-  return stream.isTTY === true && (process.env['NO_COLOR'] ?? '') === '';
+  return stream.isTTY === true && (process.env.NO_COLOR ?? '') === '';
 }
 
 /**
@@ -82,7 +82,7 @@ export function outOf(flags: { out?: string; output?: string }): string | undefi
 }
 
 /** `--help` ends with examples: what each does, then its command line. */
-export function addExamples(command: Command, examples: ReadonlyArray<readonly [string, string]>): Command {
+export function addExamples(command: Command, examples: readonly (readonly [string, string])[]): Command {
   // What it does above the command line: long command lines stay whole in an 80-column terminal.
   const lines = examples.map(([line, what]) => `  # ${what}\n  $ ${line}`);
   return command.addHelpText('after', `\nExamples:\n${lines.join('\n')}\n`);

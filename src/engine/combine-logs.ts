@@ -33,7 +33,7 @@ export function combineLogResults(parts: readonly LogResult[]): UnitResult {
   const steps: StepRecord[] = [];
   const events: RunEvent[] = [];
   const logs: LogSummary[] = [];
-  const probeParts: Array<{ prefix: string; offset: Offset; probes: UnitProbeResult; list: Array<{ id: string; kind: ProbeKind }> }> = [];
+  const probeParts: { prefix: string; offset: Offset; probes: UnitProbeResult; list: { id: string; kind: ProbeKind }[] }[] = [];
   const offset: Offset = { step: 0, atMs: 0 };
   for (const { log, result } of parts) {
     const at = { ...offset };
@@ -84,7 +84,7 @@ function shiftEvent(event: RunEvent, at: Offset): RunEvent {
   return { ...event, step: event.step + at.step, atMs: event.atMs + at.atMs };
 }
 
-function combineProbes(parts: ReadonlyArray<{ prefix: string; offset: Offset; probes: UnitProbeResult; list: Array<{ id: string; kind: ProbeKind }> }>) {
+function combineProbes(parts: readonly { prefix: string; offset: Offset; probes: UnitProbeResult; list: { id: string; kind: ProbeKind }[] }[]) {
   const answers: ProbeAnswer[] = [];
   const retention: RetentionCurve[] = [];
   const afterCompaction: NonNullable<UnitProbeResult['specificsAfterCompaction']> = [];

@@ -40,7 +40,7 @@ export interface Violation {
 /** What one pass of a strategy over a transcript prepared and did. */
 export interface StrategyDrive {
   contexts: ContextMessage[][];
-  actions: Array<StrategyAction & { step: number }>;
+  actions: (StrategyAction & { step: number })[];
   violations: Violation[];
 }
 

@@ -78,7 +78,7 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
  * A scenario of several logs: each is loaded and gets its own probes; the first log's header
  * resolves the scenario (provider, model), so the logs of one scenario should come from one agent.
  */
-async function prepareLogs(loaded: LoadedScenario, overrides: ScenarioOverrides, loadedLogs: Array<{ file: string; transcript: Transcript }>): Promise<PreparedScenario> {
+async function prepareLogs(loaded: LoadedScenario, overrides: ScenarioOverrides, loadedLogs: { file: string; transcript: Transcript }[]): Promise<PreparedScenario> {
   const logs: PreparedLog[] = [];
   let scenario: Scenario | undefined;
   for (const { file, transcript } of loadedLogs) {
@@ -98,8 +98,8 @@ async function prepareLogs(loaded: LoadedScenario, overrides: ScenarioOverrides,
 }
 
 /** Each log file's transcript, followed (with `sidechains: include`) by its subagent conversations. */
-async function loadLogs(scenarioFile: string, files: readonly string[], lenient: boolean, withSidechains: boolean): Promise<Array<{ file: string; transcript: Transcript }>> {
-  const logs: Array<{ file: string; transcript: Transcript }> = [];
+async function loadLogs(scenarioFile: string, files: readonly string[], lenient: boolean, withSidechains: boolean): Promise<{ file: string; transcript: Transcript }[]> {
+  const logs: { file: string; transcript: Transcript }[] = [];
   for (const file of files) {
     const transcript = await loadTranscript({ kind: 'file', path: file, lenient }, 0);
     logs.push({ file, transcript });

@@ -54,7 +54,7 @@ type Specifics = UnitProbeResult['specifics'];
 class ProbeRun {
   private readonly deps: ProbeCallDeps;
   private readonly judge?: JudgeProbeAnswer;
-  private readonly curves = new Map<string, Array<[number, 0 | 1]>>();
+  private readonly curves = new Map<string, [number, 0 | 1][]>();
   private readonly answers: ProbeAnswer[] = [];
   private readonly afterCompaction: NonNullable<UnitProbeResult['specificsAfterCompaction']> = [];
   private eventMark = 0;

@@ -52,10 +52,10 @@ function parseOptions(strategy: Strategy, options: Record<string, unknown>, file
  */
 function resolvePipeline(spec: StrategySpec, file: string, path: string[]): ResolvedStrategy {
   const pipeline = createPipeline(getStrategy);
-  if (spec.stages !== undefined && spec.options['stages'] !== undefined) {
+  if (spec.stages !== undefined && spec.options.stages !== undefined) {
     throw new InputError({ file, field: [...path, 'options', 'stages'].join('.') }, 'give the stages either as `pipeline:` or as options.stages, not both');
   }
-  const own = parseOptions(pipeline, spec.options, file, path) as { stages: Array<{ strategy: string; options: Record<string, unknown> }> };
+  const own = parseOptions(pipeline, spec.options, file, path) as { stages: { strategy: string; options: Record<string, unknown> }[] };
   const fromList = spec.stages !== undefined;
   const stageSpecs: StrategySpec[] = spec.stages ?? own.stages.map((s) => ({ label: s.strategy, strategy: s.strategy, options: s.options }));
   const stages = stageSpecs.map((stage, i) => {

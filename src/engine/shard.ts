@@ -80,7 +80,7 @@ function shardOf({ file, result }: ShardFile): ShardInfo {
 }
 
 function assertSameRun(first: ShardFile, other: ShardFile, reference: ShardInfo, shard: ShardInfo): void {
-  const checks: Array<[string, unknown, unknown]> = [
+  const checks: [string, unknown, unknown][] = [
     ['tool.version', first.result.tool.version, other.result.tool.version],
     ['seed', first.result.seed, other.result.seed],
     ['mode', first.result.mode, other.result.mode],

@@ -28,7 +28,7 @@ export interface PoolOptions extends ExecutorOptions {
 /** Marks the workerData of our own workers, so that importing this module elsewhere starts nothing. */
 const WORKER_MARK = 'ctxbench-unit-worker';
 
-type ToWorker = { type: 'run'; unit: PlannedUnit };
+interface ToWorker { type: 'run'; unit: PlannedUnit }
 type FromWorker =
   | { type: 'start'; index: number }
   | { type: 'done'; index: number; result: UnitResult }

@@ -104,7 +104,7 @@ export interface RetentionCurve {
   probeId: string;
   kind: ProbeKind;
   /** [step, retained] pairs, in step order. */
-  points: Array<[number, 0 | 1]>;
+  points: [number, 0 | 1][];
 }
 
 export interface RecallFigures {
@@ -135,7 +135,7 @@ export interface UnitProbeResult {
   /** Share of distinct paths, commands and numbers still verbatim in the context at the end. */
   specifics: { paths: number | null; commands: number | null; numbers: number | null };
   /** The same shares in the first context sent after each compaction (the step it was sent at). */
-  specificsAfterCompaction?: Array<{ step: number; paths: number | null; commands: number | null; numbers: number | null }>;
+  specificsAfterCompaction?: { step: number; paths: number | null; commands: number | null; numbers: number | null }[];
 }
 
 /** The result of one scenario × strategy unit. */

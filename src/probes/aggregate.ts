@@ -50,7 +50,7 @@ function countUnanswered(answers: readonly ProbeAnswer[]): number {
 
 export interface AggregateInput {
   /** Every probe of the scenario, with its kind (for `count` and `byKind`). */
-  probes: ReadonlyArray<{ id: string; kind: ProbeKind }>;
+  probes: readonly { id: string; kind: ProbeKind }[];
   answers: ProbeAnswer[];
   retention: RetentionCurve[];
   specifics: UnitProbeResult['specifics'];

@@ -10,7 +10,7 @@ interface GeminiErrorBody {
   code?: number;
   message?: string;
   status?: string;
-  details?: Array<Record<string, unknown>>;
+  details?: Record<string, unknown>[];
 }
 
 /**
@@ -44,13 +44,13 @@ function classifyExhausted(body: GeminiErrorBody | undefined, message: string): 
   if (daily) return { kind: 'quota', message };
   const failure: Failure = { kind: 'rate-limit', message };
   const retry = details.find((detail) => detail['@type'] === RETRY_INFO);
-  const delay = typeof retry?.['retryDelay'] === 'string' ? parseDuration(retry['retryDelay']) : undefined;
+  const delay = typeof retry?.retryDelay === 'string' ? parseDuration(retry.retryDelay) : undefined;
   if (delay !== undefined) failure.retryAfterMs = delay;
   return failure;
 }
 
 function violatesDailyQuota(detail: Record<string, unknown>): boolean {
-  const violations = detail['violations'];
+  const violations = detail.violations;
   if (!Array.isArray(violations)) return false;
   return violations.some((violation: unknown) => {
     const quotaId = (violation as { quotaId?: unknown } | null)?.quotaId;

@@ -53,7 +53,7 @@ export function createProvider(options: CreateProviderOptions): Provider {
   if (options.mode !== 'live') return uncached;
   const provider = options.guard === true ? guardLiveProvider(uncached) : uncached;
   if (options.cache === undefined) return provider;
-  const envBaseUrl = options.name === 'openai' ? (options.env ?? process.env)['OPENAI_BASE_URL'] : undefined;
+  const envBaseUrl = options.name === 'openai' ? (options.env ?? process.env).OPENAI_BASE_URL : undefined;
   return withResponseCache(provider, options.cache, { provider: options.name, endpoint: options.baseUrl ?? envBaseUrl ?? '', model: options.model });
 }
 
@@ -78,14 +78,14 @@ function createUncachedProvider(options: CreateProviderOptions): Provider {
     return new GeminiProvider({ ...common, apiKey, ...(baseUrl !== undefined ? { baseUrl } : {}) });
   }
   const apiKey = mock ? MOCK_API_KEY : readKey(env, 'openai', 'OPENAI_API_KEY');
-  const baseUrl = options.baseUrl ?? (mock ? options.simulator?.openaiBaseUrl : env['OPENAI_BASE_URL']) ?? OPENAI_BASE_URL;
+  const baseUrl = options.baseUrl ?? (mock ? options.simulator?.openaiBaseUrl : env.OPENAI_BASE_URL) ?? OPENAI_BASE_URL;
   if (!mock) checkBaseUrl('openai', baseUrl);
   return new OpenAIProvider({
     ...common,
     apiKey,
     baseUrl,
-    organization: mock ? null : (env['OPENAI_ORG_ID'] ?? null),
-    project: mock ? null : (env['OPENAI_PROJECT_ID'] ?? null),
+    organization: mock ? null : (env.OPENAI_ORG_ID ?? null),
+    project: mock ? null : (env.OPENAI_PROJECT_ID ?? null),
   });
 }
 

@@ -77,7 +77,7 @@ export function installSimulator(options: SimulatorOptions): Simulator {
     const raw = init?.body;
     const text = typeof raw === 'string' ? raw : raw !== undefined && raw !== null ? await new Response(raw).text() : request !== undefined ? await request.text() : '';
     const body = parseBody(text);
-    const model = target.model ?? (isRecord(body) && typeof body['model'] === 'string' ? body['model'] : 'gpt');
+    const model = target.model ?? (isRecord(body) && typeof body.model === 'string' ? body.model : 'gpt');
     return toResponse(answer(target.format, model, body, call));
   };
 

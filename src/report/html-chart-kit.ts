@@ -11,7 +11,7 @@ export interface ChartPoint {
 }
 
 /** A Chart.js dataset as plain JSON (Chart.js reads the fields it knows). */
-export type ChartDataset = Record<string, unknown> & { label: string; data: Array<ChartPoint | number | null> };
+export type ChartDataset = Record<string, unknown> & { label: string; data: (ChartPoint | number | null)[] };
 
 /**
  * A chart ready to embed: a JSON-only Chart.js configuration plus the tick formats. The page adds
@@ -109,7 +109,7 @@ function markIdenticalCurves(datasets: ChartDataset[]): string[] {
     }
     marked.push(`${dataset.label} = ${first}`);
     dataset.label = `${dataset.label} (= ${first})`;
-    dataset['borderDash'] = [6, 4];
+    dataset.borderDash = [6, 4];
   }
   return marked;
 }
@@ -176,7 +176,7 @@ export function limitLine(label: string, color: string, y: number, fromX: number
 }
 
 /** Markers without a line; each point carries its own colour and tooltip label. */
-export function markers(label: string, style: string, points: Array<ChartPoint & { color: string }>, radius: number): ChartDataset {
+export function markers(label: string, style: string, points: (ChartPoint & { color: string })[], radius: number): ChartDataset {
   const first = points[0]?.color ?? '#111827';
   const shared = points.every((point) => point.color === first) ? first : '#111827';
   return {

@@ -79,8 +79,8 @@ export function buildOverviewChart(result: RunResult, strategies: readonly strin
   const xs = placed.map((unit) => unit.summary.saving_vs_full ?? 0);
   const spec = buildChart('line', datasets, { x: { title: 'tokens saved against full', format: 'percent' }, y: { title: 'answer recall', format: 'percent', max: 1 } });
   // Savings can be negative (a strategy that costs more than full): the axis then starts below 0.
-  const scales = spec.config.options['scales'] as { x: Record<string, unknown> };
-  scales.x['min'] = Math.min(0, ...xs);
+  const scales = spec.config.options.scales as { x: Record<string, unknown> };
+  scales.x.min = Math.min(0, ...xs);
   return spec;
 }
 

@@ -46,7 +46,7 @@ export function renderHtmlPage(result: RunResult, chartScript: string): string {
 function renderHeader(result: RunResult): string {
   const strategies = [...new Set(result.units.map((unit) => unit.strategy))];
   const names = scenarioNames(result);
-  const meta: Array<[string, string]> = [
+  const meta: [string, string][] = [
     ['seed', String(result.seed)],
     ['ctxbench', result.tool.version],
     ['providers', result.mode === 'mock' ? 'mock (simulated)' : 'live'],

@@ -67,7 +67,7 @@ export function renderSummaryTable(rows: readonly SummaryRow[], colors: Map<stri
   ].join('\n');
 }
 
-function renderRow(row: SummaryRow, best: Array<number | null>, competes: boolean, color: string): string {
+function renderRow(row: SummaryRow, best: (number | null)[], competes: boolean, color: string): string {
   const crash = row.crashed
     ? `<td data-sort="1"><span class="badge bad">${escapeHtml(row.crash_kind ?? 'crash')} @ step ${row.crash_step ?? '?'}</span></td>`
     : '<td data-sort="0" class="dim">–</td>';

@@ -49,7 +49,7 @@ function renderSuite(name: string, info: ScenarioInfo | undefined, units: readon
 }
 
 function suiteProperties(info: ScenarioInfo): string[] {
-  const entries: Array<[string, string | number | undefined]> = [
+  const entries: [string, string | number | undefined][] = [
     ['file', info.file],
     ['provider', info.provider],
     ['model', info.model],

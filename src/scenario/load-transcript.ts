@@ -11,7 +11,7 @@ export async function isCanonicalFile(file: string): Promise<boolean> {
   if (first === undefined) return false;
   try {
     const value = JSON.parse(first) as unknown;
-    return typeof value === 'object' && value !== null && (value as Record<string, unknown>)['type'] === 'session';
+    return typeof value === 'object' && value !== null && (value as Record<string, unknown>).type === 'session';
   } catch {
     return false;
   }

@@ -108,7 +108,7 @@ export async function listTranscriptLogs(path: string, scenarioFile: string): Pr
   const folder = isPattern ? dirname(path) : path;
   if (!isPattern) {
     const info = await stat(path).catch(() => undefined);
-    if (info === undefined || !info.isDirectory()) return undefined;
+    if (!info?.isDirectory()) return undefined;
   }
   const matcher = isPattern ? patternToRegExp(last) : /^[^.].*$/;
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);

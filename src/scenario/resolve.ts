@@ -138,9 +138,9 @@ export const ALL_STRATEGIES = 'all';
  * Expands `all` into every registered strategy not listed elsewhere under its own name, so a
  * scenario can add tuned variants beside the defaults and still pick up new strategies.
  */
-function expandAll(entries: unknown[]): Array<[unknown, string]> {
+function expandAll(entries: unknown[]): [unknown, string][] {
   const listed = new Set(entries.filter((e): e is string => typeof e === 'string'));
-  return entries.flatMap((entry, i): Array<[unknown, string]> => {
+  return entries.flatMap((entry, i): [unknown, string][] => {
     if (entry !== ALL_STRATEGIES) return [[entry, `strategies.${i}`]];
     return strategyNames()
       .filter((name) => !listed.has(name))

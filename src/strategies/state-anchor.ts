@@ -53,7 +53,7 @@ export interface State extends History, WindowState {
 const HEADING = /^###\s+STATE\b.*$/;
 // A block ends at the next heading of level 1 to 3 (`### NEXT STEPS`, `## Plan`), or at the end.
 const NEXT_HEADING = /^#{1,3}\s/;
-const FIELDS: Array<[string, RegExp]> = [
+const FIELDS: [string, RegExp][] = [
   ['goal', /^[\s*_-]*goal\b/i],
   ['context', /^[\s*_-]*context\b/i],
   ['resolved', /^[\s*_-]*resolved\b/i],
@@ -82,7 +82,7 @@ export function parseStateBlock(text: string): { text: string; fields: string[] 
   return { text: block, fields };
 }
 
-function anchorMessages(state: State): Array<ContextMessage | undefined> {
+function anchorMessages(state: State): (ContextMessage | undefined)[] {
   const block = state.anchor === undefined ? undefined : syntheticSystem('state-anchor:state', 'state', `### STATE (persistent; latest from message ${state.anchor.from})`, [state.anchor.text]);
   return [block, scratchpadMessage('state-anchor:scratchpad', state.notes)];
 }

@@ -93,7 +93,7 @@ export interface Strategy<Options = any, State = any> {
    */
   transform?(context: ContextMessage[], state: State, env: StrategyEnv): Promise<ContextMessage[]> | ContextMessage[];
   /** Context sizes (tokens) this strategy reacts to, for the trigger lines of the reports. */
-  thresholds?(options: Options, window: number): Array<{ label: string; tokens: number }>;
+  thresholds?(options: Options, window: number): { label: string; tokens: number }[];
   /** Reacts to an overflow or rate-limit failure; `retry` re-prepares and re-sends the step. */
   recover?(failure: Failure, state: State, env: StrategyEnv): Promise<RecoverDecision> | RecoverDecision;
   /**

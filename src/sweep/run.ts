@@ -24,13 +24,13 @@ export interface SweepPoint {
   score: PointScore;
   onFront: boolean;
   /** The point's summary row per scenario. */
-  units: Array<UnitResult['summary']>;
+  units: UnitResult['summary'][];
 }
 
 /** The outcome of a sweep: every point, the Pareto front, the recommendation, and the run. */
 export interface SweepResult {
   strategy: string;
-  axes: Array<{ key: string; flag: string; values: AxisValue[] }>;
+  axes: { key: string; flag: string; values: AxisValue[] }[];
   /** Points in the full grid (more than were run when sampled). */
   gridSize: number;
   sample: { count: number; seed: number } | null;

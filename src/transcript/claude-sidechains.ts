@@ -39,12 +39,12 @@ async function groupSidechains(lines: AsyncIterable<JsonLine>): Promise<JsonLine
   const groupOf = new Map<string, JsonLine[]>();
   for await (const line of lines) {
     const record = line.value;
-    if (record['isSidechain'] !== true) continue;
-    const parent = typeof record['parentUuid'] === 'string' ? groupOf.get(record['parentUuid']) : undefined;
+    if (record.isSidechain !== true) continue;
+    const parent = typeof record.parentUuid === 'string' ? groupOf.get(record.parentUuid) : undefined;
     const group = parent ?? [];
     if (parent === undefined) groups.push(group);
     group.push(line);
-    if (typeof record['uuid'] === 'string') groupOf.set(record['uuid'], group);
+    if (typeof record.uuid === 'string') groupOf.set(record.uuid, group);
   }
   return groups;
 }

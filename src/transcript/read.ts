@@ -103,7 +103,7 @@ function createTranscriptParser(file: string, options: ReadOptions) {
 function parseHeaderLine(text: string): LineResult<SessionHeader> {
   const json = parseJsonObject(text);
   if (!json.ok) return json;
-  if (json.value['type'] !== 'session') {
+  if (json.value.type !== 'session') {
     return { ok: false, error: { field: 'type', problem: 'the first line must be the session header (type "session")' } };
   }
   return validate(sessionHeaderSchema, json.value);
@@ -112,7 +112,7 @@ function parseHeaderLine(text: string): LineResult<SessionHeader> {
 function parseEventLine(text: string): LineResult<TranscriptEvent> {
   const json = parseJsonObject(text);
   if (!json.ok) return json;
-  const type = json.value['type'];
+  const type = json.value.type;
   if (type === undefined) return { ok: false, error: { field: 'type', problem: 'missing event type' } };
   if (type === 'session') return { ok: false, error: { field: 'type', problem: 'a second session header' } };
   if (!isEventType(type)) {

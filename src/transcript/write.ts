@@ -45,12 +45,12 @@ export async function writeTranscript(transcript: Transcript, file: string): Pro
 
 function orderHeader(header: Plain): Plain {
   const ordered = orderKeys(header, KEY_ORDER.session);
-  if (isPlain(ordered['source'])) ordered['source'] = orderKeys(ordered['source'], KEY_ORDER.source);
+  if (isPlain(ordered.source)) ordered.source = orderKeys(ordered.source, KEY_ORDER.source);
   return ordered;
 }
 
 function orderEvent(event: Plain): Plain {
-  switch (event['type']) {
+  switch (event.type) {
     case 'message':
       return orderMessage(event);
     case 'task':
@@ -68,21 +68,21 @@ function orderEvent(event: Plain): Plain {
 
 function orderMessage(message: Plain): Plain {
   const ordered = orderKeys(message, KEY_ORDER.message);
-  const calls = ordered['toolCalls'];
+  const calls = ordered.toolCalls;
   if (Array.isArray(calls)) {
     // Tool arguments are the agent's data: their own key order is kept as recorded.
-    ordered['toolCalls'] = calls.map((call: unknown) => (isPlain(call) ? orderKeys(call, KEY_ORDER.toolCall) : call));
+    ordered.toolCalls = calls.map((call: unknown) => (isPlain(call) ? orderKeys(call, KEY_ORDER.toolCall) : call));
   }
-  if (isPlain(ordered['usage'])) ordered['usage'] = orderKeys(ordered['usage'], KEY_ORDER.usage);
+  if (isPlain(ordered.usage)) ordered.usage = orderKeys(ordered.usage, KEY_ORDER.usage);
   return ordered;
 }
 
 function orderProbeEvent(event: Plain): Plain {
   const ordered = orderKeys(event, KEY_ORDER.probeEvent);
-  if (isPlain(ordered['probe'])) {
-    const probe = orderKeys(ordered['probe'], KEY_ORDER.probe);
-    if (isPlain(probe['expected'])) probe['expected'] = orderKeys(probe['expected'], KEY_ORDER.expected);
-    ordered['probe'] = probe;
+  if (isPlain(ordered.probe)) {
+    const probe = orderKeys(ordered.probe, KEY_ORDER.probe);
+    if (isPlain(probe.expected)) probe.expected = orderKeys(probe.expected, KEY_ORDER.expected);
+    ordered.probe = probe;
   }
   return ordered;
 }

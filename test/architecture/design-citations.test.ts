@@ -13,8 +13,8 @@ function designSections(markdown: string): Set<string> {
 }
 
 /** Every mention of DESIGN.md in `files`, with the path before it and the § numbers after it. */
-function citations(files: ReadonlyMap<string, string>, folder: string): Array<{ where: string; path: string; sections: string[] }> {
-  const found: Array<{ where: string; path: string; sections: string[] }> = [];
+function citations(files: ReadonlyMap<string, string>, folder: string): { where: string; path: string; sections: string[] }[] {
+  const found: { where: string; path: string; sections: string[] }[] = [];
   for (const [file, source] of files) {
     if (`${folder}/${file}` === `test/${thisFile}`) continue;
     source.split('\n').forEach((line, i) => {

@@ -14,7 +14,7 @@ export interface UnitSpec {
   /** Probe ids whose end ask point the session never reached (it crashed first). */
   unanswered?: string[];
   /** Probe id → retention points (1 kept, 0 lost), one per step from step 0. */
-  retention?: Record<string, Array<0 | 1>>;
+  retention?: Record<string, (0 | 1)[]>;
   /** USD per step (StepRecord.costUsd); none = unpriced. */
   usd?: number[];
 }

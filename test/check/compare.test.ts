@@ -8,7 +8,7 @@ const rules = (over: Partial<CheckRules> = {}): CheckRules => resolveCheckRules(
 const ruleNames = (report: ReturnType<typeof compareResults>): string[] => report.regressions.map((r) => `${r.strategy}:${r.rule}`);
 
 const base: UnitSpec = { strategy: 'rolling-window', steps: repeat(1000, 20), answers: probes(10, () => true), retention: { p0: [1, 1, 1, 1], p1: [1, 1, 1, 1] } };
-const kept = (...points: Array<0 | 1>): Array<0 | 1> => points;
+const kept = (...points: (0 | 1)[]): (0 | 1)[] => points;
 
 describe('compareResults: the rules', () => {
   it('passes a run against itself, judged on point estimates when both are mocked', () => {

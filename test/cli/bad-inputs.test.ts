@@ -72,7 +72,7 @@ describe('fixtures/bad: every bad input gives its exit code and names what is wr
     expect((await cli(['run', at('flags/tiny.yaml'), '--tpm', 'none', '--out', out, '--quiet', '--reports', 'json'])).code).toBe(0);
     const withQuota = tempDir();
     expect((await cli(['run', at('flags/tiny.yaml'), '--tpm', '5000', '--out', withQuota, '--quiet', '--reports', 'json'])).code).toBe(0);
-    const tpm = (dir: string) => (JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as { scenarios: Array<{ tpm?: number }> }).scenarios[0]?.tpm;
+    const tpm = (dir: string) => (JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as { scenarios: { tpm?: number }[] }).scenarios[0]?.tpm;
     expect(tpm(withQuota)).toBe(5000);
     expect(tpm(out)).toBeUndefined();
   });
@@ -81,9 +81,9 @@ describe('fixtures/bad: every bad input gives its exit code and names what is wr
     writeFileSync(prices, 'models:\n  gemini-2.5-flash: { input: 10, output: 50 }\n');
     const out = tempDir();
     expect((await cli(['run', tiny, '--prices', prices, '--out', out, '--quiet', '--reports', 'json'])).code).toBe(0);
-    const summary = (JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { units: Array<{ summary: Record<string, number> }> }).units[0]?.summary;
+    const summary = (JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { units: { summary: Record<string, number> }[] }).units[0]?.summary;
     // 1,745 prompt tokens, none cached (each request is under the 1,024-token minimum), 183 output.
     expect(summary).toMatchObject({ prompt_tokens: 1745, cached_input_tokens: 0, completion_tokens: 183 });
-    expect(summary?.['cost_usd']).toBeCloseTo((1745 * 10 + 183 * 50) / 1e6, 5); // steps keep their cost to the micro-dollar
+    expect(summary?.cost_usd).toBeCloseTo((1745 * 10 + 183 * 50) / 1e6, 5); // steps keep their cost to the micro-dollar
   });
 });

@@ -17,7 +17,7 @@ describe('ctxbench calibrate', () => {
   it('prints JSON with --json', async () => {
     const { code, stdout } = await cli(['calibrate', '--json', REAL]);
     expect(code).toBe(0);
-    const report = JSON.parse(stdout) as { compactions: Array<{ kinds: Array<{ kind: string; ratio: number }> }>; withoutCompaction: string[] };
+    const report = JSON.parse(stdout) as { compactions: { kinds: { kind: string; ratio: number }[] }[]; withoutCompaction: string[] };
     expect(report.compactions[0]?.kinds.map((k) => k.kind)).toEqual(['paths', 'numbers', 'identifiers']);
     expect(report.withoutCompaction).toEqual([]);
   });

@@ -11,8 +11,8 @@ import { endQuietlyOnClosedPipe } from '../../src/cli/main.js';
 const claudeLog = resolve(import.meta.dirname, '../../fixtures/real/claude-code/hello-world-script.jsonl');
 
 interface ResultShape {
-  scenarios: Array<{ name: string; provider: string; window: number; steps: number }>;
-  units: Array<{ strategy: string; options: Record<string, unknown>; summary: { answer_recall: number | null; crashed: boolean } }>;
+  scenarios: { name: string; provider: string; window: number; steps: number }[];
+  units: { strategy: string; options: Record<string, unknown>; summary: { answer_recall: number | null; crashed: boolean } }[];
 }
 
 const readResult = (out: string): ResultShape => JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as ResultShape;
@@ -81,7 +81,7 @@ describe('ctxbench run --set strategy.option=value', () => {
     const { code } = await cli(['run', generated('s.ctx.jsonl'), '--strategies', 'full,rolling-window', '--set', 'rolling-window.groups=1', '--reports', 'json', '--workers', '1', '--quiet', '-o', out]);
     expect(code).toBe(0);
     const units = readResult(out).units;
-    expect(units.find((u) => u.strategy === 'rolling-window')?.options['groups']).toBe(1);
+    expect(units.find((u) => u.strategy === 'rolling-window')?.options.groups).toBe(1);
     expect(units.find((u) => u.strategy === 'full')?.options).toEqual({});
   });
 
@@ -117,7 +117,7 @@ describe('-o/--out and stdout', () => {
       const file = join(dir, `probes${flag}.json`);
       const { code } = await cli(['probes', 'generate', claudeLog, '--max', '3', flag, file]);
       expect(code).toBe(0);
-      const probes = (JSON.parse(readFileSync(file, 'utf8')) as { probes: Array<{ id: string }> }).probes;
+      const probes = (JSON.parse(readFileSync(file, 'utf8')) as { probes: { id: string }[] }).probes;
       expect(probes.length).toBeGreaterThan(0);
       expect(probes.length).toBeLessThanOrEqual(3);
     }

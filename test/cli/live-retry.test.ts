@@ -55,8 +55,8 @@ describe('live retries wait in real time', () => {
     expect(gap(sent, 0)).toBeGreaterThanOrEqual(400 - 5);
     expect(gap(sent, 1)).toBeGreaterThanOrEqual(1000 - 5);
     const row = summaryRow(out);
-    expect(row['rate_limit_hits']).toBe('2');
-    const waited = Number(row['wait_ms']);
+    expect(row.rate_limit_hits).toBe('2');
+    const waited = Number(row.wait_ms);
     expect(waited).toBeGreaterThanOrEqual(1400 - 5);
     expect(elapsed).toBeGreaterThanOrEqual(waited);
   });
@@ -86,9 +86,9 @@ describe('live retries wait in real time', () => {
     ]);
     expect(gap(steps(local.requests), 0)).toBeGreaterThanOrEqual(600 - 5);
     const row = summaryRow(out);
-    expect(row['rate_limit_hits']).toBe('1');
-    expect(Number(row['wait_ms'])).toBeGreaterThanOrEqual(600 - 5);
-    expect(elapsed).toBeGreaterThanOrEqual(Number(row['wait_ms']));
+    expect(row.rate_limit_hits).toBe('1');
+    expect(Number(row.wait_ms)).toBeGreaterThanOrEqual(600 - 5);
+    expect(elapsed).toBeGreaterThanOrEqual(Number(row.wait_ms));
   });
 
   it('a 500 once the run is under way stays a measured crash, after the policy\'s real backoff', async () => {
@@ -103,8 +103,8 @@ describe('live retries wait in real time', () => {
     expect(steps(local.requests)).toHaveLength(3);
     const row = summaryRow(out);
     expect(row).toMatchObject({ crashed: 'true', crash_kind: 'server', crash_step: '0' });
-    expect(Number(row['wait_ms'])).toBeGreaterThanOrEqual(300 - 5);
-    expect(elapsed).toBeGreaterThanOrEqual(Number(row['wait_ms']));
+    expect(Number(row.wait_ms)).toBeGreaterThanOrEqual(300 - 5);
+    expect(elapsed).toBeGreaterThanOrEqual(Number(row.wait_ms));
   });
 });
 

@@ -54,7 +54,7 @@ describe('ctxbench report', () => {
 });
 
 describe('ctxbench report on a bad file', () => {
-  const cases: Array<[string, string | undefined, RegExp]> = [
+  const cases: [string, string | undefined, RegExp][] = [
     ['missing', undefined, /result\.json: cannot read the result file \(ENOENT\)/],
     ['not JSON', '{\n  "schemaVersion": 1,\n  oops\n}', /result\.json:3: not a JSON result file/],
     ['another schema version', '{"schemaVersion": 99, "units": []}', /result\.json \(field schemaVersion\): expected result schema version 1, found 99/],

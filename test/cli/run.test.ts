@@ -26,12 +26,12 @@ describe('ctxbench run on the bundled scenarios', () => {
     expect(code).toBe(0);
     for (const file of ['result.json', 'summary.csv', 'steps.csv']) expect(existsSync(join(out, file))).toBe(true);
     const rows = readSummary(out);
-    const row = (scenario: string, strategy: string) => rows.find((r) => r['scenario'] === scenario && r['strategy'] === strategy);
+    const row = (scenario: string, strategy: string) => rows.find((r) => r.scenario === scenario && r.strategy === strategy);
     expect(row('overflow-coding', 'full')).toMatchObject({ crashed: 'true', crash_kind: 'overflow' });
     expect(row('overflow-coding', 'rolling-window')).toMatchObject({ crashed: 'false' });
     const tpm = row('tpm-limited', 'full');
-    expect(Number(tpm?.['rate_limit_hits'])).toBeGreaterThan(0);
-    expect(Number(tpm?.['wait_ms'])).toBeGreaterThan(0);
+    expect(Number(tpm?.rate_limit_hits)).toBeGreaterThan(0);
+    expect(Number(tpm?.wait_ms)).toBeGreaterThan(0);
     expect(stdout).toContain('overflow-coding');
   });
 
@@ -47,8 +47,8 @@ describe('ctxbench run on the bundled scenarios', () => {
     expect((await cli(['run', small, '--out', b, '--quiet', '--seed', '3', '--strategies', mix])).code).toBe(0);
     const rows = readSummary(a);
     // The small run does what the property is about: crashes, summaries and quota waits.
-    expect(rows.some((r) => r['crashed'] === 'true')).toBe(true);
-    expect(rows.some((r) => Number(r['rate_limit_hits']) > 0)).toBe(true);
+    expect(rows.some((r) => r.crashed === 'true')).toBe(true);
+    expect(rows.some((r) => Number(r.rate_limit_hits) > 0)).toBe(true);
     expect(readFileSync(join(a, 'summary.csv'))).toEqual(readFileSync(join(b, 'summary.csv')));
     expect(readFileSync(join(a, 'result.json'))).toEqual(readFileSync(join(b, 'result.json')));
   });

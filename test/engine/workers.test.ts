@@ -40,7 +40,7 @@ describe('workers: results do not depend on the worker count', () => {
     const one = await resultJson(dir, 1);
     expect(await resultJson(dir, 2)).toBe(one);
     expect(await resultJson(dir, 3)).toBe(one);
-    const result = JSON.parse(one) as { units: Array<{ scenario: string; strategy: string; summary: { steps_completed: number } }> };
+    const result = JSON.parse(one) as { units: { scenario: string; strategy: string; summary: { steps_completed: number } }[] };
     expect(result.units.map((u) => `${u.scenario}/${u.strategy}`)).toEqual([
       'gemini-small/full',
       'gemini-small/rolling-window',
@@ -83,7 +83,7 @@ describe('workers: real worker threads (sources transpiled on the fly)', () => {
       outputs.push(readFileSync(join(out, 'result.json'), 'utf8'));
     }
     expect(outputs[1], '--workers 2 against --workers 1').toBe(outputs[0]);
-    const units = (JSON.parse(outputs[1] ?? '{}') as { units: Array<{ summary: { steps_completed: number } }> }).units;
+    const units = (JSON.parse(outputs[1] ?? '{}') as { units: { summary: { steps_completed: number } }[] }).units;
     // Six units answered by the simulator inside the workers (each with its own in-process transport).
     expect(units.map((u) => u.summary.steps_completed > 0)).toEqual([true, true, true, true, true, true]);
 

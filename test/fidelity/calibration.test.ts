@@ -108,7 +108,7 @@ describe('fitCalibration', () => {
   it('refits the shipped Claude default from the Claude logs', async () => {
     const fit = fitCalibration(await replayFiles(CLAUDE));
     expect(Object.keys(fit)).toEqual(['claude']);
-    expect({ factor: fit['claude']?.factor, perToolCall: fit['claude']?.perToolCall }).toEqual(DEFAULT_CALIBRATION['claude']);
-    expect(fit['claude']?.steps).toBe(373);
+    expect({ factor: fit.claude?.factor, perToolCall: fit.claude?.perToolCall }).toEqual(DEFAULT_CALIBRATION.claude);
+    expect(fit.claude?.steps).toBe(373);
   }, 300_000);
 });

@@ -54,11 +54,11 @@ export const modelsOk: LocalReply = { status: 200, body: { object: 'list', data:
 
 /** Sets dummy API keys for the duration of a test (the setup file removes real ones). */
 export function withDummyKeys(): () => void {
-  process.env['OPENAI_API_KEY'] = 'sk-test-dummy-key-0123456789';
-  process.env['GEMINI_API_KEY'] = 'gemini-test-dummy-key';
+  process.env.OPENAI_API_KEY = 'sk-test-dummy-key-0123456789';
+  process.env.GEMINI_API_KEY = 'gemini-test-dummy-key';
   return () => {
-    delete process.env['OPENAI_API_KEY'];
-    delete process.env['GEMINI_API_KEY'];
+    delete process.env.OPENAI_API_KEY;
+    delete process.env.GEMINI_API_KEY;
   };
 }
 

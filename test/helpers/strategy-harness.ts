@@ -26,7 +26,7 @@ export interface Harness {
   actions: StrategyAction[];
   calls: StrategyModelCall[];
   /** The thinking limits the strategy set, with the step they were set at. */
-  thinkingLimits: Array<{ step: number; budgetTokens: number }>;
+  thinkingLimits: { step: number; budgetTokens: number }[];
 }
 
 /**

@@ -125,7 +125,7 @@ describe('answerProbe', () => {
   });
 
   it('hands the first answer to the judge, and judges nothing when the probe call failed', async () => {
-    const judged: Array<[string, string, number]> = [];
+    const judged: [string, string, number][] = [];
     const judge = async (p: Probe, text: string, step: number) => {
       judged.push([p.id, text, step]);
       return { accuracy: 5, completeness: 5, continuity: 5, artifactTrail: 5, total: 20 };

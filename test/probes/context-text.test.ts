@@ -34,7 +34,7 @@ describe('prepareMessages', () => {
 
 describe('isRetainedInMessages', () => {
   const probe = (expected: Probe['expected']): Probe => ({ id: 'p', kind: 'recall', question: 'q?', expected, evidence: [], ask: ['end'] });
-  const cases: Array<[string, Probe['expected'], string[]]> = [
+  const cases: [string, Probe['expected'], string[]][] = [
     ['evidence in one message', { anyOf: ['nothing like it'] }, ['export const config = {\n  port: 8437,\n};']],
     ['anyOf', { anyOf: ['src/config.ts'] }, []],
     ['allOf split over two messages', { allOf: ['server listen', 'port: 8437'] }, []],

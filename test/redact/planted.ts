@@ -3,7 +3,7 @@
  * credential). Shared by the redactor's table test and the end-to-end test that plants them in a
  * transcript and greps every written file.
  */
-export const PLANTED: ReadonlyArray<{ kind: string; text: string; secret: string }> = [
+export const PLANTED: readonly { kind: string; text: string; secret: string }[] = [
   { kind: 'openai-key', text: 'export OPENAI_KEY_VALUE sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78', secret: 'sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78' },
   { kind: 'openai-key', text: 'client = OpenAI(sk-Zy98Xw76Vu54Ts32Rq10PoNmLk)', secret: 'sk-Zy98Xw76Vu54Ts32Rq10PoNmLk' },
   { kind: 'anthropic-key', text: 'use sk-ant-api03-Qw12Er34Ty56Ui78Op90As12Df34Gh56 here', secret: 'sk-ant-api03-Qw12Er34Ty56Ui78Op90As12Df34Gh56' },

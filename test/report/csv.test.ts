@@ -44,7 +44,7 @@ describe('steps.csv and events.csv', () => {
 
   it('has one row per timeline event, quoting text and neutralising formulas', () => {
     const rows = readRecords(file('events.csv'));
-    expect(rows.map((r) => `${r['strategy']}:${r['type']}:${r['kind']}`)).toEqual([
+    expect(rows.map((r) => `${r.strategy}:${r.type}:${r.kind}`)).toEqual([
       'full:failure:overflow',
       'full:crash:overflow',
       'rolling-window:failure:rate-limit',
@@ -79,7 +79,7 @@ function splitFields(line: string): string[] {
       fields.push(value);
       i += 2;
     } else {
-      const end = line.indexOf(',', i) === -1 ? line.length : line.indexOf(',', i);
+      const end = !line.includes(',', i) ? line.length : line.indexOf(',', i);
       fields.push(line.slice(i, end));
       i = end + 1;
     }

@@ -36,7 +36,7 @@ describe('escaping in the HTML report', () => {
   it('embeds chart data as JSON that cannot close its script element, and keeps every string intact', () => {
     const block = /<script type="application\/json" id="ctxbench-charts">(.*?)<\/script>/s.exec(html)?.[1] ?? '';
     expect(block).not.toMatch(/[<>]/);
-    const labels = Object.values(JSON.parse(block) as Record<string, { config: { data: { datasets: Array<{ label: string }> } } }>).flatMap((spec) =>
+    const labels = Object.values(JSON.parse(block) as Record<string, { config: { data: { datasets: { label: string }[] } } }>).flatMap((spec) =>
       spec.config.data.datasets.map((dataset) => dataset.label),
     );
     expect(labels).toContain(`rolling ${SCRIPT}`);

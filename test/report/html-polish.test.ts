@@ -46,7 +46,7 @@ describe('identical curves', () => {
     const same = [{ x: 0, y: 1 }, { x: 1, y: 2 }];
     const spec = buildChart('line', [curve('full', '#1f77b4', same), curve('rolling-window', '#ff7f0e', same), curve('gatekeeper', '#2ca02c', [{ x: 0, y: 1 }, { x: 1, y: 3 }])], { x: { title: 'step', format: 'step' }, y: { title: 'tokens', format: 'tokens' } });
     expect(spec.config.data.datasets.map((d) => d.label)).toEqual(['full', 'rolling-window (= full)', 'gatekeeper']);
-    expect(spec.config.data.datasets.map((d) => d['borderDash'])).toEqual([undefined, [6, 4], undefined]);
+    expect(spec.config.data.datasets.map((d) => d.borderDash)).toEqual([undefined, [6, 4], undefined]);
     expect(spec.note).toBe('Dashed “= …”: rolling-window = full (the curves coincide).');
   });
 });

@@ -115,7 +115,7 @@ describe('renderHtml: one self-contained page', () => {
       'scenario-0-tradeoff',
     ]);
     for (const id of Object.keys(charts(html))) expect(html).toContain(`<canvas data-chart="${id}"`);
-    for (const spec of Object.values(charts(html))) expect(spec.config.options['animation']).toBe(false);
+    for (const spec of Object.values(charts(html))) expect(spec.config.options.animation).toBe(false);
   });
 
   it('draws cost per step in USD when the steps are priced', () => {

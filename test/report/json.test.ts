@@ -18,9 +18,9 @@ describe('renderJson', () => {
   it('rounds fractions to 6 decimals and keeps integers and nulls', () => {
     const parsed = JSON.parse(renderJson(buildRunResult())[0]?.contents ?? '') as { units: { summary: Record<string, unknown> }[] };
     const rolling = parsed.units[1]?.summary;
-    expect(rolling?.['retention']).toBe(0.666667);
-    expect(rolling?.['total_tokens']).toBe(10_160);
-    expect(parsed.units[0]?.summary['retention']).toBeNull();
+    expect(rolling?.retention).toBe(0.666667);
+    expect(rolling?.total_tokens).toBe(10_160);
+    expect(parsed.units[0]?.summary.retention).toBeNull();
   });
 
   it('float noise does not change the bytes', () => {

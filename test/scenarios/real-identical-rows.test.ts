@@ -12,7 +12,7 @@ import type { UnitResult } from '../../src/metrics/types.js';
  */
 const SCENARIOS = 'scenarios/real';
 /** What each seed strategy's action log shows when it acts. */
-const ACTS: Record<string, Array<StrategyAction['action']>> = {
+const ACTS: Record<string, StrategyAction['action'][]> = {
   'surgical-eviction': ['evict'],
   'rolling-window': ['drop'],
   'tiered-truncation': ['truncate'],
@@ -26,7 +26,7 @@ const ACTS: Record<string, Array<StrategyAction['action']>> = {
 const EVERYWHERE = ['surgical-eviction', 'rolling-window', 'tiered-truncation', 'state-anchor', 'gatekeeper'];
 
 const files = await expandScenarioPaths([SCENARIOS]);
-const explained = new Map<string, Array<{ strategies: string[]; reason: string }>>();
+const explained = new Map<string, { strategies: string[]; reason: string }[]>();
 for (const file of files) {
   const { data } = await loadScenarioFile(file);
   explained.set(data.name, data.identicalRows ?? []);

@@ -34,7 +34,7 @@ const resolved = createPipeline(getStrategy);
 const textOf = (context: readonly ContextMessage[], id: string): string => context.find((m) => m.id === id)?.text ?? '';
 
 describe('pipeline', () => {
-  const table: { name: string; stages: Array<{ strategy: string; options?: Record<string, unknown> }>; expected: string[] }[] = [
+  const table: { name: string; stages: { strategy: string; options?: Record<string, unknown> }[]; expected: string[] }[] = [
     { name: 'tiered-truncation then rolling-window: the window of the truncated context', stages: [{ strategy: 'tiered-truncation' }, { strategy: 'rolling-window', options: { groups: 2 } }], expected: ['s', 'u2', 'a3', 't3', 'u3', 'a4', 't4'] },
     { name: 'rolling-window then tiered-truncation: the same messages, each stage on the output of the previous', stages: [{ strategy: 'rolling-window', options: { groups: 2 } }, { strategy: 'tiered-truncation' }], expected: ['s', 'u2', 'a3', 't3', 'u3', 'a4', 't4'] },
     { name: 'surgical-eviction then rolling-window keeps the tombstones the window reaches', stages: [{ strategy: 'surgical-eviction' }, { strategy: 'rolling-window', options: { groups: 3 } }], expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:t1', 'evicted:t2', 'u2', 'a3', 't3', 'u3', 'a4', 't4'] },
@@ -115,7 +115,7 @@ describe('pipeline resolution (src/engine/resolve-strategy.ts)', () => {
     const { context } = await replay(strategy, options, session);
     // state-anchor's window cuts the older groups, so it writes its STATE block (a metered rebuild call) and anchors it.
     expect(ids(context)).toEqual(['s', 'state-anchor:state', 'u3', 'a4', 't4']);
-    expect(resolveStrategy(spec({})).options['stages']).toHaveLength(2);
+    expect(resolveStrategy(spec({})).options.stages).toHaveLength(2);
   });
 
   it('names the file and field of a bad stage option', () => {

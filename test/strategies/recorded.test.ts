@@ -62,8 +62,8 @@ async function runReal(path: string, window: number): Promise<Record<string, Uni
 describe('recorded on the long Claude Code session with a real compaction (vsla-0a725fb5)', () => {
   it('compacts where the agent did, peaks within 5 % of the recorded 154,565 tokens (reached: 151.8k, −1.8 %), and full does not compact', async () => {
     const units = await runReal('fixtures/real/claude-code-long/vsla-0a725fb5.jsonl', 200_000);
-    const rec = units['recorded'] as UnitResult;
-    const fullUnit = units['full'] as UnitResult;
+    const rec = units.recorded as UnitResult;
+    const fullUnit = units.full as UnitResult;
     // The agent's summary arrives after its 158th call (step 157, recorded input 154,565).
     const compactions = rec.events.filter((e) => e.type === 'action' && e.action === 'compact');
     expect(compactions.map((e) => e.step)).toEqual([158]);

@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const readme = readFileSync(`${root}README.md`, 'utf8');
 const session = conformanceSession();
 
-describe.each(Object.entries(strategies) as Array<[string, Strategy]>)('registered strategy %s', (key, strategy) => {
+describe.each(Object.entries(strategies) as [string, Strategy][])('registered strategy %s', (key, strategy) => {
   it('is named after its file, which exports it, and has a description, a test file and a README row', async () => {
     expect(strategy.name).toBe(key);
     const file = `${root}src/strategies/${key}.ts`;

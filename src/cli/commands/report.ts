@@ -77,7 +77,7 @@ export async function readResult(file: string): Promise<RunResult> {
     const line = jsonErrorLine(text, error);
     throw new InputError({ file: shown, ...(line !== undefined ? { line } : {}) }, `not a JSON result file: ${(error as Error).message}`);
   }
-  const version = typeof data === 'object' && data !== null ? (data as Record<string, unknown>)['schemaVersion'] : undefined;
+  const version = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).schemaVersion : undefined;
   if (version !== RESULT_SCHEMA_VERSION) {
     const found = version === undefined ? 'none' : JSON.stringify(version);
     throw new InputError({ file: shown, field: 'schemaVersion' }, `expected result schema version ${RESULT_SCHEMA_VERSION}, found ${found}`);

@@ -62,21 +62,21 @@ export function missingSignatureReply(body: unknown): SimReply | undefined {
 }
 
 function successReply(answer: SimAnswer, usage: SimUsage, model: string): SimReply {
-  const parts: Array<Record<string, unknown>> = [];
+  const parts: Record<string, unknown>[] = [];
   if (answer.thinking !== undefined && answer.thinking !== '') parts.push({ text: answer.thinking, thought: true });
   if (answer.text !== '' || answer.toolCalls.length === 0) parts.push({ text: answer.text });
-  const calls: Array<Record<string, unknown>> = answer.toolCalls.map((call) => ({
+  const calls: Record<string, unknown>[] = answer.toolCalls.map((call) => ({
     functionCall: { id: call.id, name: call.name, args: call.args },
   }));
   parts.push(...calls);
   const signed = calls[0] ?? parts[0];
-  if (answer.thoughtSignature !== undefined && signed !== undefined) signed['thoughtSignature'] = answer.thoughtSignature;
+  if (answer.thoughtSignature !== undefined && signed !== undefined) signed.thoughtSignature = answer.thoughtSignature;
   const usageMetadata: Record<string, unknown> = {
     promptTokenCount: usage.input,
     candidatesTokenCount: usage.output,
     totalTokenCount: usage.input + usage.output + usage.reasoning,
   };
-  if (usage.reasoning > 0) usageMetadata['thoughtsTokenCount'] = usage.reasoning;
+  if (usage.reasoning > 0) usageMetadata.thoughtsTokenCount = usage.reasoning;
   return jsonReply(200, {
     candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
     usageMetadata,

@@ -21,19 +21,19 @@ interface RolePart {
  * inside merged turns are guessed (a model message is thought, text, then calls).
  */
 export function parseGeminiRequest(body: unknown, shape?: RenderShape): ParsedRequest | undefined {
-  if (!isRecord(body) || !Array.isArray(body['contents'])) return undefined;
+  if (!isRecord(body) || !Array.isArray(body.contents)) return undefined;
   const parsed: ParsedRequest = { messages: [] };
-  const systemTexts = readParts(body['systemInstruction']).map((part) => textOf(part));
+  const systemTexts = readParts(body.systemInstruction).map((part) => textOf(part));
   if (shape?.instruction === true && systemTexts.length > 0) parsed.instruction = systemTexts.shift();
   for (const text of systemTexts) parsed.messages.push({ type: 'message', id: '', role: 'system', text });
-  const flat = flattenContents(body['contents']);
+  const flat = flattenContents(body.contents);
   for (const group of groupParts(flat, shape?.partsPerMessage)) parsed.messages.push(toMessage(group));
   parsed.messages.forEach((message, index) => (message.id = `sim-${index}`));
-  const generation = body['generationConfig'];
-  const max = isRecord(generation) ? generation['maxOutputTokens'] : undefined;
+  const generation = body.generationConfig;
+  const max = isRecord(generation) ? generation.maxOutputTokens : undefined;
   if (typeof max === 'number') parsed.maxOutputTokens = max;
-  const thinking = isRecord(generation) ? generation['thinkingConfig'] : undefined;
-  const budget = isRecord(thinking) ? thinking['thinkingBudget'] : undefined;
+  const thinking = isRecord(generation) ? generation.thinkingConfig : undefined;
+  const budget = isRecord(thinking) ? thinking.thinkingBudget : undefined;
   if (typeof budget === 'number' && budget >= 0) parsed.thinkingBudget = budget;
   return parsed;
 }
@@ -50,8 +50,8 @@ export interface UnsignedCall {
  * user text must carry a signature on its first function-call part. Older turns are not checked.
  */
 export function findUnsignedCall(body: unknown): UnsignedCall | undefined {
-  if (!isRecord(body) || !Array.isArray(body['contents'])) return undefined;
-  const contents = body['contents'] as unknown[];
+  if (!isRecord(body) || !Array.isArray(body.contents)) return undefined;
+  const contents = body.contents as unknown[];
   let turnStart = 0;
   contents.forEach((content, index) => {
     const parts = readParts(content);
@@ -153,17 +153,17 @@ function toAssistant(parts: RawPart[]): ContextMessage {
 }
 
 function responseText(response: unknown): string {
-  if (isRecord(response) && typeof response['output'] === 'string') return response['output'];
+  if (isRecord(response) && typeof response.output === 'string') return response.output;
   return JSON.stringify(response ?? {});
 }
 
 function readParts(content: unknown): RawPart[] {
-  if (!isRecord(content) || !Array.isArray(content['parts'])) return [];
-  return (content['parts'] as unknown[]).filter(isRecord) as RawPart[];
+  if (!isRecord(content) || !Array.isArray(content.parts)) return [];
+  return (content.parts as unknown[]).filter(isRecord) as RawPart[];
 }
 
 function roleOf(content: unknown): 'user' | 'model' {
-  return isRecord(content) && content['role'] === 'model' ? 'model' : 'user';
+  return isRecord(content) && content.role === 'model' ? 'model' : 'user';
 }
 
 function textOf(part: RawPart): string {

@@ -11,18 +11,18 @@ import { EFFORT_BUDGETS, isEffort } from '../../contracts/thinking.js';
  * (no thinking: chat completions cannot carry it). Returns undefined when it is not such a body.
  */
 export function parseOpenAIRequest(body: unknown, shape?: RenderShape): ParsedRequest | undefined {
-  if (!isRecord(body) || !Array.isArray(body['messages'])) return undefined;
-  const raw = (body['messages'] as unknown[]).filter(isRecord);
+  if (!isRecord(body) || !Array.isArray(body.messages)) return undefined;
+  const raw = (body.messages as unknown[]).filter(isRecord);
   const parsed: ParsedRequest = { messages: [] };
   const first = raw[0];
-  if (shape?.instruction === true && first !== undefined && isSystem(first['role'])) {
-    parsed.instruction = contentText(first['content']);
+  if (shape?.instruction === true && first !== undefined && isSystem(first.role)) {
+    parsed.instruction = contentText(first.content);
     raw.shift();
   }
   parsed.messages = raw.map((message, index) => toMessage(message, `sim-${index}`));
-  const max = body['max_completion_tokens'] ?? body['max_tokens'];
+  const max = body.max_completion_tokens ?? body.max_tokens;
   if (typeof max === 'number') parsed.maxOutputTokens = max;
-  const effort = body['reasoning_effort'];
+  const effort = body.reasoning_effort;
   if (isEffort(effort)) parsed.thinkingBudget = EFFORT_BUDGETS[effort];
   return parsed;
 }
@@ -64,27 +64,27 @@ function parsedCalls(calls: readonly ToolCall[]): ToolCall[] {
 }
 
 function toMessage(raw: Record<string, unknown>, id: string): ContextMessage {
-  const text = contentText(raw['content']);
-  const role = raw['role'];
+  const text = contentText(raw.content);
+  const role = raw.role;
   if (isSystem(role)) return { type: 'message', id, role: 'system', text };
   if (role === 'tool') {
     const tool: ContextMessage = { type: 'message', id, role: 'tool', text };
-    if (typeof raw['tool_call_id'] === 'string') tool.toolCallId = raw['tool_call_id'];
+    if (typeof raw.tool_call_id === 'string') tool.toolCallId = raw.tool_call_id;
     return tool;
   }
   if (role !== 'assistant') return { type: 'message', id, role: 'user', text };
   const message: ContextMessage = { type: 'message', id, role: 'assistant', text };
-  const calls = Array.isArray(raw['tool_calls']) ? (raw['tool_calls'] as unknown[]).filter(isRecord) : [];
+  const calls = Array.isArray(raw.tool_calls) ? (raw.tool_calls as unknown[]).filter(isRecord) : [];
   if (calls.length > 0) message.toolCalls = calls.map(toToolCall);
   return message;
 }
 
 function toToolCall(raw: Record<string, unknown>): ToolCall {
-  const fn = isRecord(raw['function']) ? raw['function'] : {};
+  const fn = isRecord(raw.function) ? raw.function : {};
   return {
-    id: typeof raw['id'] === 'string' ? raw['id'] : '',
-    name: typeof fn['name'] === 'string' ? fn['name'] : '',
-    args: parseArguments(fn['arguments']),
+    id: typeof raw.id === 'string' ? raw.id : '',
+    name: typeof fn.name === 'string' ? fn.name : '',
+    args: parseArguments(fn.arguments),
   };
 }
 
@@ -94,7 +94,7 @@ function contentText(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
     .filter(isRecord)
-    .map((part) => (typeof part['text'] === 'string' ? part['text'] : ''))
+    .map((part) => (typeof part.text === 'string' ? part.text : ''))
     .join('');
 }
 

@@ -37,8 +37,8 @@ export function callArgumentText(call: { name: string; args: Record<string, unkn
 export type SpecificSets = Record<SpecificKind, Set<string>>;
 
 /** The matches of one kind in a text, in order, with their offsets. */
-export function findSpecifics(text: string, kind: SpecificKind): Array<{ value: string; at: number }> {
-  const found: Array<{ value: string; at: number }> = [];
+export function findSpecifics(text: string, kind: SpecificKind): { value: string; at: number }[] {
+  const found: { value: string; at: number }[] = [];
   for (const match of text.matchAll(PATTERNS[kind])) {
     if (kind === 'identifiers' && match[0].length < MIN_IDENTIFIER_CHARS) continue;
     found.push({ value: match[0], at: match.index });

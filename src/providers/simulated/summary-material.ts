@@ -31,7 +31,7 @@ function sentencesOf(text: string): string[] {
   return text
     .split(/\r?\n|(?<=[.!?])\s+/)
     .map((s) => s.replace(/^[\s#>*\-•\d.)]+/, '').trim())
-    .filter((s) => /\p{L}{3,}/u.test(s) && !/^```/.test(s));
+    .filter((s) => /\p{L}{3,}/u.test(s) && !s.startsWith("```"));
 }
 
 /** A sentence restated: filler dropped, the first letter capitalised, cut at `MAX_WORDS` words. */
@@ -44,7 +44,7 @@ export function restate(sentence: string): string {
 
 /** A tool call as an action in the past tense: `ran npm test`, `edited a.ts`, `read_file b.py`. */
 function describeCall(name: string, args: Record<string, unknown>): string {
-  const command = args['command'] ?? args['cmd'];
+  const command = args.command ?? args.cmd;
   if (typeof command === 'string') return `Ran ${command.split(/\s+/).slice(0, 8).join(' ')}`;
   const target = ['file_path', 'path', 'filePath', 'pattern', 'query', 'url'].map((key) => args[key]).find((v): v is string => typeof v === 'string');
   const verb = /edit|write|create|replace|patch|update/i.test(name) ? 'Changed' : /read|view|cat|open/i.test(name) ? 'Read' : /grep|search|glob|find|list|ls/i.test(name) ? 'Searched' : `Used ${name} on`;

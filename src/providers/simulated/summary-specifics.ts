@@ -30,7 +30,7 @@ export function chooseSpecifics(messages: readonly ContextMessage[], budgetToken
   const scores: Record<SpecificKind, Map<string, number>> = { paths: new Map(), numbers: new Map(), identifiers: new Map() };
   messages.forEach((message, index) => {
     const late = 1 + (RECENCY * index) / Math.max(1, messages.length - 1);
-    const parts: Array<{ text: string; weight: number }> = [
+    const parts: { text: string; weight: number }[] = [
       { text: message.text, weight: WEIGHT[message.role] },
       ...(message.toolCalls ?? []).map((call) => ({ text: callArgumentText(call), weight: WEIGHT.call })),
     ];

@@ -42,7 +42,7 @@ export async function importStrategy(path: string, file: string, label: string):
   } catch (error) {
     throw new InputError({ file, field }, `cannot load ${displayPath(path)}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const candidate = exports['default'] ?? exports['strategy'];
+  const candidate = exports.default ?? exports.strategy;
   const problem = strategyProblem(candidate);
   if (problem !== undefined) throw new InputError({ file, field }, `${displayPath(path)} ${problem}`);
   const strategy = candidate as Strategy & { options: unknown };
@@ -79,10 +79,10 @@ function guarded(strategy: Strategy, path: string): Strategy {
 function strategyProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return 'exports no strategy: export it as `default` or as `strategy`';
   const s = value as Record<string, unknown>;
-  if (typeof s['name'] !== 'string' || s['name'] === '') return 'exports a strategy without a `name`';
+  if (typeof s.name !== 'string' || s.name === '') return 'exports a strategy without a `name`';
   for (const method of ['init', 'prepare'] as const) if (typeof s[method] !== 'function') return `exports a strategy without an \`${method}\` function`;
-  if (s['options'] === undefined) return 'exports a strategy without `options` (a zod schema or a validate function)';
-  if (typeof s['options'] !== 'function' && typeof (s['options'] as { safeParse?: unknown }).safeParse !== 'function') {
+  if (s.options === undefined) return 'exports a strategy without `options` (a zod schema or a validate function)';
+  if (typeof s.options !== 'function' && typeof (s.options as { safeParse?: unknown }).safeParse !== 'function') {
     return 'exports `options` that is neither a zod schema (with safeParse) nor a validate function';
   }
   return undefined;

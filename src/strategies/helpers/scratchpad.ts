@@ -43,7 +43,7 @@ export function scratchpadMessage(id: string, notes: readonly string[]): Context
  * later pipeline stage that keeps the leading system messages (a rolling window) keeps them too.
  * A message of the same id already there (from an earlier step of the same strategy) is replaced.
  */
-export function injectAfterSystem(messages: readonly ContextMessage[], injected: ReadonlyArray<ContextMessage | undefined>): ContextMessage[] {
+export function injectAfterSystem(messages: readonly ContextMessage[], injected: readonly (ContextMessage | undefined)[]): ContextMessage[] {
   const add = injected.filter((m): m is ContextMessage => m !== undefined);
   if (add.length === 0) return [...messages];
   const ids = new Set(add.map((m) => m.id));

@@ -65,7 +65,7 @@ export function passes(tokens: number, trigger: number, floor: number, after: nu
 }
 
 /** The trigger lines the reports draw for a strategy that uses tri-modal's triggers (no hidden prefix known here). */
-export function triggerLines(o: ThresholdOptions, window: number): Array<{ label: string; tokens: number }> {
+export function triggerLines(o: ThresholdOptions, window: number): { label: string; tokens: number }[] {
   const t = resolveTriggers(o, window);
   return [
     { label: 'semantic', tokens: t.semantic },

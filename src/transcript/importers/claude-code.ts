@@ -79,8 +79,8 @@ export const claudeCode: Importer = {
   detect(firstLines) {
     return parseHeadObjects(firstLines).some(
       (o) =>
-        (typeof o['sessionId'] === 'string' && (typeof o['uuid'] === 'string' || o['type'] === 'queue-operation')) ||
-        (o['type'] === 'summary' && typeof o['leafUuid'] === 'string'),
+        (typeof o.sessionId === 'string' && (typeof o.uuid === 'string' || o.type === 'queue-operation')) ||
+        (o.type === 'summary' && typeof o.leafUuid === 'string'),
     );
   },
   async import(file: string, options: ImportOptions): Promise<Transcript> {
@@ -194,7 +194,7 @@ function applyAssistant(builder: TranscriptBuilder, state: ClaudeState, { record
     state.byApiId.set(apiId, message);
   }
   for (const block of blocks) {
-    if (block.kind === 'tool_use' && block.name === 'TodoWrite') state.todoWrites.set(block.id, block.input['todos']);
+    if (block.kind === 'tool_use' && block.name === 'TodoWrite') state.todoWrites.set(block.id, block.input.todos);
     appendAssistantBlock(builder, message, block);
   }
   const usage = convertUsage(record.message?.usage);
@@ -240,5 +240,5 @@ function todoReminder(state: ClaudeState, callId: string): string {
 
 function resultText(content: z.infer<typeof contentSchema> | null | undefined): string {
   if (typeof content === 'string') return content;
-  return (content ?? []).map((part) => (part.type === 'text' && typeof part['text'] === 'string' ? part['text'] : `[${part.type}]`)).join('\n');
+  return (content ?? []).map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : `[${part.type}]`)).join('\n');
 }

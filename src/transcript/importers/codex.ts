@@ -39,13 +39,13 @@ export const codex: Importer = {
   description: 'OpenAI Codex CLI rollout (~/.codex/sessions/**/rollout-*.jsonl)',
   detect(firstLines) {
     const types = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context']);
-    return parseHeadObjects(firstLines).some((o) => types.has(String(o['type'])) && 'payload' in o);
+    return parseHeadObjects(firstLines).some((o) => types.has(String(o.type)) && 'payload' in o);
   },
   async import(file: string, options: ImportOptions): Promise<Transcript> {
     const builder = createTranscriptBuilder({ file, format: 'codex', dialect: 'openai', lenient: options.lenient });
     const state: CodexState = { step: { open: false } };
     for await (const { line, value } of readJsonLines(file, builder)) {
-      builder.attempt(() => applyRecord(builder, state, parseCodexLine(file, line, value), line, normalizeTime(value['timestamp'])));
+      builder.attempt(() => applyRecord(builder, state, parseCodexLine(file, line, value), line, normalizeTime(value.timestamp)));
     }
     if (state.pendingUsage !== undefined) builder.countUnknown('token_count without a call');
     return withDerivedTasks(builder.build({ id: state.sessionId ?? basename(file, '.jsonl'), model: state.firstModel, contextWindow: state.contextWindow }));

@@ -36,8 +36,8 @@ export const geminiCli: Importer = {
   name: 'gemini-cli',
   description: 'Gemini CLI chat recording (~/.gemini/tmp/<project>/chats/session-*.jsonl, or the older single-JSON .json)',
   detect(firstLines) {
-    const isMetadata = (o: Record<string, unknown>): boolean => typeof o['sessionId'] === 'string' && typeof o['projectHash'] === 'string';
-    if (parseHeadObjects(firstLines).some((o) => isMetadata(o) || isRecord(o['$set']))) return true;
+    const isMetadata = (o: Record<string, unknown>): boolean => typeof o.sessionId === 'string' && typeof o.projectHash === 'string';
+    if (parseHeadObjects(firstLines).some((o) => isMetadata(o) || isRecord(o.$set))) return true;
     const head = joinHead(firstLines);
     return head.startsWith('{') && /"sessionId"\s*:/.test(head) && /"projectHash"\s*:/.test(head);
   },
@@ -60,7 +60,7 @@ async function isSingleDocument(file: string): Promise<boolean> {
   if (first === '{') return true;
   // A one-line document holds the messages; a recording's first line may too (`messages: []`), but is never alone.
   const parsed = parseJsonObject(first);
-  return head.length === 1 && typeof parsed !== 'string' && Array.isArray(parsed['messages']);
+  return head.length === 1 && typeof parsed !== 'string' && Array.isArray(parsed.messages);
 }
 
 /** Read whole: a single JSON document can only be parsed whole. */
@@ -70,7 +70,7 @@ async function readSingleDocument(file: string, builder: TranscriptBuilder): Pro
   document.entries.forEach(({ line, value }, i) => {
     builder.attempt(() => messages.push(parseShape(messageSchema, value, { file, line, field: `messages.${i}` })));
   });
-  const sessionId = isRecord(document.root) && typeof document.root['sessionId'] === 'string' ? document.root['sessionId'] : undefined;
+  const sessionId = isRecord(document.root) && typeof document.root.sessionId === 'string' ? document.root.sessionId : undefined;
   return { ...(sessionId !== undefined ? { sessionId } : {}), messages };
 }
 
@@ -85,11 +85,11 @@ async function replayRecording(file: string, builder: TranscriptBuilder): Promis
   let sessionId: string | undefined;
   for await (const { line, value } of readJsonLines(file, builder)) {
     builder.attempt(() => {
-      if (typeof value['$rewindTo'] === 'string') rewind(byId, value['$rewindTo']);
-      else if (typeof value['id'] === 'string') byId.set(value['id'], parseShape(messageSchema, value, { file, line }));
-      else if (isRecord(value['$set'])) replaced = setMessages(value['$set'], { file, line, field: '$set.messages' }) ?? replaced;
-      else if (typeof value['sessionId'] === 'string') {
-        sessionId ??= value['sessionId'];
+      if (typeof value.$rewindTo === 'string') rewind(byId, value.$rewindTo);
+      else if (typeof value.id === 'string') byId.set(value.id, parseShape(messageSchema, value, { file, line }));
+      else if (isRecord(value.$set)) replaced = setMessages(value.$set, { file, line, field: '$set.messages' }) ?? replaced;
+      else if (typeof value.sessionId === 'string') {
+        sessionId ??= value.sessionId;
         replaced = setMessages(value, { file, line, field: 'messages' }) ?? replaced;
       }
       else builder.countUnknown('record without id');
@@ -112,7 +112,7 @@ function rewind(byId: Map<string, CliMessage>, id: string): void {
 
 /** Metadata that carries a non-empty `messages` list replaces the conversation with it. */
 function setMessages(metadata: Record<string, unknown>, where: { file: string; line: number; field: string }): CliMessage[] | undefined {
-  const messages = metadata['messages'];
+  const messages = metadata.messages;
   if (!Array.isArray(messages) || messages.length === 0) return undefined;
   return messages.map((message, i) => parseShape(messageSchema, message, { ...where, field: `${where.field}.${i}` }));
 }

@@ -29,9 +29,9 @@ export const geminiContents: Importer = {
     const builder = createTranscriptBuilder({ file, format: 'gemini-contents', dialect: 'gemini', lenient: options.lenient });
     const document = await readJsonDocument(file, 'contents', builder);
     const root = isRecord(document.root) ? document.root : {};
-    const instruction = partListText(isRecord(root['systemInstruction']) ? root['systemInstruction']['parts'] : root['systemInstruction']);
+    const instruction = partListText(isRecord(root.systemInstruction) ? root.systemInstruction.parts : root.systemInstruction);
     if (instruction !== '') builder.addMessage({ id: 'system-instruction', role: 'system', text: instruction });
-    const model = typeof root['model'] === 'string' ? root['model'] : undefined;
+    const model = typeof root.model === 'string' ? root.model : undefined;
     const prefix = Array.isArray(document.root) ? '' : 'contents.';
     document.entries.forEach(({ line, value }, i) => {
       builder.attempt(() => {

@@ -55,7 +55,7 @@ export const miniSweAgent: Importer = {
     const builder = createTranscriptBuilder({ file, format: 'mini-swe-agent', dialect: 'openai', lenient: options.lenient });
     const document = await readJsonDocument(file, 'messages', builder);
     const root = isRecord(document.root) ? document.root : {};
-    checkFormat(file, root['trajectory_format']);
+    checkFormat(file, root.trajectory_format);
     let open: OpenAction | undefined;
     let model: string | undefined;
     document.entries.forEach(({ line, value }, i) => {
@@ -75,8 +75,8 @@ export const miniSweAgent: Importer = {
         }
       });
     });
-    const instance = typeof root['instance_id'] === 'string' ? root['instance_id'] : basename(file).replace(/\.traj\.json$|\.json$/, '');
-    return withDerivedTasks(builder.build({ id: instance, title: describeRun(root['info']), model }));
+    const instance = typeof root.instance_id === 'string' ? root.instance_id : basename(file).replace(/\.traj\.json$|\.json$/, '');
+    return withDerivedTasks(builder.build({ id: instance, title: describeRun(root.info), model }));
   },
 };
 

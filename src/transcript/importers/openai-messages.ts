@@ -21,13 +21,13 @@ export const openaiMessages: Importer = {
     const builder = createTranscriptBuilder({ file, format: 'openai-messages', dialect: 'openai', lenient: options.lenient });
     const document = await readJsonDocument(file, 'messages', builder);
     const root = isRecord(document.root) ? document.root : {};
-    const model = typeof root['model'] === 'string' ? root['model'] : undefined;
+    const model = typeof root.model === 'string' ? root.model : undefined;
     const prefix = Array.isArray(document.root) ? '' : 'messages.';
     document.entries.forEach(({ line, value }, i) => {
       builder.attempt(() => {
         const message = parseShape(chatMessageSchema, value, { file, line, field: `${prefix}${i}` });
         // Logs that wrap the chat format often stamp each message; keep the time when they do.
-        const at = isRecord(value) ? normalizeTime(value['timestamp'] ?? value['created_at']) : undefined;
+        const at = isRecord(value) ? normalizeTime(value.timestamp ?? value.created_at) : undefined;
         addChatMessage(builder, message, { id: `message-${i}`, at, model });
       });
     });

@@ -70,14 +70,14 @@ function applyEvent(builder: TranscriptBuilder, state: OpenHandsState, event: Op
   const at = normalizeTime(event.timestamp);
   const args = event.args ?? {};
   if (event.action === 'message' && event.source === 'user') {
-    builder.addMessage({ id, role: 'user', text: stringOr(args['content'], event.message), at });
+    builder.addMessage({ id, role: 'user', text: stringOr(args.content, event.message), at });
   } else if (event.action === 'system') {
-    builder.addMessage({ id, role: 'system', text: stringOr(args['content'], event.message), at });
+    builder.addMessage({ id, role: 'system', text: stringOr(args.content, event.message), at });
   } else if (event.action !== undefined && event.tool_call_metadata != null) {
     applyToolAction(builder, state, event, event.tool_call_metadata, at);
   } else if (event.action !== undefined && event.source === 'agent') {
     // An agent action without a tool call (a plain reply, or the text-action agents of old).
-    builder.addMessage({ id, role: 'assistant', text: stringOr(args['content'] ?? args['thought'], event.message), at });
+    builder.addMessage({ id, role: 'assistant', text: stringOr(args.content ?? args.thought, event.message), at });
     state.actions.set(event.id, { name: event.action });
   } else if (event.observation !== undefined) {
     applyObservation(builder, state, event, at);
@@ -93,7 +93,7 @@ function applyToolAction(builder: TranscriptBuilder, state: OpenHandsState, even
   const key = response?.id ?? `event-${event.id}`;
   let message = state.byResponse.get(key);
   if (message === undefined) {
-    const text = chatContentText(reply?.content) || stringOr(event.args?.['thought'], '');
+    const text = chatContentText(reply?.content) || stringOr(event.args?.thought, '');
     const model = response?.model ?? undefined;
     state.model ??= model;
     message = builder.addMessage({ id: `event-${event.id}`, role: 'assistant', text, at, model, usage: convertOpenAiUsage(response?.usage) });

@@ -30,7 +30,7 @@ export const sweAgent: Importer = {
     const builder = createTranscriptBuilder({ file, format: 'swe-agent', dialect: 'openai', lenient: options.lenient });
     const document = await readJsonDocument(file, 'history', builder);
     const root = isRecord(document.root) ? document.root : {};
-    const config = replayConfig(root['replay_config']);
+    const config = replayConfig(root.replay_config);
     const model = stringAt(config, ['agent', 'model', 'name']);
     document.entries.forEach(({ line, value }, i) => {
       builder.attempt(() => {
@@ -39,7 +39,7 @@ export const sweAgent: Importer = {
       });
     });
     const id = stringAt(config, ['problem_statement', 'id']) ?? basename(file, extname(file));
-    return withDerivedTasks(builder.build({ id, title: describeRun(root['info']), model }));
+    return withDerivedTasks(builder.build({ id, title: describeRun(root.info), model }));
   },
 };
 

@@ -201,7 +201,7 @@ function renderCall(random: Random, project: Project, task: TaskSpec, action: To
       return { name: action, args: { command }, result, subject: { command, file: task.testFile } };
     }
     case 'grep': {
-      const pattern = String(task.slots['fn']);
+      const pattern = String(task.slots.fn);
       return { name: action, args: { pattern, path: '.' }, result: renderGrep(random, project, pattern, size), subject: { file: project.sourceDir } };
     }
     case 'edit_file':
@@ -216,7 +216,7 @@ function renderCall(random: Random, project: Project, task: TaskSpec, action: To
 }
 
 function renderEdit(random: Random, project: Project, task: TaskSpec, size: number): Call {
-  const noun = String(task.slots['noun']).replace(/ /g, '_');
+  const noun = String(task.slots.noun).replace(/ /g, '_');
   const before = renderFunction(random, project, noun).filter((line) => line.trim() !== '');
   const after = renderFunction(random, project, noun).filter((line) => line.trim() !== '');
   const oldString = before.slice(2, 4).join('\n');
@@ -229,7 +229,7 @@ function renderEdit(random: Random, project: Project, task: TaskSpec, size: numb
 
 function subjectOf(args: Record<string, unknown>): Slots {
   const slots: Slots = {};
-  if (typeof args['path'] === 'string') slots['file'] = args['path'];
-  if (typeof args['command'] === 'string') slots['command'] = args['command'];
+  if (typeof args.path === 'string') slots.file = args.path;
+  if (typeof args.command === 'string') slots.command = args.command;
   return slots;
 }

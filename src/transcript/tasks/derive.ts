@@ -75,8 +75,8 @@ function fromPlanTools(events: readonly TranscriptEvent[]): TranscriptEvent[] {
 }
 
 /** Status changes of a plan list against the tracked items; updates them. */
-function transitions(items: PlanItem[], byTitle: Map<string, Tracked>): Array<{ task: Tracked; status: 'in_progress' | 'completed' }> {
-  const changes: Array<{ task: Tracked; status: 'in_progress' | 'completed' }> = [];
+function transitions(items: PlanItem[], byTitle: Map<string, Tracked>): { task: Tracked; status: 'in_progress' | 'completed' }[] {
+  const changes: { task: Tracked; status: 'in_progress' | 'completed' }[] = [];
   for (const item of items) {
     let task = byTitle.get(item.title);
     if (task === undefined) {

@@ -19,7 +19,7 @@ function listOf(value: unknown, titleKey: string): PlanItem[] {
   for (const entry of value) {
     if (typeof entry !== 'object' || entry === null) continue;
     const title = (entry as Record<string, unknown>)[titleKey];
-    const status = (entry as Record<string, unknown>)['status'];
+    const status = (entry as Record<string, unknown>).status;
     if (typeof title === 'string' && title.trim() !== '' && typeof status === 'string') items.push({ title: title.trim(), status });
   }
   return items;
@@ -31,13 +31,13 @@ function listOf(value: unknown, titleKey: string): PlanItem[] {
  * Each call sends the whole list, so a status change is read against the previous call.
  */
 export const PLAN_TOOLS: readonly PlanTool[] = [
-  { name: 'TodoWrite', source: 'todo-write', items: (args) => listOf(args['todos'], 'content') },
-  { name: 'update_plan', source: 'update-plan', items: (args) => listOf(args['plan'], 'step') },
+  { name: 'TodoWrite', source: 'todo-write', items: (args) => listOf(args.todos, 'content') },
+  { name: 'update_plan', source: 'update-plan', items: (args) => listOf(args.plan, 'step') },
 ];
 
 /** The plan-tool calls of an assistant message, with their tool. */
-export function planCalls(message: MessageEvent): Array<{ call: ToolCall; tool: PlanTool }> {
-  const found: Array<{ call: ToolCall; tool: PlanTool }> = [];
+export function planCalls(message: MessageEvent): { call: ToolCall; tool: PlanTool }[] {
+  const found: { call: ToolCall; tool: PlanTool }[] = [];
   for (const call of message.toolCalls ?? []) {
     const tool = PLAN_TOOLS.find((t) => t.name === call.name);
     if (tool !== undefined) found.push({ call, tool });

@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 
 /** Where Debian's package puts Chromium; `CHROMIUM` overrides it. */
 export function findChromium(): string | undefined {
-  const candidates = [process.env['CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'];
+  const candidates = [process.env.CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
   return candidates.find((path): path is string => path !== undefined && path !== '' && existsSync(path));
 }
 
@@ -27,7 +27,7 @@ interface Pending {
 export class Browser {
   readonly events: CdpEvent[] = [];
   private readonly pending = new Map<number, Pending>();
-  private readonly waiters: Array<{ method: string; resolve(event: CdpEvent): void }> = [];
+  private readonly waiters: { method: string; resolve(event: CdpEvent): void }[] = [];
   private nextId = 1;
   private buffer = '';
   private stderr = '';

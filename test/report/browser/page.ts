@@ -7,7 +7,7 @@ export const VIEWPORT = { width: 1366, height: 768 };
 export interface PageReport {
   requests: string[];
   errors: string[];
-  canvases: Array<{ chart: string; width: number; height: number; painted: number }>;
+  canvases: { chart: string; width: number; height: number; painted: number }[];
   /** The full page as a PNG. */
   screenshot: Buffer;
   /** The first laptop screen of the page as a PNG: what a reader sees on opening it. */
@@ -65,17 +65,17 @@ const PAINTED_PIXELS = `Array.from(document.querySelectorAll('canvas')).map((can
 })`;
 
 function requestsOf(events: readonly CdpEvent[]): string[] {
-  return events.filter((event) => event.method === 'Network.requestWillBeSent').map((event) => String((event.params['request'] as { url: string }).url));
+  return events.filter((event) => event.method === 'Network.requestWillBeSent').map((event) => String((event.params.request as { url: string }).url));
 }
 
 function errorsOf(events: readonly CdpEvent[]): string[] {
   return events.flatMap((event) => {
     const params = event.params as Record<string, any>;
-    if (event.method === 'Runtime.exceptionThrown') return [`exception: ${params['exceptionDetails']?.exception?.description ?? params['exceptionDetails']?.text}`];
-    if (event.method === 'Runtime.consoleAPICalled' && ['error', 'assert', 'warning'].includes(String(params['type']))) {
-      return [`console.${params['type']}: ${(params['args'] as Array<{ value?: unknown; description?: string }>).map((a) => a.value ?? a.description).join(' ')}`];
+    if (event.method === 'Runtime.exceptionThrown') return [`exception: ${params.exceptionDetails?.exception?.description ?? params.exceptionDetails?.text}`];
+    if (event.method === 'Runtime.consoleAPICalled' && ['error', 'assert', 'warning'].includes(String(params.type))) {
+      return [`console.${params.type}: ${(params.args as { value?: unknown; description?: string }[]).map((a) => a.value ?? a.description).join(' ')}`];
     }
-    if (event.method === 'Log.entryAdded' && params['entry']?.level === 'error') return [`log (${params['entry'].source}): ${params['entry'].text}`];
+    if (event.method === 'Log.entryAdded' && params.entry?.level === 'error') return [`log (${params.entry.source}): ${params.entry.text}`];
     return [];
   });
 }

@@ -30,8 +30,8 @@ describe.each([
     const { code } = await cli(['run', join(examples, folder, 'scenario.yaml'), '--out', out, '--quiet', '--reports', 'json,csv']);
     expect(code).toBe(0);
     const rows = readSummary(out);
-    const own = rows.find((r) => r['strategy'] === label);
-    const builtIn = rows.find((r) => r['strategy'] === 'observation-masking');
+    const own = rows.find((r) => r.strategy === label);
+    const builtIn = rows.find((r) => r.strategy === 'observation-masking');
     expect(own).toMatchObject({ steps: '40', steps_completed: '40', crashed: 'false', peak_context_tokens: '13310' });
     expect(measures(own)).toEqual(measures(builtIn));
     const again = await cli(['check', join(out, 'result.json'), '--baseline', join(out, 'result.json')]);
@@ -46,7 +46,7 @@ describe('a strategy module given on the command line', () => {
     const args = ['run', join(dir, 's.yaml'), '--out', out, '--quiet', '--reports', 'csv', '--strategies', 'observation-masking', '--strategy-module', join(examples, 'js-policy', 'masking.mjs')];
     expect((await cli(args)).code).toBe(0);
     const rows = readSummary(out);
-    expect(rows.map((r) => r['strategy'])).toEqual(['observation-masking', 'masking']);
+    expect(rows.map((r) => r.strategy)).toEqual(['observation-masking', 'masking']);
     expect(measures(rows[1])).toEqual(measures(rows[0]));
   });
 
@@ -73,7 +73,7 @@ describe('a sweep over a strategy of your own', () => {
     const scenario = join(examples, 'js-policy', 'scenario.yaml');
     const { code } = await cli(['sweep', scenario, '--grid', 'js-masking.keepLast=2,20', '--out', out, '--quiet']);
     expect(code).toBe(0);
-    const sweep = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { strategy: string; points: Array<{ label: string; units: Array<{ strategy: string; steps_completed: number }> }> };
+    const sweep = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { strategy: string; points: { label: string; units: { strategy: string; steps_completed: number }[] }[] };
     expect(sweep.strategy).toBe('js-masking');
     expect(sweep.points.map((p) => [p.label, p.units[0]?.steps_completed])).toEqual([['keepLast=2', 40], ['keepLast=20', 40]]);
     const bad = await cli(['sweep', scenario, '--grid', 'js-masking.keepLast=-2,20', '--out', tempDir(), '--quiet']);

@@ -37,7 +37,7 @@ describe('strategies of your own on real worker threads', () => {
       outputs.push(readFileSync(join(out, 'result.json'), 'utf8'));
     }
     expect(outputs[1], '--workers 2 against --workers 1').toBe(outputs[0]);
-    const units = (JSON.parse(outputs[1] ?? '{}') as { units: Array<{ strategy: string; summary: Record<string, unknown> }> }).units;
+    const units = (JSON.parse(outputs[1] ?? '{}') as { units: { strategy: string; summary: Record<string, unknown> }[] }).units;
     const row = (label: string) => units.find((u) => u.strategy === label)?.summary;
     const { strategy: _a, ...builtIn } = row('observation-masking') ?? {};
     const { strategy: _b, ...js } = row('js-masking') ?? {};

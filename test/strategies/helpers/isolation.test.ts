@@ -81,7 +81,7 @@ describe('concurrent mocked runs in one process are independent', () => {
     const sequential = [await resultJson(a), await resultJson(b)];
     const concurrent = await Promise.all([resultJson(a), resultJson(b)]);
     expect(concurrent).toEqual(sequential);
-    const units = (JSON.parse(concurrent[1] as string) as { units: Array<{ summary: { steps_completed: number; crashed: boolean } }> }).units;
+    const units = (JSON.parse(concurrent[1] as string) as { units: { summary: { steps_completed: number; crashed: boolean } }[] }).units;
     expect(units.map((u) => u.summary.steps_completed > 0)).toEqual([true, true, true, true]);
   });
 });

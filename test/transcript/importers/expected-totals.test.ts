@@ -10,7 +10,7 @@ import { totalsByModel } from './helpers.js';
  * importer's recorded usage summed per model.
  */
 function expectedUsage(file: string): Record<string, Record<string, unknown>> {
-  const expected = JSON.parse(readFileSync(file, 'utf8')) as { records: Array<{ conversationUsage: Record<string, Record<string, unknown>> }> };
+  const expected = JSON.parse(readFileSync(file, 'utf8')) as { records: { conversationUsage: Record<string, Record<string, unknown>> }[] };
   const usage = expected.records[0]?.conversationUsage;
   if (usage === undefined) throw new Error(`${file}: no conversationUsage`);
   return usage;
@@ -26,10 +26,10 @@ describe('recorded usage matches the other parser, per model', () => {
       Object.entries(expected).map(([model, u]) => [
         model,
         {
-          input: num(u['input_tokens']) + num(u['cache_read_input_tokens']) + num(u['tool_tokens']),
-          cachedInput: num(u['cache_read_input_tokens']),
-          output: num(u['output_tokens']),
-          reasoning: num(u['thoughts_tokens']),
+          input: num(u.input_tokens) + num(u.cache_read_input_tokens) + num(u.tool_tokens),
+          cachedInput: num(u.cache_read_input_tokens),
+          output: num(u.output_tokens),
+          reasoning: num(u.thoughts_tokens),
         },
       ]),
     );
@@ -37,7 +37,7 @@ describe('recorded usage matches the other parser, per model', () => {
     // Their total is input + output + thoughts + tool: nothing else was counted on either side.
     for (const [model, u] of Object.entries(expected)) {
       const t = canonical[model]!;
-      expect(t.input + t.output + t.reasoning).toBe(num(u['total_tokens']));
+      expect(t.input + t.output + t.reasoning).toBe(num(u.total_tokens));
     }
   });
 
@@ -46,8 +46,8 @@ describe('recorded usage matches the other parser, per model', () => {
     const transcript = await importTranscript('fixtures/real/codex/vibecoding-session.jsonl');
     const canonical = Object.fromEntries(
       Object.entries(expected).map(([model, u]) => {
-        const total = u['total_token_usage'] as Record<string, unknown>;
-        return [model, { input: num(total['input_tokens']), cachedInput: num(total['cached_input_tokens']), output: num(total['output_tokens']), reasoning: num(total['reasoning_output_tokens']) }];
+        const total = u.total_token_usage as Record<string, unknown>;
+        return [model, { input: num(total.input_tokens), cachedInput: num(total.cached_input_tokens), output: num(total.output_tokens), reasoning: num(total.reasoning_output_tokens) }];
       }),
     );
     expect(totalsByModel(transcript)).toEqual(canonical);
@@ -64,12 +64,12 @@ describe('recorded usage matches the other parser, per model', () => {
     const ours = totalsByModel(transcript);
     expect(Object.keys(ours)).toEqual(Object.keys(expected));
     for (const [model, u] of Object.entries(expected)) {
-      const prompt = num(u['input_tokens']) + num(u['cache_creation_input_tokens']) + num(u['cache_read_input_tokens']);
+      const prompt = num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens);
       const extra = repeated[model] ?? { input: 0, cachedInput: 0, output: 0 };
       expect(ours[model]).toEqual({
         input: prompt - extra.input,
-        cachedInput: num(u['cache_read_input_tokens']) - extra.cachedInput,
-        output: num(u['output_tokens']) - extra.output,
+        cachedInput: num(u.cache_read_input_tokens) - extra.cachedInput,
+        output: num(u.output_tokens) - extra.output,
         reasoning: 0,
       });
     }
@@ -91,9 +91,9 @@ function usageOfEarlierLinesOfSplitResponses(file: string): Record<string, { inp
     if (!assistant.slice(i + 1).some((later) => later.message?.id === message.id)) return;
     const u = message.usage ?? {};
     const sum = (result[message.model ?? '?'] ??= { input: 0, cachedInput: 0, output: 0 });
-    sum.input += num(u['input_tokens']) + num(u['cache_creation_input_tokens']) + num(u['cache_read_input_tokens']);
-    sum.cachedInput += num(u['cache_read_input_tokens']);
-    sum.output += num(u['output_tokens']);
+    sum.input += num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens);
+    sum.cachedInput += num(u.cache_read_input_tokens);
+    sum.output += num(u.output_tokens);
   });
   return result;
 }

@@ -12,7 +12,7 @@ const REAL = 'fixtures/real/mini-swe-agent/django__django-11163.traj.json';
 describe('mini-swe-agent importer', () => {
   it('turns each acted-on reply into a bash call and the next user message into its result', async () => {
     const transcript = await miniSweAgent.import(writeTemp('demo.traj.json', miniSweAgentSample), {});
-    expect(messagesOf(transcript).map((m) => [m.id, m.role, m.toolCalls?.map((c) => c.args['command']) ?? m.toolCallId ?? null])).toEqual([
+    expect(messagesOf(transcript).map((m) => [m.id, m.role, m.toolCalls?.map((c) => c.args.command) ?? m.toolCallId ?? null])).toEqual([
       ['message-0', 'system', null],
       ['message-1', 'user', null],
       ['message-2', 'assistant', ['ls && cat a.py']],

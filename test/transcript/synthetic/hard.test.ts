@@ -69,15 +69,15 @@ describe('hard synthetic probes', () => {
       const messages = messagesOf(session);
       for (const probe of probesOf(session)) {
         const evidence = messages.find((m) => m.id === probe.evidence[0]);
-        const edit = evidence?.toolCalls?.find((c) => c.name === 'edit_file' && typeof c.args['old_string'] === 'string');
+        const edit = evidence?.toolCalls?.find((c) => c.name === 'edit_file' && typeof c.args.old_string === 'string');
         if (!/^(Moving|Rotating)|Revisited the decision/.test(evidence?.text ?? '')) continue;
         updates += 1;
         if (edit === undefined) continue;
         // The old line is in an earlier tool result; the new value is only in the change.
-        const old = String(edit.args['old_string']);
+        const old = String(edit.args.old_string);
         const at = messages.findIndex((m) => m.id === evidence?.id);
         expect(messages.slice(0, at).some((m) => m.role === 'tool' && m.text.includes(old)), probe.id).toBe(true);
-        expect(String(edit.args['new_string'])).toContain(probe.expected.anyOf?.[0]);
+        expect(String(edit.args.new_string)).toContain(probe.expected.anyOf?.[0]);
       }
     }
     expect(updates).toBeGreaterThan(configurations.length);

@@ -6,8 +6,8 @@ import type { MessageEvent, TaskEvent, TranscriptEvent } from '../../../src/tran
 const user = (id: string, text: string): MessageEvent => ({ type: 'message', id, role: 'user', text });
 const assistant = (id: string, text: string, calls: MessageEvent['toolCalls'] = undefined): MessageEvent => ({ type: 'message', id, role: 'assistant', text, ...(calls ? { toolCalls: calls } : {}) });
 const tool = (id: string, callId: string): MessageEvent => ({ type: 'message', id, role: 'tool', text: 'ok', toolCallId: callId });
-const todo = (id: string, items: Array<[string, string]>) => ({ id, name: 'TodoWrite', args: { todos: items.map(([content, status]) => ({ content, status })) } });
-const plan = (id: string, items: Array<[string, string]>) => ({ id, name: 'update_plan', args: { plan: items.map(([step, status]) => ({ step, status })) } });
+const todo = (id: string, items: [string, string][]) => ({ id, name: 'TodoWrite', args: { todos: items.map(([content, status]) => ({ content, status })) } });
+const plan = (id: string, items: [string, string][]) => ({ id, name: 'update_plan', args: { plan: items.map(([step, status]) => ({ step, status })) } });
 
 /** Each event as a short line: message ids, and task id:status. */
 const shape = (events: TranscriptEvent[]) => events.map((e) => (e.type === 'task' ? `${e.id}:${e.status}` : e.type === 'message' ? e.id : e.type));

@@ -29,9 +29,9 @@ export function partListText(content: unknown): string {
   return parts
     .flatMap((part: unknown): string[] => {
       if (typeof part === 'string') return [part];
-      if (!isRecord(part) || part['thought'] === true) return [];
-      if (typeof part['text'] === 'string') return [part['text']];
-      if (isRecord(part['functionResponse'])) return [functionResponseText(part['functionResponse']['response'])];
+      if (!isRecord(part) || part.thought === true) return [];
+      if (typeof part.text === 'string') return [part.text];
+      if (isRecord(part.functionResponse)) return [functionResponseText(part.functionResponse.response)];
       return [`[${partKind(part)}]`];
     })
     .join('\n');
@@ -44,8 +44,8 @@ export function partListText(content: unknown): string {
 export function functionResponseText(response: unknown): string {
   if (typeof response === 'string') return response;
   if (isRecord(response)) {
-    if (typeof response['output'] === 'string') return response['output'];
-    if (typeof response['error'] === 'string') return `Error: ${response['error']}`;
+    if (typeof response.output === 'string') return response.output;
+    if (typeof response.error === 'string') return `Error: ${response.error}`;
   }
   return response === undefined ? '' : JSON.stringify(response);
 }
