@@ -11,7 +11,8 @@ function validateOptions(raw) {
   for (const key of Object.keys(raw)) if (!(key in DEFAULTS)) return { ok: false, field: key, message: `unknown option "${key}"` };
   if (!Number.isInteger(options.keepLast) || options.keepLast < 0) return { ok: false, field: 'keepLast', message: 'expects a whole number >= 0' };
   for (const key of ['keepTools', 'maskTools']) {
-    if (!Array.isArray(options[key]) || options[key].some((t) => typeof t !== 'string')) return { ok: false, field: key, message: 'expects a list of tool names' };
+    if (!Array.isArray(options[key]) || options[key].some((t) => typeof t !== 'string'))
+      return { ok: false, field: key, message: 'expects a list of tool names' };
   }
   return { ok: true, value: options };
 }

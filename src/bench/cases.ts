@@ -124,10 +124,38 @@ export async function benchSession(session: Session, log: (line: string) => void
   const ratio = (a: Measurement, b: Measurement) => a.cpuSeconds / b.cpuSeconds;
   const wall = (a: Measurement, b: Measurement) => `wall ratio ${(a.seconds / b.seconds).toFixed(2)}`;
   return [
-    { name: `${session.name}: full / floor`, value: ratio(full, floor), bound: 'max', target: 2, unit: '×', note: `${wall(full, floor)}; full ${fmt(full)} (${full.note}); floor ${fmt(floor)}` },
-    { name: `${session.name}: ${n} strategies / floor`, value: ratio(every, floor), bound: 'max', target: 1 + 0.6 * n, unit: '×', note: `${wall(every, floor)}; all ${fmt(every)} on ${workers} worker(s) (${every.note})` },
-    { name: `${session.name}: full length / half length`, value: ratio(long, half), bound: 'max', target: 2.2, unit: '×', note: `${wall(long, half)}; every strategy; ${long.note} vs ${half.note}` },
-    { name: `${session.name}: peak RSS ${n} strategies / full`, value: every.maxRssMiB / full.maxRssMiB, bound: 'max', target: 2, unit: '×', note: `${every.maxRssMiB.toFixed(0)} vs ${full.maxRssMiB.toFixed(0)} MiB` },
+    {
+      name: `${session.name}: full / floor`,
+      value: ratio(full, floor),
+      bound: 'max',
+      target: 2,
+      unit: '×',
+      note: `${wall(full, floor)}; full ${fmt(full)} (${full.note}); floor ${fmt(floor)}`,
+    },
+    {
+      name: `${session.name}: ${n} strategies / floor`,
+      value: ratio(every, floor),
+      bound: 'max',
+      target: 1 + 0.6 * n,
+      unit: '×',
+      note: `${wall(every, floor)}; all ${fmt(every)} on ${workers} worker(s) (${every.note})`,
+    },
+    {
+      name: `${session.name}: full length / half length`,
+      value: ratio(long, half),
+      bound: 'max',
+      target: 2.2,
+      unit: '×',
+      note: `${wall(long, half)}; every strategy; ${long.note} vs ${half.note}`,
+    },
+    {
+      name: `${session.name}: peak RSS ${n} strategies / full`,
+      value: every.maxRssMiB / full.maxRssMiB,
+      bound: 'max',
+      target: 2,
+      unit: '×',
+      note: `${every.maxRssMiB.toFixed(0)} vs ${full.maxRssMiB.toFixed(0)} MiB`,
+    },
   ];
 }
 
@@ -137,8 +165,22 @@ export async function benchSuite(log: (line: string) => void, into: Record<strin
   const one = (into['suite/1-worker'] = await measure(log, 'default suite, 1 worker', ['run', suite, '1']));
   const two = (into['suite/2-workers'] = await measure(log, 'default suite, 2 workers', ['run', suite, '2']));
   return [
-    { name: 'default suite: 1 worker / 2 workers', value: one.seconds / two.seconds, bound: 'min', target: 1.7, unit: '×', note: `1: ${one.seconds.toFixed(1)} s, 2: ${two.seconds.toFixed(1)} s (${two.note})` },
-    { name: 'default suite, 2 workers (npm start)', value: two.seconds, bound: 'max', target: 20, unit: 's', note: `CPU ${two.cpuSeconds.toFixed(1)} s; npm start adds the build and the reports` },
+    {
+      name: 'default suite: 1 worker / 2 workers',
+      value: one.seconds / two.seconds,
+      bound: 'min',
+      target: 1.7,
+      unit: '×',
+      note: `1: ${one.seconds.toFixed(1)} s, 2: ${two.seconds.toFixed(1)} s (${two.note})`,
+    },
+    {
+      name: 'default suite, 2 workers (npm start)',
+      value: two.seconds,
+      bound: 'max',
+      target: 20,
+      unit: 's',
+      note: `CPU ${two.cpuSeconds.toFixed(1)} s; npm start adds the build and the reports`,
+    },
   ];
 }
 
@@ -164,7 +206,14 @@ export async function benchRetention(): Promise<BenchRow> {
     history.push(event);
   }
   const seconds = (performance.now() - started) / 1000;
-  return { name: 'retention observer, 50 probes × 500 steps', value: seconds, bound: 'max', target: 3, unit: 's', note: `${probes.length} probes, ${step} steps` };
+  return {
+    name: 'retention observer, 50 probes × 500 steps',
+    value: seconds,
+    bound: 'max',
+    target: 3,
+    unit: 's',
+    note: `${probes.length} probes, ${step} steps`,
+  };
 }
 
 /** 10^4 quota admissions on the virtual clock. */

@@ -32,7 +32,11 @@ async function main(): Promise<number> {
   const loadBefore = loadavg();
   // bench.json is rewritten after every part: a long run stopped half-way keeps what it measured.
   const write = () => {
-    const report: BenchReport = { machine: { cpus: availableParallelism(), node: process.version, loadAverage: [...loadBefore, ...loadavg()] }, measurements, rows };
+    const report: BenchReport = {
+      machine: { cpus: availableParallelism(), node: process.version, loadAverage: [...loadBefore, ...loadavg()] },
+      measurements,
+      rows,
+    };
     const dir = fileURLToPath(new URL('../../reports/bench/', import.meta.url));
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'bench.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -55,9 +59,15 @@ async function main(): Promise<number> {
   const met = (r: BenchRow) => (r.bound === 'max' ? r.value <= r.target : r.value >= r.target);
   for (const r of rows) {
     const target = `${r.bound === 'max' ? '≤' : '≥'} ${Number(r.target.toFixed(2))}`;
-    process.stdout.write(`${met(r) ? 'ok  ' : 'MISS'} ${r.name.padEnd(width)}  ${r.value.toFixed(2).padStart(8)} ${r.unit.padEnd(2)} (target ${target} ${r.unit})  ${r.note}\n`);
+    process.stdout.write(
+      `${met(r) ? 'ok  ' : 'MISS'} ${r.name.padEnd(width)}  ${r.value.toFixed(2).padStart(8)} ${r.unit.padEnd(2)} (target ${target} ${r.unit})  ${r.note}\n`,
+    );
   }
-  process.stdout.write(`load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} → ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${availableParallelism()} cores; written to reports/bench/bench.json\n`);
+  process.stdout.write(
+    `load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} → ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${availableParallelism()} cores; written to reports/bench/bench.json\n`,
+  );
   return rows.every(met) ? 0 : 1;
 }
 

@@ -92,7 +92,17 @@ function fingerprint(message: ContextMessage): string {
   const known = fingerprints.get(message);
   if (known !== undefined) return known;
   const hash = createHash('sha1')
-    .update(JSON.stringify([message.role, message.id, message.text, message.thinking ?? null, message.thoughtSignature ?? null, message.toolCalls ?? null, message.toolCallId ?? null]))
+    .update(
+      JSON.stringify([
+        message.role,
+        message.id,
+        message.text,
+        message.thinking ?? null,
+        message.thoughtSignature ?? null,
+        message.toolCalls ?? null,
+        message.toolCallId ?? null,
+      ]),
+    )
     .digest('hex');
   fingerprints.set(message, hash);
   return hash;

@@ -25,7 +25,10 @@ export async function calibrateFiles(paths: readonly string[], options: { lenien
     compactions.push(...found);
   }
   if (compactions.length === 0) {
-    throw new InputError({ file: paths.join(', ') }, 'no compaction with a summary in these logs (Claude Code `isCompactSummary`, Codex `compacted`); nothing to calibrate on');
+    throw new InputError(
+      { file: paths.join(', ') },
+      'no compaction with a summary in these logs (Claude Code `isCompactSummary`, Codex `compacted`); nothing to calibrate on',
+    );
   }
   return { compactions, withoutCompaction };
 }

@@ -14,8 +14,8 @@ function pad(cells: readonly string[], widths: readonly number[]): string {
 /** The calibration as the terminal shows it: per compaction, per kind, real and simulated survival and their ratio. */
 export function renderCalibration(report: CalibrationReport): string {
   const lines = [
-    'ctxbench calibrate · survival = share of the replaced history\'s distinct specifics that a summary repeats verbatim',
-    'simulated = the simulated summarizer on the same history, at the real summary\'s size; ratio = simulated / real',
+    "ctxbench calibrate · survival = share of the replaced history's distinct specifics that a summary repeats verbatim",
+    "simulated = the simulated summarizer on the same history, at the real summary's size; ratio = simulated / real",
     '',
   ];
   for (const compaction of report.compactions) lines.push(...renderCompaction(compaction), '');

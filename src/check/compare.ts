@@ -25,8 +25,15 @@ export function compareResults(current: RunResult, baseline: RunResult, rules: C
     const after = now.get(unitKey(before));
     const thresholds = thresholdsFor(rules, before.scenario, before.strategy);
     if (after === undefined) {
-      units.push({ scenario: before.scenario, strategy: before.strategy, status: 'missing', crash: { baseline: crashOf(before), current: null }, measures: [] });
-      if (!rules.allowMissing) regressions.push({ scenario: before.scenario, strategy: before.strategy, rule: 'missing', message: 'is in the baseline but missing from the run' });
+      units.push({
+        scenario: before.scenario,
+        strategy: before.strategy,
+        status: 'missing',
+        crash: { baseline: crashOf(before), current: null },
+        measures: [],
+      });
+      if (!rules.allowMissing)
+        regressions.push({ scenario: before.scenario, strategy: before.strategy, rule: 'missing', message: 'is in the baseline but missing from the run' });
       continue;
     }
     const diff = compareUnit(before, after, thresholds, rules, decision);
@@ -34,7 +41,8 @@ export function compareResults(current: RunResult, baseline: RunResult, rules: C
     regressions.push(...regressionsOf(diff, thresholds, rules.confidence));
   }
   const added = current.units.filter((unit) => !then.has(unitKey(unit)));
-  for (const unit of added) units.push({ scenario: unit.scenario, strategy: unit.strategy, status: 'new', crash: { baseline: null, current: crashOf(unit) }, measures: [] });
+  for (const unit of added)
+    units.push({ scenario: unit.scenario, strategy: unit.strategy, status: 'new', crash: { baseline: null, current: crashOf(unit) }, measures: [] });
   return { rules, decision, units, regressions, notes: notesOf(current, baseline, added) };
 }
 
@@ -44,7 +52,13 @@ function unitKey(unit: UnitResult): string {
 
 /** The thresholds of one unit: the rules, then every matching override in order. */
 export function thresholdsFor(rules: CheckRules, scenario: string, strategy: string): CheckThresholds {
-  const out: CheckThresholds = { maxTokenIncrease: rules.maxTokenIncrease, maxCostIncrease: rules.maxCostIncrease, maxRecallDrop: rules.maxRecallDrop, maxRetentionDrop: rules.maxRetentionDrop, allowNewCrash: rules.allowNewCrash };
+  const out: CheckThresholds = {
+    maxTokenIncrease: rules.maxTokenIncrease,
+    maxCostIncrease: rules.maxCostIncrease,
+    maxRecallDrop: rules.maxRecallDrop,
+    maxRetentionDrop: rules.maxRetentionDrop,
+    allowNewCrash: rules.allowNewCrash,
+  };
   for (const { scenario: s, strategy: t, ...values } of rules.overrides) {
     if ((s === undefined || s === scenario) && (t === undefined || t === strategy)) Object.assign(out, values);
   }
@@ -55,7 +69,8 @@ function compareUnit(before: UnitResult, after: UnitResult, thresholds: CheckThr
   const judge = <T>(measure: MeasureName, paired: PairedMeasure<T>, figures: [number | null, number | null], limit: number): MeasureDiff => {
     const change = paired.pairs.length === 0 ? null : paired.statistic(paired.pairs);
     const seed = deriveSeed(rules.seed, `${before.scenario}\u0000${before.strategy}\u0000${measure}`);
-    const interval = change === null ? null : bootstrapInterval(paired.pairs, paired.statistic, { resamples: rules.resamples, confidence: rules.confidence, seed });
+    const interval =
+      change === null ? null : bootstrapInterval(paired.pairs, paired.statistic, { resamples: rules.resamples, confidence: rules.confidence, seed });
     const rises = measure === 'tokens' || measure === 'cost';
     let verdict: MeasureDiff['verdict'] = 'not-compared';
     if (change !== null) {
@@ -98,7 +113,11 @@ function regressionsOf(diff: UnitDiff, thresholds: CheckThresholds, confidence: 
     const verb = rises ? 'rose' : 'fell';
     const interval = m.interval === null ? '' : `; ${Math.round(confidence * 100)}% CI ${formatSigned(m.interval[0])} to ${formatSigned(m.interval[1])}`;
     const samples = `${m.samples} paired ${rises ? 'steps' : 'probes'}`;
-    out.push({ ...at, rule: m.measure, message: `${MEASURE_WORDS[m.measure]} ${verb} ${Math.abs(m.change).toFixed(1)}${unit} (limit ${m.limit}${unit}${interval}; ${samples})` });
+    out.push({
+      ...at,
+      rule: m.measure,
+      message: `${MEASURE_WORDS[m.measure]} ${verb} ${Math.abs(m.change).toFixed(1)}${unit} (limit ${m.limit}${unit}${interval}; ${samples})`,
+    });
   }
   return out;
 }
@@ -111,7 +130,8 @@ export function formatSigned(value: number): string {
 
 function notesOf(current: RunResult, baseline: RunResult, added: readonly UnitResult[]): string[] {
   const notes: string[] = [];
-  if (current.tool.version !== baseline.tool.version) notes.push(`the baseline was written by ctxbench ${baseline.tool.version}, the run by ${current.tool.version}`);
+  if (current.tool.version !== baseline.tool.version)
+    notes.push(`the baseline was written by ctxbench ${baseline.tool.version}, the run by ${current.tool.version}`);
   if (current.mode !== baseline.mode) notes.push(`the baseline ran on ${baseline.mode} providers, the run on ${current.mode} providers`);
   for (const info of current.scenarios) {
     const before = baseline.scenarios.find((s) => s.name === info.name);

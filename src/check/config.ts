@@ -31,7 +31,10 @@ const thresholds = {
 export const checkConfigSchema = z.strictObject({
   ...thresholds,
   allowMissing: z.boolean().optional().describe('a baseline unit may be missing from the run'),
-  decision: z.enum(['auto', 'estimate', 'interval']).optional().describe('judge on the point estimate, the interval bound, or auto (estimate when both runs are mocked)'),
+  decision: z
+    .enum(['auto', 'estimate', 'interval'])
+    .optional()
+    .describe('judge on the point estimate, the interval bound, or auto (estimate when both runs are mocked)'),
   confidence: z.number().gt(0).lt(1).optional().describe('confidence level of the bootstrap interval'),
   resamples: z.number().int().min(100).max(100_000).optional().describe('bootstrap resamples per measure'),
   seed: z.number().int().min(0).optional().describe('seed of the resampler'),

@@ -44,8 +44,15 @@ export async function checkRun(current: RunResult | string, options: CheckOption
   refuseShard(baseline, options.baseline);
   const mismatches = findMismatches(run, baseline);
   if (mismatches.length > 0 && options.allowMismatch !== true) {
-    const shown = mismatches.slice(0, 3).map((m) => m.text).join('; ') + (mismatches.length > 3 ? `; and ${mismatches.length - 3} more` : '');
-    throw new InputError({ file: options.baseline, field: mismatches[0]?.field ?? 'scenarios' }, `cannot compare: the run and the baseline are not the same runs (${shown}); --allow-mismatch compares them anyway`);
+    const shown =
+      mismatches
+        .slice(0, 3)
+        .map((m) => m.text)
+        .join('; ') + (mismatches.length > 3 ? `; and ${mismatches.length - 3} more` : '');
+    throw new InputError(
+      { file: options.baseline, field: mismatches[0]?.field ?? 'scenarios' },
+      `cannot compare: the run and the baseline are not the same runs (${shown}); --allow-mismatch compares them anyway`,
+    );
   }
   if (options.prices !== undefined) return compareResults(repriceResult(run, options.prices), repriceResult(baseline, options.prices), rules);
   return compareResults(run, baseline, rules);
@@ -53,5 +60,8 @@ export async function checkRun(current: RunResult | string, options: CheckOption
 
 function refuseShard(result: RunResult, file: string): void {
   if (result.shard === undefined) return;
-  throw new InputError({ file, field: 'shard' }, `is shard ${result.shard.index}/${result.shard.count} of a run: merge the shards first (ctxbench merge), then check the merged result`);
+  throw new InputError(
+    { file, field: 'shard' },
+    `is shard ${result.shard.index}/${result.shard.count} of a run: merge the shards first (ctxbench merge), then check the merged result`,
+  );
 }

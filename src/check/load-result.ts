@@ -45,7 +45,10 @@ export function parseResultText(text: string, file: string): RunResult {
   }
   const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
   if (typeof version === 'number' && version !== RESULT_SCHEMA_VERSION) {
-    throw new InputError({ file, field: 'schemaVersion' }, `was written with result schema ${version}; this ctxbench reads schema ${RESULT_SCHEMA_VERSION}: run it again with this version`);
+    throw new InputError(
+      { file, field: 'schemaVersion' },
+      `was written with result schema ${version}; this ctxbench reads schema ${RESULT_SCHEMA_VERSION}: run it again with this version`,
+    );
   }
   const parsed = resultShape.safeParse(data);
   if (!parsed.success) {

@@ -24,7 +24,11 @@ export function findMismatches(run: RunResult, baseline: RunResult): Mismatch[] 
   for (const now of shared) {
     const then = before.get(now.name) as ScenarioInfo;
     for (const field of DEFINING) {
-      if (now[field] !== then[field]) reasons.push({ field: `scenarios.${now.name}.${field}`, text: `scenario ${now.name}: ${field} ${String(now[field])} in the run, ${String(then[field])} in the baseline` });
+      if (now[field] !== then[field])
+        reasons.push({
+          field: `scenarios.${now.name}.${field}`,
+          text: `scenario ${now.name}: ${field} ${String(now[field])} in the run, ${String(then[field])} in the baseline`,
+        });
     }
   }
   return reasons;

@@ -13,7 +13,8 @@ const ANSI = { bad: '\x1b[31m', good: '\x1b[32m', dim: '\x1b[2m', reset: '\x1b[0
 /** One line of a check's outcome: passed, or how many regressions. */
 export function describeOutcome(report: CheckReport): string {
   const compared = report.units.filter((u) => u.status === 'compared').length;
-  const how = report.decision === 'estimate' ? 'point estimates (deterministic runs)' : `${Math.round(report.rules.confidence * 100)}% bootstrap interval bounds`;
+  const how =
+    report.decision === 'estimate' ? 'point estimates (deterministic runs)' : `${Math.round(report.rules.confidence * 100)}% bootstrap interval bounds`;
   const verdict = report.regressions.length === 0 ? 'no regression' : `${report.regressions.length} regression${report.regressions.length === 1 ? '' : 's'}`;
   return `${compared} units compared on ${how}: ${verdict}`;
 }
@@ -23,7 +24,11 @@ export function renderCheckTerminal(report: CheckReport, options: { color: boole
   const rows = report.units.map(toRow);
   const widths = COLUMNS.map((column) => Math.max(column.length, ...rows.map((row) => row[column].length)));
   const paint = (text: string, tone: keyof typeof ANSI): string => (options.color ? `${ANSI[tone]}${text}${ANSI.reset}` : text);
-  const line = (cells: readonly string[]): string => cells.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   const out = [`ctxbench check · ${describeOutcome(report)}`, '', `  ${line(COLUMNS)}`];
   for (const row of rows) {
     const text = `  ${line(COLUMNS.map((column) => row[column]))}`;
@@ -37,12 +42,26 @@ export function renderCheckTerminal(report: CheckReport, options: { color: boole
 /** The same table in GitHub-flavoured Markdown, for a pull-request comment or a job summary. */
 export function renderCheckMarkdown(report: CheckReport): string {
   const heading = report.regressions.length === 0 ? '## ctxbench check: passed' : '## ctxbench check: regression';
-  const out = [heading, '', describeOutcome(report), '', `| ${COLUMNS.join(' | ')} |`, `|${COLUMNS.map((c, i) => (i < 2 || c === 'crash' || c === 'verdict' ? ' --- ' : ' ---: ')).join('|')}|`];
+  const out = [
+    heading,
+    '',
+    describeOutcome(report),
+    '',
+    `| ${COLUMNS.join(' | ')} |`,
+    `|${COLUMNS.map((c, i) => (i < 2 || c === 'crash' || c === 'verdict' ? ' --- ' : ' ---: ')).join('|')}|`,
+  ];
   for (const row of report.units.map(toRow)) {
-    out.push(`| ${COLUMNS.map((column) => (column === 'verdict' && row.verdict === 'REGRESSION' ? '**regression**' : escapeMarkdown(row[column]))).join(' | ')} |`);
+    out.push(
+      `| ${COLUMNS.map((column) => (column === 'verdict' && row.verdict === 'REGRESSION' ? '**regression**' : escapeMarkdown(row[column]))).join(' | ')} |`,
+    );
   }
   if (report.regressions.length > 0) {
-    out.push('', '### Regressions', '', ...report.regressions.map((r) => `- **${escapeMarkdown(r.scenario)} × ${escapeMarkdown(r.strategy)}**: ${escapeMarkdown(r.message)}`));
+    out.push(
+      '',
+      '### Regressions',
+      '',
+      ...report.regressions.map((r) => `- **${escapeMarkdown(r.scenario)} × ${escapeMarkdown(r.strategy)}**: ${escapeMarkdown(r.message)}`),
+    );
   }
   if (report.notes.length > 0) out.push('', '### Notes', '', ...report.notes.map((note) => `- ${escapeMarkdown(note)}`));
   out.push('', rulesLine(report));

@@ -39,5 +39,8 @@ function repriceUnit(unit: UnitResult, price: ModelPrice): UnitResult {
 function stepCost(step: StepRecord, price: ModelPrice): number {
   if (step.status !== 'ok') return 0;
   const write = step.cacheWriteTokens ?? 0;
-  return costOf({ cached: step.cachedPrefixTokens, write, uncached: step.promptTokens - step.cachedPrefixTokens - write, output: step.completionTokens }, price);
+  return costOf(
+    { cached: step.cachedPrefixTokens, write, uncached: step.promptTokens - step.cachedPrefixTokens - write, output: step.completionTokens },
+    price,
+  );
 }

@@ -24,9 +24,14 @@ export async function describeAdHocScenarios(paths: readonly string[], overrides
     const transcript = await loadTranscript(source, overrides.seed ?? DEFAULT_SEED);
     const scenario = resolveScenario(loaded, transcript.header, overrides);
     const format = transcript.header.source?.format;
-    const probes = scenario.probesGenerate !== undefined ? 'probes: generate     # the log holds no probes: up to 20 generated from it (paths, commands, errors, numbers, decisions)' : '# probes: the transcript\'s own';
+    const probes =
+      scenario.probesGenerate !== undefined
+        ? 'probes: generate     # the log holds no probes: up to 20 generated from it (paths, commands, errors, numbers, decisions)'
+        : "# probes: the transcript's own";
     const strategies =
-      selected.length > 0 ? `strategies: [${selected.join(', ')}]` : `strategies: [all]     # every registered strategy (${strategyNames().length}); list some, or pass --strategies`;
+      selected.length > 0
+        ? `strategies: [${selected.join(', ')}]`
+        : `strategies: [all]     # every registered strategy (${strategyNames().length}); list some, or pass --strategies`;
     parts.push(
       [
         `# ${displayPath(resolve(path))} is a transcript, not a scenario: run as this ad-hoc scenario`,

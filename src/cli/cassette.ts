@@ -31,7 +31,11 @@ const REPLAY_KEY = 'ctxbench-replay-key';
  * Opens the recording or the replay that the flags ask for, if any. Both need a live provider; the
  * replay must be of the same provider, and talks to the recorded base URL unless `--base-url`.
  */
-export async function openCassette(flags: CassetteFlags, provider: ProviderName | undefined, baseUrl: string | undefined): Promise<CassetteSession | undefined> {
+export async function openCassette(
+  flags: CassetteFlags,
+  provider: ProviderName | undefined,
+  baseUrl: string | undefined,
+): Promise<CassetteSession | undefined> {
   if (flags.record === undefined && flags.replay === undefined) return undefined;
   if (flags.record !== undefined && flags.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
   const flag = flags.record !== undefined ? '--record' : '--replay';

@@ -26,7 +26,21 @@ export function buildProgram(): Command {
     .version(VERSION)
     .exitOverride()
     .showHelpAfterError();
-  for (const register of [registerRun, registerStrategies, registerGenerate, registerImport, registerProbes, registerFidelity, registerReport, registerCheck, registerMerge, registerSweep, registerCalibrate, registerVerify]) register(program);
+  for (const register of [
+    registerRun,
+    registerStrategies,
+    registerGenerate,
+    registerImport,
+    registerProbes,
+    registerFidelity,
+    registerReport,
+    registerCheck,
+    registerMerge,
+    registerSweep,
+    registerCalibrate,
+    registerVerify,
+  ])
+    register(program);
   addExamples(program, [
     ['ctxbench run', 'the bundled suite through every strategy, mocked providers'],
     ['ctxbench generate --steps 200 -o s.ctx.jsonl && ctxbench run s.ctx.jsonl', 'a synthetic session'],

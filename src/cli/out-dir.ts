@@ -26,7 +26,9 @@ export function checkOutDir(out: string, flag = '--out'): void {
   try {
     info = statSync(out, { throwIfNoEntry: false });
   } catch (error) {
-    throw new UsageError(`${flag} ${displayPath(out)} cannot be a folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} (a file stands in its path)`);
+    throw new UsageError(
+      `${flag} ${displayPath(out)} cannot be a folder: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message} (a file stands in its path)`,
+    );
   }
   if (info !== undefined && !info.isDirectory()) throw new UsageError(`${flag} ${displayPath(out)} is a file, not a folder: choose a folder for the reports`);
 }
@@ -56,7 +58,9 @@ export function lockOutDir(out: string): { release: () => void } {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 3) throw error;
         const holder = readLock(path);
         if (holder !== undefined && !isStale(holder)) {
-          throw new UsageError(`${displayPath(out)} is in use by another ctxbench run (pid ${holder.pid} on ${holder.host}, started ${holder.started}); wait for it, or choose another --out (remove ${displayPath(path)} if that run is gone)`);
+          throw new UsageError(
+            `${displayPath(out)} is in use by another ctxbench run (pid ${holder.pid} on ${holder.host}, started ${holder.started}); wait for it, or choose another --out (remove ${displayPath(path)} if that run is gone)`,
+          );
         }
         takeOver(path, holder);
       }
@@ -148,5 +152,10 @@ export function readJournal(out: string): Journal {
 export function countJournaled(out: string): number {
   const path = journalPath(out);
   if (!existsSync(path)) return 0;
-  return Math.max(0, readFileSync(path, 'utf8').split('\n').filter((line) => line !== '').length - 1);
+  return Math.max(
+    0,
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '').length - 1,
+  );
 }

@@ -8,7 +8,7 @@ import { parsePositiveInt } from './options.js';
 /** Flags `run` and `sweep` share: worker threads and the live response cache. */
 export function addParallelOptions(command: Command): Command {
   return command
-    .option('--workers <n>', 'worker threads (default: the machine\'s cores); the result does not depend on it', parseWorkers, availableParallelism())
+    .option('--workers <n>', "worker threads (default: the machine's cores); the result does not depend on it", parseWorkers, availableParallelism())
     .option('--no-cache', 'live providers: do not answer identical requests from the response cache')
     .option('--cache-dir <dir>', 'live providers: response cache folder', DEFAULT_CACHE_DIR);
 }

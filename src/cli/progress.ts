@@ -89,7 +89,9 @@ function createLines(stream: ProgressStream, now: () => number): Progress {
   const report = (scenarios: readonly ScenarioTally[]): void => {
     for (const scenario of scenarios) {
       const seconds = (now() - scenario.firstStartMs) / 1000;
-      stream.write(`ctxbench: scenario ${scenario.name} done (${plural(scenario.ended, 'strategy', 'strategies')}, ${formatElapsed(seconds)}) · ${tally.done}/${tally.total} units\n`);
+      stream.write(
+        `ctxbench: scenario ${scenario.name} done (${plural(scenario.ended, 'strategy', 'strategies')}, ${formatElapsed(seconds)}) · ${tally.done}/${tally.total} units\n`,
+      );
       lastLine = now();
     }
   };

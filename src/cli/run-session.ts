@@ -81,13 +81,17 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
         if (options.resume) {
           const previous = readJournal(out);
           if (previous.header.fingerprint !== fingerprint) {
-            throw new InputError({ file: displayPath(journalPath(out)), line: 1, field: 'fingerprint' }, 'the scenarios, transcripts or ctxbench changed since this run started: its units cannot be joined with new ones; start the run again without --resume');
+            throw new InputError(
+              { file: displayPath(journalPath(out)), line: 1, field: 'fingerprint' },
+              'the scenarios, transcripts or ctxbench changed since this run started: its units cannot be joined with new ones; start the run again without --resume',
+            );
           }
           journal = openJournal(out, undefined);
           return previous.units;
         }
         const left = countJournaled(out);
-        if (left > 0 && !options.quiet) process.stderr.write(`ctxbench: ${displayPath(out)} held an unfinished run (${left} units journaled); starting over (--resume continues it)\n`);
+        if (left > 0 && !options.quiet)
+          process.stderr.write(`ctxbench: ${displayPath(out)} held an unfinished run (${left} units journaled); starting over (--resume continues it)\n`);
         journal = openJournal(out, { fingerprint, planned: units.length, options: request as unknown as Record<string, unknown> });
         return undefined;
       },
@@ -105,7 +109,8 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
     // The terminal is a log: always redacted.
     if (!options.quiet) printSummary(request.redact ? shown : resultForWriting(result, true), written.length, out, started);
     const stoppedBy = trap.stoppedBy();
-    if (result.partial !== undefined && stoppedBy !== undefined) throw new InterruptedError(stoppedBy, `${describePartial(result.partial).replace('<out>', displayPath(out))} Reports written to ${displayPath(out)}/.`);
+    if (result.partial !== undefined && stoppedBy !== undefined)
+      throw new InterruptedError(stoppedBy, `${describePartial(result.partial).replace('<out>', displayPath(out))} Reports written to ${displayPath(out)}/.`);
     return result;
   } catch (error) {
     // A run that failed before any unit finished (an unusable live provider) leaves --out as it was.
@@ -147,7 +152,8 @@ function runOptionsOf(request: RunRequest, cassette: CassetteSession | undefined
 
 function printSummary(result: RunResult, files: number, out: string, started: number): void {
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  const shard = result.shard === undefined ? '' : ` · shard ${result.shard.index}/${result.shard.count} (${result.units.length} of ${result.shard.planned} units)`;
+  const shard =
+    result.shard === undefined ? '' : ` · shard ${result.shard.index}/${result.shard.count} (${result.units.length} of ${result.shard.planned} units)`;
   process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers${shard}\n\n`);
   process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
   const notes = [describeSkipped(result), result.partial !== undefined ? describePartial(result.partial).replace('<out>', displayPath(out)) : undefined];

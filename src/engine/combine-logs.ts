@@ -90,7 +90,13 @@ function combineProbes(parts: readonly { prefix: string; offset: Offset; probes:
   const afterCompaction: NonNullable<UnitProbeResult['specificsAfterCompaction']> = [];
   for (const { prefix, offset, probes } of parts) {
     answers.push(...probes.answers.map((a) => ({ ...a, probeId: `${prefix}${a.probeId}`, step: a.step + offset.step })));
-    retention.push(...probes.retention.map((c) => ({ ...c, probeId: `${prefix}${c.probeId}`, points: c.points.map(([step, kept]): [number, 0 | 1] => [step + offset.step, kept]) })));
+    retention.push(
+      ...probes.retention.map((c) => ({
+        ...c,
+        probeId: `${prefix}${c.probeId}`,
+        points: c.points.map(([step, kept]): [number, 0 | 1] => [step + offset.step, kept]),
+      })),
+    );
     afterCompaction.push(...(probes.specificsAfterCompaction ?? []).map((s) => ({ ...s, step: s.step + offset.step })));
   }
   const { figures, ...detail } = aggregateProbes({

@@ -58,7 +58,12 @@ export function checkContext(step: number, context: readonly ContextMessage[], h
       calledBefore.add(call.id);
       const result = recorded.get(call.id);
       if (result !== undefined && !results.has(call.id)) {
-        problems.push({ invariant: 'call-result-pairs', step, message: `step ${step}: call ${call.id} (message ${m.id}) sent without its recorded result ${result}`, ids: [m.id, result] });
+        problems.push({
+          invariant: 'call-result-pairs',
+          step,
+          message: `step ${step}: call ${call.id} (message ${m.id}) sent without its recorded result ${result}`,
+          ids: [m.id, result],
+        });
       }
     }
   }
@@ -129,7 +134,13 @@ export async function driveStrategy(strategy: Strategy, options: unknown, transc
     }
   } catch (error) {
     if (!(error instanceof StrategyFailedError)) throw error;
-    run.violations.push({ invariant: 'failed', step: env.step, message: `step ${env.step}: the strategy failed: ${error.message}`, ids: [], ...(error.isOptionsError ? { isOptionsError: true } : {}) });
+    run.violations.push({
+      invariant: 'failed',
+      step: env.step,
+      message: `step ${env.step}: the strategy failed: ${error.message}`,
+      ids: [],
+      ...(error.isOptionsError ? { isOptionsError: true } : {}),
+    });
   } finally {
     await strategy.dispose?.(state);
   }
@@ -138,18 +149,29 @@ export async function driveStrategy(strategy: Strategy, options: unknown, transc
 }
 
 /** Every invariant over two passes of the strategy on the same transcript; empty when it conforms. */
-export async function checkConformance(strategy: Strategy, options: unknown, transcript: Transcript = conformanceSession(), window = CONFORMANCE_WINDOW): Promise<Violation[]> {
+export async function checkConformance(
+  strategy: Strategy,
+  options: unknown,
+  transcript: Transcript = conformanceSession(),
+  window = CONFORMANCE_WINDOW,
+): Promise<Violation[]> {
   const first = await driveStrategy(strategy, options, transcript, window);
   const violations = [...first.violations];
   for (const action of first.actions) {
     if (REDUCING_ACTIONS.has(action.action) && action.tokensAfter > action.tokensBefore) {
-      violations.push({ invariant: 'no-growth', step: action.step, message: `step ${action.step}: ${action.action} "${action.reason}" grew the context from ${action.tokensBefore} to ${action.tokensAfter} tokens`, ids: [] });
+      violations.push({
+        invariant: 'no-growth',
+        step: action.step,
+        message: `step ${action.step}: ${action.action} "${action.reason}" grew the context from ${action.tokensBefore} to ${action.tokensAfter} tokens`,
+        ids: [],
+      });
     }
   }
   if (violations.some((v) => v.invariant === 'failed')) return violations;
   const second = await driveStrategy(strategy, options, transcript, window);
   const step = firstDifference(first.contexts, second.contexts);
-  if (step !== undefined) violations.push({ invariant: 'deterministic', step, message: `step ${step}: a second pass over the same input prepared a different context`, ids: [] });
+  if (step !== undefined)
+    violations.push({ invariant: 'deterministic', step, message: `step ${step}: a second pass over the same input prepared a different context`, ids: [] });
   else if (JSON.stringify(first.actions) !== JSON.stringify(second.actions)) {
     const at = first.actions[firstDifference(first.actions, second.actions) ?? 0]?.step ?? 0;
     violations.push({ invariant: 'deterministic', step: at, message: `step ${at}: a second pass over the same input took different actions`, ids: [] });

@@ -78,7 +78,11 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
  * A scenario of several logs: each is loaded and gets its own probes; the first log's header
  * resolves the scenario (provider, model), so the logs of one scenario should come from one agent.
  */
-async function prepareLogs(loaded: LoadedScenario, overrides: ScenarioOverrides, loadedLogs: { file: string; transcript: Transcript }[]): Promise<PreparedScenario> {
+async function prepareLogs(
+  loaded: LoadedScenario,
+  overrides: ScenarioOverrides,
+  loadedLogs: { file: string; transcript: Transcript }[],
+): Promise<PreparedScenario> {
   const logs: PreparedLog[] = [];
   let scenario: Scenario | undefined;
   for (const { file, transcript } of loadedLogs) {
@@ -98,14 +102,22 @@ async function prepareLogs(loaded: LoadedScenario, overrides: ScenarioOverrides,
 }
 
 /** Each log file's transcript, followed (with `sidechains: include`) by its subagent conversations. */
-async function loadLogs(scenarioFile: string, files: readonly string[], lenient: boolean, withSidechains: boolean): Promise<{ file: string; transcript: Transcript }[]> {
+async function loadLogs(
+  scenarioFile: string,
+  files: readonly string[],
+  lenient: boolean,
+  withSidechains: boolean,
+): Promise<{ file: string; transcript: Transcript }[]> {
   const logs: { file: string; transcript: Transcript }[] = [];
   for (const file of files) {
     const transcript = await loadTranscript({ kind: 'file', path: file, lenient }, 0);
     logs.push({ file, transcript });
     if (!withSidechains) continue;
     if (transcript.header.source?.format !== 'claude-code') {
-      throw new InputError({ file: scenarioFile, field: 'sidechains' }, `only Claude Code logs have subagent sidechains; ${displayPath(file)} is ${transcript.header.source?.format ?? 'a canonical transcript'}`);
+      throw new InputError(
+        { file: scenarioFile, field: 'sidechains' },
+        `only Claude Code logs have subagent sidechains; ${displayPath(file)} is ${transcript.header.source?.format ?? 'a canonical transcript'}`,
+      );
     }
     for (const sidechain of await importClaudeSidechains(file, { lenient })) logs.push({ file, transcript: sidechain });
   }
@@ -145,7 +157,9 @@ export function createUnitExecutor(options: ExecutorOptions, known: ReadonlyMap<
 }
 
 async function loadReady(ref: ScenarioRef, known: PreparedScenario | undefined): Promise<ReadyScenario> {
-  const prepared = known ?? (await prepareLoadedScenario(await loadScenarioFile(ref.file, ref.overrides.from !== undefined ? { from: ref.overrides.from } : {}), ref.overrides));
+  const prepared =
+    known ??
+    (await prepareLoadedScenario(await loadScenarioFile(ref.file, ref.overrides.from !== undefined ? { from: ref.overrides.from } : {}), ref.overrides));
   // A synthetic session is written to budgets in o200k_base tokens (toolOutputTokens, ...): its
   // counts are what the generator meant. Logs of real agents are counted as their model counts.
   const calibrate = prepared.scenario.transcript.kind === 'file';
@@ -181,7 +195,9 @@ async function runLog(
   const { transcript, probes } = log;
   const { tokenizer } = ready;
   const simulator =
-    options.mode === 'mock' ? installSimulator({ tokenizer, seed: scenario.seed, ...(scenario.faults !== undefined ? { faults: scenario.faults } : {}) }) : undefined;
+    options.mode === 'mock'
+      ? installSimulator({ tokenizer, seed: scenario.seed, ...(scenario.faults !== undefined ? { faults: scenario.faults } : {}) })
+      : undefined;
   try {
     const provider = createProvider({
       name: scenario.provider,

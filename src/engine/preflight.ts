@@ -19,7 +19,11 @@ const PREFLIGHT_TIMEOUT_MS = 30_000;
  * permission, unreachable host, exhausted quota — raises ProviderError (exit 2) naming the
  * provider, the URL and the cause; a bad base URL or a missing key raises ConfigError.
  */
-export async function preflightLiveProviders(units: readonly PlannedUnit[], prepared: ReadonlyMap<string, PreparedScenario>, options: PreflightOptions): Promise<void> {
+export async function preflightLiveProviders(
+  units: readonly PlannedUnit[],
+  prepared: ReadonlyMap<string, PreparedScenario>,
+  options: PreflightOptions,
+): Promise<void> {
   const seen = new Set<string>();
   for (const unit of units) {
     const scenario = prepared.get(scenarioKey(unit.scenario))?.scenario;

@@ -66,7 +66,14 @@ class ProbeRun {
     private readonly ctx: StepContext,
     judgeRubric: string | undefined,
   ) {
-    const deps: ProbeCallDeps = { gateway: ctx.gateway, scenario: ctx.scenario, clock: ctx.clock, events: ctx.events, tokenizer: ctx.tokenizer, format: ctx.env.format };
+    const deps: ProbeCallDeps = {
+      gateway: ctx.gateway,
+      scenario: ctx.scenario,
+      clock: ctx.clock,
+      events: ctx.events,
+      tokenizer: ctx.tokenizer,
+      format: ctx.env.format,
+    };
     this.deps = deps;
     if (judgeRubric !== undefined) this.judge = (probe, answer, step) => judgeAnswer(deps, judgeRubric, probe, answer, step);
     for (const mp of set.probes) if (isMeasurable(mp)) this.curves.set(mp.probe.id, []);
@@ -101,7 +108,8 @@ class ProbeRun {
       this.measure(steps, context);
       this.recordUnreached({ after: steps - 1, at: steps, why: `the session has only ${steps} steps`, withEnd: false });
       for (const mp of this.set.probes) {
-        if (compacted && mp.askAfterCompaction && isVisible(mp, steps)) this.answers.push(await this.answer(mp, { askedAt: 'after-compaction', step: steps, context }, env));
+        if (compacted && mp.askAfterCompaction && isVisible(mp, steps))
+          this.answers.push(await this.answer(mp, { askedAt: 'after-compaction', step: steps, context }, env));
         if (mp.askAtEnd) this.answers.push(await this.answer(mp, { askedAt: 'end', step: steps, context }, env));
       }
       specifics = this.survival(context);

@@ -97,17 +97,20 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   if (mode === 'live') await preflightLiveProviders(units, byKey, options);
   const done = (await options.beforeUnits?.({ units, fingerprint: fingerprintRun(prepared, units, mode) })) ?? new Map<number, UnitResult>();
   const finished = new Map(done);
-  await runPlannedUnits(units.filter((unit) => !done.has(unit.index)), {
-    mode,
-    workers: options.workers ?? 1,
-    prepared: byKey,
-    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    ...(options.env !== undefined ? { env: options.env } : {}),
-    ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
-    ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
-    ...(options.signal !== undefined ? { signal: options.signal } : {}),
-    onProgress: reportProgress(options, units, prepared, finished),
-  });
+  await runPlannedUnits(
+    units.filter((unit) => !done.has(unit.index)),
+    {
+      mode,
+      workers: options.workers ?? 1,
+      prepared: byKey,
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+      ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+      ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      onProgress: reportProgress(options, units, prepared, finished),
+    },
+  );
   const results = units.flatMap((unit) => finished.get(unit.index) ?? []);
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
@@ -117,7 +120,9 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
     scenarios: prepared.map(({ scenario, transcript, logs }) => scenarioInfo(scenario, logs?.map((log) => log.transcript) ?? [transcript])),
     units: applySavingVsFull(results),
     ...(options.shard !== undefined ? { shard: describeShard(options.shard, planned.length, units) } : {}),
-    ...(results.length < units.length ? { partial: { planned: units.length, completed: results.length, reason: String(options.signal?.reason ?? 'stopped') } } : {}),
+    ...(results.length < units.length
+      ? { partial: { planned: units.length, completed: results.length, reason: String(options.signal?.reason ?? 'stopped') } }
+      : {}),
   };
 }
 
@@ -126,7 +131,10 @@ function refuseEmpty(prepared: PreparedScenario): PreparedScenario {
   if (countSteps(prepared.transcript) > 0) return prepared;
   const source = prepared.scenario.transcript;
   const file = displayPath(source.kind === 'file' ? source.path : prepared.scenario.file);
-  throw new InputError({ file, ...(source.kind === 'file' ? {} : { field: 'transcript.generate' }) }, 'the transcript has no steps (no assistant message): nothing to replay');
+  throw new InputError(
+    { file, ...(source.kind === 'file' ? {} : { field: 'transcript.generate' }) },
+    'the transcript has no steps (no assistant message): nothing to replay',
+  );
 }
 
 function countSteps(transcript: Transcript): number {
@@ -149,7 +157,12 @@ function checkJudgeMode(prepared: readonly PreparedScenario[], overrides: Scenar
  * Adapts pool progress to `RunOptions.onUnit` (`index` is the unit's position in this run) and
  * hands each result to `onUnitResult`.
  */
-function reportProgress(options: RunOptions, units: readonly PlannedUnit[], prepared: readonly PreparedScenario[], finished: Map<number, UnitResult>): (event: UnitProgress) => void {
+function reportProgress(
+  options: RunOptions,
+  units: readonly PlannedUnit[],
+  prepared: readonly PreparedScenario[],
+  finished: Map<number, UnitResult>,
+): (event: UnitProgress) => void {
   const positions = new Map(units.map((unit, position) => [unit.index, position]));
   const names = new Map(prepared.map(({ scenario }) => [scenario.file, scenario.name]));
   return ({ phase, unit, result }) => {

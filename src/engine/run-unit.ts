@@ -144,7 +144,14 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
         followUps.observe(event);
       }
       if (event.type === 'compaction') {
-        events.push({ type: 'recorded-compaction', step: env.step, atMs: clock.now(), id: event.id, tokensBefore: event.tokensBefore, tokensAfter: event.tokensAfter });
+        events.push({
+          type: 'recorded-compaction',
+          step: env.step,
+          atMs: clock.now(),
+          id: event.id,
+          tokensBefore: event.tokensBefore,
+          tokensAfter: event.tokensAfter,
+        });
       }
       await strategy.observe?.(event, state, env);
       input.observer?.onEvent?.(event, env);
@@ -156,7 +163,14 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
   } finally {
     await strategy.dispose?.(state);
   }
-  const summary = summarizeUnit({ scenario: scenario.name, strategy: spec.label, totalSteps: assistants.length, steps, events, ...(probes !== undefined ? { probes } : {}) });
+  const summary = summarizeUnit({
+    scenario: scenario.name,
+    strategy: spec.label,
+    totalSteps: assistants.length,
+    steps,
+    events,
+    ...(probes !== undefined ? { probes } : {}),
+  });
   const thresholds = strategy.thresholds?.(options, scenario.window) ?? [];
   return {
     scenario: scenario.name,

@@ -60,7 +60,8 @@ export function mergeShards(files: readonly ShardFile[]): RunResult {
     (shards[i] as ShardInfo).units.forEach((planIndex, position) => {
       if (byIndex.has(planIndex)) throw new InputError({ file, field: 'shard.units' }, `unit ${planIndex} is also in another shard`);
       const unit = result.units[position];
-      if (unit === undefined) throw new InputError({ file, field: 'units' }, `holds ${result.units.length} units but shard.units lists ${position + 1} or more`);
+      if (unit === undefined)
+        throw new InputError({ file, field: 'units' }, `holds ${result.units.length} units but shard.units lists ${position + 1} or more`);
       byIndex.set(planIndex, unit);
     });
   });
@@ -72,7 +73,8 @@ export function mergeShards(files: readonly ShardFile[]): RunResult {
 
 function shardOf({ file, result }: ShardFile): ShardInfo {
   const shard = result.shard;
-  if (shard === undefined) throw new InputError({ file, field: 'shard' }, 'is not a shard result (it has no `shard` field); only results of `run --shard i/n` can be merged');
+  if (shard === undefined)
+    throw new InputError({ file, field: 'shard' }, 'is not a shard result (it has no `shard` field); only results of `run --shard i/n` can be merged');
   if (shard.units.length !== result.units.length) {
     throw new InputError({ file, field: 'shard.units' }, `lists ${shard.units.length} units but holds ${result.units.length}`);
   }

@@ -71,7 +71,12 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
     const { result, inputTokens } = attempt;
     if (result.ok) {
       if (ctx.countOnlyHidden) result.usage = { ...result.usage, input: result.usage.input + hiddenTokens };
-      const record = { ...okRecord(ctx, completion, context, sent, hidden, result, retries, rateLimitHits, waitMs, overheadMark), retrievalTokens, hiddenTokens: hidden.prefix, reasoningTokens: hidden.reasoning };
+      const record = {
+        ...okRecord(ctx, completion, context, sent, hidden, result, retries, rateLimitHits, waitMs, overheadMark),
+        retrievalTokens,
+        hiddenTokens: hidden.prefix,
+        reasoningTokens: hidden.reasoning,
+      };
       ctx.previous = context;
       return record;
     }
@@ -86,7 +91,12 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
     if (delay === undefined) {
       events.push({ type: 'crash', step: env.step, atMs: clock.now(), kind: failure.kind, message: failure.message });
       ctx.previous = context;
-      return { ...crashRecord(ctx, completion, context, contextTokens || inputTokens, failure, retries, rateLimitHits, waitMs, overheadMark), retrievalTokens, hiddenTokens: hidden.prefix, reasoningTokens: hidden.reasoning };
+      return {
+        ...crashRecord(ctx, completion, context, contextTokens || inputTokens, failure, retries, rateLimitHits, waitMs, overheadMark),
+        retrievalTokens,
+        hiddenTokens: hidden.prefix,
+        reasoningTokens: hidden.reasoning,
+      };
     }
     const atMs = clock.now();
     const waited = await waitToRetry(ctx.gateway, clock, delay, attempt);
@@ -163,9 +173,7 @@ function okRecord(
   // The recorded model served the call (a session may switch models); it owns the cache.
   const request = cacheRequest(sent, result.usage.input, tokenizer, env.format, hidden, completion.model ?? ctx.scenario.model);
   const billed =
-    ctx.cache === undefined
-      ? { cached: 0, write: 0, uncached: result.usage.input }
-      : applyCache(ctx.cache, request.parts, clock.now(), request.breakpoints);
+    ctx.cache === undefined ? { cached: 0, write: 0, uncached: result.usage.input } : applyCache(ctx.cache, request.parts, clock.now(), request.breakpoints);
   const price = ctx.price;
   return {
     step: env.step,

@@ -28,7 +28,10 @@ export interface PoolOptions extends ExecutorOptions {
 /** Marks the workerData of our own workers, so that importing this module elsewhere starts nothing. */
 const WORKER_MARK = 'ctxbench-unit-worker';
 
-interface ToWorker { type: 'run'; unit: PlannedUnit }
+interface ToWorker {
+  type: 'run';
+  unit: PlannedUnit;
+}
 type FromWorker =
   | { type: 'start'; index: number }
   | { type: 'done'; index: number; result: UnitResult }
@@ -51,7 +54,12 @@ export async function runPlannedUnits(units: readonly PlannedUnit[], options: Po
   // A custom retry sleep is a function, which cannot cross to a thread: such runs stay here.
   const workers = options.retrySleep !== undefined ? 1 : Math.max(1, Math.min(options.workers, units.length));
   if (workers === 1) return runInThread(units, [createUnitExecutor(inThreadOptions(options), options.prepared)], options);
-  if (isSourceModule()) return runInThread(units, Array.from({ length: workers }, () => createUnitExecutor(executorOptions(options), options.prepared)), options);
+  if (isSourceModule())
+    return runInThread(
+      units,
+      Array.from({ length: workers }, () => createUnitExecutor(executorOptions(options), options.prepared)),
+      options,
+    );
   return runOnWorkers(units, workers, options);
 }
 

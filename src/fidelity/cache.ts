@@ -17,7 +17,9 @@ import { median } from '../stats.js';
  * Undefined when no compared step records cache reads.
  */
 export function compareCache(steps: readonly FidelityStep[]): CacheFidelity | undefined {
-  const withCache = steps.filter((s): s is FidelityStep & { cachedInput: number; predictedCached: number } => s.cachedInput !== undefined && s.predictedCached !== undefined);
+  const withCache = steps.filter(
+    (s): s is FidelityStep & { cachedInput: number; predictedCached: number } => s.cachedInput !== undefined && s.predictedCached !== undefined,
+  );
   if (withCache.length === 0 || withCache.every((s) => s.cachedInput === 0)) return undefined;
   const sum = (of: (s: (typeof withCache)[number]) => number): number => withCache.reduce((n, s) => n + of(s), 0);
   const predictedShareOf = (s: (typeof withCache)[number]): number => (s.computed > 0 ? Math.min(s.predictedCached, s.computed) / s.computed : 0);

@@ -64,7 +64,15 @@ export function fitCalibration(measured: readonly MeasuredTranscript[]): Calibra
         const score = Math.max(medianAbs / TARGET.medianAbs, p95Abs / TARGET.p95Abs);
         if (score < bestScore) {
           bestScore = score;
-          best = { factor: Math.round(f * 1000) / 1000, perToolCall: p, method: 'grid search minimising max(median |error| / 3 %, p95 |error| / 8 %), hidden prefix re-estimated per candidate', files, steps: errors.length, medianAbs, p95Abs };
+          best = {
+            factor: Math.round(f * 1000) / 1000,
+            perToolCall: p,
+            method: 'grid search minimising max(median |error| / 3 %, p95 |error| / 8 %), hidden prefix re-estimated per candidate',
+            files,
+            steps: errors.length,
+            medianAbs,
+            p95Abs,
+          };
         }
       }
     }

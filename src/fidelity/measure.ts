@@ -82,7 +82,10 @@ export function compareReplay(transcript: Transcript, replay: RecordedReplay, un
     uncalibratedError: (raw.promptTokens - recorded) / recorded,
     offsetError: (record.promptTokens - recorded) / recorded,
   }));
-  const fit = fitTheilSen(compared.map((s) => s.computed - s.hidden), compared.map((s) => s.recorded));
+  const fit = fitTheilSen(
+    compared.map((s) => s.computed - s.hidden),
+    compared.map((s) => s.recorded),
+  );
   const hidden = replay.hiddenPrefix;
   const cache = compareCache(compared);
   return {
@@ -98,7 +101,9 @@ export function compareReplay(transcript: Transcript, replay: RecordedReplay, un
     offset: hidden?.tokens ?? 0,
     offsetSteps: hidden?.estimatedOn ?? 0,
     ...(hidden?.restored !== undefined ? { restored: hidden.restored } : {}),
-    ...(hidden?.unlogged !== undefined ? { unlogged: { tokens: Object.values(hidden.unlogged).reduce((a, b) => a + b, 0), messages: Object.keys(hidden.unlogged).length } } : {}),
+    ...(hidden?.unlogged !== undefined
+      ? { unlogged: { tokens: Object.values(hidden.unlogged).reduce((a, b) => a + b, 0), messages: Object.keys(hidden.unlogged).length } }
+      : {}),
     compactions: transcript.events.filter((e) => e.type === 'compaction' && e.summary !== undefined).length,
     ...(fit !== undefined ? { fit } : {}),
     compared,

@@ -49,7 +49,19 @@ function renderFiles(files: readonly FidelityFile[]): string[] {
     f.fit === undefined ? '–' : `${f.fit.slope.toFixed(3)} × computed ${f.fit.intercept < 0 ? '−' : '+'} ${int.format(Math.abs(f.fit.intercept))}`,
   ]);
   const notes = files.flatMap((f) => (f.crashed > 0 ? [`  ${f.file}: ${f.crashed} steps could not be sent and are not compared`] : []));
-  return [...table(['file', 'format', 'replayed as', 'compared', 'hidden prefix', 'unlogged', 'compactions', 'fit: recorded ≈ raw'], rows, [false, false, false, true, true, true, true, false]), ...notes];
+  return [
+    ...table(['file', 'format', 'replayed as', 'compared', 'hidden prefix', 'unlogged', 'compactions', 'fit: recorded ≈ raw'], rows, [
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]),
+    ...notes,
+  ];
 }
 
 function renderStatsTable(formats: readonly FormatFidelity[], kind: 'raw' | 'uncalibrated' | 'offset'): string[] {

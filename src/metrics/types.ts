@@ -95,9 +95,7 @@ export interface ProbeAnswer {
 }
 
 /** One judge verdict on a probe answer (docs/judge-rubric.md). */
-export type ProbeJudgement =
-  | { accuracy: number; completeness: number; continuity: number; artifactTrail: number; total: number }
-  | { error: string };
+export type ProbeJudgement = { accuracy: number; completeness: number; continuity: number; artifactTrail: number; total: number } | { error: string };
 
 /** Retention of one probe's evidence: per step from its evidence's appearance, 1 kept, 0 lost. */
 export interface RetentionCurve {

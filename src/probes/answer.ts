@@ -13,7 +13,11 @@ export interface AskPoint {
   context: readonly ContextMessage[];
 }
 
-function baseAnswer(mp: MeasuredProbe, askedAt: ProbeAnswer['askedAt'], step: number): Pick<ProbeAnswer, 'probeId' | 'kind' | 'question' | 'expected' | 'askedAt' | 'step'> {
+function baseAnswer(
+  mp: MeasuredProbe,
+  askedAt: ProbeAnswer['askedAt'],
+  step: number,
+): Pick<ProbeAnswer, 'probeId' | 'kind' | 'question' | 'expected' | 'askedAt' | 'step'> {
   return { probeId: mp.probe.id, kind: mp.probe.kind, question: mp.probe.question, expected: mp.expected, askedAt, step };
 }
 

@@ -5,7 +5,6 @@ import type { PreparedContext, PreparedProbe } from './retention.js';
 import { SEPARATOR, containsEvidence } from './retention.js';
 import { containsNormalised } from './grade.js';
 
-
 interface MessageTexts {
   raw: string;
   normalised?: string;

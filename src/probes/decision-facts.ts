@@ -11,13 +11,11 @@ const END = String.raw`(?=\s+(?:instead|rather|because|since|so that|so|to|for|a
 const CHOICE_VERB = String.raw`(?:use|using|go with|going with|switch(?:ing)? to|stick with|adopt|chose|choose|choosing|pick(?:ed|ing)?|opt(?:ed|ing)? for|prefer(?:ring)?)`;
 
 const INSTEAD_OF = new RegExp(String.raw`\b${CHOICE_VERB}\s+(.+?)\s+instead of\s+(.+?)(?=\s+because\b|[.,;:!?()]|$)`, 'i');
-const WILL_USE = new RegExp(
-  String.raw`\b(?:I'll|I will|I'm going to|I am going to|let's|let me|we'll|we will|we should)\s+${CHOICE_VERB}\s+(.+?)${END}`,
-  'i',
-);
+const WILL_USE = new RegExp(String.raw`\b(?:I'll|I will|I'm going to|I am going to|let's|let me|we'll|we will|we should)\s+${CHOICE_VERB}\s+(.+?)${END}`, 'i');
 const DECIDED_TO = new RegExp(String.raw`\b(?:decided|decide|chose|choose) to\s+(.+?)${END}`, 'i');
 const BECAUSE = /^(.*?\w)\s*,?\s+because\s+(.+?)(?=[.;!?]|$)/i;
-const NEXT_STEP = /\b(?:next|then|after that|afterwards),?\s+(?:I'll|I will|I need to|I should|we'll|we will|we need to|we should|let's|let me)\s+(.+?)(?=[.;:!?]|$)/i;
+const NEXT_STEP =
+  /\b(?:next|then|after that|afterwards),?\s+(?:I'll|I will|I need to|I should|we'll|we will|we need to|we should|let's|let me)\s+(.+?)(?=[.;:!?]|$)/i;
 
 const MAX_ANSWER_WORDS = 6;
 
@@ -67,8 +65,6 @@ export function readDecisionFacts(message: MessageEvent, index: number): Fact[] 
   if (message.role !== 'assistant' || message.text === '') return [];
   const sentences = splitSentences(message.text);
   return sentences.flatMap((sentence, i) =>
-    [readChoice(sentence, index), readReason(sentence, index), readNextStep(sentence, sentences[i - 1] ?? '', index)].filter(
-      (f): f is Fact => f !== undefined,
-    ),
+    [readChoice(sentence, index), readReason(sentence, index), readNextStep(sentence, sentences[i - 1] ?? '', index)].filter((f): f is Fact => f !== undefined),
   );
 }

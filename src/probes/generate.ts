@@ -163,7 +163,7 @@ function selectSpread(candidates: readonly Candidate[], max: number, seed: numbe
   if (candidates.length <= max) return [...candidates];
   const byKind = KIND_ORDER.map((kind) => candidates.filter((c) => c.kind === kind));
   const quotas = byKind.map(() => 0);
-  for (let left = max; left > 0; ) {
+  for (let left = max; left > 0;) {
     byKind.forEach((list, k) => {
       if (left > 0 && (quotas[k] ?? 0) < list.length) {
         quotas[k] = (quotas[k] ?? 0) + 1;

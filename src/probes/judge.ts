@@ -98,4 +98,3 @@ export function parseJudgeReply(text: string): JudgeVerdict {
   const scores: JudgeScores = { accuracy, completeness, continuity, artifactTrail };
   return { scores, total: scores.accuracy + scores.completeness + scores.continuity + scores.artifactTrail };
 }
-

@@ -60,7 +60,8 @@ export function readShellCommand(call: ToolCall): string | undefined {
   return undefined;
 }
 
-const PATH_KEY = /^(?:path|paths|file|files|filename|file_?path|filepath|file_?paths|target_?file|absolute_?path|relative_?path|notebook_?path|source|destination|dest|target)$/i;
+const PATH_KEY =
+  /^(?:path|paths|file|files|filename|file_?path|filepath|file_?paths|target_?file|absolute_?path|relative_?path|notebook_?path|source|destination|dest|target)$/i;
 
 /** Whether a string looks like a file path: a directory part or an extension, no spaces. */
 export function isPathLike(value: string): boolean {
@@ -82,8 +83,7 @@ export function readPathArgs(call: ToolCall): string[] {
 // A relative path with a directory and an extension; an absolute one with an extension or three
 // or more parts (`/org/project` is as often a library id as a path). The look-behind keeps URLs
 // (`https://host/a.js`) and parts of longer tokens out.
-const PATH_IN_TEXT =
-  /(?<![\w@:/.\\-])(?:(?:\.{1,2}\/|\/)?(?:[\w.-]+\/)+[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,8}\b|\/[\w.-]+\/[\w.-]+(?:\/[\w.-]+)+)/g;
+const PATH_IN_TEXT = /(?<![\w@:/.\\-])(?:(?:\.{1,2}\/|\/)?(?:[\w.-]+\/)+[\w-]+(?:\.[\w-]+)*\.[A-Za-z0-9]{1,8}\b|\/[\w.-]+\/[\w.-]+(?:\/[\w.-]+)+)/g;
 
 /** File paths written in free text (tool output, messages), in order of appearance. */
 export function findPathsInText(text: string): string[] {

@@ -27,7 +27,8 @@ const NUMBER_RULES: readonly NumberRule[] = [
   // `api@2.4.1`, `node v20.11.1`, `Python 3.11.4`; not an address (`127.0.0.1`).
   { pattern: /\b([A-Za-z][\w-]*)(?:@| v?)(\d+\.\d+\.\d+(?:-[\w.]+)?)(?![.\w])/g, group: 2, label: (m) => `version of ${m[1] ?? 'the package'}` },
   {
-    pattern: /\b(\d+)\s+(passed|failed|errors?|warnings?|skipped|tests?|files? changed|insertions?|deletions?|vulnerabilities|packages?|lines total|matches)\b/gi,
+    pattern:
+      /\b(\d+)\s+(passed|failed|errors?|warnings?|skipped|tests?|files? changed|insertions?|deletions?|vulnerabilities|packages?|lines total|matches)\b/gi,
     group: 1,
     label: (m) => describeCount((m[2] ?? 'items').toLowerCase()),
   },
@@ -72,7 +73,10 @@ function readErrorFacts(lines: readonly string[], index: number, source: string)
     if (value === undefined || value.length < 10 || facts.length >= MAX_PER_MESSAGE.errors) return;
     const answer = capText(value, 80);
     if (facts.some((f) => f.answer === answer)) return;
-    const around = lines.slice(Math.max(0, i - 3), i + 3).filter((l) => l !== line).join('\n');
+    const around = lines
+      .slice(Math.max(0, i - 3), i + 3)
+      .filter((l) => l !== line)
+      .join('\n');
     facts.push({ kind: 'recall', answer, index, question: `What error did ${source} say?`, hintSources: [around, lines.join('\n')] });
   });
   return facts;
@@ -94,7 +98,14 @@ function readListedPaths(text: string, lines: readonly string[], index: number, 
   const paths = [...new Set(findPathsInText(text))].slice(0, MAX_PER_MESSAGE.paths);
   return paths.map((answer) => {
     const line = lines.find((l) => l.includes(answer)) ?? '';
-    return { kind: 'artifact', answer, index, question: `Which file did ${source} mention?`, hintSources: [line.replace(answer, ' '), text], isStructured: true };
+    return {
+      kind: 'artifact',
+      answer,
+      index,
+      question: `Which file did ${source} mention?`,
+      hintSources: [line.replace(answer, ' '), text],
+      isStructured: true,
+    };
   });
 }
 

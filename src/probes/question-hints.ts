@@ -58,7 +58,11 @@ function rarityOf(lines: LineIndex, word: string): number {
 /** The findable question for a fact whose evidence is the messages `span`, or undefined. */
 export function phraseQuestion(fact: Fact, span: readonly number[], passages: LineIndex): string | undefined {
   const answer = normaliseAnswer(fact.answer);
-  const exclude = new Set([...wordsOf(fact.question), ...tokenizeWords(fact.question), ...(fact.isStructured === true ? [] : [...wordsOf(fact.answer), ...tokenizeWords(fact.answer)])]);
+  const exclude = new Set([
+    ...wordsOf(fact.question),
+    ...tokenizeWords(fact.question),
+    ...(fact.isStructured === true ? [] : [...wordsOf(fact.answer), ...tokenizeWords(fact.answer)]),
+  ]);
   const sources = [evidenceWords(passages, fact.index, answer), ...fact.hintSources.map(termWords)];
   const candidates: string[] = [];
   for (const words of sources) {

@@ -82,8 +82,7 @@ function compileRegex(source: string | undefined): RegExp | undefined {
 export function prepareProbe(probe: Probe, evidenceTexts: readonly string[]): PreparedProbe {
   const expected = probe.expected;
   const regex = compileRegex(expected.regex);
-  const normalise = (list: readonly string[] | undefined): string[] =>
-    (list ?? []).map(normaliseAnswer).filter((s) => s !== '');
+  const normalise = (list: readonly string[] | undefined): string[] => (list ?? []).map(normaliseAnswer).filter((s) => s !== '');
   return {
     measurable: expected.notInSession !== true,
     evidence: evidenceTexts.filter((t) => t.trim().length >= MIN_EVIDENCE_CHARS && !t.includes(SEPARATOR)).map(anchorEvidence),
@@ -138,11 +137,7 @@ function isPreparedContext(context: readonly string[] | PreparedContext): contex
  * Pass a `PreparedContext` when checking many probes against one step; the probe's own forms are
  * cached per probe object.
  */
-export function isRetained(
-  probe: Probe,
-  context: readonly string[] | PreparedContext,
-  evidenceTexts: readonly string[],
-): boolean | null {
+export function isRetained(probe: Probe, context: readonly string[] | PreparedContext, evidenceTexts: readonly string[]): boolean | null {
   const prepared = isPreparedContext(context) ? context : prepareContext(context);
   return isPreparedRetained(prepareCached(probe, evidenceTexts), prepared);
 }

@@ -50,7 +50,14 @@ function bestMatchingMessages(question: string, context: readonly ContextMessage
   lines.sort((a, b) => b.overlap - a.overlap || b.order - a.order);
   const best = lines[0]?.overlap ?? 0;
   if (best === 0) return [];
-  return [...new Set(lines.filter((line) => line.overlap >= best * RUNNER_UP).slice(0, TOP_LINES).map((line) => line.id))];
+  return [
+    ...new Set(
+      lines
+        .filter((line) => line.overlap >= best * RUNNER_UP)
+        .slice(0, TOP_LINES)
+        .map((line) => line.id),
+    ),
+  ];
 }
 
 /** A message and those a tool call links it to: a call's results, or a result's call. */
@@ -83,8 +90,6 @@ export function fetchArchived(keys: readonly string[], archive: Archive): Retrie
 
 /** The fetched texts as one message placed before the question (what a retrieval tool returns). */
 export function retrievedMessage(probeId: string, retrieved: readonly Retrieved[]): ContextMessage {
-  const text = retrieved
-    .map(({ key, messages }) => `Retrieved from the archive (${key}):\n${messages.map(messageText).join('\n')}`)
-    .join('\n\n');
+  const text = retrieved.map(({ key, messages }) => `Retrieved from the archive (${key}):\n${messages.map(messageText).join('\n')}`).join('\n\n');
   return { type: 'message', id: `retrieved:${probeId}`, role: 'user', text, synthetic: 'retrieval' };
 }

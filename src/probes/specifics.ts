@@ -42,7 +42,10 @@ export function extractSpecifics(transcript: Transcript): Specifics {
     }
     const text = renderMessageText(message);
     addAll(paths, findPathsInText(text));
-    addAll(numbers, [...text.matchAll(NUMBER)].map((m) => m[0]));
+    addAll(
+      numbers,
+      [...text.matchAll(NUMBER)].map((m) => m[0]),
+    );
   }
   return { paths: [...paths], commands: [...commands], numbers: [...numbers] };
 }

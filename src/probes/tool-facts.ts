@@ -37,10 +37,7 @@ function isWorthyCommand(command: string): boolean {
 
 function readPathFacts(message: MessageEvent, index: number, call: ToolCall): Fact[] {
   const verb = TOOL_VERBS.find(([pattern]) => pattern.test(call.name))?.[1];
-  const question =
-    verb === undefined
-      ? `Which file did the agent pass to \`${call.name}\`?`
-      : `Which file did the agent ${verb} with \`${call.name}\`?`;
+  const question = verb === undefined ? `Which file did the agent pass to \`${call.name}\`?` : `Which file did the agent ${verb} with \`${call.name}\`?`;
   return readPathArgs(call).map((answer) => ({
     kind: 'artifact',
     answer,
@@ -48,7 +45,12 @@ function readPathFacts(message: MessageEvent, index: number, call: ToolCall): Fa
     question,
     isStructured: true,
     // Other argument values (the edited text, a pattern), not the keys: `path`, `old_string` find nothing.
-    hintSources: [message.text, Object.values(call.args).filter((v): v is string => typeof v === 'string' && v !== answer).join('\n')],
+    hintSources: [
+      message.text,
+      Object.values(call.args)
+        .filter((v): v is string => typeof v === 'string' && v !== answer)
+        .join('\n'),
+    ],
   }));
 }
 
@@ -60,23 +62,27 @@ function readCommandFact(message: MessageEvent, index: number, call: ToolCall, o
   const isFailing = (status !== undefined && status !== 0) || FAILURE_MARK.test(outputText);
   const exit = status === undefined ? '' : ` (exit code ${status})`;
   if (isFailing) {
-    return [{
-      kind: 'continuation',
+    return [
+      {
+        kind: 'continuation',
+        answer: command,
+        isStructured: true,
+        index,
+        question: `Which command failed${exit} when the agent ran it with \`${call.name}\`?`,
+        hintSources: [outputText, message.text],
+      },
+    ];
+  }
+  return [
+    {
+      kind: 'recall',
       answer: command,
       isStructured: true,
       index,
-      question: `Which command failed${exit} when the agent ran it with \`${call.name}\`?`,
-      hintSources: [outputText, message.text],
-    }];
-  }
-  return [{
-    kind: 'recall',
-    answer: command,
-    isStructured: true,
-    index,
-    question: `Which command did the agent run with \`${call.name}\`${exit}?`,
-    hintSources: [message.text, outputText],
-  }];
+      question: `Which command did the agent run with \`${call.name}\`${exit}?`,
+      hintSources: [message.text, outputText],
+    },
+  ];
 }
 
 /** What links tool calls and their results: calls by id (so far), results by the id they answer. */

@@ -143,7 +143,10 @@ export function startReplay(cassette: Cassette, file: string): Replay {
   return {
     async sleep() {
       const ms = cassette.waits[next];
-      if (ms === undefined) throw new HarnessError(`${file}: the replayed run waits more often than the recorded one (${cassette.waits.length} waits recorded): it no longer matches the recording`);
+      if (ms === undefined)
+        throw new HarnessError(
+          `${file}: the replayed run waits more often than the recorded one (${cassette.waits.length} waits recorded): it no longer matches the recording`,
+        );
       next += 1;
       return ms;
     },

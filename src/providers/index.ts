@@ -60,10 +60,7 @@ export function createProvider(options: CreateProviderOptions): Provider {
 function createUncachedProvider(options: CreateProviderOptions): Provider {
   const env = options.env ?? process.env;
   const mock = options.mode === 'mock';
-  const tagCall =
-    mock && options.simulator !== undefined
-      ? createCallTagger(options.simulator, `${options.callKeyPrefix ?? ''}${options.name}-`)
-      : undefined;
+  const tagCall = mock && options.simulator !== undefined ? createCallTagger(options.simulator, `${options.callKeyPrefix ?? ''}${options.name}-`) : undefined;
   const common = {
     mode: options.mode,
     model: options.model,

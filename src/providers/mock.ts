@@ -43,7 +43,16 @@ export function installSimulator(options: SimulatorOptions): Simulator {
 
   const answer = (format: ProviderName, model: string, body: unknown, call: PendingCall): SimReply => {
     const { directive, key, shape, canonical } = call;
-    return simulateCall({ ...options, format, body, model, directive, key, ...(shape !== undefined ? { shape } : {}), ...(canonical !== undefined ? { canonical } : {}) });
+    return simulateCall({
+      ...options,
+      format,
+      body,
+      model,
+      directive,
+      key,
+      ...(shape !== undefined ? { shape } : {}),
+      ...(canonical !== undefined ? { canonical } : {}),
+    });
   };
 
   const route = (url: URL, method: string, headers: Headers): { format: ProviderName; model?: string } | undefined => {
@@ -75,7 +84,8 @@ export function installSimulator(options: SimulatorOptions): Simulator {
     if (target.format === 'openai' && call.canonical !== undefined) return toResponse(answer('openai', call.canonical.model, undefined, call));
     // Both SDKs hand over their JSON body as a string: read as is, not streamed through a Response.
     const raw = init?.body;
-    const text = typeof raw === 'string' ? raw : raw !== undefined && raw !== null ? await new Response(raw).text() : request !== undefined ? await request.text() : '';
+    const text =
+      typeof raw === 'string' ? raw : raw !== undefined && raw !== null ? await new Response(raw).text() : request !== undefined ? await request.text() : '';
     const body = parseBody(text);
     const model = target.model ?? (isRecord(body) && typeof body.model === 'string' ? body.model : 'gpt');
     return toResponse(answer(target.format, model, body, call));

@@ -52,8 +52,7 @@ function appendMerged(contents: Content[], role: 'user' | 'model', parts: Part[]
 /** Thought part, text part, function calls; the signature rides on the first call, else on the thought. */
 export function renderAssistantParts(message: ContextMessage): Part[] {
   const parts: Part[] = [];
-  const thought: Part | undefined =
-    message.thinking !== undefined && message.thinking !== '' ? { text: message.thinking, thought: true } : undefined;
+  const thought: Part | undefined = message.thinking !== undefined && message.thinking !== '' ? { text: message.thinking, thought: true } : undefined;
   if (thought !== undefined) parts.push(thought);
   const text: Part | undefined = message.text !== '' ? { text: message.text } : undefined;
   if (text !== undefined) parts.push(text);

@@ -48,7 +48,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     // `AWS_SECRET_ACCESS_KEY=…`, `"password": "…"`, `api_key: …`: the name stays, the value goes.
     kind: 'secret-assignment',
-    pattern: /((?:secret|password|passwd|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token|private[_-]?key|client[_-]?secret)\\?["']?\s*[:=]\s*\\?["']?)[^\s"'&,;<>\\[\]{}()]{8,}/gi,
+    pattern:
+      /((?:secret|password|passwd|api[_-]?key|access[_-]?key|auth[_-]?token|access[_-]?token|private[_-]?key|client[_-]?secret)\\?["']?\s*[:=]\s*\\?["']?)[^\s"'&,;<>\\[\]{}()]{8,}/gi,
     keepGroup: true,
     accept: (value) => !/^\d+$/.test(value) && !/^(?:true|false|null|undefined|none|required|optional|string)$/i.test(value),
   },

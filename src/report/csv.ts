@@ -85,7 +85,13 @@ export const PROBE_COLUMNS = [
 /** `summary.csv`, `steps.csv`, `events.csv` and `probes.csv` (header only when nothing was probed). */
 export function renderCsv(result: RunResult): ReportFile[] {
   return [
-    { file: 'summary.csv', contents: toCsv(SUMMARY_COLUMNS, result.units.map((unit) => ({ ...unit.summary, cost_usd: usd(unit.summary.cost_usd) }))) },
+    {
+      file: 'summary.csv',
+      contents: toCsv(
+        SUMMARY_COLUMNS,
+        result.units.map((unit) => ({ ...unit.summary, cost_usd: usd(unit.summary.cost_usd) })),
+      ),
+    },
     { file: 'steps.csv', contents: toCsv(STEP_COLUMNS, result.units.flatMap(stepRows)) },
     { file: 'events.csv', contents: toCsv(EVENT_COLUMNS, result.units.flatMap(eventRows)) },
     { file: 'probes.csv', contents: toCsv(PROBE_COLUMNS, result.units.flatMap(probeRows)) },

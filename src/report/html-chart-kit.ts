@@ -36,9 +36,30 @@ export interface AxisOptions {
  * Strategies take them in order of appearance; a 25th strategy starts over.
  */
 export const PALETTE = [
-  '#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#17becf', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#1e3a8a',
-  '#3030e8', '#e830e8', '#626916', '#e0af6c', '#a1124d', '#42d7a5', '#0d7351', '#7112a1', '#a15912', '#602055',
-  '#305ee8', '#17cf17', '#cf17a1', '#205060',
+  '#1f77b4',
+  '#ff7f0e',
+  '#2ca02c',
+  '#9467bd',
+  '#17becf',
+  '#8c564b',
+  '#e377c2',
+  '#7f7f7f',
+  '#bcbd22',
+  '#1e3a8a',
+  '#3030e8',
+  '#e830e8',
+  '#626916',
+  '#e0af6c',
+  '#a1124d',
+  '#42d7a5',
+  '#0d7351',
+  '#7112a1',
+  '#a15912',
+  '#602055',
+  '#305ee8',
+  '#17cf17',
+  '#cf17a1',
+  '#205060',
 ];
 
 /** The colour of the quota and window limits and of crash markers. */
@@ -147,7 +168,17 @@ export function thinCurve(points: readonly ChartPoint[], max = MAX_CURVE_POINTS)
  */
 export function curve(label: string, color: string, data: ChartPoint[]): ChartDataset {
   const thinned = thinCurve(data);
-  const dataset: ChartDataset = { label, data: thinned.points, borderColor: color, backgroundColor: color, borderWidth: 2, pointRadius: 0, pointHitRadius: 6, tension: 0, clip: 4 };
+  const dataset: ChartDataset = {
+    label,
+    data: thinned.points,
+    borderColor: color,
+    backgroundColor: color,
+    borderWidth: 2,
+    pointRadius: 0,
+    pointHitRadius: 6,
+    tension: 0,
+    clip: 4,
+  };
   curves.add(dataset);
   if (thinned.bucket > 0) thinnedFrom.set(dataset, thinned.bucket);
   return dataset;
@@ -197,4 +228,3 @@ export function markers(label: string, style: string, points: (ChartPoint & { co
     order: 0,
   };
 }
-

@@ -13,7 +13,13 @@ export function buildCostChart(units: readonly UnitResult[], colors: Map<string,
     const priced = unit.steps.filter((step) => step.costUsd !== undefined && step.status === 'ok');
     if (priced.length === 0) continue;
     const color = colors.get(unit.strategy) ?? '#000000';
-    datasets.push(curve(unit.strategy, color, priced.map((step) => ({ x: step.step, y: step.costUsd as number }))));
+    datasets.push(
+      curve(
+        unit.strategy,
+        color,
+        priced.map((step) => ({ x: step.step, y: step.costUsd as number })),
+      ),
+    );
   }
   if (datasets.length === 0) return undefined;
   return buildChart('line', datasets, { x: { title: 'step', format: 'step' }, y: { title: 'USD per step', format: 'usd' } });
@@ -25,7 +31,9 @@ export function buildCachedShareChart(units: readonly UnitResult[], colors: Map<
     curve(
       unit.strategy,
       colors.get(unit.strategy) ?? '#000000',
-      unit.steps.filter((step) => step.status === 'ok' && step.promptTokens > 0).map((step) => ({ x: step.step, y: step.cachedPrefixTokens / step.promptTokens })),
+      unit.steps
+        .filter((step) => step.status === 'ok' && step.promptTokens > 0)
+        .map((step) => ({ x: step.step, y: step.cachedPrefixTokens / step.promptTokens })),
     ),
   );
   return buildChart('line', datasets, { x: { title: 'step', format: 'step' }, y: { title: 'cached share of the prompt', format: 'percent', max: 1 } });

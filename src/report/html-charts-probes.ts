@@ -37,7 +37,12 @@ export function buildRecallByKindChart(units: readonly UnitResult[], colors: Map
       const color = colors.get(unit.strategy) ?? FRONT_COLOR;
       return { label: unit.strategy, data: kinds.map((kind) => unit.probes?.byKind[kind]?.answerRecall ?? null), backgroundColor: color, borderColor: color };
     });
-  return buildChart('bar', datasets, { x: { title: 'probe kind', format: 'label', category: true }, y: { title: 'answer recall', format: 'percent', max: 1 } }, [...kinds]);
+  return buildChart(
+    'bar',
+    datasets,
+    { x: { title: 'probe kind', format: 'label', category: true }, y: { title: 'answer recall', format: 'percent', max: 1 } },
+    [...kinds],
+  );
 }
 
 /**
@@ -49,7 +54,9 @@ export function buildTradeoffChart(units: readonly UnitResult[], colors: Map<str
   const placed = units.filter((unit) => unit.summary.answer_recall !== null);
   if (placed.length === 0) return undefined;
   const front = paretoFront(
-    placed.filter((unit) => !unit.summary.crashed).map((unit) => ({ strategy: unit.strategy, tokens: unit.summary.total_tokens, recall: unit.summary.answer_recall ?? 0 })),
+    placed
+      .filter((unit) => !unit.summary.crashed)
+      .map((unit) => ({ strategy: unit.strategy, tokens: unit.summary.total_tokens, recall: unit.summary.answer_recall ?? 0 })),
   );
   const onFront = new Set(front.map((point) => point.strategy));
   const datasets: ChartDataset[] = placed.map((unit) => {
@@ -60,7 +67,16 @@ export function buildTradeoffChart(units: readonly UnitResult[], colors: Map<str
     return onFront.has(unit.strategy) ? { ...dataset, pointBorderColor: [FRONT_COLOR], pointBorderWidth: 3 } : dataset;
   });
   const line: ChartPoint[] = front.map((point) => ({ x: point.tokens, y: point.recall, label: `Pareto front: ${point.strategy}` }));
-  datasets.push({ label: 'Pareto front', data: line, borderColor: FRONT_COLOR, backgroundColor: FRONT_COLOR, borderDash: [5, 4], borderWidth: 1.5, pointRadius: 0, order: 5 });
+  datasets.push({
+    label: 'Pareto front',
+    data: line,
+    borderColor: FRONT_COLOR,
+    backgroundColor: FRONT_COLOR,
+    borderDash: [5, 4],
+    borderWidth: 1.5,
+    pointRadius: 0,
+    order: 5,
+  });
   return buildChart('line', datasets, { x: { title: 'total tokens', format: 'tokens' }, y: { title: 'answer recall', format: 'percent', max: 1 } });
 }
 

@@ -19,14 +19,31 @@ const THRESHOLD_REACH = 1.2;
  */
 export function buildContextChart(info: ScenarioInfo | undefined, units: readonly UnitResult[], colors: Map<string, string>): ChartSpec {
   const lastStep = Math.max(1, ...units.flatMap((unit) => unit.steps.map((step) => step.step)));
-  const datasets: ChartDataset[] = units.map((unit) => curve(unit.strategy, colorOf(colors, unit), unit.steps.map((s) => ({ x: s.step, y: s.contextTokens }))));
+  const datasets: ChartDataset[] = units.map((unit) =>
+    curve(
+      unit.strategy,
+      colorOf(colors, unit),
+      unit.steps.map((s) => ({ x: s.step, y: s.contextTokens })),
+    ),
+  );
   if (info !== undefined) datasets.push(limitLine(`window ${formatCount(info.window)}`, LIMIT_COLOR, info.window, 0, lastStep, [6, 4]));
   const reach = THRESHOLD_REACH * Math.max(info?.window ?? 0, ...units.map((unit) => unit.summary.peak_context_tokens));
   let hidden = 0;
   for (const unit of units) {
     for (const threshold of unit.thresholds ?? []) {
       if (threshold.tokens > reach) hidden += 1;
-      else datasets.push(limitLine(`${unit.strategy}: ${threshold.label} ${formatCount(threshold.tokens)}`, colorOf(colors, unit), threshold.tokens, 0, lastStep, [2, 3], false));
+      else
+        datasets.push(
+          limitLine(
+            `${unit.strategy}: ${threshold.label} ${formatCount(threshold.tokens)}`,
+            colorOf(colors, unit),
+            threshold.tokens,
+            0,
+            lastStep,
+            [2, 3],
+            false,
+          ),
+        );
     }
   }
   const compactions = units.flatMap((unit) => actionMarkers(unit, colors, (event) => event.action === 'compact'));
@@ -72,7 +89,14 @@ export function buildQuotaChart(info: ScenarioInfo | undefined, units: readonly 
   const refusals: Marker[] = units.flatMap((unit) =>
     unit.events.flatMap((event) =>
       event.type === 'failure' && event.failure.kind === 'rate-limit'
-        ? [{ x: event.atMs / unitMs, y: trailingMinuteTokens(unit.steps, event.atMs), color: colorOf(colors, unit), label: `${unit.strategy}: 429 at step ${event.step}` }]
+        ? [
+            {
+              x: event.atMs / unitMs,
+              y: trailingMinuteTokens(unit.steps, event.atMs),
+              color: colorOf(colors, unit),
+              label: `${unit.strategy}: 429 at step ${event.step}`,
+            },
+          ]
         : [],
     ),
   );
@@ -80,7 +104,8 @@ export function buildQuotaChart(info: ScenarioInfo | undefined, units: readonly 
   const format = unitMs === 1000 ? 'seconds' : 'minutes';
   const spec = buildChart('line', datasets, { x: { title: 'virtual time', format }, y: { title: 'tokens in the last minute', format: 'tokens' } });
   if (tpm === 0) return { ...spec, note: 'No TPM quota in this scenario.' };
-  if (peak < QUOTA_LINE_SHARE * tpm) return { ...spec, note: `Peak use ${Math.round((peak / tpm) * 100)}% of the ${formatCount(tpm)} TPM quota (line off the scale).` };
+  if (peak < QUOTA_LINE_SHARE * tpm)
+    return { ...spec, note: `Peak use ${Math.round((peak / tpm) * 100)}% of the ${formatCount(tpm)} TPM quota (line off the scale).` };
   return { ...spec, note: `Dashed: the ${formatCount(tpm)} TPM quota.` };
 }
 

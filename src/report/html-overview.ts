@@ -24,7 +24,10 @@ export function renderOverview(result: RunResult, names: readonly string[], ids:
   if (names.length < 2) return { html: '', charts: {} };
   const strategies = [...new Set(result.units.map((unit) => unit.strategy))];
   const head = strategies
-    .map((strategy) => `<th scope="col" title="${escapeHtml(strategy)}"><span class="swatch" style="background:${colors.get(strategy) ?? '#111827'}"></span>${breakAtHyphens(strategy)}</th>`)
+    .map(
+      (strategy) =>
+        `<th scope="col" title="${escapeHtml(strategy)}"><span class="swatch" style="background:${colors.get(strategy) ?? '#111827'}"></span>${breakAtHyphens(strategy)}</th>`,
+    )
     .join('');
   const rows = names.map((name) => {
     const summaries = new Map(result.units.filter((unit) => unit.scenario === name).map((unit) => [unit.strategy, unit.summary]));
@@ -71,13 +74,18 @@ export function buildOverviewChart(result: RunResult, strategies: readonly strin
   });
   const datasets: ChartDataset[] = strategies.flatMap((strategy) => {
     const color = colors.get(strategy) ?? '#111827';
-    const points = placed.filter((unit) => unit.strategy === strategy && !unit.summary.crashed).map((unit) => ({ ...point(unit.summary, unit.scenario), color }));
+    const points = placed
+      .filter((unit) => unit.strategy === strategy && !unit.summary.crashed)
+      .map((unit) => ({ ...point(unit.summary, unit.scenario), color }));
     return points.length === 0 ? [] : [{ ...markers(strategy, 'circle', points, 5), backgroundColor: color, borderColor: color }];
   });
   const crashed = placed.filter((unit) => unit.summary.crashed).map((unit) => ({ ...point(unit.summary, unit.scenario), color: LIMIT_COLOR }));
   if (crashed.length > 0) datasets.push(markers('crashed', 'crossRot', crashed, 6));
   const xs = placed.map((unit) => unit.summary.saving_vs_full ?? 0);
-  const spec = buildChart('line', datasets, { x: { title: 'tokens saved against full', format: 'percent' }, y: { title: 'answer recall', format: 'percent', max: 1 } });
+  const spec = buildChart('line', datasets, {
+    x: { title: 'tokens saved against full', format: 'percent' },
+    y: { title: 'answer recall', format: 'percent', max: 1 },
+  });
   // Savings can be negative (a strategy that costs more than full): the axis then starts below 0.
   const scales = spec.config.options.scales as { x: Record<string, unknown> };
   scales.x.min = Math.min(0, ...xs);

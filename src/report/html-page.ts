@@ -23,7 +23,13 @@ export function renderHtmlPage(result: RunResult, chartScript: string): string {
   Object.assign(charts, overview.charts);
   const sections = names.map((name) => {
     const units = result.units.filter((unit) => unit.scenario === name);
-    const section = renderScenarioSection(ids.get(name) ?? '', name, result.scenarios.find((s) => s.name === name), units, colors);
+    const section = renderScenarioSection(
+      ids.get(name) ?? '',
+      name,
+      result.scenarios.find((s) => s.name === name),
+      units,
+      colors,
+    );
     Object.assign(charts, section.charts);
     return section.html;
   });

@@ -30,7 +30,13 @@ interface Panel {
  * timeline of what each strategy did and the probe answers. `id` prefixes the chart ids (it is
  * generated, never taken from the input, so it is safe in attributes).
  */
-export function renderScenarioSection(id: string, name: string, info: ScenarioInfo | undefined, units: readonly UnitResult[], colors: Map<string, string>): ScenarioSection {
+export function renderScenarioSection(
+  id: string,
+  name: string,
+  info: ScenarioInfo | undefined,
+  units: readonly UnitResult[],
+  colors: Map<string, string>,
+): ScenarioSection {
   const panels = buildPanels(info, units, colors);
   const noProbes = panels.find((panel) => panel.key === 'retention')?.empty ?? '';
   const charts: Record<string, ChartSpec> = {};
@@ -41,7 +47,12 @@ export function renderScenarioSection(id: string, name: string, info: ScenarioIn
     `<h2>${escapeHtml(name)}</h2>`,
     info === undefined ? '' : `<p class="scenario-meta">${describeScenario(info)}</p>`,
     renderFindings(units),
-    units.length === 0 ? '<p class="dim">No strategies ran in this scenario.</p>' : renderSummaryTable(units.map((unit) => unit.summary), colors),
+    units.length === 0
+      ? '<p class="dim">No strategies ran in this scenario.</p>'
+      : renderSummaryTable(
+          units.map((unit) => unit.summary),
+          colors,
+        ),
     `<div class="charts">\n${panels.map((panel) => renderPanel(id, panel)).join('\n')}\n</div>`,
     '<h3>What each strategy did</h3>',
     renderTimelines(units, colors),
@@ -78,7 +89,13 @@ function buildPanels(info: ScenarioInfo | undefined, units: readonly UnitResult[
       spec: buildCachedShareChart(units, colors),
       empty: '',
     },
-    { key: 'cumulative', title: 'Cumulative tokens', caption: 'Prompt + completion + the strategy’s own calls, summed over the session.', spec: buildCumulativeChart(units, colors), empty: '' },
+    {
+      key: 'cumulative',
+      title: 'Cumulative tokens',
+      caption: 'Prompt + completion + the strategy’s own calls, summed over the session.',
+      spec: buildCumulativeChart(units, colors),
+      empty: '',
+    },
     {
       key: 'quota',
       title: 'Quota use over virtual time',
@@ -86,8 +103,20 @@ function buildPanels(info: ScenarioInfo | undefined, units: readonly UnitResult[
       spec: buildQuotaChart(info, units, colors),
       empty: '',
     },
-    { key: 'retention', title: 'Retention over steps', caption: 'Share of the probes’ evidence still in the context, among evidence seen so far.', spec: buildRetentionChart(units, colors), empty: noProbes },
-    { key: 'recall', title: 'Recall by probe kind', caption: 'Share of probes answered correctly (without retrieval).', spec: buildRecallByKindChart(units, colors), empty: noProbes },
+    {
+      key: 'retention',
+      title: 'Retention over steps',
+      caption: 'Share of the probes’ evidence still in the context, among evidence seen so far.',
+      spec: buildRetentionChart(units, colors),
+      empty: noProbes,
+    },
+    {
+      key: 'recall',
+      title: 'Recall by probe kind',
+      caption: 'Share of probes answered correctly (without retrieval).',
+      spec: buildRecallByKindChart(units, colors),
+      empty: noProbes,
+    },
     {
       key: 'tradeoff',
       title: 'Tokens versus recall',

@@ -24,7 +24,12 @@ const COLUMNS: Column[] = [
     title: 'crash',
     align: 'left',
     // Over several logs: the kind, and how many of the logs crashed.
-    cell: (r) => (!r.crashed ? '–' : r.logs !== null ? `**${escapeMarkdown(r.crash_kind ?? 'crash')} in ${r.crashed_logs ?? '?'}/${r.logs} logs**` : `**${escapeMarkdown(r.crash_kind ?? 'crash')} @ ${r.crash_step ?? '?'}**`),
+    cell: (r) =>
+      !r.crashed
+        ? '–'
+        : r.logs !== null
+          ? `**${escapeMarkdown(r.crash_kind ?? 'crash')} in ${r.crashed_logs ?? '?'}/${r.logs} logs**`
+          : `**${escapeMarkdown(r.crash_kind ?? 'crash')} @ ${r.crash_step ?? '?'}**`,
   },
   { title: 'total tokens', align: 'right', cell: (r) => formatCount(r.total_tokens) },
   { title: 'peak ctx', align: 'right', cell: (r) => formatCount(r.peak_context_tokens) },
@@ -53,14 +58,23 @@ export function renderMarkdown(result: RunResult): ReportFile[] {
     `## ctxbench: ${plural(result.scenarios.length, 'scenario')} × ${plural(strategies.size, 'strategy', 'strategies')}`,
     '',
     `seed ${result.seed} · ctxbench ${escapeMarkdown(result.tool.version)} · ${result.mode} providers`,
-    ...[result.partial !== undefined ? describePartial(result.partial) : undefined, describeSkipped(result), result.redaction === 'off' ? 'redaction off (--no-redact): secrets are not masked' : undefined]
+    ...[
+      result.partial !== undefined ? describePartial(result.partial) : undefined,
+      describeSkipped(result),
+      result.redaction === 'off' ? 'redaction off (--no-redact): secrets are not masked' : undefined,
+    ]
       .filter((line) => line !== undefined)
       .map((line) => `\n> **${escapeMarkdown(line)}**`),
   ].join('\n');
   const render = (tables: boolean): string[] =>
     scenarioNames(result).map((name) => {
       const rows = result.units.filter((unit) => unit.scenario === name).map((unit) => unit.summary);
-      return renderScenario(name, result.scenarios.find((s) => s.name === name), rows, tables).join('\n');
+      return renderScenario(
+        name,
+        result.scenarios.find((s) => s.name === name),
+        rows,
+        tables,
+      ).join('\n');
     });
   let blocks = render(true);
   let note = '';
@@ -118,17 +132,27 @@ export function findNotables(rows: readonly SummaryRow[]): Finding[] {
   const finished = rows.filter((row) => !row.crashed);
   const saving = leaders(finished, (row) => row.saving_vs_full);
   if (saving !== undefined && saving.value > 0) {
-    findings.push({ kind: 'saving', strategies: saving.strategies, text: `${verb(saving, 'saves', 'save')} the most against full: ${percent(saving.value)} fewer tokens` });
+    findings.push({
+      kind: 'saving',
+      strategies: saving.strategies,
+      text: `${verb(saving, 'saves', 'save')} the most against full: ${percent(saving.value)} fewer tokens`,
+    });
   }
   const recall = leaders(rows, (row) => row.answer_recall);
   // A top score of 0 % is no one's achievement: say that nothing was answered, praise no one.
-  if (recall !== undefined && recall.value > 0) findings.push({ kind: 'recall', strategies: recall.strategies, text: `${verb(recall, 'has', 'have')} the best answer recall: ${percent(recall.value)}` });
-  else if (recall !== undefined) findings.push({ kind: 'recall', strategies: recall.strategies, text: `${verb(recall, 'answers', 'answer')} no probe correctly (answer recall 0%)` });
+  if (recall !== undefined && recall.value > 0)
+    findings.push({ kind: 'recall', strategies: recall.strategies, text: `${verb(recall, 'has', 'have')} the best answer recall: ${percent(recall.value)}` });
+  else if (recall !== undefined)
+    findings.push({ kind: 'recall', strategies: recall.strategies, text: `${verb(recall, 'answers', 'answer')} no probe correctly (answer recall 0%)` });
   const limits = leaders(rows, (row) => row.rate_limit_hits);
   if (limits !== undefined && limits.value > 0) {
     const wait = Math.max(...rows.filter((row) => limits.strategies.includes(row.strategy)).map((row) => row.wait_ms));
     const each = limits.strategies.length > 1 ? ' each' : '';
-    findings.push({ kind: 'rate-limit', strategies: limits.strategies, text: `hit the most 429s: ${limits.value}${each}, waiting up to ${formatDuration(wait)}` });
+    findings.push({
+      kind: 'rate-limit',
+      strategies: limits.strategies,
+      text: `hit the most 429s: ${limits.value}${each}, waiting up to ${formatDuration(wait)}`,
+    });
   }
   return findings;
 }

@@ -43,7 +43,11 @@ const COLUMNS: Column[] = [
   { title: 'retain', align: 'right', cell: (r) => percent(r.retention) },
   { title: 'recall', align: 'right', cell: (r) => percent(r.answer_recall) },
   // Ask points a crash (or the session's end) came before: apart from recall, which is over answers.
-  { title: 'unasked', align: 'right', cell: (r) => (r.unanswered === null ? dim('-') : r.unanswered > 0 ? { text: String(r.unanswered), tone: 'bad' } : plain('0')) },
+  {
+    title: 'unasked',
+    align: 'right',
+    cell: (r) => (r.unanswered === null ? dim('-') : r.unanswered > 0 ? { text: String(r.unanswered), tone: 'bad' } : plain('0')),
+  },
 ];
 
 /**

@@ -26,15 +26,23 @@ export function externalSpec(entry: ExternalEntry, file: string, field: string):
     if (entry.timeoutMs !== undefined) throw new InputError({ file, field: `${field}.timeoutMs` }, '`timeoutMs` goes with `command`');
     return undefined;
   }
-  const clash = (['strategy', 'pipeline', entry.module !== undefined ? 'command' : undefined] as const).find((key) => key !== undefined && entry[key] !== undefined);
-  if (clash !== undefined) throw new InputError({ file, field: `${field}.${clash}` }, 'an entry names one strategy: `strategy`, `pipeline`, `module` or `command`');
+  const clash = (['strategy', 'pipeline', entry.module !== undefined ? 'command' : undefined] as const).find(
+    (key) => key !== undefined && entry[key] !== undefined,
+  );
+  if (clash !== undefined)
+    throw new InputError({ file, field: `${field}.${clash}` }, 'an entry names one strategy: `strategy`, `pipeline`, `module` or `command`');
   if (entry.module !== undefined) {
     if (entry.timeoutMs !== undefined) throw new InputError({ file, field: `${field}.timeoutMs` }, '`timeoutMs` goes with `command`, not `module`');
     return moduleSpec(resolveRelative(file, entry.module), entry.label, entry.options ?? {});
   }
   const argv = entry.command as string[];
   const label = entry.label ?? labelOfPath(argv[argv.length - 1] as string);
-  return { label, strategy: label, options: entry.options ?? {}, source: { kind: 'command', argv, cwd: dirname(file), timeoutMs: entry.timeoutMs ?? DEFAULT_POLICY_TIMEOUT_MS } };
+  return {
+    label,
+    strategy: label,
+    options: entry.options ?? {},
+    source: { kind: 'command', argv, cwd: dirname(file), timeoutMs: entry.timeoutMs ?? DEFAULT_POLICY_TIMEOUT_MS },
+  };
 }
 
 /** The spec of a strategy module at an absolute path (a scenario entry or `--strategy-module`). */

@@ -23,6 +23,7 @@ export async function isCanonicalFile(file: string): Promise<boolean> {
  */
 export async function loadTranscript(source: TranscriptSource, seed: number): Promise<Transcript> {
   if (source.kind === 'synthetic') return generateSession({ seed, ...source.options });
-  if (source.format === undefined && (source.path.endsWith('.ctx.jsonl') || (await isCanonicalFile(source.path)))) return readTranscript(source.path, { lenient: source.lenient });
+  if (source.format === undefined && (source.path.endsWith('.ctx.jsonl') || (await isCanonicalFile(source.path))))
+    return readTranscript(source.path, { lenient: source.lenient });
   return importTranscript(source.path, { lenient: source.lenient, ...(source.format !== undefined ? { from: source.format } : {}) });
 }

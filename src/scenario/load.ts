@@ -49,7 +49,10 @@ async function listScenarioFiles(dir: string): Promise<string[]> {
 export async function loadScenarioFile(file: string, options: { from?: string } = {}): Promise<LoadedScenario> {
   if (await isTranscriptFile(file, options.from)) return adHocScenario(file, options.from);
   if (extname(file).toLowerCase() === '.jsonl') {
-    throw new InputError({ file }, `neither a scenario nor a transcript of a known format; name its format with --from (one of: ${importerNames().join(', ')})`);
+    throw new InputError(
+      { file },
+      `neither a scenario nor a transcript of a known format; name its format with --from (one of: ${importerNames().join(', ')})`,
+    );
   }
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new InputError({ file }, `cannot read scenario: ${error.code ?? error.message}`);
@@ -73,7 +76,10 @@ export function parseScenarioText(text: string, file: string): LoadedScenario {
   }
   const format = parsed.data.format;
   if (format !== undefined && !importerNames().includes(format)) {
-    throw new InputError({ file, line: lineOf(doc, lineCounter, ['format']), field: 'format' }, `unknown transcript format "${format}"; known formats: ${importerNames().join(', ')}`);
+    throw new InputError(
+      { file, line: lineOf(doc, lineCounter, ['format']), field: 'format' },
+      `unknown transcript format "${format}"; known formats: ${importerNames().join(', ')}`,
+    );
   }
   return { file: resolve(file), data: parsed.data };
 }
@@ -122,6 +128,9 @@ export async function listTranscriptLogs(path: string, scenarioFile: string): Pr
 }
 
 function patternToRegExp(pattern: string): RegExp {
-  const escaped = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+  const escaped = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\?/g, '[^/]');
   return new RegExp(`^${escaped}$`);
 }

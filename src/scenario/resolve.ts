@@ -47,7 +47,12 @@ export function transcriptSource(loaded: LoadedScenario, overrides: ScenarioOver
   const t = loaded.data.transcript;
   if (typeof t === 'string') {
     const format = loaded.data.format;
-    return { kind: 'file', path: resolveRelative(loaded.file, t), lenient: overrides.lenient ?? loaded.data.lenient, ...(format !== undefined ? { format } : {}) };
+    return {
+      kind: 'file',
+      path: resolveRelative(loaded.file, t),
+      lenient: overrides.lenient ?? loaded.data.lenient,
+      ...(format !== undefined ? { format } : {}),
+    };
   }
   return { kind: 'synthetic', options: t.generate };
 }
@@ -83,7 +88,11 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     probesUseQuota: d.probesUseQuota,
     ...pricesOf(overrides.prices, model, d.prices),
     judge: overrides.judge ?? d.judge,
-    strategies: withModules(selectStrategies(checkIdenticalRows(resolveSpecs(d.strategies, loaded.file), d.identicalRows, loaded.file), overrides.strategies), overrides, loaded.file),
+    strategies: withModules(
+      selectStrategies(checkIdenticalRows(resolveSpecs(d.strategies, loaded.file), d.identicalRows, loaded.file), overrides.strategies),
+      overrides,
+      loaded.file,
+    ),
   };
 }
 
@@ -150,14 +159,23 @@ function expandAll(entries: unknown[]): [unknown, string][] {
 
 function toSpec(entry: unknown, file: string, field: string): StrategySpec {
   if (typeof entry === 'string') return { label: entry, strategy: entry, options: {} };
-  const e = entry as { label?: string; strategy?: string; options?: Record<string, unknown>; pipeline?: unknown[]; module?: string; command?: string[]; timeoutMs?: number };
+  const e = entry as {
+    label?: string;
+    strategy?: string;
+    options?: Record<string, unknown>;
+    pipeline?: unknown[];
+    module?: string;
+    command?: string[];
+    timeoutMs?: number;
+  };
   const external = externalSpec(e, file, field);
   if (external !== undefined) return external;
   if (e.pipeline !== undefined) {
     const stages = e.pipeline.map((s, i) => toSpec(s, file, `${field}.pipeline.${i}`));
     return { label: e.label ?? stages.map((s) => s.label).join('+'), strategy: 'pipeline', options: e.options ?? {}, stages };
   }
-  if (e.strategy === undefined) throw new InputError({ file, field: `${field}.strategy` }, 'a strategy entry needs `strategy`, `pipeline`, `module` or `command`');
+  if (e.strategy === undefined)
+    throw new InputError({ file, field: `${field}.strategy` }, 'a strategy entry needs `strategy`, `pipeline`, `module` or `command`');
   return { label: e.label ?? e.strategy, strategy: e.strategy, options: e.options ?? {} };
 }
 
@@ -173,10 +191,14 @@ function selectStrategies(specs: StrategySpec[], wanted: string[] | undefined): 
 function withModules(selected: StrategySpec[], overrides: ScenarioOverrides, file: string): StrategySpec[] {
   const paths = overrides.strategyModules ?? [];
   if (paths.length === 0) return selected;
-  const specs = [...(overrides.strategies !== undefined && overrides.strategies.length > 0 ? selected : []), ...paths.map((path) => moduleSpec(path, undefined, {}))];
+  const specs = [
+    ...(overrides.strategies !== undefined && overrides.strategies.length > 0 ? selected : []),
+    ...paths.map((path) => moduleSpec(path, undefined, {})),
+  ];
   const seen = new Set<string>();
   for (const spec of specs) {
-    if (seen.has(spec.label)) throw new InputError({ file, field: 'strategies' }, `two strategies are labelled "${spec.label}" (a --strategy-module is named after its file)`);
+    if (seen.has(spec.label))
+      throw new InputError({ file, field: 'strategies' }, `two strategies are labelled "${spec.label}" (a --strategy-module is named after its file)`);
     seen.add(spec.label);
   }
   return specs;

@@ -24,10 +24,7 @@ const strategyEntry: z.ZodType<unknown> = z.lazy(() =>
 export const scenarioFileSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'use letters, digits, dot, dash, underscore'),
   description: z.string().optional(),
-  transcript: z.union([
-    z.string().min(1),
-    z.strictObject({ generate: z.record(z.string(), z.unknown()) }),
-  ]),
+  transcript: z.union([z.string().min(1), z.strictObject({ generate: z.record(z.string(), z.unknown()) })]),
   /**
    * The transcript's format (an importer's name: `claude-code`, `codex`, …) when detection from
    * its content cannot tell; absent: canonical `*.ctx.jsonl`, or detected like `ctxbench import`.
@@ -49,9 +46,7 @@ export const scenarioFileSchema = z.strictObject({
       z.string().min(1),
       z.strictObject({
         file: z.string().min(1).optional(),
-        generate: z
-          .union([z.literal(true), z.strictObject({ max: positiveInt.optional(), seed: z.number().int().min(0).optional() })])
-          .optional(),
+        generate: z.union([z.literal(true), z.strictObject({ max: positiveInt.optional(), seed: z.number().int().min(0).optional() })]).optional(),
       }),
     ])
     .optional(),
@@ -65,9 +60,7 @@ export const scenarioFileSchema = z.strictObject({
    * fixes them, 0 turns them off.
    */
   hiddenPrefix: z.union([z.literal('auto'), z.number().int().min(0)]).default('auto'),
-  quota: z
-    .strictObject({ tpm: positiveInt.optional(), rpm: positiveInt.optional(), rpd: positiveInt.optional() })
-    .default({}),
+  quota: z.strictObject({ tpm: positiveInt.optional(), rpm: positiveInt.optional(), rpd: positiveInt.optional() }).default({}),
   retry: z
     .strictObject({
       maxRetries: z.number().int().min(0).optional(),

@@ -5,9 +5,7 @@ import type { StrategySpec } from '../strategies/types.js';
 export type { StrategySpec, ExternalStrategySource } from '../strategies/types.js';
 
 /** Where a scenario's transcript comes from: a file, or the seeded synthetic generator. */
-export type TranscriptSource =
-  | { kind: 'file'; path: string; lenient: boolean; format?: string }
-  | { kind: 'synthetic'; options: Record<string, unknown> };
+export type TranscriptSource = { kind: 'file'; path: string; lenient: boolean; format?: string } | { kind: 'synthetic'; options: Record<string, unknown> };
 
 export type OnCrash = 'stop' | 'continue';
 

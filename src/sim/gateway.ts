@@ -14,7 +14,7 @@ export interface Gateway {
    * the request carries beyond its messages (a replayed log's hidden prefix, re-sent reasoning);
    * counted in the window check and the quota, and told to the simulated model rather than sent.
    */
-    attempt(request: CompletionRequest, options: { useQuota: boolean; hiddenTokens?: number }): Promise<Attempt>;
+  attempt(request: CompletionRequest, options: { useQuota: boolean; hiddenTokens?: number }): Promise<Attempt>;
   /**
    * Live mode only: waits out a refusal of the provider in real time (the engine's injected
    * sleep, capped at the retry policy's `maxDelayMs`) and returns the ms that passed, measured.
@@ -75,7 +75,10 @@ export function createGateway(deps: GatewayDeps): Gateway {
       const inputTokens = tokenizer.countMessages(request.messages, provider.name, request.instruction) + hiddenTokens;
       if (hiddenTokens > 0) request = { ...request, directive: { purpose: request.purpose, window, ...request.directive, hiddenTokens } };
       if (inputTokens > window && !mocked) {
-        return { inputTokens, result: failed({ kind: 'overflow', message: `input of ${inputTokens} tokens exceeds the window of ${window}`, inputTokens, limit: window }) };
+        return {
+          inputTokens,
+          result: failed({ kind: 'overflow', message: `input of ${inputTokens} tokens exceeds the window of ${window}`, inputTokens, limit: window }),
+        };
       }
       if (inputTokens > window || !useQuota) return sent(request, {}, inputTokens);
       const admission = quota.admit({ inputTokens, maxOutputTokens: request.maxOutputTokens ?? 0 });

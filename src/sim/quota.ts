@@ -89,13 +89,9 @@ export class QuotaGate implements QuotaView {
       return this.#refusal('quota', 'rpd', wait);
     }
     const tpmWait =
-      isLimited(tpm) && this.#minuteTokens + cost > tpm
-        ? this.#waitToExpire(this.#minuteHead, MINUTE_MS, this.#minuteTokens + cost - tpm, (p) => p.tokens)
-        : 0;
+      isLimited(tpm) && this.#minuteTokens + cost > tpm ? this.#waitToExpire(this.#minuteHead, MINUTE_MS, this.#minuteTokens + cost - tpm, (p) => p.tokens) : 0;
     const rpmWait =
-      isLimited(rpm) && this.#minuteRequests >= rpm
-        ? this.#waitToExpire(this.#minuteHead, MINUTE_MS, this.#minuteRequests + 1 - rpm, (p) => p.requests)
-        : 0;
+      isLimited(rpm) && this.#minuteRequests >= rpm ? this.#waitToExpire(this.#minuteHead, MINUTE_MS, this.#minuteRequests + 1 - rpm, (p) => p.requests) : 0;
     if (tpmWait === 0 && rpmWait === 0) return undefined;
     // Both windows only free up as time passes, so the longer wait satisfies both.
     return this.#refusal('rate-limit', tpmWait >= rpmWait ? 'tpm' : 'rpm', Math.max(tpmWait, rpmWait));

@@ -60,7 +60,12 @@ export const anchoredSummary: Strategy<Options, State> = {
     if (tokens < state.options.trigger * env.window) return current;
     const upTo = absorbUpTo(state, env, Math.floor(state.options.retain * env.window));
     if (upTo <= state.absorbed) return current;
-    env.emit({ action: 'trigger', reason: `context of ${tokens} tokens reached ${state.options.trigger} of the window`, tokensBefore: tokens, tokensAfter: tokens });
+    env.emit({
+      action: 'trigger',
+      reason: `context of ${tokens} tokens reached ${state.options.trigger} of the window`,
+      tokensBefore: tokens,
+      tokensAfter: tokens,
+    });
     await absorbTurns(state, upTo, { instruction: ANCHORED_PROMPT, summaryTokens: state.options.summaryTokens, tag: TAG }, env);
     return view(state, TAG);
   },

@@ -10,7 +10,7 @@ const options = z.strictObject({
   clearAtLeast: z.number().int().min(0).default(0).describe('clear only when at least this many tokens would be freed (0: any amount)'),
   excludeTools: z.array(z.string()).default([]).describe('tools whose uses and results are never cleared'),
   clearToolInputs: z.boolean().default(false).describe('also clear the inputs (arguments) of the cleared tool calls'),
-  clearThinking: z.boolean().default(true).describe("the thinking edit: keep the thinking of the last assistant turn only"),
+  clearThinking: z.boolean().default(true).describe('the thinking edit: keep the thinking of the last assistant turn only'),
   keepThinkingTurns: z.number().int().min(1).default(1).describe('how many of the newest assistant turns keep their thinking'),
 });
 
@@ -71,7 +71,13 @@ function clearToolUses(messages: readonly ContextMessage[], state: State, env: S
   }
   const cleared = context.filter((m, i) => m !== messages[i]).length;
   if (cleared !== state.cleared) {
-    env.emit({ action: 'truncate', reason: `input of ${before} tokens passed ${opts.triggerTokens}: cleared tool uses older than the last ${opts.keepToolUses}`, tokensBefore: before, tokensAfter: after, detail: `${cleared} messages edited` });
+    env.emit({
+      action: 'truncate',
+      reason: `input of ${before} tokens passed ${opts.triggerTokens}: cleared tool uses older than the last ${opts.keepToolUses}`,
+      tokensBefore: before,
+      tokensAfter: after,
+      detail: `${cleared} messages edited`,
+    });
   }
   state.cleared = cleared;
   return context;
@@ -89,7 +95,13 @@ function clearThinking(messages: ContextMessage[], state: State, env: StrategyEn
     return rest;
   });
   if (n !== state.thinkingCleared && n > 0) {
-    env.emit({ action: 'cap-thinking', reason: `thinking kept for the last ${state.options.keepThinkingTurns} assistant turn(s)`, tokensBefore: env.countMessages(messages), tokensAfter: env.countMessages(context), detail: `thinking cleared from ${n} turns` });
+    env.emit({
+      action: 'cap-thinking',
+      reason: `thinking kept for the last ${state.options.keepThinkingTurns} assistant turn(s)`,
+      tokensBefore: env.countMessages(messages),
+      tokensAfter: env.countMessages(context),
+      detail: `thinking cleared from ${n} turns`,
+    });
   }
   state.thinkingCleared = n;
   return context;

@@ -13,7 +13,12 @@ const options = z.strictObject({
   restoreFiles: z.number().int().min(0).default(5).describe('how many recently read or edited files are re-injected after a compaction'),
   fileTokens: z.number().int().positive().default(5000).describe('token cap of each re-injected file'),
   maxFailures: z.number().int().min(1).default(3).describe('consecutive failed compactions after which auto-compaction stops'),
-  useRecordedUsage: z.boolean().default(false).describe("trigger on the larger of the counted context and the input tokens the agent recorded (as Claude Code reads its last response's usage), until the first compaction"),
+  useRecordedUsage: z
+    .boolean()
+    .default(false)
+    .describe(
+      "trigger on the larger of the counted context and the input tokens the agent recorded (as Claude Code reads its last response's usage), until the first compaction",
+    ),
 });
 
 export type Options = z.infer<typeof options>;
@@ -58,18 +63,30 @@ export const claudeCodeAutocompact: Strategy<Options, State> = {
   init: (opts) => ({ ...createHistory(), options: opts, compactions: 0, failures: 0, recorded: 0 }),
   observe(event: TranscriptEvent, state) {
     applyToHistory(state, event);
-    if (event.type === 'message' && event.role === 'assistant' && event.usage?.input !== undefined) state.recorded = event.usage.input + (event.usage.output ?? 0);
+    if (event.type === 'message' && event.role === 'assistant' && event.usage?.input !== undefined)
+      state.recorded = event.usage.input + (event.usage.output ?? 0);
   },
   async prepare(state, env) {
     const counted = env.countMessages(state.messages);
     const measured = state.options.useRecordedUsage && state.compactions === 0 ? Math.max(counted, state.recorded) : counted;
     const limit = autocompactLimit(state.options, env.window);
     if (measured < limit || state.failures >= state.options.maxFailures) return [...state.messages];
-    env.emit({ action: 'trigger', reason: `context of ${measured} tokens reached ${limit}`, tokensBefore: counted, tokensAfter: counted, ...(measured !== counted ? { detail: 'measured on the recorded usage' } : {}) });
+    env.emit({
+      action: 'trigger',
+      reason: `context of ${measured} tokens reached ${limit}`,
+      tokensBefore: counted,
+      tokensAfter: counted,
+      ...(measured !== counted ? { detail: 'measured on the recorded usage' } : {}),
+    });
     const ok = await compact(state, env, counted);
     state.failures = ok ? 0 : state.failures + 1;
     if (state.failures >= state.options.maxFailures) {
-      env.emit({ action: 'note', reason: `${state.failures} consecutive failed compactions: auto-compact disabled`, tokensBefore: counted, tokensAfter: counted });
+      env.emit({
+        action: 'note',
+        reason: `${state.failures} consecutive failed compactions: auto-compact disabled`,
+        tokensBefore: counted,
+        tokensAfter: counted,
+      });
     }
     return [...state.messages];
   },
@@ -98,12 +115,24 @@ async function compact(state: State, env: StrategyEnv, before: number): Promise<
   if (user >= 0) rebuilt.push(state.messages[user] as ContextMessage);
   const after = env.countMessages(rebuilt);
   if (after >= before) {
-    env.emit({ action: 'note', reason: 'compacted history not smaller; kept the history', tokensBefore: before, tokensAfter: before, detail: `compacted: ${after} tokens` });
+    env.emit({
+      action: 'note',
+      reason: 'compacted history not smaller; kept the history',
+      tokensBefore: before,
+      tokensAfter: before,
+      detail: `compacted: ${after} tokens`,
+    });
     return false;
   }
   state.messages = rebuilt;
   state.compactions = n;
-  env.emit({ action: 'compact', reason: 'history replaced by the autocompact summary', tokensBefore: before, tokensAfter: after, detail: `${rebuilt.filter((m) => m.synthetic === 'claude-code-autocompact file').length} files re-injected` });
+  env.emit({
+    action: 'compact',
+    reason: 'history replaced by the autocompact summary',
+    tokensBefore: before,
+    tokensAfter: after,
+    detail: `${rebuilt.filter((m) => m.synthetic === 'claude-code-autocompact file').length} files re-injected`,
+  });
   return true;
 }
 
@@ -120,7 +149,13 @@ function recentFiles(messages: readonly ContextMessage[], opts: Options, env: St
       if (content === undefined || content.trim() === '') continue;
       seen.add(path);
       const body = truncateToTokens(content, opts.fileTokens, env.count);
-      files.push({ type: 'message', id: `autocompact-file-${n}-${files.length}`, role: 'user', text: `Re-read after compaction: ${path}\n${body}`, synthetic: 'claude-code-autocompact file' });
+      files.push({
+        type: 'message',
+        id: `autocompact-file-${n}-${files.length}`,
+        role: 'user',
+        text: `Re-read after compaction: ${path}\n${body}`,
+        synthetic: 'claude-code-autocompact file',
+      });
     }
   }
   return files.reverse();

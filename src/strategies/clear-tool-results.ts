@@ -36,7 +36,13 @@ export const clearToolResults: Strategy<Options, State> = {
       state.cleared = 0;
       return [...state.messages];
     }
-    const { context, cleared } = applyClearing(state.messages, { keepLast, placeholder: clearedPlaceholder }, env, state.cleared, `tool results older than the last ${keepLast} cleared`);
+    const { context, cleared } = applyClearing(
+      state.messages,
+      { keepLast, placeholder: clearedPlaceholder },
+      env,
+      state.cleared,
+      `tool results older than the last ${keepLast} cleared`,
+    );
     state.cleared = cleared;
     return context;
   },

@@ -31,8 +31,15 @@ const options = z.strictObject({
     .int()
     .min(0)
     .default(10_240)
-    .describe("tool output above this many bytes enters the history as its head and tail around a marker line (Codex's ingestion truncation); 0 = no byte limit"),
-  toolOutputLines: z.number().int().min(0).default(256).describe('tool output above this many lines is cut the same way (head and tail, half each); 0 = no line limit'),
+    .describe(
+      "tool output above this many bytes enters the history as its head and tail around a marker line (Codex's ingestion truncation); 0 = no byte limit",
+    ),
+  toolOutputLines: z
+    .number()
+    .int()
+    .min(0)
+    .default(256)
+    .describe('tool output above this many lines is cut the same way (head and tail, half each); 0 = no line limit'),
 });
 
 export type Options = z.infer<typeof options>;
@@ -147,7 +154,14 @@ async function rebuild(state: State, env: StrategyEnv, before: number, mode: str
   const rebuilt = [...initial, ...users, summaryMessage(summary.text, state.rebuilds + 1)];
   const after = env.countMessages(rebuilt);
   if (after >= before) {
-    env.emit({ action: 'note', reason: 'rebuilt history is not smaller; kept the history', mode, tokensBefore: before, tokensAfter: before, detail: `rebuilt: ${after} tokens` });
+    env.emit({
+      action: 'note',
+      reason: 'rebuilt history is not smaller; kept the history',
+      mode,
+      tokensBefore: before,
+      tokensAfter: before,
+      detail: `rebuilt: ${after} tokens`,
+    });
     return;
   }
   state.initial = initial;

@@ -8,7 +8,12 @@ import { previewText } from './helpers/text-cuts.js';
 import { findRetrievalHints, retrievalHint } from './helpers/hints.js';
 
 const options = z.strictObject({
-  payloadChars: z.number().int().positive().default(2000).describe('tool results longer than this many characters go to the scratchpad; the context keeps a preview and the ref'),
+  payloadChars: z
+    .number()
+    .int()
+    .positive()
+    .default(2000)
+    .describe('tool results longer than this many characters go to the scratchpad; the context keeps a preview and the ref'),
   previewChars: z.number().int().positive().default(600).describe('size of the head / middle / tail preview of an offloaded payload, in characters'),
   singleMessage: z.number().gt(0).max(1).default(0.75).describe('a single message above this fraction of the window is compressed on its own'),
   buffer: z.number().gt(0).max(1).default(0.6).describe('when the history passes this fraction of the window, the older part is summarized map-reduce style'),
@@ -120,12 +125,26 @@ async function compressOversized(state: State, env: StrategyEnv): Promise<void> 
     if (after >= before) continue;
     env.archive.put(key, [m]);
     state.messages[i] = compressed;
-    env.emit({ action: 'compact', reason: `message ${m.id} of ${before} tokens > ${limit}`, mode: 'single-message', tokensBefore: before, tokensAfter: after, detail: key });
+    env.emit({
+      action: 'compact',
+      reason: `message ${m.id} of ${before} tokens > ${limit}`,
+      mode: 'single-message',
+      tokensBefore: before,
+      tokensAfter: after,
+      detail: key,
+    });
   }
 }
 
 function mapRequest(opts: Options, mode: string) {
-  return { instruction: MAP_PROMPT, chunkTokens: opts.chunkTokens, mapTokens: opts.mapTokens, reason: 'map-reduce', mode, reduce: { instruction: REDUCE_PROMPT, reduceTokens: opts.reduceTokens } };
+  return {
+    instruction: MAP_PROMPT,
+    chunkTokens: opts.chunkTokens,
+    mapTokens: opts.mapTokens,
+    reason: 'map-reduce',
+    mode,
+    reduce: { instruction: REDUCE_PROMPT, reduceTokens: opts.reduceTokens },
+  };
 }
 
 /**
@@ -155,7 +174,14 @@ async function compressOlder(state: State, env: StrategyEnv, before: number, why
   const next = [...system, ...earlier, summary, ...messages.slice(cut)];
   const after = env.countMessages(next);
   if (after >= before) {
-    env.emit({ action: 'note', reason: 'summary would not shrink the history; kept it', mode, tokensBefore: before, tokensAfter: before, detail: `summarized: ${after} tokens` });
+    env.emit({
+      action: 'note',
+      reason: 'summary would not shrink the history; kept it',
+      mode,
+      tokensBefore: before,
+      tokensAfter: before,
+      detail: `summarized: ${after} tokens`,
+    });
     return;
   }
   // The safety contract: the full history is archived under the ref the summary names before it is replaced.
@@ -163,7 +189,14 @@ async function compressOlder(state: State, env: StrategyEnv, before: number, why
   state.messages = next;
   state.summaries = n;
   const failed = reduced.failed > 0 ? `; ${reduced.failed} chunk summaries failed (their head kept)` : '';
-  env.emit({ action: 'compact', reason: `summarized ${summarized} older messages in ${reduced.chunks} chunks${failed}`, mode, tokensBefore: before, tokensAfter: after, detail: historyKey });
+  env.emit({
+    action: 'compact',
+    reason: `summarized ${summarized} older messages in ${reduced.chunks} chunks${failed}`,
+    mode,
+    tokensBefore: before,
+    tokensAfter: after,
+    detail: historyKey,
+  });
 }
 
 function summaryMessage(n: number, count: number, historyKey: string, text: string, refs: readonly string[]): ContextMessage {

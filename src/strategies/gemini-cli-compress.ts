@@ -8,7 +8,12 @@ import { truncateMiddleToTokens } from './helpers/text-cuts.js';
 const options = z.strictObject({
   threshold: z.number().gt(0).max(1).default(0.5).describe('compress when the history reaches this fraction of the window'),
   preserveFraction: z.number().gt(0).lt(1).default(0.3).describe('the newest share of the history (in characters) kept verbatim, from a user message on'),
-  toolOutputBudget: z.number().int().min(0).default(50_000).describe('tokens of older tool outputs kept whole, newest first; older ones beyond it become a head/tail preview'),
+  toolOutputBudget: z
+    .number()
+    .int()
+    .min(0)
+    .default(50_000)
+    .describe('tokens of older tool outputs kept whole, newest first; older ones beyond it become a head/tail preview'),
   previewTokens: z.number().int().positive().default(500).describe('size of a head/tail preview of a truncated tool output'),
   summaryTokens: z.number().int().positive().default(8192).describe('output budget of the state snapshot (at most a quarter of the window)'),
 });
@@ -54,7 +59,12 @@ export const geminiCliCompress: Strategy<Options, State> = {
     const older = truncateOldOutputs(body.slice(0, split), state.options, env);
     const kept = body.slice(split);
     if (state.failed) return truncatedOnly(state, [...head, ...older, ...kept], before, env);
-    env.emit({ action: 'trigger', reason: `history of ${before} tokens reached ${state.options.threshold} of the window`, tokensBefore: before, tokensAfter: before });
+    env.emit({
+      action: 'trigger',
+      reason: `history of ${before} tokens reached ${state.options.threshold} of the window`,
+      tokensBefore: before,
+      tokensAfter: before,
+    });
     const summary = await requestSummary(env, {
       instruction: SNAPSHOT_PROMPT,
       messages: [...head, ...older],
@@ -64,17 +74,35 @@ export const geminiCliCompress: Strategy<Options, State> = {
       shrinkOnOverflow: true,
     });
     const n = state.snapshots + 1;
-    const snapshot: ContextMessage = { type: 'message', id: `gemini-snapshot-${n}`, role: 'user', text: summary.ok ? summary.text : '', synthetic: 'gemini-cli-compress snapshot' };
+    const snapshot: ContextMessage = {
+      type: 'message',
+      id: `gemini-snapshot-${n}`,
+      role: 'user',
+      text: summary.ok ? summary.text : '',
+      synthetic: 'gemini-cli-compress snapshot',
+    };
     const rebuilt = [...head, snapshot, ...kept];
     const after = env.countMessages(rebuilt);
     if (!summary.ok || after >= before) {
       state.failed = true;
-      env.emit({ action: 'note', reason: 'compression rejected: the snapshot is not smaller; from now on only truncate', tokensBefore: before, tokensAfter: before, detail: summary.ok ? `would be ${after} tokens` : summary.reason });
+      env.emit({
+        action: 'note',
+        reason: 'compression rejected: the snapshot is not smaller; from now on only truncate',
+        tokensBefore: before,
+        tokensAfter: before,
+        detail: summary.ok ? `would be ${after} tokens` : summary.reason,
+      });
       return truncatedOnly(state, [...head, ...older, ...kept], before, env);
     }
     state.messages = rebuilt;
     state.snapshots = n;
-    env.emit({ action: 'compact', reason: 'history older than the newest 30 % replaced by a state snapshot', tokensBefore: before, tokensAfter: after, detail: `kept ${kept.length} messages` });
+    env.emit({
+      action: 'compact',
+      reason: 'history older than the newest 30 % replaced by a state snapshot',
+      tokensBefore: before,
+      tokensAfter: after,
+      detail: `kept ${kept.length} messages`,
+    });
     return [...rebuilt];
   },
   thresholds: (opts, window) => [{ label: 'gemini compress', tokens: Math.floor(opts.threshold * window) }],
@@ -119,7 +147,14 @@ function truncateOldOutputs(messages: readonly ContextMessage[], opts: Options, 
 
 function truncatedOnly(state: State, context: ContextMessage[], before: number, env: StrategyEnv): ContextMessage[] {
   const cut = context.filter((m) => m.replaces !== undefined && m.role === 'tool').length;
-  if (cut !== state.truncated && cut > 0) env.emit({ action: 'truncate', reason: 'old tool outputs beyond the budget previewed', tokensBefore: before, tokensAfter: env.countMessages(context), detail: `${cut} outputs cut` });
+  if (cut !== state.truncated && cut > 0)
+    env.emit({
+      action: 'truncate',
+      reason: 'old tool outputs beyond the budget previewed',
+      tokensBefore: before,
+      tokensAfter: env.countMessages(context),
+      detail: `${cut} outputs cut`,
+    });
   state.truncated = cut;
   return context;
 }

@@ -27,7 +27,7 @@ export interface State extends TurnSummaryState {
 export const hybrid: Strategy<Options, State> = {
   name: 'hybrid',
   description:
-    'The Complexity Trap study\'s hybrid: observation masking (last 10 tool results kept) at every step, plus a rolling LLM summary of the oldest 43 turns once 43 + 10 are unsummarized.',
+    "The Complexity Trap study's hybrid: observation masking (last 10 tool results kept) at every step, plus a rolling LLM summary of the oldest 43 turns once 43 + 10 are unsummarized.",
   options,
   init: (opts) => ({ ...createTurnSummary(), options: opts, masked: 0 }),
   observe(event, state) {

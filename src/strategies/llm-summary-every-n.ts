@@ -29,7 +29,12 @@ export async function summarizeEveryN(state: TurnSummaryState, opts: Options, en
   const turns = turnCount(state.messages);
   // One summary per N turns: at most one call a step, as the agent would make it.
   if (turns - state.absorbed >= opts.summarizeTurns + opts.keepTurns) {
-    env.emit({ action: 'trigger', reason: `${turns - state.absorbed} unsummarized turns reached N + M = ${opts.summarizeTurns + opts.keepTurns}`, tokensBefore: env.countMessages(view(state, tag)), tokensAfter: env.countMessages(view(state, tag)) });
+    env.emit({
+      action: 'trigger',
+      reason: `${turns - state.absorbed} unsummarized turns reached N + M = ${opts.summarizeTurns + opts.keepTurns}`,
+      tokensBefore: env.countMessages(view(state, tag)),
+      tokensAfter: env.countMessages(view(state, tag)),
+    });
     await absorbTurns(state, state.absorbed + opts.summarizeTurns, { instruction: EVERY_N_PROMPT, summaryTokens: opts.summaryTokens, tag }, env);
   }
   return view(state, tag);

@@ -5,7 +5,12 @@ import { applyToHistory, createHistory, type History } from './helpers/history.j
 import { applyClearing } from './helpers/tool-clearing.js';
 
 const options = z.strictObject({
-  keepLast: z.number().int().min(0).default(10).describe('how many of the newest tool results (observations) keep their text; the Complexity Trap study used 10'),
+  keepLast: z
+    .number()
+    .int()
+    .min(0)
+    .default(10)
+    .describe('how many of the newest tool results (observations) keep their text; the Complexity Trap study used 10'),
   keepTools: z.array(z.string()).default([]).describe('tools whose results are never masked'),
   maskTools: z.array(z.string()).default([]).describe('tools whose results are masked even among the newest'),
 });
@@ -20,8 +25,19 @@ export interface State extends History {
 /** SWE-agent's wording, in substance: the agent learns that output existed and how long it was. */
 export const maskPlaceholder = (lines: number): string => `Old environment output: (${lines} lines omitted)`;
 
-export function maskObservations(messages: readonly ContextMessage[], opts: Options, env: StrategyEnv, last: number): { context: ContextMessage[]; cleared: number } {
-  return applyClearing(messages, { keepLast: opts.keepLast, keepTools: opts.keepTools, clearTools: opts.maskTools, placeholder: maskPlaceholder }, env, last, `observations older than the last ${opts.keepLast} masked`);
+export function maskObservations(
+  messages: readonly ContextMessage[],
+  opts: Options,
+  env: StrategyEnv,
+  last: number,
+): { context: ContextMessage[]; cleared: number } {
+  return applyClearing(
+    messages,
+    { keepLast: opts.keepLast, keepTools: opts.keepTools, clearTools: opts.maskTools, placeholder: maskPlaceholder },
+    env,
+    last,
+    `observations older than the last ${opts.keepLast} masked`,
+  );
 }
 
 /**

@@ -6,7 +6,10 @@ import { alignCut, newestUserIndex, renderAsText } from './helpers/message-units
 import { requestSummary } from './helpers/summary-call.js';
 
 const options = z.strictObject({
-  variant: z.enum(['recent', 'amortized', 'llm-summarizing']).default('llm-summarizing').describe("which OpenHands condenser: keep first k + last n events, forget the middle when over the size, or summarize it"),
+  variant: z
+    .enum(['recent', 'amortized', 'llm-summarizing'])
+    .default('llm-summarizing')
+    .describe('which OpenHands condenser: keep first k + last n events, forget the middle when over the size, or summarize it'),
   keepFirst: z.number().int().min(0).optional().describe('events always kept at the start (default per variant: recent 1, amortized 1, llm-summarizing 4)'),
   maxSize: z.number().int().min(2).optional().describe('events allowed before condensing (default per variant: recent 10, amortized 100, llm-summarizing 120)'),
   summaryTokens: z.number().int().positive().default(2048).describe('llm-summarizing: output budget of the summary (at most half of what it replaces)'),
@@ -15,7 +18,11 @@ const options = z.strictObject({
 export type Options = z.infer<typeof options>;
 
 /** OpenHands' defaults per condenser (its condenser configs; 4 / 120 is its default agent's summarizer). */
-export const VARIANT_DEFAULTS = { recent: { keepFirst: 1, maxSize: 10 }, amortized: { keepFirst: 1, maxSize: 100 }, 'llm-summarizing': { keepFirst: 4, maxSize: 120 } } as const;
+export const VARIANT_DEFAULTS = {
+  recent: { keepFirst: 1, maxSize: 10 },
+  amortized: { keepFirst: 1, maxSize: 100 },
+  'llm-summarizing': { keepFirst: 4, maxSize: 120 },
+} as const;
 
 export interface State extends History {
   options: Options;
@@ -27,12 +34,15 @@ export interface State extends History {
 
 export const CONDENSER_PROMPT = [
   'You are maintaining the state of an agent solving a task. Merge the previous summary with the',
-  'events below into a new summary that tracks: the user\'s goals and constraints, progress (done and',
+  "events below into a new summary that tracks: the user's goals and constraints, progress (done and",
   'left), code state (files, functions, exact values), tests and their results, changes made, and',
   'deviations or errors. Keep exact identifiers; be concise.',
 ].join('\n');
 
-const settings = (o: Options): { keepFirst: number; maxSize: number } => ({ keepFirst: o.keepFirst ?? VARIANT_DEFAULTS[o.variant].keepFirst, maxSize: o.maxSize ?? VARIANT_DEFAULTS[o.variant].maxSize });
+const settings = (o: Options): { keepFirst: number; maxSize: number } => ({
+  keepFirst: o.keepFirst ?? VARIANT_DEFAULTS[o.variant].keepFirst,
+  maxSize: o.maxSize ?? VARIANT_DEFAULTS[o.variant].maxSize,
+});
 
 /** The first k messages, extended over the tool results of a call among them. */
 function headLength(messages: readonly ContextMessage[], k: number): number {
@@ -73,7 +83,14 @@ function forgetRecent(state: State, env: StrategyEnv, head: number, maxSize: num
   const before = view(state, head);
   state.cut = cut;
   const after = view(state, head);
-  env.emit({ action: 'drop', reason: `kept the first ${head} and the last ${maxSize - head} events`, mode: 'recent', tokensBefore: env.countMessages(before), tokensAfter: env.countMessages(after), detail: `${cut - head} events forgotten` });
+  env.emit({
+    action: 'drop',
+    reason: `kept the first ${head} and the last ${maxSize - head} events`,
+    mode: 'recent',
+    tokensBefore: env.countMessages(before),
+    tokensAfter: env.countMessages(after),
+    detail: `${cut - head} events forgotten`,
+  });
 }
 
 async function condense(state: State, env: StrategyEnv, head: number, maxSize: number): Promise<void> {
@@ -90,7 +107,9 @@ async function condense(state: State, env: StrategyEnv, head: number, maxSize: n
     const spanTokens = env.countMessages(span) + (state.summary === undefined ? 0 : env.count(state.summary));
     const outcome = await requestSummary(env, {
       instruction: CONDENSER_PROMPT,
-      messages: [{ type: 'message', id: 'openhands-condense-request', role: 'user', text: `${previous}\n\nEvents to summarize:\n${span.map(renderAsText).join('\n')}` }],
+      messages: [
+        { type: 'message', id: 'openhands-condense-request', role: 'user', text: `${previous}\n\nEvents to summarize:\n${span.map(renderAsText).join('\n')}` },
+      ],
       maxOutputTokens: Math.max(1, Math.min(state.options.summaryTokens, Math.floor(spanTokens / 2))),
       purpose: 'summary',
       reason: 'openhands condensation summary',
@@ -102,13 +121,30 @@ async function condense(state: State, env: StrategyEnv, head: number, maxSize: n
   state.cut = cut;
   state.condensations += 1;
   const after = view(state, head);
-  env.emit({ action: summarizing ? 'compact' : 'drop', reason: `view of ${before.length} events over ${maxSize}`, mode: state.options.variant, tokensBefore, tokensAfter: env.countMessages(after), detail: `${after.length} events kept` });
+  env.emit({
+    action: summarizing ? 'compact' : 'drop',
+    reason: `view of ${before.length} events over ${maxSize}`,
+    mode: state.options.variant,
+    tokensBefore,
+    tokensAfter: env.countMessages(after),
+    detail: `${after.length} events kept`,
+  });
 }
 
 function view(state: State, head: number): ContextMessage[] {
   const { messages } = state;
   const summary: ContextMessage[] =
-    state.summary === undefined ? [] : [{ type: 'message', id: `openhands-summary-${state.condensations}`, role: 'user', text: `Summary of the forgotten events:\n${state.summary}`, synthetic: 'openhands-condenser summary' }];
+    state.summary === undefined
+      ? []
+      : [
+          {
+            type: 'message',
+            id: `openhands-summary-${state.condensations}`,
+            role: 'user',
+            text: `Summary of the forgotten events:\n${state.summary}`,
+            synthetic: 'openhands-condenser summary',
+          },
+        ];
   const user = newestUserIndex(messages);
   const pinned = user >= head && user < state.cut ? [messages[user] as ContextMessage] : [];
   return [...messages.slice(0, head), ...summary, ...pinned, ...messages.slice(state.cut)];

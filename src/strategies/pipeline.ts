@@ -138,7 +138,9 @@ const DEFAULT_STAGES: Record<string, Strategy> = { 'tiered-truncation': tieredTr
 export const pipeline = createPipeline((name) => {
   const found = DEFAULT_STAGES[name];
   if (found === undefined) {
-    throw new UsageError(`the registered pipeline only knows its default stages (${Object.keys(DEFAULT_STAGES).join(', ')}); resolve "${name}" through resolveStrategy, which looks stages up in the registry`);
+    throw new UsageError(
+      `the registered pipeline only knows its default stages (${Object.keys(DEFAULT_STAGES).join(', ')}); resolve "${name}" through resolveStrategy, which looks stages up in the registry`,
+    );
   }
   return found;
 });

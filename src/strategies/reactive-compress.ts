@@ -10,11 +10,21 @@ import type { MessageEvent } from '../transcript/types.js';
 
 const options = z.strictObject({
   keepRecent: z.number().int().min(1).default(10).describe('messages at the end of the history that are never cleared or summarized'),
-  target: z.number().int().positive().default(8000).describe('after clearing old tool results, summarize when the context is still above this many tokens (or above the window, when that is smaller)'),
+  target: z
+    .number()
+    .int()
+    .positive()
+    .default(8000)
+    .describe('after clearing old tool results, summarize when the context is still above this many tokens (or above the window, when that is smaller)'),
   lightweightFirst: z.boolean().default(true).describe('clear old tool results before summarizing; false summarizes straight away'),
   clearMinChars: z.number().int().min(0).default(200).describe('old tool results longer than this many characters are cleared to a one-line stub'),
   summaryTokens: z.number().int().positive().default(2048).describe('output budget of the structured summary, in tokens (at most half of what it replaces)'),
-  proactiveAt: z.number().min(0).max(1).default(0).describe('also compress before sending when the context reaches this fraction of the window (e.g. 0.85); 0 = only on errors'),
+  proactiveAt: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0)
+    .describe('also compress before sending when the context reaches this fraction of the window (e.g. 0.85); 0 = only on errors'),
 });
 
 export type Options = z.infer<typeof options>;
@@ -168,7 +178,10 @@ async function summarizeOlder(state: State, env: StrategyEnv, mode: string): Pro
   if (env.countMessages(next) >= env.countMessages(messages)) return false;
   // The hint leads to the original messages, never to another stub or summary.
   const originals = older.flatMap((m) => originalsOf(m, env));
-  env.archive.put(key, originals.filter((m, i) => originals.findIndex((o) => o.id === m.id) === i));
+  env.archive.put(
+    key,
+    originals.filter((m, i) => originals.findIndex((o) => o.id === m.id) === i),
+  );
   state.messages = next;
   return true;
 }

@@ -12,7 +12,14 @@ const options = z.strictObject({});
  * the engine can charge what the agent re-attached with it (tokens/hidden-tokens.ts).
  */
 export function recordedSummaryMessage(event: CompactionEvent & { summary: string }): ContextMessage {
-  return { type: 'message', id: event.id, role: 'user', text: event.summary, synthetic: 'recorded-compaction', ...(event.at !== undefined ? { at: event.at } : {}) };
+  return {
+    type: 'message',
+    id: event.id,
+    role: 'user',
+    text: event.summary,
+    synthetic: 'recorded-compaction',
+    ...(event.at !== undefined ? { at: event.at } : {}),
+  };
 }
 
 /**
@@ -39,7 +46,14 @@ export const recorded: Strategy<z.infer<typeof options>, History> = {
   observe(event, state, env) {
     const before = event.type === 'compaction' && event.summary !== undefined ? env.countMessages(state.messages) : 0;
     if (!applyRecorded(state, event) || event.type !== 'compaction') return;
-    env.emit({ action: 'compact', reason: 'recorded compaction', mode: 'recorded', tokensBefore: before, tokensAfter: env.countMessages(state.messages), detail: event.id });
+    env.emit({
+      action: 'compact',
+      reason: 'recorded compaction',
+      mode: 'recorded',
+      tokensBefore: before,
+      tokensAfter: env.countMessages(state.messages),
+      detail: event.id,
+    });
   },
   prepare: (state) => [...state.messages],
 };

@@ -10,11 +10,25 @@ import { requestSummary } from './helpers/summary-call.js';
 
 const options = z.strictObject({
   ...surgicalOptions.shape,
-  semanticTokens: z.number().int().min(0).optional().describe('semantic trigger: finished tasks are evicted once the context is above this many tokens (default 50k, scaled to the window as tri-modal does)'),
-  standardTokens: z.number().int().min(0).optional().describe('standard trigger: above this many tokens after the evictions, the history is flushed to a recap (default 200k, scaled to the window)'),
+  semanticTokens: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('semantic trigger: finished tasks are evicted once the context is above this many tokens (default 50k, scaled to the window as tri-modal does)'),
+  standardTokens: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('standard trigger: above this many tokens after the evictions, the history is flushed to a recap (default 200k, scaled to the window)'),
   semanticShare: z.number().positive().max(1).optional().describe('semantic trigger as a share of the window'),
   standardShare: z.number().positive().max(1).optional().describe('standard trigger as a share of the window'),
-  survivalFactor: z.number().positive().default(1.2).describe('survival trigger: the estimated next turn times this factor exceeds the quota left this minute: finished tasks are evicted whatever the size'),
+  survivalFactor: z
+    .number()
+    .positive()
+    .default(1.2)
+    .describe('survival trigger: the estimated next turn times this factor exceeds the quota left this minute: finished tasks are evicted whatever the size'),
   recentTokens: z.number().int().positive().default(3000).describe('budget of the newest turn kept after a recap flush, in tokens'),
   recapTokens: z.number().int().positive().default(2048).describe('output budget of the recap, in tokens'),
 });
@@ -118,15 +132,35 @@ async function flush(state: State, env: StrategyEnv, context: ContextMessage[], 
   const o = state.options;
   const kept = [...leadingSystem(context), ...newestTurn(context, o.recentTokens, env)];
   if (env.countMessages(kept) + o.recapTokens >= before) return context;
-  env.emit({ action: 'trigger', reason: `context of ${before} tokens > ${state.triggers.standard}`, mode: 'standard', tokensBefore: before, tokensAfter: before });
-  const recap = await requestSummary(env, { instruction: RECAP_PROMPT, messages: context, maxOutputTokens: o.recapTokens, purpose: 'recap', reason: 'recap', mode: 'standard', shrinkOnOverflow: true });
+  env.emit({
+    action: 'trigger',
+    reason: `context of ${before} tokens > ${state.triggers.standard}`,
+    mode: 'standard',
+    tokensBefore: before,
+    tokensAfter: before,
+  });
+  const recap = await requestSummary(env, {
+    instruction: RECAP_PROMPT,
+    messages: context,
+    maxOutputTokens: o.recapTokens,
+    purpose: 'recap',
+    reason: 'recap',
+    mode: 'standard',
+    shrinkOnOverflow: true,
+  });
   if (!recap.ok) {
     state.flushedAt = before;
     return context;
   }
   const keptIds = new Set(kept.map((m) => m.id));
   const previous = state.recap;
-  const message: ContextMessage = { type: 'message', id: `sigma-recap-${state.recaps + 1}`, role: 'user', text: `Recap of the session so far:\n${recap.text}`, synthetic: 'sigma recap' };
+  const message: ContextMessage = {
+    type: 'message',
+    id: `sigma-recap-${state.recaps + 1}`,
+    role: 'user',
+    text: `Recap of the session so far:\n${recap.text}`,
+    synthetic: 'sigma recap',
+  };
   const replaced = new Set(previous?.replaced);
   for (const m of context) if (!keptIds.has(m.id)) replaced.add(m.id);
   state.recap = { replaced, message };
@@ -135,10 +169,23 @@ async function flush(state: State, env: StrategyEnv, context: ContextMessage[], 
   state.flushedAt = Math.min(after, before);
   if (after >= before) {
     state.recap = previous;
-    env.emit({ action: 'note', reason: 'flush would not shrink the history; kept it', mode: 'standard', tokensBefore: before, tokensAfter: before, detail: `flushed: ${after} tokens` });
+    env.emit({
+      action: 'note',
+      reason: 'flush would not shrink the history; kept it',
+      mode: 'standard',
+      tokensBefore: before,
+      tokensAfter: before,
+      detail: `flushed: ${after} tokens`,
+    });
     return context;
   }
   state.recaps += 1;
-  env.emit({ action: 'compact', reason: 'history flushed to the recap and the newest turn', mode: 'standard', tokensBefore: before, tokensAfter: env.countMessages(flushed) });
+  env.emit({
+    action: 'compact',
+    reason: 'history flushed to the recap and the newest turn',
+    mode: 'standard',
+    tokensBefore: before,
+    tokensAfter: env.countMessages(flushed),
+  });
   return flushed;
 }

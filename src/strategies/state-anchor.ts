@@ -9,19 +9,28 @@ import { requestSummary } from './helpers/summary-call.js';
 
 const options = z.strictObject({
   groups: z.number().int().min(0).default(3).describe('how many of the most recent conversation groups the rolling window keeps; 0 keeps the whole history'),
-  maxNotes: z.number().int().min(1).default(20).describe('notes kept in the scratchpad beside the state block (assistant text lines that start with NOTE:); the oldest go first'),
+  maxNotes: z
+    .number()
+    .int()
+    .min(1)
+    .default(20)
+    .describe('notes kept in the scratchpad beside the state block (assistant text lines that start with NOTE:); the oldest go first'),
   rebuildAfter: z
     .number()
     .int()
     .min(0)
     .default(3)
-    .describe('once the window cuts history, have the model write the STATE block (a metered call) when none exists or the latest is this many groups old; 0 = never'),
+    .describe(
+      'once the window cuts history, have the model write the STATE block (a metered call) when none exists or the latest is this many groups old; 0 = never',
+    ),
   rebuildAt: z
     .number()
     .min(0)
     .max(1)
     .default(0.5)
-    .describe('also write the STATE block when the context reaches this fraction of the window, though the window cuts nothing (sessions of few long groups); 0 = only when the window cuts'),
+    .describe(
+      'also write the STATE block when the context reaches this fraction of the window, though the window cuts nothing (sessions of few long groups); 0 = only when the window cuts',
+    ),
   rebuildTokens: z.number().int().positive().default(1024).describe('output budget of the rebuilt STATE block, in tokens'),
 });
 
@@ -83,7 +92,10 @@ export function parseStateBlock(text: string): { text: string; fields: string[] 
 }
 
 function anchorMessages(state: State): (ContextMessage | undefined)[] {
-  const block = state.anchor === undefined ? undefined : syntheticSystem('state-anchor:state', 'state', `### STATE (persistent; latest from message ${state.anchor.from})`, [state.anchor.text]);
+  const block =
+    state.anchor === undefined
+      ? undefined
+      : syntheticSystem('state-anchor:state', 'state', `### STATE (persistent; latest from message ${state.anchor.from})`, [state.anchor.text]);
   return [block, scratchpadMessage('state-anchor:scratchpad', state.notes)];
 }
 
@@ -140,7 +152,9 @@ async function rebuildAnchor(state: State, env: StrategyEnv, reason: string): Pr
   const system = leadingSystem(state.messages);
   const from = Math.max(previous?.covered ?? 0, system.length);
   const prior: ContextMessage[] =
-    previous === undefined ? [] : [{ type: 'message', id: 'state-anchor:previous', role: 'user', text: `Previous state:\n### STATE\n${previous.text}`, synthetic: 'state' }];
+    previous === undefined
+      ? []
+      : [{ type: 'message', id: 'state-anchor:previous', role: 'user', text: `Previous state:\n### STATE\n${previous.text}`, synthetic: 'state' }];
   const outcome = await requestSummary(env, {
     instruction: REBUILD_PROMPT,
     messages: [...system, ...prior, ...state.messages.slice(from)],
@@ -171,7 +185,11 @@ async function prepareAnchored(messages: readonly ContextMessage[], state: State
   const manual = state.compactRequested;
   state.compactRequested = false;
   if (needsRebuild(state, env, manual)) {
-    const why = manual ? 'manual /compact' : state.anchor === undefined ? 'no STATE block exists' : `the STATE block is ${groupStarts(state.messages).length - state.anchor.group} groups old`;
+    const why = manual
+      ? 'manual /compact'
+      : state.anchor === undefined
+        ? 'no STATE block exists'
+        : `the STATE block is ${groupStarts(state.messages).length - state.anchor.group} groups old`;
     await rebuildAnchor(state, env, why);
   }
   return anchored(messages, state, env);

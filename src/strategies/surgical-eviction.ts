@@ -9,9 +9,19 @@ import { retrievalHint } from './helpers/hints.js';
 
 /** The options schema (sigma.ts extends it). */
 export const surgicalOptions = z.strictObject({
-  minSummaryChars: z.number().int().min(0).default(15).describe('a result summary shorter than this fails the summary check (the verdict is written into the tombstone)'),
+  minSummaryChars: z
+    .number()
+    .int()
+    .min(0)
+    .default(15)
+    .describe('a result summary shorter than this fails the summary check (the verdict is written into the tombstone)'),
   keepFailed: z.boolean().default(true).describe('a failed task keeps its raw log (the agent needs the errors to retry); false evicts it like a completed one'),
-  maxNotes: z.number().int().min(1).default(20).describe('notes kept in the active_context scratchpad (assistant text lines that start with NOTE:); the oldest go first'),
+  maxNotes: z
+    .number()
+    .int()
+    .min(1)
+    .default(20)
+    .describe('notes kept in the active_context scratchpad (assistant text lines that start with NOTE:); the oldest go first'),
 });
 
 export type Options = z.infer<typeof surgicalOptions>;
@@ -95,7 +105,14 @@ export function closeTask(event: TaskEvent, state: State, env: StrategyEnv): Ope
   const [task] = state.open.splice(index, 1) as [OpenTask];
   if (event.status === 'failed' && state.options.keepFailed) {
     const tokens = env.countMessages(applyEvictions(state.messages, state.book));
-    env.emit({ action: 'note', reason: `task ${event.id} failed: raw log kept`, mode: 'failed', tokensBefore: tokens, tokensAfter: tokens, detail: `task ${event.id}` });
+    env.emit({
+      action: 'note',
+      reason: `task ${event.id} failed: raw log kept`,
+      mode: 'failed',
+      tokensBefore: tokens,
+      tokensAfter: tokens,
+      detail: `task ${event.id}`,
+    });
     return undefined;
   }
   return task;
@@ -111,7 +128,14 @@ export function evictTask(event: TaskEvent, task: OpenTask, state: State, env: S
   const after = env.countMessages(applyEvictions(state.messages, plan.book));
   if (after >= before) {
     // Tiny ranges: the tombstones would cost more than the raw messages, so they stay.
-    env.emit({ action: 'note', reason: `task ${event.id} ${event.status}: eviction skipped, tombstones would not be smaller`, mode: event.status, tokensBefore: before, tokensAfter: before, detail: `task ${event.id}` });
+    env.emit({
+      action: 'note',
+      reason: `task ${event.id} ${event.status}: eviction skipped, tombstones would not be smaller`,
+      mode: event.status,
+      tokensBefore: before,
+      tokensAfter: before,
+      detail: `task ${event.id}`,
+    });
     return;
   }
   env.archive.put(key, plan.archived);
@@ -134,7 +158,12 @@ function tombstoneWriter(event: TaskEvent, verdict: SummaryVerdict, key: string)
       const thought = turns.some((t) => (t.thinking ?? '') !== '');
       const title = event.title !== undefined ? ` ${event.title}` : '';
       return {
-        text: [`[Task ${event.id} ${event.status}: ${turns.length} turns evicted]${title}`, `Result summary: ${summary}`, verdict.line, `Raw log: ${hint}`].join('\n'),
+        text: [
+          `[Task ${event.id} ${event.status}: ${turns.length} turns evicted]${title}`,
+          `Result summary: ${summary}`,
+          verdict.line,
+          `Raw log: ${hint}`,
+        ].join('\n'),
         ...(thought ? { thinking: `Thinking of task ${event.id} evicted with its turns; the raw log is archived.` } : {}),
       };
     },

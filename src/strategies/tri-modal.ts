@@ -8,8 +8,18 @@ import { effortFor } from '../contracts/thinking.js';
 import { passes, resolveTriggers, triggerLines, type ThresholdOptions, type Triggers } from './helpers/tri-modal-thresholds.js';
 
 const options = z.strictObject({
-  semanticTokens: z.number().int().min(0).optional().describe('semantic trigger: a task status update and the context above this many tokens (default 50k, scaled to the window: tri-modal-thresholds.ts)'),
-  standardTokens: z.number().int().min(0).optional().describe('standard trigger: the context above this many tokens (default 200k, scaled to the window: tri-modal-thresholds.ts)'),
+  semanticTokens: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('semantic trigger: a task status update and the context above this many tokens (default 50k, scaled to the window: tri-modal-thresholds.ts)'),
+  standardTokens: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('standard trigger: the context above this many tokens (default 200k, scaled to the window: tri-modal-thresholds.ts)'),
   semanticShare: z.number().positive().max(1).optional().describe('semantic trigger as a share of the window (wins over semanticTokens)'),
   standardShare: z.number().positive().max(1).optional().describe('standard trigger as a share of the window (wins over standardTokens)'),
   survivalFactor: z
@@ -24,14 +34,21 @@ const options = z.strictObject({
     .int()
     .positive()
     .default(2048)
-    .describe('output budget of the recap, in tokens; a trigger flushes only when the system prompt, the newest turn and this budget are smaller than the history'),
+    .describe(
+      'output budget of the recap, in tokens; a trigger flushes only when the system prompt, the newest turn and this budget are smaller than the history',
+    ),
   thinkingQuotaTokens: z
     .number()
     .int()
     .min(0)
     .default(200_000)
     .describe("dynamic thinking budget: limit the answer's thinking while the quota left in the minute is below this many tokens"),
-  thinkingCapTokens: z.number().int().positive().default(8192).describe("the limit on the answer's thinking (low effort), in tokens: Gemini thinkingBudget, OpenAI reasoning_effort (thinking.ts)"),
+  thinkingCapTokens: z
+    .number()
+    .int()
+    .positive()
+    .default(8192)
+    .describe("the limit on the answer's thinking (low effort), in tokens: Gemini thinkingBudget, OpenAI reasoning_effort (thinking.ts)"),
 });
 
 export type Options = z.infer<typeof options>;
@@ -75,9 +92,22 @@ export const RECAP_PROMPT = [
 export const triModal: Strategy<Options, State> = {
   name: 'tri-modal',
   description:
-    'Flushes the history to a model recap plus the newest turn (~3,000 tokens) on a semantic (task update and > 50k), standard (> 200k; both defaults written for a 1M window and scaled to smaller ones) or survival (next turn × 1.2 > quota left this minute) trigger; limits the answer\'s thinking to 8,192 tokens (thinkingBudget / reasoning_effort) while under 200k TPM is left.',
+    "Flushes the history to a model recap plus the newest turn (~3,000 tokens) on a semantic (task update and > 50k), standard (> 200k; both defaults written for a 1M window and scaled to smaller ones) or survival (next turn × 1.2 > quota left this minute) trigger; limits the answer's thinking to 8,192 tokens (thinkingBudget / reasoning_effort) while under 200k TPM is left.",
   options,
-  init: (opts, context) => ({ ...createHistory(), options: opts, triggers: resolveTriggers(opts, context.window), noted: false, taskUpdated: false, turns: 0, tokensSoFar: 0, lastContextTokens: 0, flushedAt: undefined, recaps: 0, lowEffort: false, lowEffortSteps: 0 }),
+  init: (opts, context) => ({
+    ...createHistory(),
+    options: opts,
+    triggers: resolveTriggers(opts, context.window),
+    noted: false,
+    taskUpdated: false,
+    turns: 0,
+    tokensSoFar: 0,
+    lastContextTokens: 0,
+    flushedAt: undefined,
+    recaps: 0,
+    lowEffort: false,
+    lowEffortSteps: 0,
+  }),
   observe(event, state) {
     if (event.type === 'task') state.taskUpdated = true;
     if (event.type === 'message' && event.role === 'assistant') {
@@ -110,7 +140,14 @@ export function settleTriggers(state: { options: ThresholdOptions; triggers: Tri
   state.noted = true;
   state.triggers = resolveTriggers(state.options, env.window, env.hiddenPrefix ?? 0);
   if (state.triggers.scaled === undefined) return;
-  env.emit({ action: 'note', reason: 'triggers scaled to the window', mode: 'scaled', tokensBefore: tokens, tokensAfter: tokens, detail: state.triggers.scaled });
+  env.emit({
+    action: 'note',
+    reason: 'triggers scaled to the window',
+    mode: 'scaled',
+    tokensBefore: tokens,
+    tokensAfter: tokens,
+    detail: state.triggers.scaled,
+  });
 }
 
 /** The trigger that fires, the most urgent first, or undefined. */
@@ -162,10 +199,21 @@ async function flush(state: State, env: StrategyEnv, before: number, mode: Mode)
     state.flushedAt = before;
     return;
   }
-  const flushed = [...leadingSystem(state.messages), recapMessage(recap.text, state.recaps + 1), ...newestTurn(state.messages, state.options.recentTokens, env)];
+  const flushed = [
+    ...leadingSystem(state.messages),
+    recapMessage(recap.text, state.recaps + 1),
+    ...newestTurn(state.messages, state.options.recentTokens, env),
+  ];
   const after = env.countMessages(flushed);
   if (after >= before) {
-    env.emit({ action: 'note', reason: 'flush would not shrink the history; kept it', mode, tokensBefore: before, tokensAfter: before, detail: `flushed: ${after} tokens` });
+    env.emit({
+      action: 'note',
+      reason: 'flush would not shrink the history; kept it',
+      mode,
+      tokensBefore: before,
+      tokensAfter: before,
+      detail: `flushed: ${after} tokens`,
+    });
     state.flushedAt = before;
     return;
   }
@@ -216,7 +264,20 @@ function limitThinking(state: State, env: StrategyEnv, tokens: number): void {
   state.lowEffort = low;
   env.emit(
     low
-      ? { action: 'cap-thinking', reason: `${left} tokens left this minute < ${thinkingQuotaTokens}`, mode: 'low effort', tokensBefore: tokens, tokensAfter: tokens, detail: `the answer's thinking limited to ${thinkingCapTokens} tokens (reasoning_effort ${effortFor(thinkingCapTokens)})` }
-      : { action: 'note', reason: `${left} tokens left this minute ≥ ${thinkingQuotaTokens}: thinking no longer limited`, mode: 'full effort', tokensBefore: tokens, tokensAfter: tokens },
+      ? {
+          action: 'cap-thinking',
+          reason: `${left} tokens left this minute < ${thinkingQuotaTokens}`,
+          mode: 'low effort',
+          tokensBefore: tokens,
+          tokensAfter: tokens,
+          detail: `the answer's thinking limited to ${thinkingCapTokens} tokens (reasoning_effort ${effortFor(thinkingCapTokens)})`,
+        }
+      : {
+          action: 'note',
+          reason: `${left} tokens left this minute ≥ ${thinkingQuotaTokens}: thinking no longer limited`,
+          mode: 'full effort',
+          tokensBefore: tokens,
+          tokensAfter: tokens,
+        },
   );
 }

@@ -76,7 +76,13 @@ export async function absorbTurns(state: TurnSummaryState, upTo: number, plan: S
     return false;
   }
   state.summaries += 1;
-  env.emit({ action: 'compact', reason: `${plan.tag}: ${span.length} messages replaced by the rolling summary`, tokensBefore: before, tokensAfter: after, detail: `summary ${state.summaries} covers ${upTo} turns` });
+  env.emit({
+    action: 'compact',
+    reason: `${plan.tag}: ${span.length} messages replaced by the rolling summary`,
+    tokensBefore: before,
+    tokensAfter: after,
+    detail: `summary ${state.summaries} covers ${upTo} turns`,
+  });
   return true;
 }
 
@@ -87,9 +93,19 @@ export function view(state: TurnSummaryState, tag = 'rolling-summary'): ContextM
   const starts = turnStarts(messages, head);
   const cut = turnIndex(starts, state.absorbed, messages.length);
   if (state.summary === undefined || cut <= head) return [...messages];
-  const summary: ContextMessage = { type: 'message', id: `${tag}-${state.summaries}`, role: 'user', text: `Summary of the earlier conversation:\n${state.summary}`, synthetic: tag };
+  const summary: ContextMessage = {
+    type: 'message',
+    id: `${tag}-${state.summaries}`,
+    role: 'user',
+    text: `Summary of the earlier conversation:\n${state.summary}`,
+    synthetic: tag,
+  };
   let newestUser = -1;
-  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === 'user' && messages[i]?.synthetic === undefined) { newestUser = i; break; }
+  for (let i = messages.length - 1; i >= 0; i--)
+    if (messages[i]?.role === 'user' && messages[i]?.synthetic === undefined) {
+      newestUser = i;
+      break;
+    }
   const pinned = newestUser >= head && newestUser < cut ? [messages[newestUser] as ContextMessage] : [];
   return [...messages.slice(0, head), summary, ...pinned, ...messages.slice(cut)];
 }

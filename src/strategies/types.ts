@@ -121,6 +121,4 @@ export interface StrategySpec {
  * command started per unit that speaks the JSON-lines process protocol. Plain data, so a planned
  * unit still crosses to a worker thread, which loads or starts it by path itself.
  */
-export type ExternalStrategySource =
-  | { kind: 'module'; path: string }
-  | { kind: 'command'; argv: string[]; cwd: string; timeoutMs: number };
+export type ExternalStrategySource = { kind: 'module'; path: string } | { kind: 'command'; argv: string[]; cwd: string; timeoutMs: number };

@@ -129,7 +129,8 @@ export function pointAt(axes: readonly GridAxis[], index: number): GridPoint {
  */
 export function choosePoints(axes: readonly GridAxis[], sample?: { count: number; seed: number }): GridPoint[] {
   const size = gridSize(axes);
-  if (sample !== undefined && !(Number.isInteger(sample.count) && sample.count >= 1)) throw new UsageError(`--sample expects at least 1 point, got ${sample.count}`);
+  if (sample !== undefined && !(Number.isInteger(sample.count) && sample.count >= 1))
+    throw new UsageError(`--sample expects at least 1 point, got ${sample.count}`);
   if (sample === undefined || sample.count >= size) {
     if (size > MAX_GRID_POINTS) throw new UsageError(`the grid has ${size} points; at most ${MAX_GRID_POINTS} run at once: sample it with --sample N`);
     return Array.from({ length: size }, (_, i) => pointAt(axes, i));

@@ -102,7 +102,9 @@ function explainNone(scores: readonly PointScore[], constraints: Constraints, wo
     const best = Math.max(...scores.map(recallOf));
     parts.push(`${failing('recall')} have answer recall below ${constraints.minRecall} (best ${best < 0 ? 'not measured' : best.toFixed(3)})`);
   }
-  if (constraints.maxCrashes !== undefined) parts.push(`${failing('crashes')} crash more than ${constraints.maxCrashes} time(s) (fewest ${Math.min(...scores.map((s) => s.crashes))})`);
-  if (constraints.maxTokens !== undefined) parts.push(`${failing('tokens')} use more than ${constraints.maxTokens} tokens (fewest ${Math.min(...scores.map((s) => s.totalTokens))})`);
+  if (constraints.maxCrashes !== undefined)
+    parts.push(`${failing('crashes')} crash more than ${constraints.maxCrashes} time(s) (fewest ${Math.min(...scores.map((s) => s.crashes))})`);
+  if (constraints.maxTokens !== undefined)
+    parts.push(`${failing('tokens')} use more than ${constraints.maxTokens} tokens (fewest ${Math.min(...scores.map((s) => s.totalTokens))})`);
   return `none of ${scores.length} points satisfies ${wording}: ${parts.join('; ')}`;
 }

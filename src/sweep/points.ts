@@ -33,7 +33,10 @@ export function specsForExternalPoints(label: string, axes: readonly GridAxis[],
   return (scenario) => {
     const base = scenario.strategies.find((spec) => spec.label === label && spec.source !== undefined);
     const axis = axes[0] as GridAxis;
-    if (base === undefined) throw new UsageError(`--grid '${axis.flag}': "${label}" is neither a registered strategy nor the label of a module or command strategy of ${scenario.name}; known strategies: ${strategyNames().join(', ')}`);
+    if (base === undefined)
+      throw new UsageError(
+        `--grid '${axis.flag}': "${label}" is neither a registered strategy nor the label of a module or command strategy of ${scenario.name}; known strategies: ${strategyNames().join(', ')}`,
+      );
     return points.map((point) => {
       const options = mergeOptions(base.options, pointOptions(axes, point));
       const { strategy } = resolveStrategy(base, scenario.file);
@@ -87,7 +90,8 @@ export function validatePoint(strategy: Strategy, axes: readonly GridAxis[], poi
   const at = path.join('.');
   const axis = axes.find((a) => unknown.includes(a.key) || (at !== '' && (a.key === at || at.startsWith(`${a.key}.`) || a.key.startsWith(`${at}.`))));
   const message = issue?.message ?? 'invalid options';
-  if (axis === undefined) throw new UsageError(`--grid: the point ${point.label}${where} is not valid for ${strategy.name}: ${message}${at !== '' ? ` (option ${at})` : ''}`);
+  if (axis === undefined)
+    throw new UsageError(`--grid: the point ${point.label}${where} is not valid for ${strategy.name}: ${message}${at !== '' ? ` (option ${at})` : ''}`);
   throw new UsageError(`--grid '${axis.flag}': ${axis.key}=${String(point.values[axis.key])}${where} is not valid for ${strategy.name}: ${message}`);
 }
 

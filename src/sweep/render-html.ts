@@ -54,10 +54,44 @@ function chartConfig(sweep: SweepResult): Record<string, unknown> {
   const recommended = sweep.recommendation.position === null ? [] : [sweep.points[sweep.recommendation.position] as SweepPoint];
   const others = sweep.points.filter((p) => !p.onFront);
   const datasets = [
-    { label: 'recommended', data: recommended.map(at), pointStyle: 'star', pointRadius: 12, borderColor: COLORS.recommended, backgroundColor: COLORS.recommended, borderWidth: 2, showLine: false },
-    { label: 'Pareto front', data: front.map(at), borderColor: COLORS.front, backgroundColor: COLORS.front, pointRadius: 5, showLine: true, borderWidth: 1.5, tension: 0 },
-    { label: 'other points', data: others.filter((p) => p.score.crashes === 0).map(at), backgroundColor: COLORS.point, borderColor: COLORS.point, pointRadius: 3.5, showLine: false },
-    { label: 'points that crash', data: others.filter((p) => p.score.crashes > 0).map(at), pointStyle: 'crossRot', borderColor: COLORS.crash, backgroundColor: COLORS.crash, pointRadius: 5, borderWidth: 2, showLine: false },
+    {
+      label: 'recommended',
+      data: recommended.map(at),
+      pointStyle: 'star',
+      pointRadius: 12,
+      borderColor: COLORS.recommended,
+      backgroundColor: COLORS.recommended,
+      borderWidth: 2,
+      showLine: false,
+    },
+    {
+      label: 'Pareto front',
+      data: front.map(at),
+      borderColor: COLORS.front,
+      backgroundColor: COLORS.front,
+      pointRadius: 5,
+      showLine: true,
+      borderWidth: 1.5,
+      tension: 0,
+    },
+    {
+      label: 'other points',
+      data: others.filter((p) => p.score.crashes === 0).map(at),
+      backgroundColor: COLORS.point,
+      borderColor: COLORS.point,
+      pointRadius: 3.5,
+      showLine: false,
+    },
+    {
+      label: 'points that crash',
+      data: others.filter((p) => p.score.crashes > 0).map(at),
+      pointStyle: 'crossRot',
+      borderColor: COLORS.crash,
+      backgroundColor: COLORS.crash,
+      pointRadius: 5,
+      borderWidth: 2,
+      showLine: false,
+    },
   ];
   return {
     type: 'scatter',

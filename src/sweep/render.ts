@@ -62,7 +62,15 @@ export function renderSweepTerminal(sweep: SweepResult): string {
   const rows = sweep.front.map((i) => {
     const point = sweep.points[i] as SweepPoint;
     const cost = priced ? [formatUsd(point.score.costUsd ?? null) ?? '-'] : [];
-    return [sweep.recommendation.position === i ? '*' : '', point.label, formatCount(point.score.totalTokens), recall(point), String(point.score.crashes), formatDuration(point.score.waitMs), ...cost];
+    return [
+      sweep.recommendation.position === i ? '*' : '',
+      point.label,
+      formatCount(point.score.totalTokens),
+      recall(point),
+      String(point.score.crashes),
+      formatDuration(point.score.waitMs),
+      ...cost,
+    ];
   });
   const widths = header.map((title, c) => Math.max(title.length, ...rows.map((row) => (row[c] ?? '').length)));
   const line = (cells: readonly string[]): string =>

@@ -67,7 +67,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepResult> {
     specsOf: strategy !== undefined ? specsForPoints(strategy, axes, points) : specsForExternalPoints(name, axes, points),
   }).catch((error: unknown) => {
     // A name no scenario defines either is looked up in the registry, which names the known ones.
-    if (error instanceof UsageError && error.message.startsWith(`unknown strategy "${name}"`)) throw new UsageError(`--grid '${axes[0]?.flag ?? name}': ${error.message}`);
+    if (error instanceof UsageError && error.message.startsWith(`unknown strategy "${name}"`))
+      throw new UsageError(`--grid '${axes[0]?.flag ?? name}': ${error.message}`);
     throw error;
   });
   return rankPoints(result, axes, points, name, options);

@@ -52,7 +52,13 @@ export function carriedReasoningTokens(context: readonly ContextMessage[], token
 }
 
 /** The hidden tokens a request sending `context` carries. */
-export function hiddenTokensOf(context: readonly ContextMessage[], hidden: HiddenPrefix, tokenizer: Tokenizer, format: ProviderName, dialect: Dialect): HiddenTokens {
+export function hiddenTokensOf(
+  context: readonly ContextMessage[],
+  hidden: HiddenPrefix,
+  tokenizer: Tokenizer,
+  format: ProviderName,
+  dialect: Dialect,
+): HiddenTokens {
   let prefix = hidden.tokens;
   if (hidden.restored !== undefined) {
     for (const m of context) if (m.synthetic === 'recorded-compaction') prefix += hidden.restored[m.id] ?? 0;

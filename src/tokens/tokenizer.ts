@@ -92,7 +92,8 @@ export function encodingForModel(model: string): Encoding {
  */
 export function createTokenizer(encoding: Encoding, calibration?: Calibration): Tokenizer {
   const factor = calibration?.factor ?? 1;
-  const count = factor === 1 ? (text: string): number => countTokens(encoding, text) : (text: string): number => Math.round(factor * countTokens(encoding, text));
+  const count =
+    factor === 1 ? (text: string): number => countTokens(encoding, text) : (text: string): number => Math.round(factor * countTokens(encoding, text));
   const countMessage = (original: ContextMessage, format: ProviderName): number => {
     const raw = countRawMessage(original, format);
     if (calibration === undefined) return raw;

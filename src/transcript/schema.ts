@@ -1,14 +1,6 @@
 import { z } from 'zod';
 import { probeSchema } from './probe-schema.js';
-import type {
-  CompactionEvent,
-  ControlEvent,
-  MessageEvent,
-  ProbeEvent,
-  SessionHeader,
-  TaskEvent,
-  TranscriptEvent,
-} from './types.js';
+import type { CompactionEvent, ControlEvent, MessageEvent, ProbeEvent, SessionHeader, TaskEvent, TranscriptEvent } from './types.js';
 
 /**
  * Zod schemas of the canonical transcript (DESIGN.md §2, src/transcript/types.ts). Every line of

@@ -9,7 +9,22 @@ import type { Transcript, TranscriptEvent } from './types.js';
 const KEY_ORDER = {
   session: ['type', 'id', 'title', 'source', 'dialect', 'model', 'contextWindow'],
   source: ['format', 'file', 'licence'],
-  message: ['type', 'id', 'role', 'text', 'thinking', 'thoughtSignature', 'toolCalls', 'toolCallId', 'toolName', 'at', 'usage', 'model', 'dialect', 'reasoningTokens'],
+  message: [
+    'type',
+    'id',
+    'role',
+    'text',
+    'thinking',
+    'thoughtSignature',
+    'toolCalls',
+    'toolCallId',
+    'toolName',
+    'at',
+    'usage',
+    'model',
+    'dialect',
+    'reasoningTokens',
+  ],
   toolCall: ['id', 'name', 'args'],
   usage: ['input', 'cachedInput', 'output', 'reasoning'],
   task: ['type', 'id', 'status', 'title', 'resultSummary', 'criteria', 'at', 'source'],
@@ -91,7 +106,9 @@ function orderProbeEvent(event: Plain): Plain {
 function orderKeys(value: Plain, order: readonly string[]): Plain {
   const ordered: Plain = {};
   for (const key of order) if (value[key] !== undefined) ordered[key] = value[key];
-  const rest = Object.keys(value).filter((key) => !order.includes(key)).sort();
+  const rest = Object.keys(value)
+    .filter((key) => !order.includes(key))
+    .sort();
   for (const key of rest) if (value[key] !== undefined) ordered[key] = value[key];
   return ordered;
 }

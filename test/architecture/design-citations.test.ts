@@ -19,7 +19,11 @@ function citations(files: ReadonlyMap<string, string>, folder: string): { where:
     if (`${folder}/${file}` === `test/${thisFile}`) continue;
     source.split('\n').forEach((line, i) => {
       for (const m of line.matchAll(/([\w./-]*)DESIGN\.md((?:,? ?(?:and )?§\d+(?:\.\d+)*)*)/g)) {
-        found.push({ where: `${folder}/${file}:${i + 1}`, path: m[1] as string, sections: [...(m[2] as string).matchAll(/§(\d+(?:\.\d+)*)/g)].map((s) => s[1] as string) });
+        found.push({
+          where: `${folder}/${file}:${i + 1}`,
+          path: m[1] as string,
+          sections: [...(m[2] as string).matchAll(/§(\d+(?:\.\d+)*)/g)].map((s) => s[1] as string),
+        });
       }
     });
   }
@@ -49,8 +53,20 @@ describe('DESIGN.md citations', () => {
 describe('docs/DESIGN.md', () => {
   it('holds the contracts a contributor needs', () => {
     const headings = [...design.matchAll(/^#{2,3} (.+)$/gm)].map((m) => m[1] as string);
-    for (const topic of [/transcript/i, /replay semantics/i, /providers and the simulated model/i, /probes/i, /quota/i, /metrics/i, /summary contract/i, /exit codes/i]) {
-      expect(headings.some((h) => topic.test(h)), String(topic)).toBe(true);
+    for (const topic of [
+      /transcript/i,
+      /replay semantics/i,
+      /providers and the simulated model/i,
+      /probes/i,
+      /quota/i,
+      /metrics/i,
+      /summary contract/i,
+      /exit codes/i,
+    ]) {
+      expect(
+        headings.some((h) => topic.test(h)),
+        String(topic),
+      ).toBe(true);
     }
   });
 });

@@ -7,7 +7,11 @@ import type { ContextMessage } from '../../src/transcript/types.js';
 
 const tokenizer = createTokenizer('o200k_base');
 const message = (id: string, role: ContextMessage['role'], text: string): ContextMessage => ({ type: 'message', id, role, text });
-const history = [message('s', 'system', 'You are a coding agent.'), message('u1', 'user', 'Fix the failing test in src/parse.ts'), message('a1', 'assistant', 'Reading src/parse.ts now.')];
+const history = [
+  message('s', 'system', 'You are a coding agent.'),
+  message('u1', 'user', 'Fix the failing test in src/parse.ts'),
+  message('a1', 'assistant', 'Reading src/parse.ts now.'),
+];
 
 describe('cacheRequest', () => {
   it('leads with the hidden prefix, trails the re-sent reasoning, and adds up to the prompt', () => {

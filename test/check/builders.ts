@@ -64,15 +64,35 @@ export function buildUnit(spec: UnitSpec): UnitResult {
     const usd = spec.usd?.[i];
     return { ...record(i, prompt, spec.crashAt === i), ...(usd !== undefined ? { costUsd: usd } : {}) };
   });
-  const events: RunEvent[] = spec.crashAt === undefined ? [] : [{ type: 'crash', step: spec.crashAt, atMs: spec.crashAt * 1000, kind: 'overflow', message: 'too long' }];
+  const events: RunEvent[] =
+    spec.crashAt === undefined ? [] : [{ type: 'crash', step: spec.crashAt, atMs: spec.crashAt * 1000, kind: 'overflow', message: 'too long' }];
   const unanswered = (spec.unanswered ?? []).map((id) => ({ ...answer(id, false), answer: '(session ended before this point)', unanswered: true as const }));
   const answers = [...Object.entries(spec.answers ?? {}).map(([id, correct]) => answer(id, correct)), ...unanswered];
   const asked = answers.filter((a) => a.unanswered !== true);
-  const retention: RetentionCurve[] = Object.entries(spec.retention ?? {}).map(([probeId, points]) => ({ probeId, kind: 'recall', points: points.map((kept, i) => [i, kept] as [number, 0 | 1]) }));
+  const retention: RetentionCurve[] = Object.entries(spec.retention ?? {}).map(([probeId, points]) => ({
+    probeId,
+    kind: 'recall',
+    points: points.map((kept, i) => [i, kept] as [number, 0 | 1]),
+  }));
   const answerRecall = asked.length === 0 ? null : asked.filter((a) => a.correct).length / asked.length;
   const retained = retention.map((c) => c.points.filter(([, k]) => k === 1).length / c.points.length);
-  const probes = answers.length === 0 && retention.length === 0 ? undefined : { retention: retained.length === 0 ? null : retained.reduce((a, b) => a + b, 0) / retained.length, answerRecall, count: answers.length, unanswered: unanswered.length };
-  const summary = summarizeUnit({ scenario, strategy: spec.strategy, totalSteps: spec.steps.length, steps, events, ...(probes !== undefined ? { probes } : {}) });
+  const probes =
+    answers.length === 0 && retention.length === 0
+      ? undefined
+      : {
+          retention: retained.length === 0 ? null : retained.reduce((a, b) => a + b, 0) / retained.length,
+          answerRecall,
+          count: answers.length,
+          unanswered: unanswered.length,
+        };
+  const summary = summarizeUnit({
+    scenario,
+    strategy: spec.strategy,
+    totalSteps: spec.steps.length,
+    steps,
+    events,
+    ...(probes !== undefined ? { probes } : {}),
+  });
   return {
     scenario,
     strategy: spec.strategy,
@@ -81,7 +101,15 @@ export function buildUnit(spec: UnitSpec): UnitResult {
     steps,
     events,
     ...(probes !== undefined
-      ? { probes: { answers, retention, recall: { withoutRetrieval: answerRecall, withRetrieval: answerRecall, retrievalTokens: 0, probeTokens: 0 }, byKind: {}, specifics: { paths: null, commands: null, numbers: null } } }
+      ? {
+          probes: {
+            answers,
+            retention,
+            recall: { withoutRetrieval: answerRecall, withRetrieval: answerRecall, retrievalTokens: 0, probeTokens: 0 },
+            byKind: {},
+            specifics: { paths: null, commands: null, numbers: null },
+          },
+        }
       : {}),
   };
 }
@@ -95,7 +123,17 @@ export function buildRun(units: UnitSpec[], mode: 'mock' | 'live' = 'mock'): Run
     tool: { name: 'ctxbench', version: '0.1.0' },
     seed: 42,
     mode,
-    scenarios: names.map((name) => ({ name, file: `scenarios/${name}.yaml`, transcript: 'synthetic', provider: 'openai', model: 'gpt-4.1', window: 128000, steps: 20, seed: 42, skippedLines: 0 })),
+    scenarios: names.map((name) => ({
+      name,
+      file: `scenarios/${name}.yaml`,
+      transcript: 'synthetic',
+      provider: 'openai',
+      model: 'gpt-4.1',
+      window: 128000,
+      steps: 20,
+      seed: 42,
+      skippedLines: 0,
+    })),
     units: built,
   };
 }

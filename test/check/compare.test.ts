@@ -7,7 +7,12 @@ import { buildRun, probes, repeat, type UnitSpec } from './builders.js';
 const rules = (over: Partial<CheckRules> = {}): CheckRules => resolveCheckRules({}, over);
 const ruleNames = (report: ReturnType<typeof compareResults>): string[] => report.regressions.map((r) => `${r.strategy}:${r.rule}`);
 
-const base: UnitSpec = { strategy: 'rolling-window', steps: repeat(1000, 20), answers: probes(10, () => true), retention: { p0: [1, 1, 1, 1], p1: [1, 1, 1, 1] } };
+const base: UnitSpec = {
+  strategy: 'rolling-window',
+  steps: repeat(1000, 20),
+  answers: probes(10, () => true),
+  retention: { p0: [1, 1, 1, 1], p1: [1, 1, 1, 1] },
+};
 const kept = (...points: (0 | 1)[]): (0 | 1)[] => points;
 
 describe('compareResults: the rules', () => {
@@ -27,8 +32,18 @@ describe('compareResults: the rules', () => {
     { name: 'tokens +6% over the 5% limit', current: { ...base, steps: repeat(1060, 20) }, expected: ['rolling-window:tokens'] },
     { name: 'tokens +4% within the limit', current: { ...base, steps: repeat(1040, 20) }, expected: [] },
     { name: 'tokens down', current: { ...base, steps: repeat(500, 20) }, expected: [] },
-    { name: 'same tokens, cost +10% over the 5% limit', current: { ...base, usd: repeat(0.011, 20) }, baseline: { ...base, usd: repeat(0.01, 20) }, expected: ['rolling-window:cost'] },
-    { name: 'fewer tokens, cost +4% within the limit', current: { ...base, steps: repeat(500, 20), usd: repeat(0.0104, 20) }, baseline: { ...base, usd: repeat(0.01, 20) }, expected: [] },
+    {
+      name: 'same tokens, cost +10% over the 5% limit',
+      current: { ...base, usd: repeat(0.011, 20) },
+      baseline: { ...base, usd: repeat(0.01, 20) },
+      expected: ['rolling-window:cost'],
+    },
+    {
+      name: 'fewer tokens, cost +4% within the limit',
+      current: { ...base, steps: repeat(500, 20), usd: repeat(0.0104, 20) },
+      baseline: { ...base, usd: repeat(0.01, 20) },
+      expected: [],
+    },
     { name: 'recall −30 points', current: { ...base, answers: probes(10, (i) => i >= 3) }, expected: ['rolling-window:answer_recall'] },
     { name: 'recall −10 points', current: { ...base, answers: probes(10, (i) => i >= 1) }, expected: ['rolling-window:answer_recall'] },
     { name: 'retention −25 points', current: { ...base, retention: { p0: kept(1, 1, 0, 0), p1: kept(1, 1, 1, 1) } }, expected: ['rolling-window:retention'] },
@@ -75,7 +90,10 @@ describe('compareResults: the rules', () => {
   });
 
   it('applies overrides by scenario and strategy, later entries winning', () => {
-    const overrides = [{ strategy: 'rolling-window', maxTokenIncrease: 20 }, { scenario: 'other', maxTokenIncrease: 1 }];
+    const overrides = [
+      { strategy: 'rolling-window', maxTokenIncrease: 20 },
+      { scenario: 'other', maxTokenIncrease: 1 },
+    ];
     const r = rules({ overrides });
     expect(thresholdsFor(r, 'scenario-a', 'rolling-window').maxTokenIncrease).toBe(20);
     expect(thresholdsFor(r, 'other', 'rolling-window').maxTokenIncrease).toBe(1);
@@ -124,8 +142,16 @@ describe('compareResults: noise against a real regression (live runs)', () => {
   });
 
   it('gives the same intervals for the same seed, whatever the unit order', () => {
-    const a = compareResults(buildRun([noisy, { ...noisy, strategy: 'full' }], 'live'), buildRun([base, { ...base, strategy: 'full' }], 'live'), DEFAULT_CHECK_RULES);
-    const b = compareResults(buildRun([{ ...noisy, strategy: 'full' }, noisy], 'live'), buildRun([{ ...base, strategy: 'full' }, base], 'live'), DEFAULT_CHECK_RULES);
+    const a = compareResults(
+      buildRun([noisy, { ...noisy, strategy: 'full' }], 'live'),
+      buildRun([base, { ...base, strategy: 'full' }], 'live'),
+      DEFAULT_CHECK_RULES,
+    );
+    const b = compareResults(
+      buildRun([{ ...noisy, strategy: 'full' }, noisy], 'live'),
+      buildRun([{ ...base, strategy: 'full' }, base], 'live'),
+      DEFAULT_CHECK_RULES,
+    );
     const interval = (r: typeof a, strategy: string) => r.units.find((u) => u.strategy === strategy)?.measures[0]?.interval;
     expect(interval(a, 'rolling-window')).toEqual(interval(b, 'rolling-window'));
     expect(interval(a, 'full')).toEqual(interval(b, 'full'));

@@ -17,10 +17,24 @@ function errorOf(text: string): InputError {
 describe('check config', () => {
   it('reads every field; leaves out what is not given', () => {
     const config = parseCheckConfig(
-      ['maxTokenIncrease: 10', 'maxRecallDrop: 5', 'decision: interval', 'resamples: 500', 'overrides:', '  - strategy: tri-modal', '    maxTokenIncrease: 20'].join('\n'),
+      [
+        'maxTokenIncrease: 10',
+        'maxRecallDrop: 5',
+        'decision: interval',
+        'resamples: 500',
+        'overrides:',
+        '  - strategy: tri-modal',
+        '    maxTokenIncrease: 20',
+      ].join('\n'),
       'check.yaml',
     );
-    expect(config).toEqual({ maxTokenIncrease: 10, maxRecallDrop: 5, decision: 'interval', resamples: 500, overrides: [{ strategy: 'tri-modal', maxTokenIncrease: 20 }] });
+    expect(config).toEqual({
+      maxTokenIncrease: 10,
+      maxRecallDrop: 5,
+      decision: 'interval',
+      resamples: 500,
+      overrides: [{ strategy: 'tri-modal', maxTokenIncrease: 20 }],
+    });
     expect(parseCheckConfig('', 'check.yaml')).toEqual({});
   });
 

@@ -7,7 +7,11 @@ import { buildRun, probes, repeat, type UnitSpec } from './builders.js';
 
 const base: UnitSpec = { strategy: 'rolling-window', steps: repeat(1000, 10), answers: probes(4, () => true) };
 const baseline = buildRun([base, { ...base, strategy: 'full' }, { ...base, strategy: 'a|b <x>' }]);
-const current = buildRun([{ ...base, answers: probes(4, (i) => i > 1) }, { ...base, strategy: 'a|b <x>' }, { ...base, strategy: 'new-one' }]);
+const current = buildRun([
+  { ...base, answers: probes(4, (i) => i > 1) },
+  { ...base, strategy: 'a|b <x>' },
+  { ...base, strategy: 'new-one' },
+]);
 const report = compareResults(current, baseline, DEFAULT_CHECK_RULES);
 
 describe('check renderings', () => {
@@ -35,7 +39,9 @@ describe('check renderings', () => {
   it('writes JUnit XML: a case per unit and rule, a failure per regression, new units skipped', () => {
     const xml = renderCheckJunit(report);
     expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="ctxbench check" tests="10" failures="2"/);
-    expect(xml).toContain('<testcase classname="scenario-a.rolling-window" name="answer_recall" time="0">\n      <failure message="answer recall fell 50.0 points');
+    expect(xml).toContain(
+      '<testcase classname="scenario-a.rolling-window" name="answer_recall" time="0">\n      <failure message="answer recall fell 50.0 points',
+    );
     expect(xml).toContain('<testcase classname="scenario-a.full" name="missing" time="0">\n      <failure');
     expect(xml).toContain('classname="scenario-a.a|b &lt;x&gt;"');
     expect(xml).toContain('<skipped message="not in the baseline"/>');

@@ -23,7 +23,8 @@ describe('repriceResult', () => {
     // The table's own Sonnet prices give back the run's costs, strategy calls included.
     const same = repriceResult(result, { models: { 'claude-sonnet-4': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 } } });
     // Steps keep their cost to the micro-dollar (stepUsd), so sums agree within a micro-dollar a step.
-    const withinMicros = (a: number | null | undefined, b: number | null | undefined, steps: number) => expect(Math.abs((a ?? Number.NaN) - (b ?? Number.NaN))).toBeLessThanOrEqual(steps * 1e-6 + 1e-12);
+    const withinMicros = (a: number | null | undefined, b: number | null | undefined, steps: number) =>
+      expect(Math.abs((a ?? Number.NaN) - (b ?? Number.NaN))).toBeLessThanOrEqual(steps * 1e-6 + 1e-12);
     same.units.forEach((unit, u) => {
       const before = result.units[u];
       unit.steps.forEach((step, i) => withinMicros(step.costUsd, before?.steps[i]?.costUsd, 1));
@@ -37,6 +38,8 @@ describe('repriceResult', () => {
       expect(unit.summary.cost_vs_full).toBeCloseTo(result.units[u]?.summary.cost_vs_full ?? Number.NaN, 4);
     });
     // A file that names another model leaves the result's costs as they were.
-    expect(repriceResult(result, { models: { 'gpt-4.1': { input: 1, output: 1 } } }).units.map((u) => u.summary.cost_usd)).toEqual(result.units.map((u) => u.summary.cost_usd));
+    expect(repriceResult(result, { models: { 'gpt-4.1': { input: 1, output: 1 } } }).units.map((u) => u.summary.cost_usd)).toEqual(
+      result.units.map((u) => u.summary.cost_usd),
+    );
   });
 });

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
 
-
 /** A small session with planted facts; `groups` is the rolling window's size. */
 function scenario(groups: number): string {
   return [

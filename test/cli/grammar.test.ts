@@ -28,7 +28,18 @@ afterEach(() => vi.restoreAllMocks());
 describe('ctxbench run with a transcript instead of a scenario', () => {
   it('runs a generated transcript as an ad-hoc scenario and prints that scenario first', async () => {
     const out = tempDir();
-    const { code, stdout } = await cli(['run', generated('session.ctx.jsonl'), '--strategies', 'full,rolling-window', '--reports', 'json', '--workers', '1', '-o', out]);
+    const { code, stdout } = await cli([
+      'run',
+      generated('session.ctx.jsonl'),
+      '--strategies',
+      'full,rolling-window',
+      '--reports',
+      'json',
+      '--workers',
+      '1',
+      '-o',
+      out,
+    ]);
     expect(code).toBe(0);
     expect(stdout).toContain('session.ctx.jsonl is a transcript, not a scenario');
     expect(stdout).toContain('name: session\ntranscript: session.ctx.jsonl     # synthetic\nprovider: gemini');
@@ -78,7 +89,21 @@ describe('ctxbench run with a transcript instead of a scenario', () => {
 describe('ctxbench run --set strategy.option=value', () => {
   it('sets the option on the strategy for the run (the result records it)', async () => {
     const out = tempDir();
-    const { code } = await cli(['run', generated('s.ctx.jsonl'), '--strategies', 'full,rolling-window', '--set', 'rolling-window.groups=1', '--reports', 'json', '--workers', '1', '--quiet', '-o', out]);
+    const { code } = await cli([
+      'run',
+      generated('s.ctx.jsonl'),
+      '--strategies',
+      'full,rolling-window',
+      '--set',
+      'rolling-window.groups=1',
+      '--reports',
+      'json',
+      '--workers',
+      '1',
+      '--quiet',
+      '-o',
+      out,
+    ]);
     expect(code).toBe(0);
     const units = readResult(out).units;
     expect(units.find((u) => u.strategy === 'rolling-window')?.options.groups).toBe(1);
@@ -86,10 +111,13 @@ describe('ctxbench run --set strategy.option=value', () => {
   });
 
   it.each([
-    [['--set', 'rolling-window.grops=6'], "--set 'rolling-window.grops=6': not valid for rolling-window: Unrecognized key: \"grops\""],
+    [['--set', 'rolling-window.grops=6'], '--set \'rolling-window.grops=6\': not valid for rolling-window: Unrecognized key: "grops"'],
     [['--set', 'rolling-window.groups=2..6'], "--set 'rolling-window.groups=2..6': one value per option (to try several, use ctxbench sweep --grid"],
-    [['--set', 'nosuch.x=1'], "--set 'nosuch.x=1': unknown strategy \"nosuch\""],
-    [['--strategies', 'full', '--set', 'rolling-window.groups=6'], "--set 'rolling-window.groups=6': the scenario s does not run rolling-window (add it with --strategies)"],
+    [['--set', 'nosuch.x=1'], '--set \'nosuch.x=1\': unknown strategy "nosuch"'],
+    [
+      ['--strategies', 'full', '--set', 'rolling-window.groups=6'],
+      "--set 'rolling-window.groups=6': the scenario s does not run rolling-window (add it with --strategies)",
+    ],
   ])('refuses %j with exit 2', async (args, message) => {
     const { code, stderr } = await cli(['run', generated('s.ctx.jsonl'), ...args, '--quiet', '-o', tempDir()]);
     expect(code).toBe(2);
@@ -132,7 +160,21 @@ describe('ctxbench strategies and --help', () => {
     expect(stdout).not.toContain('--groups');
   });
 
-  it.each([['run'], ['strategies'], ['generate'], ['import'], ['probes'], ['probes', 'generate'], ['fidelity'], ['report'], ['check'], ['merge'], ['sweep'], ['calibrate'], []])('ctxbench %j --help ends with examples', async (...command) => {
+  it.each([
+    ['run'],
+    ['strategies'],
+    ['generate'],
+    ['import'],
+    ['probes'],
+    ['probes', 'generate'],
+    ['fidelity'],
+    ['report'],
+    ['check'],
+    ['merge'],
+    ['sweep'],
+    ['calibrate'],
+    [],
+  ])('ctxbench %j --help ends with examples', async (...command) => {
     const { code, stdout } = await cli([...command.flat(), '--help']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/\nExamples:\n {2}# .+\n {2}\$ ctxbench /);

@@ -13,14 +13,33 @@ const exec = promisify(execFile);
 /** Two scenarios × four strategies: eight units long enough that a signal sent after two lands before the last. */
 function suite(): string {
   const scenario = (name: string, dialect: string, seed: number) =>
-    [`name: ${name}`, 'transcript:', `  generate: { steps: 120, seed: ${seed}, dialect: ${dialect}, toolOutputTokens: 700, facts: 4 }`, 'window: 16000', 'quota: { tpm: 60000 }', `seed: ${seed}`, 'strategies: [full, rolling-window, codex-rebuild, tiered-truncation]'].join('\n');
+    [
+      `name: ${name}`,
+      'transcript:',
+      `  generate: { steps: 120, seed: ${seed}, dialect: ${dialect}, toolOutputTokens: 700, facts: 4 }`,
+      'window: 16000',
+      'quota: { tpm: 60000 }',
+      `seed: ${seed}`,
+      'strategies: [full, rolling-window, codex-rebuild, tiered-truncation]',
+    ].join('\n');
   return writeFiles({ 'a.yaml': scenario('a', 'gemini', 3), 'b.yaml': scenario('b', 'openai', 4) });
 }
 
-const journaled = (out: string): number => (existsSync(join(out, '.journal.jsonl')) ? readFileSync(join(out, '.journal.jsonl'), 'utf8').split('\n').filter((l) => l !== '').length - 1 : 0);
+const journaled = (out: string): number =>
+  existsSync(join(out, '.journal.jsonl'))
+    ? readFileSync(join(out, '.journal.jsonl'), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '').length - 1
+    : 0;
 
 /** Starts the CLI, waits until `units` units are journaled, sends `signal`; resolves with the exit. */
-function runAndKill(main: string, args: string[], out: string, units: number, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }> {
+function runAndKill(
+  main: string,
+  args: string[],
+  out: string,
+  units: number,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }> {
   const child = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -56,7 +75,10 @@ describe('interrupted runs (the transpiled CLI in its own process)', () => {
     const out = tempDir();
     const killed = await runAndKill(main, ['run', scenarios, '--out', out, '--workers', '1', '--reports', 'json,html'], out, 2, 'SIGTERM');
     expect(killed.code).toBe(143);
-    const partial = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { partial: { planned: number; completed: number; reason: string }; units: unknown[] };
+    const partial = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as {
+      partial: { planned: number; completed: number; reason: string };
+      units: unknown[];
+    };
     expect(partial.partial.planned).toBe(8);
     expect(partial.partial.reason).toBe('SIGTERM');
     expect(partial.partial.completed).toBe(partial.units.length);

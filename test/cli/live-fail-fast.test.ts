@@ -25,7 +25,20 @@ function expectUntouched(out: string): void {
 
 async function runLive(provider: 'openai' | 'gemini', baseUrl: string) {
   const out = previousOut();
-  const outcome = await cli(['run', liveScenario(provider), '--provider', provider, '--base-url', baseUrl, '--out', out, '--quiet', '--no-cache', '--workers', '1']);
+  const outcome = await cli([
+    'run',
+    liveScenario(provider),
+    '--provider',
+    provider,
+    '--base-url',
+    baseUrl,
+    '--out',
+    out,
+    '--quiet',
+    '--no-cache',
+    '--workers',
+    '1',
+  ]);
   const lines = outcome.stderr.trim().split('\n');
   return { ...outcome, out, lines };
 }
@@ -41,14 +54,19 @@ describe('fail fast when the live provider cannot be used', () => {
     const url = `${server.origin}/v1`;
     const { code, lines, out, stdout } = await runLive('openai', url);
     expect(code).toBe(2);
-    expect(lines).toEqual([`ctxbench: the live openai provider at ${url} cannot be used: authentication failed (HTTP 401): Incorrect API key provided: sk-test-***-6789.`]);
+    expect(lines).toEqual([
+      `ctxbench: the live openai provider at ${url} cannot be used: authentication failed (HTTP 401): Incorrect API key provided: sk-test-***-6789.`,
+    ]);
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models']);
     expect(stdout).toBe('');
     expectUntouched(out);
   });
 
   it('gemini 403 PERMISSION_DENIED: exit 2 naming the Gemini base URL', async () => {
-    const server = await loopback.serve(() => ({ status: 403, body: { error: { code: 403, message: 'Method doesn\'t allow unregistered callers.', status: 'PERMISSION_DENIED' } } }));
+    const server = await loopback.serve(() => ({
+      status: 403,
+      body: { error: { code: 403, message: "Method doesn't allow unregistered callers.", status: 'PERMISSION_DENIED' } },
+    }));
     const { code, lines, out } = await runLive('gemini', server.origin);
     expect(code).toBe(2);
     expect(lines).toHaveLength(1);
@@ -57,10 +75,17 @@ describe('fail fast when the live provider cannot be used', () => {
     expectUntouched(out);
   });
 
-  it('gemini\'s own bad-key answer (400 API_KEY_INVALID) is an authentication failure', async () => {
+  it("gemini's own bad-key answer (400 API_KEY_INVALID) is an authentication failure", async () => {
     const server = await loopback.serve(() => ({
       status: 400,
-      body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' }] } },
+      body: {
+        error: {
+          code: 400,
+          message: 'API key not valid. Please pass a valid API key.',
+          status: 'INVALID_ARGUMENT',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID' }],
+        },
+      },
     }));
     const { code, lines, out } = await runLive('gemini', server.origin);
     expect(code).toBe(2);

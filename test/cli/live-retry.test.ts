@@ -39,7 +39,20 @@ const openaiRateLimit = (headers: Record<string, string>): LocalReply => ({
 
 async function runLive(provider: 'openai' | 'gemini', baseUrl: string, out = tempDir()) {
   const started = performance.now();
-  const outcome = await cli(['run', liveScenario(provider), '--provider', provider, '--base-url', baseUrl, '--out', out, '--quiet', '--no-cache', '--workers', '1']);
+  const outcome = await cli([
+    'run',
+    liveScenario(provider),
+    '--provider',
+    provider,
+    '--base-url',
+    baseUrl,
+    '--out',
+    out,
+    '--quiet',
+    '--no-cache',
+    '--workers',
+    '1',
+  ]);
   return { ...outcome, out, elapsed: performance.now() - started };
 }
 
@@ -91,7 +104,7 @@ describe('live retries wait in real time', () => {
     expect(elapsed).toBeGreaterThanOrEqual(Number(row.wait_ms));
   });
 
-  it('a 500 once the run is under way stays a measured crash, after the policy\'s real backoff', async () => {
+  it("a 500 once the run is under way stays a measured crash, after the policy's real backoff", async () => {
     const failing: LocalReply = { status: 500, body: { error: { message: 'The server had an error', type: 'server_error' } } };
     const local = await serve([], failing);
     const out = tempDir();
@@ -116,7 +129,16 @@ describe('a quota-exhausted answer stops the run without a retry', () => {
   };
 
   it('openai insufficient_quota: exit 2, one step call, --out untouched', async () => {
-    const quota: LocalReply = { status: 429, body: { error: { message: 'You exceeded your current quota, please check your plan and billing details.', type: 'insufficient_quota', code: 'insufficient_quota' } } };
+    const quota: LocalReply = {
+      status: 429,
+      body: {
+        error: {
+          message: 'You exceeded your current quota, please check your plan and billing details.',
+          type: 'insufficient_quota',
+          code: 'insufficient_quota',
+        },
+      },
+    };
     const local = await serve([], quota);
     const { code, stderr, out } = await runLive('openai', `${local.origin}/v1`, untouched());
     expect(code).toBe(2);

@@ -82,10 +82,7 @@ describe('createProgress', () => {
     progress.onUnit(event('end', 'b', 'rolling-window', 3));
     progress.onUnit(event('end', 'b', 'full', 2));
     progress.done();
-    expect(writes).toEqual([
-      'ctxbench: scenario a done (2 strategies, 1.0 s) · 2/4 units\n',
-      'ctxbench: scenario b done (2 strategies, 1.0 s) · 4/4 units\n',
-    ]);
+    expect(writes).toEqual(['ctxbench: scenario a done (2 strategies, 1.0 s) · 2/4 units\n', 'ctxbench: scenario b done (2 strategies, 1.0 s) · 4/4 units\n']);
   });
 
   it('with --quiet: nothing, terminal or not', () => {

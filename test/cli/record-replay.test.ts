@@ -29,7 +29,14 @@ function script(provider: 'openai' | 'gemini'): (index: number) => LocalReply {
       : {
           status: 429,
           headers: { 'x-echo': 'gemini-test-dummy-key' },
-          body: { error: { code: 429, message: 'Quota exceeded for metric input tokens per minute', status: 'RESOURCE_EXHAUSTED', details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '0.2s' }] } },
+          body: {
+            error: {
+              code: 429,
+              message: 'Quota exceeded for metric input tokens per minute',
+              status: 'RESOURCE_EXHAUSTED',
+              details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '0.2s' }],
+            },
+          },
         };
   return (index) => (index === 0 ? limited : provider === 'openai' ? openaiOk : geminiOk);
 }

@@ -20,16 +20,42 @@ function plantedSession(): string {
     { type: 'message', id: 'u', role: 'user', text: `Set up the deploy. Credentials: ${PLANTED.map((p) => p.text).join(' | ')}` },
   ];
   PLANTED.forEach((planted, i) => {
-    lines.push({ type: 'message', id: `a${i}`, role: 'assistant', text: `Step ${i}: checking config ${i}.`, toolCalls: [{ id: `c${i}`, name: 'bash', args: { command: `echo '${planted.text}' > conf/${planted.kind}-${i}.env` } }] });
-    lines.push({ type: 'message', id: `r${i}`, role: 'tool', toolCallId: `c${i}`, toolName: 'bash', text: `wrote conf/${planted.kind}-${i}.env\n${planted.text}\nError: the service rejected ${planted.text}\nexit status ${i % 3}` });
+    lines.push({
+      type: 'message',
+      id: `a${i}`,
+      role: 'assistant',
+      text: `Step ${i}: checking config ${i}.`,
+      toolCalls: [{ id: `c${i}`, name: 'bash', args: { command: `echo '${planted.text}' > conf/${planted.kind}-${i}.env` } }],
+    });
+    lines.push({
+      type: 'message',
+      id: `r${i}`,
+      role: 'tool',
+      toolCallId: `c${i}`,
+      toolName: 'bash',
+      text: `wrote conf/${planted.kind}-${i}.env\n${planted.text}\nError: the service rejected ${planted.text}\nexit status ${i % 3}`,
+    });
   });
   lines.push({ type: 'message', id: 'end', role: 'assistant', text: 'Deployed; the config files are in conf/.' });
-  lines.push({ type: 'probe', probe: { id: 'p-key', kind: 'recall', question: 'Which OpenAI key was exported?', expected: { anyOf: [PLANTED[0]?.secret] }, evidence: ['r0'], ask: ['end'] } });
+  lines.push({
+    type: 'probe',
+    probe: {
+      id: 'p-key',
+      kind: 'recall',
+      question: 'Which OpenAI key was exported?',
+      expected: { anyOf: [PLANTED[0]?.secret] },
+      evidence: ['r0'],
+      ask: ['end'],
+    },
+  });
   return lines.map((line) => JSON.stringify(line)).join('\n');
 }
 
 function suite(): string {
-  return writeFiles({ 's.yaml': 'name: planted\ntranscript: t.ctx.jsonl\nprobes: generate\nwindow: 200000\nstrategies: [full, tiered-truncation]\n', 't.ctx.jsonl': plantedSession() });
+  return writeFiles({
+    's.yaml': 'name: planted\ntranscript: t.ctx.jsonl\nprobes: generate\nwindow: 200000\nstrategies: [full, tiered-truncation]\n',
+    't.ctx.jsonl': plantedSession(),
+  });
 }
 
 /** Every file under `dir`, hidden ones included, as text. */
@@ -84,7 +110,10 @@ describe('generated probes', () => {
     expect(probes.length).toBeGreaterThan(0);
     for (const probe of probes) {
       expect(hasSecret(probe.question), probe.question).toBe(false);
-      expect((probe.expected.anyOf ?? []).some((answer) => hasSecret(answer)), JSON.stringify(probe.expected)).toBe(false);
+      expect(
+        (probe.expected.anyOf ?? []).some((answer) => hasSecret(answer)),
+        JSON.stringify(probe.expected),
+      ).toBe(false);
     }
   });
 });

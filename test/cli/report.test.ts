@@ -6,7 +6,6 @@ import { tempDir } from '../helpers/temp.js';
 
 const suite = resolve(import.meta.dirname, '../../scenarios/tpm-limited.yaml');
 
-
 afterEach(() => vi.restoreAllMocks());
 
 describe('ctxbench report', () => {
@@ -59,7 +58,11 @@ describe('ctxbench report on a bad file', () => {
     ['not JSON', '{\n  "schemaVersion": 1,\n  oops\n}', /result\.json:3: not a JSON result file/],
     ['another schema version', '{"schemaVersion": 99, "units": []}', /result\.json \(field schemaVersion\): expected result schema version 1, found 99/],
     ['no schema version', '[1, 2]', /result\.json \(field schemaVersion\): expected result schema version 1, found none/],
-    ['a wrong field', '{"schemaVersion": 1, "tool": {"name": "ctxbench", "version": "0.1.0"}, "seed": 1, "mode": "mock", "scenarios": [], "units": [{"scenario": "s"}]}', /result\.json \(field units\.0\.strategy\)/],
+    [
+      'a wrong field',
+      '{"schemaVersion": 1, "tool": {"name": "ctxbench", "version": "0.1.0"}, "seed": 1, "mode": "mock", "scenarios": [], "units": [{"scenario": "s"}]}',
+      /result\.json \(field units\.0\.strategy\)/,
+    ],
   ];
 
   it.each(cases)('%s: exit 2 with one line naming the file', async (_name, contents, message) => {

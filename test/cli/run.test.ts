@@ -9,7 +9,6 @@ const core = ['overflow-coding.yaml', 'tpm-limited.yaml'].map((f) => join(suite,
 /** Strategies that cover summary calls, quota waits, retrieval hints and plain windows. */
 const mix = 'full,rolling-window,codex-rebuild,tiered-truncation,gatekeeper';
 
-
 /** summary.csv as rows keyed by column name. */
 function readSummary(dir: string): Record<string, string>[] {
   const [header, ...lines] = readFileSync(join(dir, 'summary.csv'), 'utf8').trim().split('\n');

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
 
-
 afterEach(() => vi.restoreAllMocks());
 
 // A session whose history outgrows a 24k window: codex-rebuild's trigger decides when it compacts.
@@ -35,7 +34,9 @@ describe('ctxbench sweep', () => {
     const front = stdout.split('\n').filter((row) => / trigger=0\.\d recentUserTokens=\d+ /.test(row));
     expect(front.length).toBeGreaterThan(0);
     for (const row of front) expect(row).toMatch(/ \$\d+\.\d{4}$/);
-    expect(stdout).toMatch(/Recommendation: trigger=\S+ recentUserTokens=\d+\n {2}the cheapest of \d+ of 10 points that satisfy answer recall ≥ 0\.5, crashes ≤ 0/);
+    expect(stdout).toMatch(
+      /Recommendation: trigger=\S+ recentUserTokens=\d+\n {2}the cheapest of \d+ of 10 points that satisfy answer recall ≥ 0\.5, crashes ≤ 0/,
+    );
 
     const [header, ...rows] = readFileSync(join(out, 'sweep.csv'), 'utf8').trim().split('\n');
     expect(header).toBe('point,trigger,recentUserTokens,total_tokens,answer_recall,crashes,wait_ms,cost_usd,on_front,recommended');
@@ -54,7 +55,22 @@ describe('ctxbench sweep', () => {
 
   it('runs a seeded sample of the grid', async () => {
     const out = tempDir();
-    const args = ['sweep', scenario, '--grid', 'rolling-window.groups=1..8', '--sample', '3', '--seed', '9', '--out', out, '--workers', '1', '--reports', 'csv'];
+    const args = [
+      'sweep',
+      scenario,
+      '--grid',
+      'rolling-window.groups=1..8',
+      '--sample',
+      '3',
+      '--seed',
+      '9',
+      '--out',
+      out,
+      '--workers',
+      '1',
+      '--reports',
+      'csv',
+    ];
     const first = await cli(args);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/3 points \(a sample of 3 of 8, seed 9\)/);
@@ -75,7 +91,18 @@ describe('ctxbench sweep', () => {
   });
 
   it('exits 1 with the reason when no point satisfies the constraints', async () => {
-    const { code, stderr, stdout } = await cli(['sweep', scenario, '--grid', 'rolling-window.groups=1,2', '--max-tokens', '10', '--out', tempDir(), '--workers', '1']);
+    const { code, stderr, stdout } = await cli([
+      'sweep',
+      scenario,
+      '--grid',
+      'rolling-window.groups=1,2',
+      '--max-tokens',
+      '10',
+      '--out',
+      tempDir(),
+      '--workers',
+      '1',
+    ]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/Recommendation: none\n {2}none of 2 points satisfies crashes ≤ 0, total tokens ≤ 10: .*2 use more than 10 tokens/);
     expect(stderr).toMatch(/no recommendation: none of 2 points/);

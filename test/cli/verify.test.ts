@@ -23,7 +23,9 @@ describe('ctxbench verify', () => {
     const { code, stdout, stderr } = await cli(['verify', join(examples, 'broken-policy', 'drops-results.mjs')]);
     expect(code).toBe(1);
     expect(stdout).toContain('verify drops-results: FAIL: 58 problems');
-    expect(stdout).toContain('call-result-pairs  step 3: call fc-1 (message m0003) sent without its recorded result m0004  [ids: m0003, m0004] (and at 56 later steps)');
+    expect(stdout).toContain(
+      'call-result-pairs  step 3: call fc-1 (message m0003) sent without its recorded result m0004  [ids: m0003, m0004] (and at 56 later steps)',
+    );
     expect(stderr).toContain('verify drops-results: 1698 invariant violations');
   });
 
@@ -46,7 +48,16 @@ describe('ctxbench verify', () => {
   });
 
   it('fails a policy process that crashes while verified', async () => {
-    const { code, stdout } = await cli(['verify', '--timeout-ms', '2000', '--', 'node', resolve(import.meta.dirname, '../../fixtures/policies/misbehaving.mjs'), 'exit', '2']);
+    const { code, stdout } = await cli([
+      'verify',
+      '--timeout-ms',
+      '2000',
+      '--',
+      'node',
+      resolve(import.meta.dirname, '../../fixtures/policies/misbehaving.mjs'),
+      'exit',
+      '2',
+    ]);
     expect(code).toBe(1);
     expect(stdout).toContain('failed             step 2: the strategy failed: policy `node');
     expect(stdout).toContain('exited (code 3) while ctxbench waited for the context of step 2');

@@ -51,7 +51,17 @@ describe('a scenario over several logs', () => {
     // Steps are numbered on across logs, so the second log's first step is step 18.
     // At window 9000 `full` overflows the first log at its step 13 (Gemini-calibrated counts), and replays the second whole.
     expect([a.summary.crash_step, b.summary.crashed]).toEqual([13, false]);
-    expect(full.summary).toMatchObject({ steps_completed: 26, crashed: true, crash_step: 13, prompt_tokens: 138898, peak_context_tokens: 9475, probes: 22, unanswered: 11, logs: 2, crashed_logs: 1 });
+    expect(full.summary).toMatchObject({
+      steps_completed: 26,
+      crashed: true,
+      crash_step: 13,
+      prompt_tokens: 138898,
+      peak_context_tokens: 9475,
+      probes: 22,
+      unanswered: 11,
+      logs: 2,
+      crashed_logs: 1,
+    });
     // Steps are numbered on across logs: the second log's first step is step 18.
     expect(full.steps.map((s) => s.step)).toEqual([...Array.from({ length: 14 }, (_, i) => i), ...Array.from({ length: 13 }, (_, i) => 18 + i)]);
     expect(full.probes?.answers.every((answer) => /^django__django-1(0999|1163)\//.test(answer.probeId))).toBe(true);
@@ -62,7 +72,10 @@ describe('a scenario over several logs', () => {
     const folder = await runSuite({ scenarios: [scenarioOver('logs/')] });
     const pattern = await runSuite({ scenarios: [scenarioOver('logs/*.traj.json')] });
     const workers = await runSuite({ scenarios: [scenarioOver('logs/*.traj.json')], workers: 2 });
-    const strip = (r: RunResult): string => renderJson(r)[0]?.contents.replace(/"file": "[^"]*"/g, '').replace(/"transcript": "[^"]*"/g, '') ?? '';
+    const strip = (r: RunResult): string =>
+      renderJson(r)[0]
+        ?.contents.replace(/"file": "[^"]*"/g, '')
+        .replace(/"transcript": "[^"]*"/g, '') ?? '';
     expect(strip(pattern)).toBe(strip(folder));
     expect(strip(workers)).toBe(strip(pattern));
   });

@@ -6,16 +6,30 @@ import { createArchive } from '../../src/engine/archive.js';
 import type { ContextMessage, MessageEvent } from '../../src/transcript/types.js';
 import { writeFiles } from '../helpers/temp.js';
 
-const msg = (id: string, role: MessageEvent['role'], text: string, extra: Partial<MessageEvent> = {}): MessageEvent => ({ type: 'message', id, role, text, ...extra });
+const msg = (id: string, role: MessageEvent['role'], text: string, extra: Partial<MessageEvent> = {}): MessageEvent => ({
+  type: 'message',
+  id,
+  role,
+  text,
+  ...extra,
+});
 
 /** A 60-line source file as `cat -n` prints it; line 41 is the one the agent later edits (outside a head / middle / tail preview). */
-const fileLines = Array.from({ length: 60 }, (_, i) => (i === 40 ? 'const retryBudget = computeRetryBudget(config.limits);' : `export const settingNumber${i} = readSetting('setting-${i}');`));
+const fileLines = Array.from({ length: 60 }, (_, i) =>
+  i === 40 ? 'const retryBudget = computeRetryBudget(config.limits);' : `export const settingNumber${i} = readSetting('setting-${i}');`,
+);
 const numbered = fileLines.map((line, i) => `${String(i + 1).padStart(6)}\t${line}`).join('\n');
 
 const read = msg('a1', 'assistant', 'Reading the config module.', { toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'src/config.ts' } }] });
 const result = msg('t1', 'tool', numbered, { toolCallId: 'c1', toolName: 'read_file' });
 const edit = msg('a2', 'assistant', 'Changing the retry budget.', {
-  toolCalls: [{ id: 'c2', name: 'edit_file', args: { path: 'src/config.ts', old_string: 'const retryBudget = computeRetryBudget(config.limits);', new_string: 'const retryBudget = 3;' } }],
+  toolCalls: [
+    {
+      id: 'c2',
+      name: 'edit_file',
+      args: { path: 'src/config.ts', old_string: 'const retryBudget = computeRetryBudget(config.limits);', new_string: 'const retryBudget = 3;' },
+    },
+  ],
 });
 
 describe('follow-up reads', () => {
@@ -36,14 +50,19 @@ describe('follow-up reads', () => {
 
   it('also charges a strategy that dropped the result, but not one whose summary kept the line', () => {
     expect(tracker.check([read], edit, 1)?.sources).toEqual(['t1']);
-    const summary: ContextMessage = { ...msg('s1', 'user', 'Summary: line 41 reads const retryBudget = computeRetryBudget(config.limits);'), synthetic: 'summary' };
+    const summary: ContextMessage = {
+      ...msg('s1', 'user', 'Summary: line 41 reads const retryBudget = computeRetryBudget(config.limits);'),
+      synthetic: 'summary',
+    };
     expect(tracker.check([summary], edit, 1)).toBeUndefined();
   });
 
   it('counts a quoted line of the completion, and ignores short or unknown lines', () => {
     const quote = msg('a3', 'assistant', `The culprit is this line:\nexport const settingNumber7 = readSetting('setting-7');\n}`);
     expect(tracker.check([read], quote, 2)?.sources).toEqual(['t1']);
-    const own = msg('a4', 'assistant', 'This is a sentence nobody has ever read in a tool result.', { toolCalls: [{ id: 'c4', name: 'edit_file', args: { old_string: 'return x;' } }] });
+    const own = msg('a4', 'assistant', 'This is a sentence nobody has ever read in a tool result.', {
+      toolCalls: [{ id: 'c4', name: 'edit_file', args: { old_string: 'return x;' } }],
+    });
     expect(tracker.check([read], own, 2)).toBeUndefined();
   });
 
@@ -55,9 +74,16 @@ describe('follow-up reads', () => {
 
 describe('reads through a ref', () => {
   /** A 300-line output (about 18,000 characters: 5 chunks); line 200 is the one the agent edits. */
-  const big = Array.from({ length: 300 }, (_, i) => (i === 199 ? 'const retryBudget = computeRetryBudget(config.limits);' : `export const settingNumber${i} = readSetting('setting-${i}');`)).join('\n');
+  const big = Array.from({ length: 300 }, (_, i) =>
+    i === 199 ? 'const retryBudget = computeRetryBudget(config.limits);' : `export const settingNumber${i} = readSetting('setting-${i}');`,
+  ).join('\n');
   const bigResult = msg('t1', 'tool', big, { toolCallId: 'c1', toolName: 'read_file' });
-  const preview: ContextMessage = { ...bigResult, text: `${big.slice(0, 600)}\n[archived: ref:t1 — retrievable]`, synthetic: 'gatekeeper offload', replaces: ['t1'] };
+  const preview: ContextMessage = {
+    ...bigResult,
+    text: `${big.slice(0, 600)}\n[archived: ref:t1 — retrievable]`,
+    synthetic: 'gatekeeper offload',
+    replaces: ['t1'],
+  };
   const setup = () => {
     const archive = createArchive();
     archive.put('ref:t1', [bigResult]);

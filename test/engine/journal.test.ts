@@ -9,7 +9,10 @@ describe('run journal', () => {
   it('reads back the header and the units by plan index', () => {
     const journal = parseJournal(header + formatJournalUnit(2, unit('full')) + formatJournalUnit(0, unit('rolling-window')), 'j');
     expect(journal.header).toMatchObject({ format: 'ctxbench-journal/1', fingerprint: 'f00d', planned: 3, options: { redact: true } });
-    expect([...journal.units.entries()].map(([i, u]) => [i, u.strategy])).toEqual([[2, 'full'], [0, 'rolling-window']]);
+    expect([...journal.units.entries()].map(([i, u]) => [i, u.strategy])).toEqual([
+      [2, 'full'],
+      [0, 'rolling-window'],
+    ]);
     expect(journal.truncated).toBe(false);
   });
 
@@ -18,7 +21,9 @@ describe('run journal', () => {
     const journal = parseJournal(torn, 'j');
     expect([...journal.units.keys()]).toEqual([0]);
     expect(journal.truncated).toBe(true);
-    expect(() => parseJournal(`${header}{"unit":1,"res\n${formatJournalUnit(0, unit('full'))}`, 'out/.journal.jsonl')).toThrow(/^out\/\.journal\.jsonl:2: not JSON/);
+    expect(() => parseJournal(`${header}{"unit":1,"res\n${formatJournalUnit(0, unit('full'))}`, 'out/.journal.jsonl')).toThrow(
+      /^out\/\.journal\.jsonl:2: not JSON/,
+    );
   });
 
   it('refuses a file that is not a journal, naming the line and field', () => {

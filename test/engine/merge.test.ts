@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
 
-
 afterEach(() => vi.restoreAllMocks());
 
 const scenario = (name: string, dialect: string, seed: number): string =>

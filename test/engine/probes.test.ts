@@ -136,7 +136,8 @@ describe('recall when the session crashes', () => {
     expect(full.summary.crashed).toBe(true);
     const ends = (full.probes?.answers ?? []).filter((a) => a.askedAt === 'end');
     expect(ends.length).toBe(full.summary.probes);
-    for (const answer of ends) expect(answer).toMatchObject({ answer: '(session ended before this point)', correct: false, unanswered: true, step: crashStep, inputTokens: 0 });
+    for (const answer of ends)
+      expect(answer).toMatchObject({ answer: '(session ended before this point)', correct: false, unanswered: true, step: crashStep, inputTokens: 0 });
     for (const answer of full.probes?.answers ?? []) if (answer.askedAt === 'step') expect(answer.step < crashStep || !answer.correct).toBe(true);
     // Recall is over the one probe asked before the crash (answered right); the 17 ask points the
     // crash came before are unanswered, not wrong: the crash columns already say what happened.

@@ -31,7 +31,12 @@ describe('selectShard', () => {
       [2, 5, 8],
     ]);
     expect(selectShard(units, { index: 1, count: 1 })).toEqual(units);
-    expect(describeShard({ index: 2, count: 3 }, 11, selectShard(units, { index: 2, count: 3 }))).toEqual({ index: 2, count: 3, planned: 11, units: [1, 4, 7, 10] });
+    expect(describeShard({ index: 2, count: 3 }, 11, selectShard(units, { index: 2, count: 3 }))).toEqual({
+      index: 2,
+      count: 3,
+      planned: 11,
+      units: [1, 4, 7, 10],
+    });
   });
 });
 
@@ -52,7 +57,8 @@ describe('mergeShards', () => {
   const roundTrip = (result: RunResult): RunResult => JSON.parse((renderJson(result)[0] as { contents: string }).contents) as RunResult;
   const shardsOf = async (count: number): Promise<ShardFile[]> => {
     const out: ShardFile[] = [];
-    for (let index = 1; index <= count; index++) out.push({ file: `shard-${index}.json`, result: roundTrip(await runSuite({ scenarios: [dir], shard: { index, count } })) });
+    for (let index = 1; index <= count; index++)
+      out.push({ file: `shard-${index}.json`, result: roundTrip(await runSuite({ scenarios: [dir], shard: { index, count } })) });
     return out;
   };
 
@@ -72,10 +78,16 @@ describe('mergeShards', () => {
   it('refuses shards that do not make one whole run', async () => {
     const [a, b, c] = (await shardsOf(3)) as [ShardFile, ShardFile, ShardFile];
     expect(() => mergeShards([a, b])).toThrow(/missing shard 3\/3 of a run split in 3/);
-    expect(() => mergeShards([a, b, c, { ...b, file: 'again.json' }])).toThrow(/again\.json \(field shard\.index\): shard 2\/3 is given twice \(also shard-2\.json\)/);
-    expect(() => mergeShards([a, b, { ...c, result: { ...c.result, seed: 9 } }])).toThrow(/shard-3\.json \(field seed\): is not a shard of the same run: 9, not 42/);
+    expect(() => mergeShards([a, b, c, { ...b, file: 'again.json' }])).toThrow(
+      /again\.json \(field shard\.index\): shard 2\/3 is given twice \(also shard-2\.json\)/,
+    );
+    expect(() => mergeShards([a, b, { ...c, result: { ...c.result, seed: 9 } }])).toThrow(
+      /shard-3\.json \(field seed\): is not a shard of the same run: 9, not 42/,
+    );
     expect(() => mergeShards([a, b, { ...c, result: { ...c.result, tool: { name: 'ctxbench', version: '9.9.9' } } }])).toThrow(/field tool\.version/);
-    expect(() => mergeShards([a, b, { ...c, result: { ...c.result, scenarios: [] } }])).toThrow(/field scenarios\): is not a shard of the same run: different scenarios/);
+    expect(() => mergeShards([a, b, { ...c, result: { ...c.result, scenarios: [] } }])).toThrow(
+      /field scenarios\): is not a shard of the same run: different scenarios/,
+    );
     const { shard: _shard, ...whole } = c.result;
     expect(() => mergeShards([a, b, { ...c, result: whole }])).toThrow(/shard-3\.json \(field shard\): is not a shard result/);
     const overlapping = { ...c, result: { ...c.result, shard: { ...c.result.shard!, units: [1] } } };

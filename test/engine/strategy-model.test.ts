@@ -26,7 +26,15 @@ const summarising: Strategy<Record<string, never>, History> = {
 };
 
 async function runSummarising(): Promise<{ events: RunEvent[]; steps: Awaited<ReturnType<typeof runUnit>>['steps'] }> {
-  const yaml = ['name: billed', 'transcript:', '  generate: { steps: 5, seed: 3, toolOutputTokens: 800 }', 'provider: openai', 'model: claude-sonnet-4', 'window: 200000', 'seed: 3'].join('\n');
+  const yaml = [
+    'name: billed',
+    'transcript:',
+    '  generate: { steps: 5, seed: 3, toolOutputTokens: 800 }',
+    'provider: openai',
+    'model: claude-sonnet-4',
+    'window: 200000',
+    'seed: 3',
+  ].join('\n');
   const dir = writeFiles({ 's.yaml': yaml });
   const [prepared] = await prepareScenarios([join(dir, 's.yaml')]);
   if (prepared === undefined) throw new Error('no scenario');
@@ -34,7 +42,13 @@ async function runSummarising(): Promise<{ events: RunEvent[]; steps: Awaited<Re
   const simulator = installSimulator({ tokenizer, seed: 1 });
   try {
     const provider = createProvider({ name: 'openai', mode: 'mock', model: prepared.scenario.model, simulator });
-    const result = await runUnit({ ...prepared, spec: { label: 'summarising', strategy: 'full', options: {} }, provider, tokenizer, strategyOverride: summarising });
+    const result = await runUnit({
+      ...prepared,
+      spec: { label: 'summarising', strategy: 'full', options: {} },
+      provider,
+      tokenizer,
+      strategyOverride: summarising,
+    });
     return { events: result.events, steps: result.steps };
   } finally {
     simulator.uninstall();
@@ -57,7 +71,15 @@ describe('strategy model calls are billed through the session prompt cache', () 
     if (price === undefined) throw new Error('no price');
     const step3 = steps[3];
     if (step3 === undefined) throw new Error('no step 3');
-    const agent = costOf({ cached: step3.cachedPrefixTokens, write: step3.cacheWriteTokens ?? 0, uncached: step3.promptTokens - step3.cachedPrefixTokens - (step3.cacheWriteTokens ?? 0), output: step3.completionTokens }, price);
+    const agent = costOf(
+      {
+        cached: step3.cachedPrefixTokens,
+        write: step3.cacheWriteTokens ?? 0,
+        uncached: step3.promptTokens - step3.cachedPrefixTokens - (step3.cacheWriteTokens ?? 0),
+        output: step3.completionTokens,
+      },
+      price,
+    );
     const cached = second.cachedTokens ?? 0;
     const write = second.cacheWriteTokens ?? 0;
     const summary = costOf({ cached, write, uncached: second.inputTokens - cached - write, output: second.outputTokens }, price);

@@ -89,7 +89,11 @@ describe('workers: real worker threads (sources transpiled on the fly)', () => {
 
     // A unit that fails in a worker stops the pool and comes back as the harness error it was.
     const probe = join(build, 'failing-unit.mjs');
-    const unit = (index: number) => ({ index, scenario: { file: join(dir, 'missing.yaml'), overrides: {} }, spec: { label: 'full', strategy: 'full', options: {} } });
+    const unit = (index: number) => ({
+      index,
+      scenario: { file: join(dir, 'missing.yaml'), overrides: {} },
+      spec: { label: 'full', strategy: 'full', options: {} },
+    });
     writeFileSync(
       probe,
       [

@@ -8,7 +8,13 @@ import { tokenizerForModel } from '../../src/tokens/tokenizer.js';
 import { serializeTranscript } from '../../src/transcript/write.js';
 import { writeFiles } from '../helpers/temp.js';
 
-const msg = (id: string, role: MessageEvent['role'], text: string, extra: Partial<MessageEvent> = {}): MessageEvent => ({ type: 'message', id, role, text, ...extra });
+const msg = (id: string, role: MessageEvent['role'], text: string, extra: Partial<MessageEvent> = {}): MessageEvent => ({
+  type: 'message',
+  id,
+  role,
+  text,
+  ...extra,
+});
 
 /**
  * A session whose recorded input is exactly what ctxbench counts plus `hidden` tokens, as if the
@@ -30,7 +36,13 @@ function sessionWithHiddenPrefix(dialect: Dialect, model: string, hidden: number
     if (event.role !== 'assistant' || event.id === 'a2') return;
     event.usage = { input: tokenizer.countMessages(events.slice(0, i), format) + hidden, output: 10 };
   });
-  return { header: { type: 'session', id: `hidden-${dialect}`, source: { format: 'hand' }, dialect, model }, events, file: 'session.ctx.jsonl', skipped: [], unknown: {} };
+  return {
+    header: { type: 'session', id: `hidden-${dialect}`, source: { format: 'hand' }, dialect, model },
+    events,
+    file: 'session.ctx.jsonl',
+    skipped: [],
+    unknown: {},
+  };
 }
 
 async function measureOne(transcript: Transcript) {
@@ -45,7 +57,19 @@ describe('measureFidelity', () => {
     { dialect: 'gemini' as const, model: 'gemini-2.5-flash', provider: 'gemini' },
   ])('replays a $dialect session on the $provider provider and recovers its hidden prefix exactly', async ({ dialect, model, provider }) => {
     const { report, file } = await measureOne(sessionWithHiddenPrefix(dialect, model, 1_500));
-    expect(file).toMatchObject({ format: 'hand', provider, model, encoding: 'o200k_base', calibrated: provider === 'gemini', compactions: 0, steps: 3, withoutUsage: 1, crashed: 0, offset: 1_500, offsetSteps: 2 });
+    expect(file).toMatchObject({
+      format: 'hand',
+      provider,
+      model,
+      encoding: 'o200k_base',
+      calibrated: provider === 'gemini',
+      compactions: 0,
+      steps: 3,
+      withoutUsage: 1,
+      crashed: 0,
+      offset: 1_500,
+      offsetSteps: 2,
+    });
     expect(file.compared.map((s) => s.messageId)).toEqual(['a1', 'a3']);
     for (const step of file.compared) {
       expect(step.offsetError).toBe(0);
@@ -56,7 +80,9 @@ describe('measureFidelity', () => {
       expect(step.hidden).toBe(1_500);
     }
     expect(file.fit).toEqual({ slope: 1, intercept: 1_500 });
-    expect(report.formats).toEqual([expect.objectContaining({ format: 'hand', files: 1, steps: 2, offset: expect.objectContaining({ medianAbs: 0, p95Abs: 0 }) })]);
+    expect(report.formats).toEqual([
+      expect.objectContaining({ format: 'hand', files: 1, steps: 2, offset: expect.objectContaining({ medianAbs: 0, p95Abs: 0 }) }),
+    ]);
   });
 
   it('compares the whole recorded prompt, cached part included', async () => {
@@ -71,7 +97,17 @@ describe('measureFidelity', () => {
 });
 
 describe('poolByFormat', () => {
-  const step = (n: number, rawError: number, offsetError: number): FidelityStep => ({ step: n, messageId: `m${n}`, computed: 100, recorded: 200, hidden: 0, reasoning: 0, rawError, uncalibratedError: offsetError, offsetError });
+  const step = (n: number, rawError: number, offsetError: number): FidelityStep => ({
+    step: n,
+    messageId: `m${n}`,
+    computed: 100,
+    recorded: 200,
+    hidden: 0,
+    reasoning: 0,
+    rawError,
+    uncalibratedError: offsetError,
+    offsetError,
+  });
   const file = (name: string, format: string, steps: FidelityStep[]): FidelityFile => ({
     file: name,
     format,

@@ -11,7 +11,16 @@ import { writeFiles } from './temp.js';
 export function liveScenario(provider: 'openai' | 'gemini', extraYaml: string[] = []): string {
   const model = provider === 'openai' ? 'gpt-4.1' : 'gemini-2.5-flash';
   const dir = writeFiles({
-    's.yaml': ['name: live-local', 'transcript: t.ctx.jsonl', `provider: ${provider}`, `model: ${model}`, 'window: 32000', 'seed: 1', 'strategies: [full]', ...extraYaml].join('\n'),
+    's.yaml': [
+      'name: live-local',
+      'transcript: t.ctx.jsonl',
+      `provider: ${provider}`,
+      `model: ${model}`,
+      'window: 32000',
+      'seed: 1',
+      'strategies: [full]',
+      ...extraYaml,
+    ].join('\n'),
     't.ctx.jsonl': [
       { type: 'session', id: 'live', dialect: provider },
       { type: 'message', id: 'u1', role: 'user', text: 'List the files.' },

@@ -10,7 +10,13 @@ import { QuotaGate } from '../../src/sim/quota.js';
 export const msg = {
   system: (id: string, text = `system ${id}`): TranscriptEvent => ({ type: 'message', id, role: 'system', text }),
   user: (id: string, text = `user ${id}`): TranscriptEvent => ({ type: 'message', id, role: 'user', text }),
-  assistant: (id: string, text = `assistant ${id}`, extra: Partial<ContextMessage> = {}): TranscriptEvent => ({ type: 'message', id, role: 'assistant', text, ...extra }),
+  assistant: (id: string, text = `assistant ${id}`, extra: Partial<ContextMessage> = {}): TranscriptEvent => ({
+    type: 'message',
+    id,
+    role: 'assistant',
+    text,
+    ...extra,
+  }),
   call: (id: string, callId: string, name = 'read_file'): TranscriptEvent => ({
     type: 'message',
     id,
@@ -18,7 +24,14 @@ export const msg = {
     text: '',
     toolCalls: [{ id: callId, name, args: { path: `src/${callId}.ts` } }],
   }),
-  tool: (id: string, callId: string, text = `result ${id}`): TranscriptEvent => ({ type: 'message', id, role: 'tool', text, toolCallId: callId, toolName: 'read_file' }),
+  tool: (id: string, callId: string, text = `result ${id}`): TranscriptEvent => ({
+    type: 'message',
+    id,
+    role: 'tool',
+    text,
+    toolCallId: callId,
+    toolName: 'read_file',
+  }),
 };
 
 export interface Harness {
@@ -70,7 +83,12 @@ export function createHarness(options: { window?: number; answer?: (call: Strate
 }
 
 /** Feeds events to a strategy (as the engine does) and returns the context it prepares. */
-export async function replay<O, S>(strategy: Strategy<O, S>, options: Partial<O>, events: TranscriptEvent[], harness = createHarness()): Promise<{ context: ContextMessage[]; state: S; harness: Harness }> {
+export async function replay<O, S>(
+  strategy: Strategy<O, S>,
+  options: Partial<O>,
+  events: TranscriptEvent[],
+  harness = createHarness(),
+): Promise<{ context: ContextMessage[]; state: S; harness: Harness }> {
   const opts = strategy.options.parse(options);
   const state = strategy.init(opts, { sessionId: harness.env.sessionId, window: harness.env.window });
   for (const event of events) {

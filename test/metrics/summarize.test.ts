@@ -23,7 +23,16 @@ function step(overrides: Partial<StepRecord> & { step: number }): StepRecord {
 
 const steps: StepRecord[] = [
   step({ step: 0, promptTokens: 1000, completionTokens: 100, contextTokens: 1000, cachedPrefixTokens: 0 }),
-  step({ step: 1, promptTokens: 2000, completionTokens: 200, contextTokens: 2000, cachedPrefixTokens: 1000, rateLimitHits: 2, waitMs: 3000, overheadTokens: 550 }),
+  step({
+    step: 1,
+    promptTokens: 2000,
+    completionTokens: 200,
+    contextTokens: 2000,
+    cachedPrefixTokens: 1000,
+    rateLimitHits: 2,
+    waitMs: 3000,
+    overheadTokens: 550,
+  }),
   step({ step: 2, promptTokens: 0, completionTokens: 0, contextTokens: 9000, status: 'crashed', failure: 'overflow' }),
 ];
 
@@ -48,7 +57,15 @@ describe('summarizeUnit', () => {
   const row = summarizeUnit({ scenario: 's', strategy: 'rolling-window', totalSteps: 5, steps, events });
 
   it('counts steps, completed steps and the first crash', () => {
-    expect(row).toMatchObject({ scenario: 's', strategy: 'rolling-window', steps: 5, steps_completed: 2, crashed: true, crash_kind: 'overflow', crash_step: 2 });
+    expect(row).toMatchObject({
+      scenario: 's',
+      strategy: 'rolling-window',
+      steps: 5,
+      steps_completed: 2,
+      crashed: true,
+      crash_kind: 'overflow',
+      crash_step: 2,
+    });
   });
 
   it('charges ok steps and the strategy own ok calls, not probes or judges', () => {
@@ -76,7 +93,17 @@ describe('summarizeUnit', () => {
 
   it('an empty run is all zeros, not crashed, with no prefix share', () => {
     const empty = summarizeUnit({ scenario: 's', strategy: 'x', totalSteps: 0, steps: [], events: [] });
-    expect(empty).toMatchObject({ steps: 0, steps_completed: 0, crashed: false, crash_kind: null, crash_step: null, total_tokens: 0, peak_context_tokens: 0, mean_context_tokens: 0, cached_prefix_share: null });
+    expect(empty).toMatchObject({
+      steps: 0,
+      steps_completed: 0,
+      crashed: false,
+      crash_kind: null,
+      crash_step: null,
+      total_tokens: 0,
+      peak_context_tokens: 0,
+      mean_context_tokens: 0,
+      cached_prefix_share: null,
+    });
   });
 });
 
@@ -126,7 +153,11 @@ describe('applySavingVsFull', () => {
 
   it('fills cost_vs_full as paired USD / full USD − 1, positive when dearer', () => {
     const priced = (strategy: string, usd: number[]) => {
-      const base = unit('a', strategy, usd.map(() => 1000));
+      const base = unit(
+        'a',
+        strategy,
+        usd.map(() => 1000),
+      );
       const steps = base.steps.map((s, i) => ({ ...s, costUsd: usd[i] as number }));
       return { summary: summarizeUnit({ scenario: 'a', strategy, totalSteps: usd.length, steps, events: [] }), steps };
     };

@@ -25,8 +25,16 @@ function scriptedGateway(replies: CompletionResult[], seen: { request: Completio
   };
 }
 
-const ok = (text: string, input = 500, output = 20): CompletionResult => ({ ok: true, text, toolCalls: [], usage: { input, output, cachedInput: 0, reasoning: 0 } });
-const failed = (kind: 'overflow' | 'rate-limit', retryAfterMs?: number): CompletionResult => ({ ok: false, failure: { kind, message: kind, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) } });
+const ok = (text: string, input = 500, output = 20): CompletionResult => ({
+  ok: true,
+  text,
+  toolCalls: [],
+  usage: { input, output, cachedInput: 0, reasoning: 0 },
+});
+const failed = (kind: 'overflow' | 'rate-limit', retryAfterMs?: number): CompletionResult => ({
+  ok: false,
+  failure: { kind, message: kind, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
+});
 
 const scenario = (probesUseQuota: boolean): Scenario => ({
   name: 's',
@@ -59,10 +67,19 @@ const transcript: Transcript = {
   skipped: [],
   unknown: {},
 };
-const probe: Probe = { id: 'port', kind: 'recall', question: 'Which port is the ledger-api listener set to in config/settings.yaml?', expected: { anyOf: ['41234'] }, evidence: ['m3'], ask: ['end'] };
+const probe: Probe = {
+  id: 'port',
+  kind: 'recall',
+  question: 'Which port is the ledger-api listener set to in config/settings.yaml?',
+  expected: { anyOf: ['41234'] },
+  evidence: ['m3'],
+  ask: ['end'],
+};
 const [measured] = prepareProbeSet(transcript, [probe]).probes;
 if (measured === undefined) throw new Error('no probe');
-const tombstoned: ContextMessage[] = transcript.events.flatMap((e) => (e.type !== 'message' ? [] : e.id === 'm3' ? [{ ...e, text: `[removed] ${retrievalHint('m3')}` }] : [e]));
+const tombstoned: ContextMessage[] = transcript.events.flatMap((e) =>
+  e.type !== 'message' ? [] : e.id === 'm3' ? [{ ...e, text: `[removed] ${retrievalHint('m3')}` }] : [e],
+);
 const archive = createArchive();
 archive.add(result);
 
@@ -70,7 +87,14 @@ function setup(replies: CompletionResult[], probesUseQuota = false) {
   const seen: { request: CompletionRequest; useQuota: boolean }[] = [];
   const events: RunEvent[] = [];
   const clock = createClock();
-  const deps: ProbeCallDeps = { gateway: scriptedGateway(replies, seen), scenario: scenario(probesUseQuota), clock, events, tokenizer: createTokenizer('o200k_base'), format: 'openai' };
+  const deps: ProbeCallDeps = {
+    gateway: scriptedGateway(replies, seen),
+    scenario: scenario(probesUseQuota),
+    clock,
+    events,
+    tokenizer: createTokenizer('o200k_base'),
+    format: 'openai',
+  };
   return { deps, seen, events, clock };
 }
 

@@ -6,7 +6,14 @@ import type { MessageEvent, Probe } from '../../src/transcript/types.js';
 
 const messages: MessageEvent[] = [
   { type: 'message', id: 'm1', role: 'user', text: 'Where does the server listen?' },
-  { type: 'message', id: 'm2', role: 'assistant', text: '', thinking: 'secret port 1111', toolCalls: [{ id: 'c', name: 'read_file', args: { path: 'src/Config.ts' } }] },
+  {
+    type: 'message',
+    id: 'm2',
+    role: 'assistant',
+    text: '',
+    thinking: 'secret port 1111',
+    toolCalls: [{ id: 'c', name: 'read_file', args: { path: 'src/Config.ts' } }],
+  },
   { type: 'message', id: 'm3', role: 'tool', text: 'export const config = {\n  port: 8437,\n};', toolCallId: 'c' },
 ];
 
@@ -54,7 +61,11 @@ describe('isRetainedInMessages', () => {
 
   it('finds evidence and truth per message: the figures of a whole context, step after step', () => {
     const prepared = prepareProbe(probe({ allOf: ['server listen', 'port: 8437'] }), []);
-    expect(messages.map((_, i) => isRetainedInMessages(prepared, messages.slice(0, i + 1), prepareMessages(messages.slice(0, i + 1))))).toEqual([false, false, true]);
+    expect(messages.map((_, i) => isRetainedInMessages(prepared, messages.slice(0, i + 1), prepareMessages(messages.slice(0, i + 1))))).toEqual([
+      false,
+      false,
+      true,
+    ]);
     expect(isRetainedInMessages(prepared, messages.slice(1), prepareMessages(messages.slice(1)))).toBe(false);
   });
 });

@@ -17,7 +17,11 @@ import { importTranscript } from '../../src/transcript/importers/index.js';
 const ROOT = 'fixtures/real';
 const files = readdirSync(ROOT, { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
-  .flatMap((dir) => readdirSync(join(ROOT, dir.name)).filter((name) => !name.endsWith('.expected.json')).map((name) => `${dir.name}/${name}`));
+  .flatMap((dir) =>
+    readdirSync(join(ROOT, dir.name))
+      .filter((name) => !name.endsWith('.expected.json'))
+      .map((name) => `${dir.name}/${name}`),
+  );
 
 /** Probes the shortest logs yield (their only facts that no later message repeats). */
 const SHORT_LOGS: Record<string, number> = {
@@ -58,7 +62,10 @@ describe.each(files)('generateProbes on %s', async (file) => {
       }
       const last = messages.findIndex((m) => m.id === probe.evidence.at(-1));
       const later = messages.slice(last + 1);
-      expect(later.some((m) => containsNormalised(normaliseAnswer(renderMessageText(m, { thinking: true })), answer)), probe.id).toBe(false);
+      expect(
+        later.some((m) => containsNormalised(normaliseAnswer(renderMessageText(m, { thinking: true })), answer)),
+        probe.id,
+      ).toBe(false);
     }
   });
 });

@@ -65,7 +65,10 @@ describe('generateProbes on the fixture session', async () => {
     const holds = (m: MessageEvent, answer: string): boolean => containsNormalised(normaliseAnswer(renderMessageText(m, { thinking: true })), answer);
     for (const probe of probes) {
       const answer = normaliseAnswer(answerOf(probe));
-      expect(messages.filter((m) => holds(m, answer)).map((m) => m.id), probe.id).toEqual(probe.evidence);
+      expect(
+        messages.filter((m) => holds(m, answer)).map((m) => m.id),
+        probe.id,
+      ).toEqual(probe.evidence);
       // One moment (a call and its results: no assistant message in between), or all before the last four messages.
       const positions = probe.evidence.map((id) => messages.findIndex((m) => m.id === id));
       const between = messages.slice((positions[0] ?? 0) + 1, (positions.at(-1) ?? 0) + 1);
@@ -84,7 +87,13 @@ describe('generateProbes on the fixture session', async () => {
       return !gradeAnswer(probe.expected, read.answer).correct;
     });
     expect(probes).toHaveLength(16);
-    expect(missed.map(answerOf)).toEqual(['npm test -- --reporter=dot', '2.4.1', 'python scripts/migrate.py --dry-run', '15', 'git commit -am "Mock the database in tests"']);
+    expect(missed.map(answerOf)).toEqual([
+      'npm test -- --reporter=dot',
+      '2.4.1',
+      'python scripts/migrate.py --dry-run',
+      '15',
+      'git commit -am "Mock the database in tests"',
+    ]);
   });
 
   it('never puts the answer inside its question, and names where to look', () => {
@@ -142,7 +151,12 @@ describe('generateProbes on decisions', () => {
   it('reads "I\'ll use", "decided to" and "because", ignoring thinking and repeated answers', () => {
     const transcript = inlineTranscript([
       { id: 'u1', role: 'user', text: 'Set up the cache layer.' },
-      { id: 'a1', role: 'assistant', text: "I'll use Redis Streams for the job queue. We decided to shard the cache by tenant because tenants differ wildly in size.", thinking: 'Maybe use memcached?' },
+      {
+        id: 'a1',
+        role: 'assistant',
+        text: "I'll use Redis Streams for the job queue. We decided to shard the cache by tenant because tenants differ wildly in size.",
+        thinking: 'Maybe use memcached?',
+      },
       { id: 'a2', role: 'assistant', text: 'I will switch to sqlite for local runs.' },
       { id: 'a3', role: 'assistant', text: 'Done. Local runs use sqlite now.' },
     ]);

@@ -32,7 +32,14 @@ const rubric = readFileSync(join(root, 'docs', 'judge-rubric.md'), 'utf8');
 /** A line of the rubric's body: only a judge request carries it. */
 const JUDGE_MARK = 'You are grading an AI coding agent';
 
-const probe: Probe = { id: 'port', kind: 'recall', question: 'Which port is the ledger-api listener set to?', expected: { anyOf: ['41234'] }, evidence: ['t1'], ask: ['end'] };
+const probe: Probe = {
+  id: 'port',
+  kind: 'recall',
+  question: 'Which port is the ledger-api listener set to?',
+  expected: { anyOf: ['41234'] },
+  evidence: ['t1'],
+  ask: ['end'],
+};
 
 const completion = (text: string, usage: [number, number] = [40, 8]) => ({
   id: 'chatcmpl-judge',
@@ -57,7 +64,14 @@ describe('judgeAnswer', () => {
       },
     };
     // The scenario shares the agent's quota with its probes: the judge still must not use it.
-    const data = scenarioFileSchema.parse({ name: 'j', transcript: 't.ctx.jsonl', provider: 'openai', model: 'gpt-4.1', probesUseQuota: true, retry: { maxRetries: 1 } });
+    const data = scenarioFileSchema.parse({
+      name: 'j',
+      transcript: 't.ctx.jsonl',
+      provider: 'openai',
+      model: 'gpt-4.1',
+      probesUseQuota: true,
+      retry: { maxRetries: 1 },
+    });
     const scenario = resolveScenario({ file: '/s.yaml', data }, { type: 'session', id: 't', dialect: 'openai' }, {});
     const events: RunEvent[] = [];
     const deps: ProbeCallDeps = { gateway, scenario, clock: createClock(), events, tokenizer: createTokenizer('o200k_base'), format: 'openai' };
@@ -106,13 +120,31 @@ function liveSuite(scenarioExtra: string[] = []): string {
   const transcript = [
     { type: 'session', id: 'judged', dialect: 'openai', model: 'gpt-4.1' },
     { type: 'message', id: 'u1', role: 'user', text: 'Find the port of the ledger-api listener.' },
-    { type: 'message', id: 'a1', role: 'assistant', text: 'Reading the config.', toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'config/settings.yaml' } }] },
+    {
+      type: 'message',
+      id: 'a1',
+      role: 'assistant',
+      text: 'Reading the config.',
+      toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'config/settings.yaml' } }],
+    },
     { type: 'message', id: 't1', role: 'tool', toolCallId: 'c1', toolName: 'read_file', text: 'port: 41234  # ledger-api listener' },
     { type: 'message', id: 'a2', role: 'assistant', text: 'The listener is on port 41234.' },
     { type: 'probe', probe: { ...probe, ask: [{ step: 1 }, 'end'] } },
-    { type: 'probe', probe: { id: 'owner', kind: 'recall', question: 'Which team owns the billing service?', expected: { anyOf: ['payments-core'] }, ask: ['end'] } },
+    {
+      type: 'probe',
+      probe: { id: 'owner', kind: 'recall', question: 'Which team owns the billing service?', expected: { anyOf: ['payments-core'] }, ask: ['end'] },
+    },
   ];
-  const yaml = ['name: judged', 'transcript: t.ctx.jsonl', 'provider: openai', 'model: gpt-4.1', 'window: 128000', 'seed: 1', 'strategies: [full]', ...scenarioExtra];
+  const yaml = [
+    'name: judged',
+    'transcript: t.ctx.jsonl',
+    'provider: openai',
+    'model: gpt-4.1',
+    'window: 128000',
+    'seed: 1',
+    'strategies: [full]',
+    ...scenarioExtra,
+  ];
   return join(writeFiles({ 's.yaml': yaml.join('\n'), 't.ctx.jsonl': transcript.map((e) => JSON.stringify(e)).join('\n') }), 's.yaml');
 }
 
@@ -141,12 +173,18 @@ function interceptOpenAI(judgeReply: (answer: string) => string): { bodies: stri
 }
 
 const answersOf = (result: RunResult): ProbeAnswer[] => result.units[0]?.probes?.answers ?? [];
-const csvRows = (result: RunResult): string[] => renderCsv(result).find((f) => f.file === 'probes.csv')?.contents.trimEnd().split('\n') ?? [];
+const csvRows = (result: RunResult): string[] =>
+  renderCsv(result)
+    .find((f) => f.file === 'probes.csv')
+    ?.contents.trimEnd()
+    .split('\n') ?? [];
 
 describe('a live run with the judge on (nock stands in for the OpenAI API)', () => {
   it('judges every probe answer, apart from the agent and the probe tokens, and reports the scores', async () => {
     const { bodies } = interceptOpenAI((text) =>
-      text.includes('The port is 41234.') ? '{"accuracy": 5, "completeness": 5, "continuity": 4, "artifactTrail": 5}' : '{"accuracy": 0, "completeness": 1, "continuity": 0, "artifactTrail": 0}',
+      text.includes('The port is 41234.')
+        ? '{"accuracy": 5, "completeness": 5, "continuity": 4, "artifactTrail": 5}'
+        : '{"accuracy": 0, "completeness": 1, "continuity": 0, "artifactTrail": 0}',
     );
     const result = await runSuite({ scenarios: [liveSuite()], mode: 'live', env, overrides: { judge: true } });
     const answers = answersOf(result);
@@ -179,7 +217,11 @@ describe('a live run with the judge on (nock stands in for the OpenAI API)', () 
     expect(answers.map((a) => a.judge)).toEqual(Array(3).fill({ error: 'judge reply holds no JSON object' }));
     expect(answers.map((a) => a.correct)).toEqual([true, true, false]);
     expect(result.units[0]?.probes?.recall.judgeMean).toBeNull();
-    expect(csvRows(result).slice(1).map((row) => row.split(',').at(-1))).toEqual(['', '', '']);
+    expect(
+      csvRows(result)
+        .slice(1)
+        .map((row) => row.split(',').at(-1)),
+    ).toEqual(['', '', '']);
   });
 
   it('makes no judge call and records nothing of it when the judge is off', async () => {
@@ -196,6 +238,9 @@ describe('the judge in a mocked run', () => {
     const byFlag = runSuite({ scenarios: [liveSuite()], overrides: { judge: true } });
     await expect(byFlag).rejects.toMatchObject({ name: 'UsageError', exitCode: 2, message: expect.stringMatching(/^--judge needs a live provider/) });
     const byScenario = runSuite({ scenarios: [liveSuite(['judge: true'])], mode: 'mock' });
-    await expect(byScenario).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/s\.yaml \(field judge\): the LLM judge needs a live provider/) });
+    await expect(byScenario).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/s\.yaml \(field judge\): the LLM judge needs a live provider/),
+    });
   });
 });

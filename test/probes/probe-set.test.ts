@@ -16,7 +16,15 @@ const transcript: Transcript = {
   unknown: {},
 };
 
-const probe = (id: string, evidence: string[], extra: Partial<Probe> = {}): Probe => ({ id, kind: 'recall', question: 'Which port?', expected: { anyOf: ['8437'] }, evidence, ask: ['end'], ...extra });
+const probe = (id: string, evidence: string[], extra: Partial<Probe> = {}): Probe => ({
+  id,
+  kind: 'recall',
+  question: 'Which port?',
+  expected: { anyOf: ['8437'] },
+  evidence,
+  ask: ['end'],
+  ...extra,
+});
 
 describe('prepareProbeSet', () => {
   const set = prepareProbeSet(transcript, [

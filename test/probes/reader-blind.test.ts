@@ -42,7 +42,16 @@ function recordingSimulator(): { simulator: Simulator; bodies: string[]; directi
       bodies.push(JSON.stringify(body));
       const call = pending.get(String(this.req.headers[CALL_HEADER]));
       if (call === undefined) return [500, { error: { message: 'no directive' } }];
-      const reply = simulateCall({ format: 'openai', body, model: 'gpt-4.1', directive: call.directive, tokenizer, seed: 1, key: call.key, ...(call.shape !== undefined ? { shape: call.shape } : {}) });
+      const reply = simulateCall({
+        format: 'openai',
+        body,
+        model: 'gpt-4.1',
+        directive: call.directive,
+        tokenizer,
+        seed: 1,
+        key: call.key,
+        ...(call.shape !== undefined ? { shape: call.shape } : {}),
+      });
       return reply.kind === 'http' ? [reply.status, reply.body, reply.headers] : [500, {}];
     });
   const simulator: Simulator = {
@@ -92,7 +101,10 @@ const session = generateSession({ steps: 40, seed: 31, dialect: 'openai', toolOu
 const messages = session.events.filter((e): e is MessageEvent => e.type === 'message');
 const probes = session.events.flatMap((e) => (e.type === 'probe' && e.probe.expected.anyOf !== undefined ? [e.probe] : []));
 const answerOf = (probe: Probe): string => probe.expected.anyOf?.[0] ?? '';
-const holds = (m: MessageEvent, answer: string): boolean => JSON.stringify([m.text, m.toolCalls ?? []]).toLowerCase().includes(answer.toLowerCase());
+const holds = (m: MessageEvent, answer: string): boolean =>
+  JSON.stringify([m.text, m.toolCalls ?? []])
+    .toLowerCase()
+    .includes(answer.toLowerCase());
 
 describe('the simulated reader never sees the ground truth', () => {
   it('has probes with answers to hide', () => {

@@ -5,7 +5,13 @@ import { NOT_FOUND_ANSWER } from '../../src/providers/simulated/reader.js';
 import { retrievalHint } from '../../src/strategies/helpers/hints.js';
 import type { ContextMessage, MessageEvent } from '../../src/transcript/types.js';
 
-const msg = (id: string, role: MessageEvent['role'], text: string, extra: Partial<ContextMessage> = {}): ContextMessage => ({ type: 'message', id, role, text, ...extra });
+const msg = (id: string, role: MessageEvent['role'], text: string, extra: Partial<ContextMessage> = {}): ContextMessage => ({
+  type: 'message',
+  id,
+  role,
+  text,
+  ...extra,
+});
 
 /** A read of config/settings.yaml whose result a strategy replaced by a tombstone with a hint. */
 const context: ContextMessage[] = [

@@ -49,7 +49,16 @@ describe('scenario probes', () => {
 
   it('rejects a probe id given twice', async () => {
     const { scenario: s, transcript } = await resolved('side.json');
-    const twice = { ...transcript, events: [...transcript.events, { type: 'probe' as const, probe: { id: 'side-1', kind: 'recall' as const, question: 'q', expected: { anyOf: ['x'] }, evidence: [], ask: ['end' as const] } }] };
+    const twice = {
+      ...transcript,
+      events: [
+        ...transcript.events,
+        {
+          type: 'probe' as const,
+          probe: { id: 'side-1', kind: 'recall' as const, question: 'q', expected: { anyOf: ['x'] }, evidence: [], ask: ['end' as const] },
+        },
+      ],
+    };
     await expect(loadScenarioProbes(s, twice)).rejects.toThrow(InputError);
   });
 

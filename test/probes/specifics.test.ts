@@ -8,9 +8,7 @@ const fixture = 'fixtures/probes/session.ctx.jsonl';
 describe('extractSpecifics', () => {
   it('collects the distinct paths, commands and numbers of the whole transcript', async () => {
     const specifics = extractSpecifics(await readTranscript(fixture));
-    expect(specifics.paths).toEqual(
-      expect.arrayContaining(['src/server/config.ts', 'tests/db/pool.test.ts', 'tests/db/setup.ts', 'scripts/migrate.py']),
-    );
+    expect(specifics.paths).toEqual(expect.arrayContaining(['src/server/config.ts', 'tests/db/pool.test.ts', 'tests/db/setup.ts', 'scripts/migrate.py']));
     expect(specifics.commands).toEqual([
       'npm test -- --reporter=dot',
       'python scripts/migrate.py --dry-run',

@@ -13,7 +13,11 @@ const OPENAI = 'https://api.openai.com';
 const GEMINI = 'https://generativelanguage.googleapis.com';
 // A dummy key passed as the env option: never a real key, never the process environment.
 const env = { OPENAI_API_KEY: 'test-key', GEMINI_API_KEY: 'test-key' };
-const request: CompletionRequest = { model: 'gpt-4.1', messages: [{ type: 'message', id: 'u1', role: 'user', text: 'Which port does the server use?' }], purpose: 'step' };
+const request: CompletionRequest = {
+  model: 'gpt-4.1',
+  messages: [{ type: 'message', id: 'u1', role: 'user', text: 'Which port does the server use?' }],
+  purpose: 'step',
+};
 
 const completion = (text: string) => ({
   id: 'chatcmpl-1',
@@ -43,7 +47,9 @@ describe('response cache with the live provider classes (nock stands in for the 
   it('never caches a failure: the next identical request goes to the API again', async () => {
     const dir = tempDir();
     const provider = createProvider({ name: 'openai', mode: 'live', model: 'gpt-4.1', env, cache: createResponseCache(dir) });
-    nock(OPENAI).post('/v1/chat/completions').reply(500, { error: { message: 'boom', type: 'server_error' } });
+    nock(OPENAI)
+      .post('/v1/chat/completions')
+      .reply(500, { error: { message: 'boom', type: 'server_error' } });
     nock(OPENAI).post('/v1/chat/completions').reply(200, completion('ok'));
     expect(await provider.complete(request)).toMatchObject({ ok: false, failure: { kind: 'server' } });
     expect(readdirSync(dir)).toEqual([]);
@@ -57,7 +63,10 @@ describe('response cache with the live provider classes (nock stands in for the 
     nock(GEMINI)
       .post('/v1beta/models/gemini-2.5-flash:generateContent')
       .once()
-      .reply(200, { candidates: [{ content: { role: 'model', parts: [{ text: 'done' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 1 } });
+      .reply(200, {
+        candidates: [{ content: { role: 'model', parts: [{ text: 'done' }] }, finishReason: 'STOP' }],
+        usageMetadata: { promptTokenCount: 9, candidatesTokenCount: 1 },
+      });
     const gemini = { ...request, model: 'gemini-2.5-flash' };
     expect(await provider.complete(gemini)).toMatchObject({ ok: true, text: 'done' });
     expect(await provider.complete(gemini)).toMatchObject({ ok: true, text: 'done', usage: { input: 9, output: 1 } });
@@ -95,7 +104,14 @@ describe('response cache with the live provider classes (nock stands in for the 
 describe('response cache in a live run', () => {
   it('re-running a live suite sends no request twice and gives the same result', async () => {
     const scenario = writeFiles({
-      's.yaml': ['name: live', 'transcript:', '  generate: { steps: 6, seed: 1, dialect: openai, toolOutputTokens: 200 }', 'provider: openai', 'seed: 1', 'strategies: [full]'].join('\n'),
+      's.yaml': [
+        'name: live',
+        'transcript:',
+        '  generate: { steps: 6, seed: 1, dialect: openai, toolOutputTokens: 200 }',
+        'provider: openai',
+        'seed: 1',
+        'strategies: [full]',
+      ].join('\n'),
     });
     let calls = 0;
     // Every live run starts with a preflight models call.

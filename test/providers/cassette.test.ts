@@ -8,7 +8,12 @@ describe('scrubSecrets', () => {
     path: '/v1beta/models/gemini-2.5-flash:generateContent?key=AIzaSyA-1234567890abcdefghijklmnopqrstu&alt=json',
     status: 401,
     response: { error: { message: 'Incorrect API key provided: my-own-key-42. You can find your API key at …' } },
-    rawHeaders: { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'], 'openai-organization': 'org-xyz', 'x-note': 'also sk-proj-abcdefghijklmnop1234 here' },
+    rawHeaders: {
+      'content-type': 'application/json',
+      'set-cookie': ['a=1', 'b=2'],
+      'openai-organization': 'org-xyz',
+      'x-note': 'also sk-proj-abcdefghijklmnop1234 here',
+    },
   };
 
   it('replaces known keys anywhere, key-shaped strings, key= query values and account headers', () => {
@@ -36,7 +41,13 @@ describe('scrubSecrets', () => {
 
 describe('parseCassette', () => {
   it('reads a cassette and names the field of a bad one', () => {
-    const good = { format: CASSETTE_FORMAT, version: 1, provider: 'openai', waits: [1002], interactions: [{ scope: 'http://127.0.0.1:1', method: 'GET', path: '/v1/models', status: 200, response: {} }] };
+    const good = {
+      format: CASSETTE_FORMAT,
+      version: 1,
+      provider: 'openai',
+      waits: [1002],
+      interactions: [{ scope: 'http://127.0.0.1:1', method: 'GET', path: '/v1/models', status: 200, response: {} }],
+    };
     expect(parseCassette(JSON.stringify(good), 'c.json').waits).toEqual([1002]);
     expect(() => parseCassette(JSON.stringify({ ...good, waits: [-1] }), 'c.json')).toThrow(/c\.json \(field waits\.0\)/);
     expect(() => parseCassette('{', 'c.json')).toThrow(/c\.json: not JSON/);

@@ -169,7 +169,10 @@ describe('GeminiProvider against hand-written replies copied from the real API',
       .post(path)
       .reply(200, (_uri, body) => {
         sent = body;
-        return { candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 1, totalTokenCount: 6 } };
+        return {
+          candidates: [{ content: { role: 'model', parts: [{ text: 'ok' }] }, finishReason: 'STOP' }],
+          usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 1, totalTokenCount: 6 },
+        };
       });
     await live().complete({ ...request, thinking: { budgetTokens: 8192 } });
     expect(sent).toMatchObject({ generationConfig: { thinkingConfig: { thinkingBudget: 8192 } } });
@@ -180,7 +183,9 @@ describe('GeminiProvider against hand-written replies copied from the real API',
       .post(path)
       .reply(
         400,
-        { error: { code: 400, message: 'The input token count (1200512) exceeds the maximum number of tokens allowed (1048576).', status: 'INVALID_ARGUMENT' } },
+        {
+          error: { code: 400, message: 'The input token count (1200512) exceeds the maximum number of tokens allowed (1048576).', status: 'INVALID_ARGUMENT' },
+        },
         { 'Content-Type': 'application/json' },
       );
     expect(failureOf(await live().complete(request))).toMatchObject({ kind: 'overflow', inputTokens: 1200512, limit: 1048576 });
@@ -195,9 +200,18 @@ describe('GeminiProvider against hand-written replies copied from the real API',
         details: [
           {
             '@type': 'type.googleapis.com/google.rpc.QuotaFailure',
-            violations: [{ quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests', quotaId, quotaDimensions: { location: 'global', model: MODEL } }],
+            violations: [
+              {
+                quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests',
+                quotaId,
+                quotaDimensions: { location: 'global', model: MODEL },
+              },
+            ],
           },
-          { '@type': 'type.googleapis.com/google.rpc.Help', links: [{ description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' }] },
+          {
+            '@type': 'type.googleapis.com/google.rpc.Help',
+            links: [{ description: 'Learn more about Gemini API quotas', url: 'https://ai.google.dev/gemini-api/docs/rate-limits' }],
+          },
           { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay },
         ],
       },
@@ -211,13 +225,19 @@ describe('GeminiProvider against hand-written replies copied from the real API',
 
   it('classifies 500, other 4xx, a non-JSON error page and a reply that is no completion', async () => {
     const json = { 'Content-Type': 'application/json' };
-    nock(host).post(path).reply(500, { error: { code: 500, message: 'An internal error has occurred.', status: 'INTERNAL' } }, json);
+    nock(host)
+      .post(path)
+      .reply(500, { error: { code: 500, message: 'An internal error has occurred.', status: 'INTERNAL' } }, json);
     expect(failureOf(await live().complete(request))).toMatchObject({ kind: 'server', status: 500 });
-    nock(host).post(path).reply(403, { error: { code: 403, message: 'Method doesn\'t allow unregistered callers.', status: 'PERMISSION_DENIED' } }, json);
+    nock(host)
+      .post(path)
+      .reply(403, { error: { code: 403, message: "Method doesn't allow unregistered callers.", status: 'PERMISSION_DENIED' } }, json);
     expect(failureOf(await live().complete(request))).toMatchObject({ kind: 'bad-request', status: 403 });
     nock(host).post(path).reply(502, '<html><body>Bad Gateway</body></html>', { 'Content-Type': 'text/html' });
     expect(failureOf(await live().complete(request))).toMatchObject({ kind: 'server', status: 502 });
-    nock(host).post(path).reply(200, { usageMetadata: { promptTokenCount: 3 } }, json);
+    nock(host)
+      .post(path)
+      .reply(200, { usageMetadata: { promptTokenCount: 3 } }, json);
     expect(failureOf(await live().complete(request)).kind).toBe('server');
   });
 });

@@ -67,7 +67,11 @@ describe('installSimulator', () => {
 
   it('refuses, as a network error, any request that is not a simulated call: it never reaches the network', async () => {
     const simulator = installSimulator({ tokenizer, seed: 1 });
-    const refused = async (url: string, init: RequestInit) => (simulator.fetch!(url, init) as Promise<unknown>).then(() => 'answered', (error: Error) => error.message);
+    const refused = async (url: string, init: RequestInit) =>
+      (simulator.fetch!(url, init) as Promise<unknown>).then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
     const tagged = { method: 'POST', headers: { [CALL_HEADER]: 'x#1' }, body: '{}' };
     expect(await refused('https://example.com/v1/chat/completions', tagged)).toMatch(/^ctxbench simulator: refused POST https:\/\/example.com/);
     expect(await refused(`${simulator.openaiBaseUrl}/models`, tagged)).toMatch(/refused POST/);

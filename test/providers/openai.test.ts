@@ -124,7 +124,14 @@ describe('OpenAIProvider against hand-written replies copied from the real API',
         200,
         (_uri, body) => {
           sent = body;
-          return { id: 'c', object: 'chat.completion', created: 1, model: MODEL, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'ok' } }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } };
+          return {
+            id: 'c',
+            object: 'chat.completion',
+            created: 1,
+            model: MODEL,
+            choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'ok' } }],
+            usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+          };
         },
         json,
       );
@@ -197,7 +204,8 @@ describe('OpenAIProvider against hand-written replies copied from the real API',
         400,
         {
           error: {
-            message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
+            message:
+              "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
             type: 'invalid_request_error',
             param: 'messages',
             code: 'context_length_exceeded',
@@ -242,9 +250,13 @@ describe('OpenAIProvider against hand-written replies copied from the real API',
         json,
       );
     expect(failureOf(await live().complete(request)).kind).toBe('quota');
-    nock(host).post(path).reply(500, { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } }, json);
+    nock(host)
+      .post(path)
+      .reply(500, { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } }, json);
     expect(failureOf(await live().complete(request))).toMatchObject({ kind: 'server', status: 500 });
-    nock(host).post(path).reply(401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }, json);
+    nock(host)
+      .post(path)
+      .reply(401, { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } }, json);
     expect(failureOf(await live().complete(request))).toMatchObject({ kind: 'bad-request', status: 401 });
   });
 
@@ -258,7 +270,17 @@ describe('OpenAIProvider against hand-written replies copied from the real API',
   it('talks to any OpenAI-compatible base URL', async () => {
     nock('http://127.0.0.1:8080')
       .post('/v1/chat/completions')
-      .reply(200, { id: 'x', object: 'chat.completion', created: 0, model: 'local', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hi', reasoning_content: 'greet back' } }] }, json);
+      .reply(
+        200,
+        {
+          id: 'x',
+          object: 'chat.completion',
+          created: 0,
+          model: 'local',
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hi', reasoning_content: 'greet back' } }],
+        },
+        json,
+      );
     const local = createProvider({ name: 'openai', mode: 'live', model: 'local', baseUrl: 'http://127.0.0.1:8080/v1', env: { OPENAI_API_KEY: 'none' } });
     expect(await local.complete(request)).toMatchObject({ ok: true, text: 'hi', thinking: 'greet back' });
   });

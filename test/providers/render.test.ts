@@ -67,9 +67,7 @@ describe('rendering Gemini contents', () => {
       const body = JSON.parse(JSON.stringify({ contents: rendering.contents, systemInstruction: rendering.systemInstruction }));
       const parsed = parseGeminiRequest(body, rendering.shape);
       expect(parsed?.instruction).toBe(instruction);
-      expect(tokenizer.countMessages(parsed?.messages ?? [], 'gemini', parsed?.instruction)).toBe(
-        tokenizer.countMessages(messages, 'gemini', instruction),
-      );
+      expect(tokenizer.countMessages(parsed?.messages ?? [], 'gemini', parsed?.instruction)).toBe(tokenizer.countMessages(messages, 'gemini', instruction));
     }
   });
 
@@ -107,9 +105,7 @@ describe('rendering OpenAI messages', () => {
       const rendering = renderOpenAIRequest(awkward, instruction);
       const parsed = parseOpenAIRequest(JSON.parse(JSON.stringify({ model: 'm', messages: rendering.messages })), rendering.shape);
       expect(parsed?.instruction).toBe(instruction);
-      expect(tokenizer.countMessages(parsed?.messages ?? [], 'openai', parsed?.instruction)).toBe(
-        tokenizer.countMessages(awkward, 'openai', instruction),
-      );
+      expect(tokenizer.countMessages(parsed?.messages ?? [], 'openai', parsed?.instruction)).toBe(tokenizer.countMessages(awkward, 'openai', instruction));
     }
   });
 

@@ -7,10 +7,26 @@ export const PLANTED: readonly { kind: string; text: string; secret: string }[] 
   { kind: 'openai-key', text: 'export OPENAI_KEY_VALUE sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78', secret: 'sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78' },
   { kind: 'openai-key', text: 'client = OpenAI(sk-Zy98Xw76Vu54Ts32Rq10PoNmLk)', secret: 'sk-Zy98Xw76Vu54Ts32Rq10PoNmLk' },
   { kind: 'anthropic-key', text: 'use sk-ant-api03-Qw12Er34Ty56Ui78Op90As12Df34Gh56 here', secret: 'sk-ant-api03-Qw12Er34Ty56Ui78Op90As12Df34Gh56' },
-  { kind: 'google-api-key', text: 'curl "https://example.test/v1/models" -H AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q', secret: 'AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q' },
-  { kind: 'github-token', text: 'git clone https://x:ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8@github.com/o/r', secret: 'ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8' },
-  { kind: 'github-token', text: 'token github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz', secret: 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz' },
-  { kind: 'slack-token', text: 'SLACK xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx', secret: 'xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx' },
+  {
+    kind: 'google-api-key',
+    text: 'curl "https://example.test/v1/models" -H AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q',
+    secret: 'AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q',
+  },
+  {
+    kind: 'github-token',
+    text: 'git clone https://x:ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8@github.com/o/r',
+    secret: 'ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8',
+  },
+  {
+    kind: 'github-token',
+    text: 'token github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz',
+    secret: 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz',
+  },
+  {
+    kind: 'slack-token',
+    text: 'SLACK xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx',
+    secret: 'xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx',
+  },
   { kind: 'stripe-key', text: 'stripe.api_version; charge with sk_live_51HqLyjWDarjtT1zdp7dcXYZ', secret: 'sk_live_51HqLyjWDarjtT1zdp7dcXYZ' },
   { kind: 'aws-access-key', text: 'aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE', secret: 'AKIAIOSFODNN7EXAMPLE' },
   { kind: 'secret-assignment', text: 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', secret: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY' },
@@ -18,7 +34,11 @@ export const PLANTED: readonly { kind: string; text: string; secret: string }[] 
   { kind: 'bearer-token', text: 'curl -H "Authorization: Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0zz"', secret: '9f8e7d6c5b4a39281706f5e4d3c2b1a0zz' },
   { kind: 'basic-credentials', text: 'Authorization: Basic YWxhZGRpbjpvcGVuc2VzYW1lMTIz', secret: 'YWxhZGRpbjpvcGVuc2VzYW1lMTIz' },
   { kind: 'url-credentials', text: 'DATABASE_URL=postgres://admin:S3cr3tPassw0rd@db.internal:5432/app', secret: 'S3cr3tPassw0rd' },
-  { kind: 'jwt', text: 'cookie session=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk', secret: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk' },
+  {
+    kind: 'jwt',
+    text: 'cookie session=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+    secret: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dBjftJeZ4CVPmB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+  },
   { kind: 'query-secret', text: 'GET https://maps.example.test/api?q=x&token=tk7Hq2Lm9Zx4Rb', secret: 'tk7Hq2Lm9Zx4Rb' },
   {
     kind: 'private-key',

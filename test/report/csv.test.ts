@@ -21,7 +21,9 @@ describe('summary.csv', () => {
   it('starts with exactly the contract columns, then the extras', () => {
     const header = lines('summary.csv')[0] ?? '';
     expect(header.startsWith(`${CONTRACT_HEADER},`)).toBe(true);
-    expect(header).toBe(`${CONTRACT_HEADER},mean_context_tokens,cached_prefix_share,overhead_calls,unanswered,logs,crashed_logs,retrieval_tokens,cached_input_tokens,cache_write_tokens,cost_usd,cost_vs_full`);
+    expect(header).toBe(
+      `${CONTRACT_HEADER},mean_context_tokens,cached_prefix_share,overhead_calls,unanswered,logs,crashed_logs,retrieval_tokens,cached_input_tokens,cache_write_tokens,cost_usd,cost_vs_full`,
+    );
   });
 
   it('writes booleans as true/false, unmeasured as empty cells, fractions with at most 4 decimals', () => {
@@ -68,7 +70,7 @@ function readRecords(csv: string): Record<string, string>[] {
 
 function splitFields(line: string): string[] {
   const fields: string[] = [];
-  for (let i = 0; i <= line.length; ) {
+  for (let i = 0; i <= line.length;) {
     if (line[i] === '"') {
       let value = '';
       for (i += 1; i < line.length; i += 1) {
@@ -110,7 +112,14 @@ describe('probes.csv', () => {
         retrieval_tokens: '0',
         judge_total: '',
       },
-      expect.objectContaining({ probe_id: 'p-file', kind: 'artifact', correct: 'false', retrieved: 'true', correct_with_retrieval: 'true', retrieval_tokens: '250' }),
+      expect.objectContaining({
+        probe_id: 'p-file',
+        kind: 'artifact',
+        correct: 'false',
+        retrieved: 'true',
+        correct_with_retrieval: 'true',
+        retrieval_tokens: '250',
+      }),
     ]);
   });
 

@@ -54,7 +54,17 @@ function poison(unit: UnitResult, index: number, scenario: string): UnitResult {
     thresholds: [{ label: `trigger ${SCRIPT}`, tokens: 6000 }],
     probes: {
       answers: [answer],
-      retention: [{ probeId: answer.probeId, kind: 'recall', points: [[0, 1], [1, 1], [2, index === 1 ? 1 : 0]] }],
+      retention: [
+        {
+          probeId: answer.probeId,
+          kind: 'recall',
+          points: [
+            [0, 1],
+            [1, 1],
+            [2, index === 1 ? 1 : 0],
+          ],
+        },
+      ],
       recall: { withoutRetrieval: index === 1 ? 1 : 0, withRetrieval: null, retrievalTokens: 0, probeTokens: 110 },
       byKind: { recall: { retention: 1, answerRecall: index === 1 ? 1 : 0, count: 1, unanswered: 0 } },
       specifics: { paths: null, commands: null, numbers: null },

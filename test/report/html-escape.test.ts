@@ -28,7 +28,16 @@ describe('escaping in the HTML report', () => {
     expect(html).toContain('&lt;script&gt;window.__pwned = 1&lt;/script&gt;');
     expect(html).toContain('&quot;&gt;&lt;img src=x onerror=&quot;window.__pwned = 1&quot;&gt;');
     // Strategy labels, event reasons and details, crash messages, probe questions and answers.
-    for (const text of [`rolling ${SCRIPT}`, `full${IMAGE}`, `why ${SCRIPT}`, `detail ${IMAGE}`, `crash ${IMAGE}`, `What is ${SCRIPT}?`, `expected ${IMAGE}`, `answer ${CLOSE}`]) {
+    for (const text of [
+      `rolling ${SCRIPT}`,
+      `full${IMAGE}`,
+      `why ${SCRIPT}`,
+      `detail ${IMAGE}`,
+      `crash ${IMAGE}`,
+      `What is ${SCRIPT}?`,
+      `expected ${IMAGE}`,
+      `answer ${CLOSE}`,
+    ]) {
       expect(html).toContain(escapeHtml(text));
     }
   });

@@ -43,8 +43,22 @@ describe('palette', () => {
 
 describe('identical curves', () => {
   it('marks a curve that coincides with an earlier one as "= earlier", dashed, and says so in the note', () => {
-    const same = [{ x: 0, y: 1 }, { x: 1, y: 2 }];
-    const spec = buildChart('line', [curve('full', '#1f77b4', same), curve('rolling-window', '#ff7f0e', same), curve('gatekeeper', '#2ca02c', [{ x: 0, y: 1 }, { x: 1, y: 3 }])], { x: { title: 'step', format: 'step' }, y: { title: 'tokens', format: 'tokens' } });
+    const same = [
+      { x: 0, y: 1 },
+      { x: 1, y: 2 },
+    ];
+    const spec = buildChart(
+      'line',
+      [
+        curve('full', '#1f77b4', same),
+        curve('rolling-window', '#ff7f0e', same),
+        curve('gatekeeper', '#2ca02c', [
+          { x: 0, y: 1 },
+          { x: 1, y: 3 },
+        ]),
+      ],
+      { x: { title: 'step', format: 'step' }, y: { title: 'tokens', format: 'tokens' } },
+    );
     expect(spec.config.data.datasets.map((d) => d.label)).toEqual(['full', 'rolling-window (= full)', 'gatekeeper']);
     expect(spec.config.data.datasets.map((d) => d.borderDash)).toEqual([undefined, [6, 4], undefined]);
     expect(spec.note).toBe('Dashed “= …”: rolling-window = full (the curves coincide).');
@@ -79,7 +93,14 @@ describe('long sessions', () => {
 });
 
 describe('headlines', () => {
-  const row = (strategy: string, recall: number | null): SummaryRow => ({ ...(buildRunResult().units[1]?.summary as SummaryRow), strategy, answer_recall: recall, crashed: false, saving_vs_full: 0, rate_limit_hits: 0 });
+  const row = (strategy: string, recall: number | null): SummaryRow => ({
+    ...(buildRunResult().units[1]?.summary as SummaryRow),
+    strategy,
+    answer_recall: recall,
+    crashed: false,
+    saving_vs_full: 0,
+    rate_limit_hits: 0,
+  });
 
   it('never praises a 0% answer recall', () => {
     const findings = findNotables([row('full', 0), row('rolling-window', 0)]);

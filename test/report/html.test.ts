@@ -26,7 +26,10 @@ function labels(spec: ChartSpec | undefined): string[] {
 
 function withoutProbes(): RunResult {
   const result = buildRunResult();
-  result.units = result.units.map(({ probes: _probes, ...unit }) => ({ ...unit, summary: { ...unit.summary, retention: null, answer_recall: null, probes: null } }));
+  result.units = result.units.map(({ probes: _probes, ...unit }) => ({
+    ...unit,
+    summary: { ...unit.summary, retention: null, answer_recall: null, probes: null },
+  }));
   return result;
 }
 
@@ -94,7 +97,9 @@ describe('renderHtml: one self-contained page', () => {
     const overview = /<section class="overview">.*?<\/section>/s.exec(page(two))?.[0] ?? '';
     const rows = [...overview.matchAll(/<tr><th scope="row"><a href="#(scenario-\d)">([^<]*)<\/a><\/th>(.*?)<\/tr>/gs)].map((m) => m.slice(1));
     expect(rows.map(([id, name]) => `${id} ${name}`)).toEqual(['scenario-0 long-session', 'scenario-1 second']);
-    expect(rows[0]?.[2]).toBe('<td class="crash-cell" title="overflow at step 2">✗ overflow<br>@2</td><td class="num" title="saved 33% · recall 50%">33%<br>50%</td>');
+    expect(rows[0]?.[2]).toBe(
+      '<td class="crash-cell" title="overflow at step 2">✗ overflow<br>@2</td><td class="num" title="saved 33% · recall 50%">33%<br>50%</td>',
+    );
     // The cross-scenario chart: rolling-window's point in each scenario (full, crashed early, has no recall to place).
     const chart = charts(page(two))['overview-tradeoff'];
     expect(labels(chart)).toEqual(['rolling-window']);
@@ -204,7 +209,14 @@ describe('chart data', () => {
 
   it('paretoFront keeps the points nothing beats on both tokens and recall', () => {
     const point = (strategy: string, tokens: number, recall: number) => ({ strategy, tokens, recall });
-    const front = paretoFront([point('a', 100, 0.2), point('b', 50, 0.2), point('c', 200, 0.9), point('d', 150, 0.5), point('e', 160, 0.4), point('f', 50, 0.1)]);
+    const front = paretoFront([
+      point('a', 100, 0.2),
+      point('b', 50, 0.2),
+      point('c', 200, 0.9),
+      point('d', 150, 0.5),
+      point('e', 160, 0.4),
+      point('f', 50, 0.1),
+    ]);
     expect(front.map((p) => p.strategy)).toEqual(['b', 'd', 'c']);
     expect(paretoFront([])).toEqual([]);
   });

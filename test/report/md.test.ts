@@ -81,7 +81,10 @@ describe('findNotables', () => {
   });
 
   it('says nothing about savings, recall or 429s that were not measured or did not happen', () => {
-    const rows = [row('full', { saving_vs_full: 0, answer_recall: null, rate_limit_hits: 0 }), row('x', { saving_vs_full: null, answer_recall: null, rate_limit_hits: 0 })];
+    const rows = [
+      row('full', { saving_vs_full: 0, answer_recall: null, rate_limit_hits: 0 }),
+      row('x', { saving_vs_full: null, answer_recall: null, rate_limit_hits: 0 }),
+    ];
     expect(findNotables(rows)).toEqual([]);
   });
 });

@@ -50,7 +50,12 @@ function record(step: number, prompt: number, overrides: Partial<StepRecord> = {
   };
 }
 
-function unit(strategy: string, steps: StepRecord[], events: RunEvent[], probes?: { retention: number; answerRecall: number; count: number; unanswered: number }): UnitResult {
+function unit(
+  strategy: string,
+  steps: StepRecord[],
+  events: RunEvent[],
+  probes?: { retention: number; answerRecall: number; count: number; unanswered: number },
+): UnitResult {
   const summary = summarizeUnit({ scenario: 'long-session', strategy, totalSteps: 3, steps, events, ...(probes ? { probes } : {}) });
   return { scenario: 'long-session', strategy, options: {}, summary, steps, events };
 }
@@ -58,7 +63,13 @@ function unit(strategy: string, steps: StepRecord[], events: RunEvent[], probes?
 function fullUnit(): UnitResult {
   const steps = [record(0, 3000), record(1, 6100), record(2, 0, { contextTokens: 9300, completionTokens: 0, status: 'crashed', failure: 'overflow' })];
   const events: RunEvent[] = [
-    { type: 'failure', step: 2, atMs: 9200, attempt: 0, failure: { kind: 'overflow', message: 'The input token count (9300) exceeds the maximum number of tokens allowed (8000)' } },
+    {
+      type: 'failure',
+      step: 2,
+      atMs: 9200,
+      attempt: 0,
+      failure: { kind: 'overflow', message: 'The input token count (9300) exceeds the maximum number of tokens allowed (8000)' },
+    },
     { type: 'crash', step: 2, atMs: 9200, kind: 'overflow', message: 'The input token count (9300) exceeds the maximum number of tokens allowed (8000)' },
   ];
   return unit('full', steps, events);
@@ -70,7 +81,17 @@ function rollingUnit(): UnitResult {
     { type: 'failure', step: 1, atMs: 4600, attempt: 0, failure: { kind: 'rate-limit', message: 'Resource exhausted', retryAfterMs: 1500 } },
     { type: 'wait', step: 1, atMs: 4600, ms: 1500, reason: 'rate-limit' },
     { type: 'call', step: 2, atMs: 9200, purpose: 'summary', inputTokens: 600, outputTokens: 100, ok: true },
-    { type: 'action', step: 2, atMs: 9200, action: 'compact', reason: 'over 75% of the window', mode: 'standard', tokensBefore: 6200, tokensAfter: 3100, detail: '=HYPERLINK("x")' },
+    {
+      type: 'action',
+      step: 2,
+      atMs: 9200,
+      action: 'compact',
+      reason: 'over 75% of the window',
+      mode: 'standard',
+      tokensBefore: 6200,
+      tokensAfter: 3100,
+      detail: '=HYPERLINK("x")',
+    },
     { type: 'recorded-compaction', step: 2, atMs: 9200, id: 'c1', tokensBefore: 9000, tokensAfter: 3000 },
   ];
   const rolling = unit('rolling-window', steps, events, { retention: 2 / 3, answerRecall: 0.5, count: 3, unanswered: 0 });
@@ -100,8 +121,23 @@ function rollingProbes(): UnitProbeResult {
   return {
     answers: [answer('p-port', 'recall', true, 'The port is 8080, "quoted", with a, comma'), answer('p-file', 'artifact', false, 'Not found in the context.')],
     retention: [
-      { probeId: 'p-port', kind: 'recall', points: [[0, 1], [1, 1], [2, 1]] },
-      { probeId: 'p-file', kind: 'artifact', points: [[1, 1], [2, 0]] },
+      {
+        probeId: 'p-port',
+        kind: 'recall',
+        points: [
+          [0, 1],
+          [1, 1],
+          [2, 1],
+        ],
+      },
+      {
+        probeId: 'p-file',
+        kind: 'artifact',
+        points: [
+          [1, 1],
+          [2, 0],
+        ],
+      },
     ],
     recall: { withoutRetrieval: 0.5, withRetrieval: 1, retrievalTokens: 250, probeTokens: 6240 },
     byKind: { recall: { retention: 1, answerRecall: 1, count: 1, unanswered: 0 }, artifact: { retention: 0.5, answerRecall: 0, count: 1, unanswered: 0 } },

@@ -60,7 +60,10 @@ describe('formatters', () => {
 
   it('shows a cost column when the model is priced, in dollars', () => {
     const result = buildRunResult();
-    result.units = result.units.map((unit, i) => ({ ...unit, summary: { ...unit.summary, cost_usd: i === 0 ? 0.0123 : 1.5, cost_vs_full: i === 0 ? 0 : 0.2 } }));
+    result.units = result.units.map((unit, i) => ({
+      ...unit,
+      summary: { ...unit.summary, cost_usd: i === 0 ? 0.0123 : 1.5, cost_vs_full: i === 0 ? 0 : 0.2 },
+    }));
     const lines = renderTerminalTable(result, { color: false }).split('\n');
     expect(lines[1]).toMatch(/ +saved +cost +429s/);
     expect(lines[2]).toMatch(/ 0% +\$0\.0123 +0 /);

@@ -61,14 +61,19 @@ describe('prepareScenarios', () => {
   });
 
   it('rejects an invalid strategy option naming the file and field', async () => {
-    const dir = writeFiles({ 's.yaml': 'name: s\ntranscript:\n  generate: { steps: 4 }\nstrategies:\n  - strategy: rolling-window\n    options: { groups: -2 }\n' });
+    const dir = writeFiles({
+      's.yaml': 'name: s\ntranscript:\n  generate: { steps: 4 }\nstrategies:\n  - strategy: rolling-window\n    options: { groups: -2 }\n',
+    });
     await expect(prepareScenarios([join(dir, 's.yaml')])).rejects.toThrow(/s\.yaml.*strategies\.rolling-window\.options\.groups/);
   });
 
   it('rejects an identicalRows entry that names a strategy the scenario does not run, naming the field', async () => {
-    const text = 'name: s\ntranscript:\n  generate: { steps: 4 }\nstrategies: [full, rolling-window]\nidenticalRows:\n  - strategies: [full, tri-modal]\n    reason: the session never reaches the trigger\n';
+    const text =
+      'name: s\ntranscript:\n  generate: { steps: 4 }\nstrategies: [full, rolling-window]\nidenticalRows:\n  - strategies: [full, tri-modal]\n    reason: the session never reaches the trigger\n';
     const dir = writeFiles({ 's.yaml': text });
-    await expect(prepareScenarios([join(dir, 's.yaml')])).rejects.toThrow(/s\.yaml.*identicalRows\.0\.strategies\.1.*"tri-modal" is not one of the scenario's strategies/);
+    await expect(prepareScenarios([join(dir, 's.yaml')])).rejects.toThrow(
+      /s\.yaml.*identicalRows\.0\.strategies\.1.*"tri-modal" is not one of the scenario's strategies/,
+    );
   });
 
   it('rejects an identicalRows entry without a reason', async () => {
@@ -84,7 +89,8 @@ describe('prepareScenarios', () => {
   it('resolves a transcript path relative to the scenario file', async () => {
     const dir = writeFiles({
       'sub/s.yaml': 'name: s\ntranscript: ../t.ctx.jsonl\n',
-      't.ctx.jsonl': '{"type":"session","id":"x","dialect":"openai","model":"gpt-4.1"}\n{"type":"message","id":"u","role":"user","text":"hi"}\n{"type":"message","id":"a","role":"assistant","text":"hello"}\n',
+      't.ctx.jsonl':
+        '{"type":"session","id":"x","dialect":"openai","model":"gpt-4.1"}\n{"type":"message","id":"u","role":"user","text":"hi"}\n{"type":"message","id":"a","role":"assistant","text":"hello"}\n',
     });
     const [prepared] = await prepareScenarios([join(dir, 'sub/s.yaml')]);
     expect(prepared?.transcript.events).toHaveLength(2);

@@ -50,9 +50,14 @@ describe('createStepTimer (recorded times)', () => {
 
 describe('parseAtTimes', () => {
   it('gives ms offsets from the first valid time and undefined for missing or bad ones', () => {
-    expect(
-      parseAtTimes([undefined, '2025-03-01T10:00:00Z', 'not a time', '2025-03-01T10:00:01.500Z', undefined, '2025-03-01T10:01:00+00:00']),
-    ).toEqual([undefined, 0, undefined, 1500, undefined, 60_000]);
+    expect(parseAtTimes([undefined, '2025-03-01T10:00:00Z', 'not a time', '2025-03-01T10:00:01.500Z', undefined, '2025-03-01T10:01:00+00:00'])).toEqual([
+      undefined,
+      0,
+      undefined,
+      1500,
+      undefined,
+      60_000,
+    ]);
   });
 
   it('is all undefined when no time parses', () => {

@@ -176,7 +176,10 @@ describe('QuotaGate bookkeeping', () => {
       clock.advance(200);
     }
     expect(quota.usedLastMinute()).toBeLessThanOrEqual(50_000);
-    const sum = quota.usageTimeline().filter((p) => p.atMs + 60_000 > clock.now()).reduce((a, p) => a + p.tokens, 0);
+    const sum = quota
+      .usageTimeline()
+      .filter((p) => p.atMs + 60_000 > clock.now())
+      .reduce((a, p) => a + p.tokens, 0);
     expect(quota.usedLastMinute()).toBe(sum);
   });
 });

@@ -7,7 +7,12 @@ import { QuotaGate } from '../../src/sim/quota.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 
 const tokenizer = createTokenizer('o200k_base');
-const request: CompletionRequest = { model: 'm', messages: [{ type: 'message', id: 'u', role: 'user', text: 'hello there' }], purpose: 'step', maxOutputTokens: 10 };
+const request: CompletionRequest = {
+  model: 'm',
+  messages: [{ type: 'message', id: 'u', role: 'user', text: 'hello there' }],
+  purpose: 'step',
+  maxOutputTokens: 10,
+};
 
 /** A provider that refuses every call with a 429 asking for `retryAfterMs`. */
 function refusing(mode: ProviderMode, retryAfterMs: number): Provider {
@@ -22,7 +27,15 @@ function fakeSleep(extra: number) {
 
 function gatewayFor(provider: Provider, sleep: ReturnType<typeof fakeSleep>['sleep'], tpm?: number) {
   const clock = createClock();
-  const gateway = createGateway({ provider, quota: new QuotaGate(tpm !== undefined ? { tpm } : {}, 'openai', clock), tokenizer, window: 10_000, requireThoughtSignatures: false, sleep, maxSleepMs: 60_000 });
+  const gateway = createGateway({
+    provider,
+    quota: new QuotaGate(tpm !== undefined ? { tpm } : {}, 'openai', clock),
+    tokenizer,
+    window: 10_000,
+    requireThoughtSignatures: false,
+    sleep,
+    maxSleepMs: 60_000,
+  });
   return { clock, gateway };
 }
 

@@ -6,7 +6,8 @@ import { actionsOf, isPaired, words } from './compaction-fixtures.js';
 
 /** Five tool uses of ~200 tokens each (about 1,100 tokens in all); the third is a `bash` call. */
 const session: TranscriptEvent[] = [
-  msg.system('s'), msg.user('u1'),
+  msg.system('s'),
+  msg.user('u1'),
   ...[1, 2, 3, 4, 5].flatMap((i) => [
     { ...(msg.call(`a${i}`, `c${i}`, i === 3 ? 'bash' : 'read_file') as object), thinking: `thought ${i}` } as TranscriptEvent,
     msg.tool(`t${i}`, `c${i}`, words(200)),
@@ -19,7 +20,11 @@ describe('anthropic-context-editing', () => {
     { name: 'below the trigger nothing is cleared', options: { triggerTokens: 5000 }, expected: [] },
     { name: 'past the trigger all but the last 3 tool uses are cleared', options: { triggerTokens: 500 }, expected: ['t1', 't2'] },
     { name: 'keep 1 tool use', options: { triggerTokens: 500, keepToolUses: 1 }, expected: ['t1', 't2', 't3', 't4'] },
-    { name: 'excluded tools are never cleared nor counted', options: { triggerTokens: 500, keepToolUses: 1, excludeTools: ['bash'] }, expected: ['t1', 't2', 't4'] },
+    {
+      name: 'excluded tools are never cleared nor counted',
+      options: { triggerTokens: 500, keepToolUses: 1, excludeTools: ['bash'] },
+      expected: ['t1', 't2', 't4'],
+    },
     { name: 'clear_at_least above what clearing frees leaves the request alone', options: { triggerTokens: 500, clearAtLeast: 1000 }, expected: [] },
     { name: 'clear_at_least within what clearing frees clears', options: { triggerTokens: 500, clearAtLeast: 300 }, expected: ['t1', 't2'] },
   ];
@@ -47,6 +52,14 @@ describe('anthropic-context-editing', () => {
   });
 
   it('has the API defaults', () => {
-    expect(anthropicContextEditing.options.parse({})).toEqual({ triggerTokens: 100_000, keepToolUses: 3, clearAtLeast: 0, excludeTools: [], clearToolInputs: false, clearThinking: true, keepThinkingTurns: 1 });
+    expect(anthropicContextEditing.options.parse({})).toEqual({
+      triggerTokens: 100_000,
+      keepToolUses: 3,
+      clearAtLeast: 0,
+      excludeTools: [],
+      clearToolInputs: false,
+      clearThinking: true,
+      keepThinkingTurns: 1,
+    });
   });
 });

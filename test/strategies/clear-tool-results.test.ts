@@ -5,7 +5,8 @@ import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js'
 import { actionsOf, words } from './compaction-fixtures.js';
 
 const session: TranscriptEvent[] = [
-  msg.system('s'), msg.user('u1'),
+  msg.system('s'),
+  msg.user('u1'),
   ...[1, 2, 3, 4, 5, 6, 7].flatMap((i) => [msg.call(`a${i}`, `c${i}`), msg.tool(`t${i}`, `c${i}`, words(100))]),
 ];
 

@@ -5,7 +5,19 @@ import type { StrategyModelCall } from '../../src/strategies/types.js';
 import type { CompletionResult } from '../../src/contracts/provider.js';
 import type { TranscriptEvent } from '../../src/transcript/types.js';
 import { createHarness, ids, msg, replay, type Harness } from '../helpers/strategy-harness.js';
-import { actionsOf, answer, continueSteps, driveSession, failure, isPaired, longSession, messageIds, runSteps, simulatedHarness, words } from './compaction-fixtures.js';
+import {
+  actionsOf,
+  answer,
+  continueSteps,
+  driveSession,
+  failure,
+  isPaired,
+  longSession,
+  messageIds,
+  runSteps,
+  simulatedHarness,
+  words,
+} from './compaction-fixtures.js';
 
 /** About 1,300 tokens: over the 0.9 trigger of a 1,000-token window. */
 const session: TranscriptEvent[] = [
@@ -28,10 +40,38 @@ const harnessWith = (window: number, reply?: (call: StrategyModelCall, h: Harnes
 describe('codex-rebuild', () => {
   const table: { name: string; window: number; options: Record<string, number>; expected: string[]; compacts: number; mode?: string }[] = [
     { name: 'below the trigger the history is sent as it is', window: 10_000, options: {}, expected: messageIds(session), compacts: 0 },
-    { name: 'at 90% of the window rebuilds: initial context, recent user messages, summary', window: 1000, options: {}, expected: ['s', 'u1', 'u2', 'u3', 'codex-summary-1'], compacts: 1, mode: 'fraction' },
-    { name: 'a lower trigger fraction compacts earlier', window: 1500, options: { trigger: 0.5 }, expected: ['s', 'u1', 'u2', 'u3', 'codex-summary-1'], compacts: 1, mode: 'fraction' },
-    { name: 'an absolute limit below the fraction wins', window: 10_000, options: { triggerTokens: 1000 }, expected: ['s', 'u1', 'u2', 'u3', 'codex-summary-1'], compacts: 1, mode: 'tokens' },
-    { name: 'an absolute limit above the fraction does not delay it', window: 1000, options: { triggerTokens: 50_000 }, expected: ['s', 'u1', 'u2', 'u3', 'codex-summary-1'], compacts: 1, mode: 'fraction' },
+    {
+      name: 'at 90% of the window rebuilds: initial context, recent user messages, summary',
+      window: 1000,
+      options: {},
+      expected: ['s', 'u1', 'u2', 'u3', 'codex-summary-1'],
+      compacts: 1,
+      mode: 'fraction',
+    },
+    {
+      name: 'a lower trigger fraction compacts earlier',
+      window: 1500,
+      options: { trigger: 0.5 },
+      expected: ['s', 'u1', 'u2', 'u3', 'codex-summary-1'],
+      compacts: 1,
+      mode: 'fraction',
+    },
+    {
+      name: 'an absolute limit below the fraction wins',
+      window: 10_000,
+      options: { triggerTokens: 1000 },
+      expected: ['s', 'u1', 'u2', 'u3', 'codex-summary-1'],
+      compacts: 1,
+      mode: 'tokens',
+    },
+    {
+      name: 'an absolute limit above the fraction does not delay it',
+      window: 1000,
+      options: { triggerTokens: 50_000 },
+      expected: ['s', 'u1', 'u2', 'u3', 'codex-summary-1'],
+      compacts: 1,
+      mode: 'fraction',
+    },
   ];
   it.each(table)('$name', async ({ window, options, expected, compacts, mode }) => {
     const { context, harness } = await replay(codexRebuild, options, session, harnessWith(window));
@@ -135,7 +175,14 @@ describe('codex-rebuild', () => {
 
   it('reports the trigger size and documents every option with a default', () => {
     expect(codexRebuild.thresholds?.(codexRebuild.options.parse({}), 48_000)).toEqual([{ label: 'codex trigger', tokens: 43_200 }]);
-    expect(codexRebuild.options.parse({})).toEqual({ trigger: 0.9, triggerTokens: 0, recentUserTokens: 20_000, summaryTokens: 4096, toolOutputBytes: 10_240, toolOutputLines: 256 });
+    expect(codexRebuild.options.parse({})).toEqual({
+      trigger: 0.9,
+      triggerTokens: 0,
+      recentUserTokens: 20_000,
+      summaryTokens: 4096,
+      toolOutputBytes: 10_240,
+      toolOutputLines: 256,
+    });
     expect(codexRebuild.options.safeParse({ trigger: 1.5 }).success).toBe(false);
   });
 
@@ -149,10 +196,29 @@ describe('codex-rebuild', () => {
   const numbered = (n: number): string => Array.from({ length: n }, (_, i) => `line ${i + 1}`).join('\n');
   const ingestion: { name: string; text: string; options: Record<string, number>; head?: string; tail?: string; marker?: string }[] = [
     { name: 'output within both limits enters whole', text: numbered(256), options: {} },
-    { name: 'over 256 lines: the first and last 128 lines', text: numbered(300), options: {}, head: 'line 128', tail: 'line 173', marker: '[… output truncated: 44 of 300 lines, ' },
-    { name: 'over 10 KiB on one line: head and tail of 5 KiB each', text: 'x'.repeat(30_000), options: {}, marker: '[… output truncated: 0 of 1 lines, 19760 of 30000 characters omitted …]' },
+    {
+      name: 'over 256 lines: the first and last 128 lines',
+      text: numbered(300),
+      options: {},
+      head: 'line 128',
+      tail: 'line 173',
+      marker: '[… output truncated: 44 of 300 lines, ',
+    },
+    {
+      name: 'over 10 KiB on one line: head and tail of 5 KiB each',
+      text: 'x'.repeat(30_000),
+      options: {},
+      marker: '[… output truncated: 0 of 1 lines, 19760 of 30000 characters omitted …]',
+    },
     { name: 'limits are options; 0 turns one off', text: numbered(300), options: { toolOutputLines: 0 }, marker: undefined },
-    { name: 'a lower line limit cuts sooner', text: numbered(20), options: { toolOutputLines: 10 }, head: 'line 5', tail: 'line 16', marker: '[… output truncated: 10 of 20 lines, ' },
+    {
+      name: 'a lower line limit cuts sooner',
+      text: numbered(20),
+      options: { toolOutputLines: 10 },
+      head: 'line 5',
+      tail: 'line 16',
+      marker: '[… output truncated: 10 of 20 lines, ',
+    },
   ];
   it.each(ingestion)('ingestion truncation: $name', async ({ text, options, head, tail, marker }) => {
     const harness = harnessWith(1_000_000);

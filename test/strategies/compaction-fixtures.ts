@@ -130,7 +130,8 @@ export const longSession = (): TranscriptEvent[] => generateSession({ steps: 60,
 export function simulatedHarness(window: number): Harness {
   const h: Harness = createHarness({
     window,
-    answer: (call) => answer(summarizeMessages(call.messages, { budgetTokens: call.maxOutputTokens, count: (text) => h.env.count(text), prompt: call.instruction ?? '' })),
+    answer: (call) =>
+      answer(summarizeMessages(call.messages, { budgetTokens: call.maxOutputTokens, count: (text) => h.env.count(text), prompt: call.instruction ?? '' })),
   });
   return h;
 }

@@ -4,7 +4,19 @@ import type { StrategyModelCall } from '../../src/strategies/types.js';
 import { retrievalHint } from '../../src/strategies/helpers/hints.js';
 import type { TranscriptEvent } from '../../src/transcript/types.js';
 import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js';
-import { actionsOf, answer, continueSteps, driveSession, failure, isPaired, longSession, messageIds, runSteps, simulatedHarness, words } from './compaction-fixtures.js';
+import {
+  actionsOf,
+  answer,
+  continueSteps,
+  driveSession,
+  failure,
+  isPaired,
+  longSession,
+  messageIds,
+  runSteps,
+  simulatedHarness,
+  words,
+} from './compaction-fixtures.js';
 
 /** A 500-line log (about 5,000 characters): over the payload limit. */
 const log = Array.from({ length: 500 }, (_, i) => `line ${i + 1}`).join('\n');
@@ -98,7 +110,10 @@ describe('gatekeeper', () => {
     });
 
     it('splits into chunks, summarizes each, then a metered reduce call merges the summaries', async () => {
-      const reply = (call: StrategyModelCall) => (call.instruction === REDUCE_PROMPT ? answer(`merged ${call.messages.length} parts`) : answer(`decided: keep src/parse.ts\n${call.messages[0]?.id ?? ''}`));
+      const reply = (call: StrategyModelCall) =>
+        call.instruction === REDUCE_PROMPT
+          ? answer(`merged ${call.messages.length} parts`)
+          : answer(`decided: keep src/parse.ts\n${call.messages[0]?.id ?? ''}`);
       const harness = createHarness({ window: 1000, answer: reply });
       const { context } = await replay(gatekeeper, { chunkTokens: 150 }, big, harness);
       const maps = harness.calls.filter((c) => c.instruction === MAP_PROMPT);
@@ -114,7 +129,8 @@ describe('gatekeeper', () => {
     });
 
     it('falls back to merging the summaries line by line when the reduce call fails', async () => {
-      const reply = (call: StrategyModelCall) => (call.instruction === REDUCE_PROMPT ? failure({ kind: 'server', message: '503' }) : answer(`decided: keep src/parse.ts\n${call.messages[0]?.id ?? ''}`));
+      const reply = (call: StrategyModelCall) =>
+        call.instruction === REDUCE_PROMPT ? failure({ kind: 'server', message: '503' }) : answer(`decided: keep src/parse.ts\n${call.messages[0]?.id ?? ''}`);
       const harness = createHarness({ window: 1000, answer: reply });
       const { context } = await replay(gatekeeper, { chunkTokens: 150 }, big, harness);
       const summary = textOf(context, 'gatekeeper-summary-1');
@@ -169,7 +185,16 @@ describe('gatekeeper', () => {
 
   it('reports the buffer and single-message sizes and documents every option with a default', () => {
     const defaults = gatekeeper.options.parse({});
-    expect(defaults).toEqual({ payloadChars: 2000, previewChars: 600, singleMessage: 0.75, buffer: 0.6, keepUserTurns: 2, chunkTokens: 3000, mapTokens: 400, reduceTokens: 1200 });
+    expect(defaults).toEqual({
+      payloadChars: 2000,
+      previewChars: 600,
+      singleMessage: 0.75,
+      buffer: 0.6,
+      keepUserTurns: 2,
+      chunkTokens: 3000,
+      mapTokens: 400,
+      reduceTokens: 1200,
+    });
     expect(gatekeeper.thresholds?.(defaults, 48_000)).toEqual([
       { label: 'map-reduce buffer', tokens: 28_800 },
       { label: 'single message', tokens: 36_000 },

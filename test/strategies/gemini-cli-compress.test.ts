@@ -8,11 +8,14 @@ import { actionsOf, answer, isPaired, messageIds, runSteps, words } from './comp
 const session: TranscriptEvent[] = [
   msg.system('s'),
   msg.user('u1', 'Build the parser'),
-  msg.call('a1', 'c1'), msg.tool('t1', 'c1', words(400)),
+  msg.call('a1', 'c1'),
+  msg.tool('t1', 'c1', words(400)),
   msg.user('u2', 'Now the lexer'),
-  msg.call('a2', 'c2'), msg.tool('t2', 'c2', words(400, 'beta')),
+  msg.call('a2', 'c2'),
+  msg.tool('t2', 'c2', words(400, 'beta')),
   msg.user('u3', 'And the tests'),
-  msg.call('a3', 'c3'), msg.tool('t3', 'c3', words(250, 'gamma')),
+  msg.call('a3', 'c3'),
+  msg.tool('t3', 'c3', words(250, 'gamma')),
 ];
 const body = messageIds(session).slice(1);
 
@@ -29,7 +32,12 @@ describe('gemini-cli-compress', () => {
   const table: { name: string; window: number; options: Record<string, number>; expected: string[] }[] = [
     { name: 'below half the window nothing happens', window: 10_000, options: {}, expected: messageIds(session) },
     { name: 'at half the window: snapshot + the newest turn', window: 2000, options: {}, expected: ['s', 'gemini-snapshot-1', 'u3', 'a3', 't3'] },
-    { name: 'a larger preserved share keeps two turns', window: 2000, options: { preserveFraction: 0.6 }, expected: ['s', 'gemini-snapshot-1', 'u2', 'a2', 't2', 'u3', 'a3', 't3'] },
+    {
+      name: 'a larger preserved share keeps two turns',
+      window: 2000,
+      options: { preserveFraction: 0.6 },
+      expected: ['s', 'gemini-snapshot-1', 'u2', 'a2', 't2', 'u3', 'a3', 't3'],
+    },
   ];
   it.each(table)('$name', async ({ window, options, expected }) => {
     const { context, harness } = await replay(geminiCliCompress, options, session, createHarness({ window }));
@@ -64,6 +72,12 @@ describe('gemini-cli-compress', () => {
   });
 
   it('has Gemini CLI defaults', () => {
-    expect(geminiCliCompress.options.parse({})).toEqual({ threshold: 0.5, preserveFraction: 0.3, toolOutputBudget: 50_000, previewTokens: 500, summaryTokens: 8192 });
+    expect(geminiCliCompress.options.parse({})).toEqual({
+      threshold: 0.5,
+      preserveFraction: 0.3,
+      toolOutputBudget: 50_000,
+      previewTokens: 500,
+      summaryTokens: 8192,
+    });
   });
 });

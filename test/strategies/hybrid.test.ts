@@ -17,7 +17,14 @@ describe('hybrid', () => {
     { name: '20 turns: masking only, the last 10 observations kept', steps: 20, options: {}, summaries: 0, masked: 10, verbatim: 10 },
     { name: '53 turns (43 + 10): one summary, then masking of what is left', steps: 53, options: {}, summaries: 1, masked: 0, verbatim: 10 },
     { name: '60 turns: one summary, 7 of the 17 kept turns masked', steps: 60, options: {}, summaries: 1, masked: 7, verbatim: 10 },
-    { name: 'smaller N and observation window', steps: 12, options: { summarizeTurns: 4, keepTurns: 4, keepObservations: 2 }, summaries: 2, masked: 2, verbatim: 2 },
+    {
+      name: 'smaller N and observation window',
+      steps: 12,
+      options: { summarizeTurns: 4, keepTurns: 4, keepObservations: 2 },
+      summaries: 2,
+      masked: 2,
+      verbatim: 2,
+    },
   ];
   it.each(table)('$name', async ({ steps, options, summaries, masked, verbatim }) => {
     const session = turns(steps);

@@ -9,10 +9,14 @@ const out = (lines: number, tag: string): string => Array.from({ length: lines }
 const session: TranscriptEvent[] = [
   msg.system('s'),
   msg.user('task', 'Fix the bug in parse.py'),
-  msg.call('a1', 'c1'), msg.tool('t1', 'c1', out(3, 'one')),
-  msg.call('a2', 'c2'), msg.tool('t2', 'c2', out(3, 'two')),
-  msg.call('a3', 'c3'), msg.tool('t3', 'c3', out(3, 'three')),
-  msg.call('a4', 'c4'), { ...(msg.tool('t4', 'c4', out(3, 'four')) as object), toolName: 'grep' } as TranscriptEvent,
+  msg.call('a1', 'c1'),
+  msg.tool('t1', 'c1', out(3, 'one')),
+  msg.call('a2', 'c2'),
+  msg.tool('t2', 'c2', out(3, 'two')),
+  msg.call('a3', 'c3'),
+  msg.tool('t3', 'c3', out(3, 'three')),
+  msg.call('a4', 'c4'),
+  { ...(msg.tool('t4', 'c4', out(3, 'four')) as object), toolName: 'grep' } as TranscriptEvent,
 ];
 
 describe('observation-masking', () => {

@@ -13,11 +13,35 @@ const events = (n: number): TranscriptEvent[] => [
 
 describe('openhands-condenser', () => {
   const table: { name: string; options: Record<string, unknown>; turns: number; expected: string[]; calls: number }[] = [
-    { name: 'recent: first 1 and last 9 events, moved back to a call, plus the pinned task', options: { variant: 'recent' }, turns: 10, expected: ['s', 'task', 'a5', 't5', 'a6', 't6', 'a7', 't7', 'a8', 't8', 'a9', 't9'], calls: 0 },
-    { name: 'recent with keepFirst 2, maxSize 6', options: { variant: 'recent', keepFirst: 2, maxSize: 6 }, turns: 10, expected: ['s', 'task', 'a8', 't8', 'a9', 't9'], calls: 0 },
+    {
+      name: 'recent: first 1 and last 9 events, moved back to a call, plus the pinned task',
+      options: { variant: 'recent' },
+      turns: 10,
+      expected: ['s', 'task', 'a5', 't5', 'a6', 't6', 'a7', 't7', 'a8', 't8', 'a9', 't9'],
+      calls: 0,
+    },
+    {
+      name: 'recent with keepFirst 2, maxSize 6',
+      options: { variant: 'recent', keepFirst: 2, maxSize: 6 },
+      turns: 10,
+      expected: ['s', 'task', 'a8', 't8', 'a9', 't9'],
+      calls: 0,
+    },
     { name: 'amortized under the size: everything', options: { variant: 'amortized', maxSize: 30 }, turns: 10, expected: ids(events(10) as never), calls: 0 },
-    { name: 'amortized over the size: head and newest half, grown back since', options: { variant: 'amortized', maxSize: 12 }, turns: 10, expected: ['s', 'task', 'a6', 't6', 'a7', 't7', 'a8', 't8', 'a9', 't9'], calls: 0 },
-    { name: 'llm-summarizing: head 4, summary, newest half', options: { maxSize: 12 }, turns: 10, expected: ['s', 'task', 'a0', 't0', 'openhands-summary-2', 'a8', 't8', 'a9', 't9'], calls: 2 },
+    {
+      name: 'amortized over the size: head and newest half, grown back since',
+      options: { variant: 'amortized', maxSize: 12 },
+      turns: 10,
+      expected: ['s', 'task', 'a6', 't6', 'a7', 't7', 'a8', 't8', 'a9', 't9'],
+      calls: 0,
+    },
+    {
+      name: 'llm-summarizing: head 4, summary, newest half',
+      options: { maxSize: 12 },
+      turns: 10,
+      expected: ['s', 'task', 'a0', 't0', 'openhands-summary-2', 'a8', 't8', 'a9', 't9'],
+      calls: 2,
+    },
   ];
   it.each(table)('$name', async ({ options, turns, expected, calls }) => {
     const session = events(turns);

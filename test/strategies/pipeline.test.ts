@@ -35,11 +35,31 @@ const textOf = (context: readonly ContextMessage[], id: string): string => conte
 
 describe('pipeline', () => {
   const table: { name: string; stages: { strategy: string; options?: Record<string, unknown> }[]; expected: string[] }[] = [
-    { name: 'tiered-truncation then rolling-window: the window of the truncated context', stages: [{ strategy: 'tiered-truncation' }, { strategy: 'rolling-window', options: { groups: 2 } }], expected: ['s', 'u2', 'a3', 't3', 'u3', 'a4', 't4'] },
-    { name: 'rolling-window then tiered-truncation: the same messages, each stage on the output of the previous', stages: [{ strategy: 'rolling-window', options: { groups: 2 } }, { strategy: 'tiered-truncation' }], expected: ['s', 'u2', 'a3', 't3', 'u3', 'a4', 't4'] },
-    { name: 'surgical-eviction then rolling-window keeps the tombstones the window reaches', stages: [{ strategy: 'surgical-eviction' }, { strategy: 'rolling-window', options: { groups: 3 } }], expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:t1', 'evicted:t2', 'u2', 'a3', 't3', 'u3', 'a4', 't4'] },
-    { name: 'rolling-window then surgical-eviction: a later stage that remembers tasks (transform)', stages: [{ strategy: 'rolling-window', options: { groups: 0 } }, { strategy: 'surgical-eviction' }], expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:t1', 'evicted:t2', 'u2', 'a3', 't3', 'u3', 'a4', 't4'] },
-    { name: 'a later stage without transform keeps its state, fed the new messages of the context', stages: [{ strategy: 'rolling-window', options: { groups: 1 } }, { strategy: 'full' }], expected: ['s', 'u3', 'a4', 't4'] },
+    {
+      name: 'tiered-truncation then rolling-window: the window of the truncated context',
+      stages: [{ strategy: 'tiered-truncation' }, { strategy: 'rolling-window', options: { groups: 2 } }],
+      expected: ['s', 'u2', 'a3', 't3', 'u3', 'a4', 't4'],
+    },
+    {
+      name: 'rolling-window then tiered-truncation: the same messages, each stage on the output of the previous',
+      stages: [{ strategy: 'rolling-window', options: { groups: 2 } }, { strategy: 'tiered-truncation' }],
+      expected: ['s', 'u2', 'a3', 't3', 'u3', 'a4', 't4'],
+    },
+    {
+      name: 'surgical-eviction then rolling-window keeps the tombstones the window reaches',
+      stages: [{ strategy: 'surgical-eviction' }, { strategy: 'rolling-window', options: { groups: 3 } }],
+      expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:t1', 'evicted:t2', 'u2', 'a3', 't3', 'u3', 'a4', 't4'],
+    },
+    {
+      name: 'rolling-window then surgical-eviction: a later stage that remembers tasks (transform)',
+      stages: [{ strategy: 'rolling-window', options: { groups: 0 } }, { strategy: 'surgical-eviction' }],
+      expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:t1', 'evicted:t2', 'u2', 'a3', 't3', 'u3', 'a4', 't4'],
+    },
+    {
+      name: 'a later stage without transform keeps its state, fed the new messages of the context',
+      stages: [{ strategy: 'rolling-window', options: { groups: 1 } }, { strategy: 'full' }],
+      expected: ['s', 'u3', 'a4', 't4'],
+    },
   ];
   it.each(table)('$name', async ({ stages, expected }) => {
     const { context } = await replay(resolved, { stages: stages.map((s) => ({ strategy: s.strategy, options: s.options ?? {} })) }, session);
@@ -47,14 +67,28 @@ describe('pipeline', () => {
   });
 
   it('cuts results in stage 1 that stage 2 then windows, and both stages emit their actions', async () => {
-    const { context, harness } = await replay(resolved, { stages: [{ strategy: 'tiered-truncation', options: {} }, { strategy: 'rolling-window', options: { groups: 2 } }] }, session);
+    const { context, harness } = await replay(
+      resolved,
+      {
+        stages: [
+          { strategy: 'tiered-truncation', options: {} },
+          { strategy: 'rolling-window', options: { groups: 2 } },
+        ],
+      },
+      session,
+    );
     expect(textOf(context, 't3').length).toBeLessThan(400);
     expect(textOf(context, 't4').length).toBe(2400);
     expect(harness.actions.map((a) => a.action)).toEqual(['truncate', 'drop']);
   });
 
   it('defaults to tiered-truncation then rolling-window, and the registered pipeline runs them', async () => {
-    expect(pipeline.options.parse({})).toEqual({ stages: [{ strategy: 'tiered-truncation', options: {} }, { strategy: 'rolling-window', options: {} }] });
+    expect(pipeline.options.parse({})).toEqual({
+      stages: [
+        { strategy: 'tiered-truncation', options: {} },
+        { strategy: 'rolling-window', options: {} },
+      ],
+    });
     const { context } = await replay(pipeline, {}, session);
     expect(ids(context)).toEqual(['s', 'u1', 'a1', 't1', 'a2', 't2', 'u2', 'a3', 't3', 'u3', 'a4', 't4']);
     expect(textOf(context, 't1')).toContain('[archived: t1 — retrievable]');
@@ -75,7 +109,12 @@ describe('pipeline', () => {
       },
       ...(transform ? { transform: (context: ContextMessage[]) => context } : {}),
     });
-    const stages: Record<string, Strategy> = { a: fake('a', 'give-up', false), b: fake('b', 'give-up', false), c: fake('c', 'retry', true), d: fake('d', 'retry', true) };
+    const stages: Record<string, Strategy> = {
+      a: fake('a', 'give-up', false),
+      b: fake('b', 'give-up', false),
+      c: fake('c', 'retry', true),
+      d: fake('d', 'retry', true),
+    };
     const composed = createPipeline((name) => stages[name] as Strategy);
     const state = composed.init(composed.options.parse({ stages: ['a', 'b', 'c', 'd'].map((strategy) => ({ strategy })) }), { sessionId: 's', window: 1000 });
     const decision = await composed.recover?.({ kind: 'overflow', message: 'too big' }, state, createHarness().env);
@@ -100,7 +139,14 @@ describe('pipeline resolution (src/engine/resolve-strategy.ts)', () => {
   const spec = (over: Partial<StrategySpec>): StrategySpec => ({ label: 'chain', strategy: 'pipeline', options: {}, ...over });
 
   it('resolves each stage of a `pipeline:` list with its own schema, defaults filled', () => {
-    const { strategy, options } = resolveStrategy(spec({ stages: [{ label: 'tiered-truncation', strategy: 'tiered-truncation', options: { finishedChars: 200 } }, { label: 'rolling-window', strategy: 'rolling-window', options: {} }] }));
+    const { strategy, options } = resolveStrategy(
+      spec({
+        stages: [
+          { label: 'tiered-truncation', strategy: 'tiered-truncation', options: { finishedChars: 200 } },
+          { label: 'rolling-window', strategy: 'rolling-window', options: {} },
+        ],
+      }),
+    );
     expect(strategy.name).toBe('pipeline');
     expect(options).toEqual({
       stages: [
@@ -111,7 +157,9 @@ describe('pipeline resolution (src/engine/resolve-strategy.ts)', () => {
   });
 
   it('resolves a plain `strategy: pipeline` entry to the default stages, and runs any registered stage', async () => {
-    const { strategy, options } = resolveStrategy(spec({ options: { stages: [{ strategy: 'state-anchor', options: { groups: 1 } }, { strategy: 'tiered-truncation' }] } }));
+    const { strategy, options } = resolveStrategy(
+      spec({ options: { stages: [{ strategy: 'state-anchor', options: { groups: 1 } }, { strategy: 'tiered-truncation' }] } }),
+    );
     const { context } = await replay(strategy, options, session);
     // state-anchor's window cuts the older groups, so it writes its STATE block (a metered rebuild call) and anchors it.
     expect(ids(context)).toEqual(['s', 'state-anchor:state', 'u3', 'a4', 't4']);
@@ -119,13 +167,24 @@ describe('pipeline resolution (src/engine/resolve-strategy.ts)', () => {
   });
 
   it('names the file and field of a bad stage option', () => {
-    const bad = () => resolveStrategy(spec({ stages: [{ label: 'full', strategy: 'full', options: {} }, { label: 'rolling-window', strategy: 'rolling-window', options: { groups: -1 } }] }), 'suite.yaml');
+    const bad = () =>
+      resolveStrategy(
+        spec({
+          stages: [
+            { label: 'full', strategy: 'full', options: {} },
+            { label: 'rolling-window', strategy: 'rolling-window', options: { groups: -1 } },
+          ],
+        }),
+        'suite.yaml',
+      );
     expect(bad).toThrow(InputError);
     expect(bad).toThrow(/suite\.yaml.*strategies\.chain\.pipeline\.1\.options\.groups/);
   });
 
   it('rejects an unknown stage with the list of known strategies, and stages given twice', () => {
-    expect(() => resolveStrategy(spec({ options: { stages: [{ strategy: 'nope' }] } }))).toThrow(/unknown strategy "nope"; known strategies: full, rolling-window/);
+    expect(() => resolveStrategy(spec({ options: { stages: [{ strategy: 'nope' }] } }))).toThrow(
+      /unknown strategy "nope"; known strategies: full, rolling-window/,
+    );
     const twice = spec({ options: { stages: [{ strategy: 'full' }] }, stages: [{ label: 'full', strategy: 'full', options: {} }] });
     expect(() => resolveStrategy(twice)).toThrow(/either as `pipeline:` or as options.stages/);
   });

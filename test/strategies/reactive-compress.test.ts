@@ -58,7 +58,14 @@ describe('reactive-compress', () => {
       expected: ['s', 'reactive-summary-1', 'u2', 'a4', 't4', 'a5', 't5'],
       actions: ['trigger', 'summary', 'compact'],
     },
-    { name: 'a quota failure compresses too', failed: { kind: 'quota', message: 'daily quota' }, options: { keepRecent: 3 }, decision: 'retry', expected: messageIds(session), actions: ['trigger', 'truncate', 'compact'] },
+    {
+      name: 'a quota failure compresses too',
+      failed: { kind: 'quota', message: 'daily quota' },
+      options: { keepRecent: 3 },
+      decision: 'retry',
+      expected: messageIds(session),
+      actions: ['trigger', 'truncate', 'compact'],
+    },
     {
       name: 'a rate limit compresses: the retry needs fewer tokens of the minute',
       failed: { kind: 'rate-limit', message: '429', retryAfterMs: 1000 },
@@ -67,8 +74,22 @@ describe('reactive-compress', () => {
       expected: messageIds(session),
       actions: ['trigger', 'truncate', 'compact'],
     },
-    { name: 'a server error is left to the retry policy', failed: { kind: 'server', message: '503' }, options: { keepRecent: 3 }, decision: 'give-up', expected: messageIds(session), actions: [] },
-    { name: 'nothing outside the recent messages: give up with a note', failed: overflow, options: {}, decision: 'give-up', expected: messageIds(session), actions: ['trigger', 'note'] },
+    {
+      name: 'a server error is left to the retry policy',
+      failed: { kind: 'server', message: '503' },
+      options: { keepRecent: 3 },
+      decision: 'give-up',
+      expected: messageIds(session),
+      actions: [],
+    },
+    {
+      name: 'nothing outside the recent messages: give up with a note',
+      failed: overflow,
+      options: {},
+      decision: 'give-up',
+      expected: messageIds(session),
+      actions: ['trigger', 'note'],
+    },
   ];
   it.each(table)('$name', async ({ failed, options, decision, expected, actions }) => {
     const { decision: got, context, harness } = await recoverFrom(failed, options);
@@ -116,9 +137,15 @@ describe('reactive-compress', () => {
     expect(archived.every((m) => !m.text.includes('tool result cleared'))).toBe(true);
   });
 
-  it('a second summary archives the first one\'s originals under its own hint, not the first summary', async () => {
+  it("a second summary archives the first one's originals under its own hint, not the first summary", async () => {
     const harness = createHarness({ window: 600 });
-    const more: TranscriptEvent[] = [msg.user('u3'), msg.call('a6', 'c6'), msg.tool('t6', 'c6', words(300)), msg.call('a7', 'c7'), msg.tool('t7', 'c7', words(300))];
+    const more: TranscriptEvent[] = [
+      msg.user('u3'),
+      msg.call('a6', 'c6'),
+      msg.tool('t6', 'c6', words(300)),
+      msg.call('a7', 'c7'),
+      msg.tool('t7', 'c7', words(300)),
+    ];
     const { state } = await replay(reactiveCompress, { keepRecent: 3 }, session, harness);
     await reactiveCompress.recover?.(overflow, state, harness.env);
     for (const event of more) await reactiveCompress.observe?.(event, state, harness.env);
@@ -178,7 +205,9 @@ describe('reactive-compress', () => {
     const eager = await replay(reactiveCompress, { keepRecent: 3, proactiveAt: 0.5 }, session, createHarness({ window: 1000 }));
     expect(actionsOf(eager.harness, 'trigger')[0]?.mode).toBe('proactive');
     expect(actionsOf(eager.harness, 'compact')).toHaveLength(1);
-    expect(reactiveCompress.thresholds?.(reactiveCompress.options.parse({ proactiveAt: 0.85 }), 48_000)).toEqual([{ label: 'proactive compression', tokens: 40_800 }]);
+    expect(reactiveCompress.thresholds?.(reactiveCompress.options.parse({ proactiveAt: 0.85 }), 48_000)).toEqual([
+      { label: 'proactive compression', tokens: 40_800 },
+    ]);
   });
 
   it('gives the same output for the same input', async () => {
@@ -188,7 +217,14 @@ describe('reactive-compress', () => {
   });
 
   it('documents every option with a default', () => {
-    expect(reactiveCompress.options.parse({})).toEqual({ keepRecent: 10, target: 8000, lightweightFirst: true, clearMinChars: 200, summaryTokens: 2048, proactiveAt: 0 });
+    expect(reactiveCompress.options.parse({})).toEqual({
+      keepRecent: 10,
+      target: 8000,
+      lightweightFirst: true,
+      clearMinChars: 200,
+      summaryTokens: 2048,
+      proactiveAt: 0,
+    });
     expect(reactiveCompress.thresholds?.(reactiveCompress.options.parse({}), 48_000)).toEqual([]);
   });
 

@@ -14,12 +14,25 @@ import { createProvider } from '../../src/providers/index.js';
 import { runUnit } from '../../src/engine/run-unit.js';
 
 const compaction: CompactionEvent = { type: 'compaction', id: 'k1', summary: 'Summary: u1 asked for X; a1 ran c1.' };
-const session: TranscriptEvent[] = [msg.system('s'), msg.user('u1'), msg.call('a1', 'c1'), msg.tool('t1', 'c1'), compaction, msg.assistant('a2'), msg.user('u2'), msg.assistant('a3')];
+const session: TranscriptEvent[] = [
+  msg.system('s'),
+  msg.user('u1'),
+  msg.call('a1', 'c1'),
+  msg.tool('t1', 'c1'),
+  compaction,
+  msg.assistant('a2'),
+  msg.user('u2'),
+  msg.assistant('a3'),
+];
 
 describe('recorded', () => {
   const table: { name: string; events: TranscriptEvent[]; expected: string[] }[] = [
-    { name: 'at the agent\'s compaction, the system prompt and the summary replace the history', events: session, expected: ['s', 'k1', 'a2', 'u2', 'a3'] },
-    { name: 'a compaction without a summary changes nothing (nothing to replace the history with)', events: [msg.user('u1'), { type: 'compaction', id: 'k0' }, msg.assistant('a1')], expected: ['u1', 'a1'] },
+    { name: "at the agent's compaction, the system prompt and the summary replace the history", events: session, expected: ['s', 'k1', 'a2', 'u2', 'a3'] },
+    {
+      name: 'a compaction without a summary changes nothing (nothing to replace the history with)',
+      events: [msg.user('u1'), { type: 'compaction', id: 'k0' }, msg.assistant('a1')],
+      expected: ['u1', 'a1'],
+    },
     { name: 'without a compaction it is full', events: [msg.user('u1'), msg.call('a1', 'c1'), msg.tool('t1', 'c1')], expected: ['u1', 'a1', 't1'] },
   ];
   it.each(table)('$name', async ({ events, expected }) => {

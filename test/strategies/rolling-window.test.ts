@@ -18,16 +18,58 @@ const threeGroups: TranscriptEvent[] = [
 
 describe('rolling-window', () => {
   const table: { name: string; groups?: number; events: TranscriptEvent[]; expected: string[]; dropped: boolean }[] = [
-    { name: 'keeps everything when the history has fewer groups', groups: 4, events: threeGroups, expected: ['s', 'u1', 'a1', 't1', 'u2', 'a2', 'u3', 'a3', 't3'], dropped: false },
+    {
+      name: 'keeps everything when the history has fewer groups',
+      groups: 4,
+      events: threeGroups,
+      expected: ['s', 'u1', 'a1', 't1', 'u2', 'a2', 'u3', 'a3', 't3'],
+      dropped: false,
+    },
     { name: 'keeps the system prompt and the last 2 groups', groups: 2, events: threeGroups, expected: ['s', 'u2', 'a2', 'u3', 'a3', 't3'], dropped: true },
-    { name: 'keeps only the newest group with N = 1, call and result together', groups: 1, events: threeGroups, expected: ['s', 'u3', 'a3', 't3'], dropped: true },
+    {
+      name: 'keeps only the newest group with N = 1, call and result together',
+      groups: 1,
+      events: threeGroups,
+      expected: ['s', 'u3', 'a3', 't3'],
+      dropped: true,
+    },
     { name: 'N = 0 keeps the whole history', groups: 0, events: threeGroups, expected: ['s', 'u1', 'a1', 't1', 'u2', 'a2', 'u3', 'a3', 't3'], dropped: false },
     { name: 'defaults to 4 groups', events: threeGroups, expected: ['s', 'u1', 'a1', 't1', 'u2', 'a2', 'u3', 'a3', 't3'], dropped: false },
-    { name: 'undo removes the newest group before the window is applied', groups: 2, events: [...threeGroups, { type: 'control', action: 'undo' }], expected: ['s', 'u1', 'a1', 't1', 'u2', 'a2'], dropped: false },
-    { name: 'undo, then the window still drops what is older', groups: 1, events: [...threeGroups, { type: 'control', action: 'undo' }], expected: ['s', 'u2', 'a2'], dropped: true },
-    { name: 'drop-group removes the group it names, call and result with it', groups: 4, events: [...threeGroups, { type: 'control', action: 'drop-group', group: 0 }], expected: ['s', 'u2', 'a2', 'u3', 'a3', 't3'], dropped: false },
-    { name: 'drop-group of a middle group, then the window', groups: 1, events: [...threeGroups, { type: 'control', action: 'drop-group', group: 2 }], expected: ['s', 'u2', 'a2'], dropped: true },
-    { name: 'drop-group of a group that does not exist changes nothing', groups: 4, events: [...threeGroups, { type: 'control', action: 'drop-group', group: 7 }], expected: ['s', 'u1', 'a1', 't1', 'u2', 'a2', 'u3', 'a3', 't3'], dropped: false },
+    {
+      name: 'undo removes the newest group before the window is applied',
+      groups: 2,
+      events: [...threeGroups, { type: 'control', action: 'undo' }],
+      expected: ['s', 'u1', 'a1', 't1', 'u2', 'a2'],
+      dropped: false,
+    },
+    {
+      name: 'undo, then the window still drops what is older',
+      groups: 1,
+      events: [...threeGroups, { type: 'control', action: 'undo' }],
+      expected: ['s', 'u2', 'a2'],
+      dropped: true,
+    },
+    {
+      name: 'drop-group removes the group it names, call and result with it',
+      groups: 4,
+      events: [...threeGroups, { type: 'control', action: 'drop-group', group: 0 }],
+      expected: ['s', 'u2', 'a2', 'u3', 'a3', 't3'],
+      dropped: false,
+    },
+    {
+      name: 'drop-group of a middle group, then the window',
+      groups: 1,
+      events: [...threeGroups, { type: 'control', action: 'drop-group', group: 2 }],
+      expected: ['s', 'u2', 'a2'],
+      dropped: true,
+    },
+    {
+      name: 'drop-group of a group that does not exist changes nothing',
+      groups: 4,
+      events: [...threeGroups, { type: 'control', action: 'drop-group', group: 7 }],
+      expected: ['s', 'u1', 'a1', 't1', 'u2', 'a2', 'u3', 'a3', 't3'],
+      dropped: false,
+    },
   ];
   it.each(table)('$name', async ({ groups, events, expected, dropped }) => {
     const { context, harness } = await replay(rollingWindow, groups === undefined ? {} : { groups }, events);
@@ -72,7 +114,12 @@ describe('rolling-window tool-call isolation', () => {
       expected: ['s', 'u1', 'a1', 'a3', 'u2', 'a4', 't4'],
       isolated: true,
     },
-    { name: 'without a switch nothing is isolated', events: openaiThenGemini.filter((e) => e.type !== 'control'), expected: ['s', 'u1', 'a1', 't1', 'a2', 't2', 'a3', 'u2', 'a4', 't4'], isolated: false },
+    {
+      name: 'without a switch nothing is isolated',
+      events: openaiThenGemini.filter((e) => e.type !== 'control'),
+      expected: ['s', 'u1', 'a1', 't1', 'a2', 't2', 'a3', 'u2', 'a4', 't4'],
+      isolated: false,
+    },
     {
       name: 'switching back to the first format isolates the other one instead',
       events: [...openaiThenGemini, switchTo('openai')],
@@ -81,7 +128,13 @@ describe('rolling-window tool-call isolation', () => {
     },
     {
       name: "Gemini's two formats (API and CLI recording) are one family",
-      events: [msg.user('u1'), inDialect(msg.call('a1', 'c1'), 'gemini-cli'), inDialect(msg.tool('t1', 'c1'), 'gemini-cli'), switchTo('gemini'), msg.user('u2')],
+      events: [
+        msg.user('u1'),
+        inDialect(msg.call('a1', 'c1'), 'gemini-cli'),
+        inDialect(msg.tool('t1', 'c1'), 'gemini-cli'),
+        switchTo('gemini'),
+        msg.user('u2'),
+      ],
       expected: ['u1', 'a1', 't1', 'u2'],
       isolated: false,
     },

@@ -32,7 +32,9 @@ describe('sigma', () => {
     expect(actionsOf(harness, 'evict')).toHaveLength(evicted ? 1 : 0);
     expect(actionsOf(harness, 'trigger').map((a) => a.mode)).toEqual(evicted ? ['semantic'] : []);
     expect(ids(context)).toContain(evicted ? 'evicted:t1' : 't1');
-    expect(ids(context)).toEqual(evicted ? ['s', 'u1', 'evicted:k1:a1', 'evicted:t1', 'evicted:t2', 'a3', 't3'] : ['s', 'u1', 'a1', 't1', 'a2', 't2', 'a3', 't3']);
+    expect(ids(context)).toEqual(
+      evicted ? ['s', 'u1', 'evicted:k1:a1', 'evicted:t1', 'evicted:t2', 'a3', 't3'] : ['s', 'u1', 'a1', 't1', 'a2', 't2', 'a3', 't3'],
+    );
     expect(ids(context)).toContain('t3');
   });
 
@@ -48,7 +50,8 @@ describe('sigma', () => {
     const options = { semanticTokens: 90_000, standardTokens: 400, recentTokens: 50, recapTokens: 50 };
     const { state, harness } = await replay(sigma, options, session);
     expect(harness.calls).toHaveLength(1);
-    for (const event of [msg.user('u2'), msg.call('a4', 'c4'), msg.tool('t4', 'c4', words(500)), msg.call('a5', 'c5'), msg.tool('t5', 'c5', words(30))]) await sigma.observe?.(event, state, harness.env);
+    for (const event of [msg.user('u2'), msg.call('a4', 'c4'), msg.tool('t4', 'c4', words(500)), msg.call('a5', 'c5'), msg.tool('t5', 'c5', words(30))])
+      await sigma.observe?.(event, state, harness.env);
     const second = await sigma.prepare(state, harness.env);
     expect(harness.calls).toHaveLength(2);
     expect(ids(second)).toEqual(['s', 'sigma-recap-2', 'u2', 'a5', 't5']);

@@ -4,8 +4,22 @@ import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js'
 import type { ContextMessage, TranscriptEvent } from '../../src/transcript/types.js';
 import type { CompletionResult } from '../../src/contracts/provider.js';
 
-const STATE_1 = ['### STATE', 'Goal: fix the flaky warehouse test', 'Context: CI job `unit` on main', 'Resolved: none yet', 'Technical anchors: src/inventory/warehouse.ts:42'].join('\n');
-const STATE_2 = ['Done with the first part.', '### STATE', 'Goal: fix the flaky warehouse test', 'Resolved: the race in countWarehouse', 'Anchors: WAREHOUSE_TIMEOUT=30s', '### NEXT', 'run the suite'].join('\n');
+const STATE_1 = [
+  '### STATE',
+  'Goal: fix the flaky warehouse test',
+  'Context: CI job `unit` on main',
+  'Resolved: none yet',
+  'Technical anchors: src/inventory/warehouse.ts:42',
+].join('\n');
+const STATE_2 = [
+  'Done with the first part.',
+  '### STATE',
+  'Goal: fix the flaky warehouse test',
+  'Resolved: the race in countWarehouse',
+  'Anchors: WAREHOUSE_TIMEOUT=30s',
+  '### NEXT',
+  'run the suite',
+].join('\n');
 
 const session: TranscriptEvent[] = [
   msg.system('s'),
@@ -35,8 +49,20 @@ describe('state-anchor', () => {
       events: session,
       expected: ['s', 'state-anchor:state', 'state-anchor:scratchpad', 'u2', 'a2', 't2', 'u3', 'a3', 'u4', 'a4'],
     },
-    { name: 'without a state block, notes or rebuilds it is a rolling window', groups: 1, rebuildAfter: 0, events: [msg.system('s'), msg.user('u1'), msg.assistant('a1'), msg.user('u2'), msg.assistant('a2')], expected: ['s', 'u2', 'a2'] },
-    { name: 'a state block written by the user is not the agent state', groups: 1, rebuildAfter: 0, events: [msg.system('s'), msg.user('u1', STATE_1), msg.user('u2')], expected: ['s', 'u2'] },
+    {
+      name: 'without a state block, notes or rebuilds it is a rolling window',
+      groups: 1,
+      rebuildAfter: 0,
+      events: [msg.system('s'), msg.user('u1'), msg.assistant('a1'), msg.user('u2'), msg.assistant('a2')],
+      expected: ['s', 'u2', 'a2'],
+    },
+    {
+      name: 'a state block written by the user is not the agent state',
+      groups: 1,
+      rebuildAfter: 0,
+      events: [msg.system('s'), msg.user('u1', STATE_1), msg.user('u2')],
+      expected: ['s', 'u2'],
+    },
     {
       name: 'undo honoured by the window; the state block, once seen, persists',
       groups: 2,
@@ -45,7 +71,11 @@ describe('state-anchor', () => {
     },
   ];
   it.each(table)('$name', async ({ groups, rebuildAfter, events, expected }) => {
-    const { context } = await replay(stateAnchor, { ...(groups === undefined ? {} : { groups }), ...(rebuildAfter === undefined ? {} : { rebuildAfter }) }, events);
+    const { context } = await replay(
+      stateAnchor,
+      { ...(groups === undefined ? {} : { groups }), ...(rebuildAfter === undefined ? {} : { rebuildAfter }) },
+      events,
+    );
     expect(ids(context)).toEqual(expected);
   });
 
@@ -88,12 +118,26 @@ describe('state-anchor', () => {
 
   const WRITTEN = '### STATE\nGoal: ship the parser\nContext: src/parse.ts\nResolved: lexer done\nTechnical anchors: MAX_DEPTH=64';
   const written = (): CompletionResult => ({ ok: true, text: WRITTEN, toolCalls: [], usage: { input: 100, cachedInput: 0, output: 30, reasoning: 0 } });
-  const groupsOf = (n: number): TranscriptEvent[] => [msg.system('s'), ...Array.from({ length: n }, (_, i) => [msg.user(`u${i + 1}`), msg.assistant(`a${i + 1}`)]).flat()];
+  const groupsOf = (n: number): TranscriptEvent[] => [
+    msg.system('s'),
+    ...Array.from({ length: n }, (_, i) => [msg.user(`u${i + 1}`), msg.assistant(`a${i + 1}`)]).flat(),
+  ];
 
   const rebuilds: { name: string; groups: number; rebuildAfter?: number; rebuildAt?: number; events: TranscriptEvent[]; calls: number; sent?: string[] }[] = [
     { name: 'no call while the window cuts nothing', groups: 3, events: groupsOf(3), calls: 0 },
-    { name: 'the model writes the block once the window cuts and none exists, from the whole history', groups: 2, events: groupsOf(3), calls: 1, sent: ['s', 'u1', 'a1', 'u2', 'a2', 'u3', 'a3'] },
-    { name: 'a fresh block the agent wrote is anchored without a call', groups: 1, events: [msg.system('s'), msg.user('u1'), msg.user('u2'), msg.assistant('a2', STATE_1)], calls: 0 },
+    {
+      name: 'the model writes the block once the window cuts and none exists, from the whole history',
+      groups: 2,
+      events: groupsOf(3),
+      calls: 1,
+      sent: ['s', 'u1', 'a1', 'u2', 'a2', 'u3', 'a3'],
+    },
+    {
+      name: 'a fresh block the agent wrote is anchored without a call',
+      groups: 1,
+      events: [msg.system('s'), msg.user('u1'), msg.user('u2'), msg.assistant('a2', STATE_1)],
+      calls: 0,
+    },
     {
       name: 'a stale block is rebuilt from the previous block and the messages since it',
       groups: 1,
@@ -103,12 +147,30 @@ describe('state-anchor', () => {
       sent: ['s', 'state-anchor:previous', 'u2', 'a2', 'u3'],
     },
     { name: 'rebuildAfter 0 never calls', groups: 1, rebuildAfter: 0, events: groupsOf(4), calls: 0 },
-    { name: 'a context at rebuildAt of the window is anchored though the window cuts nothing', groups: 3, rebuildAt: 0.0001, events: groupsOf(2), calls: 1, sent: ['s', 'u1', 'a1', 'u2', 'a2'] },
-    { name: 'a manual /compact rebuilds even when the window cuts nothing', groups: 3, events: [...groupsOf(1), { type: 'control', action: 'compact' }], calls: 1, sent: ['s', 'u1', 'a1'] },
+    {
+      name: 'a context at rebuildAt of the window is anchored though the window cuts nothing',
+      groups: 3,
+      rebuildAt: 0.0001,
+      events: groupsOf(2),
+      calls: 1,
+      sent: ['s', 'u1', 'a1', 'u2', 'a2'],
+    },
+    {
+      name: 'a manual /compact rebuilds even when the window cuts nothing',
+      groups: 3,
+      events: [...groupsOf(1), { type: 'control', action: 'compact' }],
+      calls: 1,
+      sent: ['s', 'u1', 'a1'],
+    },
   ];
   it.each(rebuilds)('rebuild: $name', async ({ groups, rebuildAfter, rebuildAt, events, calls, sent }) => {
     const harness = createHarness({ answer: written });
-    const { context } = await replay(stateAnchor, { groups, ...(rebuildAfter === undefined ? {} : { rebuildAfter }), ...(rebuildAt === undefined ? {} : { rebuildAt }) }, events, harness);
+    const { context } = await replay(
+      stateAnchor,
+      { groups, ...(rebuildAfter === undefined ? {} : { rebuildAfter }), ...(rebuildAt === undefined ? {} : { rebuildAt }) },
+      events,
+      harness,
+    );
     expect(harness.calls).toHaveLength(calls);
     if (sent !== undefined) expect(ids(harness.calls[0]?.messages ?? [])).toEqual(sent);
     const anchors = harness.actions.filter((a) => a.action === 'anchor');

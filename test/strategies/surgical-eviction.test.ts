@@ -13,36 +13,92 @@ import type { ContextMessage, TaskEvent, TranscriptEvent } from '../../src/trans
 const SUMMARY = 'Fixed the retry loop in src/net/retry.ts; 12 tests pass.';
 const task = (id: string, status: TaskEvent['status'], extra: Partial<TaskEvent> = {}): TranscriptEvent => ({ type: 'task', id, status, ...extra });
 /** A thinking, signed tool-calling turn, as a Gemini thinking model records it. */
-const call = (id: string, callId: string, signature = `sig-${id}`): TranscriptEvent => ({ ...msg.call(id, callId), thinking: `thinking of ${id}`, thoughtSignature: signature }) as TranscriptEvent;
+const call = (id: string, callId: string, signature = `sig-${id}`): TranscriptEvent =>
+  ({ ...msg.call(id, callId), thinking: `thinking of ${id}`, thoughtSignature: signature }) as TranscriptEvent;
 /** A tool result large enough that its tombstone saves tokens. */
 const result = (id: string, callId: string): TranscriptEvent => msg.tool(id, callId, `output line of ${id}: status ok, 200 rows\n`.repeat(40));
-const done = (id: string, criteria?: string[]): TranscriptEvent => task(id, 'completed', { resultSummary: SUMMARY, ...(criteria !== undefined ? { criteria } : {}) });
+const done = (id: string, criteria?: string[]): TranscriptEvent =>
+  task(id, 'completed', { resultSummary: SUMMARY, ...(criteria !== undefined ? { criteria } : {}) });
 
-const oneTask: TranscriptEvent[] = [msg.system('s'), msg.user('u1'), task('k1', 'in_progress'), call('a1', 'c1'), result('r1', 'c1'), call('a2', 'c2'), result('r2', 'c2'), msg.assistant('a3', 'Done: the retry loop is fixed.')];
+const oneTask: TranscriptEvent[] = [
+  msg.system('s'),
+  msg.user('u1'),
+  task('k1', 'in_progress'),
+  call('a1', 'c1'),
+  result('r1', 'c1'),
+  call('a2', 'c2'),
+  result('r2', 'c2'),
+  msg.assistant('a3', 'Done: the retry loop is fixed.'),
+];
 
 describe('surgical-eviction', () => {
   const table: { name: string; options?: Partial<Options>; events: TranscriptEvent[]; expected: string[]; actions: string[] }[] = [
-    { name: 'a completed task: its turns become one tombstone, its results tombstones after it', events: [...oneTask, done('k1'), msg.user('u2')], expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:r1', 'evicted:r2', 'u2'], actions: ['evict'] },
+    {
+      name: 'a completed task: its turns become one tombstone, its results tombstones after it',
+      events: [...oneTask, done('k1'), msg.user('u2')],
+      expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:r1', 'evicted:r2', 'u2'],
+      actions: ['evict'],
+    },
     { name: 'a task in progress is left raw', events: oneTask, expected: ['s', 'u1', 'a1', 'r1', 'a2', 'r2', 'a3'], actions: [] },
-    { name: 'a failed task keeps its raw log by default', events: [...oneTask, task('k1', 'failed')], expected: ['s', 'u1', 'a1', 'r1', 'a2', 'r2', 'a3'], actions: ['note'] },
-    { name: 'a failed task is evicted with keepFailed false', options: { keepFailed: false }, events: [...oneTask, task('k1', 'failed')], expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:r1', 'evicted:r2'], actions: ['evict'] },
+    {
+      name: 'a failed task keeps its raw log by default',
+      events: [...oneTask, task('k1', 'failed')],
+      expected: ['s', 'u1', 'a1', 'r1', 'a2', 'r2', 'a3'],
+      actions: ['note'],
+    },
+    {
+      name: 'a failed task is evicted with keepFailed false',
+      options: { keepFailed: false },
+      events: [...oneTask, task('k1', 'failed')],
+      expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:r1', 'evicted:r2'],
+      actions: ['evict'],
+    },
     {
       name: 'a result whose call came before the task is tombstoned where it stands, after its call',
-      events: [msg.system('s'), msg.user('u1'), call('a0', 'c0'), task('k1', 'in_progress'), result('r0', 'c0'), call('a1', 'c1'), result('r1', 'c1'), done('k1')],
+      events: [
+        msg.system('s'),
+        msg.user('u1'),
+        call('a0', 'c0'),
+        task('k1', 'in_progress'),
+        result('r0', 'c0'),
+        call('a1', 'c1'),
+        result('r1', 'c1'),
+        done('k1'),
+      ],
       expected: ['s', 'u1', 'a0', 'evicted:r0', 'evicted:k1:a1', 'evicted:r1'],
       actions: ['evict'],
     },
     {
       name: 'a turn whose call has no result yet ends the block: it stays raw, and its result follows it',
-      events: [msg.system('s'), msg.user('u1'), task('k1', 'in_progress'), call('a1', 'c1'), result('r1', 'c1'), call('a2', 'c2'), done('k1'), result('r2', 'c2')],
+      events: [
+        msg.system('s'),
+        msg.user('u1'),
+        task('k1', 'in_progress'),
+        call('a1', 'c1'),
+        result('r1', 'c1'),
+        call('a2', 'c2'),
+        done('k1'),
+        result('r2', 'c2'),
+      ],
       expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:r1', 'a2', 'r2'],
       actions: ['evict'],
     },
     {
       name: 'nested tasks: the outer block absorbs the inner one whole',
       events: [
-        msg.user('u1'), task('outer', 'in_progress'), call('a1', 'c1'), result('r1', 'c1'), task('inner', 'in_progress'), call('a2', 'c2'), result('r2', 'c2'), msg.assistant('a3', 'inner done'),
-        done('inner'), call('a4', 'c4'), result('r4', 'c4'), done('outer'), msg.user('u2'),
+        msg.user('u1'),
+        task('outer', 'in_progress'),
+        call('a1', 'c1'),
+        result('r1', 'c1'),
+        task('inner', 'in_progress'),
+        call('a2', 'c2'),
+        result('r2', 'c2'),
+        msg.assistant('a3', 'inner done'),
+        done('inner'),
+        call('a4', 'c4'),
+        result('r4', 'c4'),
+        done('outer'),
+        msg.user('u2'),
       ],
       expected: ['u1', 'evicted:outer:a1', 'evicted:r1', 'evicted:r2', 'evicted:r4', 'u2'],
       actions: ['evict', 'evict'],
@@ -50,14 +106,34 @@ describe('surgical-eviction', () => {
     {
       name: 'interleaved tasks: results tagged with the newer task ride in the older block until their own task completes',
       events: [
-        msg.user('u1'), task('A', 'in_progress'), call('a1', 'c1'), result('r1', 'c1'), task('B', 'in_progress'), call('a2', 'c2'), result('r2', 'c2'),
-        done('A'), call('a3', 'c3'), result('r3', 'c3'), done('B'), msg.user('u2'),
+        msg.user('u1'),
+        task('A', 'in_progress'),
+        call('a1', 'c1'),
+        result('r1', 'c1'),
+        task('B', 'in_progress'),
+        call('a2', 'c2'),
+        result('r2', 'c2'),
+        done('A'),
+        call('a3', 'c3'),
+        result('r3', 'c3'),
+        done('B'),
+        msg.user('u2'),
       ],
       expected: ['u1', 'evicted:B:a1', 'evicted:r1', 'evicted:r2', 'evicted:r3', 'u2'],
       actions: ['evict', 'evict'],
     },
-    { name: 'a range too small to save tokens stays raw', events: [msg.user('u1'), task('k1', 'in_progress'), msg.assistant('a1', 'ok'), done('k1')], expected: ['u1', 'a1'], actions: ['note'] },
-    { name: 'undo after an eviction drops the newest group only', events: [...oneTask, done('k1'), msg.user('u2'), msg.assistant('a4'), { type: 'control', action: 'undo' }], expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:r1', 'evicted:r2'], actions: ['evict'] },
+    {
+      name: 'a range too small to save tokens stays raw',
+      events: [msg.user('u1'), task('k1', 'in_progress'), msg.assistant('a1', 'ok'), done('k1')],
+      expected: ['u1', 'a1'],
+      actions: ['note'],
+    },
+    {
+      name: 'undo after an eviction drops the newest group only',
+      events: [...oneTask, done('k1'), msg.user('u2'), msg.assistant('a4'), { type: 'control', action: 'undo' }],
+      expected: ['s', 'u1', 'evicted:k1:a1', 'evicted:r1', 'evicted:r2'],
+      actions: ['evict'],
+    },
     {
       name: 'NOTE: lines go to the active_context scratchpad, after the system prompt, and survive the eviction',
       events: [...oneTask.slice(0, 4), msg.assistant('n1', 'Checked.\nNOTE: staging is read-only'), ...oneTask.slice(4), done('k1')],
@@ -134,7 +210,12 @@ describe('surgical-eviction on Gemini (real provider, simulated model)', () => {
   // current turn, whose function-call turns Gemini checks for signatures.
   const midTurn: TranscriptEvent[] = [...oneTask, done('k1'), call('a4', 'c4'), result('r4', 'c4')];
   const send = (messages: ContextMessage[]) =>
-    provider.complete({ model: 'gemini-2.5-flash', messages, purpose: 'step', directive: { purpose: 'step', window: 100_000, requireThoughtSignatures: true, replay: { text: 'ok' } } });
+    provider.complete({
+      model: 'gemini-2.5-flash',
+      messages,
+      purpose: 'step',
+      directive: { purpose: 'step', window: 100_000, requireThoughtSignatures: true, replay: { text: 'ok' } },
+    });
   const unsign = (m: ContextMessage): ContextMessage => {
     const { thoughtSignature: _dropped, ...rest } = m;
     return rest;

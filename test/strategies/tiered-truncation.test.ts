@@ -98,7 +98,11 @@ describe('tiered-truncation', () => {
   it('leaves messages a strategy made (tombstones, previews) alone', async () => {
     const tombstone: ContextMessage = { type: 'message', id: 'x1', role: 'tool', toolCallId: 'c1', text: flat(900), synthetic: 'tombstone' };
     const { state, harness } = await replay(tieredTruncation, {}, []);
-    const out = await tieredTruncation.transform?.([msg.user('u1') as ContextMessage, msg.call('a1', 'c1') as ContextMessage, tombstone, msg.user('u2') as ContextMessage], state, harness.env);
+    const out = await tieredTruncation.transform?.(
+      [msg.user('u1') as ContextMessage, msg.call('a1', 'c1') as ContextMessage, tombstone, msg.user('u2') as ContextMessage],
+      state,
+      harness.env,
+    );
     expect(out?.[2]?.text).toBe(flat(900));
   });
 

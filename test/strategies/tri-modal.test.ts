@@ -2,7 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { triModal } from '../../src/strategies/tri-modal.js';
 import type { TranscriptEvent } from '../../src/transcript/types.js';
 import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js';
-import { actionsOf, answer, driveSession, failure, isPaired, longSession, messageIds, quotaLeft, runSteps, simulatedHarness, words } from './compaction-fixtures.js';
+import {
+  actionsOf,
+  answer,
+  driveSession,
+  failure,
+  isPaired,
+  longSession,
+  messageIds,
+  quotaLeft,
+  runSteps,
+  simulatedHarness,
+  words,
+} from './compaction-fixtures.js';
 
 const started: TranscriptEvent = { type: 'task', id: 'k1', status: 'in_progress' };
 const completed: TranscriptEvent = { type: 'task', id: 'k1', status: 'completed', resultSummary: 'parser done' };
@@ -37,8 +49,20 @@ describe('tri-modal', () => {
       expected: ['s', 'tri-modal-recap-1', 'u2', 'a4', 't4'],
     },
     { name: 'semantic: no task update, no flush', events: history, options: { semanticTokens: 500 }, mode: undefined, expected: messageIds(history) },
-    { name: 'semantic: a task update under the semantic size does not flush', events: [...history, completed], options: { semanticTokens: 5000 }, mode: undefined, expected: messageIds(history) },
-    { name: 'standard: the context above the standard size flushes', events: history, options: { standardTokens: 1000 }, mode: 'standard', expected: ['s', 'tri-modal-recap-1', 'u2', 'a4', 't4'] },
+    {
+      name: 'semantic: a task update under the semantic size does not flush',
+      events: [...history, completed],
+      options: { semanticTokens: 5000 },
+      mode: undefined,
+      expected: messageIds(history),
+    },
+    {
+      name: 'standard: the context above the standard size flushes',
+      events: history,
+      options: { standardTokens: 1000 },
+      mode: 'standard',
+      expected: ['s', 'tri-modal-recap-1', 'u2', 'a4', 't4'],
+    },
     { name: 'defaults (50k / 200k) leave a small context alone', events: [...history, completed], options: {}, mode: undefined, expected: messageIds(history) },
   ];
   it.each(table)('$name', async ({ events, options, mode, expected }) => {
@@ -73,7 +97,14 @@ describe('tri-modal', () => {
   });
 
   it('no trigger fires before the minimum number of turns', async () => {
-    const events: TranscriptEvent[] = [msg.system('s'), msg.user('u1'), msg.call('a1', 'c1'), msg.tool('t1', 'c1', words(300)), msg.assistant('a2'), msg.assistant('a3')];
+    const events: TranscriptEvent[] = [
+      msg.system('s'),
+      msg.user('u1'),
+      msg.call('a1', 'c1'),
+      msg.tool('t1', 'c1', words(300)),
+      msg.assistant('a2'),
+      msg.assistant('a3'),
+    ];
     // Prepares happen after 0, 1, 2 and 3 turns.
     const early = await runSteps(triModal, { recapTokens: 50, recentTokens: 20, minTurns: 4 }, events, withQuota(100));
     expect(actionsOf(early.harness, 'trigger')).toEqual([]);
@@ -139,7 +170,10 @@ describe('tri-modal', () => {
       const { state } = await replay(triModal, { recapTokens: 50, thinkingCapTokens: 8192 }, thoughtful, harness);
       harness.env.step = 1;
       await triModal.prepare(state, harness.env);
-      expect(harness.thinkingLimits).toEqual([{ step: 0, budgetTokens: 8192 }, { step: 1, budgetTokens: 8192 }]);
+      expect(harness.thinkingLimits).toEqual([
+        { step: 0, budgetTokens: 8192 },
+        { step: 1, budgetTokens: 8192 },
+      ]);
       expect(actionsOf(harness, 'cap-thinking')).toHaveLength(1);
       expect(actionsOf(harness, 'cap-thinking')[0]?.detail).toContain('reasoning_effort medium');
     });
@@ -195,7 +229,16 @@ describe('tri-modal', () => {
   });
 
   it('reacts to a task update once, at the step that follows it', async () => {
-    const events: TranscriptEvent[] = [msg.system('s'), msg.user('u1'), msg.call('a1', 'c1'), msg.tool('t1', 'c1', words(600)), msg.assistant('a2'), started, msg.assistant('a3'), msg.assistant('a4')];
+    const events: TranscriptEvent[] = [
+      msg.system('s'),
+      msg.user('u1'),
+      msg.call('a1', 'c1'),
+      msg.tool('t1', 'c1', words(600)),
+      msg.assistant('a2'),
+      started,
+      msg.assistant('a3'),
+      msg.assistant('a4'),
+    ];
     const run = await runSteps(triModal, { recapTokens: 50, semanticTokens: 100, recentTokens: 50 }, events);
     // a2's step is above 100 tokens but has no update; a3's step follows the update and flushes; a4's has none again.
     expect(actionsOf(run.harness, 'trigger').map((a) => a.mode)).toEqual(['semantic']);

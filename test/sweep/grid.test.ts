@@ -16,7 +16,7 @@ describe('parseGridFlag', () => {
     { flag: 'x.a = 5000 , 20000 ', values: [5000, 20000] },
     { flag: 'x.flag=true,false', values: [true, false] },
     { flag: 'x.mode=fast,slow', values: ['fast', 'slow'] },
-    { flag: "x.mode='1',\"true\"", values: ['1', 'true'] },
+    { flag: 'x.mode=\'1\',"true"', values: ['1', 'true'] },
     { flag: 'x.a=7', values: [7] },
     { flag: 'x.a=.5,1.', values: [0.5, 1] },
   ])('$flag', ({ flag, values }) => {
@@ -25,7 +25,12 @@ describe('parseGridFlag', () => {
 
   it('splits the strategy from the option path', () => {
     expect(parseGridFlag('pipeline.stages.0.x=1')).toMatchObject({ strategy: 'pipeline', path: ['stages', '0', 'x'], key: 'stages.0.x' });
-    expect(parseGridFlag('codex-rebuild.trigger=1')).toMatchObject({ strategy: 'codex-rebuild', path: ['trigger'], key: 'trigger', flag: 'codex-rebuild.trigger=1' });
+    expect(parseGridFlag('codex-rebuild.trigger=1')).toMatchObject({
+      strategy: 'codex-rebuild',
+      path: ['trigger'],
+      key: 'trigger',
+      flag: 'codex-rebuild.trigger=1',
+    });
   });
 
   it.each([

@@ -18,10 +18,16 @@ describe('sweep points', () => {
 
   it.each([
     { flags: ['codex-rebuild.trigger=0.5,1.5'], message: /--grid 'codex-rebuild\.trigger=0\.5,1\.5': trigger=1\.5 is not valid for codex-rebuild: / },
-    { flags: ['codex-rebuild.trigger=0.5', 'codex-rebuild.recentUserTokens=-5'], message: /--grid 'codex-rebuild\.recentUserTokens=-5': recentUserTokens=-5 is not valid/ },
-    { flags: ['codex-rebuild.trigger=0.5', 'codex-rebuild.triger=0.5'], message: /--grid 'codex-rebuild\.triger=0\.5': triger=0\.5 is not valid for codex-rebuild: .*triger/ },
+    {
+      flags: ['codex-rebuild.trigger=0.5', 'codex-rebuild.recentUserTokens=-5'],
+      message: /--grid 'codex-rebuild\.recentUserTokens=-5': recentUserTokens=-5 is not valid/,
+    },
+    {
+      flags: ['codex-rebuild.trigger=0.5', 'codex-rebuild.triger=0.5'],
+      message: /--grid 'codex-rebuild\.triger=0\.5': triger=0\.5 is not valid for codex-rebuild: .*triger/,
+    },
     { flags: ['rolling-window.groups=two'], message: /--grid 'rolling-window\.groups=two': groups=two is not valid for rolling-window/ },
-  ])('validates with the strategy\'s own schema, naming the flag: $flags', ({ flags, message }) => {
+  ])("validates with the strategy's own schema, naming the flag: $flags", ({ flags, message }) => {
     const axes = axesOf(...flags);
     const strategy = sweptStrategy(axes);
     const check = () => {
@@ -30,7 +36,7 @@ describe('sweep points', () => {
     expect(check).toThrow(message);
   });
 
-  it('lays the points over the scenario\'s own options for the strategy, and labels them', () => {
+  it("lays the points over the scenario's own options for the strategy, and labels them", () => {
     const axes = axesOf('rolling-window.groups=1,2');
     const scenario = { name: 's', strategies: [{ label: 'rw', strategy: 'rolling-window', options: { groups: 9 } }] } as unknown as Scenario;
     const specs = specsForPoints(sweptStrategy(axes), axes, choosePoints(axes))(scenario);

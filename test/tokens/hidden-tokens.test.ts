@@ -4,11 +4,25 @@ import { createTokenizer } from '../../src/tokens/tokenizer.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
 
 const tokenizer = createTokenizer('o200k_base');
-const m = (id: string, role: ContextMessage['role'], extra: Partial<ContextMessage> = {}): ContextMessage => ({ type: 'message', id, role, text: id, ...extra });
+const m = (id: string, role: ContextMessage['role'], extra: Partial<ContextMessage> = {}): ContextMessage => ({
+  type: 'message',
+  id,
+  role,
+  text: id,
+  ...extra,
+});
 
 describe('carriedReasoningTokens', () => {
   const earlier = m('a0', 'assistant', { reasoningTokens: 500 });
-  const context = [m('u1', 'user'), earlier, m('u2', 'user'), m('a1', 'assistant', { reasoningTokens: 640 }), m('t1', 'tool'), m('a2', 'assistant', { reasoningTokens: 192 }), m('t2', 'tool')];
+  const context = [
+    m('u1', 'user'),
+    earlier,
+    m('u2', 'user'),
+    m('a1', 'assistant', { reasoningTokens: 640 }),
+    m('t1', 'tool'),
+    m('a2', 'assistant', { reasoningTokens: 192 }),
+    m('t2', 'tool'),
+  ];
   it('counts the reasoning of the current turn only (after the last user message)', () => {
     expect(carriedReasoningTokens(context, tokenizer, 'openai', 'openai')).toBe(640 + 192);
   });
@@ -32,7 +46,10 @@ describe('hiddenTokensOf', () => {
   });
   it('adds what the log left out of a message while that message is in the context', () => {
     const hidden = { tokens: 14_000, source: 'auto' as const, unlogged: { t1: 6_465 } };
-    expect(hiddenTokensOf([m('u1', 'user'), m('a1', 'assistant'), m('t1', 'tool')], hidden, tokenizer, 'openai', 'anthropic')).toEqual({ prefix: 20_465, reasoning: 0 });
+    expect(hiddenTokensOf([m('u1', 'user'), m('a1', 'assistant'), m('t1', 'tool')], hidden, tokenizer, 'openai', 'anthropic')).toEqual({
+      prefix: 20_465,
+      reasoning: 0,
+    });
     expect(hiddenTokensOf([m('u1', 'user'), m('a1', 'assistant')], hidden, tokenizer, 'openai', 'anthropic')).toEqual({ prefix: 14_000, reasoning: 0 });
   });
 });

@@ -37,7 +37,13 @@ describe('Tokenizer.countMessages', () => {
   const tokenizer = createTokenizer('o200k_base');
 
   it('counts a message object once per format, for every tokenizer of its encoding (no text looked up again)', () => {
-    const message: ContextMessage = { type: 'message', id: 'a', role: 'assistant', text: `memo ${Math.E}`, toolCalls: [{ id: 'c', name: 'read', args: { path: 'memo.ts' } }] };
+    const message: ContextMessage = {
+      type: 'message',
+      id: 'a',
+      role: 'assistant',
+      text: `memo ${Math.E}`,
+      toolCalls: [{ id: 'c', name: 'read', args: { path: 'memo.ts' } }],
+    };
     const first = tokenizer.countMessage(message, 'openai');
     const before = tokenizerStats();
     expect(createTokenizer('o200k_base').countMessage(message, 'openai')).toBe(first);
@@ -64,7 +70,14 @@ describe('Tokenizer.countMessages', () => {
   });
 
   it('in the Gemini format, a recorded reasoning size replaces the thought text (charged within its turn, tokens/hidden-tokens.ts)', () => {
-    const thinking: ContextMessage = { type: 'message', id: 'a', role: 'assistant', text: 'ok', thinking: 'a long chain of reasoning about the bug', reasoningTokens: 306 };
+    const thinking: ContextMessage = {
+      type: 'message',
+      id: 'a',
+      role: 'assistant',
+      text: 'ok',
+      thinking: 'a long chain of reasoning about the bug',
+      reasoningTokens: 306,
+    };
     const plain: ContextMessage = { type: 'message', id: 'a', role: 'assistant', text: 'ok' };
     expect(tokenizer.countMessage(thinking, 'gemini')).toBe(tokenizer.countMessage(plain, 'gemini'));
   });
@@ -75,9 +88,17 @@ describe('Tokenizer.countMessages', () => {
   });
 
   it('charges tool calls by name and JSON arguments, and tool results with their framing', () => {
-    const call: ContextMessage = { type: 'message', id: 'a', role: 'assistant', text: '', toolCalls: [{ id: 'c', name: 'read_file', args: { path: 'src/app.ts' } }] };
+    const call: ContextMessage = {
+      type: 'message',
+      id: 'a',
+      role: 'assistant',
+      text: '',
+      toolCalls: [{ id: 'c', name: 'read_file', args: { path: 'src/app.ts' } }],
+    };
     const result: ContextMessage = { type: 'message', id: 't', role: 'tool', text: 'line 1\nline 2', toolCallId: 'c', toolName: 'read_file' };
-    expect(tokenizer.countMessage(call, 'openai')).toBe(tokenizer.count('read_file{"path":"src/app.ts"}') + OVERHEAD.openai.perCallOnlyMessage + OVERHEAD.openai.perToolCall);
+    expect(tokenizer.countMessage(call, 'openai')).toBe(
+      tokenizer.count('read_file{"path":"src/app.ts"}') + OVERHEAD.openai.perCallOnlyMessage + OVERHEAD.openai.perToolCall,
+    );
     expect(tokenizer.countMessage(result, 'openai')).toBe(tokenizer.count('line 1\nline 2') + OVERHEAD.openai.perMessage + OVERHEAD.openai.perToolResult);
   });
 
@@ -100,7 +121,13 @@ describe('encodingForModel', () => {
 });
 
 describe('calibration (src/tokens/calibration.ts)', () => {
-  const message = { type: 'message' as const, id: 'a1', role: 'assistant' as const, text: 'Reading the config.', toolCalls: [{ id: 'c1', name: 'Read', args: { file_path: '/src/config.ts' } }] };
+  const message = {
+    type: 'message' as const,
+    id: 'a1',
+    role: 'assistant' as const,
+    text: 'Reading the config.',
+    toolCalls: [{ id: 'c1', name: 'Read', args: { file_path: '/src/config.ts' } }],
+  };
   it('scales o200k_base counts by the family factor and adds the per-call framing', () => {
     const raw = createTokenizer('o200k_base').countMessage(message, 'openai');
     expect(tokenizerForModel('claude-opus-4-20250514').countMessage(message, 'openai')).toBe(Math.round(1.185 * raw) + 55);

@@ -12,9 +12,18 @@ import { writeFiles } from '../helpers/temp.js';
 const side = (record: Record<string, unknown>, parentUuid: string | null): Record<string, unknown> => ({ ...record, isSidechain: true, parentUuid });
 const session = jsonl(
   claudeUser('u1', 'Survey the repo.'),
-  claudeAssistant('a1', 'msg_1', [{ type: 'tool_use', id: 'toolu_task', name: 'Task', input: { prompt: 'List the C files.' } }], { input_tokens: 900, output_tokens: 20 }),
+  claudeAssistant('a1', 'msg_1', [{ type: 'tool_use', id: 'toolu_task', name: 'Task', input: { prompt: 'List the C files.' } }], {
+    input_tokens: 900,
+    output_tokens: 20,
+  }),
   side(claudeUser('s1', 'List the C files.\nReport their names.'), null),
-  side(claudeAssistant('s2', 'msg_s1', [{ type: 'tool_use', id: 'toolu_ls', name: 'Bash', input: { command: 'ls *.c' } }], { input_tokens: 400, output_tokens: 10 }), 's1'),
+  side(
+    claudeAssistant('s2', 'msg_s1', [{ type: 'tool_use', id: 'toolu_ls', name: 'Bash', input: { command: 'ls *.c' } }], {
+      input_tokens: 400,
+      output_tokens: 10,
+    }),
+    's1',
+  ),
   side(claudeUser('s3', [{ type: 'tool_result', tool_use_id: 'toolu_ls', content: 'a.c\nb.c' }]), 's2'),
   side(claudeAssistant('s4', 'msg_s2', [{ type: 'text', text: 'a.c and b.c' }], { input_tokens: 450, output_tokens: 8 }), 's3'),
   claudeUser('u2', [{ type: 'tool_result', tool_use_id: 'toolu_task', content: 'a.c and b.c' }]),

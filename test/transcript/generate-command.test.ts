@@ -30,7 +30,21 @@ async function runGenerate(...args: string[]): Promise<string> {
 describe('ctxbench generate', () => {
   it('writes the session the flags describe to --out', async () => {
     const out = join(dir, 'session.ctx.jsonl');
-    const printed = await runGenerate('--steps', '24', '--seed', '9', '--dialect', 'openai', '--tool-output-tokens', '300', '--timed', '--facts', '4', '-o', out);
+    const printed = await runGenerate(
+      '--steps',
+      '24',
+      '--seed',
+      '9',
+      '--dialect',
+      'openai',
+      '--tool-output-tokens',
+      '300',
+      '--timed',
+      '--facts',
+      '4',
+      '-o',
+      out,
+    );
     const expected = generateSession({ steps: 24, seed: 9, dialect: 'openai', toolOutputTokens: 300, timed: true, facts: 4 });
     expect(readFileSync(out, 'utf8')).toBe(serializeTranscript(expected));
     expect(printed).toContain('24 steps, 4 probes');

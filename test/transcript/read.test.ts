@@ -26,7 +26,17 @@ describe('readTranscript', () => {
     const transcript = await readTranscript(fixture('valid.ctx.jsonl'));
     expect(transcript.header).toMatchObject({ type: 'session', id: 'fixture-valid', dialect: 'openai', contextWindow: 128000 });
     expect(transcript.events.map((e) => e.type)).toEqual([
-      'message', 'message', 'task', 'message', 'message', 'message', 'task', 'control', 'control', 'compaction', 'probe',
+      'message',
+      'message',
+      'task',
+      'message',
+      'message',
+      'message',
+      'task',
+      'control',
+      'control',
+      'compaction',
+      'probe',
     ]);
     expect(transcript.skipped).toEqual([]);
     expect(transcript.unknown).toEqual({});
@@ -115,9 +125,12 @@ describe('readTranscript', () => {
     expect(error.location.line).toBe(4);
   });
 
-  it.each(['missing-header.ctx.jsonl', 'header-without-dialect.ctx.jsonl', 'empty.ctx.jsonl'])('keeps a broken header fatal when lenient (%s)', async (name) => {
-    await readError(fixture(name), { lenient: true });
-  });
+  it.each(['missing-header.ctx.jsonl', 'header-without-dialect.ctx.jsonl', 'empty.ctx.jsonl'])(
+    'keeps a broken header fatal when lenient (%s)',
+    async (name) => {
+      await readError(fixture(name), { lenient: true });
+    },
+  );
 
   describe('a large file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ctxbench-read-'));

@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  controlEventSchema,
-  eventSchemas,
-  isEventType,
-  messageEventSchema,
-  sessionHeaderSchema,
-  transcriptEventSchema,
-} from '../../src/transcript/schema.js';
+import { controlEventSchema, eventSchemas, isEventType, messageEventSchema, sessionHeaderSchema, transcriptEventSchema } from '../../src/transcript/schema.js';
 import { generateSession } from '../../src/transcript/synthetic/generate.js';
 
 /** The dotted path of the first issue, or `ok`. */

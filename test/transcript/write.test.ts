@@ -41,7 +41,14 @@ describe('serializeTranscript', () => {
   const transcript: Transcript = {
     header: { model: 'm', dialect: 'openai', id: 's', type: 'session', source: { licence: 'CC0', format: 'hand' } },
     events: [
-      { usage: { output: 2, input: 1 }, text: 'hi', role: 'assistant', id: 'a1', type: 'message', toolCalls: [{ args: { b: 1, a: 2 }, name: 'grep', id: 'c1' }] },
+      {
+        usage: { output: 2, input: 1 },
+        text: 'hi',
+        role: 'assistant',
+        id: 'a1',
+        type: 'message',
+        toolCalls: [{ args: { b: 1, a: 2 }, name: 'grep', id: 'c1' }],
+      },
       { status: 'completed', type: 'task', id: 't1', title: 'T' },
     ],
     file: 'x',
@@ -80,6 +87,8 @@ describe('serializeTranscript', () => {
       type: 'probe',
       probe: { origin: 'hand', ask: ['end'], evidence: ['a1'], expected: { regex: 'x', anyOf: ['y'] }, question: 'q?', kind: 'recall', id: 'p' },
     });
-    expect(line).toBe('{"type":"probe","probe":{"id":"p","kind":"recall","question":"q?","expected":{"anyOf":["y"],"regex":"x"},"evidence":["a1"],"ask":["end"],"origin":"hand"}}');
+    expect(line).toBe(
+      '{"type":"probe","probe":{"id":"p","kind":"recall","question":"q?","expected":{"anyOf":["y"],"regex":"x"},"evidence":["a1"],"ask":["end"],"origin":"hand"}}',
+    );
   });
 });

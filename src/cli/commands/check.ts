@@ -8,11 +8,15 @@ export function register(program: Command): void {
   const command = program
     .command('check')
     .description('compare a run with a baseline result.json; exit 1 on a regression, 2 when they cannot be compared')
-    .argument('<result>', 'the run\'s result.json')
+    .argument('<result>', "the run's result.json")
     .requiredOption('--baseline <file>', 'the baseline result.json')
     .option('--config <file>', 'check config (YAML or JSON): thresholds, decision, per-unit overrides')
     .option('--max-token-increase <percent>', 'total tokens may rise by at most this many percent (default 5)', parseAmount('--max-token-increase'))
-    .option('--max-cost-increase <percent>', 'cost in USD, net of prompt cache, may rise by at most this many percent (default 5)', parseAmount('--max-cost-increase'))
+    .option(
+      '--max-cost-increase <percent>',
+      'cost in USD, net of prompt cache, may rise by at most this many percent (default 5)',
+      parseAmount('--max-cost-increase'),
+    )
     .option('--max-recall-drop <points>', 'answer recall may fall by at most this many points (default 2)', parseAmount('--max-recall-drop'))
     .option('--max-retention-drop <points>', 'retention may fall by at most this many points (default 2)', parseAmount('--max-retention-drop'))
     .option('--decision <how>', 'auto (default), estimate or interval', parseChoice('--decision', ['auto', 'estimate', 'interval'] as const))
@@ -25,8 +29,8 @@ export function register(program: Command): void {
     ['ctxbench check result.json --baseline base.json --max-recall-drop 5 --md diff.md', 'looser recall, a pull-request comment'],
   ]);
   command.action(async (result: string, flags: CheckFlags & { baseline: string }) => {
-      await checkAndReport(result, flags.baseline, flags);
-    });
+    await checkAndReport(result, flags.baseline, flags);
+  });
 }
 
 /** A non-negative number (percent or points) for a threshold flag. */

@@ -14,7 +14,9 @@ interface FidelityFlags {
 export function register(program: Command): void {
   const command = program
     .command('fidelity')
-    .description('replay transcripts with recorded (hidden prefix, re-sent reasoning, the agent\'s compactions) and compare the prompt tokens ctxbench charges with the input tokens the agent recorded')
+    .description(
+      "replay transcripts with recorded (hidden prefix, re-sent reasoning, the agent's compactions) and compare the prompt tokens ctxbench charges with the input tokens the agent recorded",
+    )
     .argument('<transcripts...>', 'agent logs (any importable format) or canonical *.ctx.jsonl files')
     .option('--json', 'print the per-step comparison and the per-format errors as JSON')
     .option('--lenient', 'skip broken transcript lines and count them instead of failing')
@@ -24,19 +26,19 @@ export function register(program: Command): void {
     ['ctxbench fidelity logs/*.jsonl --fit calibration.json', 'fit the calibration on them'],
   ]);
   command.action(async (paths: string[], flags: FidelityFlags) => {
-      const measured = await replayFiles(paths, { lenient: flags.lenient === true });
-      const files = measured.map((m) => compareReplay(m.transcript, m.replay, m.uncalibrated));
-      const report = { strategy: 'recorded' as const, files, formats: poolByFormat(files) };
-      process.stdout.write(flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderFidelity(report));
-      if (flags.fit !== undefined) {
-        const fit = fitCalibration(measured);
-        await writeFile(flags.fit, `${JSON.stringify(fit, null, 2)}\n`);
-        for (const [family, f] of Object.entries(fit)) {
-          process.stderr.write(
-            `fitted ${family}: ${f.factor} × o200k_base + ${f.perToolCall} per tool call on ${f.files.length} files, ${f.steps} steps ` +
-              `(median |error| ${(f.medianAbs * 100).toFixed(2)}%, p95 ${(f.p95Abs * 100).toFixed(2)}%) → ${flags.fit}\n`,
-          );
-        }
+    const measured = await replayFiles(paths, { lenient: flags.lenient === true });
+    const files = measured.map((m) => compareReplay(m.transcript, m.replay, m.uncalibrated));
+    const report = { strategy: 'recorded' as const, files, formats: poolByFormat(files) };
+    process.stdout.write(flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderFidelity(report));
+    if (flags.fit !== undefined) {
+      const fit = fitCalibration(measured);
+      await writeFile(flags.fit, `${JSON.stringify(fit, null, 2)}\n`);
+      for (const [family, f] of Object.entries(fit)) {
+        process.stderr.write(
+          `fitted ${family}: ${f.factor} × o200k_base + ${f.perToolCall} per tool call on ${f.files.length} files, ${f.steps} steps ` +
+            `(median |error| ${(f.medianAbs * 100).toFixed(2)}%, p95 ${(f.p95Abs * 100).toFixed(2)}%) → ${flags.fit}\n`,
+        );
       }
-    });
+    }
+  });
 }

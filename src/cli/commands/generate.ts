@@ -49,7 +49,11 @@ export function register(program: Command): void {
     .option('--timed', 'record message times from 2026-01-01T00:00:00Z')
     .option('--facts <n>', 'planted facts, each with a probe (default 6)', parsePositiveInt('--facts'))
     .option('--hard', 'harder probes: updated values, look-alike distractors, early-only facts, "not in the session" questions')
-    .option('--fact-position <where>', 'where a planted fact sits in its tool output: uniform (default), head or tail', parseChoice('--fact-position', FACT_POSITIONS))
+    .option(
+      '--fact-position <where>',
+      'where a planted fact sits in its tool output: uniform (default), head or tail',
+      parseChoice('--fact-position', FACT_POSITIONS),
+    )
     .option('--model <name>', 'model named in the header (default gemini-2.5-flash or gpt-4.1)')
     .option('--context-window <tokens>', 'context window recorded in the header', parsePositiveInt('--context-window'));
   addOutOption(command, 'where to write the transcript (default: stdout)');

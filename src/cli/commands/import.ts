@@ -57,7 +57,8 @@ export function register(program: Command): void {
     await writeTranscript(transcript, out);
     process.stdout.write(formatCounts(transcript, out));
     if (flags.sidechains !== true) return;
-    if (transcript.header.source?.format !== 'claude-code') throw new UsageError(`--sidechains reads Claude Code logs; ${displayPath(file)} is ${transcript.header.source?.format ?? 'unknown'}`);
+    if (transcript.header.source?.format !== 'claude-code')
+      throw new UsageError(`--sidechains reads Claude Code logs; ${displayPath(file)} is ${transcript.header.source?.format ?? 'unknown'}`);
     const sidechains = await importClaudeSidechains(file, { lenient });
     for (const [i, sidechain] of sidechains.entries()) {
       const path = sidechainPath(out, i + 1);

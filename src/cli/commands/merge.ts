@@ -26,14 +26,14 @@ export function register(program: Command): void {
     .option('--quiet', 'print nothing but errors');
   addExamples(command, [['ctxbench merge shard-1/result.json shard-2/result.json -o reports/merged', 'after run --shard 1/2 and --shard 2/2']]);
   command.action(async (files: string[], flags: MergeFlags) => {
-      const shards: ShardFile[] = [];
-      for (const file of files) shards.push({ file, result: await readResultFile(file) });
-      const result = mergeShards(shards);
-      checkOutDir(resolve(flags.out));
-      const written = await writeReportFiles(resolve(flags.out), renderReports(resultForWriting(result, true), flags.reports));
-      if (flags.quiet === true) return;
-      process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers · merged ${files.length} shards\n\n`);
-      process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
-      process.stdout.write(`\n${result.units.length} runs · wrote ${written.length} files to ${displayPath(resolve(flags.out))}/\n`);
-    });
+    const shards: ShardFile[] = [];
+    for (const file of files) shards.push({ file, result: await readResultFile(file) });
+    const result = mergeShards(shards);
+    checkOutDir(resolve(flags.out));
+    const written = await writeReportFiles(resolve(flags.out), renderReports(resultForWriting(result, true), flags.reports));
+    if (flags.quiet === true) return;
+    process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers · merged ${files.length} shards\n\n`);
+    process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
+    process.stdout.write(`\n${result.units.length} runs · wrote ${written.length} files to ${displayPath(resolve(flags.out))}/\n`);
+  });
 }

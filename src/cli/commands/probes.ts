@@ -35,7 +35,10 @@ export function register(program: Command): void {
   ]);
   generate.action(async (file: string, flags: GenerateFlags) => {
     if (flags.from !== undefined) getImporter(flags.from);
-    const transcript = await loadTranscript({ kind: 'file', path: file, lenient: flags.lenient === true, ...(flags.from !== undefined ? { format: flags.from } : {}) }, 0);
+    const transcript = await loadTranscript(
+      { kind: 'file', path: file, lenient: flags.lenient === true, ...(flags.from !== undefined ? { format: flags.from } : {}) },
+      0,
+    );
     const generated = generateProbes(transcript, {
       ...(flags.max === undefined ? {} : { max: flags.max }),
       ...(flags.seed === undefined ? {} : { seed: flags.seed }),

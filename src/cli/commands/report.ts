@@ -43,7 +43,13 @@ export function register(program: Command): void {
     .command('report')
     .description('re-render reports from a saved result.json, without running anything')
     .argument('<result>', 'a result.json written by `ctxbench run`')
-    .option('--format <formats>', `comma-separated formats (default: all but json: ${reporterNames().filter((n) => n !== 'json').join(', ')})`, parseList)
+    .option(
+      '--format <formats>',
+      `comma-separated formats (default: all but json: ${reporterNames()
+        .filter((n) => n !== 'json')
+        .join(', ')})`,
+      parseList,
+    )
     .option('-o, --out <dir>', 'output folder (default: the folder of the result file)')
     .option('--quiet', 'print nothing but errors');
   addExamples(command, [
@@ -51,14 +57,14 @@ export function register(program: Command): void {
     ['ctxbench report result.json --format html,md -o /tmp/r', 'two formats, elsewhere'],
   ]);
   command.action(async (file: string, flags: ReportFlags) => {
-      const result = await readResult(file);
-      // result.json is the input; rewriting it is opt-in (`--format json`).
-      const formats = flags.format ?? reporterNames().filter((name) => name !== 'json');
-      const out = resolve(flags.out ?? dirname(file));
-      checkOutDir(out);
-      const written = await writeReportFiles(out, renderReports(resultForWriting(result, true), formats));
-      if (flags.quiet !== true) process.stdout.write(`wrote ${written.length} files to ${displayPath(out)}/\n`);
-    });
+    const result = await readResult(file);
+    // result.json is the input; rewriting it is opt-in (`--format json`).
+    const formats = flags.format ?? reporterNames().filter((name) => name !== 'json');
+    const out = resolve(flags.out ?? dirname(file));
+    checkOutDir(out);
+    const written = await writeReportFiles(out, renderReports(resultForWriting(result, true), formats));
+    if (flags.quiet !== true) process.stdout.write(`wrote ${written.length} files to ${displayPath(out)}/\n`);
+  });
 }
 
 /** Reads and checks a saved result; anything unusable is an InputError naming the file. */

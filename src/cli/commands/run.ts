@@ -54,29 +54,51 @@ export function register(program: Command): void {
     .description('replay scenarios through strategies and write reports (default: the bundled suite, mocked providers)')
     .argument('[paths...]', 'scenario files or folders, or transcripts (any log `import` reads): each runs as an ad-hoc scenario, printed first', [])
     .option('--strategies <names>', 'comma-separated strategy names or labels', parseList)
-    .option('--strategy-module <path>', 'a strategy module of your own (repeatable; docs/strategy-api.md): run beside --strategies, else alone', (value: string, previous: string[] = []) => [...previous, value])
-    .option('--set <strategy.option=value>', "a strategy option for the run, repeatable (the --grid grammar of sweep, one value; see ctxbench strategies)", (value: string, all: string[]) => [...all, value], [])
+    .option(
+      '--strategy-module <path>',
+      'a strategy module of your own (repeatable; docs/strategy-api.md): run beside --strategies, else alone',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .option(
+      '--set <strategy.option=value>',
+      'a strategy option for the run, repeatable (the --grid grammar of sweep, one value; see ctxbench strategies)',
+      (value: string, all: string[]) => [...all, value],
+      [],
+    )
     .option('--from <format>', `the format of transcripts given as paths, when their content cannot tell (${importerNames().join(', ')})`)
-    .option('--provider <name>', 'mock (default), gemini or openai (live: needs GEMINI_API_KEY / OPENAI_API_KEY)', parseChoice('--provider', ['mock', 'gemini', 'openai'] as const), 'mock')
-    .option('--provider-format <name>', 'provider format in mocked mode (default: the scenario\'s)', parseChoice('--provider-format', ['gemini', 'openai'] as const))
+    .option(
+      '--provider <name>',
+      'mock (default), gemini or openai (live: needs GEMINI_API_KEY / OPENAI_API_KEY)',
+      parseChoice('--provider', ['mock', 'gemini', 'openai'] as const),
+      'mock',
+    )
+    .option(
+      '--provider-format <name>',
+      "provider format in mocked mode (default: the scenario's)",
+      parseChoice('--provider-format', ['gemini', 'openai'] as const),
+    )
     .option('--model <name>', 'model name for every scenario')
     .option('--window <tokens>', 'context window for every scenario', parseScenarioFlag('--window', 'window'))
     .option('--tpm <tokens>', 'tokens-per-minute quota for every scenario; none: no quota', parseScenarioFlag('--tpm', 'quota.tpm', true))
     .option('--rpm <requests>', 'requests-per-minute quota for every scenario; none: no quota', parseScenarioFlag('--rpm', 'quota.rpm', true))
-    .option('--seed <n>', 'seed for every scenario (default: each scenario\'s, else 42)', parseScenarioFlag('--seed', 'seed'))
+    .option('--seed <n>', "seed for every scenario (default: each scenario's, else 42)", parseScenarioFlag('--seed', 'seed'))
     .option('-o, --out <dir>', 'output folder (locked while the run writes to it)', 'reports/latest')
     .option('--on-crash <mode>', 'stop (default) or continue after an unrecovered crash', parseChoice('--on-crash', ['stop', 'continue'] as const))
     .option('--lenient', 'skip invalid transcript lines and count them')
     .option('--judge', 'live providers: also score every probe answer with the LLM judge (docs/judge-rubric.md)')
     .option('--base-url <url>', 'live providers: another endpoint (an OpenAI-compatible server, a Gemini proxy)')
-    .option('--record <file>', 'live providers: save the run\'s HTTP exchanges and waits as a cassette (keys scrubbed)')
+    .option('--record <file>', "live providers: save the run's HTTP exchanges and waits as a cassette (keys scrubbed)")
     .option('--replay <file>', 'live providers: re-run a recorded cassette offline (no key needed)')
     .option('--reports <formats>', `report formats (default: all of ${reporterNames().join(', ')})`, parseList)
     .option('--quiet', 'print nothing but errors')
     .option('--shard <i/n>', 'run only the i-th of n slices of the units (merge the results with ctxbench merge)', (value: string) => parseShard(value))
     .option('--baseline <file>', 'after the run, check it against this baseline result.json (exit 1 on a regression)')
     .option('--check-config <file>', 'check config for --baseline')
-    .option('--prices <file>', 'USD per million tokens (YAML/JSON) overriding the price table and the scenarios\' prices: {input, output, cachedInput?, cacheWrite?} or {models: {<model>: {...}}}', loadPriceFile)
+    .option(
+      '--prices <file>',
+      "USD per million tokens (YAML/JSON) overriding the price table and the scenarios' prices: {input, output, cachedInput?, cacheWrite?} or {models: {<model>: {...}}}",
+      loadPriceFile,
+    )
     .option('--no-redact', 'write secrets found in transcripts as they are (the reports say so)')
     .option('--resume <dir>', 'finish the interrupted run whose output folder is <dir>: run only its missing units');
   addParallelOptions(command).action(runCommand);
@@ -109,7 +131,10 @@ async function runCommand(paths: string[], flags: RunFlags, command: Command): P
 function refuseWithResume(paths: string[], command: Command): void {
   if (paths.length > 0) throw new UsageError(`--resume takes the scenarios from the run's journal: drop ${paths.join(' ')}`);
   const given = Object.keys(command.opts()).filter((name) => command.getOptionValueSource(name) === 'cli' && !RESUME_FLAGS.has(name));
-  if (given.length > 0) throw new UsageError(`--resume runs the interrupted run as it was started: drop ${given.map((name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`);
+  if (given.length > 0)
+    throw new UsageError(
+      `--resume runs the interrupted run as it was started: drop ${given.map((name) => `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')}`,
+    );
 }
 
 function requestOf(paths: string[], flags: RunFlags): RunRequest {

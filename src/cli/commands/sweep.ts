@@ -39,7 +39,12 @@ export function register(program: Command): void {
     .command('sweep')
     .description('run one strategy over a grid (or a seeded sample) of its options; write every point, the Pareto front and a recommendation')
     .argument('[paths...]', 'scenario files or folders (default: the bundled suite)', [])
-    .option('--grid <axis>', "strategy.option=values, repeatable: a range 'a..b:step' (inclusive) or a list 'a,b,c'", (value: string, all: string[]) => [...all, value], [])
+    .option(
+      '--grid <axis>',
+      "strategy.option=values, repeatable: a range 'a..b:step' (inclusive) or a list 'a,b,c'",
+      (value: string, all: string[]) => [...all, value],
+      [],
+    )
     .option('--sample <n>', 'run a seeded random sample of n grid points', parsePositiveInt('--sample'))
     .option('--seed <n>', 'seed of the sample', parsePositiveInt('--seed'), DEFAULT_SEED)
     .option('--min-recall <fraction>', 'recommend only points with at least this answer recall (0..1)', parseFraction)
@@ -59,7 +64,8 @@ export function register(program: Command): void {
 }
 
 async function sweepCommand(paths: string[], flags: SweepFlags): Promise<void> {
-  if (flags.grid.length === 0) throw new UsageError("sweep needs at least one --grid strategy.option=values (e.g. --grid 'codex-rebuild.trigger=0.5..0.95:0.05')");
+  if (flags.grid.length === 0)
+    throw new UsageError("sweep needs at least one --grid strategy.option=values (e.g. --grid 'codex-rebuild.trigger=0.5..0.95:0.05')");
   const progress = createProgress({ quiet: flags.quiet === true });
   const live = flags.provider !== 'mock';
   const sweep = await runSweep({

@@ -20,11 +20,14 @@ const SHOWN = 20;
 export function register(program: Command): void {
   program
     .command('verify')
-    .description("check a strategy of your own against the invariants every built-in keeps (exit 1 when one breaks)")
+    .description('check a strategy of your own against the invariants every built-in keeps (exit 1 when one breaks)')
     .argument('<target...>', 'a strategy module (.js, .mjs), or after -- the command of a policy process (docs/process-protocol.md)')
-    .option('--options <json>', 'the strategy\'s options as a JSON object (default: its defaults)', parseOptionsFlag)
+    .option('--options <json>', "the strategy's options as a JSON object (default: its defaults)", parseOptionsFlag)
     .option('--timeout-ms <ms>', 'policy process: how long to wait for each answer', parsePositiveInt('--timeout-ms'), DEFAULT_POLICY_TIMEOUT_MS)
-    .addHelpText('after', '\nExamples:\n  ctxbench verify examples/js-policy/masking.mjs\n  ctxbench verify --options \'{"keepLast":5}\' -- python3 examples/python-policy/masking.py\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  ctxbench verify examples/js-policy/masking.mjs\n  ctxbench verify --options \'{"keepLast":5}\' -- python3 examples/python-policy/masking.py\n',
+    )
     .action(verifyCommand);
 }
 
@@ -37,7 +40,9 @@ async function verifyCommand(target: string[], flags: VerifyFlags): Promise<void
   const violations = await checkConformance(strategy, options, session);
   const steps = session.events.filter((e) => e.type === 'message' && e.role === 'assistant').length;
   if (violations.length === 0) {
-    process.stdout.write(`verify ${label}: pass: every invariant held over ${steps} steps (conformance session, window ${CONFORMANCE_WINDOW} tokens, options ${JSON.stringify(options)})\n`);
+    process.stdout.write(
+      `verify ${label}: pass: every invariant held over ${steps} steps (conformance session, window ${CONFORMANCE_WINDOW} tokens, options ${JSON.stringify(options)})\n`,
+    );
     return;
   }
   const refused = violations.find((v) => v.isOptionsError === true);
@@ -56,7 +61,15 @@ function specOf(target: string[], flags: VerifyFlags): { file: string; spec: Str
     const name = basename(path, extname(path));
     return { file: path, spec: { label: name, strategy: name, options, source: { kind: 'module' as const, path } } };
   }
-  return { file: '<command line>', spec: { label: target.join(' '), strategy: 'command', options, source: { kind: 'command' as const, argv: target, cwd: process.cwd(), timeoutMs: flags.timeoutMs } } };
+  return {
+    file: '<command line>',
+    spec: {
+      label: target.join(' '),
+      strategy: 'command',
+      options,
+      source: { kind: 'command' as const, argv: target, cwd: process.cwd(), timeoutMs: flags.timeoutMs },
+    },
+  };
 }
 
 /**
@@ -71,7 +84,9 @@ function renderViolations(label: string, violations: readonly Violation[]): stri
     if (seen === undefined) distinct.set(key, { first: v, repeats: 0 });
     else seen.repeats += 1;
   }
-  const lines = [`verify ${label}: FAIL: ${distinct.size} problem${distinct.size === 1 ? '' : 's'} (${violations.length} violation${violations.length === 1 ? '' : 's'} over all steps)`];
+  const lines = [
+    `verify ${label}: FAIL: ${distinct.size} problem${distinct.size === 1 ? '' : 's'} (${violations.length} violation${violations.length === 1 ? '' : 's'} over all steps)`,
+  ];
   for (const { first, repeats } of [...distinct.values()].slice(0, SHOWN)) {
     const ids = first.ids.length > 0 ? `  [ids: ${first.ids.join(', ')}]` : '';
     lines.push(`  ${first.invariant.padEnd(18)} ${first.message}${ids}${repeats > 0 ? ` (and at ${repeats} later step${repeats === 1 ? '' : 's'})` : ''}`);
@@ -87,6 +102,7 @@ function parseOptionsFlag(value: string): Record<string, unknown> {
   } catch {
     throw new UsageError(`--options expects a JSON object, got ${JSON.stringify(value)}`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`--options expects a JSON object, got ${JSON.stringify(value)}`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new UsageError(`--options expects a JSON object, got ${JSON.stringify(value)}`);
   return parsed as Record<string, unknown>;
 }

@@ -19,7 +19,11 @@ export const geminiReplies: ReplyFormat = {
   rateLimit: rateLimitReply,
   fault: (kind) => {
     if (kind === 'server500') {
-      return geminiError(500, 'INTERNAL', 'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting');
+      return geminiError(
+        500,
+        'INTERNAL',
+        'An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting',
+      );
     }
     if (kind === 'unavailable503') return geminiError(503, 'UNAVAILABLE', 'The model is overloaded. Please try again later.');
     return truncatedReply('{\n  "candidates": [\n    {\n      "content": {\n        "parts": [\n          {\n            "text": "The ans');

@@ -57,7 +57,11 @@ function rateLimitReply(limit: NonNullable<SimDirective['rateLimit']>): SimReply
 }
 
 function successReply(answer: SimAnswer, usage: SimUsage, model: string): SimReply {
-  const message: Record<string, unknown> = { role: 'assistant', content: answer.text === '' && answer.toolCalls.length > 0 ? null : answer.text, refusal: null };
+  const message: Record<string, unknown> = {
+    role: 'assistant',
+    content: answer.text === '' && answer.toolCalls.length > 0 ? null : answer.text,
+    refusal: null,
+  };
   if (answer.toolCalls.length > 0) {
     message.tool_calls = answer.toolCalls.map((call) => ({
       id: call.id,

@@ -99,7 +99,10 @@ function guessGroups(flat: RolePart[]): RolePart[][] {
     const rank = rankOf(item.part);
     const last = current?.[current.length - 1];
     const continues =
-      current !== undefined && last !== undefined && last.role === 'model' && item.role === 'model' &&
+      current !== undefined &&
+      last !== undefined &&
+      last.role === 'model' &&
+      item.role === 'model' &&
       (rank > previousRank || (rank === 2 && previousRank === 2));
     if (continues) current.push(item);
     else groups.push([item]);

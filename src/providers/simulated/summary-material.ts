@@ -20,7 +20,8 @@ const CONSTRAINT = /\b(?:must|never|don't|do not|should|only|without|make sure|a
 const PROBLEM = /\b(?:error|errors|failed|failure|failing|fails|exception|traceback|panic|fatal|cannot|can't|missing|undefined|not found)\b/i;
 const NEXT = /\b(?:next|then|remaining|todo|still|will|going to|need to|needs to|let me|i'll)\b/i;
 /** Openers a model drops when it restates what an agent said. */
-const FILLER = /^(?:(?:now|ok(?:ay)?|great|perfect|good|excellent|alright|so)[,!.]?\s+)*(?:let me|i'll|i will|i need to|i'm going to|i am going to|we need to)\s+/i;
+const FILLER =
+  /^(?:(?:now|ok(?:ay)?|great|perfect|good|excellent|alright|so)[,!.]?\s+)*(?:let me|i'll|i will|i need to|i'm going to|i am going to|we need to)\s+/i;
 /** Words of one item, at most; a summary restates, it does not quote whole paragraphs. */
 const MAX_WORDS = 24;
 /** Tool output lines read for problems, at most, per result (the first ones that report one). */
@@ -31,7 +32,7 @@ function sentencesOf(text: string): string[] {
   return text
     .split(/\r?\n|(?<=[.!?])\s+/)
     .map((s) => s.replace(/^[\s#>*\-•\d.)]+/, '').trim())
-    .filter((s) => /\p{L}{3,}/u.test(s) && !s.startsWith("```"));
+    .filter((s) => /\p{L}{3,}/u.test(s) && !s.startsWith('```'));
 }
 
 /** A sentence restated: filler dropped, the first letter capitalised, cut at `MAX_WORDS` words. */
@@ -47,7 +48,13 @@ function describeCall(name: string, args: Record<string, unknown>): string {
   const command = args.command ?? args.cmd;
   if (typeof command === 'string') return `Ran ${command.split(/\s+/).slice(0, 8).join(' ')}`;
   const target = ['file_path', 'path', 'filePath', 'pattern', 'query', 'url'].map((key) => args[key]).find((v): v is string => typeof v === 'string');
-  const verb = /edit|write|create|replace|patch|update/i.test(name) ? 'Changed' : /read|view|cat|open/i.test(name) ? 'Read' : /grep|search|glob|find|list|ls/i.test(name) ? 'Searched' : `Used ${name} on`;
+  const verb = /edit|write|create|replace|patch|update/i.test(name)
+    ? 'Changed'
+    : /read|view|cat|open/i.test(name)
+      ? 'Read'
+      : /grep|search|glob|find|list|ls/i.test(name)
+        ? 'Searched'
+        : `Used ${name} on`;
   return target === undefined ? `Used ${name}` : `${verb} ${target}`;
 }
 
@@ -65,12 +72,21 @@ export function gatherMaterial(messages: readonly ContextMessage[]): MaterialIte
       return;
     }
     if (message.role === 'tool') {
-      for (const line of sentencesOf(message.text).filter((s) => PROBLEM.test(s)).slice(0, PROBLEMS_PER_RESULT)) push('problem', restate(line));
+      for (const line of sentencesOf(message.text)
+        .filter((s) => PROBLEM.test(s))
+        .slice(0, PROBLEMS_PER_RESULT))
+        push('problem', restate(line));
       return;
     }
     const sentences = sentencesOf(message.text);
     sentences.forEach((sentence, i) => {
-      const kind: MaterialKind = DECISION.test(sentence) ? 'decision' : PROBLEM.test(sentence) ? 'problem' : (order >= last - 2 || i > 0) && NEXT.test(sentence) ? 'next' : 'done';
+      const kind: MaterialKind = DECISION.test(sentence)
+        ? 'decision'
+        : PROBLEM.test(sentence)
+          ? 'problem'
+          : (order >= last - 2 || i > 0) && NEXT.test(sentence)
+            ? 'next'
+            : 'done';
       push(kind, restate(sentence));
     });
     for (const call of message.toolCalls ?? []) push('done', describeCall(call.name, call.args));

@@ -74,7 +74,11 @@ export function paraphraseSpecifics(text: string, chosen: ChosenSpecifics): stri
   let out = replaceKind(text, 'paths', chosen, fileNameOf);
   out = replaceKind(out, 'identifiers', chosen, wordsOfIdentifier);
   out = replaceKind(out, 'numbers', chosen, () => '');
-  return out.replace(/[ \t]{2,}/g, ' ').replace(/\s+([)\],.;:])/g, '$1').replace(/\(\s*\)|\[\s*\]/g, '').trim();
+  return out
+    .replace(/[ \t]{2,}/g, ' ')
+    .replace(/\s+([)\],.;:])/g, '$1')
+    .replace(/\(\s*\)|\[\s*\]/g, '')
+    .trim();
 }
 
 function replaceKind(text: string, kind: SpecificKind, chosen: ChosenSpecifics, rewrite: (value: string) => string): string {

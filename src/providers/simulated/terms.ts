@@ -57,7 +57,13 @@ function addTerm(terms: string[], token: string): void {
 export function stem(word: string): string {
   if (/\d|[_./-]/.test(word)) return word;
   let stemmed = word;
-  for (const [suffix, replacement] of [['ies', 'y'], ['ing', ''], ['ed', ''], ['es', ''], ['s', '']] as const) {
+  for (const [suffix, replacement] of [
+    ['ies', 'y'],
+    ['ing', ''],
+    ['ed', ''],
+    ['es', ''],
+    ['s', ''],
+  ] as const) {
     if (suffix === 's' && stemmed.endsWith('ss')) break;
     if (stemmed.endsWith(suffix) && stemmed.length - suffix.length + replacement.length >= 3) {
       stemmed = stemmed.slice(0, stemmed.length - suffix.length) + replacement;

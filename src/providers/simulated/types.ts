@@ -95,6 +95,4 @@ export interface SimUsage {
 }
 
 /** An HTTP answer, or a connection that times out. */
-export type SimReply =
-  | { kind: 'http'; status: number; body: string | Record<string, unknown>; headers: Record<string, string> }
-  | { kind: 'timeout' };
+export type SimReply = { kind: 'http'; status: number; body: string | Record<string, unknown>; headers: Record<string, string> } | { kind: 'timeout' };

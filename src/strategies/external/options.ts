@@ -31,7 +31,10 @@ export function optionsFromValidate<Options>(validate: ValidateOptions<Options>)
   return schema as unknown as z.ZodType<Options>;
 }
 
-function failure<Options>(message: string, field: string | undefined): { success: false; error: { issues: { message: string; path: string[] }[] }; data?: Options } {
+function failure<Options>(
+  message: string,
+  field: string | undefined,
+): { success: false; error: { issues: { message: string; path: string[] }[] }; data?: Options } {
   return { success: false, error: { issues: [{ message, path: field === undefined || field === '' ? [] : field.split('.') }] } };
 }
 

@@ -71,7 +71,15 @@ async function started(state: State, env: StrategyEnv, command: PolicyCommand): 
   if (state.policy !== undefined) return state.policy;
   const policy = startPolicyProcess(command.argv, command.cwd, command.timeoutMs);
   state.policy = policy;
-  policy.send({ type: 'hello', protocol: PROTOCOL_VERSION, ctxbench: VERSION, options: state.options, sessionId: state.sessionId, window: state.window, format: env.format });
+  policy.send({
+    type: 'hello',
+    protocol: PROTOCOL_VERSION,
+    ctxbench: VERSION,
+    options: state.options,
+    sessionId: state.sessionId,
+    window: state.window,
+    format: env.format,
+  });
   const hello = await answerOf(policy, state, env, 'hello', 'the hello handshake');
   if (hello.protocol !== PROTOCOL_VERSION) throw policy.fail(`speaks protocol ${hello.protocol}; this ctxbench speaks ${PROTOCOL_VERSION}`);
   return policy;
@@ -81,13 +89,20 @@ async function started(state: State, env: StrategyEnv, command: PolicyCommand): 
  * Reads lines until the awaited answer, serving the policy's own requests on the way: a
  * `model_call` becomes a metered, quota-bound call through `env.model`, a `count` is counted.
  */
-async function answerOf<T extends PolicyMessage['type']>(policy: PolicyProcess, state: State, env: StrategyEnv, type: T, waitingFor: string): Promise<Extract<PolicyMessage, { type: T }>> {
+async function answerOf<T extends PolicyMessage['type']>(
+  policy: PolicyProcess,
+  state: State,
+  env: StrategyEnv,
+  type: T,
+  waitingFor: string,
+): Promise<Extract<PolicyMessage, { type: T }>> {
   for (;;) {
     const parsed = parsePolicyLine(await policy.next(waitingFor));
     if (!parsed.ok) throw policy.fail(`${parsed.problem} (waiting for ${waitingFor})`);
     const message = parsed.message;
     if (message.type === type) return message as Extract<PolicyMessage, { type: T }>;
-    if (message.type === 'error') throw policy.fail(`reported an error${message.field === undefined ? '' : ` in options.${message.field}`}: ${message.message}`, type === 'hello');
+    if (message.type === 'error')
+      throw policy.fail(`reported an error${message.field === undefined ? '' : ` in options.${message.field}`}: ${message.message}`, type === 'hello');
     if (message.type === 'model_call') {
       const result = await env.model.complete({
         instruction: message.instruction,
@@ -95,7 +110,11 @@ async function answerOf<T extends PolicyMessage['type']>(policy: PolicyProcess, 
         maxOutputTokens: message.maxOutputTokens,
         ...(message.purpose !== undefined ? { purpose: message.purpose } : {}),
       });
-      policy.send(result.ok ? { type: 'model_result', id: message.id, ok: true, text: result.text, usage: result.usage } : { type: 'model_result', id: message.id, ok: false, failure: result.failure });
+      policy.send(
+        result.ok
+          ? { type: 'model_result', id: message.id, ok: true, text: result.text, usage: result.usage }
+          : { type: 'model_result', id: message.id, ok: false, failure: result.failure },
+      );
       continue;
     }
     if (message.type === 'count') {

@@ -29,8 +29,18 @@ const contextEntrySchema = z.union([
 ]);
 
 const helloSchema = z.strictObject({ type: z.literal('hello'), protocol: z.number().int(), name: z.string().optional() });
-const contextSchema = z.strictObject({ type: z.literal('context'), step: z.number().int().min(0), messages: z.array(contextEntrySchema), actions: z.array(policyActionSchema).default([]) });
-const recoverSchema = z.strictObject({ type: z.literal('recover_result'), step: z.number().int().min(0), decision: z.enum(['retry', 'give-up']), actions: z.array(policyActionSchema).default([]) });
+const contextSchema = z.strictObject({
+  type: z.literal('context'),
+  step: z.number().int().min(0),
+  messages: z.array(contextEntrySchema),
+  actions: z.array(policyActionSchema).default([]),
+});
+const recoverSchema = z.strictObject({
+  type: z.literal('recover_result'),
+  step: z.number().int().min(0),
+  decision: z.enum(['retry', 'give-up']),
+  actions: z.array(policyActionSchema).default([]),
+});
 const modelCallSchema = z.strictObject({
   type: z.literal('model_call'),
   id: z.string().min(1),

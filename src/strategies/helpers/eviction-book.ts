@@ -137,7 +137,15 @@ interface Draft {
  * Places every tool result of the range: with its call in the block (a tombstone when tagged with
  * the task, else as it was), or, when its call is outside the block, tombstoned where it stands.
  */
-function placeResults(entries: readonly Entry[], cut: number, callIds: ReadonlySet<string>, book: EvictionBook, task: TaskRange, write: TombstoneWriter, draft: Draft): void {
+function placeResults(
+  entries: readonly Entry[],
+  cut: number,
+  callIds: ReadonlySet<string>,
+  book: EvictionBook,
+  task: TaskRange,
+  write: TombstoneWriter,
+  draft: Draft,
+): void {
   entries.forEach((e, index) => {
     if (e.kind === 'block') {
       if (index >= cut) return;

@@ -122,7 +122,12 @@ async function reduceSummaries(env: StrategyEnv, request: MapReduceRequest, summ
   const outcome = await requestSummary(env, {
     instruction: request.reduce.instruction,
     // One message per part, so that an overflowing request drops the oldest parts first.
-    messages: summaries.map((text, i) => ({ type: 'message', id: `map-summary-${i + 1}`, role: 'user', text: `Part ${i + 1} of ${summaries.length}:\n${text}` })),
+    messages: summaries.map((text, i) => ({
+      type: 'message',
+      id: `map-summary-${i + 1}`,
+      role: 'user',
+      text: `Part ${i + 1} of ${summaries.length}:\n${text}`,
+    })),
     maxOutputTokens: Math.max(1, Math.min(request.reduce.reduceTokens, env.count(merged))),
     purpose: 'summary',
     reason: `${request.reason}: reduce of ${summaries.length} summaries`,

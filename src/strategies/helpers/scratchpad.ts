@@ -35,7 +35,12 @@ export function syntheticSystem(id: string, kind: string, heading: string, lines
 
 /** The scratchpad as a synthetic system message, or undefined when it is empty. */
 export function scratchpadMessage(id: string, notes: readonly string[]): ContextMessage | undefined {
-  return syntheticSystem(id, 'scratchpad', '### ACTIVE CONTEXT (scratchpad: notes kept across evictions)', notes.map((n) => `- ${n}`));
+  return syntheticSystem(
+    id,
+    'scratchpad',
+    '### ACTIVE CONTEXT (scratchpad: notes kept across evictions)',
+    notes.map((n) => `- ${n}`),
+  );
 }
 
 /**

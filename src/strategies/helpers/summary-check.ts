@@ -14,7 +14,34 @@ export interface SummaryVerdict {
 }
 
 // Words too common to show that a criterion was addressed.
-const STOPWORDS = new Set(['with', 'that', 'this', 'from', 'have', 'been', 'when', 'then', 'than', 'into', 'they', 'them', 'their', 'there', 'which', 'should', 'must', 'does', 'also', 'only', 'each', 'every', 'still', 'were', 'will', 'what']);
+const STOPWORDS = new Set([
+  'with',
+  'that',
+  'this',
+  'from',
+  'have',
+  'been',
+  'when',
+  'then',
+  'than',
+  'into',
+  'they',
+  'them',
+  'their',
+  'there',
+  'which',
+  'should',
+  'must',
+  'does',
+  'also',
+  'only',
+  'each',
+  'every',
+  'still',
+  'were',
+  'will',
+  'what',
+]);
 // Words match on their first characters, so that `passes` matches `pass` and `tests` matches `test`.
 const STEM = 4;
 

@@ -50,12 +50,24 @@ export function clearResults(messages: readonly ContextMessage[], indexes: reado
  * Applies a rule and emits a `truncate` action when the set of cleared results changed since the
  * last step (`last` is the previous count, returned updated): one event per change, not per step.
  */
-export function applyClearing(messages: readonly ContextMessage[], rule: ClearRule, env: StrategyEnv, last: number, reason: string): { context: ContextMessage[]; cleared: number } {
+export function applyClearing(
+  messages: readonly ContextMessage[],
+  rule: ClearRule,
+  env: StrategyEnv,
+  last: number,
+  reason: string,
+): { context: ContextMessage[]; cleared: number } {
   const indexes = clearableResults(messages, rule);
   const context = clearResults(messages, indexes, rule);
   const cleared = context.filter((m, i) => m !== messages[i]).length;
   if (cleared !== last && cleared > 0) {
-    env.emit({ action: 'truncate', reason, tokensBefore: env.countMessages(messages), tokensAfter: env.countMessages(context), detail: `${cleared} tool results replaced by a placeholder` });
+    env.emit({
+      action: 'truncate',
+      reason,
+      tokensBefore: env.countMessages(messages),
+      tokensAfter: env.countMessages(context),
+      detail: `${cleared} tool results replaced by a placeholder`,
+    });
   }
   return { context, cleared };
 }

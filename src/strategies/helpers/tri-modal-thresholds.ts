@@ -46,7 +46,11 @@ export function resolveTriggers(o: ThresholdOptions, window: number, hiddenPrefi
     if (tokens !== undefined) return tokens;
     return scaling ? hiddenPrefix + Math.round((fallback * room) / REFERENCE_WINDOW) : fallback;
   };
-  const triggers: Triggers = { semantic: pick(o.semanticShare, o.semanticTokens, DEFAULT_SEMANTIC), standard: pick(o.standardShare, o.standardTokens, DEFAULT_STANDARD), floor: hiddenPrefix };
+  const triggers: Triggers = {
+    semantic: pick(o.semanticShare, o.semanticTokens, DEFAULT_SEMANTIC),
+    standard: pick(o.standardShare, o.standardTokens, DEFAULT_STANDARD),
+    floor: hiddenPrefix,
+  };
   if (scaling) {
     triggers.scaled =
       `default triggers (50k semantic / 200k standard, written for a 1M window) scaled to the ${window}-token window: ` +

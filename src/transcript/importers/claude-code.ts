@@ -36,9 +36,7 @@ const lineSchema = z.looseObject({
   subtype: z.string().optional(),
   summary: z.string().optional(),
   compactMetadata: z.looseObject({ preTokens: z.number().int().min(0).optional() }).optional(),
-  message: z
-    .looseObject({ id: z.string().min(1).optional(), model: z.string().optional(), content: contentSchema, usage: usageSchema.nullish() })
-    .optional(),
+  message: z.looseObject({ id: z.string().min(1).optional(), model: z.string().optional(), content: contentSchema, usage: usageSchema.nullish() }).optional(),
 });
 
 type ClaudeLine = z.infer<typeof lineSchema>;
@@ -94,7 +92,11 @@ export const claudeCode: Importer = {
  * (claude-sidechains.ts picks them out), read as a context of its own; otherwise sidechain lines
  * are left out of the main context and counted.
  */
-export async function buildClaudeTranscript(builder: TranscriptBuilder, lines: AsyncIterable<JsonLine> | Iterable<JsonLine>, asSidechain: boolean): Promise<Transcript> {
+export async function buildClaudeTranscript(
+  builder: TranscriptBuilder,
+  lines: AsyncIterable<JsonLine> | Iterable<JsonLine>,
+  asSidechain: boolean,
+): Promise<Transcript> {
   const state: ClaudeState = { byApiId: new Map(), seenUuids: new Set(), asSidechain, todoWrites: new Map() };
   for await (const { line, value } of lines) {
     builder.attempt(() => applyLine(builder, state, parseLine(builder.file, line, value)));
@@ -109,7 +111,10 @@ function parseLine(file: string, line: number, value: unknown): ParsedLine {
   if ((record.type === 'user' || record.type === 'assistant') && content === undefined) {
     throw new InputError({ file, line, field: 'message' }, `a ${record.type} line needs a message`);
   }
-  const blocks = typeof content === 'string' ? [{ kind: 'text' as const, text: content }] : (content ?? []).map((block, i) => parseBlock(block, { file, line, field: `message.content.${i}` }));
+  const blocks =
+    typeof content === 'string'
+      ? [{ kind: 'text' as const, text: content }]
+      : (content ?? []).map((block, i) => parseBlock(block, { file, line, field: `message.content.${i}` }));
   return { line, record, blocks, at: normalizeTime(record.timestamp) };
 }
 
@@ -163,7 +168,8 @@ function applyUser(builder: TranscriptBuilder, state: ClaudeState, { record, blo
   const id = record.uuid ?? `line-${line}`;
   const texts: string[] = [];
   for (const block of blocks) {
-    if (block.kind === 'tool_result') builder.addToolResult({ id: `${id}/${block.callId}`, callId: block.callId, text: block.text + todoReminder(state, block.callId), at });
+    if (block.kind === 'tool_result')
+      builder.addToolResult({ id: `${id}/${block.callId}`, callId: block.callId, text: block.text + todoReminder(state, block.callId), at });
     else if (block.kind === 'text') texts.push(block.text);
     // An image or document the user attached: a marker keeps its place in the conversation.
     else texts.push(`[${block.kind === 'other' ? block.type : block.kind}]`);

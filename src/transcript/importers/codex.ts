@@ -90,7 +90,13 @@ function applyRecord(builder: TranscriptBuilder, state: CodexState, record: Code
 }
 
 /** Reasoning, assistant text and tool calls of one model call make one assistant message. */
-function applyOutput(builder: TranscriptBuilder, state: CodexState, record: Extract<CodexRecord, { kind: 'output' }>, id: string, at: string | undefined): void {
+function applyOutput(
+  builder: TranscriptBuilder,
+  state: CodexState,
+  record: Extract<CodexRecord, { kind: 'output' }>,
+  id: string,
+  at: string | undefined,
+): void {
   if (!state.step.open) {
     state.step = { open: true, usage: state.pendingUsage };
     state.pendingUsage = undefined;

@@ -20,7 +20,15 @@ const messageSchema = z.looseObject({
   tokens: z.looseObject({ input: count, output: count, cached: count, thoughts: count, tool: count }).nullish(),
   model: z.string().nullish(),
   toolCalls: z
-    .array(z.looseObject({ id: z.string().min(1), name: z.string().min(1), args: z.record(z.string(), z.unknown()).nullish(), result: z.unknown(), timestamp: z.string().nullish() }))
+    .array(
+      z.looseObject({
+        id: z.string().min(1),
+        name: z.string().min(1),
+        args: z.record(z.string(), z.unknown()).nullish(),
+        result: z.unknown(),
+        timestamp: z.string().nullish(),
+      }),
+    )
     .nullish(),
 });
 
@@ -91,8 +99,7 @@ async function replayRecording(file: string, builder: TranscriptBuilder): Promis
       else if (typeof value.sessionId === 'string') {
         sessionId ??= value.sessionId;
         replaced = setMessages(value, { file, line, field: 'messages' }) ?? replaced;
-      }
-      else builder.countUnknown('record without id');
+      } else builder.countUnknown('record without id');
     });
   }
   return { ...(sessionId !== undefined ? { sessionId } : {}), messages: replaced ?? [...byId.values()] };
@@ -141,7 +148,13 @@ function addMessage(builder: TranscriptBuilder, message: CliMessage): string | u
   for (const call of calls) builder.addToolCall(assistant, { callId: call.id, name: call.name, args: call.args ?? {} });
   for (const call of calls) {
     if (call.result == null) continue;
-    builder.addToolResult({ id: `${message.id}/${call.id}`, callId: call.id, name: call.name, text: partListText(call.result), at: normalizeTime(call.timestamp) ?? at });
+    builder.addToolResult({
+      id: `${message.id}/${call.id}`,
+      callId: call.id,
+      name: call.name,
+      text: partListText(call.result),
+      at: normalizeTime(call.timestamp) ?? at,
+    });
   }
   return model;
 }

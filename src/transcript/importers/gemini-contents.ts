@@ -50,8 +50,14 @@ export const geminiContents: Importer = {
  * whose function-call turns lost theirs.
  */
 function addModelContent(builder: TranscriptBuilder, content: Content, id: string, model: string | undefined): void {
-  const text = content.parts.filter((p) => p.thought !== true && typeof p.text === 'string').map((p) => p.text).join('');
-  const thinking = content.parts.filter((p) => p.thought === true && typeof p.text === 'string').map((p) => p.text).join('');
+  const text = content.parts
+    .filter((p) => p.thought !== true && typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('');
+  const thinking = content.parts
+    .filter((p) => p.thought === true && typeof p.text === 'string')
+    .map((p) => p.text)
+    .join('');
   const signature = content.parts.find((p) => typeof p.thoughtSignature === 'string' && p.thoughtSignature !== '')?.thoughtSignature ?? undefined;
   const message = builder.addMessage({ id, role: 'assistant', text, thinking: thinking === '' ? undefined : thinking, thoughtSignature: signature, model });
   content.parts.forEach((part, k) => {

@@ -13,7 +13,10 @@ const DECISIONS: Record<Project['language'], readonly { topic: string; choices: 
     { topic: 'parsing timestamps from partners', choices: ['pendulum', 'ciso8601', 'arrow', 'dateparser', 'iso8601'] },
     { topic: 'caching the lookups', choices: ['cachetools.TTLCache', 'functools.lru_cache', 'diskcache', 'dogpile.cache', 'aiocache'] },
     { topic: 'validating request bodies', choices: ['pydantic v2 models', 'attrs validators', 'marshmallow schemas', 'cerberus rules', 'voluptuous schemas'] },
-    { topic: 'the schema migration', choices: ['an expand-and-contract migration', 'a shadow table swap', 'an online backfill job', 'a dual-write period', 'a blue-green schema'] },
+    {
+      topic: 'the schema migration',
+      choices: ['an expand-and-contract migration', 'a shadow table swap', 'an online backfill job', 'a dual-write period', 'a blue-green schema'],
+    },
   ],
   typescript: [
     { topic: 'JSON serialisation of webhook payloads', choices: ['fast-json-stringify', 'superjson', 'devalue', 'safe-stable-stringify', 'json-bigint'] },
@@ -21,7 +24,10 @@ const DECISIONS: Record<Project['language'], readonly { topic: string; choices: 
     { topic: 'date arithmetic', choices: ['date-fns', 'luxon', 'Temporal polyfill', 'dayjs', 'js-joda'] },
     { topic: 'caching the lookups', choices: ['lru-cache', 'keyv', 'quick-lru', 'mnemonist', 'node-cache'] },
     { topic: 'validating request bodies', choices: ['valibot', 'typebox', 'ajv', 'superstruct', 'arktype'] },
-    { topic: 'the schema migration', choices: ['an expand-and-contract migration', 'a shadow table swap', 'an online backfill job', 'a dual-write period', 'a blue-green schema'] },
+    {
+      topic: 'the schema migration',
+      choices: ['an expand-and-contract migration', 'a shadow table swap', 'an online backfill job', 'a dual-write period', 'a blue-green schema'],
+    },
   ],
 };
 
@@ -96,7 +102,11 @@ export const ticket: FactTemplate = {
   position: 'any',
   frame: ({ random, project, task, marker, distractors }) => {
     const ticketOf = (value: string): string =>
-      random.pick([`This is tracked as ticket ${value} ("${task.title}").`, `Ticket for "${task.title}": ${value}.`, `Please reference ticket ${value} ("${task.title}") in the commit message.`]);
+      random.pick([
+        `This is tracked as ticket ${value} ("${task.title}").`,
+        `Ticket for "${task.title}": ${value}.`,
+        `Please reference ticket ${value} ("${task.title}") in the commit message.`,
+      ]);
     const older = `${project.domain.ticketPrefix}-${random.int(1000, 9999)}`;
     return {
       subject: task.id,
@@ -131,7 +141,10 @@ export const customer: FactTemplate = {
   position: 'any',
   frame: ({ random, task, marker, distractors }) => {
     const other = `cus_${randomString(random, ALNUM, 12)}`;
-    const text = random.pick([`The affected customer account for "${task.title}" is ${marker}.`, `It was first reported by customer account ${marker} ("${task.title}").`]);
+    const text = random.pick([
+      `The affected customer account for "${task.title}" is ${marker}.`,
+      `It was first reported by customer account ${marker} ("${task.title}").`,
+    ]);
     return {
       subject: task.id,
       question: `Which customer account did the user say was affected in the task "${task.title}"?`,

@@ -55,14 +55,29 @@ export const failingTest: FactTemplate = {
       subject: `${task.testFile} ${circumstance}`,
       thinking: 'First reproduce the problem and read the output carefully.',
       // Jest prints the describe block beside the test (`● stockLevel › …`); pytest the file.
-      question: project.language === 'python' ? `Which test of ${task.testFile} failed ${toWords(circumstance)}?` : `Which ${toCamel(nounOf(task.testFile))} test failed ${toWords(circumstance)}?`,
-      call: { name: 'run_tests', args: { command }, result: renderTestRun(random, project, { command, testFile: task.testFile, failing: marker, targetChars }) },
+      question:
+        project.language === 'python'
+          ? `Which test of ${task.testFile} failed ${toWords(circumstance)}?`
+          : `Which ${toCamel(nounOf(task.testFile))} test failed ${toWords(circumstance)}?`,
+      call: {
+        name: 'run_tests',
+        args: { command },
+        result: renderTestRun(random, project, { command, testFile: task.testFile, failing: marker, targetChars }),
+      },
       drawValue: (r) => drawTestName(r, project, nounOf(task.testFile), circumstance),
     };
   },
 };
 
-const PURPOSES = ['rounding rules', 'retry policy', 'shared lookup helpers', 'input validators', 'test data builders', 'feature flag checks', 'audit log writer'];
+const PURPOSES = [
+  'rounding rules',
+  'retry policy',
+  'shared lookup helpers',
+  'input validators',
+  'test data builders',
+  'feature flag checks',
+  'audit log writer',
+];
 const NEW_FILE_SUFFIXES = ['rules', 'policy', 'helpers', 'validators', 'builders', 'flags', 'audit', 'guards', 'adapters'];
 
 export const createdFile: FactTemplate = {
@@ -144,7 +159,11 @@ export const envValue: FactTemplate = {
         question: '',
         thinking: 'The old credential was revoked this morning; the env file must carry the new one.',
         text: `Rotating ${name} in ${path}: the old value was revoked, so it is set to ${next} now.`,
-        call: { name: 'edit_file', args: { path, old_string: `${name}=${previous}`, new_string: `${name}=${next}` }, result: `The file ${path} has been updated.` },
+        call: {
+          name: 'edit_file',
+          args: { path, old_string: `${name}=${previous}`, new_string: `${name}=${next}` },
+          result: `The file ${path} has been updated.`,
+        },
         drawValue,
       }),
     };

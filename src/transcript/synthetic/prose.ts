@@ -114,7 +114,13 @@ const SUMMARIES = [
   'Updated {module}; behaviour covered by tests ({count} passing).',
 ];
 
-const CRITERIA = ['`{testFile}` passes', 'no change to the public signature of `{fn}`', 'the {qual} case is covered by a test', 'no new dependency', 'the full suite passes'];
+const CRITERIA = [
+  '`{testFile}` passes',
+  'no change to the public signature of `{fn}`',
+  'the {qual} case is covered by a test',
+  'no new dependency',
+  'the full suite passes',
+];
 
 export function drawTaskTitle(random: Random, kind: TaskKind, slots: Slots): string {
   return fill(random.pick(TITLES[kind]), slots);

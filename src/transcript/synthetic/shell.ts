@@ -107,7 +107,13 @@ export function renderConfigYaml(
   ];
   const others = project.domain.services.filter((s) => s !== service);
   const blocks = [
-    ...others.map((other) => [`  ${other}:`, `    host: ${other}`, ...beside(other).map((line) => `    ${line}`), `    workers: ${random.int(1, 8)}`, `    queue: ${other.replace(/-/g, '_')}`]),
+    ...others.map((other) => [
+      `  ${other}:`,
+      `    host: ${other}`,
+      ...beside(other).map((line) => `    ${line}`),
+      `    workers: ${random.int(1, 8)}`,
+      `    queue: ${other.replace(/-/g, '_')}`,
+    ]),
     ['database:', `  url: postgresql://app@db/${project.domain.name}`, `  pool_size: ${random.int(5, 40)}`, '  statement_timeout: 30s'],
     ['logging:', `  level: ${random.pick(['info', 'debug', 'warning'])}`, '  format: json'],
   ];
@@ -117,7 +123,12 @@ export function renderConfigYaml(
   lines.push('features:');
   while (size < targetChars) {
     const noun = random.pick(project.domain.nouns);
-    const entry = [`  ${random.pick(project.domain.verbs)}_${noun}_${random.pick(project.domain.qualifiers)}:`, `    enabled: ${random.pick(['true', 'false'])}`, `    rollout: ${random.int(0, 100)}%`, `    retries: ${random.int(0, 9)}`];
+    const entry = [
+      `  ${random.pick(project.domain.verbs)}_${noun}_${random.pick(project.domain.qualifiers)}:`,
+      `    enabled: ${random.pick(['true', 'false'])}`,
+      `    rollout: ${random.int(0, 100)}%`,
+      `    retries: ${random.int(0, 9)}`,
+    ];
     lines.push(...entry);
     size += entry.join('\n').length + 1;
   }
@@ -126,12 +137,18 @@ export function renderConfigYaml(
 
 /** A `.env.example`; `planted` lines go among the others (look-alikes of a fact included). */
 export function renderEnvFile(random: Random, project: Project, planted: string[], targetChars: number): string[] {
-  const lines = ['# Copy to .env and fill in. Never commit real secrets.', `DATABASE_URL=postgresql://app:app@localhost/${project.domain.name}`, 'LOG_LEVEL=info'];
+  const lines = [
+    '# Copy to .env and fill in. Never commit real secrets.',
+    `DATABASE_URL=postgresql://app:app@localhost/${project.domain.name}`,
+    'LOG_LEVEL=info',
+  ];
   let size = lines.join('\n').length;
   while (size < targetChars) {
     const service = random.pick(project.domain.services).toUpperCase().replace(/-/g, '_');
     const field = random.pick(project.domain.fields).toUpperCase();
-    const line = random.chance(0.2) ? `# ${toWords(random.pick(project.domain.nouns))} settings` : `${service}_${field}_${random.pick(['TIMEOUT_MS', 'LIMIT', 'ENABLED', 'TTL'])}=${random.int(1, 900)}`;
+    const line = random.chance(0.2)
+      ? `# ${toWords(random.pick(project.domain.nouns))} settings`
+      : `${service}_${field}_${random.pick(['TIMEOUT_MS', 'LIMIT', 'ENABLED', 'TTL'])}=${random.int(1, 900)}`;
     lines.push(line);
     size += line.length + 1;
   }

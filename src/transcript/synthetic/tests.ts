@@ -13,8 +13,20 @@ export interface TestRunSpec {
   targetChars: number;
 }
 
-const PY_TEST_NAMES = ['test_{verb}_{noun}_{qual}', 'test_{verb}_{qual}', 'test_{noun}_{qual}_raises', 'test_{verb}_{noun}_is_idempotent', 'test_{qual}_{noun}_is_skipped'];
-const TS_TEST_NAMES = ['{verbs} the {noun} when {qual}', 'rejects {aQual} {noun}', 'handles {qual} for {noun}s', 'keeps {noun}s unchanged on {qual}', '{verbs} {noun}s idempotently'];
+const PY_TEST_NAMES = [
+  'test_{verb}_{noun}_{qual}',
+  'test_{verb}_{qual}',
+  'test_{noun}_{qual}_raises',
+  'test_{verb}_{noun}_is_idempotent',
+  'test_{qual}_{noun}_is_skipped',
+];
+const TS_TEST_NAMES = [
+  '{verbs} the {noun} when {qual}',
+  'rejects {aQual} {noun}',
+  'handles {qual} for {noun}s',
+  'keeps {noun}s unchanged on {qual}',
+  '{verbs} {noun}s idempotently',
+];
 
 /**
  * Circumstances only planted facts' test names carry, so that no ordinary test name can contain
@@ -22,9 +34,18 @@ const TS_TEST_NAMES = ['{verbs} the {noun} when {qual}', 'rejects {aQual} {noun}
  * facts about one test file never share a circumstance (their questions name it).
  */
 export const FACT_SCENARIOS = [
-  'after_the_refund_window', 'with_two_currencies', 'across_midnight_utc', 'for_legacy_accounts', 'when_the_cache_is_cold',
-  'under_concurrent_writers', 'after_a_partial_retry', 'with_a_replayed_request', 'during_a_schema_upgrade', 'for_the_first_billing_cycle',
-  'with_an_unsorted_batch', 'after_a_failover',
+  'after_the_refund_window',
+  'with_two_currencies',
+  'across_midnight_utc',
+  'for_legacy_accounts',
+  'when_the_cache_is_cold',
+  'under_concurrent_writers',
+  'after_a_partial_retry',
+  'with_a_replayed_request',
+  'during_a_schema_upgrade',
+  'for_the_first_billing_cycle',
+  'with_an_unsorted_batch',
+  'after_a_failover',
 ];
 
 /** The circumstances of failing-test facts and of still-failing facts (disjoint halves). */

@@ -25,7 +25,10 @@ describe('seeded faults', () => {
   it('depend on the seed and the call key only, not on the order of calls', () => {
     const rates = { server500: 0.3 };
     const forward = keys.map((key) => decideFault(9, key, rates));
-    const backward = [...keys].reverse().map((key) => decideFault(9, key, rates)).reverse();
+    const backward = [...keys]
+      .reverse()
+      .map((key) => decideFault(9, key, rates))
+      .reverse();
     expect(backward).toEqual(forward);
     expect(keys.map((key) => decideFault(10, key, rates))).not.toEqual(forward);
   });

@@ -32,7 +32,11 @@ describe('the simulated model', () => {
           {
             content: {
               role: 'model',
-              parts: [{ text: 'fix it', thought: true }, { text: 'Editing.' }, { functionCall: { id: 'c9', name: 'edit', args: {} }, thoughtSignature: 'sig-9' }],
+              parts: [
+                { text: 'fix it', thought: true },
+                { text: 'Editing.' },
+                { functionCall: { id: 'c9', name: 'edit', args: {} }, thoughtSignature: 'sig-9' },
+              ],
             },
           },
         ],
@@ -74,7 +78,12 @@ describe('the simulated model', () => {
     expect(simulateCall(geminiInput(agentSession(), { purpose: 'step', window: 1, rateLimit }))).toMatchObject({ status: 429 });
     expect(simulateCall(geminiInput(agentSession(), { purpose: 'step', window: 1 }))).toMatchObject({
       status: 400,
-      body: { error: { status: 'INVALID_ARGUMENT', message: expect.stringMatching(/^The input token count \(\d+\) exceeds the maximum number of tokens allowed \(1\)\.$/) } },
+      body: {
+        error: {
+          status: 'INVALID_ARGUMENT',
+          message: expect.stringMatching(/^The input token count \(\d+\) exceeds the maximum number of tokens allowed \(1\)\.$/),
+        },
+      },
     });
   });
 

@@ -20,7 +20,11 @@ async function realMessages(path: string): Promise<ContextMessage[]> {
 describe('parsedFromCanonical', () => {
   // Real logs with thinking, tool calls with and without text, tool results, and (mini-swe-agent)
   // a text tool protocol (sentAsText), so every branch of the rendering is crossed.
-  const files = ['fixtures/real/claude-code/vibecoding-session.jsonl', 'fixtures/real/codex/vibecoding-session.jsonl', 'fixtures/real/mini-swe-agent/django__django-11138.traj.json'];
+  const files = [
+    'fixtures/real/claude-code/vibecoding-session.jsonl',
+    'fixtures/real/codex/vibecoding-session.jsonl',
+    'fixtures/real/mini-swe-agent/django__django-11138.traj.json',
+  ];
 
   it.each(files)('reads exactly what parsing the rendered body reads (%s)', async (file) => {
     const messages = await realMessages(file);

@@ -3,7 +3,9 @@ import { callArgumentText, extractSpecifics, measureSurvival } from '../../../sr
 
 describe('the three kinds of specifics', () => {
   it('finds paths, 3+ digit numbers and code identifiers', () => {
-    const found = extractSpecifics('Edited src/a/b.ts and /home/u/vsla/paper.tex (see https://x.io/a/b.js) on port 8437, v0.43, Cheng2011; countTokens, read_file, HarnessError, ok_');
+    const found = extractSpecifics(
+      'Edited src/a/b.ts and /home/u/vsla/paper.tex (see https://x.io/a/b.js) on port 8437, v0.43, Cheng2011; countTokens, read_file, HarnessError, ok_',
+    );
     expect([...found.paths]).toEqual(['src/a/b.ts', '/home/u/vsla/paper.tex']);
     expect([...found.numbers]).toEqual(['8437', '2011']);
     expect([...found.identifiers]).toEqual(['countTokens', 'read_file', 'HarnessError']);

@@ -19,15 +19,25 @@ function message(id: string, role: ContextMessage['role'], text: string, extra: 
 const session: ContextMessage[] = [
   message('u1', 'user', 'Please make the payment webhook idempotent. Do not touch the refunds module.'),
   message('a1', 'assistant', 'Let me find the handler first.', { toolCalls: [{ id: 'c1', name: 'shell', args: { command: 'git grep -n handleWebhook' } }] }),
-  message('t1', 'tool', 'src/payments/webhook.ts:88: export async function handleWebhook(event) {\nsrc/payments/retry_queue.ts:12: import { handleWebhook }', { toolCallId: 'c1' }),
-  message('a2', 'assistant', 'We decided to store processed event ids in Postgres because Redis is not durable here.', { toolCalls: [{ id: 'c2', name: 'edit_file', args: { path: 'src/payments/webhook.ts', old_string: 'a', new_string: 'b' } }] }),
+  message('t1', 'tool', 'src/payments/webhook.ts:88: export async function handleWebhook(event) {\nsrc/payments/retry_queue.ts:12: import { handleWebhook }', {
+    toolCallId: 'c1',
+  }),
+  message('a2', 'assistant', 'We decided to store processed event ids in Postgres because Redis is not durable here.', {
+    toolCalls: [{ id: 'c2', name: 'edit_file', args: { path: 'src/payments/webhook.ts', old_string: 'a', new_string: 'b' } }],
+  }),
   message('t2', 'tool', 'Error: duplicate key value violates unique constraint "events_pkey" (code 23505)', { toolCallId: 'c2' }),
   message('a3', 'assistant', 'Next I will add a migration for the processed_events table and rerun the tests on port 5432.'),
 ];
 
 describe('the simulated summarizer', () => {
   it('reads the style off the strategies’ prompts', () => {
-    expect([HANDOFF_PROMPT, RECAP_PROMPT, STRUCTURED_SUMMARY_PROMPT, MAP_PROMPT, ''].map(detectStyle)).toEqual(['handoff', 'recap', 'structured', 'map', 'structured']);
+    expect([HANDOFF_PROMPT, RECAP_PROMPT, STRUCTURED_SUMMARY_PROMPT, MAP_PROMPT, ''].map(detectStyle)).toEqual([
+      'handoff',
+      'recap',
+      'structured',
+      'map',
+      'structured',
+    ]);
   });
 
   it('follows the prompt: a handoff leads with the goal and next steps, a recap with what was done', () => {
@@ -36,7 +46,14 @@ describe('the simulated summarizer', () => {
     const recap = summarizeMessages(session, { budgetTokens: 400, count, prompt: RECAP_PROMPT });
     expect(recap.startsWith('Done:\n')).toBe(true);
     const structured = summarizeMessages(session, { budgetTokens: 400, count, prompt: STRUCTURED_SUMMARY_PROMPT });
-    expect(structured.split('\n\n').map((block) => block.split(':')[0])).toEqual(['Task', 'Done so far', 'Decisions', 'Files and commands', 'Errors and open problems', 'Next steps']);
+    expect(structured.split('\n\n').map((block) => block.split(':')[0])).toEqual([
+      'Task',
+      'Done so far',
+      'Decisions',
+      'Files and commands',
+      'Errors and open problems',
+      'Next steps',
+    ]);
     const map = summarizeMessages(session, { budgetTokens: 400, count, prompt: MAP_PROMPT });
     expect(map).not.toMatch(/^\w[\w ]*:\n/m);
     expect(new Set([handoff, recap, structured, map]).size).toBe(4);

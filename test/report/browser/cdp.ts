@@ -111,7 +111,8 @@ export class Browser {
       } & Partial<CdpEvent>;
       this.buffer = this.buffer.slice(end + 1);
       if (message.id !== undefined) this.settle(message.id, message.result, message.error);
-      else if (message.method !== undefined) this.dispatch({ method: message.method, params: message.params ?? {}, ...(message.sessionId !== undefined ? { sessionId: message.sessionId } : {}) });
+      else if (message.method !== undefined)
+        this.dispatch({ method: message.method, params: message.params ?? {}, ...(message.sessionId !== undefined ? { sessionId: message.sessionId } : {}) });
     }
   }
 

@@ -43,7 +43,19 @@ describe('a strategy module given on the command line', () => {
   it('runs beside --strategies on a scenario that does not list it, labelled after its file', async () => {
     const out = tempDir();
     const dir = writeFiles({ 's.yaml': 'name: small\ntranscript:\n  generate: { steps: 12, seed: 2, toolOutputTokens: 400 }\nwindow: 100000\n' });
-    const args = ['run', join(dir, 's.yaml'), '--out', out, '--quiet', '--reports', 'csv', '--strategies', 'observation-masking', '--strategy-module', join(examples, 'js-policy', 'masking.mjs')];
+    const args = [
+      'run',
+      join(dir, 's.yaml'),
+      '--out',
+      out,
+      '--quiet',
+      '--reports',
+      'csv',
+      '--strategies',
+      'observation-masking',
+      '--strategy-module',
+      join(examples, 'js-policy', 'masking.mjs'),
+    ];
     expect((await cli(args)).code).toBe(0);
     const rows = readSummary(out);
     expect(rows.map((r) => r.strategy)).toEqual(['observation-masking', 'masking']);
@@ -73,11 +85,19 @@ describe('a sweep over a strategy of your own', () => {
     const scenario = join(examples, 'js-policy', 'scenario.yaml');
     const { code } = await cli(['sweep', scenario, '--grid', 'js-masking.keepLast=2,20', '--out', out, '--quiet']);
     expect(code).toBe(0);
-    const sweep = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { strategy: string; points: { label: string; units: { strategy: string; steps_completed: number }[] }[] };
+    const sweep = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as {
+      strategy: string;
+      points: { label: string; units: { strategy: string; steps_completed: number }[] }[];
+    };
     expect(sweep.strategy).toBe('js-masking');
-    expect(sweep.points.map((p) => [p.label, p.units[0]?.steps_completed])).toEqual([['keepLast=2', 40], ['keepLast=20', 40]]);
+    expect(sweep.points.map((p) => [p.label, p.units[0]?.steps_completed])).toEqual([
+      ['keepLast=2', 40],
+      ['keepLast=20', 40],
+    ]);
     const bad = await cli(['sweep', scenario, '--grid', 'js-masking.keepLast=-2,20', '--out', tempDir(), '--quiet']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("--grid 'js-masking.keepLast=-2,20': keepLast=-2 (with js-policy's options) is not valid for js-masking: expects a whole number >= 0");
+    expect(bad.stderr).toContain(
+      "--grid 'js-masking.keepLast=-2,20': keepLast=-2 (with js-policy's options) is not valid for js-masking: expects a whole number >= 0",
+    );
   });
 });

@@ -17,7 +17,15 @@ function readResult(dir: string): RunResult {
 /** A 10-step session; each policy entry runs `node <fixture> ...args` with a short timeout. */
 function scenarioWith(entries: string[]): string {
   return writeFiles({
-    's.yaml': ['name: policies', 'transcript:', '  generate: { steps: 10, seed: 5, toolOutputTokens: 300 }', 'window: 200000', 'strategies:', '  - full', ...entries].join('\n'),
+    's.yaml': [
+      'name: policies',
+      'transcript:',
+      '  generate: { steps: 10, seed: 5, toolOutputTokens: 300 }',
+      'window: 200000',
+      'strategies:',
+      '  - full',
+      ...entries,
+    ].join('\n'),
   });
 }
 
@@ -35,9 +43,13 @@ describe('a policy process that fails', () => {
     const crash = (label: string) => unit(label)?.events.find((e) => e.type === 'crash');
     expect(unit('full')?.summary).toMatchObject({ steps_completed: 10, crashed: false });
     expect(unit('hangs')?.summary).toMatchObject({ steps_completed: 3, crashed: true, crash_kind: 'strategy', crash_step: 3 });
-    expect(crash('hangs')).toMatchObject({ message: expect.stringContaining('did not answer the context of step 3 within 1500 ms (timeoutMs) and was killed') });
+    expect(crash('hangs')).toMatchObject({
+      message: expect.stringContaining('did not answer the context of step 3 within 1500 ms (timeoutMs) and was killed'),
+    });
     expect(unit('exits')?.summary).toMatchObject({ steps_completed: 4, crashed: true, crash_kind: 'strategy', crash_step: 4 });
-    expect(crash('exits')).toMatchObject({ message: expect.stringContaining('exited (code 3) while ctxbench waited for the context of step 4; its stderr: policy: giving up on purpose') });
+    expect(crash('exits')).toMatchObject({
+      message: expect.stringContaining('exited (code 3) while ctxbench waited for the context of step 4; its stderr: policy: giving up on purpose'),
+    });
     expect(unit('garbage')?.summary).toMatchObject({ steps_completed: 2, crashed: true, crash_kind: 'strategy', crash_step: 2 });
     expect(crash('garbage')).toMatchObject({ message: expect.stringContaining('wrote a line that is not JSON: "this is not JSON"') });
     expect(unit('old-protocol')?.summary).toMatchObject({ steps_completed: 0, crash_kind: 'strategy' });
@@ -48,8 +60,13 @@ describe('a policy process that fails', () => {
     const out = tempDir();
     const dir = scenarioWith(['  - { label: missing, command: [ctxbench-no-such-policy-binary] }']);
     expect((await cli(['run', join(dir, 's.yaml'), '--out', out, '--quiet', '--reports', 'json'])).code).toBe(0);
-    const crash = readResult(out).units.find((u) => u.strategy === 'missing')?.events.find((e) => e.type === 'crash');
-    expect(crash).toMatchObject({ kind: 'strategy', message: expect.stringContaining('policy `ctxbench-no-such-policy-binary` could not be started: spawn ctxbench-no-such-policy-binary ENOENT') });
+    const crash = readResult(out)
+      .units.find((u) => u.strategy === 'missing')
+      ?.events.find((e) => e.type === 'crash');
+    expect(crash).toMatchObject({
+      kind: 'strategy',
+      message: expect.stringContaining('policy `ctxbench-no-such-policy-binary` could not be started: spawn ctxbench-no-such-policy-binary ENOENT'),
+    });
   });
 });
 
@@ -64,6 +81,9 @@ describe('a policy process that asks for a summary', () => {
     expect(unit?.summary.overhead_tokens).toBeGreaterThan(0);
     const summaries = unit?.events.filter((e) => e.type === 'call' && e.purpose === 'summary') ?? [];
     expect(summaries.map((e) => e.step)).toEqual([5, 10]);
-    expect(unit?.events.filter((e) => e.type === 'action').map((e) => e.type === 'action' && [e.step, e.action])).toEqual([[5, 'summary'], [10, 'summary']]);
+    expect(unit?.events.filter((e) => e.type === 'action').map((e) => e.type === 'action' && [e.step, e.action])).toEqual([
+      [5, 'summary'],
+      [10, 'summary'],
+    ]);
   });
 });

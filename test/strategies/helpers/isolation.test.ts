@@ -26,7 +26,8 @@ function suite(seed: number): string {
   return writeFiles({ 'a.yaml': scenario('gemini'), 'b.yaml': scenario('openai') });
 }
 
-const resultJson = async (scenarios: string): Promise<string> => (renderJson(await runSuite({ scenarios: [scenarios], workers: 1 }))[0] as { contents: string }).contents;
+const resultJson = async (scenarios: string): Promise<string> =>
+  (renderJson(await runSuite({ scenarios: [scenarios], workers: 1 }))[0] as { contents: string }).contents;
 
 /**
  * These run in a clean child process (no vitest, no test setup, no nock), on the sources

@@ -6,7 +6,13 @@ import { ids, msg } from '../../helpers/strategy-harness.js';
 const history = [
   msg.system('s'),
   msg.user('u1'),
-  { ...msg.call('a1', 'c1'), toolCalls: [{ id: 'c1', name: 'read', args: {} }, { id: 'c2', name: 'read', args: {} }] },
+  {
+    ...msg.call('a1', 'c1'),
+    toolCalls: [
+      { id: 'c1', name: 'read', args: {} },
+      { id: 'c2', name: 'read', args: {} },
+    ],
+  },
   msg.tool('t1', 'c1'),
   msg.tool('t2', 'c2'),
   msg.assistant('a2'),

@@ -53,8 +53,19 @@ describe('claude-code importer', () => {
       jsonl(
         { type: 'summary', summary: 'Fix the login bug', leafUuid: 'u9' },
         claudeUser('u1', 'first'),
-        { type: 'system', subtype: 'compact_boundary', uuid: 'b1', sessionId: 'sess-1', timestamp: '2025-08-28T13:00:00.000Z', content: 'Conversation compacted', compactMetadata: { trigger: 'auto', preTokens: 155000 } },
-        claudeUser('u2', 'This session is being continued from a previous conversation. Summary: ...', { isCompactSummary: true, isVisibleInTranscriptOnly: true }),
+        {
+          type: 'system',
+          subtype: 'compact_boundary',
+          uuid: 'b1',
+          sessionId: 'sess-1',
+          timestamp: '2025-08-28T13:00:00.000Z',
+          content: 'Conversation compacted',
+          compactMetadata: { trigger: 'auto', preTokens: 155000 },
+        },
+        claudeUser('u2', 'This session is being continued from a previous conversation. Summary: ...', {
+          isCompactSummary: true,
+          isVisibleInTranscriptOnly: true,
+        }),
         claudeUser('u3', 'go on'),
       ),
     );
@@ -76,8 +87,14 @@ describe('claude-code importer', () => {
       jsonl(
         claudeUser('u1', 'hi'),
         { ...claudeUser('s1', 'subagent task'), isSidechain: true },
-        { ...claudeAssistant('a0', 'msg_0', [{ type: 'text', text: 'API Error' }]), message: { id: 'msg_0', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'API Error' }] } },
-        claudeAssistant('a1', 'msg_1', [{ type: 'redacted_thinking', data: 'xx' }, { type: 'text', text: 'ok' }]),
+        {
+          ...claudeAssistant('a0', 'msg_0', [{ type: 'text', text: 'API Error' }]),
+          message: { id: 'msg_0', role: 'assistant', model: '<synthetic>', content: [{ type: 'text', text: 'API Error' }] },
+        },
+        claudeAssistant('a1', 'msg_1', [
+          { type: 'redacted_thinking', data: 'xx' },
+          { type: 'text', text: 'ok' },
+        ]),
         { type: 'system', subtype: 'informational', uuid: 'x1', sessionId: 'sess-1', content: 'note' },
         { type: 'file-history-snapshot', messageId: 'm', snapshot: {} },
       ),
@@ -100,7 +117,9 @@ describe('claude-code importer', () => {
   });
 
   it('turns a tool result without its call into a user message, counted', async () => {
-    const transcript = await importText(jsonl(claudeUser('u1', [{ type: 'tool_result', tool_use_id: 'toolu_gone', content: [{ type: 'text', text: 'output' }] }])));
+    const transcript = await importText(
+      jsonl(claudeUser('u1', [{ type: 'tool_result', tool_use_id: 'toolu_gone', content: [{ type: 'text', text: 'output' }] }])),
+    );
     expect(messagesOf(transcript)).toEqual([expect.objectContaining({ role: 'user', text: expect.stringContaining('output') })]);
     expect(transcript.unknown).toEqual({ 'tool result without a call': 1 });
     expectCanonical(transcript);
@@ -110,7 +129,11 @@ describe('claude-code importer', () => {
     const transcript = await importText(
       jsonl(
         claudeAssistant('a1', 'msg_1', [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} }]),
-        claudeUser('u1', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' }, { type: 'text', text: 'and look at this' }, { type: 'image', source: {} }]),
+        claudeUser('u1', [
+          { type: 'tool_result', tool_use_id: 'toolu_1', content: 'x' },
+          { type: 'text', text: 'and look at this' },
+          { type: 'image', source: {} },
+        ]),
       ),
     );
     expect(messagesOf(transcript).map((m) => [m.role, m.text])).toEqual([

@@ -16,9 +16,19 @@ const reasoned = (input: number, reasoningTokens: number, total: number) =>
   tokenCount({ input_tokens: input, output_tokens: reasoningTokens + 5, reasoning_output_tokens: reasoningTokens }, { input_tokens: total, output_tokens: 1 });
 
 describe('codex importer', () => {
-  it('sizes a call\'s encrypted reasoning by its recorded reasoning output tokens, and only when it can be sent back', async () => {
+  it("sizes a call's encrypted reasoning by its recorded reasoning output tokens, and only when it can be sent back", async () => {
     const transcript = await importText(
-      jsonl(user('go'), reasoning('gAAAAB...'), call('c1'), reasoned(100, 640, 100), output('c1'), reasoning(null), call('c2'), reasoned(200, 192, 300), output('c2')),
+      jsonl(
+        user('go'),
+        reasoning('gAAAAB...'),
+        call('c1'),
+        reasoned(100, 640, 100),
+        output('c1'),
+        reasoning(null),
+        call('c2'),
+        reasoned(200, 192, 300),
+        output('c2'),
+      ),
     );
     const steps = messagesOf(transcript).filter((m) => m.role === 'assistant');
     // The second item has no encrypted content: the agent could not send it back, so it costs nothing later.

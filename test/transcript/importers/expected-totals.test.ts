@@ -47,7 +47,15 @@ describe('recorded usage matches the other parser, per model', () => {
     const canonical = Object.fromEntries(
       Object.entries(expected).map(([model, u]) => {
         const total = u.total_token_usage as Record<string, unknown>;
-        return [model, { input: num(total.input_tokens), cachedInput: num(total.cached_input_tokens), output: num(total.output_tokens), reasoning: num(total.reasoning_output_tokens) }];
+        return [
+          model,
+          {
+            input: num(total.input_tokens),
+            cachedInput: num(total.cached_input_tokens),
+            output: num(total.output_tokens),
+            reasoning: num(total.reasoning_output_tokens),
+          },
+        ];
       }),
     );
     expect(totalsByModel(transcript)).toEqual(canonical);

@@ -35,12 +35,20 @@ describe('gemini-cli importer', () => {
   });
 
   it('drops a rewound message and everything after it', async () => {
-    const transcript = await importText(jsonl(metadata, userMessage('a', 'first'), userMessage('b', 'second'), userMessage('c', 'third'), { $rewindTo: 'b' }, userMessage('d', 'fourth')));
+    const transcript = await importText(
+      jsonl(metadata, userMessage('a', 'first'), userMessage('b', 'second'), userMessage('c', 'third'), { $rewindTo: 'b' }, userMessage('d', 'fourth')),
+    );
     expect(messagesOf(transcript).map((m) => m.text)).toEqual(['first', 'fourth']);
   });
 
   it('reads the older single-JSON session file', async () => {
-    const document = { ...metadata, messages: [userMessage('a', 'hello'), { id: 'b', type: 'gemini', content: 'hi', model: 'gemini-2.5-pro', tokens: { input: 5, output: 1, cached: 0, thoughts: 0, tool: 2, total: 8 } }] };
+    const document = {
+      ...metadata,
+      messages: [
+        userMessage('a', 'hello'),
+        { id: 'b', type: 'gemini', content: 'hi', model: 'gemini-2.5-pro', tokens: { input: 5, output: 1, cached: 0, thoughts: 0, tool: 2, total: 8 } },
+      ],
+    };
     const transcript = await importText(`${JSON.stringify(document, null, 2)}\n`, 'session.json');
     const messages = messagesOf(transcript);
     expect(messages.map((m) => m.text)).toEqual(['hello', 'hi']);
@@ -57,7 +65,14 @@ describe('gemini-cli importer', () => {
   });
 
   it('counts the notices it does not import', async () => {
-    const transcript = await importText(jsonl(metadata, { id: 'i1', type: 'info', content: 'Request cancelled.' }, { id: 'e1', type: 'error', content: 'Quota exceeded' }, userMessage('a', 'hi')));
+    const transcript = await importText(
+      jsonl(
+        metadata,
+        { id: 'i1', type: 'info', content: 'Request cancelled.' },
+        { id: 'e1', type: 'error', content: 'Quota exceeded' },
+        userMessage('a', 'hi'),
+      ),
+    );
     expect(transcript.unknown).toEqual({ info: 1, error: 1 });
     expect(messagesOf(transcript)).toHaveLength(1);
   });

@@ -26,11 +26,28 @@ describe('gemini-contents importer', () => {
 
   it('reads a plain array, pairs by id when the parts carry ids, and counts parts it cannot map', async () => {
     const contents = [
-      { role: 'model', parts: [{ functionCall: { id: 'f1', name: 'a', args: {} } }, { functionCall: { id: 'f2', name: 'a', args: {} } }, { executableCode: { code: 'print(1)' } }] },
-      { role: 'user', parts: [{ functionResponse: { id: 'f2', name: 'a', response: { error: 'boom' } } }, { functionResponse: { id: 'f1', name: 'a', response: { rows: 3 } } }] },
+      {
+        role: 'model',
+        parts: [
+          { functionCall: { id: 'f1', name: 'a', args: {} } },
+          { functionCall: { id: 'f2', name: 'a', args: {} } },
+          { executableCode: { code: 'print(1)' } },
+        ],
+      },
+      {
+        role: 'user',
+        parts: [
+          { functionResponse: { id: 'f2', name: 'a', response: { error: 'boom' } } },
+          { functionResponse: { id: 'f1', name: 'a', response: { rows: 3 } } },
+        ],
+      },
     ];
     const transcript = await geminiContents.import(writeTemp('c.json', JSON.stringify(contents)), {});
-    expect(messagesOf(transcript).slice(1).map((m) => [m.toolCallId, m.text])).toEqual([
+    expect(
+      messagesOf(transcript)
+        .slice(1)
+        .map((m) => [m.toolCallId, m.text]),
+    ).toEqual([
       ['f2', 'Error: boom'],
       ['f1', '{"rows":3}'],
     ]);

@@ -31,7 +31,9 @@ describe('ctxbench import', () => {
     const out = join(dirname(writeTemp('x', '')), 'vsla.ctx.jsonl');
     const printed = await runImport(['fixtures/real/claude-code-long/vsla-0a725fb5.jsonl', '--sidechains', '-o', out]);
     expect(printed).toContain('messages 403, steps 201, tool calls 194');
-    const sidechain = readFileSync(join(dirname(out), 'vsla.sidechain-1.ctx.jsonl'), 'utf8').trimEnd().split('\n');
+    const sidechain = readFileSync(join(dirname(out), 'vsla.sidechain-1.ctx.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n');
     expect(JSON.parse(sidechain[0]!)).toMatchObject({ type: 'session', id: '0a725fb5-6378-432a-9e84-9f3f49d4043d/sidechain-1' });
     // 27 messages and the task its one user request opens (src/transcript/tasks/).
     expect(sidechain).toHaveLength(1 + 27 + 1);

@@ -41,7 +41,10 @@ describe('mini-swe-agent importer', () => {
   it('is sent and counted as the plain text the model saw: no call framing, no second copy of the command', async () => {
     const transcript = await miniSweAgent.import(writeTemp('demo.traj.json', miniSweAgentSample), {});
     const imported = messagesOf(transcript);
-    const plain: ContextMessage[] = imported.map(({ toolCalls: _c, toolCallId: _i, toolName: _n, sentAsText: _s, ...m }) => ({ ...m, role: m.role === 'tool' ? 'user' : m.role }));
+    const plain: ContextMessage[] = imported.map(({ toolCalls: _c, toolCallId: _i, toolName: _n, sentAsText: _s, ...m }) => ({
+      ...m,
+      role: m.role === 'tool' ? 'user' : m.role,
+    }));
     expect(renderOpenAIRequest(imported).messages).toEqual(renderOpenAIRequest(plain).messages);
     const tokenizer = createTokenizer('o200k_base');
     for (const format of ['openai', 'gemini'] as const) {

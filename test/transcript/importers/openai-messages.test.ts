@@ -22,8 +22,19 @@ describe('openai-messages importer', () => {
       model: 'gpt-4.1',
       messages: [
         { role: 'developer', content: [{ type: 'text', text: 'Rules.' }] },
-        { role: 'assistant', content: [{ type: 'text', text: 'Calling.' }], tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run', arguments: '{"cmd": "ls"' } }] },
-        { role: 'tool', tool_call_id: 'c1', content: [{ type: 'text', text: 'ok' }, { type: 'image_url', image_url: { url: 'x' } }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'Calling.' }],
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run', arguments: '{"cmd": "ls"' } }],
+        },
+        {
+          role: 'tool',
+          tool_call_id: 'c1',
+          content: [
+            { type: 'text', text: 'ok' },
+            { type: 'image_url', image_url: { url: 'x' } },
+          ],
+        },
       ],
     };
     const transcript = await openaiMessages.import(writeTemp('chat.json', JSON.stringify(document)), {});

@@ -25,11 +25,27 @@ describe('openhands importer', () => {
     const response = {
       id: 'resp-9',
       model: 'gpt-4o',
-      choices: [{ message: { role: 'assistant', content: 'Two things.', tool_calls: [1, 2].map((n) => ({ id: `c${n}`, type: 'function', function: { name: 'execute_bash', arguments: `{"command": "echo ${n}"}` } })) } }],
+      choices: [
+        {
+          message: {
+            role: 'assistant',
+            content: 'Two things.',
+            tool_calls: [1, 2].map((n) => ({ id: `c${n}`, type: 'function', function: { name: 'execute_bash', arguments: `{"command": "echo ${n}"}` } })),
+          },
+        },
+      ],
       usage: { prompt_tokens: 100, completion_tokens: 20 },
     };
-    const events = [1, 2].map((n) => ({ id: n, source: 'agent', action: 'run', args: { command: `echo ${n}` }, tool_call_metadata: { function_name: 'execute_bash', tool_call_id: `c${n}`, model_response: response } }));
+    const events = [1, 2].map((n) => ({
+      id: n,
+      source: 'agent',
+      action: 'run',
+      args: { command: `echo ${n}` },
+      tool_call_metadata: { function_name: 'execute_bash', tool_call_id: `c${n}`, model_response: response },
+    }));
     const transcript = await openhands.import(writeTemp('t.json', JSON.stringify(events)), {});
-    expect(messagesOf(transcript)).toEqual([expect.objectContaining({ toolCalls: [expect.objectContaining({ id: 'c1' }), expect.objectContaining({ id: 'c2' })], usage: { input: 100, output: 20 } })]);
+    expect(messagesOf(transcript)).toEqual([
+      expect.objectContaining({ toolCalls: [expect.objectContaining({ id: 'c1' }), expect.objectContaining({ id: 'c2' })], usage: { input: 100, output: 20 } }),
+    ]);
   });
 });

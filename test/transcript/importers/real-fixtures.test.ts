@@ -25,7 +25,12 @@ const EXPECTED: Record<string, { messages: number; steps: number; toolCalls: num
   'claude-code/coverage-test-fix.jsonl': { messages: 30, steps: 14, toolCalls: 13, unknown: { 'queue-operation': 1 } },
   'claude-code/hello-world-script.jsonl': { messages: 8, steps: 4, toolCalls: 2, unknown: { 'queue-operation': 1 } },
   'claude-code/stop-hook-uncommitted-changes.jsonl': { messages: 8, steps: 4, toolCalls: 2, unknown: { 'queue-operation': 1 } },
-  'claude-code-long/vsla-0a725fb5.jsonl': { messages: 403, steps: 201, toolCalls: 194, unknown: { system: 1, 'user (sidechain)': 16, 'assistant (sidechain)': 26 } },
+  'claude-code-long/vsla-0a725fb5.jsonl': {
+    messages: 403,
+    steps: 201,
+    toolCalls: 194,
+    unknown: { system: 1, 'user (sidechain)': 16, 'assistant (sidechain)': 26 },
+  },
   'claude-code-long/vsla-5f8cbb78.jsonl': { messages: 240, steps: 119, toolCalls: 118, unknown: { 'user (sidechain)': 93, 'assistant (sidechain)': 135 } },
   'claude-code/vibecoding-session.jsonl': { messages: 68, steps: 32, toolCalls: 31, unknown: { 'file-history-delta': 1 } },
   'codex/vibecoding-session.jsonl': { messages: 40, steps: 19, toolCalls: 19, unknown: { 'event_msg:patch_apply_end': 2 } },

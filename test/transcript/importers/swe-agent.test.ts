@@ -15,7 +15,9 @@ describe('swe-agent importer', () => {
     expect(messagesOf(transcript)[2]).toMatchObject({ toolCalls: [{ id: 'call_1', name: 'bash', args: { command: 'ls' } }], model: 'gpt-4o' });
     expect(messagesOf(transcript)[3]).toMatchObject({ toolCallId: 'call_1', toolName: 'bash' });
     expect(transcript.header).toMatchObject({ id: 'demo__demo-1', model: 'gpt-4o', dialect: 'openai' });
-    expect(transcript.header.title).toBe('SWE-agent run: exit_status submitted; model_stats instance_cost=0.5, tokens_sent=1000, tokens_received=50, api_calls=1');
+    expect(transcript.header.title).toBe(
+      'SWE-agent run: exit_status submitted; model_stats instance_cost=0.5, tokens_sent=1000, tokens_received=50, api_calls=1',
+    );
     expectCanonical(transcript);
   });
 

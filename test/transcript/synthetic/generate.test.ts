@@ -120,7 +120,15 @@ describe('generateSession', () => {
   });
 
   it('exports an options schema whose defaults are the documented ones', () => {
-    expect(syntheticOptionsSchema.parse({})).toEqual({ steps: 40, seed: 1, dialect: 'gemini', toolOutputTokens: 1500, timed: false, facts: 6, factPosition: 'uniform' });
+    expect(syntheticOptionsSchema.parse({})).toEqual({
+      steps: 40,
+      seed: 1,
+      dialect: 'gemini',
+      toolOutputTokens: 1500,
+      timed: false,
+      facts: 6,
+      factPosition: 'uniform',
+    });
   });
 });
 

@@ -76,7 +76,10 @@ describe('hard synthetic probes', () => {
         // The old line is in an earlier tool result; the new value is only in the change.
         const old = String(edit.args.old_string);
         const at = messages.findIndex((m) => m.id === evidence?.id);
-        expect(messages.slice(0, at).some((m) => m.role === 'tool' && m.text.includes(old)), probe.id).toBe(true);
+        expect(
+          messages.slice(0, at).some((m) => m.role === 'tool' && m.text.includes(old)),
+          probe.id,
+        ).toBe(true);
         expect(String(edit.args.new_string)).toContain(probe.expected.anyOf?.[0]);
       }
     }
@@ -93,7 +96,10 @@ describe('hard synthetic probes', () => {
     for (const options of configurations) {
       const session = sessionOf(options);
       const pinned = probesOf(session).find((p) => p.id.endsWith('pinned-dependency'));
-      const firstTools = messagesOf(session).filter((m) => m.role === 'tool').slice(0, 2).map((m) => m.id);
+      const firstTools = messagesOf(session)
+        .filter((m) => m.role === 'tool')
+        .slice(0, 2)
+        .map((m) => m.id);
       expect(pinned?.evidence).toHaveLength(1);
       expect(firstTools).toContain(pinned?.evidence[0]);
     }

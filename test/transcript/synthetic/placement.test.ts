@@ -27,7 +27,8 @@ describe('placeFactLine', () => {
   });
 
   it('puts tail positions in the last tenth of the lines', () => {
-    for (let seed = 0; seed < 30; seed++) expect(lineShare(placeFactLine(listing.join('\n'), MARKER, 'tail', createRandom(seed)), MARKER)).toBeGreaterThanOrEqual(0.87);
+    for (let seed = 0; seed < 30; seed++)
+      expect(lineShare(placeFactLine(listing.join('\n'), MARKER, 'tail', createRandom(seed)), MARKER)).toBeGreaterThanOrEqual(0.87);
   });
 
   it('keeps cat -n numbering consecutive, and every other line in order', () => {

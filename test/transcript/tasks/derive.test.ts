@@ -4,7 +4,13 @@ import { importTranscript } from '../../../src/transcript/importers/index.js';
 import type { MessageEvent, TaskEvent, TranscriptEvent } from '../../../src/transcript/types.js';
 
 const user = (id: string, text: string): MessageEvent => ({ type: 'message', id, role: 'user', text });
-const assistant = (id: string, text: string, calls: MessageEvent['toolCalls'] = undefined): MessageEvent => ({ type: 'message', id, role: 'assistant', text, ...(calls ? { toolCalls: calls } : {}) });
+const assistant = (id: string, text: string, calls: MessageEvent['toolCalls'] = undefined): MessageEvent => ({
+  type: 'message',
+  id,
+  role: 'assistant',
+  text,
+  ...(calls ? { toolCalls: calls } : {}),
+});
 const tool = (id: string, callId: string): MessageEvent => ({ type: 'message', id, role: 'tool', text: 'ok', toolCallId: callId });
 const todo = (id: string, items: [string, string][]) => ({ id, name: 'TodoWrite', args: { todos: items.map(([content, status]) => ({ content, status })) } });
 const plan = (id: string, items: [string, string][]) => ({ id, name: 'update_plan', args: { plan: items.map(([step, status]) => ({ step, status })) } });
@@ -19,10 +25,20 @@ describe('deriveTasks', () => {
   ] as const)('reads %s calls: a task opens and completes after the result of the call that changed its status', (_, call, source) => {
     const events = deriveTasks([
       user('u1', 'build it'),
-      assistant('a1', '', [call('c1', [['Write code', 'in_progress'], ['Test', 'pending']])]),
+      assistant('a1', '', [
+        call('c1', [
+          ['Write code', 'in_progress'],
+          ['Test', 'pending'],
+        ]),
+      ]),
       tool('t1', 'c1'),
       assistant('a2', 'Code written in src/x.ts'),
-      assistant('a3', '', [call('c2', [['Write code', 'completed'], ['Test', 'in_progress']])]),
+      assistant('a3', '', [
+        call('c2', [
+          ['Write code', 'completed'],
+          ['Test', 'in_progress'],
+        ]),
+      ]),
       tool('t2', 'c2'),
     ]);
     expect(shape(events)).toEqual(['u1', 'a1', 't1', 'plan-1:in_progress', 'a2', 'a3', 't2', 'plan-1:completed', 'plan-2:in_progress']);

@@ -1,15 +1,6 @@
 import { basename } from 'node:path';
 import { InputError, formatLocation } from '../../../errors.js';
-import type {
-  CompactionEvent,
-  Dialect,
-  MessageEvent,
-  SessionHeader,
-  SkippedLine,
-  ToolCall,
-  Transcript,
-  TranscriptEvent,
-} from '../../types.js';
+import type { CompactionEvent, Dialect, MessageEvent, SessionHeader, SkippedLine, ToolCall, Transcript, TranscriptEvent } from '../../types.js';
 
 /** A message as an importer describes it; the builder adds `type`, a unique id and the dialect. */
 export type MessageInit = Omit<MessageEvent, 'type' | 'dialect'> & { dialect?: Dialect };
@@ -78,7 +69,12 @@ class Collector implements TranscriptBuilder {
   ) {}
 
   addMessage(message: MessageInit): MessageEvent {
-    const event = withoutUndefined({ type: 'message', ...message, id: uniqueIn(this.usedIds, message.id), dialect: message.dialect ?? this.dialect }) as MessageEvent;
+    const event = withoutUndefined({
+      type: 'message',
+      ...message,
+      id: uniqueIn(this.usedIds, message.id),
+      dialect: message.dialect ?? this.dialect,
+    }) as MessageEvent;
     this.events.push(event);
     return event;
   }

@@ -27,11 +27,17 @@ const schemas = {
   turn_context: z.looseObject({ model: z.string().nullish() }),
   compacted: z.looseObject({ message: z.string().nullish() }),
   token_count: z.looseObject({
-    info: z.looseObject({ last_token_usage: tokenUsage, total_token_usage: tokenUsage.nullish(), model_context_window: z.number().int().positive().nullish() }).nullish(),
+    info: z
+      .looseObject({ last_token_usage: tokenUsage, total_token_usage: tokenUsage.nullish(), model_context_window: z.number().int().positive().nullish() })
+      .nullish(),
   }),
   message: z.looseObject({ role: z.string(), content: textItems }),
   reasoning: z.looseObject({ summary: textItems, content: textItems, encrypted_content: z.string().nullish() }),
-  function_call: z.looseObject({ name: z.string().min(1), arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(), call_id: z.string().min(1) }),
+  function_call: z.looseObject({
+    name: z.string().min(1),
+    arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(),
+    call_id: z.string().min(1),
+  }),
   custom_tool_call: z.looseObject({ name: z.string().min(1), input: z.string().nullish(), call_id: z.string().min(1) }),
   call_output: z.looseObject({ call_id: z.string().min(1), output: z.unknown() }),
 };
@@ -129,7 +135,15 @@ function joinText(items: z.infer<typeof textItems>): string | undefined {
 /** A call's output: a string, `{content}` (newer rollouts), or a list of content items. */
 function outputText(output: unknown): string {
   if (typeof output === 'string') return output;
-  if (Array.isArray(output)) return joinText(z.array(z.looseObject({ type: z.string(), text: z.string().optional() })).catch([]).parse(output)) ?? '';
+  if (Array.isArray(output))
+    return (
+      joinText(
+        z
+          .array(z.looseObject({ type: z.string(), text: z.string().optional() }))
+          .catch([])
+          .parse(output),
+      ) ?? ''
+    );
   if (typeof output === 'object' && output !== null && typeof (output as { content?: unknown }).content === 'string') {
     return (output as { content: string }).content;
   }
