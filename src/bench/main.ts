@@ -72,7 +72,7 @@ async function main(): Promise<number> {
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-  main().then((code) => {
+  void main().then((code) => {
     process.exitCode = code;
   });
 }

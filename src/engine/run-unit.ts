@@ -12,7 +12,7 @@ import { createStepTimer, parseAtTimes } from '../sim/pacing.js';
 import { deriveSeed } from '../random.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { createArchive } from './archive.js';
-import { hiddenTokensOf, type HiddenPrefix } from '../tokens/hidden-tokens.js';
+import { hiddenTokensOf } from '../tokens/hidden-tokens.js';
 import { resolveHiddenPrefix } from './hidden-prefix.js';
 import { createGateway } from '../sim/gateway.js';
 import { resolveStrategy } from './resolve-strategy.js';

@@ -65,7 +65,7 @@ export function compareReplay(transcript: Transcript, replay: RecordedReplay, un
     const message = byId.get(record.messageId);
     const recorded = message?.usage?.input;
     const raw = rawById.get(record.messageId);
-    if (record.status !== 'ok' || raw === undefined || raw.status !== 'ok') continue;
+    if (record.status !== 'ok' || raw?.status !== 'ok') continue;
     if (message === undefined || recorded === undefined || recorded <= 0) withoutUsage += 1;
     else pairs.push({ record, raw, message, recorded });
   }

@@ -46,4 +46,4 @@ export const SUMMARY_COLUMNS = [...SUMMARY_CONTRACT_COLUMNS, ...SUMMARY_EXTRA_CO
 
 // Fails to compile when a SummaryRow field is missing from the lists above.
 type UnlistedColumn = Exclude<keyof SummaryRow, (typeof SUMMARY_COLUMNS)[number]>;
-const summaryColumnsAreComplete: [UnlistedColumn] extends [never] ? true : never = true;
+const _summaryColumnsAreComplete: [UnlistedColumn] extends [never] ? true : never = true;

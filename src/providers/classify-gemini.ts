@@ -62,7 +62,7 @@ function violatesDailyQuota(detail: Record<string, unknown>): boolean {
 function readErrorBody(message: string): GeminiErrorBody | undefined {
   try {
     const parsed = JSON.parse(message) as unknown;
-    const inner = Array.isArray(parsed) ? parsed[0] : parsed;
+    const inner: unknown = Array.isArray(parsed) ? parsed[0] : parsed;
     const error = (inner as { error?: unknown } | null)?.error;
     return typeof error === 'object' && error !== null ? (error as GeminiErrorBody) : undefined;
   } catch {

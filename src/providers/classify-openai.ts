@@ -1,3 +1,5 @@
+/* eslint-disable @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-assignment --
+   `instanceof APIError` gives the SDK's APIError<any, any, any>; the fields read are checked here. */
 import { APIConnectionError, APIError } from 'openai';
 import type { Failure } from '../contracts/provider.js';
 import { describeThrown } from './classify-gemini.js';

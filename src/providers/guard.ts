@@ -66,6 +66,8 @@ export function describeNetworkError(error: unknown): string {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
     if (!(current instanceof Error)) {
+      // A thrown non-Error is shown as it stringifies; there is nothing better to show.
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string
       parts.push(String(current));
       break;
     }

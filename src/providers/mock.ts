@@ -67,6 +67,8 @@ export function installSimulator(options: SimulatorOptions): Simulator {
 
   const fetch: SimFetch = async (input, init) => {
     const request = input instanceof Request ? input : undefined;
+    // input is a string or a URL when request is absent.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
     const url = new URL(request?.url ?? String(input));
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
     const headers = new Headers(init?.headers ?? request?.headers);

@@ -42,7 +42,7 @@ export function renderGeminiRequest(messages: readonly ContextMessage[], instruc
 
 function appendMerged(contents: Content[], role: 'user' | 'model', parts: Part[]): void {
   const last = contents[contents.length - 1];
-  if (last !== undefined && last.role === role) {
+  if (last?.role === role) {
     last.parts = [...(last.parts ?? []), ...parts];
   } else {
     contents.push({ role, parts });

@@ -73,13 +73,13 @@ const MIN_BITS_PER_CHAR = 4.1;
  */
 export function isHighEntropyToken(token: string): boolean {
   if (token.length < MIN_ENTROPY_LENGTH) return false;
-  if (/^[0-9a-fA-F\-]+$/.test(token)) return false;
+  if (/^[0-9a-fA-F-]+$/.test(token)) return false;
   if (!/[a-z]/.test(token) || !/[A-Z]/.test(token) || !/[0-9]/.test(token)) return false;
   if (/^sha(?:256|384|512)-/.test(token)) return false;
   // `<session uuid>/<tool id>`, `a/b/c`: judged piece by piece, so ids joined into a path stay.
   if (token.includes('/')) return token.split('/').some((segment) => isHighEntropyToken(segment));
   // SNAKE_CASE or kebab-case words with a number in them are names, not keys.
-  const words = token.split(/[_\-]/);
+  const words = token.split(/[_-]/);
   if (words.length >= 4 && words.every((word) => word.length < 16)) return false;
   return bitsPerChar(token) >= MIN_BITS_PER_CHAR;
 }
@@ -96,4 +96,4 @@ function bitsPerChar(text: string): number {
 }
 
 /** Runs of characters a random token is made of (base64, base64url). */
-export const TOKEN_RUN = /[A-Za-z0-9+/_\-]{32,}={0,2}/g;
+export const TOKEN_RUN = /[A-Za-z0-9+/_-]{32,}={0,2}/g;

@@ -61,7 +61,7 @@ export function transcriptSource(loaded: LoadedScenario, overrides: ScenarioOver
 export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, overrides: ScenarioOverrides): Scenario {
   const d = loaded.data;
   const provider: ProviderName = overrides.provider ?? d.provider ?? (header.dialect === 'gemini' ? 'gemini' : 'openai');
-  const headerModelFits = header.model !== undefined && (provider === 'gemini') === header.model.startsWith('gemini');
+  const headerModelFits = header.model?.startsWith('gemini') === (provider === 'gemini');
   const model = overrides.model ?? d.model ?? (headerModelFits ? (header.model as string) : DEFAULT_MODEL[provider]);
   const quota = { ...d.quota };
   if (overrides.tpm === null) delete quota.tpm;

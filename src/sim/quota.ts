@@ -131,7 +131,7 @@ export class QuotaGate implements QuotaView {
   #record(cost: number): void {
     const now = this.#clock.now();
     const last = this.#points.at(-1);
-    if (last !== undefined && last.atMs === now) {
+    if (last?.atMs === now) {
       last.tokens += cost;
       last.requests += 1;
     } else {

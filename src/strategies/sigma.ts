@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, leadingSystem } from './helpers/history.js';
+import { createHistory, leadingSystem } from './helpers/history.js';
 import { createBook } from './helpers/eviction-book.js';
 import { closeTask, evictTask, sendable, surgicalEviction, surgicalOptions, type FinishedTask, type State as SurgicalState } from './surgical-eviction.js';
 import { settleTriggers, newestTurn, RECAP_PROMPT } from './tri-modal.js';
@@ -90,7 +90,7 @@ export const sigma: Strategy<Options, State> = {
       state.turns += 1;
       state.tokensSoFar += state.lastContextTokens;
     }
-    surgicalEviction.observe?.(event, state.surgical, env);
+    void surgicalEviction.observe?.(event, state.surgical, env);
   },
   async prepare(state, env) {
     let context = current(state);

@@ -72,6 +72,9 @@ export type RecoverDecision = 'retry' | 'give-up';
  * A context-management strategy (DESIGN.md §4). State is the strategy's own; it never reads the
  * clock or randomness except through `env`.
  */
+// A registry holds strategies of different option and state types; with `unknown` no concrete
+// strategy would be assignable to it (its prepare/observe take their own State).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface Strategy<Options = any, State = any> {
   /** Equal to the file name in `src/strategies/`. */
   name: string;

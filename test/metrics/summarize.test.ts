@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, StepRecord } from '../../src/metrics/run-events.js';
 import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
-import type { SummaryRow } from '../../src/metrics/types.js';
 
 function step(overrides: Partial<StepRecord> & { step: number }): StepRecord {
   return {
@@ -106,14 +105,6 @@ describe('summarizeUnit', () => {
     });
   });
 });
-
-function row(scenario: string, strategy: string, total: number, completed: number, steps = 10): SummaryRow {
-  return {
-    ...summarizeUnit({ scenario, strategy, totalSteps: steps, steps: [], events: [] }),
-    steps_completed: completed,
-    total_tokens: total,
-  };
-}
 
 describe('applySavingVsFull', () => {
   /** A unit with `costs[i]` tokens at step i; `null` marks a crashed step. */

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/providers/index.js';
 import { installSimulator } from '../../src/providers/mock.js';
 import type { Simulator } from '../../src/providers/simulated/types.js';
-import type { CompletionRequest, CompletionResult, Provider } from '../../src/contracts/provider.js';
+import type { CompletionRequest, Provider } from '../../src/contracts/provider.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 import { agentSession, failureOf } from './conversation.js';
 

@@ -62,6 +62,7 @@ export function findUnsignedCall(body: unknown): UnsignedCall | undefined {
     if (roleOf(content) !== 'model') continue;
     const firstCall = readParts(content).find((part) => part.functionCall !== undefined);
     if (firstCall !== undefined && typeof firstCall.thoughtSignature !== 'string') {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a name from the request body, a string when valid
       return { name: String(firstCall.functionCall?.name ?? ''), position: index + 1 };
     }
   }
@@ -79,7 +80,7 @@ function flattenContents(contents: unknown[]): RolePart[] {
 
 /** Cuts the flat part list into messages: by the shape when it fits, else by the part order. */
 function groupParts(flat: RolePart[], partsPerMessage: number[] | undefined): RolePart[][] {
-  if (partsPerMessage !== undefined && partsPerMessage.reduce((a, b) => a + b, 0) === flat.length) {
+  if (partsPerMessage?.reduce((a, b) => a + b, 0) === flat.length) {
     const groups: RolePart[][] = [];
     let offset = 0;
     for (const size of partsPerMessage) {
@@ -98,12 +99,7 @@ function guessGroups(flat: RolePart[]): RolePart[][] {
     const current = groups[groups.length - 1];
     const rank = rankOf(item.part);
     const last = current?.[current.length - 1];
-    const continues =
-      current !== undefined &&
-      last !== undefined &&
-      last.role === 'model' &&
-      item.role === 'model' &&
-      (rank > previousRank || (rank === 2 && previousRank === 2));
+    const continues = current !== undefined && last?.role === 'model' && item.role === 'model' && (rank > previousRank || (rank === 2 && previousRank === 2));
     if (continues) current.push(item);
     else groups.push([item]);
     previousRank = rank;
@@ -139,6 +135,7 @@ function toAssistant(parts: RawPart[]): ContextMessage {
     if (thoughtSignature === undefined && typeof part.thoughtSignature === 'string') thoughtSignature = part.thoughtSignature;
     const call = part.functionCall;
     if (call !== undefined) {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a name from the request body, a string when valid
       const name = String(call.name ?? '');
       const id = typeof call.id === 'string' ? call.id : `${name}-${toolCalls.length}`;
       toolCalls.push({ id, name, args: isRecord(call.args) ? call.args : {} });

@@ -184,7 +184,7 @@ export function answerFromContext(question: string, passages: readonly Passage[]
     chosen.push(passage);
     // The line after a match often carries what it announces (a failing test, then its assertion).
     const next = passages[passage.index + 1];
-    if (next !== undefined && next.messageId === passage.messageId) take(passage.index + 1, next.text);
+    if (next?.messageId === passage.messageId) take(passage.index + 1, next.text);
   }
   const focus = firstMatchingWord(best.text, question);
   const answer = trimToTokens(lines.join('\n'), maxTokens, count, focus);

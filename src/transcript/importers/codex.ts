@@ -1,5 +1,4 @@
 import { basename } from 'node:path';
-import { z } from 'zod';
 import type { MessageEvent, RecordedUsage, Transcript } from '../types.js';
 import type { ImportOptions, Importer } from './types.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';

@@ -70,9 +70,12 @@ function requestsOf(events: readonly CdpEvent[]): string[] {
 
 function errorsOf(events: readonly CdpEvent[]): string[] {
   return events.flatMap((event) => {
+    // CDP event parameters are untyped JSON; the messages below only print them.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const params = event.params as Record<string, any>;
     if (event.method === 'Runtime.exceptionThrown') return [`exception: ${params.exceptionDetails?.exception?.description ?? params.exceptionDetails?.text}`];
     if (event.method === 'Runtime.consoleAPICalled' && ['error', 'assert', 'warning'].includes(String(params.type))) {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- console arguments as CDP serialised them
       return [`console.${params.type}: ${(params.args as { value?: unknown; description?: string }[]).map((a) => a.value ?? a.description).join(' ')}`];
     }
     if (event.method === 'Log.entryAdded' && params.entry?.level === 'error') return [`log (${params.entry.source}): ${params.entry.text}`];

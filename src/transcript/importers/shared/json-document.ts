@@ -49,7 +49,7 @@ export async function readJsonDocument(file: string, key: string | undefined, bu
   if (!Array.isArray(items)) {
     throw new InputError({ file, ...(key === undefined ? {} : { field: key }) }, 'expected an array of entries');
   }
-  return { root, entries: items.map((value, i) => ({ line: spans[i]?.line ?? 1, value })) };
+  return { root, entries: items.map((value: unknown, i) => ({ line: spans[i]?.line ?? 1, value })) };
 }
 
 /** The lines of the head joined back, for detectors of single-document formats. */
