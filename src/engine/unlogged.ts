@@ -29,7 +29,7 @@ export interface UsageStep {
 export function unloggedBySteps(steps: readonly UsageStep[]): number[] {
   return steps.map((step, i) => {
     const previous = i > 0 ? steps[i - 1] : undefined;
-    if (previous === undefined || previous.segment !== step.segment) return 0;
+    if (previous?.segment !== step.segment) return 0;
     const computedGrowth = step.computed - previous.computed;
     const excess = step.recorded - previous.recorded - computedGrowth;
     const floor = Math.max(UNLOGGED_MIN_TOKENS, UNLOGGED_MIN_SHARE * Math.max(0, computedGrowth));

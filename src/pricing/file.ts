@@ -64,7 +64,7 @@ export function priceOverrideFor(prices: PriceFile, model: string): PriceOverrid
 /** The line of the deepest node of `path` that exists in the document. */
 function lineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, path: (string | number)[]): number | undefined {
   for (let n = path.length; n >= 0; n--) {
-    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+    const node: unknown = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
     if (isNode(node) && node.range !== undefined && node.range !== null) return counter.linePos(node.range[0]).line;
   }
   return undefined;

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { reporterNames, resolveReporter } from '../../report/index.js';
 import type { ProviderName } from '../../contracts/provider.js';
-import { addExamples, bundledSuite, parseChoice, parseList, parsePositiveInt, parseScenarioFlag } from '../options.js';
+import { addExamples, bundledSuite, parseChoice, parseList, parseScenarioFlag } from '../options.js';
 import { UsageError } from '../../errors.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import { parseShard, type ShardSpec } from '../../engine/shard.js';
