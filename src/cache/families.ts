@@ -13,7 +13,7 @@
  *   1,024 tokens on Flash, 2,048 on Pro (2.5 family); no TTL published: ctxbench assumes 5 minutes
  *   refreshed on hit, as the other two.
  */
-export type CacheFamily = 'anthropic' | 'openai' | 'gemini';
+type CacheFamily = 'anthropic' | 'openai' | 'gemini';
 
 export interface CacheRules {
   family: CacheFamily;

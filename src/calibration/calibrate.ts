@@ -12,9 +12,9 @@ import { callArgumentText, measureSurvival, SPECIFIC_KINDS, type SpecificKind, t
  */
 
 /** Prompt of the replay: Claude Code and Codex compact into a sectioned, structured summary. */
-export const CALIBRATION_PROMPT = STRUCTURED_SUMMARY_PROMPT;
+const CALIBRATION_PROMPT = STRUCTURED_SUMMARY_PROMPT;
 
-export interface KindCalibration {
+interface KindCalibration {
   kind: SpecificKind;
   /** Distinct specifics of this kind in the replaced history. */
   source: number;
@@ -50,7 +50,7 @@ export function findCompactions(transcript: Transcript): { id: string; summary: 
 }
 
 /** The text a history's specifics are counted in: message texts and tool-call arguments (thinking is not part of the record). */
-export function historyText(messages: readonly ContextMessage[]): string {
+function historyText(messages: readonly ContextMessage[]): string {
   return messages.map((m) => [m.text, ...(m.toolCalls ?? []).map(callArgumentText)].join('\n')).join('\n');
 }
 

@@ -28,7 +28,7 @@ const thresholds = {
 };
 
 /** A check config file (`check.yaml`): every field optional, defaults in DEFAULT_CHECK_RULES. */
-export const checkConfigSchema = z.strictObject({
+const checkConfigSchema = z.strictObject({
   ...thresholds,
   allowMissing: z.boolean().optional().describe('a baseline unit may be missing from the run'),
   decision: z

@@ -8,11 +8,10 @@ import { findMismatches } from './mismatch.js';
 import { repriceResult } from './reprice.js';
 import type { PriceFile } from '../pricing/file.js';
 
-export type { CheckReport, CheckRules, Decision, MeasureDiff, Regression, UnitDiff } from './types.js';
+export type { CheckReport, CheckRules } from './types.js';
 export { compareResults } from './compare.js';
-export { DEFAULT_CHECK_RULES, parseCheckConfig, resolveCheckRules } from './config.js';
+export { DEFAULT_CHECK_RULES } from './config.js';
 export { readResultFile } from './load-result.js';
-export { findMismatches } from './mismatch.js';
 export { renderCheckMarkdown, renderCheckTerminal } from './render.js';
 export { renderCheckJunit } from './junit.js';
 

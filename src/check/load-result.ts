@@ -36,7 +36,7 @@ export async function readResultFile(file: string): Promise<RunResult> {
   return parseResultText(text, file);
 }
 
-export function parseResultText(text: string, file: string): RunResult {
+function parseResultText(text: string, file: string): RunResult {
   let data: unknown;
   try {
     data = JSON.parse(text);

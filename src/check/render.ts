@@ -11,7 +11,7 @@ type Row = Record<(typeof COLUMNS)[number], string>;
 const ANSI = { bad: '\x1b[31m', good: '\x1b[32m', dim: '\x1b[2m', reset: '\x1b[0m' };
 
 /** One line of a check's outcome: passed, or how many regressions. */
-export function describeOutcome(report: CheckReport): string {
+function describeOutcome(report: CheckReport): string {
   const compared = report.units.filter((u) => u.status === 'compared').length;
   const how =
     report.decision === 'estimate' ? 'point estimates (deterministic runs)' : `${Math.round(report.rules.confidence * 100)}% bootstrap interval bounds`;

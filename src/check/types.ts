@@ -20,7 +20,7 @@ export interface CheckThresholds {
  *   regression only when the whole interval is beyond the threshold), for live runs;
  * - `auto`: `estimate` when both results are mocked, else `interval`.
  */
-export type Decision = 'auto' | 'estimate' | 'interval';
+type Decision = 'auto' | 'estimate' | 'interval';
 
 /** Every rule of a check, defaults filled (src/check/config.ts). */
 export interface CheckRules extends CheckThresholds {
@@ -39,7 +39,7 @@ export interface CheckRules extends CheckThresholds {
 
 export type MeasureName = 'tokens' | 'cost' | 'answer_recall' | 'retention';
 
-export type Verdict = 'pass' | 'regression' | 'not-compared';
+type Verdict = 'pass' | 'regression' | 'not-compared';
 
 /** One measure of one unit, baseline against current. */
 export interface MeasureDiff {

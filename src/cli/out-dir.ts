@@ -12,7 +12,7 @@ import type { UnitResult } from '../metrics/types.js';
  * loses nothing). The lock and the journal are the only files a run keeps open; reports are
  * written atomically by report/write.ts.
  */
-export const LOCK_FILE = '.lock';
+const LOCK_FILE = '.lock';
 
 interface LockInfo {
   pid: number;

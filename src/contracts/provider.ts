@@ -83,7 +83,7 @@ export type Failure =
 
 export type FailureKind = Failure['kind'];
 
-export interface CompletionFailed {
+interface CompletionFailed {
   ok: false;
   failure: Failure;
 }

@@ -23,7 +23,7 @@ export function conformanceSession(): Transcript {
 }
 
 /** Actions that take tokens out of the context: none may report more tokens after than before. */
-export const REDUCING_ACTIONS = new Set<StrategyAction['action']>(['compact', 'evict', 'truncate', 'drop', 'isolate', 'offload', 'cap-thinking']);
+const REDUCING_ACTIONS = new Set<StrategyAction['action']>(['compact', 'evict', 'truncate', 'drop', 'isolate', 'offload', 'cap-thinking']);
 
 export type InvariantName = 'call-result-pairs' | 'system-prompt' | 'newest-user' | 'no-growth' | 'deterministic' | 'failed';
 
@@ -45,7 +45,7 @@ export interface StrategyDrive {
 }
 
 /** Checks one prepared context against the history observed so far. */
-export function checkContext(step: number, context: readonly ContextMessage[], history: readonly MessageEvent[]): Violation[] {
+function checkContext(step: number, context: readonly ContextMessage[], history: readonly MessageEvent[]): Violation[] {
   const problems: Violation[] = [];
   const calledBefore = new Set<string>();
   const results = new Set(context.filter((m) => m.role === 'tool').map((m) => m.toolCallId));
@@ -82,7 +82,7 @@ export function checkContext(step: number, context: readonly ContextMessage[], h
  * A strategy env over the real tokenizer, archive, clock and quota, whose model answers every
  * strategy call with a fixed short summary (deterministic, no provider).
  */
-export function createConformanceEnv(window: number, actions: StrategyAction[]): StrategyEnv & { archive: ReturnType<typeof createArchive> } {
+function createConformanceEnv(window: number, actions: StrategyAction[]): StrategyEnv & { archive: ReturnType<typeof createArchive> } {
   const tokenizer = createTokenizer('o200k_base');
   const clock = createClock();
   const answer = (messages: readonly ContextMessage[]): CompletionResult => ({

@@ -34,7 +34,7 @@ const EDIT_ARGUMENT = /^(?:old_?str(?:ing)?|oldString|old_?text|search|find|orig
 /** A line-number prefix as read tools print it: `    12\t`, `    12→`, `12: `, `12 | `. */
 const LINE_NUMBER = /^\s*\d+(?:\t|→|: | \| )/;
 
-export interface FollowUpFetch {
+interface FollowUpFetch {
   /** The message appended to the context: the fetched tool results. */
   message: ContextMessage;
   /** Ids of the tool results fetched. */

@@ -25,7 +25,7 @@ export const OFFSET_STEPS = 3;
  * from the jumps of the recorded usage, charged with that message, and left out of both
  * estimates. Never negative: a log cannot have sent less than it holds. 0 (`none`) without usage.
  */
-export function estimateHiddenPrefix(transcript: Transcript, tokenizer: Tokenizer, format: ProviderName): HiddenPrefix {
+function estimateHiddenPrefix(transcript: Transcript, tokenizer: Tokenizer, format: ProviderName): HiddenPrefix {
   const history = createHistory();
   const dialect = transcript.header.dialect;
   const steps: (UsageStep & { carrier: string | undefined })[] = [];

@@ -14,10 +14,10 @@ import { VERSION } from '../version.js';
  * gives. This module is pure: it formats and parses lines; cli/ writes and reads the file.
  */
 export const JOURNAL_FILE = '.journal.jsonl';
-export const JOURNAL_FORMAT = 'ctxbench-journal/1';
+const JOURNAL_FORMAT = 'ctxbench-journal/1';
 
 /** What the run was asked to do: enough to run it again (the CLI's options, as plain data). */
-export type JournalOptions = Record<string, unknown>;
+type JournalOptions = Record<string, unknown>;
 
 export interface JournalHeader {
   format: typeof JOURNAL_FORMAT;

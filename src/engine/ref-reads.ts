@@ -11,7 +11,7 @@ import { findRetrievalHints } from '../strategies/helpers/hints.js';
  */
 
 /** Size of one `read_chunk` answer, in characters (lines are never split). */
-export const CHUNK_CHARS = 4000;
+const CHUNK_CHARS = 4000;
 
 /** The refs the context offers: each hinted key the archive holds → the messages behind it. */
 export function refsOffered(context: readonly ContextMessage[], archive: Pick<Archive, 'get' | 'lookup'>): Map<string, MessageEvent[]> {

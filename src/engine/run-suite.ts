@@ -61,7 +61,7 @@ export interface RunOptions {
 }
 
 /** The units a run will run, and a fingerprint of everything their results depend on. */
-export interface RunPlan {
+interface RunPlan {
   units: readonly PlannedUnit[];
   fingerprint: string;
 }

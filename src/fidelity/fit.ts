@@ -8,13 +8,13 @@ import { OFFSET_STEPS } from '../engine/hidden-prefix.js';
 import { unloggedInContext } from '../engine/unlogged.js';
 
 /** The bounds ctxbench holds its replay to, per format: median |error| and p95 |error|. */
-export const TARGET = { medianAbs: 0.03, p95Abs: 0.08 } as const;
+const TARGET = { medianAbs: 0.03, p95Abs: 0.08 } as const;
 
 const FACTORS = { from: 1, to: 1.4, step: 0.005 } as const;
 const PER_CALL = { from: 0, to: 300, step: 5 } as const;
 
 /** One family's fitted calibration, with how and on what it was fitted. */
-export interface FittedFamily extends Calibration {
+interface FittedFamily extends Calibration {
   method: string;
   files: string[];
   steps: number;

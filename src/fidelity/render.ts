@@ -5,7 +5,7 @@ import { renderCacheSection } from './cache.js';
 const int = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
 /** A signed percentage with two decimals (`-24.12%`, `+0.31%`); `signed: false` for magnitudes. */
-export function formatPercent(fraction: number, signed = true): string {
+function formatPercent(fraction: number, signed = true): string {
   if (!Number.isFinite(fraction)) return '–';
   const text = `${(fraction * 100).toFixed(2)}%`;
   return signed && fraction > 0 && !text.startsWith('0.00') ? `+${text}` : text;

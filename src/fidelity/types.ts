@@ -3,7 +3,7 @@ import type { Encoding } from '../tokens/types.js';
 import type { ErrorStats, LineFit } from '../stats.js';
 
 // Defined beside the statistics that produce them; re-exported for the fidelity report.
-export type { ErrorStats, LineFit };
+export type { ErrorStats };
 
 /**
  * Token-accounting fidelity (issue 5): how far the prompt tokens ctxbench computes for a replayed

@@ -27,7 +27,7 @@ export const SUMMARY_CONTRACT_COLUMNS = [
 ] as const satisfies readonly (keyof SummaryRow)[];
 
 /** Columns after the contract's; they may change between versions. */
-export const SUMMARY_EXTRA_COLUMNS = [
+const SUMMARY_EXTRA_COLUMNS = [
   'mean_context_tokens',
   'cached_prefix_share',
   'overhead_calls',

@@ -3,7 +3,7 @@ import type { RunEvent, StepRecord } from './run-events.js';
 import type { SummaryRow } from './types.js';
 
 /** The probe figures of a unit, already reduced by the probes module; `null` = not measured. */
-export interface ProbeFigures {
+interface ProbeFigures {
   retention: number | null;
   answerRecall: number | null;
   count: number | null;
@@ -28,7 +28,7 @@ export interface UnitSummaryInput {
 const NOT_OVERHEAD: ReadonlySet<CallPurpose> = new Set<CallPurpose>(['step', 'probe', 'judge']);
 
 /** The strategy label of the baseline that `saving_vs_full` compares against. */
-export const FULL_BASELINE = 'full';
+const FULL_BASELINE = 'full';
 
 /**
  * Reduces one scenario × strategy run to its summary row (`saving_vs_full` is filled later, across

@@ -55,7 +55,7 @@ export interface SummaryRow {
 }
 
 /** A context size a strategy reacts to (drawn as a line on the context chart). */
-export interface Threshold {
+interface Threshold {
   label: string;
   tokens: number;
 }
@@ -223,7 +223,7 @@ export interface RunResult {
 }
 
 /** How much of a stopped run finished. */
-export interface PartialInfo {
+interface PartialInfo {
   /** Units in the run (this shard's, for a shard). */
   planned: number;
   completed: number;

@@ -18,7 +18,7 @@ const price = z.strictObject({
   output: z.number().min(0),
 });
 
-export const priceFileSchema = z.union([price, z.strictObject({ models: z.record(z.string().min(1), price) })]);
+const priceFileSchema = z.union([price, z.strictObject({ models: z.record(z.string().min(1), price) })]);
 
 export type PriceFile = z.infer<typeof priceFileSchema>;
 

@@ -3,7 +3,7 @@
  * read and its public source. Versioned: change `PRICE_TABLE_VERSION` when a figure changes, so a
  * result says which prices it was costed with. A scenario's `prices` field overrides an entry.
  */
-export const PRICE_TABLE_VERSION = '2026-11-24';
+const PRICE_TABLE_VERSION = '2026-11-24';
 
 export interface ModelPrice {
   /** Uncached input. */
@@ -37,7 +37,7 @@ function gemini(input: number, cachedInput: number, output: number): ModelPrice 
 }
 
 /** Longest matching prefix of the model name wins (`gpt-4.1-mini` before `gpt-4.1`). */
-export const PRICES: Readonly<Record<string, ModelPrice>> = {
+const PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-opus-4-5': anthropic(5, 25),
   'claude-opus-4': anthropic(15, 75),
   'claude-sonnet-4': anthropic(3, 15),

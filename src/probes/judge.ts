@@ -7,7 +7,7 @@ import type { ContextMessage, Probe, ProbeExpectation } from '../transcript/type
  */
 
 /** The dimensions of the rubric, each scored 0–5. */
-export interface JudgeScores {
+interface JudgeScores {
   accuracy: number;
   completeness: number;
   continuity: number;

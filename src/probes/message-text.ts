@@ -14,7 +14,7 @@ function renderArgs(args: Record<string, unknown>): string {
 }
 
 /** A tool call as searchable text: its name, then its arguments one per line. */
-export function renderToolCall(call: ToolCall): string {
+function renderToolCall(call: ToolCall): string {
   const args = renderArgs(call.args);
   return args === '' ? call.name : `${call.name}\n${args}`;
 }
@@ -35,7 +35,7 @@ const SHELL_TOOL = /bash|shell|terminal|command|exec|powershell|^sh$|^cmd$|^run$
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'commandLine', 'command_line'] as const;
 
 /** Whether a tool runs shell commands (bash, shell, run_terminal_cmd, exec_command, …). */
-export function isShellTool(name: string): boolean {
+function isShellTool(name: string): boolean {
   return SHELL_TOOL.test(name);
 }
 
@@ -64,7 +64,7 @@ const PATH_KEY =
   /^(?:path|paths|file|files|filename|file_?path|filepath|file_?paths|target_?file|absolute_?path|relative_?path|notebook_?path|source|destination|dest|target)$/i;
 
 /** Whether a string looks like a file path: a directory part or an extension, no spaces. */
-export function isPathLike(value: string): boolean {
+function isPathLike(value: string): boolean {
   if (value.length < 3 || value.length > 200 || /\s/.test(value) || /^[a-z]+:\/\//i.test(value)) return false;
   return /[/\\]/.test(value) || /^[\w.-]+\.[A-Za-z0-9]{1,8}$/.test(value);
 }

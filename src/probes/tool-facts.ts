@@ -24,7 +24,7 @@ const EXIT_STATUS = /\b(?:exit(?:ed)?(?: with)?(?:[ _](?:code|status))?|return ?
 const FAILURE_MARK = /^\s*(?:FAILED|FAIL|ERROR)\b|Traceback \(most recent call last\)|^\s*(?:[\w.]+)?(?:Error|Exception):/m;
 
 /** The exit status an output reports (the last one), if any. */
-export function readExitStatus(output: string): number | undefined {
+function readExitStatus(output: string): number | undefined {
   const matches = [...output.matchAll(EXIT_STATUS)];
   const last = matches[matches.length - 1]?.[1];
   return last === undefined ? undefined : Number(last);

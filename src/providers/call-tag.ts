@@ -6,7 +6,7 @@ import type { CanonicalCall, Simulator } from './simulated/types.js';
 export const CALL_HEADER = 'x-ctxbench-call';
 
 /** The window of a mocked call that came without a directive: large enough never to bind. */
-export const UNBOUNDED_WINDOW = 1_000_000_000;
+const UNBOUNDED_WINDOW = 1_000_000_000;
 
 /**
  * Registers the directive of one call with the simulator and returns the headers that key it;

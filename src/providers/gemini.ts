@@ -8,7 +8,7 @@ import { classifyGeminiError } from './classify-gemini.js';
 import { renderGeminiRequest } from './render-gemini.js';
 
 /** Where @google/genai sends Gemini API calls when no base URL is given. */
-export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
 export interface GeminiProviderOptions {
   apiKey: string;
@@ -78,7 +78,7 @@ export class GeminiProvider implements Provider {
 }
 
 /** The first candidate's parts as text, thinking and calls; a missing candidate is a failure. */
-export function readGeminiResponse(response: GenerateContentResponse): CompletionResult {
+function readGeminiResponse(response: GenerateContentResponse): CompletionResult {
   const candidate = response.candidates?.[0];
   if (candidate?.content?.parts === undefined) {
     const blocked = response.promptFeedback?.blockReason;

@@ -11,7 +11,7 @@ const GEMINI_BAD_KEY = /API key not valid|API_KEY_INVALID/i;
  * or model) during the run. Before the run (`preflight`), an unreachable host is fatal too; once a
  * run is under way, a timeout, a 5xx or a 429 stays a measured outcome.
  */
-export function unusableCause(failure: Failure, phase: 'preflight' | 'run'): string | undefined {
+function unusableCause(failure: Failure, phase: 'preflight' | 'run'): string | undefined {
   if (failure.kind === 'quota') return `quota exhausted: ${failure.message}`;
   if (failure.kind === 'network') return phase === 'preflight' ? `cannot reach it: ${failure.message}` : undefined;
   if (failure.kind !== 'bad-request') return undefined;
@@ -24,7 +24,7 @@ export function unusableCause(failure: Failure, phase: 'preflight' | 'run'): str
 }
 
 /** The one-line message of a provider that cannot be used. */
-export function describeUnusable(name: ProviderName, endpoint: string | undefined, cause: string): string {
+function describeUnusable(name: ProviderName, endpoint: string | undefined, cause: string): string {
   return `the live ${name} provider at ${endpoint ?? '(default URL)'} cannot be used: ${cause}`;
 }
 

@@ -95,8 +95,6 @@ function readKey(env: Record<string, string | undefined>, provider: ProviderName
   return key;
 }
 
-export { GeminiProvider } from './gemini.js';
 export { OpenAIProvider } from './openai.js';
 // installSimulator lives in './mock.js'; it patches nothing global (nock is imported only by the
 // --record/--replay cassettes, and only when they are used).
-export type { Simulator, FaultRates } from './simulated/types.js';

@@ -4,8 +4,8 @@ import { CALL_HEADER } from './call-tag.js';
 import { FORMATS, simulateCall } from './simulated/model.js';
 import type { FaultRates, SimCall, SimFetch, SimReply, Simulator } from './simulated/types.js';
 
-export const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
-export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
+const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 export interface SimulatorOptions {
   tokenizer: Tokenizer;

@@ -97,7 +97,7 @@ export class OpenAIProvider implements Provider {
  * JSON that is not a completion, is the server's failure. `output` includes reasoning tokens, as
  * OpenAI bills them.
  */
-export function readOpenAICompletion(completion: unknown): CompletionResult {
+function readOpenAICompletion(completion: unknown): CompletionResult {
   const choices = (completion as Partial<ChatCompletion> | null)?.choices;
   const message = Array.isArray(choices) ? choices[0]?.message : undefined;
   if (message === undefined) {

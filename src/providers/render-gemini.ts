@@ -50,7 +50,7 @@ function appendMerged(contents: Content[], role: 'user' | 'model', parts: Part[]
 }
 
 /** Thought part, text part, function calls; the signature rides on the first call, else on the thought. */
-export function renderAssistantParts(message: ContextMessage): Part[] {
+function renderAssistantParts(message: ContextMessage): Part[] {
   const parts: Part[] = [];
   const thought: Part | undefined = message.thinking !== undefined && message.thinking !== '' ? { text: message.thinking, thought: true } : undefined;
   if (thought !== undefined) parts.push(thought);

@@ -61,7 +61,7 @@ function isBasicCredential(encoded: string): boolean {
 }
 
 /** Shortest run of token characters the entropy rule looks at. */
-export const MIN_ENTROPY_LENGTH = 32;
+const MIN_ENTROPY_LENGTH = 32;
 /** Bits per character above which a run is a random token (English identifiers stay near 3.5). */
 const MIN_BITS_PER_CHAR = 4.1;
 

@@ -11,7 +11,7 @@ type Row = Record<string, Cell>;
 const DECIMALS = 4;
 
 /** `steps.csv`: one row per scenario × strategy × step. */
-export const STEP_COLUMNS = [
+const STEP_COLUMNS = [
   'scenario',
   'strategy',
   'step',
@@ -42,7 +42,7 @@ export const STEP_COLUMNS = [
  * the failure kind (failure, crash), the call purpose (call), `wait`, or `recorded-compaction`.
  * `ms` is a wait's length or a rate limit's retry hint; `input_tokens`/`output_tokens` are a call's.
  */
-export const EVENT_COLUMNS = [
+const EVENT_COLUMNS = [
   'scenario',
   'strategy',
   'step',
@@ -64,7 +64,7 @@ export const EVENT_COLUMNS = [
  * `judge_total` is the LLM judge's total (0–20) in live runs with the judge on; empty otherwise,
  * and when the judge could not score the answer (result.json has its error).
  */
-export const PROBE_COLUMNS = [
+const PROBE_COLUMNS = [
   'scenario',
   'strategy',
   'probe_id',

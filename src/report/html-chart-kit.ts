@@ -1,7 +1,7 @@
 import type { RunResult } from '../metrics/types.js';
 
 /** How the page formats an axis's ticks (the page owns the callbacks); `label` leaves them be. */
-export type TickFormat = 'step' | 'tokens' | 'percent' | 'seconds' | 'minutes' | 'usd' | 'label';
+type TickFormat = 'step' | 'tokens' | 'percent' | 'seconds' | 'minutes' | 'usd' | 'label';
 
 /** A point; `label`, when present, is what the tooltip says about it. */
 export interface ChartPoint {

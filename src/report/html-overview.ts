@@ -10,7 +10,7 @@ export interface OverviewSection {
 }
 
 /** The id of the cross-scenario chart in the page's chart data. */
-export const OVERVIEW_CHART_ID = 'overview-tradeoff';
+const OVERVIEW_CHART_ID = 'overview-tradeoff';
 
 /**
  * The whole run at a glance, for runs of several scenarios: a chart of tokens saved against
@@ -64,7 +64,7 @@ export function renderOverview(result: RunResult, names: readonly string[], ids:
  * per scenario where both were measured; crashed units as red crosses. Undefined when no unit has
  * both (no probes, or no `full` to save against).
  */
-export function buildOverviewChart(result: RunResult, strategies: readonly string[], colors: Map<string, string>): ChartSpec | undefined {
+function buildOverviewChart(result: RunResult, strategies: readonly string[], colors: Map<string, string>): ChartSpec | undefined {
   const placed = result.units.filter((unit) => unit.summary.saving_vs_full !== null && unit.summary.answer_recall !== null);
   if (placed.length === 0) return undefined;
   const point = (summary: SummaryRow, scenario: string) => ({

@@ -66,7 +66,7 @@ function describeUnit(unit: UnitResult, events: readonly TimelineEvent[]): strin
 }
 
 /** Virtual time as m:ss (or h:mm:ss), the way a session's clock reads. */
-export function formatClock(ms: number): string {
+function formatClock(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   const h = Math.floor(seconds / 3600);
   const m = Math.floor((seconds % 3600) / 60);

@@ -12,7 +12,7 @@ export type { ReportFile, Reporter } from './types.js';
 /** Every file reporter by name; a new format is one file in `src/report/` and one line here. */
 export const reporters = { json, csv, html, md, junit } satisfies Record<string, Reporter>;
 
-export type ReporterName = keyof typeof reporters;
+type ReporterName = keyof typeof reporters;
 
 /** Names of the registered reporters, in registry order. */
 export function reporterNames(): string[] {

@@ -44,7 +44,7 @@ export async function adHocScenario(file: string, from?: string): Promise<Loaded
 }
 
 /** `fixtures/real/claude-code/hello world.jsonl` → `hello-world`: a name the scenario schema accepts. */
-export function scenarioNameOf(file: string): string {
+function scenarioNameOf(file: string): string {
   const stem = basename(file).replace(/(\.ctx\.jsonl|\.traj\.json|\.jsonl|\.json|\.txt)$/i, '');
   const name = stem.replace(/[^a-z0-9._-]+/gi, '-').replace(/^[^a-z0-9]+/i, '');
   return name === '' ? 'transcript' : name;

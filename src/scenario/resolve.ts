@@ -130,7 +130,7 @@ function resolveProbes(loaded: LoadedScenario): Pick<Scenario, 'probesFile' | 'p
 }
 
 /** Turns the scenario's strategy entries into specs; none listed means every registered strategy. */
-export function resolveSpecs(entries: unknown[] | undefined, file: string): StrategySpec[] {
+function resolveSpecs(entries: unknown[] | undefined, file: string): StrategySpec[] {
   const specs = expandAll(entries ?? [ALL_STRATEGIES]).map(([entry, field]) => toSpec(entry, file, field));
   const seen = new Set<string>();
   specs.forEach((spec, i) => {
@@ -141,7 +141,7 @@ export function resolveSpecs(entries: unknown[] | undefined, file: string): Stra
 }
 
 /** The entry `all` in a scenario's strategy list: every registered strategy with its defaults. */
-export const ALL_STRATEGIES = 'all';
+const ALL_STRATEGIES = 'all';
 
 /**
  * Expands `all` into every registered strategy not listed elsewhere under its own name, so a

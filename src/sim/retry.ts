@@ -41,6 +41,6 @@ export function retryDelay(policy: RetryPolicy, attempt: number, failure: Failur
 }
 
 /** `baseDelayMs × factor^attempt`, capped at `maxDelayMs` (`attempt` counts from 0). */
-export function backoffDelay(policy: RetryPolicy, attempt: number): number {
+function backoffDelay(policy: RetryPolicy, attempt: number): number {
   return Math.min(policy.maxDelayMs, policy.baseDelayMs * policy.factor ** attempt);
 }

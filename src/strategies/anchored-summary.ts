@@ -18,7 +18,7 @@ export interface State extends TurnSummaryState {
 const TAG = 'anchored summary';
 
 /** The anchored sections: the summary is rewritten section by section, never regenerated from scratch. */
-export const ANCHORED_PROMPT = [
+const ANCHORED_PROMPT = [
   'You keep a persistent, structured summary of an agent session with exactly these sections:',
   '## Session intent — what the user wants and the constraints.',
   '## Files and changes — every file read or changed, with what changed (exact paths).',

@@ -34,7 +34,7 @@ export interface State extends History {
 /** The trigger: window − min(max output, 20,000) − buffer (167,000 tokens, 83.5 %, of a 200k window). */
 export const autocompactLimit = (opts: Options, window: number): number => window - Math.min(opts.maxOutputTokens, 20_000) - opts.bufferTokens;
 
-export const AUTOCOMPACT_PROMPT = [
+const AUTOCOMPACT_PROMPT = [
   'Your task is to summarize the conversation so far so that work can continue without it.',
   'Write these sections:',
   '1. Primary request and intent: everything the user asked for, in detail.',

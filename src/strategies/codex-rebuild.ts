@@ -188,7 +188,7 @@ function initialContext(messages: readonly ContextMessage[]): ContextMessage[] {
  * fit is truncated to the remainder (with a hint to its archived whole). Returned in chronological
  * order. Summaries are synthetic, so they are never selected.
  */
-export function selectUserMessages(messages: readonly ContextMessage[], budget: number, env: Pick<StrategyEnv, 'count'>): ContextMessage[] {
+function selectUserMessages(messages: readonly ContextMessage[], budget: number, env: Pick<StrategyEnv, 'count'>): ContextMessage[] {
   const selected: ContextMessage[] = [];
   let remaining = budget;
   for (let i = messages.length - 1; i >= 0 && remaining > 0; i--) {

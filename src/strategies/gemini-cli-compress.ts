@@ -28,7 +28,7 @@ export interface State extends History {
   truncated: number;
 }
 
-export const SNAPSHOT_PROMPT = [
+const SNAPSHOT_PROMPT = [
   'Distil the conversation into a state snapshot the agent will continue from; it replaces the history.',
   'If the history holds an earlier state snapshot, merge it: keep what still holds, update what changed.',
   'Answer with one <state_snapshot> element holding: <overall_goal>, <key_knowledge> (facts, conventions,',

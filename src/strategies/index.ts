@@ -47,7 +47,7 @@ export const strategies = {
   recorded,
 } satisfies Record<string, Strategy>;
 
-export type StrategyName = keyof typeof strategies;
+type StrategyName = keyof typeof strategies;
 
 export function strategyNames(): string[] {
   return Object.keys(strategies);

@@ -17,7 +17,7 @@ export interface State extends TurnSummaryState {
 }
 
 /** The summary prompt: a running record the agent continues from, rewritten with each new span. */
-export const EVERY_N_PROMPT = [
+const EVERY_N_PROMPT = [
   'You maintain the running summary of a software agent working on a task.',
   'Rewrite the previous summary to include the new conversation span. Keep: the task and its',
   'constraints; what was tried and what it showed (exact file paths, commands, errors, numbers);',

@@ -18,7 +18,7 @@ const options = z.strictObject({
 export type Options = z.infer<typeof options>;
 
 /** OpenHands' defaults per condenser (its condenser configs; 4 / 120 is its default agent's summarizer). */
-export const VARIANT_DEFAULTS = {
+const VARIANT_DEFAULTS = {
   recent: { keepFirst: 1, maxSize: 10 },
   amortized: { keepFirst: 1, maxSize: 100 },
   'llm-summarizing': { keepFirst: 4, maxSize: 120 },
@@ -32,7 +32,7 @@ export interface State extends History {
   condensations: number;
 }
 
-export const CONDENSER_PROMPT = [
+const CONDENSER_PROMPT = [
   'You are maintaining the state of an agent solving a task. Merge the previous summary with the',
   "events below into a new summary that tracks: the user's goals and constraints, progress (done and",
   'left), code state (files, functions, exact values), tests and their results, changes made, and',

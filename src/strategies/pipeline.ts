@@ -23,7 +23,7 @@ const options = z.strictObject({
 });
 
 export type Options = z.infer<typeof options>;
-export type StageSpec = Options['stages'][number];
+type StageSpec = Options['stages'][number];
 
 /** One stage at run time: its strategy, its validated options and, when it keeps one, its state. */
 interface Stage {

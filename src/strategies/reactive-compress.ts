@@ -119,7 +119,7 @@ function keepFrom(state: State): number {
 }
 
 /** Phase 1: old tool results become a one-line stub with their original size; returns how many. */
-export function clearOldToolResults(state: State, env: StrategyEnv, mode: string): number {
+function clearOldToolResults(state: State, env: StrategyEnv, mode: string): number {
   const cut = keepFrom(state);
   const before = env.countMessages(state.messages);
   let cleared = 0;

@@ -11,7 +11,7 @@ const options = z.strictObject({});
  * prefix; Codex's `compacted` line carries the same kind of text). Its id is the compaction's, so
  * the engine can charge what the agent re-attached with it (tokens/hidden-tokens.ts).
  */
-export function recordedSummaryMessage(event: CompactionEvent & { summary: string }): ContextMessage {
+function recordedSummaryMessage(event: CompactionEvent & { summary: string }): ContextMessage {
   return {
     type: 'message',
     id: event.id,

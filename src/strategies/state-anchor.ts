@@ -37,7 +37,7 @@ const options = z.strictObject({
 export type Options = z.infer<typeof options>;
 
 /** The latest state block an assistant wrote, and where. */
-export interface StateBlock {
+interface StateBlock {
   text: string;
   /** Id of the assistant message it was found in. */
   from: string;
@@ -119,7 +119,7 @@ function anchored(messages: readonly ContextMessage[], state: State, env: Strate
 }
 
 /** The seed's `/context rebuild`: what the model is asked to write. */
-export const REBUILD_PROMPT = [
+const REBUILD_PROMPT = [
   'The conversation above is leaving your context window. Write your persistent state so that you can continue from it alone.',
   'Answer with a block that starts with the line `### STATE` and has these labelled lines:',
   'Goal: the task and its constraints; Context: what you are working on now and where;',

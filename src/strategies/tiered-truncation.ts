@@ -59,7 +59,7 @@ function limitsOf(messages: readonly ContextMessage[], opts: Options): Map<numbe
 }
 
 /** Applies the tiers; a result whose cut would not be shorter (the marker outweighs it) stays whole. */
-export function truncateToolResults(messages: readonly ContextMessage[], opts: Options): { context: ContextMessage[]; cuts: Cut[] } {
+function truncateToolResults(messages: readonly ContextMessage[], opts: Options): { context: ContextMessage[]; cuts: Cut[] } {
   const limits = limitsOf(messages, opts);
   const cuts: Cut[] = [];
   const context = messages.map((m, i) => {

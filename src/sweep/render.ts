@@ -37,7 +37,7 @@ function roundFractions(_key: string, value: unknown): unknown {
 }
 
 /** One row per point: its axis values, its score, whether it is on the front and recommended. */
-export function renderSweepCsv(sweep: SweepResult): string {
+function renderSweepCsv(sweep: SweepResult): string {
   const keys = sweep.axes.map((axis) => axis.key);
   const columns = ['point', ...keys, 'total_tokens', 'answer_recall', 'crashes', 'wait_ms', 'cost_usd', 'on_front', 'recommended'];
   const rows = sweep.points.map((point, i) => ({

@@ -44,7 +44,7 @@ export interface SweepResult {
 }
 
 /** By default a recommended point must not crash. */
-export const DEFAULT_CONSTRAINTS: Constraints = { maxCrashes: 0 };
+const DEFAULT_CONSTRAINTS: Constraints = { maxCrashes: 0 };
 
 /**
  * Runs one strategy over a grid of its options (or a seeded sample of it) on every scenario, and
@@ -103,7 +103,7 @@ function rankPoints(run: RunResult, axes: readonly GridAxis[], points: readonly 
  * correct answers / answers over every scenario (a scenario with more ask points weighs more, as
  * in a unit's own recall).
  */
-export function scorePoint(units: readonly UnitResult[]): PointScore {
+function scorePoint(units: readonly UnitResult[]): PointScore {
   let asked = 0;
   let correct = 0;
   for (const unit of units) {

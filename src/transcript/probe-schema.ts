@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /** The zod schema of a probe (DESIGN.md §6), shared by inline probe events and side files. */
-export const probeKindSchema = z.enum(['recall', 'artifact', 'continuation', 'decision']);
+const probeKindSchema = z.enum(['recall', 'artifact', 'continuation', 'decision']);
 
-export const probeExpectationSchema = z
+const probeExpectationSchema = z
   .strictObject({
     anyOf: z.array(z.string().min(1)).min(1).optional(),
     allOf: z.array(z.string().min(1)).min(1).optional(),
@@ -14,7 +14,7 @@ export const probeExpectationSchema = z
     message: 'expected needs anyOf, allOf, regex or notInSession',
   });
 
-export const probeAskSchema = z.union([z.literal('end'), z.literal('after-compaction'), z.strictObject({ step: z.number().int().min(0) })]);
+const probeAskSchema = z.union([z.literal('end'), z.literal('after-compaction'), z.strictObject({ step: z.number().int().min(0) })]);
 
 export const probeSchema = z.strictObject({
   id: z.string().min(1),

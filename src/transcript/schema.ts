@@ -8,29 +8,29 @@ import type { CompactionEvent, ControlEvent, MessageEvent, ProbeEvent, SessionHe
  * afterwards. Field order here is the order write.ts emits.
  */
 
-export const dialectSchema = z.enum(['openai', 'gemini', 'anthropic']);
-export const roleSchema = z.enum(['system', 'user', 'assistant', 'tool']);
-export const taskStatusSchema = z.enum(['in_progress', 'completed', 'failed']);
-export const controlActionSchema = z.enum(['undo', 'drop-group', 'switch-dialect', 'compact']);
+const dialectSchema = z.enum(['openai', 'gemini', 'anthropic']);
+const roleSchema = z.enum(['system', 'user', 'assistant', 'tool']);
+const taskStatusSchema = z.enum(['in_progress', 'completed', 'failed']);
+const controlActionSchema = z.enum(['undo', 'drop-group', 'switch-dialect', 'compact']);
 
 /** ISO 8601 with a `Z` or numeric offset; importers normalise foreign times to it. */
 const isoTimeSchema = z.iso.datetime({ offset: true });
 const tokenCountSchema = z.number().int().min(0);
 
-export const toolCallSchema = z.strictObject({
+const toolCallSchema = z.strictObject({
   id: z.string().min(1),
   name: z.string().min(1),
   args: z.record(z.string(), z.unknown()),
 });
 
-export const recordedUsageSchema = z.strictObject({
+const recordedUsageSchema = z.strictObject({
   input: tokenCountSchema.optional(),
   cachedInput: tokenCountSchema.optional(),
   output: tokenCountSchema.optional(),
   reasoning: tokenCountSchema.optional(),
 });
 
-export const sessionSourceSchema = z.strictObject({
+const sessionSourceSchema = z.strictObject({
   format: z.string().min(1),
   file: z.string().optional(),
   licence: z.string().optional(),
@@ -71,7 +71,7 @@ export const messageEventSchema = z
     }
   });
 
-export const taskEventSchema = z.strictObject({
+const taskEventSchema = z.strictObject({
   type: z.literal('task'),
   id: z.string().min(1),
   status: taskStatusSchema,
@@ -82,7 +82,7 @@ export const taskEventSchema = z.strictObject({
   source: z.enum(['todo-write', 'update-plan', 'user-turns']).optional(),
 });
 
-export const probeEventSchema = z.strictObject({
+const probeEventSchema = z.strictObject({
   type: z.literal('probe'),
   probe: probeSchema,
 });
@@ -104,7 +104,7 @@ export const controlEventSchema = z
     }
   });
 
-export const compactionEventSchema = z.strictObject({
+const compactionEventSchema = z.strictObject({
   type: z.literal('compaction'),
   id: z.string().min(1),
   summary: z.string().optional(),

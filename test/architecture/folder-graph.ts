@@ -49,7 +49,7 @@ function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
 }
 
 /** The graph node a file (path relative to the tree's root, `/`-separated) belongs to. */
-export function nodeOf(relativeFile: string): string {
+function nodeOf(relativeFile: string): string {
   return relativeFile.split('/')[0] as string;
 }
 

@@ -58,7 +58,7 @@ function answer(probeId: string, correct: boolean): ProbeAnswer {
 }
 
 /** A unit whose summary is reduced from its steps, as the engine does. */
-export function buildUnit(spec: UnitSpec): UnitResult {
+function buildUnit(spec: UnitSpec): UnitResult {
   const scenario = spec.scenario ?? 'scenario-a';
   const steps = spec.steps.map((prompt, i) => {
     const usd = spec.usd?.[i];

@@ -62,7 +62,7 @@ export function isModelsCall(request: SeenRequest): boolean {
 export const modelsOk: LocalReply = { status: 200, body: { object: 'list', data: [], name: 'models/gemini-2.5-flash' } };
 
 /** Sets dummy API keys for the duration of a test (the setup file removes real ones). */
-export function withDummyKeys(): () => void {
+function withDummyKeys(): () => void {
   process.env.OPENAI_API_KEY = 'sk-test-dummy-key-0123456789';
   process.env.GEMINI_API_KEY = 'gemini-test-dummy-key';
   return () => {

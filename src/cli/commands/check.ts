@@ -34,7 +34,7 @@ export function register(program: Command): void {
 }
 
 /** A non-negative number (percent or points) for a threshold flag. */
-export function parseAmount(flag: string): (value: string) => number {
+function parseAmount(flag: string): (value: string) => number {
   return (value) => {
     const n = Number(value);
     if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`${flag} expects a number ≥ 0, got "${value}"`);

@@ -76,7 +76,7 @@ export function register(program: Command): void {
 }
 
 /** Maps flags to generator options, validated here so that errors name the flag, not the option. */
-export function toOptions(flags: GenerateFlags): SyntheticOptions {
+function toOptions(flags: GenerateFlags): SyntheticOptions {
   const options = Object.fromEntries(Object.entries(flags).filter(([key, value]) => key !== 'out' && key !== 'output' && value !== undefined));
   const parsed = syntheticOptionsSchema.safeParse(options);
   if (parsed.success) return parsed.data;

@@ -21,7 +21,7 @@ interface ImportFlags {
 }
 
 /** What an import produced, as the command prints it. */
-export interface ImportCounts {
+interface ImportCounts {
   messages: number;
   steps: number;
   toolCalls: number;
@@ -69,7 +69,7 @@ export function register(program: Command): void {
 }
 
 /** `session.ctx.jsonl` → `session.sidechain-2.ctx.jsonl`. */
-export function sidechainPath(out: string, n: number): string {
+function sidechainPath(out: string, n: number): string {
   const suffix = out.endsWith('.ctx.jsonl') ? '.ctx.jsonl' : extname(out);
   return `${out.slice(0, out.length - suffix.length)}.sidechain-${n}${suffix}`;
 }
@@ -83,7 +83,7 @@ function refuseEmptyImport(transcript: Transcript, from: string | undefined): vo
   throw new InputError({ file: displayPath(transcript.file) }, `read as ${format}, it holds no messages${skipped}${hint}: nothing to import`);
 }
 
-export function countImport(transcript: Transcript): ImportCounts {
+function countImport(transcript: Transcript): ImportCounts {
   const messages = transcript.events.filter((event) => event.type === 'message');
   const steps = messages.filter((message) => message.role === 'assistant');
   return {

@@ -68,7 +68,7 @@ export function register(program: Command): void {
 }
 
 /** Reads and checks a saved result; anything unusable is an InputError naming the file. */
-export async function readResult(file: string): Promise<RunResult> {
+async function readResult(file: string): Promise<RunResult> {
   const shown = displayPath(resolve(file));
   let text: string;
   try {

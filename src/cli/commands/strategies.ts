@@ -30,7 +30,7 @@ export function register(program: Command): void {
 }
 
 /** `rolling-window.groups=4`: the option as `run --set` and `sweep --grid` take it, with its default. */
-export function formatSetting(strategy: string, option: OptionDoc): string {
+function formatSetting(strategy: string, option: OptionDoc): string {
   const value = option.default;
   if (value === undefined) return `${strategy}.${option.name}=(unset)`;
   const text = typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);

@@ -67,7 +67,7 @@ export function simulateCall(input: SimulateInput): SimReply {
 }
 
 /** What the model says: the recorded completion, a summary, or a reader's answer. */
-export function composeAnswer(request: ParsedRequest, directive: SimDirective, tokenizer: Tokenizer): SimAnswer {
+function composeAnswer(request: ParsedRequest, directive: SimDirective, tokenizer: Tokenizer): SimAnswer {
   const count = (text: string): number => tokenizer.count(text);
   const outputCap = request.maxOutputTokens ?? Number.POSITIVE_INFINITY;
   switch (directive.purpose) {
@@ -103,12 +103,12 @@ function replayAnswer(directive: SimDirective): SimAnswer {
  * step thought as long as it did, and under a lower budget it thinks at most the budget (the
  * text it answers with is the recorded one; only the reasoning count is cut).
  */
-export function capReasoning(usage: SimUsage, thinkingBudget: number | undefined): SimUsage {
+function capReasoning(usage: SimUsage, thinkingBudget: number | undefined): SimUsage {
   return thinkingBudget === undefined || usage.reasoning <= thinkingBudget ? usage : { ...usage, reasoning: thinkingBudget };
 }
 
 /** Usage counted with the model's tokenizer: text and tool calls as output, thinking as reasoning. */
-export function measureUsage(answer: SimAnswer, inputTokens: number, tokenizer: Tokenizer): SimUsage {
+function measureUsage(answer: SimAnswer, inputTokens: number, tokenizer: Tokenizer): SimUsage {
   let output = tokenizer.count(answer.text);
   for (const call of answer.toolCalls) output += tokenizer.count(toolCallText(call));
   return { input: inputTokens, output, reasoning: tokenizer.count(answer.thinking ?? '') };

@@ -54,7 +54,7 @@ export function extractSpecifics(text: string): SpecificSets {
 }
 
 /** Survival of one kind: how many of the source's distinct specifics the summary repeats verbatim. */
-export interface KindSurvival {
+interface KindSurvival {
   source: number;
   kept: number;
   /** kept / source; null when the source has none. */

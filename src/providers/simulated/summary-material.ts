@@ -36,7 +36,7 @@ function sentencesOf(text: string): string[] {
 }
 
 /** A sentence restated: filler dropped, the first letter capitalised, cut at `MAX_WORDS` words. */
-export function restate(sentence: string): string {
+function restate(sentence: string): string {
   const plain = sentence.replace(FILLER, '').replace(/\s+/g, ' ').trim();
   const words = plain.split(' ');
   const cut = words.length > MAX_WORDS ? `${words.slice(0, MAX_WORDS).join(' ')} …` : plain;

@@ -16,7 +16,7 @@ import type { ContextMessage } from '../../transcript/types.js';
  */
 
 /** Summary tokens per verbatim specific of each kind (fitted on a real Claude Code compaction; see README). */
-export const TOKENS_PER_SPECIFIC: Record<SpecificKind, number> = { paths: 360, numbers: 720, identifiers: 310 };
+const TOKENS_PER_SPECIFIC: Record<SpecificKind, number> = { paths: 360, numbers: 720, identifiers: 310 };
 
 /** Weight of one mention, by where it is: the agent's and the user's own words count most. */
 const WEIGHT = { user: 3, assistant: 2, call: 2, tool: 0.25, system: 0 } as const;

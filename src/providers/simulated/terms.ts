@@ -54,7 +54,7 @@ function addTerm(terms: string[], token: string): void {
 }
 
 /** Strips common English suffixes, keeping at least three letters (so `decided`/`decide` meet). */
-export function stem(word: string): string {
+function stem(word: string): string {
   if (/\d|[_./-]/.test(word)) return word;
   let stemmed = word;
   for (const [suffix, replacement] of [

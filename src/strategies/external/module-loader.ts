@@ -33,7 +33,7 @@ export function loadedStrategyModule(path: string): Strategy {
  * Its `options` may be a zod schema (anything with `safeParse`) or a plain validate function
  * (docs/strategy-api.md); either way the engine sees a schema.
  */
-export async function importStrategy(path: string, file: string, label: string): Promise<Strategy> {
+async function importStrategy(path: string, file: string, label: string): Promise<Strategy> {
   const field = `strategies.${label}.module`;
   if (!existsSync(path)) throw new InputError({ file, field }, `no strategy module at ${displayPath(path)}`);
   let exports: Record<string, unknown>;

@@ -13,7 +13,7 @@ const actionKinds = ['evict', 'truncate', 'compact', 'trigger', 'summary', 'reca
 const tokens = z.number().int().min(0);
 
 /** An action the policy took, for the timeline; token counts default to ctxbench's own. */
-export const policyActionSchema = z.strictObject({
+const policyActionSchema = z.strictObject({
   action: z.enum(actionKinds),
   reason: z.string(),
   mode: z.string().optional(),
@@ -53,7 +53,7 @@ const countSchema = z.strictObject({ type: z.literal('count'), id: z.string().mi
 const errorSchema = z.strictObject({ type: z.literal('error'), message: z.string(), field: z.string().optional() });
 
 /** Every line a policy may write. */
-export const policyMessageSchema = z.discriminatedUnion('type', [helloSchema, contextSchema, recoverSchema, modelCallSchema, countSchema, errorSchema]);
+const policyMessageSchema = z.discriminatedUnion('type', [helloSchema, contextSchema, recoverSchema, modelCallSchema, countSchema, errorSchema]);
 
 export type PolicyMessage = z.infer<typeof policyMessageSchema>;
 export type PolicyAction = z.infer<typeof policyActionSchema>;
@@ -75,6 +75,6 @@ export function parsePolicyLine(line: string): { ok: true; message: PolicyMessag
 }
 
 /** A line as an error message quotes it: at most 200 characters. */
-export function quote(line: string): string {
+function quote(line: string): string {
   return JSON.stringify(line.length > 200 ? `${line.slice(0, 200)}…` : line);
 }

@@ -20,7 +20,7 @@ import type { ContextMessage } from '../../transcript/types.js';
  * - a block that overlaps an earlier one (nested tasks) absorbs it whole, so each raw message
  *   belongs to at most one block.
  */
-export interface EvictionBlock {
+interface EvictionBlock {
   taskId: string;
   /** Ids of the raw messages the block stands for. */
   members: Set<string>;

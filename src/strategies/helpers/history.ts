@@ -50,7 +50,7 @@ export function groupStarts(messages: readonly ContextMessage[]): number[] {
 }
 
 /** The half-open message range of group k, or undefined when there is no such group. */
-export function groupRange(messages: readonly ContextMessage[], group: number): { start: number; end: number } | undefined {
+function groupRange(messages: readonly ContextMessage[], group: number): { start: number; end: number } | undefined {
   const starts = groupStarts(messages);
   const start = starts[group];
   if (start === undefined) return undefined;

@@ -35,7 +35,7 @@ export function alignCut(messages: readonly ContextMessage[], index: number): nu
 }
 
 /** Drops tool results whose call is not in `messages` (they would be orphans in a request). */
-export function dropOrphanResults(messages: readonly ContextMessage[]): ContextMessage[] {
+function dropOrphanResults(messages: readonly ContextMessage[]): ContextMessage[] {
   const calls = callIdsOf(messages);
   return messages.filter((m) => m.role !== 'tool' || m.toolCallId === undefined || calls.has(m.toolCallId));
 }

@@ -59,7 +59,7 @@ function significantWords(text: string): string[] {
  * first four characters. Lexical on purpose: deterministic, and what a reader scanning the
  * summary would see.
  */
-export function isCriterionMentioned(summary: string, criterion: string): boolean {
+function isCriterionMentioned(summary: string, criterion: string): boolean {
   const lower = summary.toLowerCase();
   if (lower.includes(criterion.toLowerCase().trim())) return true;
   const wanted = significantWords(criterion);

@@ -21,7 +21,7 @@ export interface ClearRule {
 }
 
 /** Indexes of the tool results the rule clears, oldest first. */
-export function clearableResults(messages: readonly ContextMessage[], rule: ClearRule): number[] {
+function clearableResults(messages: readonly ContextMessage[], rule: ClearRule): number[] {
   const results = messages.flatMap((m, i) => (m.role === 'tool' ? [i] : []));
   const recent = new Set(results.slice(Math.max(0, results.length - rule.keepLast)));
   return results.filter((i) => {
@@ -36,7 +36,7 @@ export function clearableResults(messages: readonly ContextMessage[], rule: Clea
 export const lineCount = (text: string): number => (text === '' ? 0 : text.split('\n').length);
 
 /** The messages with the given tool results replaced by the placeholder (already-cleared ones are left as they are). */
-export function clearResults(messages: readonly ContextMessage[], indexes: readonly number[], rule: Pick<ClearRule, 'placeholder'>): ContextMessage[] {
+function clearResults(messages: readonly ContextMessage[], indexes: readonly number[], rule: Pick<ClearRule, 'placeholder'>): ContextMessage[] {
   const clear = new Set(indexes);
   return messages.map((m, i) => {
     if (!clear.has(i)) return m;

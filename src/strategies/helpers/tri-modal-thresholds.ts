@@ -9,9 +9,9 @@
  * The hidden prefix (a replayed log's system prompt and tools, sent with every request) is a
  * floor no flush can go below; a trigger scaled under it would fire at every step.
  */
-export const REFERENCE_WINDOW = 1_000_000;
-export const DEFAULT_SEMANTIC = 50_000;
-export const DEFAULT_STANDARD = 200_000;
+const REFERENCE_WINDOW = 1_000_000;
+const DEFAULT_SEMANTIC = 50_000;
+const DEFAULT_STANDARD = 200_000;
 /**
  * Hysteresis: after a flush (or a flush that could not shrink the context) left `after` tokens,
  * a context trigger fires again only once the context has grown past `after` by this share of
@@ -19,7 +19,7 @@ export const DEFAULT_STANDARD = 200_000;
  * flush leaves ~5k and the 50k trigger lies far beyond this; in a small window it stops a
  * trigger sitting just above what a flush leaves from firing at every step.
  */
-export const REARM_SHARE = 0.5;
+const REARM_SHARE = 0.5;
 
 export interface ThresholdOptions {
   semanticTokens?: number | undefined;

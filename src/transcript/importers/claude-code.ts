@@ -222,7 +222,7 @@ function appendAssistantBlock(builder: TranscriptBuilder, message: MessageEvent,
  * `cache_read_input_tokens` (served from it). The canonical `input` is the whole prompt, as OpenAI
  * and Gemini count it — the sum of the three — and `cachedInput` is the part read from the cache.
  */
-export function convertUsage(usage: z.infer<typeof usageSchema> | null | undefined): RecordedUsage | undefined {
+function convertUsage(usage: z.infer<typeof usageSchema> | null | undefined): RecordedUsage | undefined {
   if (usage == null) return undefined;
   const parts = [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens];
   if (parts.every((n) => n == null) && usage.output_tokens == null) return undefined;

@@ -26,7 +26,7 @@ export const importers = {
   'openai-messages': openaiMessages,
 } satisfies Record<string, Importer>;
 
-export type ImporterName = keyof typeof importers;
+type ImporterName = keyof typeof importers;
 
 export function importerNames(): string[] {
   return Object.keys(importers);

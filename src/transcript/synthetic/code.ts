@@ -172,6 +172,6 @@ function typescriptPreamble(project: Project, noun: string): string[] {
   ];
 }
 
-export function capitalise(text: string): string {
+function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -18,11 +18,11 @@ import { pinnedDependency } from './hard.js';
  */
 
 /** Where a fact lives: a tool result, an assistant message, a task's last message, a user request. */
-export type FactSlot = 'tool' | 'text' | 'final' | 'user';
+type FactSlot = 'tool' | 'text' | 'final' | 'user';
 /** Which free slot is taken: the first, a random one, or the last. */
-export type FactPosition = 'early' | 'any' | 'late';
+type FactPosition = 'early' | 'any' | 'late';
 
-export interface FactContext {
+interface FactContext {
   random: Random;
   project: Project;
   /** The task whose slot holds the fact. */
@@ -36,7 +36,7 @@ export interface FactContext {
 }
 
 /** What a later change of a fact's value needs: a marker for the new value and the old one's. */
-export interface UpdateContext {
+interface UpdateContext {
   random: Random;
   /** Stands for the new value. */
   marker: string;

@@ -58,7 +58,7 @@ interface Call {
   subject: Slots;
 }
 
-export const markerOf = (index: number): string => `⟦F${index}⟧`;
+const markerOf = (index: number): string => `⟦F${index}⟧`;
 export const MARKER_PATTERN = /⟦F(\d+)⟧/g;
 
 /** The state of one rendering pass: the events so far and the facts framed so far. */

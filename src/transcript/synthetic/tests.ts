@@ -33,7 +33,7 @@ const TS_TEST_NAMES = [
  * one. Failing-test facts take the first half and still-failing facts the second, so that two
  * facts about one test file never share a circumstance (their questions name it).
  */
-export const FACT_SCENARIOS = [
+const FACT_SCENARIOS = [
   'after_the_refund_window',
   'with_two_currencies',
   'across_midnight_utc',

@@ -6,7 +6,7 @@ import type { Random } from '../../random.js';
  */
 export type Language = 'python' | 'typescript';
 
-export interface Domain {
+interface Domain {
   name: string;
   /** Prefix of the issue tracker's keys (e.g. `BILL-1234`). */
   ticketPrefix: string;
@@ -20,7 +20,7 @@ export interface Domain {
   fields: readonly string[];
 }
 
-export const DOMAINS: readonly Domain[] = [
+const DOMAINS: readonly Domain[] = [
   {
     name: 'billing',
     ticketPrefix: 'BILL',
@@ -94,7 +94,7 @@ export function modulePath(language: Language, sourceDir: string, noun: string):
   return language === 'python' ? `${sourceDir}/${noun}.py` : `${sourceDir}/${toCamel(noun)}.ts`;
 }
 
-export function testPath(language: Language, sourceDir: string, noun: string): string {
+function testPath(language: Language, sourceDir: string, noun: string): string {
   return language === 'python' ? `tests/test_${noun}.py` : `${sourceDir}/__tests__/${toCamel(noun)}.test.ts`;
 }
 

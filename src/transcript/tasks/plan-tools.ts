@@ -30,7 +30,7 @@ function listOf(value: unknown, titleKey: string): PlanItem[] {
  * Codex's `update_plan` ({plan: [{step, status}]}); both use pending / in_progress / completed.
  * Each call sends the whole list, so a status change is read against the previous call.
  */
-export const PLAN_TOOLS: readonly PlanTool[] = [
+const PLAN_TOOLS: readonly PlanTool[] = [
   { name: 'TodoWrite', source: 'todo-write', items: (args) => listOf(args.todos, 'content') },
   { name: 'update_plan', source: 'update-plan', items: (args) => listOf(args.plan, 'step') },
 ];

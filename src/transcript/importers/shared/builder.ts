@@ -3,10 +3,10 @@ import { InputError, formatLocation } from '../../../errors.js';
 import type { CompactionEvent, Dialect, MessageEvent, SessionHeader, SkippedLine, ToolCall, Transcript, TranscriptEvent } from '../../types.js';
 
 /** A message as an importer describes it; the builder adds `type`, a unique id and the dialect. */
-export type MessageInit = Omit<MessageEvent, 'type' | 'dialect'> & { dialect?: Dialect };
+type MessageInit = Omit<MessageEvent, 'type' | 'dialect'> & { dialect?: Dialect };
 
 /** A tool result as the source recorded it: the call it answers by the source's id or by name. */
-export interface ToolResultInit {
+interface ToolResultInit {
   id: string;
   /** The call id as the source spelled it; omitted by formats that pair by name (Gemini contents). */
   callId?: string;
@@ -16,7 +16,7 @@ export interface ToolResultInit {
 }
 
 /** The header fields an importer knows; the builder adds `type`, `source` and `dialect`. */
-export type HeaderInit = Omit<SessionHeader, 'type' | 'source' | 'dialect'>;
+type HeaderInit = Omit<SessionHeader, 'type' | 'source' | 'dialect'>;
 
 export interface TranscriptBuilder {
   readonly file: string;

@@ -5,7 +5,7 @@ import { isRecord } from './lines.js';
 import { describeJsonError, placeJsonError } from './json-error.js';
 
 /** One entry of a document's main array, with the line its text starts on (for error messages). */
-export interface DocumentEntry {
+interface DocumentEntry {
   line: number;
   value: unknown;
 }

@@ -30,7 +30,7 @@ const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const LITERALS = ['true', 'false', 'null'];
 
 /** The offset of the first syntax error in `text` (its length for a premature end); -1 when valid. */
-export function findJsonErrorOffset(text: string): number {
+function findJsonErrorOffset(text: string): number {
   const scanner = new JsonScanner(text);
   try {
     scanner.document();

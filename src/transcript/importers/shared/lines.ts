@@ -5,7 +5,7 @@ import type { TranscriptBuilder } from './builder.js';
 import { describeJsonError } from './json-error.js';
 
 /** One line of a file, numbered from 1 as editors number them. */
-export interface NumberedLine {
+interface NumberedLine {
   line: number;
   text: string;
 }
@@ -25,7 +25,7 @@ const HEAD_BYTES = 256 * 1024;
  * Streams a file's lines with their numbers (node:readline; the file is never held whole).
  * `maxBytes` stops reading after that many bytes, so the last line yielded may be cut short.
  */
-export async function* readLines(file: string, options: { maxBytes?: number } = {}): AsyncGenerator<NumberedLine> {
+async function* readLines(file: string, options: { maxBytes?: number } = {}): AsyncGenerator<NumberedLine> {
   const handle = await openForReading(file);
   const range = options.maxBytes === undefined ? {} : { start: 0, end: options.maxBytes - 1 };
   const lines = createInterface({ input: handle.createReadStream({ encoding: 'utf8', ...range }), crlfDelay: Infinity });
