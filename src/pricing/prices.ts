@@ -2,8 +2,9 @@
  * The price table (issue 14): USD per million tokens, per model, with the date each figure was
  * read and its public source. Versioned: change `PRICE_TABLE_VERSION` when a figure changes, so a
  * result says which prices it was costed with. A scenario's `prices` field overrides an entry.
+ * @public — not read yet; kept for results to name their prices (issue 14).
  */
-const PRICE_TABLE_VERSION = '2026-11-24';
+export const PRICE_TABLE_VERSION = '2026-11-24';
 
 export interface ModelPrice {
   /** Uncached input. */

@@ -47,8 +47,6 @@ export const strategies = {
   recorded,
 } satisfies Record<string, Strategy>;
 
-type StrategyName = keyof typeof strategies;
-
 export function strategyNames(): string[] {
   return Object.keys(strategies);
 }

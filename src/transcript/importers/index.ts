@@ -26,8 +26,6 @@ export const importers = {
   'openai-messages': openaiMessages,
 } satisfies Record<string, Importer>;
 
-type ImporterName = keyof typeof importers;
-
 export function importerNames(): string[] {
   return Object.keys(importers);
 }
