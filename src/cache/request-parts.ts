@@ -18,6 +18,8 @@ export interface HiddenSplit {
   prefix: number;
   /** The current turn's reasoning the API re-sends: at the end of the request. */
   reasoning: number;
+  /** Of `prefix`, what rides with a message (by id): cached with that message, not ahead of the request. */
+  withMessages?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -40,9 +42,12 @@ export function cacheRequest(
   hidden?: HiddenSplit,
   servedBy?: string,
 ): CacheRequest {
-  const parts: CachePart[] = messages.map((m) => ({ key: fingerprint(m), tokens: tokenizer.countMessage(m, format) }));
+  const carried = hidden?.withMessages ?? {};
+  const parts: CachePart[] = messages.map((m) => ({ key: fingerprint(m), tokens: tokenizer.countMessage(m, format) + (carried[m.id] ?? 0) }));
   const counted = parts.reduce((n, p) => n + p.tokens, 0);
-  const prefix = Math.max(0, Math.min(hidden?.prefix ?? promptTokens - counted, promptTokens - counted));
+  const carriedTotal = messages.reduce((n, m) => n + (carried[m.id] ?? 0), 0);
+  const leading = hidden === undefined ? undefined : hidden.prefix - carriedTotal;
+  const prefix = Math.max(0, Math.min(leading ?? promptTokens - counted, promptTokens - counted));
   const tail = promptTokens - counted - prefix;
   const lead = prefix > 0 ? 1 : 0;
   if (prefix > 0) parts.unshift({ key: `hidden-prefix:${prefix}`, tokens: prefix });

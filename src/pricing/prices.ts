@@ -4,7 +4,7 @@
  * result says which prices it was costed with. A scenario's `prices` field overrides an entry.
  * @public — not read yet; kept for results to name their prices (issue 14).
  */
-export const PRICE_TABLE_VERSION = '2026-11-24';
+export const PRICE_TABLE_VERSION = '2026-11-24.1';
 
 export interface ModelPrice {
   /** Uncached input. */
@@ -33,8 +33,8 @@ function openai(input: number, cachedInput: number, output: number): ModelPrice 
   return { input, cachedInput, cacheWrite: 0, output, source: OPENAI, asOf: AS_OF };
 }
 
-function gemini(input: number, cachedInput: number, output: number): ModelPrice {
-  return { input, cachedInput, cacheWrite: 0, output, source: GEMINI, asOf: AS_OF };
+function gemini(input: number, cachedInput: number, output: number, asOf = AS_OF): ModelPrice {
+  return { input, cachedInput, cacheWrite: 0, output, source: GEMINI, asOf };
 }
 
 /** Longest matching prefix of the model name wins (`gpt-4.1-mini` before `gpt-4.1`). */
@@ -54,6 +54,8 @@ const PRICES: Readonly<Record<string, ModelPrice>> = {
   'gpt-4.1': openai(2, 0.5, 8),
   'gpt-4o-mini': openai(0.15, 0.075, 0.6),
   'gpt-4o': openai(2.5, 1.25, 10),
+  // The model of the bundled mini-swe-agent runs (preview prices, published with the model in 2025-11).
+  'gemini-3-pro': gemini(2, 0.2, 12, '2025-11'),
   'gemini-2.5-pro': gemini(1.25, 0.125, 10),
   'gemini-2.5-flash-lite': gemini(0.1, 0.01, 0.4),
   'gemini-2.5-flash': gemini(0.3, 0.03, 2.5),

@@ -28,6 +28,12 @@ export interface HiddenTokens {
   prefix: number;
   /** Reasoning or thinking of the current turn that the API re-sends as input. */
   reasoning: number;
+  /**
+   * Of `prefix`, what rides with a message rather than leading the request, by message id: what a
+   * compaction summary brought back, and what the agent sent with a message but did not log. The
+   * cache model keeps these with their message, so they are read from cache once that message is.
+   */
+  withMessages?: Record<string, number>;
 }
 
 /**
@@ -60,11 +66,18 @@ export function hiddenTokensOf(
   dialect: Dialect,
 ): HiddenTokens {
   let prefix = hidden.tokens;
+  const withMessages: Record<string, number> = {};
+  const carry = (id: string, tokens: number | undefined): void => {
+    if (tokens === undefined || tokens === 0) return;
+    prefix += tokens;
+    withMessages[id] = (withMessages[id] ?? 0) + tokens;
+  };
   if (hidden.restored !== undefined) {
-    for (const m of context) if (m.synthetic === 'recorded-compaction') prefix += hidden.restored[m.id] ?? 0;
+    for (const m of context) if (m.synthetic === 'recorded-compaction') carry(m.id, hidden.restored[m.id]);
   }
   if (hidden.unlogged !== undefined) {
-    for (const m of context) prefix += hidden.unlogged[m.id] ?? 0;
+    for (const m of context) carry(m.id, hidden.unlogged[m.id]);
   }
-  return { prefix, reasoning: carriedReasoningTokens(context, tokenizer, format, dialect) };
+  const reasoning = carriedReasoningTokens(context, tokenizer, format, dialect);
+  return Object.keys(withMessages).length > 0 ? { prefix, reasoning, withMessages } : { prefix, reasoning };
 }

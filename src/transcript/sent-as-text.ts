@@ -10,6 +10,19 @@ import type { ContextMessage } from './types.js';
  */
 export function asSent<M extends ContextMessage>(message: M): M {
   if (message.sentAsText !== true) return message;
+  // One plain copy per message: every strategy and request of a run re-sends the same messages,
+  // and the tokenizer's per-object count memo then hits on the copy too. Messages are never
+  // changed once built, so the copy stays true.
+  const known = plainCopies.get(message);
+  if (known !== undefined) return known as M;
+  const plain = plainOf(message);
+  plainCopies.set(message, plain);
+  return plain;
+}
+
+const plainCopies = new WeakMap<ContextMessage, ContextMessage>();
+
+function plainOf<M extends ContextMessage>(message: M): M {
   if (message.role === 'assistant' && message.toolCalls !== undefined) {
     const { toolCalls: _calls, ...plain } = message;
     return plain as M;

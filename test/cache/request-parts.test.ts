@@ -55,4 +55,24 @@ describe('cacheRequest servedBy', () => {
     expect(send('claude-sonnet-4-20250514', 20_000)).toEqual({ cached: 0, write: counted + 15_000, uncached: 0 });
     expect(send('claude-opus-4-20250514', 30_000).cached).toBe(counted + 15_000);
   });
+
+  it('keeps what rides with a message (unlogged, restored) with that message, so a new one does not move the cached prefix', () => {
+    const state = createCacheState(cacheRulesForModel('claude-sonnet-4'));
+    const send = (messages: ContextMessage[], withMessages: Record<string, number>, atMs: number) => {
+      const counted = messages.reduce((n, m) => n + tokenizer.countMessage(m, 'openai'), 0);
+      const carried = Object.values(withMessages).reduce((n, t) => n + t, 0);
+      const request = cacheRequest(messages, counted + 15_000 + carried, tokenizer, 'openai', { prefix: 15_000 + carried, reasoning: 0, withMessages });
+      return { request, usage: applyCache(state, request.parts, atMs, request.breakpoints) };
+    };
+    const first = send(history, {}, 0);
+    // A file-change reminder the agent attached to a new user message (6,000 tokens) and did not log.
+    const grown = [...history, message('u2', 'user', 'Now run the tests.')];
+    const second = send(grown, { u2: 6_000 }, 30_000);
+    expect(second.request.parts[0]).toEqual({ key: 'hidden-prefix:15000', tokens: 15_000 });
+    expect(second.request.parts.at(-1)).toEqual({ key: expect.any(String), tokens: tokenizer.countMessage(grown[3] as ContextMessage, 'openai') + 6_000 });
+    // Everything the first request wrote is read back: the leading prefix did not change.
+    expect(second.usage.cached).toBe(first.usage.write);
+    const third = send([...grown, message('a2', 'assistant', 'Running them.')], { u2: 6_000 }, 60_000);
+    expect(third.usage.cached).toBe(first.usage.write + second.usage.write);
+  });
 });

@@ -8,6 +8,8 @@ describe('priceForModel', () => {
     expect(priceForModel('gpt-4.1')?.cachedInput).toBe(0.5);
     expect(priceForModel('anthropic/claude-sonnet-4-5-20250929')).toMatchObject({ input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 });
     expect(priceForModel('llama-3')).toBeUndefined();
+    // The mini-swe-agent fixtures name their model with a vendor prefix and a preview suffix.
+    expect(priceForModel('google/gemini-3-pro-preview')).toMatchObject({ input: 2, cachedInput: 0.2, output: 12, asOf: '2025-11' });
   });
 });
 

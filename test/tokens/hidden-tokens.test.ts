@@ -41,7 +41,11 @@ describe('hiddenTokensOf', () => {
   it('adds what a recorded compaction re-attached while its summary is in the context', () => {
     const hidden = { tokens: 14_000, source: 'auto' as const, restored: { k1: 13_000 } };
     const summary = m('k1', 'user', { synthetic: 'recorded-compaction' });
-    expect(hiddenTokensOf([summary, m('a1', 'assistant')], hidden, tokenizer, 'openai', 'anthropic')).toEqual({ prefix: 27_000, reasoning: 0 });
+    expect(hiddenTokensOf([summary, m('a1', 'assistant')], hidden, tokenizer, 'openai', 'anthropic')).toEqual({
+      prefix: 27_000,
+      reasoning: 0,
+      withMessages: { k1: 13_000 },
+    });
     expect(hiddenTokensOf([m('u1', 'user')], hidden, tokenizer, 'openai', 'anthropic')).toEqual({ prefix: 14_000, reasoning: 0 });
   });
   it('adds what the log left out of a message while that message is in the context', () => {
@@ -49,6 +53,7 @@ describe('hiddenTokensOf', () => {
     expect(hiddenTokensOf([m('u1', 'user'), m('a1', 'assistant'), m('t1', 'tool')], hidden, tokenizer, 'openai', 'anthropic')).toEqual({
       prefix: 20_465,
       reasoning: 0,
+      withMessages: { t1: 6_465 },
     });
     expect(hiddenTokensOf([m('u1', 'user'), m('a1', 'assistant')], hidden, tokenizer, 'openai', 'anthropic')).toEqual({ prefix: 14_000, reasoning: 0 });
   });
