@@ -6,7 +6,8 @@ import { InputError } from '../errors.js';
 /** How long a policy process may take to answer one message when the scenario does not say. */
 export const DEFAULT_POLICY_TIMEOUT_MS = 10_000;
 
-interface ExternalEntry {
+/** A scenario's strategy entry, as written (a registered strategy, a pipeline, a module or a command). */
+export interface ExternalEntry {
   label?: string;
   strategy?: string;
   options?: Record<string, unknown>;

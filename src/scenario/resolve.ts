@@ -10,7 +10,7 @@ import { strategyNames } from '../strategies/index.js';
 import { InputError } from '../errors.js';
 import type { PriceOverride } from '../pricing/resolve.js';
 import { priceOverrideFor, type PriceFile } from '../pricing/file.js';
-import { externalSpec, moduleSpec } from './external-spec.js';
+import { externalSpec, moduleSpec, type ExternalEntry } from './external-spec.js';
 
 /** Settings the command line may override for every scenario of a run. */
 export interface ScenarioOverrides {
@@ -159,15 +159,7 @@ function expandAll(entries: unknown[]): [unknown, string][] {
 
 function toSpec(entry: unknown, file: string, field: string): StrategySpec {
   if (typeof entry === 'string') return { label: entry, strategy: entry, options: {} };
-  const e = entry as {
-    label?: string;
-    strategy?: string;
-    options?: Record<string, unknown>;
-    pipeline?: unknown[];
-    module?: string;
-    command?: string[];
-    timeoutMs?: number;
-  };
+  const e = entry as ExternalEntry;
   const external = externalSpec(e, file, field);
   if (external !== undefined) return external;
   if (e.pipeline !== undefined) {
