@@ -208,7 +208,10 @@ export const stateAnchor: Strategy<Options, State> = {
   description:
     'A rolling window of the last 3 groups plus a persistent state: the latest ### STATE block (goal, context, resolved, anchors), which the model is asked to write once the window cuts history or the context reaches half the window and none is 3 groups fresh, and a NOTE: scratchpad, injected after the system prompt at every step.',
   options,
-  init: (opts) => ({ ...createHistory(), ...createWindowState(opts.groups), options: opts, notes: [], rebuilds: 0, compactRequested: false }),
+  // No token budget (maxShare 0): this strategy answers a session of few long groups with its own
+  // size rule, `rebuildAt`, which writes the STATE block rather than cutting rounds; a budget on top
+  // would cut what the block has not covered yet.
+  init: (opts) => ({ ...createHistory(), ...createWindowState(opts.groups, 0), options: opts, notes: [], rebuilds: 0, compactRequested: false }),
   observe(event, state, env) {
     observeWindow(event, state);
     if (event.type === 'message' && event.role === 'assistant') observeAssistant(event.text, event.id, state, env);

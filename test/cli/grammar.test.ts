@@ -156,7 +156,7 @@ describe('ctxbench strategies and --help', () => {
   it('shows options as run --set takes them', async () => {
     const { code, stdout } = await cli(['strategies']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^ {4}rolling-window\.groups=4 {2}how many of the most recent conversation groups to keep/m);
+    expect(stdout).toMatch(/^ {4}rolling-window\.groups=4 {2,}how many of the most recent conversation groups to keep/m);
     expect(stdout).not.toContain('--groups');
   });
 

@@ -151,7 +151,7 @@ describe('pipeline resolution (src/engine/resolve-strategy.ts)', () => {
     expect(options).toEqual({
       stages: [
         { strategy: 'tiered-truncation', options: { recentResults: 5, recentChars: 5000, olderChars: 1000, finishedChars: 200, lineSlack: 0.2 } },
-        { strategy: 'rolling-window', options: { groups: 4 } },
+        { strategy: 'rolling-window', options: { groups: 4, maxShare: 0.5 } },
       ],
     });
   });

@@ -185,3 +185,94 @@ describe('rolling-window tool-call isolation', () => {
     expect(ids(out ?? [])).toEqual(['s', 'u2', 'a4', 't4']);
   });
 });
+
+/** A tool result of about `tokens` tokens (one o200k token per repeated word). */
+const big = (id: string, callId: string, tokens: number): TranscriptEvent => msg.tool(id, callId, 'lorem '.repeat(tokens));
+const parallel = (id: string, callIds: string[]): TranscriptEvent =>
+  ({ ...msg.call(id, callIds[0] as string), toolCalls: callIds.map((c) => ({ id: c, name: 'read_file', args: { path: `src/${c}.ts` } })) }) as TranscriptEvent;
+
+// One user turn, then three rounds of ~1,000 tokens each: a Claude Code session in miniature,
+// which 4 groups never cut.
+const oneTurn: TranscriptEvent[] = [
+  msg.system('s'),
+  msg.user('u1'),
+  msg.call('a1', 'c1'),
+  big('t1', 'c1', 1000),
+  parallel('a2', ['c2a', 'c2b']),
+  big('t2a', 'c2a', 500),
+  big('t2b', 'c2b', 500),
+  msg.call('a3', 'c3'),
+  big('t3', 'c3', 1000),
+];
+
+describe('rolling-window token budget', () => {
+  const table: { name: string; window: number; maxShare?: number; expected: string[]; dropped: boolean }[] = [
+    { name: 'a 100k window: ~3k tokens fit half of it, nothing goes', window: 100_000, expected: ids(oneTurn as ContextMessage[]), dropped: false },
+    {
+      name: 'a 6k window: the budget is 3,000 tokens, the oldest round goes whole',
+      window: 6000,
+      expected: ['s', 'u1', 'a2', 't2a', 't2b', 'a3', 't3'],
+      dropped: true,
+    },
+    {
+      name: 'a 4k window: 2,000 tokens, the parallel round goes with both its results',
+      window: 4000,
+      expected: ['s', 'u1', 'a3', 't3'],
+      dropped: true,
+    },
+    {
+      name: 'below the floor, the system prompt, the newest user message and the latest round stay',
+      window: 1000,
+      expected: ['s', 'u1', 'a3', 't3'],
+      dropped: true,
+    },
+    {
+      name: 'maxShare 0 keeps what the groups keep (the old behaviour)',
+      window: 1000,
+      maxShare: 0,
+      expected: ids(oneTurn as ContextMessage[]),
+      dropped: false,
+    },
+    { name: 'maxShare 1 lets the history use the whole 4k window', window: 4000, maxShare: 1, expected: ids(oneTurn as ContextMessage[]), dropped: false },
+  ];
+  it.each(table)('$name', async ({ window, maxShare, expected, dropped }) => {
+    const { context, harness } = await replay(rollingWindow, maxShare === undefined ? {} : { maxShare }, oneTurn, createHarness({ window }));
+    expect(ids(context)).toEqual(expected);
+    const drops = harness.actions.filter((a) => a.action === 'drop');
+    expect(drops.length > 0).toBe(dropped);
+    if (dropped) expect(drops[0]?.reason).toMatch(/^token budget 0\.5 × \(window − hidden prefix\) = \d+ tokens$/);
+  });
+
+  it('never separates a call from its result', async () => {
+    const { context } = await replay(rollingWindow, {}, oneTurn, createHarness({ window: 5000 }));
+    const calls = new Set(context.flatMap((m) => (m.toolCalls ?? []).map((c) => c.id)));
+    const results = new Set(context.flatMap((m) => (m.toolCallId === undefined ? [] : [m.toolCallId])));
+    expect([...results].sort()).toEqual([...calls].sort());
+  });
+
+  it('is a share of the window after the hidden prefix: 8k with a 2k prefix cuts as 6k without', async () => {
+    const harness = createHarness({ window: 8000 });
+    const count = harness.env.countMessages;
+    harness.env.hiddenPrefix = 2000;
+    harness.env.countMessages = (messages) => count(messages) + 2000;
+    const { context } = await replay(rollingWindow, {}, oneTurn, harness);
+    expect(ids(context)).toEqual(['s', 'u1', 'a2', 't2a', 't2b', 'a3', 't3']);
+    expect(harness.actions.find((a) => a.action === 'drop')?.reason).toContain('= 3000 tokens');
+  });
+
+  it('emits a drop only when what the budget leaves out changes', async () => {
+    const { state, harness } = await replay(rollingWindow, {}, oneTurn, createHarness({ window: 4000 }));
+    await rollingWindow.prepare(state, harness.env);
+    expect(harness.actions.filter((a) => a.action === 'drop')).toHaveLength(1);
+    await rollingWindow.observe?.(msg.assistant('a4', 'done'), state, harness.env);
+    await rollingWindow.prepare(state, harness.env);
+    expect(harness.actions.filter((a) => a.action === 'drop')).toHaveLength(1);
+  });
+
+  it('applies after the groups: a window of 1 group is then held to the budget too', async () => {
+    const events = [msg.system('s'), msg.user('u0'), msg.assistant('a0'), ...oneTurn.slice(1)];
+    const { context, harness } = await replay(rollingWindow, { groups: 1 }, events, createHarness({ window: 4000 }));
+    expect(ids(context)).toEqual(['s', 'u1', 'a3', 't3']);
+    expect(harness.actions.map((a) => a.reason)).toEqual(['window of 1 groups', expect.stringMatching(/^token budget/)]);
+  });
+});
