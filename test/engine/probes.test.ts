@@ -20,7 +20,9 @@ const RECALL_FITS = 'scenarios/recall-fits.yaml';
 
 /** The bundled recall-fits scenario with its own strategies, written to a temporary folder. */
 function recallFits(fields: Record<string, unknown>): string {
-  const data: Record<string, unknown> = { ...(parse(readFileSync(RECALL_FITS, 'utf8')) as Record<string, unknown>), ...fields };
+  // The file's identicalRows explain its own strategy list; a copy with other strategies drops them.
+  const { identicalRows: _explained, ...bundled } = parse(readFileSync(RECALL_FITS, 'utf8')) as Record<string, unknown>;
+  const data: Record<string, unknown> = { ...bundled, ...fields };
   return join(writeFiles({ 'recall-fits.yaml': stringify(data) }), 'recall-fits.yaml');
 }
 
