@@ -1,10 +1,11 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawn, execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { cli } from '../helpers/cli.js';
+import { main as cliMain } from '../../src/cli/main.js';
 import { transpiledPackage } from '../helpers/transpile.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
 
@@ -110,10 +111,21 @@ describe('one --out, one run', () => {
   it('two concurrent runs on one --out: one writes, the other is refused (exit 2) naming the holder', async () => {
     const out = tempDir();
     const args = ['run', join(suite(), 'a.yaml'), '--out', out, '--quiet', '--workers', '1', '--reports', 'json', '--strategies', 'full,rolling-window'];
-    const [first, second] = await Promise.all([cli(args), cli(args)]);
-    expect([first.code, second.code].sort()).toEqual([0, 2]);
-    const refused = first.code === 2 ? first : second;
-    expect(refused.stderr).toMatch(new RegExp(`is in use by another ctxbench run \\(pid ${process.pid} on ${hostname()}, started \\d{4}-\\d\\d-\\d\\dT`));
+    // Both runs share this process's stderr: one capture for both (two spies on one stream would
+    // race over which of them gets the refusal).
+    let stderr = '';
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      stderr += String(chunk);
+      return true;
+    });
+    let codes: number[];
+    try {
+      codes = await Promise.all([cliMain(args), cliMain(args)]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(codes.sort()).toEqual([0, 2]);
+    expect(stderr).toMatch(new RegExp(`is in use by another ctxbench run \\(pid ${process.pid} on ${hostname()}, started \\d{4}-\\d\\d-\\d\\dT`));
     const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { units: unknown[]; partial?: unknown };
     expect(result.units).toHaveLength(2);
     expect(result.partial).toBeUndefined();
