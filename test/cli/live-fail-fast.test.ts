@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import { closedPort, type LocalReply } from '../helpers/local-server.js';
-import { isModelsCall, liveScenario, modelsOk, openaiOk, useLoopbackServers } from '../helpers/live-scenario.js';
+import { isModelsCall, liveRunArgs, modelsOk, openaiOk, useLoopbackServers } from '../helpers/live-scenario.js';
 
 // A provider that cannot be used stops a live run with exit 2 before anything in --out is touched.
 const loopback = useLoopbackServers();
@@ -25,20 +25,7 @@ function expectUntouched(out: string): void {
 
 async function runLive(provider: 'openai' | 'gemini', baseUrl: string) {
   const out = previousOut();
-  const outcome = await cli([
-    'run',
-    liveScenario(provider),
-    '--provider',
-    provider,
-    '--base-url',
-    baseUrl,
-    '--out',
-    out,
-    '--quiet',
-    '--no-cache',
-    '--workers',
-    '1',
-  ]);
+  const outcome = await cli(liveRunArgs(provider, baseUrl, out));
   const lines = outcome.stderr.trim().split('\n');
   return { ...outcome, out, lines };
 }

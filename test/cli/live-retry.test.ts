@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import type { LocalReply, LocalServer, SeenRequest } from '../helpers/local-server.js';
-import { geminiOk, isModelsCall, liveScenario, modelsOk, openaiOk, useLoopbackServers } from '../helpers/live-scenario.js';
+import { geminiOk, isModelsCall, liveRunArgs, liveScenario, modelsOk, openaiOk, useLoopbackServers } from '../helpers/live-scenario.js';
 
 // Live runs against a loopback server: retries wait for real, and what is reported is measured.
 // Every time check here is a lower bound (a wait that really happened, the run at least as long as
@@ -37,22 +37,11 @@ const openaiRateLimit = (headers: Record<string, string>): LocalReply => ({
   body: { error: { message: 'Rate limit reached for gpt-4.1 on tokens per min (TPM)', type: 'tokens', code: 'rate_limit_exceeded' } },
 });
 
+// `elapsed` is only ever a lower bound in these tests (elapsed >= the waits the run reports): it
+// proves live mode really sleeps, and a loaded machine can only make it longer, never fail it.
 async function runLive(provider: 'openai' | 'gemini', baseUrl: string, out = tempDir()) {
   const started = performance.now();
-  const outcome = await cli([
-    'run',
-    liveScenario(provider),
-    '--provider',
-    provider,
-    '--base-url',
-    baseUrl,
-    '--out',
-    out,
-    '--quiet',
-    '--no-cache',
-    '--workers',
-    '1',
-  ]);
+  const outcome = await cli(liveRunArgs(provider, baseUrl, out));
   return { ...outcome, out, elapsed: performance.now() - started };
 }
 

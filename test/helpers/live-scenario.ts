@@ -4,6 +4,11 @@ import { afterEach, beforeEach, vi } from 'vitest';
 import { startLocalServer, type LocalReply, type LocalServer, type SeenRequest } from './local-server.js';
 import { writeFiles } from './temp.js';
 
+/** The `ctxbench run` arguments of a live run of `liveScenario` against a local server, one worker, no response cache. */
+export function liveRunArgs(provider: 'openai' | 'gemini', baseUrl: string, out: string): string[] {
+  return ['run', liveScenario(provider), '--provider', provider, '--base-url', baseUrl, '--out', out, '--quiet', '--no-cache', '--workers', '1'];
+}
+
 /**
  * A two-step scenario for live runs against a local server: a hand-written transcript (no probes,
  * no strategy calls), so that every request the server sees is the preflight or a step.
