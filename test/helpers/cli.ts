@@ -1,8 +1,17 @@
 import { vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 
-/** Runs the CLI in-process; returns the exit code and what it wrote to stdout and stderr. */
+/** Whether a `cli` call is capturing the process's streams right now. */
+let capturing = false;
+
+/**
+ * Runs the CLI in-process; returns the exit code and what it wrote to stdout and stderr. The
+ * streams are the process's: two calls at once cannot tell whose lines are whose, so a second
+ * concurrent call fails loudly instead of capturing the other's output (capture once around both).
+ */
 export async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  if (capturing) throw new Error('cli(): another in-process run is capturing stdout/stderr; spy once around concurrent runs');
+  capturing = true;
   let stderr = '';
   let stdout = '';
   const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
@@ -18,5 +27,6 @@ export async function cli(args: string[]): Promise<{ code: number; stderr: strin
   } finally {
     err.mockRestore();
     out.mockRestore();
+    capturing = false;
   }
 }
