@@ -22,12 +22,16 @@ export interface CacheUsage {
 
 export interface CacheState {
   rules: CacheRules;
-  /** Prefix fingerprint → when it is evicted (virtual ms). */
+  /** Prefix fingerprint → when it is evicted (virtual ms); an entry is live while `atMs` is before it. */
   entries: Map<string, number>;
+  /** The last request's parts and prefix chain: the next request re-hashes only where it differs. */
+  last: { keys: string[]; chain: Link[] };
+  /** Entries count after the last purge of evicted ones (memory stays bounded; liveness is checked on read). */
+  purgedAt: number;
 }
 
 export function createCacheState(rules: CacheRules): CacheState {
-  return { rules, entries: new Map() };
+  return { rules, entries: new Map(), last: { keys: [], chain: [] }, purgedAt: 0 };
 }
 
 /**
@@ -39,13 +43,13 @@ export function createCacheState(rules: CacheRules): CacheState {
  */
 export function applyCache(state: CacheState, parts: readonly CachePart[], atMs: number, breakpoints: readonly number[] = []): CacheUsage {
   const { rules, entries } = state;
-  for (const [key, expires] of entries) if (expires <= atMs) entries.delete(key);
-  const chain = prefixChain(parts);
+  purgeEvicted(state, atMs);
+  const chain = prefixChain(parts, state.last);
   const total = chain.length === 0 ? 0 : (chain[chain.length - 1] as Link).tokens;
   let matched = 0;
   for (let i = chain.length - 1; i >= 0; i--) {
     const link = chain[i] as Link;
-    if (!entries.has(link.hash)) continue;
+    if (!((entries.get(link.hash) ?? -Infinity) > atMs)) continue;
     matched = link.tokens;
     entries.set(link.hash, atMs + rules.ttlMs);
     break;
@@ -71,15 +75,38 @@ interface Link {
   tokens: number;
 }
 
-function prefixChain(parts: readonly CachePart[]): Link[] {
+/**
+ * Drops evicted entries once the map has doubled since the last purge: a scan at every request
+ * made long sessions quadratic, and reads check liveness themselves, so when evicted entries go
+ * changes no bill.
+ */
+function purgeEvicted(state: CacheState, atMs: number): void {
+  if (state.entries.size < 2 * state.purgedAt + 64) return;
+  for (const [key, expires] of state.entries) if (expires <= atMs) state.entries.delete(key);
+  state.purgedAt = state.entries.size;
+}
+
+/**
+ * The prefix hashes of `parts`, each over the one before and its part's key. Where a request
+ * starts with the previous request's parts (most of a session's requests do), their links are
+ * reused: the tokens as well, since the hash covers only keys, not sizes.
+ */
+function prefixChain(parts: readonly CachePart[], last: CacheState['last']): Link[] {
   const chain: Link[] = [];
   let hash = '';
   let tokens = 0;
-  for (const part of parts) {
-    hash = createHash('sha1').update(hash).update('\u0000').update(part.key).digest('hex');
+  let same = true;
+  const keys: string[] = [];
+  for (const [i, part] of parts.entries()) {
+    keys.push(part.key);
     tokens += part.tokens;
+    const previous = last.chain[i];
+    same = same && previous !== undefined && last.keys[i] === part.key;
+    hash = same ? (previous as Link).hash : createHash('sha1').update(hash).update('\u0000').update(part.key).digest('hex');
     chain.push({ hash, tokens });
   }
+  last.keys = keys;
+  last.chain = chain;
   return chain;
 }
 

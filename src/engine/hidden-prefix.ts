@@ -69,8 +69,19 @@ function estimateHiddenPrefix(transcript: Transcript, tokenizer: Tokenizer, form
   };
 }
 
+const estimates = new WeakMap<Transcript, WeakMap<Tokenizer, Map<ProviderName, HiddenPrefix>>>();
+
 /** The scenario's `hiddenPrefix` setting resolved for one transcript. */
 export function resolveHiddenPrefix(setting: 'auto' | number, transcript: Transcript, tokenizer: Tokenizer, format: ProviderName): HiddenPrefix {
-  if (setting === 'auto') return estimateHiddenPrefix(transcript, tokenizer, format);
+  if (setting === 'auto') {
+    // Every strategy of a scenario replays the same transcript with the same tokenizer: estimated once.
+    let byTokenizer = estimates.get(transcript);
+    if (byTokenizer === undefined) estimates.set(transcript, (byTokenizer = new WeakMap()));
+    let byFormat = byTokenizer.get(tokenizer);
+    if (byFormat === undefined) byTokenizer.set(tokenizer, (byFormat = new Map()));
+    let estimate = byFormat.get(format);
+    if (estimate === undefined) byFormat.set(format, (estimate = estimateHiddenPrefix(transcript, tokenizer, format)));
+    return estimate;
+  }
   return setting === 0 ? NO_HIDDEN_PREFIX : { tokens: setting, source: 'given' };
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '@google/genai';
+import type { ApiError } from '@google/genai';
 import type { Failure } from '../contracts/provider.js';
 import { parseDuration } from './durations.js';
 
@@ -14,12 +14,13 @@ interface GeminiErrorBody {
 }
 
 /**
- * Turns anything `models.generateContent` threw into a typed failure. An `ApiError` carries the
+ * Turns anything `models.generateContent` threw into a typed failure (`apiError`: the SDK's
+ * class, passed in by the provider that loaded the SDK lazily). An `ApiError` carries the
  * HTTP status and, as its message, the JSON error body; anything else never got a response that
  * the SDK could read (connection refused, timeout, a body that was not JSON) and is `network`.
  */
-export function classifyGeminiError(error: unknown): Failure {
-  if (!(error instanceof ApiError)) {
+export function classifyGeminiError(error: unknown, apiError: typeof ApiError): Failure {
+  if (!(error instanceof apiError)) {
     return { kind: 'network', message: describeThrown(error) };
   }
   const body = readErrorBody(error.message);

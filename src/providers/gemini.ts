@@ -1,4 +1,4 @@
-import { GoogleGenAI, type GenerateContentResponse, type GenerateContentConfig } from '@google/genai';
+import type { GoogleGenAI, GenerateContentResponse, GenerateContentConfig } from '@google/genai';
 import type { ToolCall } from '../transcript/types.js';
 import type { CompletionRequest, CompletionResult, CompletionUsage, Failure, Provider, ProviderMode } from '../contracts/provider.js';
 import type { CallTagger } from './call-tag.js';
@@ -24,13 +24,26 @@ export interface GeminiProviderOptions {
   fetch?: SimFetch;
 }
 
+type GeminiSdk = typeof import('@google/genai');
+let sdk: Promise<GeminiSdk> | undefined;
+
+/**
+ * @google/genai and its dependencies take a fifth of a second to load: a process (or a worker
+ * thread) that never calls Gemini, as most runs replay OpenAI-served or Claude logs, does not pay it.
+ */
+function loadSdk(): Promise<GeminiSdk> {
+  sdk ??= import('@google/genai');
+  return sdk;
+}
+
 /** Gemini through @google/genai; the SDK retries nothing (no `retryOptions`), the engine does. */
 export class GeminiProvider implements Provider {
   readonly name = 'gemini' as const;
   readonly dialect = 'gemini' as const;
   readonly mode: ProviderMode;
   readonly endpoint: string;
-  private readonly client: GoogleGenAI;
+  private client: GoogleGenAI | undefined;
+  private readonly clientOptions: ConstructorParameters<typeof GoogleGenAI>[0];
   private readonly model: string;
   private readonly tagCall: CallTagger | undefined;
 
@@ -43,7 +56,13 @@ export class GeminiProvider implements Provider {
     if (options.baseUrl !== undefined) httpOptions.baseUrl = options.baseUrl;
     if (options.timeoutMs !== undefined) httpOptions.timeout = options.timeoutMs;
     if (options.fetch !== undefined) httpOptions.fetch = options.fetch;
-    this.client = new GoogleGenAI({ apiKey: options.apiKey, vertexai: false, httpOptions });
+    this.clientOptions = { apiKey: options.apiKey, vertexai: false, httpOptions };
+  }
+
+  private async sdkClient(): Promise<{ client: GoogleGenAI; sdk: GeminiSdk }> {
+    const loaded = await loadSdk();
+    this.client ??= new loaded.GoogleGenAI(this.clientOptions);
+    return { client: this.client, sdk: loaded };
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {
@@ -53,25 +72,27 @@ export class GeminiProvider implements Provider {
     if (request.maxOutputTokens !== undefined) config.maxOutputTokens = request.maxOutputTokens;
     if (request.thinking !== undefined) config.thinkingConfig = { thinkingBudget: request.thinking.budgetTokens };
     if (this.tagCall !== undefined) config.httpOptions = { headers: this.tagCall(request, rendering.shape) };
+    const { client, sdk } = await this.sdkClient();
     try {
-      const response = await this.client.models.generateContent({
+      const response = await client.models.generateContent({
         model: request.model !== '' ? request.model : this.model,
         contents: rendering.contents,
         config,
       });
       return readGeminiResponse(response);
     } catch (error) {
-      return { ok: false, failure: classifyGeminiError(error) };
+      return { ok: false, failure: classifyGeminiError(error, sdk.ApiError) };
     }
   }
 
   /** `GET v1beta/models/{model}`: authenticated and free. */
   async checkAccess(): Promise<Failure | undefined> {
+    const { client, sdk } = await this.sdkClient();
     try {
-      await this.client.models.get({ model: this.model });
+      await client.models.get({ model: this.model });
       return undefined;
     } catch (error) {
-      const failure = classifyGeminiError(error);
+      const failure = classifyGeminiError(error, sdk.ApiError);
       return failure.kind === 'network' ? { kind: 'network', message: describeNetworkError(error) } : failure;
     }
   }

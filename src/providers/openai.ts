@@ -1,12 +1,12 @@
 import OpenAI from 'openai';
-import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { ToolCall } from '../transcript/types.js';
 import type { CompletionRequest, CompletionResult, Failure, Provider, ProviderMode } from '../contracts/provider.js';
 import type { CallTagger } from './call-tag.js';
 import type { SimFetch } from './simulated/types.js';
 import { describeNetworkError } from './guard.js';
 import { classifyOpenAIError } from './classify-openai.js';
-import { parseArguments, renderOpenAIRequest } from './render-openai.js';
+import { encodeOpenAIBody, parseArguments } from './render-openai.js';
 import { effortFor } from '../contracts/thinking.js';
 
 export interface OpenAIProviderOptions {
@@ -54,26 +54,32 @@ export class OpenAIProvider implements Provider {
   }
 
   async complete(request: CompletionRequest): Promise<CompletionResult> {
-    const rendering = renderOpenAIRequest(request.messages, request.instruction);
     const model = request.model !== '' ? request.model : this.model;
+    const effort = request.thinking !== undefined ? effortFor(request.thinking.budgetTokens) : undefined;
     const canonical = {
       messages: request.messages,
       model,
       ...(request.instruction !== undefined ? { instruction: request.instruction } : {}),
       ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
-      ...(request.thinking !== undefined ? { reasoningEffort: effortFor(request.thinking.budgetTokens) } : {}),
+      ...(effort !== undefined ? { reasoningEffort: effort } : {}),
     };
-    const headers = this.tagCall?.(request, rendering.shape, canonical);
+    const shape = { instruction: request.instruction !== undefined && request.instruction !== '' };
+    const tag = this.tagCall?.(request, shape, canonical);
+    // The body goes as JSON text encoded message by message (render-openai.ts `encodeOpenAIBody`,
+    // the bytes `JSON.stringify` of the typed params would give): the SDK sends a string body with
+    // a content type as is, and reads nothing of `params` but `stream`.
+    const body = encodeOpenAIBody(
+      request.messages,
+      {
+        model,
+        ...(request.maxOutputTokens !== undefined ? { maxCompletionTokens: request.maxOutputTokens } : {}),
+        ...(effort !== undefined ? { reasoningEffort: effort } : {}),
+      },
+      request.instruction,
+    );
+    const params: ChatCompletionCreateParamsNonStreaming = { model, messages: [], stream: false };
     try {
-      const completion = await this.client.chat.completions.create(
-        {
-          model,
-          messages: rendering.messages,
-          ...(request.maxOutputTokens !== undefined ? { max_completion_tokens: request.maxOutputTokens } : {}),
-          ...(request.thinking !== undefined ? { reasoning_effort: effortFor(request.thinking.budgetTokens) } : {}),
-        },
-        headers !== undefined ? { headers } : undefined,
-      );
+      const completion = await this.client.chat.completions.create(params, { body, headers: { ...tag, 'content-type': 'application/json' } });
       return readOpenAICompletion(completion);
     } catch (error) {
       return { ok: false, failure: classifyOpenAIError(error) };

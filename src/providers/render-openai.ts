@@ -8,6 +8,42 @@ export interface OpenAIRendering {
   shape: RenderShape;
 }
 
+/** The request fields beside `messages`, in the order the body carries them. */
+export interface OpenAIRequestFields {
+  model: string;
+  maxCompletionTokens?: number;
+  reasoningEffort?: string;
+}
+
+/**
+ * The chat-completions request body as JSON text: exactly `JSON.stringify` of
+ * `{ model, messages, max_completion_tokens?, reasoning_effort? }` with `messages` as
+ * `renderOpenAIRequest` renders them, but each message encoded once per run (messages are never
+ * changed once built, and every step and strategy re-sends most of them). Serializing the whole
+ * body at every step made a replay quadratic in the session's length.
+ */
+export function encodeOpenAIBody(messages: readonly ContextMessage[], fields: OpenAIRequestFields, instruction?: string): string {
+  // Built with `+`, not `join`: V8 keeps the concatenation as a tree of the memoized pieces until
+  // something reads it, so a body the in-process simulator never reads is never copied.
+  let list = instruction !== undefined && instruction !== '' ? JSON.stringify({ role: 'system', content: instruction }) : '';
+  for (const message of messages) list = list === '' ? encodedMessage(message) : list + ',' + encodedMessage(message);
+  let body = '{"model":' + JSON.stringify(fields.model) + ',"messages":[' + list + ']';
+  if (fields.maxCompletionTokens !== undefined) body += ',"max_completion_tokens":' + JSON.stringify(fields.maxCompletionTokens);
+  if (fields.reasoningEffort !== undefined) body += ',"reasoning_effort":' + JSON.stringify(fields.reasoningEffort);
+  return body + '}';
+}
+
+const encodedMessages = new WeakMap<ContextMessage, string>();
+
+function encodedMessage(message: ContextMessage): string {
+  let encoded = encodedMessages.get(message);
+  if (encoded === undefined) {
+    encoded = JSON.stringify(renderMessage(asSent(message)));
+    encodedMessages.set(message, encoded);
+  }
+  return encoded;
+}
+
 /**
  * Renders canonical messages as chat-completions `messages`, one for one, the request instruction
  * first as a system message. Thinking is not sent: chat completions cannot carry it back.

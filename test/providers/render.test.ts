@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderGeminiRequest } from '../../src/providers/render-gemini.js';
-import { renderOpenAIRequest } from '../../src/providers/render-openai.js';
+import { encodeOpenAIBody, renderOpenAIRequest } from '../../src/providers/render-openai.js';
 import { parseGeminiRequest } from '../../src/providers/simulated/parse-gemini.js';
 import { parseOpenAIRequest } from '../../src/providers/simulated/parse-openai.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
@@ -107,6 +107,25 @@ describe('rendering OpenAI messages', () => {
       expect(parsed?.instruction).toBe(instruction);
       expect(tokenizer.countMessages(parsed?.messages ?? [], 'openai', parsed?.instruction)).toBe(tokenizer.countMessages(awkward, 'openai', instruction));
     }
+  });
+
+  it('encodes the body message by message to the bytes JSON.stringify gives the typed params', () => {
+    const plainText = message('p', 'tool', 'exit 0 — "quoted" \\ back\u2028slash', { toolCallId: 'c9', sentAsText: true });
+    const messages = [...awkward, plainText];
+    for (const instruction of ['Be brief.', '', undefined]) {
+      for (const extra of [{}, { maxCompletionTokens: 512 }, { reasoningEffort: 'high' }, { maxCompletionTokens: 64, reasoningEffort: 'low' }]) {
+        const expected = JSON.stringify({
+          model: 'gpt-x',
+          messages: renderOpenAIRequest(messages, instruction).messages,
+          ...(extra.maxCompletionTokens !== undefined ? { max_completion_tokens: extra.maxCompletionTokens } : {}),
+          ...(extra.reasoningEffort !== undefined ? { reasoning_effort: extra.reasoningEffort } : {}),
+        });
+        // Twice: the second encoding comes from the per-message memo.
+        expect(encodeOpenAIBody(messages, { model: 'gpt-x', ...extra }, instruction)).toBe(expected);
+        expect(encodeOpenAIBody(messages, { model: 'gpt-x', ...extra }, instruction)).toBe(expected);
+      }
+    }
+    expect(encodeOpenAIBody([], { model: 'm' })).toBe('{"model":"m","messages":[]}');
   });
 
   it('keeps arguments that are not JSON rather than dropping them', () => {
