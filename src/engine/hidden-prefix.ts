@@ -76,9 +76,9 @@ export function resolveHiddenPrefix(setting: 'auto' | number, transcript: Transc
   if (setting === 'auto') {
     // Every strategy of a scenario replays the same transcript with the same tokenizer: estimated once.
     let byTokenizer = estimates.get(transcript);
-    if (byTokenizer === undefined) estimates.set(transcript, (byTokenizer = new WeakMap()));
+    if (byTokenizer === undefined) estimates.set(transcript, (byTokenizer = new WeakMap<Tokenizer, Map<ProviderName, HiddenPrefix>>()));
     let byFormat = byTokenizer.get(tokenizer);
-    if (byFormat === undefined) byTokenizer.set(tokenizer, (byFormat = new Map()));
+    if (byFormat === undefined) byTokenizer.set(tokenizer, (byFormat = new Map<ProviderName, HiddenPrefix>()));
     let estimate = byFormat.get(format);
     if (estimate === undefined) byFormat.set(format, (estimate = estimateHiddenPrefix(transcript, tokenizer, format)));
     return estimate;
