@@ -1,7 +1,8 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import type { UnitResult } from '../metrics/types.js';
 import type { PreparedScenario } from './prepared-scenario.js';
-import type { PlannedUnit } from './plan.js';
+import { scenarioKey, type PlannedUnit } from './plan.js';
+import type { Transcript } from '../transcript/types.js';
 import { HarnessError } from '../errors.js';
 import { createUnitExecutor, type ExecutorOptions, type UnitExecutor } from './execute-unit.js';
 
@@ -31,6 +32,8 @@ const WORKER_MARK = 'ctxbench-unit-worker';
 interface ToWorker {
   type: 'run';
   unit: PlannedUnit;
+  /** The unit's scenario as this thread prepared it, sent with the first unit of it a thread gets. */
+  prepared?: PreparedScenario;
 }
 type FromWorker =
   | { type: 'start'; index: number }
@@ -39,8 +42,8 @@ type FromWorker =
 
 /**
  * Runs planned units and returns their results in plan order, whoever ran them: with
- * `workers > 1` on that many worker threads (each prepares the scenarios it meets, with its own
- * nock simulator), else in this thread. Every unit's result depends only on the unit, so the
+ * `workers > 1` on that many worker threads (each gets the scenarios this thread prepared, and has its own
+ * simulator), else in this thread. Every unit's result depends only on the unit, so the
  * results are the same whatever the number of workers.
  *
  * Worker threads run this module's compiled JavaScript. When this module is TypeScript source
@@ -105,6 +108,7 @@ async function runInThread(units: readonly PlannedUnit[], executors: readonly Un
 function runOnWorkers(units: readonly PlannedUnit[], count: number, options: PoolOptions): Promise<UnitResult[]> {
   const byIndex = new Map<number, UnitResult>();
   const positions = new Map(units.map((unit, position) => [unit.index, position]));
+  const queue = longestFirst(units, options.prepared);
   let next = 0;
   let settled = false;
   const threads = Array.from({ length: count }, () => new Worker(new URL(import.meta.url), { workerData: { [WORKER_MARK]: executorOptions(options) } }));
@@ -121,11 +125,18 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
     const stop = (): void => finish(undefined);
     if (options.signal?.aborted === true) return stop();
     options.signal?.addEventListener('abort', stop, { once: true });
+    // A scenario crosses to a thread once, as data (a structured clone takes milliseconds; reading
+    // the log and generating its probes again took most of a second per thread).
+    const sent = new Map<Worker, Set<string>>(threads.map((thread) => [thread, new Set()]));
     const feed = (thread: Worker): void => {
-      const unit = units[next];
+      const unit = queue[next];
       if (unit === undefined) return;
       next += 1;
-      thread.postMessage({ type: 'run', unit } satisfies ToWorker);
+      const key = scenarioKey(unit.scenario);
+      const known = sent.get(thread) as Set<string>;
+      const prepared = known.has(key) ? undefined : options.prepared?.get(key);
+      known.add(key);
+      thread.postMessage({ type: 'run', unit, ...(prepared !== undefined ? { prepared } : {}) } satisfies ToWorker);
     };
     for (const thread of threads) {
       thread.on('message', (message: FromWorker) => {
@@ -144,6 +155,42 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
   });
 }
 
+/**
+ * The units in the order the threads take them: the heaviest first (by the characters their
+ * requests re-send, summed over steps), so that no long session starts last and keeps one thread
+ * busy while the others idle. Only the order of work changes: results are put back by index.
+ */
+export function longestFirst(units: readonly PlannedUnit[], prepared: PoolOptions['prepared']): PlannedUnit[] {
+  const weights = new Map<string, number>();
+  const weightOf = (unit: PlannedUnit): number => {
+    const key = scenarioKey(unit.scenario);
+    let weight = weights.get(key);
+    if (weight === undefined) {
+      const scenario = prepared?.get(key);
+      const logs = scenario === undefined ? [] : (scenario.logs?.map((log) => log.transcript) ?? [scenario.transcript]);
+      weight = logs.reduce((n, transcript) => n + resentCharacters(transcript), 0);
+      weights.set(key, weight);
+    }
+    return weight;
+  };
+  return units
+    .map((unit, position) => ({ unit, position, weight: weightOf(unit) }))
+    .sort((a, b) => b.weight - a.weight || a.position - b.position)
+    .map(({ unit }) => unit);
+}
+
+/** The characters of a transcript's messages summed over the steps that send them (a replay's work grows so). */
+function resentCharacters(transcript: Transcript): number {
+  let context = 0;
+  let total = 0;
+  for (const event of transcript.events) {
+    if (event.type !== 'message') continue;
+    if (event.role === 'assistant') total += context;
+    context += event.text.length;
+  }
+  return total;
+}
+
 function reviveError(message: Extract<FromWorker, { type: 'error' }>): Error {
   if (message.exitCode === 0 || message.exitCode === 1 || message.exitCode === 2) return new HarnessError(message.message, message.exitCode);
   const error = new Error(`in a unit worker: ${message.message}`);
@@ -155,9 +202,11 @@ function reviveError(message: Extract<FromWorker, { type: 'error' }>): Error {
 function serveUnits(options: ExecutorOptions): void {
   const port = parentPort;
   if (port === null) return;
-  const executor = createUnitExecutor(options);
+  const prepared = new Map<string, PreparedScenario>();
+  const executor = createUnitExecutor(options, prepared);
   port.on('message', (message: ToWorker) => {
     const { unit } = message;
+    if (message.prepared !== undefined) prepared.set(scenarioKey(unit.scenario), message.prepared);
     port.postMessage({ type: 'start', index: unit.index } satisfies FromWorker);
     executor.run(unit).then(
       (result) => port.postMessage({ type: 'done', index: unit.index, result } satisfies FromWorker),

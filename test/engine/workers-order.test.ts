@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { longestFirst } from '../../src/engine/workers.js';
+import { scenarioKey, type PlannedUnit } from '../../src/engine/plan.js';
+import type { PreparedScenario } from '../../src/engine/prepared-scenario.js';
+import type { TranscriptEvent, Transcript } from '../../src/transcript/types.js';
+
+/** A transcript of `steps` rounds of a user message of `chars` characters and an assistant reply. */
+function transcript(steps: number, chars: number): Transcript {
+  const events: TranscriptEvent[] = [];
+  for (let i = 0; i < steps; i++) {
+    events.push({ type: 'message', id: `u${i}`, role: 'user', text: 'x'.repeat(chars) });
+    events.push({ type: 'message', id: `a${i}`, role: 'assistant', text: '' });
+  }
+  return { header: { type: 'header', version: 1, id: 's', dialect: 'openai' }, events } as unknown as Transcript;
+}
+
+function unit(index: number, file: string): PlannedUnit {
+  return { index, scenario: { file, overrides: {} }, spec: { name: 'full', label: `full-${index}` } } as unknown as PlannedUnit;
+}
+
+describe('the order worker threads take units in', () => {
+  it('puts the units of the heaviest sessions first and keeps plan order among equals', () => {
+    const units = [unit(0, 'short.yaml'), unit(1, 'long.yaml'), unit(2, 'short.yaml'), unit(3, 'long.yaml'), unit(4, 'unknown.yaml')];
+    const prepared = new Map<string, PreparedScenario>([
+      [scenarioKey({ file: 'short.yaml', overrides: {} }), { transcript: transcript(10, 100) } as PreparedScenario],
+      [scenarioKey({ file: 'long.yaml', overrides: {} }), { transcript: transcript(5, 1000) } as PreparedScenario],
+    ]);
+    // Each step re-sends the context so far: long 1000 × (1+…+5) = 15,000 characters; short 100 × (1+…+10) = 5,500.
+    expect(longestFirst(units, prepared).map((u) => u.index)).toEqual([1, 3, 0, 2, 4]);
+  });
+
+  it('weighs a scenario of several logs by all of them', () => {
+    const units = [unit(0, 'one.yaml'), unit(1, 'many.yaml')];
+    const prepared = new Map<string, PreparedScenario>([
+      [scenarioKey({ file: 'one.yaml', overrides: {} }), { transcript: transcript(3, 200) } as PreparedScenario],
+      [
+        scenarioKey({ file: 'many.yaml', overrides: {} }),
+        { transcript: transcript(3, 100), logs: [{ transcript: transcript(3, 100) }, { transcript: transcript(3, 100) }] } as PreparedScenario,
+      ],
+    ]);
+    // one: 200 × (1+2+3) = 1,200; many: two logs of 100 × (1+2+3) = 1,200 — a tie keeps plan order; a third log breaks it.
+    expect(longestFirst(units, prepared).map((u) => u.index)).toEqual([0, 1]);
+    (prepared.get(scenarioKey({ file: 'many.yaml', overrides: {} }))?.logs as unknown[]).push({ transcript: transcript(2, 100) });
+    expect(longestFirst(units, prepared).map((u) => u.index)).toEqual([1, 0]);
+  });
+});
