@@ -10,7 +10,7 @@ const UNBOUNDED_WINDOW = 1_000_000_000;
 
 /**
  * Registers the directive of one call with the simulator and returns the headers that key it;
- * `canonical` (OpenAI only): what the body was rendered from, so the simulator need not parse it back.
+ * `canonical`: what the body was rendered from, so the simulator need not parse (OpenAI) or count (both) it back.
  */
 export type CallTagger = (request: CompletionRequest, shape: RenderShape, canonical?: CanonicalCall) => Record<string, string>;
 

@@ -71,7 +71,15 @@ export class GeminiProvider implements Provider {
     if (rendering.systemInstruction !== undefined) config.systemInstruction = rendering.systemInstruction;
     if (request.maxOutputTokens !== undefined) config.maxOutputTokens = request.maxOutputTokens;
     if (request.thinking !== undefined) config.thinkingConfig = { thinkingBudget: request.thinking.budgetTokens };
-    if (this.tagCall !== undefined) config.httpOptions = { headers: this.tagCall(request, rendering.shape) };
+    if (this.tagCall !== undefined) {
+      const canonical = {
+        messages: request.messages,
+        model: request.model !== '' ? request.model : this.model,
+        ...(request.instruction !== undefined ? { instruction: request.instruction } : {}),
+        ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+      };
+      config.httpOptions = { headers: this.tagCall(request, rendering.shape, canonical) };
+    }
     const { client, sdk } = await this.sdkClient();
     try {
       const response = await client.models.generateContent({

@@ -30,7 +30,7 @@ export interface SimulateInput {
   /** The deterministic key of the call that faults are drawn from. */
   key: string;
   faults?: FaultRates;
-  /** OpenAI: what the body was rendered from (read instead of `body`, see SimCall.canonical). */
+  /** What the body was rendered from: counted instead of the parsed body; OpenAI's is read instead of `body` too (see SimCall.canonical). */
   canonical?: CanonicalCall;
 }
 
@@ -47,12 +47,16 @@ export function simulateCall(input: SimulateInput): SimReply {
   const fault = decideFault(input.seed, input.key, input.faults);
   if (fault === 'timeout') return { kind: 'timeout' };
   if (fault !== undefined) return format.fault(fault);
-  const canonical = input.format === 'openai' ? input.canonical : undefined;
-  const request = canonical !== undefined ? parsedFromCanonical(canonical) : format.parse(input.body, input.shape);
+  const { canonical } = input;
+  const request = canonical !== undefined && input.format === 'openai' ? parsedFromCanonical(canonical) : format.parse(input.body, input.shape);
   if (request === undefined) return format.badRequest(`Invalid JSON payload received: not a ${input.format} request.`);
-  // The canonical messages count the same as their parsed copies, from the per-message memo.
-  const counted = canonical?.messages ?? request.messages;
-  const inputTokens = input.tokenizer.countMessages(counted, input.format, request.instruction) + (directive.hiddenTokens ?? 0);
+  // The canonical messages count the same as their parsed copies (render tests hold it), from the
+  // per-message memo: counting the copies parsed from a Gemini body re-read the whole context at every step.
+  const counted =
+    canonical !== undefined
+      ? input.tokenizer.countMessages(canonical.messages, input.format, canonical.instruction)
+      : input.tokenizer.countMessages(request.messages, input.format, request.instruction);
+  const inputTokens = counted + (directive.hiddenTokens ?? 0);
   if (inputTokens > directive.window) return format.overflow(inputTokens, directive.window);
   if (input.format === 'gemini' && directive.requireThoughtSignatures === true) {
     const rejected = missingSignatureReply(input.body);

@@ -31,12 +31,14 @@ export interface SimCall {
    * The canonical request an OpenAI chat-completions body was rendered from, and the model it
    * names: the in-process transport reads the call from it instead of parsing the body back
    * (parse-openai.ts `parsedFromCanonical` gives exactly what parsing would; a test holds them equal),
-   * and counts it from the per-message count memo. Gemini bodies are always parsed from the wire.
+   * and counts it from the per-message count memo. A Gemini body is parsed from the wire (the
+   * reader, the summarizer and the signature check read what the SDK sent) but counted from its
+   * canonical messages, which count the same as their parsed copies.
    */
   canonical?: CanonicalCall;
 }
 
-/** What a provider rendered an OpenAI body from (see SimCall.canonical). */
+/** What a provider rendered a request body from (see SimCall.canonical). */
 export interface CanonicalCall {
   messages: readonly ContextMessage[];
   instruction?: string;

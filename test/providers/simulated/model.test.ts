@@ -107,3 +107,31 @@ describe('the simulated model and the judge', () => {
     expect(reply).toMatchObject({ status: 400, body: { error: { message: expect.stringContaining('judge is not simulated') } } });
   });
 });
+
+describe('what the simulated model counts', () => {
+  it('counts a Gemini request from the messages it was rendered from: a recorded reasoning size is not counted again as thought text', () => {
+    // Gemini CLI logs keep a thought summary and the size of what was re-sent (`reasoningTokens`):
+    // the engine charges the size as hidden reasoning and never the summary text, and the body's
+    // thought part, parsed back, would carry the text without the size.
+    const messages: ContextMessage[] = [
+      { type: 'message', id: 'u', role: 'user', text: 'Fix the failing test in the parser module.' },
+      {
+        type: 'message',
+        id: 'a',
+        role: 'assistant',
+        text: 'Looking at it.',
+        thinking: 'The parser drops the last token when the input ends early.',
+        reasoningTokens: 40,
+      },
+      { type: 'message', id: 'u2', role: 'user', text: 'Go on.' },
+    ];
+    const directive: SimDirective = { purpose: 'step', window: 10_000, replay: { text: 'Done.' } };
+    const input = geminiInput(messages, directive);
+    const promptOf = (reply: ReturnType<typeof simulateCall>) =>
+      reply.kind === 'http' ? (reply.body as { usageMetadata: { promptTokenCount: number } }).usageMetadata.promptTokenCount : -1;
+    const fromCanonical = promptOf(simulateCall({ ...input, canonical: { messages, model: 'gemini-2.5-flash' } }));
+    expect(fromCanonical).toBe(tokenizer.countMessages(messages, 'gemini'));
+    // Parsed back from the body alone, the thought text is counted: more by its own tokens.
+    expect(promptOf(simulateCall(input))).toBe(fromCanonical + tokenizer.count(messages[1]?.thinking ?? ''));
+  });
+});
