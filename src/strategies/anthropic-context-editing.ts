@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
 import { applyToHistory, createHistory, type History } from './helpers/history.js';
-import { lineCount } from './helpers/tool-clearing.js';
+import { linesOf } from './helpers/tool-clearing.js';
+import { deriveOnce } from './helpers/derived.js';
 
 const options = z.strictObject({
   triggerTokens: z.number().int().min(0).default(100_000).describe('clear once the request passes this many input tokens (the API default)'),
@@ -56,10 +57,14 @@ function clearToolUses(messages: readonly ContextMessage[], state: State, env: S
   const clear = new Set(calls.filter((c) => !kept.has(c.id)).map((c) => c.id));
   const context = messages.map((m): ContextMessage => {
     if (m.role === 'tool' && m.toolCallId !== undefined && clear.has(m.toolCallId) && m.text.length > CLEARED.length) {
-      return { ...m, text: `${CLEARED} (${lineCount(m.text)} lines)`, replaces: [m.id] };
+      return deriveOnce(m, 'context-editing:cleared', () => ({ ...m, text: `${CLEARED} (${linesOf(m)} lines)`, replaces: [m.id] }));
     }
     if (opts.clearToolInputs && m.role === 'assistant' && (m.toolCalls ?? []).some((c) => clear.has(c.id))) {
-      return { ...m, toolCalls: (m.toolCalls ?? []).map((c) => (clear.has(c.id) ? { ...c, args: {} } : c)) };
+      const ids = (m.toolCalls ?? []).filter((c) => clear.has(c.id)).map((c) => c.id);
+      return deriveOnce(m, `context-editing:inputs:${JSON.stringify(ids)}`, () => ({
+        ...m,
+        toolCalls: (m.toolCalls ?? []).map((c) => (clear.has(c.id) ? { ...c, args: {} } : c)),
+      }));
     }
     return m;
   });
@@ -91,8 +96,10 @@ function clearThinking(messages: ContextMessage[], state: State, env: StrategyEn
   const context = messages.map((m, i) => {
     if (m.role !== 'assistant' || keep.has(i) || m.thinking === undefined || m.thinking === '') return m;
     n += 1;
-    const { thinking: _dropped, ...rest } = m;
-    return rest;
+    return deriveOnce(m, 'no-thinking', () => {
+      const { thinking: _dropped, ...rest } = m;
+      return rest;
+    });
   });
   if (n !== state.thinkingCleared && n > 0) {
     env.emit({

@@ -4,6 +4,7 @@ import type { Strategy, StrategyEnv } from './types.js';
 import { applyToHistory, createHistory, leadingSystem, type History } from './helpers/history.js';
 import { requestSummary } from './helpers/summary-call.js';
 import { truncateMiddleToTokens } from './helpers/text-cuts.js';
+import { deriveOnce, scopeOf } from './helpers/derived.js';
 
 const options = z.strictObject({
   threshold: z.number().gt(0).max(1).default(0.5).describe('compress when the history reaches this fraction of the window'),
@@ -140,7 +141,10 @@ function truncateOldOutputs(messages: readonly ContextMessage[], opts: Options, 
       continue;
     }
     spent = opts.toolOutputBudget;
-    if (tokens > opts.previewTokens) out[i] = { ...m, text: truncateMiddleToTokens(m.text, opts.previewTokens, env.count), replaces: [m.id] };
+    if (tokens > opts.previewTokens) {
+      const preview = (): ContextMessage => ({ ...m, text: truncateMiddleToTokens(m.text, opts.previewTokens, env.count), replaces: [m.id] });
+      out[i] = deriveOnce(m, `preview:${opts.previewTokens}${scopeOf(env.count)}`, preview);
+    }
   }
   return out;
 }

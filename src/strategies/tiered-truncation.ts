@@ -3,6 +3,7 @@ import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
 import { applyToHistory, createHistory, groupStarts, type History } from './helpers/history.js';
 import { retrievalHint } from './helpers/hints.js';
+import { deriveOnce } from './helpers/derived.js';
 
 const options = z.strictObject({
   recentResults: z.number().int().min(0).default(5).describe('how many of the most recent tool results of the active group keep up to recentChars'),
@@ -64,12 +65,17 @@ function truncateToolResults(messages: readonly ContextMessage[], opts: Options)
   const cuts: Cut[] = [];
   const context = messages.map((m, i) => {
     const limit = limits.get(i);
-    const cut = limit === undefined ? undefined : cutText(m.text, limit, opts.lineSlack);
-    if (limit === undefined || cut === undefined) return m;
-    const text = `${cut.kept}\n[… ${cut.removed} of ${m.text.length} characters cut] ${retrievalHint(m.id)}`;
-    if (text.length >= m.text.length) return m;
+    if (limit === undefined) return m;
+    // A result stays in its tier for many steps: cut once per tier, the same copy every step.
+    const cut = deriveOnce(m, `tier:${limit}:${opts.lineSlack}`, () => {
+      const kept = cutText(m.text, limit, opts.lineSlack);
+      if (kept === undefined) return undefined;
+      const text = `${kept.kept}\n[… ${kept.removed} of ${m.text.length} characters cut] ${retrievalHint(m.id)}`;
+      return text.length >= m.text.length ? undefined : { message: { ...m, text, replaces: [m.id] }, removed: kept.removed };
+    });
+    if (cut === undefined) return m;
     cuts.push({ id: m.id, limit, removed: cut.removed });
-    return { ...m, text, replaces: [m.id] };
+    return cut.message;
   });
   return { context, cuts };
 }

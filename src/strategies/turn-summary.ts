@@ -93,13 +93,7 @@ export function view(state: TurnSummaryState, tag = 'rolling-summary'): ContextM
   const starts = turnStarts(messages, head);
   const cut = turnIndex(starts, state.absorbed, messages.length);
   if (state.summary === undefined || cut <= head) return [...messages];
-  const summary: ContextMessage = {
-    type: 'message',
-    id: `${tag}-${state.summaries}`,
-    role: 'user',
-    text: `Summary of the earlier conversation:\n${state.summary}`,
-    synthetic: tag,
-  };
+  const summary = summaryMessage(state, state.summary, tag);
   let newestUser = -1;
   for (let i = messages.length - 1; i >= 0; i--)
     if (messages[i]?.role === 'user' && messages[i]?.synthetic === undefined) {
@@ -109,6 +103,18 @@ export function view(state: TurnSummaryState, tag = 'rolling-summary'): ContextM
   const pinned = newestUser >= head && newestUser < cut ? [messages[newestUser] as ContextMessage] : [];
   return [...messages.slice(0, head), summary, ...pinned, ...messages.slice(cut)];
 }
+
+/** The summary as a message, one object while the summary stays the same (see helpers/derived.ts). */
+function summaryMessage(state: TurnSummaryState, text: string, tag: string): ContextMessage {
+  const id = `${tag}-${state.summaries}`;
+  const known = summaryMessages.get(state);
+  if (known?.id === id && known.summary === text) return known.message;
+  const message: ContextMessage = { type: 'message', id, role: 'user', text: `Summary of the earlier conversation:\n${text}`, synthetic: tag };
+  summaryMessages.set(state, { id, summary: text, message });
+  return message;
+}
+
+const summaryMessages = new WeakMap<TurnSummaryState, { id: string; summary: string; message: ContextMessage }>();
 
 /** Number of turns after the head. */
 export const turnCount = (messages: readonly ContextMessage[]): number => turnStarts(messages, headEnd(messages)).length;

@@ -1,5 +1,6 @@
 import type { ContextMessage } from '../../transcript/types.js';
 import type { StrategyEnv } from '../types.js';
+import { deriveOnce } from './derived.js';
 
 /**
  * Replacing old tool results by a one-line placeholder, with no model call: the shared core of
@@ -33,16 +34,19 @@ function clearableResults(messages: readonly ContextMessage[], rule: ClearRule):
 }
 
 /** Lines of a text, as the placeholder reports them. */
-export const lineCount = (text: string): number => (text === '' ? 0 : text.split('\n').length);
+const lineCount = (text: string): number => (text === '' ? 0 : text.split('\n').length);
+
+/** Lines of a message's text, counted once per message (a placeholder is re-derived at every step). */
+export const linesOf = (message: ContextMessage): number => deriveOnce(message, 'lines', () => lineCount(message.text));
 
 /** The messages with the given tool results replaced by the placeholder (already-cleared ones are left as they are). */
 function clearResults(messages: readonly ContextMessage[], indexes: readonly number[], rule: Pick<ClearRule, 'placeholder'>): ContextMessage[] {
   const clear = new Set(indexes);
   return messages.map((m, i) => {
     if (!clear.has(i)) return m;
-    const text = rule.placeholder(lineCount(m.text));
+    const text = rule.placeholder(linesOf(m));
     // A short result the placeholder would not shrink stays as it is.
-    return text.length >= m.text.length ? m : { ...m, text, replaces: [m.id] };
+    return text.length >= m.text.length ? m : deriveOnce(m, `placeholder:${text}`, () => ({ ...m, text, replaces: [m.id] }));
   });
 }
 
