@@ -5,6 +5,7 @@ import type { Calibration, Encoding, Tokenizer } from './types.js';
 import { calibrationFor } from './calibration.js';
 import { messageOverhead, requestOverhead } from './overhead.js';
 import { asSent } from '../transcript/sent-as-text.js';
+import { SEGMENT_MIN_TEXT, segmentsOf } from './segments.js';
 
 /**
  * One tiktoken encoder per encoding per process, never freed: the process's exit releases its memory,
@@ -27,9 +28,29 @@ function encoderFor(encoding: Exclude<Encoding, 'chars4'>): Tiktoken {
 function countRaw(encoding: Encoding, text: string): number {
   if (text === '') return 0;
   if (encoding === 'chars4') return Math.ceil(text.length / 4);
-  // Special tokens such as <|endoftext|> are counted as plain text, never rejected.
+  if (text.length < SEGMENT_MIN_TEXT) return encode(encoding, text);
+  let segments = segmentCaches.get(encoding);
+  if (segments === undefined) segmentCaches.set(encoding, (segments = new Map()));
+  let n = 0;
+  for (const segment of segmentsOf(text)) {
+    let count = segments.get(segment);
+    if (count === undefined) {
+      count = encode(encoding, segment);
+      // A copy, not a slice: a slice would keep the whole text it was cut from alive.
+      segments.set(Buffer.from(segment, 'utf8').toString('utf8'), count);
+    }
+    n += count;
+  }
+  return n;
+}
+
+/** Special tokens such as <|endoftext|> are counted as plain text, never rejected. */
+function encode(encoding: Exclude<Encoding, 'chars4'>, text: string): number {
   return encoderFor(encoding).encode(text, [], []).length;
 }
+
+/** Per-encoding count of each segment of a long text (segments.ts): exact, and shared by every text that holds it. */
+const segmentCaches = new Map<Encoding, Map<string, number>>();
 
 /** Counts `text` with `encoding`, from the process-wide cache when it was counted before. */
 export function countTokens(encoding: Encoding, text: string): number {

@@ -5,7 +5,7 @@ import { observationMasking } from '../../../src/strategies/observation-masking.
 import { anthropicContextEditing } from '../../../src/strategies/anthropic-context-editing.js';
 import { createHarness, msg } from '../../helpers/strategy-harness.js';
 import type { Strategy } from '../../../src/strategies/types.js';
-import type { ContextMessage, TranscriptEvent } from '../../../src/transcript/types.js';
+import type { ContextMessage, MessageEvent, TranscriptEvent } from '../../../src/transcript/types.js';
 
 const message: ContextMessage = { type: 'message', id: 't1', role: 'tool', text: 'one\ntwo', toolCallId: 'c1' };
 
@@ -40,7 +40,7 @@ describe('deriveOnce', () => {
 describe('edited messages are the same objects from one step to the next', () => {
   const lines = (n: number): string => `${'x'.repeat(49)}\n`.repeat(n);
   const events: TranscriptEvent[] = [msg.user('u1')];
-  for (let n = 1; n <= 8; n++) events.push({ ...msg.call(`a${n}`, `c${n}`), thinking: `why ${n}` }, msg.tool(`t${n}`, `c${n}`, lines(200)));
+  for (let n = 1; n <= 8; n++) events.push({ ...(msg.call(`a${n}`, `c${n}`) as MessageEvent), thinking: `why ${n}` }, msg.tool(`t${n}`, `c${n}`, lines(200)));
 
   const cases: [string, Strategy<never, unknown>, Record<string, unknown>][] = [
     ['tiered-truncation', tieredTruncation as unknown as Strategy<never, unknown>, {}],
