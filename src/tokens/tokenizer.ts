@@ -30,7 +30,7 @@ function countRaw(encoding: Encoding, text: string): number {
   if (encoding === 'chars4') return Math.ceil(text.length / 4);
   if (text.length < SEGMENT_MIN_TEXT) return encode(encoding, text);
   let segments = segmentCaches.get(encoding);
-  if (segments === undefined) segmentCaches.set(encoding, (segments = new Map()));
+  if (segments === undefined) segmentCaches.set(encoding, (segments = new Map<string, number>()));
   let n = 0;
   for (const segment of segmentsOf(text)) {
     let count = segments.get(segment);
