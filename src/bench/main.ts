@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * `npm run bench`: ctxbench's speed and memory targets as ratios measured in one run on this
- * machine (each session measurement in a cold child process, see measure.ts; single-thread ratios
- * in CPU seconds, wall ratios beside them), printed as a table
+ * machine (each session measurement in a cold child process, see measure.ts, the fastest of three
+ * kept; ratios of wall times, CPU ratios beside them; runs on several threads compared in CPU
+ * seconds), printed as a table
  * and written to reports/bench/bench.json. Exit 1 when a target is missed. Unit tests never time
  * anything: timing lives here.
  *
