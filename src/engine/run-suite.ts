@@ -12,7 +12,8 @@ import { formatLocation, InputError, UsageError } from '../errors.js';
 import { prepareLoadedScenario } from './execute-unit.js';
 import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
 import { describeShard, selectShard, type ShardSpec } from './shard.js';
-import { runPlannedUnits, type UnitProgress } from './workers.js';
+import { runPlannedUnits, startUnitWorkers, stopUnitWorkers, type StartedWorkers, type UnitProgress } from './workers.js';
+import type { ExecutorOptions } from './execute-unit.js';
 import { preflightLiveProviders } from './preflight.js';
 import type { RetrySleep } from '../sim/types.js';
 import { fingerprintRun } from './journal.js';
@@ -60,6 +61,16 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+function executorOptionsOf(mode: ProviderMode, options: RunOptions): ExecutorOptions {
+  return {
+    mode,
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+    ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
+  };
+}
+
 /** The units a run will run, and a fingerprint of everything their results depend on. */
 interface RunPlan {
   units: readonly PlannedUnit[];
@@ -88,6 +99,16 @@ export async function prepareScenarios(paths: string[], overrides: ScenarioOverr
 export async function runSuite(options: RunOptions): Promise<RunResult> {
   const mode = options.mode ?? 'mock';
   const overrides = options.overrides ?? {};
+  const started = startUnitWorkers(options.workers ?? 1, executorOptionsOf(mode, options));
+  try {
+    return await runStarted(options, mode, overrides, started);
+  } finally {
+    // Threads the run did not take over (it failed before, or needed fewer) end here.
+    await stopUnitWorkers(started);
+  }
+}
+
+async function runStarted(options: RunOptions, mode: ProviderMode, overrides: ScenarioOverrides, started: StartedWorkers | undefined): Promise<RunResult> {
   const prepared = await prepareScenarios(options.scenarios, overrides);
   checkJudgeMode(prepared, overrides, mode);
   const planned = planUnits(prepared, overrides, options.specsOf);
@@ -100,13 +121,10 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   await runPlannedUnits(
     units.filter((unit) => !done.has(unit.index)),
     {
-      mode,
+      ...executorOptionsOf(mode, options),
       workers: options.workers ?? 1,
       prepared: byKey,
-      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-      ...(options.env !== undefined ? { env: options.env } : {}),
-      ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
-      ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
+      ...(started !== undefined ? { started } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
       onProgress: reportProgress(options, units, prepared, finished),
     },

@@ -19,6 +19,8 @@ export interface PoolOptions extends ExecutorOptions {
   /** Scenarios this thread has prepared already, by `scenarioKey`; reused when running in-process. */
   prepared?: ReadonlyMap<string, PreparedScenario>;
   onProgress?: (event: UnitProgress) => void;
+  /** Threads started ahead of the run (`startUnitWorkers`); taken over, or stopped when not needed. */
+  started?: StartedWorkers;
   /**
    * Once aborted, no unit starts; worker threads are stopped and the units they were running
    * dropped. The returned results then cover only the units that finished (see `onProgress`).
@@ -56,14 +58,50 @@ type FromWorker =
 export async function runPlannedUnits(units: readonly PlannedUnit[], options: PoolOptions): Promise<UnitResult[]> {
   // A custom retry sleep is a function, which cannot cross to a thread: such runs stay here.
   const workers = options.retrySleep !== undefined ? 1 : Math.max(1, Math.min(options.workers, units.length));
-  if (workers === 1) return runInThread(units, [createUnitExecutor(inThreadOptions(options), options.prepared)], options);
-  if (isSourceModule())
+  if (workers === 1 || isSourceModule()) {
+    await stopUnitWorkers(options.started);
+    if (workers === 1) return runInThread(units, [createUnitExecutor(inThreadOptions(options), options.prepared)], options);
     return runInThread(
       units,
       Array.from({ length: workers }, () => createUnitExecutor(executorOptions(options), options.prepared)),
       options,
     );
+  }
   return runOnWorkers(units, workers, options);
+}
+
+/** Unit threads started before the run was planned, with what happened to them meanwhile. */
+export interface StartedWorkers {
+  threads: Worker[];
+  /** A thread that failed or stopped before the run took it over. */
+  early: { error?: Error; exitCode?: number };
+}
+
+/**
+ * Starts the threads a run on `workers` threads will use, when it will use threads at all: their
+ * start-up (loading ctxbench and the SDKs, half a second each) then overlaps the preparation of
+ * the scenarios in this thread. `runPlannedUnits` takes them over; `stopUnitWorkers` ends them
+ * when the run stops before it gets there.
+ */
+export function startUnitWorkers(workers: number, options: ExecutorOptions): StartedWorkers | undefined {
+  if (workers <= 1 || options.retrySleep !== undefined || isSourceModule()) return undefined;
+  const started: StartedWorkers = { threads: [], early: {} };
+  for (let i = 0; i < workers; i++) {
+    const thread = spawnWorker(options);
+    // Until the run takes it over, a failure is kept for it to see (an 'error' nobody listens to would crash the process).
+    thread.on('error', (error) => (started.early.error ??= error));
+    thread.on('exit', (code) => (started.early.exitCode ??= code));
+    started.threads.push(thread);
+  }
+  return started;
+}
+
+export async function stopUnitWorkers(started: StartedWorkers | undefined): Promise<void> {
+  if (started !== undefined) await Promise.all(started.threads.map((thread) => thread.terminate()));
+}
+
+function spawnWorker(options: ExecutorOptions): Worker {
+  return new Worker(new URL(import.meta.url), { workerData: { [WORKER_MARK]: executorOptions(options) } });
 }
 
 /** Whether this module runs from TypeScript source rather than from the built JavaScript. */
@@ -72,7 +110,7 @@ function isSourceModule(): boolean {
 }
 
 /** The options a worker thread receives: plain data only (no `retrySleep`). */
-function executorOptions(options: PoolOptions): ExecutorOptions {
+function executorOptions(options: ExecutorOptions): ExecutorOptions {
   return {
     mode: options.mode,
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
@@ -111,7 +149,9 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
   const queue = longestFirst(units, options.prepared);
   let next = 0;
   let settled = false;
-  const threads = Array.from({ length: count }, () => new Worker(new URL(import.meta.url), { workerData: { [WORKER_MARK]: executorOptions(options) } }));
+  const started = options.started?.threads ?? [];
+  void Promise.all(started.slice(count).map((thread) => thread.terminate()));
+  const threads = Array.from({ length: count }, (_, i) => started[i] ?? spawnWorker(options));
   return new Promise<UnitResult[]>((resolve, reject) => {
     const finish = (error: Error | undefined): void => {
       if (settled) return;
@@ -152,6 +192,9 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
       thread.on('exit', (code) => finish(settled ? undefined : new Error(`a unit worker stopped unexpectedly (exit code ${code})`)));
       feed(thread);
     }
+    const early = options.started?.early;
+    if (early?.error !== undefined) finish(early.error);
+    else if (early?.exitCode !== undefined) finish(new Error(`a unit worker stopped unexpectedly (exit code ${early.exitCode})`));
   });
 }
 
