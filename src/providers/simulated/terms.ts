@@ -23,6 +23,9 @@ const QUESTION_FRAMING = new Set(
   ).split(' '),
 );
 
+/** The framing words as `extractTerms` stems them, built once rather than per question. */
+const STEMMED_FRAMING = new Set([...QUESTION_FRAMING].map(stem));
+
 const TOKEN = /[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g;
 
 /**
@@ -43,8 +46,7 @@ export function extractTerms(text: string): string[] {
 
 /** The content terms of a question: its terms without the words that only frame it. */
 export function extractQuestionTerms(question: string): string[] {
-  const framing = new Set([...QUESTION_FRAMING].map(stem));
-  return extractTerms(question).filter((term) => !framing.has(term) && !QUESTION_FRAMING.has(term));
+  return extractTerms(question).filter((term) => !STEMMED_FRAMING.has(term) && !QUESTION_FRAMING.has(term));
 }
 
 function addTerm(terms: string[], token: string): void {
