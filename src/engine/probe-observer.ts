@@ -11,7 +11,7 @@ import { judgeAnswer } from '../probes/judge-call.js';
 import type { MeasuredProbe, ProbeSet } from '../probes/probe-set.js';
 import { prepareMessages, retainedInMessages } from '../probes/context-text.js';
 import type { PreparedProbe } from '../probes/retention.js';
-import { specificsSurvival } from '../probes/specifics.js';
+import { specificsSurvivalInMessages } from '../probes/message-specifics.js';
 
 /**
  * The recall measurement of one unit (DESIGN.md §6), as engine hooks. It sees what the strategy
@@ -166,7 +166,7 @@ class ProbeRun {
   }
 
   private survival(context: readonly ContextMessage[]): Specifics {
-    return specificsSurvival(this.set.specifics, prepareMessages(context).raw);
+    return specificsSurvivalInMessages(this.set.specifics, context);
   }
 
   /** Whether a `compact` action was emitted since the last look (during the step's preparation). */

@@ -64,22 +64,33 @@ interface MessageFindings {
   allOf?: readonly (readonly boolean[])[];
 }
 
-// Per probe list, per message object: a message kept step after step (by any strategy of the
-// scenario: they share the probe list and the transcript's messages) is searched once for every
-// probe, and a step costs a lookup per message, not one per message and probe.
-const findingsMemo = new WeakMap<readonly PreparedProbe[], WeakMap<MessageEvent, MessageFindings>>();
+// Per probe list, per message object and per text: a message kept step after step (by any
+// strategy of the scenario: they share the probe list and the transcript's messages), or copied
+// into a new object with the same text, is searched once for every probe, and a step costs a
+// lookup per message, not one per message and probe. The findings are a function of the text;
+// the text memo is emptied when large.
+interface FindingsMemo {
+  byMessage: WeakMap<MessageEvent, MessageFindings>;
+  byText: Map<string, MessageFindings>;
+}
+const findingsMemo = new WeakMap<readonly PreparedProbe[], FindingsMemo>();
+const TEXT_FINDINGS_LIMIT = 20_000;
 
-function findingsOf(probes: readonly PreparedProbe[], memo: WeakMap<MessageEvent, MessageFindings>, message: MessageEvent): MessageFindings {
-  let findings = memo.get(message);
+function findingsOf(probes: readonly PreparedProbe[], memo: FindingsMemo, message: MessageEvent): MessageFindings {
+  let findings = memo.byMessage.get(message);
+  if (findings !== undefined) return findings;
+  const raw = messageText(message);
+  findings = memo.byText.get(raw);
   if (findings === undefined) {
-    const raw = messageText(message);
     const evidence = new Uint8Array(probes.length);
     probes.forEach((probe, i) => {
       if (probe.evidence.some((e) => containsEvidence(raw, e))) evidence[i] = 1;
     });
     findings = { evidence };
-    memo.set(message, findings);
+    if (memo.byText.size >= TEXT_FINDINGS_LIMIT) memo.byText.clear();
+    memo.byText.set(raw, findings);
   }
+  memo.byMessage.set(message, findings);
   return findings;
 }
 
@@ -112,7 +123,7 @@ export function retainedInMessages(
 ): (boolean | null)[] {
   let memo = findingsMemo.get(probes);
   if (memo === undefined) {
-    memo = new WeakMap();
+    memo = { byMessage: new WeakMap(), byText: new Map() };
     findingsMemo.set(probes, memo);
   }
   const all = messages.map((message) => findingsOf(probes, memo, message));

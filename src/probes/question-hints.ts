@@ -68,7 +68,9 @@ export function phraseQuestion(fact: Fact, span: readonly number[], passages: Li
   for (const words of sources) {
     // Stable sort: among equally rare words, the first in the passage wins.
     const fresh = [...new Set(words)].filter((w) => !exclude.has(w) && !candidates.includes(w) && isKnownWord(passages, w));
-    candidates.push(...fresh.sort((a, b) => rarityOf(passages, a) - rarityOf(passages, b)));
+    // Each word's rarity once, not at every comparison.
+    const rarity = new Map(fresh.map((w) => [w, rarityOf(passages, w)]));
+    candidates.push(...fresh.sort((a, b) => (rarity.get(a) ?? 0) - (rarity.get(b) ?? 0)));
   }
   const evidence = new Set(span);
   const isFair = (question: string): boolean => !containsNormalised(normaliseAnswer(question), answer) && isFindable(passages, question, fact.answer, evidence);

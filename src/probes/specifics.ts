@@ -62,6 +62,11 @@ function containsNumber(text: string, value: string): boolean {
   return false;
 }
 
+/** Whether one specific of `kind` occurs verbatim in `text` (a number not as part of a longer one). */
+export function specificValueFound(kind: keyof Specifics, text: string, value: string): boolean {
+  return kind === 'numbers' ? containsNumber(text, value) : text.includes(value);
+}
+
 function shareFound(values: readonly string[], isFound: (value: string) => boolean): number | null {
   if (values.length === 0) return null;
   return values.filter(isFound).length / values.length;
