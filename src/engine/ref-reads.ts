@@ -65,6 +65,7 @@ export function readChunks(key: string, text: string, lines: readonly string[]):
 
 /** The offered refs a completion names in its text or its tool-call arguments. */
 export function refsNamedBy(completion: MessageEvent, refs: ReadonlyMap<string, MessageEvent[]>): string[] {
+  if (refs.size === 0) return [];
   const said = [completion.text, ...(completion.toolCalls ?? []).map((call) => JSON.stringify(call.args))].join('\n');
   return [...refs.keys()].filter((key) => key.startsWith('ref:') && said.includes(key));
 }
