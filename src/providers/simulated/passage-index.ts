@@ -131,85 +131,23 @@ export interface IndexedContext {
   /** Passages in all. */
   readonly count: number;
   readonly totalLength: number;
-  /** Questions read of it so far. */
-  questions: number;
-  /** Each term → on how many passages it occurs and which texts hold it; built for a second question. */
-  termIndex?: ReadonlyMap<string, { pieces: number; texts: number[] }>;
-}
-
-// The context read last, by its message ids and texts: the probes of one ask point are asked one
-// after another of the same messages (a new request, new objects, the same texts), and from the
-// second on a question looks its terms up instead of visiting every text.
-let lastRead: { keys: readonly string[]; context: IndexedContext } | undefined;
-
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** The passages of `messages`, in the order `splitPassages` lists them, each text from its memo. */
 export function indexContext(messages: readonly ContextMessage[]): IndexedContext {
-  const keys: string[] = [];
-  for (const message of messages) for (const text of passageTextsOf(message)) keys.push(message.id, text);
-  if (lastRead !== undefined && sameKeys(lastRead.keys, keys)) return lastRead.context;
   const texts: { messageId: string; passages: TextPassages; start: number }[] = [];
   let count = 0;
   let totalLength = 0;
-  for (let k = 0; k < keys.length; k += 2) {
-    const passages = textPassages(keys[k + 1] as string);
-    if (passages.pieces.length === 0) continue;
-    texts.push({ messageId: keys[k] as string, passages, start: count });
-    count += passages.pieces.length;
-    totalLength += passages.totalLength;
-  }
-  const context: IndexedContext = { texts, count, totalLength, questions: 0 };
-  lastRead = { keys, context };
-  return context;
-}
-
-function termIndexOf(context: IndexedContext): NonNullable<IndexedContext['termIndex']> {
-  if (context.termIndex !== undefined) return context.termIndex;
-  const index = new Map<string, { pieces: number; texts: number[] }>();
-  context.texts.forEach(({ passages }, i) => {
-    for (const [term, pieces] of passages.pieceFrequency) {
-      const entry = index.get(term);
-      if (entry === undefined) index.set(term, { pieces, texts: [i] });
-      else {
-        entry.pieces += pieces;
-        entry.texts.push(i);
-      }
+  for (const message of messages) {
+    for (const text of passageTextsOf(message)) {
+      const passages = textPassages(text);
+      if (passages.pieces.length === 0) continue;
+      texts.push({ messageId: message.id, passages, start: count });
+      count += passages.pieces.length;
+      totalLength += passages.totalLength;
     }
-  });
-  context.termIndex = index;
-  return index;
-}
-
-/**
- * On how many passages each query term occurs, and which texts (positions in `context.texts`,
- * ascending) hold any of them: from the term index once a context is asked again, else by
- * visiting every text.
- */
-function matchTexts(queryTerms: readonly string[], context: IndexedContext): { containing: number[]; matching: number[] } {
-  context.questions++;
-  if (context.questions > 1) {
-    const index = termIndexOf(context);
-    const entries = queryTerms.map((term) => index.get(term));
-    const matching = [...new Set(entries.flatMap((entry) => entry?.texts ?? []))].sort((a, b) => a - b);
-    return { containing: entries.map((entry) => entry?.pieces ?? 0), matching };
   }
-  const containing = new Array<number>(queryTerms.length).fill(0);
-  const matching: number[] = [];
-  context.texts.forEach(({ passages }, i) => {
-    let holds = false;
-    for (let t = 0; t < queryTerms.length; t++) {
-      const pieces = passages.pieceFrequency.get(queryTerms[t] as string) ?? 0;
-      containing[t] = (containing[t] as number) + pieces;
-      if (pieces > 0) holds = true;
-    }
-    if (holds) matching.push(i);
-  });
-  return { containing, matching };
+  return { texts, count, totalLength };
 }
 
 /** The passage at position `index` of an indexed context (as `splitPassages(...)[index]`). */
@@ -230,20 +168,36 @@ export function passageAt(context: IndexedContext, index: number): Passage | und
 /**
  * The passages of an indexed context that match a query term (score > 0), scored and ranked as
  * reader.ts ranks a passage list: the same document frequencies (added per text), the same floats
- * (`scoreOf`), the same total order. Texts that hold no query term are never opened.
+ * (`scoreOf`), the same total order. Texts that hold no query term are never opened. With
+ * `minShare`, only the passages scoring at least that share of the best: the ranked list's prefix
+ * a reader stops at, without sorting the thousands of passages a common term matches.
  */
-export function scoreIndexed(queryTerms: readonly string[], context: IndexedContext): ScoredPassage[] {
-  const { containing, matching } = matchTexts(queryTerms, context);
+export function scoreIndexed(queryTerms: readonly string[], context: IndexedContext, minShare = 0): ScoredPassage[] {
+  const containing = new Array<number>(queryTerms.length).fill(0);
+  const matching: number[] = [];
+  context.texts.forEach(({ passages }, i) => {
+    let holds = false;
+    for (let t = 0; t < queryTerms.length; t++) {
+      const pieces = passages.pieceFrequency.get(queryTerms[t] as string) ?? 0;
+      containing[t] = (containing[t] as number) + pieces;
+      if (pieces > 0) holds = true;
+    }
+    if (holds) matching.push(i);
+  });
   const averageLength = context.totalLength / Math.max(1, context.count);
   const idf = idfOf(containing, context.count);
   const totalIdf = idf.reduce((sum, weight) => sum + weight, 0);
-  const scored: ScoredPassage[] = [];
+  let scored: ScoredPassage[] = [];
+  let best = 0;
   for (const i of matching) {
     const { messageId, passages, start } = context.texts[i] as IndexedContext['texts'][number];
     for (let p = 0; p < passages.pieces.length; p++) {
       const { score, matchedIdf } = scoreOf(passages.terms[p] as PassageTerms, queryTerms, idf, averageLength);
-      if (score > 0) scored.push({ messageId, text: passages.pieces[p] as string, index: start + p, score, coverage: totalIdf > 0 ? matchedIdf / totalIdf : 0 });
+      if (score <= 0) continue;
+      scored.push({ messageId, text: passages.pieces[p] as string, index: start + p, score, coverage: totalIdf > 0 ? matchedIdf / totalIdf : 0 });
+      if (score > best) best = score;
     }
   }
+  if (minShare > 0) scored = scored.filter((passage) => !(passage.score < best * minShare));
   return scored.sort((a, b) => b.score - a.score || b.index - a.index);
 }

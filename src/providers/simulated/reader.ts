@@ -23,6 +23,8 @@ export interface ReaderAnswer {
 
 export const NOT_FOUND_ANSWER = 'Not found in the context.';
 
+/** Runners-up scoring at least this share of the best passage join the answer. */
+const RUNNER_UP = 0.6;
 /** Below this coverage the best passage is a coincidence of common words, not evidence. */
 const DEFAULT_THRESHOLD = 0.4;
 
@@ -107,7 +109,7 @@ function answerFromRanked(question: string, ranked: readonly ScoredPassage[], lo
     return true;
   };
   for (const passage of ranked) {
-    if (passage.score < best.score * 0.6) break;
+    if (passage.score < best.score * RUNNER_UP) break;
     if (passage.coverage < threshold || !take(passage.index, passage.text)) continue;
     chosen.push(passage);
     // The line after a match often carries what it announces (a failing test, then its assertion).
@@ -141,5 +143,6 @@ export function readProbe(messages: readonly ContextMessage[], options: ReaderOp
   }
   const question = messages[questionIndex]?.text ?? '';
   const context = indexContext(messages.filter((_, index) => index !== questionIndex));
-  return answerFromRanked(question, scoreIndexed(questionTerms(question), context), (index) => passageAt(context, index), options);
+  // A reader stops at the first passage below RUNNER_UP of the best: only those are ranked.
+  return answerFromRanked(question, scoreIndexed(questionTerms(question), context, RUNNER_UP), (index) => passageAt(context, index), options);
 }

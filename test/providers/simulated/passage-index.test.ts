@@ -52,6 +52,10 @@ describe('the passage index', () => {
         const terms = [...new Set(extractQuestionTerms(question))];
         const expected = rankPassages(question, splitPassages(messages)).filter((p) => p.score > 0);
         expect(scoreIndexed(terms, context)).toEqual(expected);
+        // With a share, the prefix a reader reads before its first passage below that share of the best.
+        const best = expected[0]?.score ?? 0;
+        const cut = expected.findIndex((p) => p.score < best * 0.6);
+        expect(scoreIndexed(terms, context, 0.6)).toEqual(cut < 0 ? expected : expected.slice(0, cut));
       }
     }
   });
