@@ -1,7 +1,7 @@
 import type { MessageEvent } from '../transcript/types.js';
 import { messageText } from './context-text.js';
 import { SEPARATOR } from './retention.js';
-import { specificsSurvival, specificValueFound, type Specifics, type SpecificsSurvival } from './specifics.js';
+import { indexOfSpecific, specificsSurvival, type Specifics, type SpecificsSurvival } from './specifics.js';
 
 /**
  * specifics.ts `specificsSurvival` of a context given as its messages, with what each message holds
@@ -18,16 +18,9 @@ export function specificsSurvivalInMessages(specifics: Specifics, messages: read
     memo = new WeakMap();
     foundMemo.set(specifics, memo);
   }
+  findInNewMessages(values, memo, messages);
   const found = new Uint8Array(values.length);
-  for (const message of messages) {
-    let indexes = memo.get(message);
-    if (indexes === undefined) {
-      const text = messageText(message);
-      indexes = values.flatMap((v, i) => (specificValueFound(v.kind, text, v.value) ? [i] : []));
-      memo.set(message, indexes);
-    }
-    for (const i of indexes) found[i] = 1;
-  }
+  for (const message of messages) for (const i of memo.get(message) ?? []) found[i] = 1;
   const share = (kind: keyof Specifics): number | null => {
     const list = specifics[kind];
     if (list.length === 0) return null;
@@ -38,6 +31,48 @@ export function specificsSurvivalInMessages(specifics: Specifics, messages: read
     return hits / list.length;
   };
   return { paths: share('paths'), commands: share('commands'), numbers: share('numbers') };
+}
+
+/**
+ * Fills the memo for the messages not in it yet: each value is searched once in their joined
+ * texts (not once per message), and an occurrence names its message by offset; the search then
+ * goes on from the next message, so a value costs a search per message that holds it, plus one.
+ */
+function findInNewMessages(values: readonly SpecificValue[], memo: WeakMap<MessageEvent, readonly number[]>, messages: readonly MessageEvent[]): void {
+  const fresh = [...new Set(messages.filter((message) => !memo.has(message)))];
+  if (fresh.length === 0) return;
+  const starts: number[] = [];
+  let offset = 0;
+  const texts = fresh.map((message) => {
+    const text = messageText(message);
+    starts.push(offset);
+    offset += text.length + SEPARATOR.length;
+    return text;
+  });
+  const joined = texts.join(SEPARATOR);
+  const holds: number[][] = fresh.map(() => []);
+  values.forEach(({ kind, value }, i) => {
+    for (let at = indexOfSpecific(kind, joined, value, 0); at >= 0;) {
+      const m = messageAt(starts, at);
+      holds[m]?.push(i);
+      const next = starts[m + 1];
+      if (next === undefined) break;
+      at = indexOfSpecific(kind, joined, value, next);
+    }
+  });
+  fresh.forEach((message, m) => memo.set(message, holds[m] ?? []));
+}
+
+/** Index of the message whose text holds `offset` of the joined texts. */
+function messageAt(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((starts[mid] ?? 0) <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }
 
 interface SpecificValue {

@@ -84,7 +84,14 @@ describe('retainedInMessages', () => {
   ];
   // A copy with the same text is a new object: its findings come from the text memo.
   const copy: MessageEvent = { ...(messages[2] as MessageEvent) };
-  const contexts: MessageEvent[][] = [[], messages, messages.slice(1), [messages[2] as MessageEvent, messages[0] as MessageEvent], [copy], [messages[0] as MessageEvent, copy]];
+  const contexts: MessageEvent[][] = [
+    [],
+    messages,
+    messages.slice(1),
+    [messages[2] as MessageEvent, messages[0] as MessageEvent],
+    [copy],
+    [messages[0] as MessageEvent, copy],
+  ];
 
   it('gives every probe of a list what isPreparedRetained gives on the joined context, step after step', () => {
     for (const context of contexts) {

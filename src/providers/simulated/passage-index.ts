@@ -28,7 +28,12 @@ const B = 0.75;
 const LONG_LINE_WORDS = 60;
 
 /** BM25 of one passage: the terms in query order, so that every caller adds the same floats alike. */
-export function scoreOf(doc: PassageTerms, queryTerms: readonly string[], idf: readonly number[], averageLength: number): { score: number; matchedIdf: number } {
+export function scoreOf(
+  doc: PassageTerms,
+  queryTerms: readonly string[],
+  idf: readonly number[],
+  averageLength: number,
+): { score: number; matchedIdf: number } {
   let score = 0;
   let matchedIdf = 0;
   for (let t = 0; t < queryTerms.length; t++) {

@@ -88,7 +88,12 @@ export function answerFromContext(question: string, passages: readonly Passage[]
 }
 
 /** The answer read from the matching passages of a context, ranked; `lookup` gives any passage by position. */
-function answerFromRanked(question: string, ranked: readonly ScoredPassage[], lookup: (index: number) => Passage | undefined, options: ReaderOptions): ReaderAnswer {
+function answerFromRanked(
+  question: string,
+  ranked: readonly ScoredPassage[],
+  lookup: (index: number) => Passage | undefined,
+  options: ReaderOptions,
+): ReaderAnswer {
   const maxTokens = options.maxTokens ?? 120;
   const count = options.count ?? ((text: string) => Math.ceil(text.length / 4));
   const best = ranked[0];

@@ -13,7 +13,25 @@ function lcg(seed: number): () => number {
   };
 }
 
-const WORDS = ['server', 'port', '5173', 'redis', 'cache', 'session', 'src/auth/login.ts', 'max_retries', 'failed', 'tests', 'deploy', 'the', 'is', 'config.yaml', 'npm', 'run', 'build'];
+const WORDS = [
+  'server',
+  'port',
+  '5173',
+  'redis',
+  'cache',
+  'session',
+  'src/auth/login.ts',
+  'max_retries',
+  'failed',
+  'tests',
+  'deploy',
+  'the',
+  'is',
+  'config.yaml',
+  'npm',
+  'run',
+  'build',
+];
 
 function sessionOf(seed: number, size: number): ContextMessage[] {
   const next = lcg(seed);
@@ -29,7 +47,13 @@ function sessionOf(seed: number, size: number): ContextMessage[] {
   });
 }
 
-const QUESTIONS = ['Which port is the server on?', 'What failed in src/auth/login.ts?', 'Which max_retries value did the config.yaml set?', 'redis cache session', 'nothing matches here'];
+const QUESTIONS = [
+  'Which port is the server on?',
+  'What failed in src/auth/login.ts?',
+  'Which max_retries value did the config.yaml set?',
+  'redis cache session',
+  'nothing matches here',
+];
 
 describe('the passage index', () => {
   it('lists the same passages as splitPassages, by position', () => {
