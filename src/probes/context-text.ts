@@ -110,7 +110,7 @@ function truthOf(probes: readonly PreparedProbe[], message: MessageEvent, findin
 /**
  * retention.ts `isPreparedRetained` of each probe of `probes` for which `isAsked(index)` holds
  * (null for the others), on a context given as its messages. What each message holds is found
- * once per message object and probe list. The same answer as the joined search: evidence and
+ * once per probe list and text (see `findingsOf`). The same answer as the joined search: evidence and
  * ground truth never span two messages (the joined texts are separated by a character neither
  * contains; a probe whose truth does falls back to the joined context), and only the regex is
  * run on the joined `context`.
