@@ -68,8 +68,22 @@ function editTexts(value: unknown, key: string, inEdit: boolean): string[] {
   return [];
 }
 
-/** The lines a completion takes from what it read: edit arguments and its own text. */
-function linesUsedBy(completion: MessageEvent): string[] {
+/**
+ * The lines a completion takes from what it read: edit arguments and its own text. Found once per
+ * completion: every strategy replays the same recorded message.
+ */
+function linesUsedBy(completion: MessageEvent): readonly string[] {
+  let lines = linesUsed.get(completion);
+  if (lines === undefined) {
+    lines = readLinesUsedBy(completion);
+    linesUsed.set(completion, lines);
+  }
+  return lines;
+}
+
+const linesUsed = new WeakMap<MessageEvent, readonly string[]>();
+
+function readLinesUsedBy(completion: MessageEvent): string[] {
   const fromEdits = (completion.toolCalls ?? []).flatMap((call) => Object.entries(call.args).flatMap(([key, value]) => editTexts(value, key, false)));
   return [...new Set([...fromEdits.flatMap(usefulLines), ...usefulLines(completion.text)])];
 }

@@ -9,8 +9,9 @@ import { answerProbe, unansweredProbe, type AskPoint, type JudgeProbeAnswer } fr
 import type { ProbeCallDeps } from '../probes/ask.js';
 import { judgeAnswer } from '../probes/judge-call.js';
 import type { MeasuredProbe, ProbeSet } from '../probes/probe-set.js';
-import { isRetainedInMessages, prepareMessages } from '../probes/context-text.js';
-import { specificsSurvival } from '../probes/specifics.js';
+import { prepareMessages, retainedInMessages } from '../probes/context-text.js';
+import type { PreparedProbe } from '../probes/retention.js';
+import { specificsSurvivalInMessages } from '../probes/message-specifics.js';
 
 /**
  * The recall measurement of one unit (DESIGN.md §6), as engine hooks. It sees what the strategy
@@ -155,17 +156,17 @@ class ProbeRun {
 
   /** Retention points of every visible probe on one context (the context prepared once). */
   private measure(step: number, context: readonly ContextMessage[]): void {
-    const prepared = prepareMessages(context);
-    for (const mp of this.set.probes) {
-      const points = this.curves.get(mp.probe.id);
-      if (points === undefined || !isVisible(mp, step)) continue;
-      const kept = isRetainedInMessages(mp.prepared, context, prepared);
-      if (kept !== null) points.push([step, kept ? 1 : 0]);
-    }
+    const { probes } = this.set;
+    const curveOf = (i: number) => this.curves.get((probes[i] as MeasuredProbe).probe.id);
+    const isAsked = (i: number) => curveOf(i) !== undefined && isVisible(probes[i] as MeasuredProbe, step);
+    const kept = retainedInMessages(preparedProbesOf(this.set), context, prepareMessages(context), isAsked);
+    kept.forEach((isKept, i) => {
+      if (isKept !== null && isAsked(i)) curveOf(i)?.push([step, isKept ? 1 : 0]);
+    });
   }
 
   private survival(context: readonly ContextMessage[]): Specifics {
-    return specificsSurvival(this.set.specifics, prepareMessages(context).raw);
+    return specificsSurvivalInMessages(this.set.specifics, context);
   }
 
   /** Whether a `compact` action was emitted since the last look (during the step's preparation). */
@@ -179,6 +180,18 @@ class ProbeRun {
     this.eventMark = events.length;
     return found;
   }
+}
+
+// One list per probe set, so that every unit of a scenario shares the per-message findings.
+const preparedLists = new WeakMap<ProbeSet, readonly PreparedProbe[]>();
+
+function preparedProbesOf(set: ProbeSet): readonly PreparedProbe[] {
+  let list = preparedLists.get(set);
+  if (list === undefined) {
+    list = set.probes.map((mp) => mp.prepared);
+    preparedLists.set(set, list);
+  }
+  return list;
 }
 
 function isVisible(mp: MeasuredProbe, step: number): boolean {

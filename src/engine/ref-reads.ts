@@ -16,12 +16,16 @@ const CHUNK_CHARS = 4000;
 /** The refs the context offers: each hinted key the archive holds → the messages behind it. */
 export function refsOffered(context: readonly ContextMessage[], archive: Pick<Archive, 'get' | 'lookup'>): Map<string, MessageEvent[]> {
   const refs = new Map<string, MessageEvent[]>();
-  for (const key of context.flatMap((m) => findRetrievalHints(m.text))) {
-    if (refs.has(key)) continue;
-    const stored = archive.lookup(key) ?? [];
-    const single = archive.get(key);
-    const messages = stored.length > 0 ? stored : single !== undefined ? [single] : [];
-    if (messages.length > 0) refs.set(key, messages);
+  const looked = new Set<string>();
+  for (const message of context) {
+    for (const key of findRetrievalHints(message.text)) {
+      if (looked.has(key)) continue;
+      looked.add(key);
+      const stored = archive.lookup(key) ?? [];
+      const single = archive.get(key);
+      const messages = stored.length > 0 ? stored : single !== undefined ? [single] : [];
+      if (messages.length > 0) refs.set(key, messages);
+    }
   }
   return refs;
 }
@@ -61,6 +65,7 @@ export function readChunks(key: string, text: string, lines: readonly string[]):
 
 /** The offered refs a completion names in its text or its tool-call arguments. */
 export function refsNamedBy(completion: MessageEvent, refs: ReadonlyMap<string, MessageEvent[]>): string[] {
+  if (refs.size === 0) return [];
   const said = [completion.text, ...(completion.toolCalls ?? []).map((call) => JSON.stringify(call.args))].join('\n');
   return [...refs.keys()].filter((key) => key.startsWith('ref:') && said.includes(key));
 }

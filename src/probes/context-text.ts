@@ -54,58 +54,98 @@ export function prepareMessages(messages: readonly MessageEvent[]): PreparedCont
   };
 }
 
-/** What one message holds of one probe's evidence and ground truth (see `isRetainedInMessages`). */
-interface Findings {
-  evidence: boolean;
-  anyOf?: boolean;
-  allOf?: readonly boolean[];
+/** What one message holds of every probe of a list: evidence, and ground truth once asked for. */
+interface MessageFindings {
+  /** 1 where the message holds one of the probe's evidence texts. */
+  readonly evidence: Uint8Array;
+  /** 1 where the message holds one of the probe's `anyOf`; built the first time a probe needs it. */
+  anyOf?: Uint8Array;
+  /** Per probe, which of its `allOf` the message holds. */
+  allOf?: readonly (readonly boolean[])[];
 }
 
-// Per probe, per message object: a message kept step after step is searched once per probe.
-const findingsCache = new WeakMap<PreparedProbe, WeakMap<MessageEvent, Findings>>();
+// Per probe list, per message object and per text: a message kept step after step (by any
+// strategy of the scenario: they share the probe list and the transcript's messages), or copied
+// into a new object with the same text, is searched once for every probe, and a step costs a
+// lookup per message, not one per message and probe. The findings are a function of the text;
+// the text memo is emptied when large.
+interface FindingsMemo {
+  byMessage: WeakMap<MessageEvent, MessageFindings>;
+  byText: Map<string, MessageFindings>;
+}
+const findingsMemo = new WeakMap<readonly PreparedProbe[], FindingsMemo>();
+const TEXT_FINDINGS_LIMIT = 20_000;
 
-function findingsOf(probe: PreparedProbe, message: MessageEvent): Findings {
-  let perMessage = findingsCache.get(probe);
-  if (perMessage === undefined) {
-    perMessage = new WeakMap();
-    findingsCache.set(probe, perMessage);
-  }
-  let findings = perMessage.get(message);
+function findingsOf(probes: readonly PreparedProbe[], memo: FindingsMemo, message: MessageEvent): MessageFindings {
+  let findings = memo.byMessage.get(message);
+  if (findings !== undefined) return findings;
+  const raw = messageText(message);
+  findings = memo.byText.get(raw);
   if (findings === undefined) {
-    const raw = messageText(message);
-    findings = { evidence: probe.evidence.some((e) => containsEvidence(raw, e)) };
-    perMessage.set(message, findings);
+    const evidence = new Uint8Array(probes.length);
+    probes.forEach((probe, i) => {
+      if (probe.evidence.some((e) => containsEvidence(raw, e))) evidence[i] = 1;
+    });
+    findings = { evidence };
+    if (memo.byText.size >= TEXT_FINDINGS_LIMIT) memo.byText.clear();
+    memo.byText.set(raw, findings);
   }
+  memo.byMessage.set(message, findings);
   return findings;
 }
 
-function truthFindings(probe: PreparedProbe, message: MessageEvent, findings: Findings): Required<Findings> {
+function truthOf(probes: readonly PreparedProbe[], message: MessageEvent, findings: MessageFindings): Required<MessageFindings> {
   if (findings.anyOf === undefined || findings.allOf === undefined) {
     const normalised = normalisedOf(message);
-    findings.anyOf = probe.anyOf.some((s) => containsNormalised(normalised, s));
-    findings.allOf = probe.allOf.map((s) => containsNormalised(normalised, s));
+    const anyOf = new Uint8Array(probes.length);
+    probes.forEach((probe, i) => {
+      if (probe.anyOf.some((s) => containsNormalised(normalised, s))) anyOf[i] = 1;
+    });
+    findings.anyOf = anyOf;
+    findings.allOf = probes.map((probe) => probe.allOf.map((s) => containsNormalised(normalised, s)));
   }
-  return findings as Required<Findings>;
+  return findings as Required<MessageFindings>;
 }
 
 /**
- * retention.ts `isPreparedRetained` of a context given as its messages, with what each message
- * holds found once per message object and probe: a step costs a lookup per message, not a search
- * of the whole context. The same answer: evidence and ground truth never span two messages (the
- * joined texts are separated by a character neither contains; a probe whose truth does falls back
- * to the joined context), and only the regex is run on the joined `context`.
+ * retention.ts `isPreparedRetained` of each probe of `probes` for which `isAsked(index)` holds
+ * (null for the others), on a context given as its messages. What each message holds is found
+ * once per probe list and text (see `findingsOf`). The same answer as the joined search: evidence and
+ * ground truth never span two messages (the joined texts are separated by a character neither
+ * contains; a probe whose truth does falls back to the joined context), and only the regex is
+ * run on the joined `context`.
  */
+export function retainedInMessages(
+  probes: readonly PreparedProbe[],
+  messages: readonly MessageEvent[],
+  context: PreparedContext,
+  isAsked: (index: number) => boolean,
+): (boolean | null)[] {
+  let memo = findingsMemo.get(probes);
+  if (memo === undefined) {
+    memo = { byMessage: new WeakMap(), byText: new Map() };
+    findingsMemo.set(probes, memo);
+  }
+  const all = messages.map((message) => findingsOf(probes, memo, message));
+  const withEvidence = new Uint8Array(probes.length);
+  for (const findings of all) for (let i = 0; i < probes.length; i++) if (findings.evidence[i] === 1) withEvidence[i] = 1;
+  let truths: Required<MessageFindings>[] | undefined;
+  const truthsOf = (): Required<MessageFindings>[] => (truths ??= all.map((f, m) => truthOf(probes, messages[m] as MessageEvent, f)));
+  return probes.map((probe, i) => {
+    if (!isAsked(i) || !probe.measurable) return null;
+    const hasTruth = probe.anyOf.length > 0 || probe.allOf.length > 0 || probe.regex !== undefined;
+    if (probe.evidence.length === 0 && !hasTruth) return null;
+    if (withEvidence[i] === 1) return true;
+    if ([...probe.anyOf, ...probe.allOf].some((s) => s.includes(SEPARATOR))) return isJoinedTruthRetained(probe, context);
+    if (probe.anyOf.length > 0 && truthsOf().some((f) => f.anyOf[i] === 1)) return true;
+    if (probe.allOf.length > 0 && probe.allOf.every((_, j) => truthsOf().some((f) => f.allOf[i]?.[j] === true))) return true;
+    return probe.regex?.test(context.raw) ?? false;
+  });
+}
+
+/** `retainedInMessages` of one probe. */
 export function isRetainedInMessages(probe: PreparedProbe, messages: readonly MessageEvent[], context: PreparedContext): boolean | null {
-  if (!probe.measurable) return null;
-  const hasTruth = probe.anyOf.length > 0 || probe.allOf.length > 0 || probe.regex !== undefined;
-  if (probe.evidence.length === 0 && !hasTruth) return null;
-  const all = messages.map((message) => findingsOf(probe, message));
-  if (all.some((f) => f.evidence)) return true;
-  if ([...probe.anyOf, ...probe.allOf].some((s) => s.includes(SEPARATOR))) return isJoinedTruthRetained(probe, context);
-  const truths = all.map((f, i) => truthFindings(probe, messages[i] as MessageEvent, f));
-  if (truths.some((f) => f.anyOf)) return true;
-  if (probe.allOf.length > 0 && probe.allOf.every((_, j) => truths.some((f) => f.allOf[j] === true))) return true;
-  return probe.regex?.test(context.raw) ?? false;
+  return retainedInMessages([probe], messages, context, () => true)[0] ?? null;
 }
 
 function isJoinedTruthRetained(probe: PreparedProbe, context: PreparedContext): boolean {

@@ -23,7 +23,21 @@ const TOKEN = /[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g;
  * The words of a text worth naming in a question (`claude-reliability/scripts` gives `claude`,
  * `reliability`, `scripts`); only those that read as words.
  */
-function termWords(text: string): string[] {
+function termWords(text: string): readonly string[] {
+  let words = termWordsMemo.get(text);
+  if (words === undefined) {
+    words = readTermWords(text);
+    if (termWordsMemo.size >= TERM_WORDS_MEMO_LIMIT) termWordsMemo.clear();
+    termWordsMemo.set(text, words);
+  }
+  return words;
+}
+
+/** `termWords` of each text once: the facts of one tool result all offer its whole output as hints. */
+const termWordsMemo = new Map<string, readonly string[]>();
+const TERM_WORDS_MEMO_LIMIT = 10_000;
+
+function readTermWords(text: string): string[] {
   const words: string[] = [];
   for (const token of text.toLowerCase().match(TOKEN) ?? []) {
     words.push(token, ...(/[_./-]/.test(token) ? token.split(/[_./-]+/) : []));
@@ -37,7 +51,7 @@ function isHintWord(word: string): boolean {
 }
 
 /** Words of the evidence lines: those of message `index` that hold the answer. */
-function evidenceWords(lines: LineIndex, index: number, answer: string): string[] {
+function evidenceWords(lines: LineIndex, index: number, answer: string): readonly string[] {
   return (lines.byMessage[index] ?? []).flatMap((line) => {
     const text = lines.lines[line]?.text ?? '';
     return containsNormalised(text, answer) ? termWords(text) : [];
@@ -65,10 +79,14 @@ export function phraseQuestion(fact: Fact, span: readonly number[], passages: Li
   ]);
   const sources = [evidenceWords(passages, fact.index, answer), ...fact.hintSources.map(termWords)];
   const candidates: string[] = [];
+  const taken = new Set<string>();
   for (const words of sources) {
     // Stable sort: among equally rare words, the first in the passage wins.
-    const fresh = [...new Set(words)].filter((w) => !exclude.has(w) && !candidates.includes(w) && isKnownWord(passages, w));
-    candidates.push(...fresh.sort((a, b) => rarityOf(passages, a) - rarityOf(passages, b)));
+    const fresh = [...new Set(words)].filter((w) => !exclude.has(w) && !taken.has(w) && isKnownWord(passages, w));
+    for (const w of fresh) taken.add(w);
+    // Each word's rarity once, not at every comparison.
+    const rarity = new Map(fresh.map((w) => [w, rarityOf(passages, w)]));
+    candidates.push(...fresh.sort((a, b) => (rarity.get(a) ?? 0) - (rarity.get(b) ?? 0)));
   }
   const evidence = new Set(span);
   const isFair = (question: string): boolean => !containsNormalised(normaliseAnswer(question), answer) && isFindable(passages, question, fact.answer, evidence);

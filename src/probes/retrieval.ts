@@ -41,12 +41,17 @@ export function chooseRetrievalKeys(question: string, context: readonly ContextM
 
 /** The messages of the lines holding the most of the question's content words (ties: the later line). */
 function bestMatchingMessages(question: string, context: readonly ContextMessage[]): string[] {
-  const wanted = new Set(wordsOf(question).filter((w) => w.length >= 3 && !STOPWORDS.has(w)));
-  const lines = context.flatMap((message, m) =>
-    messageText(message)
-      .split(/\r?\n/)
-      .map((line, l) => ({ id: message.id, order: m * 1_000_000 + l, overlap: new Set(wordsOf(line).filter((w) => wanted.has(w))).size })),
-  );
+  const wanted = [...new Set(wordsOf(question).filter((w) => w.length >= 3 && !STOPWORDS.has(w)))];
+  // Only lines that hold a wanted word: a best overlap of 0 chooses nothing, and a line of overlap
+  // 0 is never within RUNNER_UP of a positive best; the sort is the same total order on fewer lines.
+  const lines: { id: string; order: number; overlap: number }[] = [];
+  context.forEach((message, m) => {
+    const words = lineWordsOf(messageText(message));
+    const overlaps = new Map<number, number>();
+    for (const word of wanted) for (const l of words.get(word) ?? []) overlaps.set(l, (overlaps.get(l) ?? 0) + 1);
+    // In line order, as a scan of every line would list them (the sort below is stable).
+    for (const l of [...overlaps.keys()].sort((a, b) => a - b)) lines.push({ id: message.id, order: m * 1_000_000 + l, overlap: overlaps.get(l) ?? 0 });
+  });
   lines.sort((a, b) => b.overlap - a.overlap || b.order - a.order);
   const best = lines[0]?.overlap ?? 0;
   if (best === 0) return [];
@@ -58,6 +63,31 @@ function bestMatchingMessages(question: string, context: readonly ContextMessage
         .map((line) => line.id),
     ),
   ];
+}
+
+/**
+ * Each word of a text → the lines (split at line breaks) that hold it, ascending, built once per
+ * text: every probe asked on a context reads the same messages again. Emptied when large.
+ */
+const lineWordsMemo = new Map<string, ReadonlyMap<string, readonly number[]>>();
+const LINE_WORDS_MEMO_LIMIT = 20_000;
+
+function lineWordsOf(text: string): ReadonlyMap<string, readonly number[]> {
+  let words = lineWordsMemo.get(text);
+  if (words === undefined) {
+    const built = new Map<string, number[]>();
+    text.split(/\r?\n/).forEach((line, l) => {
+      for (const word of new Set(wordsOf(line))) {
+        const list = built.get(word);
+        if (list === undefined) built.set(word, [l]);
+        else list.push(l);
+      }
+    });
+    words = built;
+    if (lineWordsMemo.size >= LINE_WORDS_MEMO_LIMIT) lineWordsMemo.clear();
+    lineWordsMemo.set(text, words);
+  }
+  return words;
 }
 
 /** A message and those a tool call links it to: a call's results, or a result's call. */

@@ -54,12 +54,22 @@ function isDigit(char: string | undefined): boolean {
   return char !== undefined && char >= '0' && char <= '9';
 }
 
+/** Where a number first occurs in a text at or after `from` on its own, not as part of a longer number, or -1. */
+function indexOfNumber(text: string, value: string, from: number): number {
+  for (let at = text.indexOf(value, from); at >= 0; at = text.indexOf(value, at + 1)) {
+    if (!isDigit(text[at - 1]) && !isDigit(text[at + value.length])) return at;
+  }
+  return -1;
+}
+
 /** Whether a number occurs in a text on its own, not as part of a longer number. */
 function containsNumber(text: string, value: string): boolean {
-  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
-    if (!isDigit(text[at - 1]) && !isDigit(text[at + value.length])) return true;
-  }
-  return false;
+  return indexOfNumber(text, value, 0) >= 0;
+}
+
+/** Where one specific of `kind` first occurs verbatim in `text` at or after `from` (a number not inside a longer one), or -1. */
+export function indexOfSpecific(kind: keyof Specifics, text: string, value: string, from: number): number {
+  return kind === 'numbers' ? indexOfNumber(text, value, from) : text.indexOf(value, from);
 }
 
 function shareFound(values: readonly string[], isFound: (value: string) => boolean): number | null {

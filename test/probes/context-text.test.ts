@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isRetainedInMessages, messageText, prepareMessages } from '../../src/probes/context-text.js';
+import { isRetainedInMessages, messageText, prepareMessages, retainedInMessages } from '../../src/probes/context-text.js';
 import { renderMessageText } from '../../src/probes/message-text.js';
 import { isPreparedRetained, prepareContext, prepareProbe } from '../../src/probes/retention.js';
 import type { MessageEvent, Probe } from '../../src/transcript/types.js';
@@ -67,5 +67,42 @@ describe('isRetainedInMessages', () => {
       true,
     ]);
     expect(isRetainedInMessages(prepared, messages.slice(1), prepareMessages(messages.slice(1)))).toBe(false);
+  });
+});
+
+describe('retainedInMessages', () => {
+  const probe = (expected: Probe['expected']): Probe => ({ id: 'p', kind: 'recall', question: 'q?', expected, evidence: [], ask: ['end'] });
+  // One list for every step, as the probe observer keeps it: the findings memo is per list.
+  const list = [
+    prepareProbe(probe({ anyOf: ['nothing like it'] }), ['export const config = {\n  port: 8437,\n};']),
+    prepareProbe(probe({ anyOf: ['src/config.ts'] }), []),
+    prepareProbe(probe({ allOf: ['server listen', 'port: 8437'] }), []),
+    prepareProbe(probe({ anyOf: ['843'] }), []),
+    prepareProbe(probe({ regex: 'listen\\?[\\s\\S]*8437' }), []),
+    prepareProbe(probe({ notInSession: true }), []),
+    prepareProbe(probe({ anyOf: ['a\u0000b'] }), []),
+  ];
+  // A copy with the same text is a new object: its findings come from the text memo.
+  const copy: MessageEvent = { ...(messages[2] as MessageEvent) };
+  const contexts: MessageEvent[][] = [
+    [],
+    messages,
+    messages.slice(1),
+    [messages[2] as MessageEvent, messages[0] as MessageEvent],
+    [copy],
+    [messages[0] as MessageEvent, copy],
+  ];
+
+  it('gives every probe of a list what isPreparedRetained gives on the joined context, step after step', () => {
+    for (const context of contexts) {
+      const joined = prepareContext(context.map((m) => renderMessageText(m)));
+      const verdicts = retainedInMessages(list, context, prepareMessages(context), () => true);
+      expect(verdicts).toEqual(list.map((p) => isPreparedRetained(p, joined)));
+    }
+    expect(retainedInMessages(list, messages, prepareMessages(messages), () => true)).toEqual([true, true, true, false, true, null, false]);
+  });
+
+  it('answers null for the probes not asked', () => {
+    expect(retainedInMessages(list, messages, prepareMessages(messages), (i) => i === 2)).toEqual([null, null, true, null, null, null, null]);
   });
 });

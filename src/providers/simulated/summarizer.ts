@@ -7,6 +7,7 @@ import { detectStyle, sectionsOf, type SummarySection, type SummaryStyle } from 
 export interface SummaryOptions {
   /** The summary never exceeds this many tokens (as `count` measures them). */
   budgetTokens: number;
+  /** Tokens of a text (never negative). */
   count: (text: string) => number;
   /** The summary prompt (the request's instruction); it decides the style (summary-style.ts). */
   prompt?: string;
@@ -62,6 +63,9 @@ function composeLines(style: SummaryStyle, material: readonly MaterialItem[], ch
   sections.forEach((section, index) => {
     let left = carry + section.share * options.budgetTokens - (section.title === undefined ? 0 : options.count(section.title) + 2);
     for (const text of section.isData === true ? dataLines(chosen) : proseOf(section, material, chosen)) {
+      // A line costs at least 2 (its count and the line break): once less is left, no prose line
+      // of this section fits, and the rest need not be paraphrased and counted.
+      if (section.isData !== true && left < 2) break;
       const key = text.toLowerCase();
       if (seen.has(key)) continue;
       const cost = options.count(text) + 2;
@@ -75,13 +79,16 @@ function composeLines(style: SummaryStyle, material: readonly MaterialItem[], ch
   return lines;
 }
 
-/** A section's candidate sentences, paraphrased, in its order of preference. */
-function proseOf(section: SummarySection, material: readonly MaterialItem[], chosen: ChosenSpecifics): string[] {
+/** A section's candidate sentences, paraphrased, in its order of preference (each paraphrased when reached). */
+function* proseOf(section: SummarySection, material: readonly MaterialItem[], chosen: ChosenSpecifics): Generator<string> {
   const items = section.kinds.flatMap((kind) => {
     const ofKind = material.filter((item) => item.kind === kind);
     return section.oldestFirst === true ? ofKind : [...ofKind].reverse();
   });
-  return items.map((item) => paraphraseSpecifics(item.text, chosen)).filter((text) => /\p{L}{3,}/u.test(text));
+  for (const item of items) {
+    const text = paraphraseSpecifics(item.text, chosen);
+    if (/\p{L}{3,}/u.test(text)) yield text;
+  }
 }
 
 /** The specifics kept verbatim, listed by kind. */

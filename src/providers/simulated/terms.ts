@@ -23,6 +23,9 @@ const QUESTION_FRAMING = new Set(
   ).split(' '),
 );
 
+/** The framing words as `extractTerms` stems them, built once rather than per question. */
+const STEMMED_FRAMING = new Set([...QUESTION_FRAMING].map(stem));
+
 const TOKEN = /[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g;
 
 /**
@@ -33,18 +36,36 @@ const TOKEN = /[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g;
 export function extractTerms(text: string): string[] {
   const terms: string[] = [];
   for (const token of text.toLowerCase().match(TOKEN) ?? []) {
-    addTerm(terms, token);
+    for (const term of termsOfToken(token)) terms.push(term);
+  }
+  return terms;
+}
+
+/**
+ * The terms of each token, worked out once: a session repeats a small vocabulary many times over.
+ * A pure function of the token; emptied when large.
+ */
+const tokenMemo = new Map<string, readonly string[]>();
+const TOKEN_MEMO_LIMIT = 100_000;
+
+function termsOfToken(token: string): readonly string[] {
+  let terms = tokenMemo.get(token);
+  if (terms === undefined) {
+    const built: string[] = [];
+    addTerm(built, token);
     if (/[_./-]/.test(token)) {
-      for (const piece of token.split(/[_./-]+/)) addTerm(terms, piece);
+      for (const piece of token.split(/[_./-]+/)) addTerm(built, piece);
     }
+    terms = built;
+    if (tokenMemo.size >= TOKEN_MEMO_LIMIT) tokenMemo.clear();
+    tokenMemo.set(token, terms);
   }
   return terms;
 }
 
 /** The content terms of a question: its terms without the words that only frame it. */
 export function extractQuestionTerms(question: string): string[] {
-  const framing = new Set([...QUESTION_FRAMING].map(stem));
-  return extractTerms(question).filter((term) => !framing.has(term) && !QUESTION_FRAMING.has(term));
+  return extractTerms(question).filter((term) => !STEMMED_FRAMING.has(term) && !QUESTION_FRAMING.has(term));
 }
 
 function addTerm(terms: string[], token: string): void {

@@ -4,12 +4,28 @@
  * (`env.archive.lookup`: a task archive, a scratchpad ref). Probe readers follow them.
  */
 const HINT = /\[archived: ([^\]\s]+) — retrievable\]/g;
+/** Every hint starts so: a text without it holds none (a plain search, cheaper than the pattern). */
+const HINT_START = '[archived: ';
 
 export function retrievalHint(key: string): string {
   return `[archived: ${key} — retrievable]`;
 }
 
-/** The keys of every retrieval hint in `text`, in order. */
+/**
+ * The keys of each text holding a hint, found once: the probe reader and the follow-up reads look
+ * at every message of a context at every step, and kept messages hand them the same texts again.
+ * A pure function of the text; emptied when large.
+ */
+const hintMemo = new Map<string, readonly string[]>();
+const HINT_MEMO_LIMIT = 20_000;
+
+/** The keys of every retrieval hint in `text`, in order (a new array: callers may add to it). */
 export function findRetrievalHints(text: string): string[] {
-  return [...text.matchAll(HINT)].map((m) => m[1] as string);
+  let keys = hintMemo.get(text);
+  if (keys === undefined) {
+    keys = text.includes(HINT_START) ? [...text.matchAll(HINT)].map((m) => m[1] as string) : [];
+    if (hintMemo.size >= HINT_MEMO_LIMIT) hintMemo.clear();
+    hintMemo.set(text, keys);
+  }
+  return [...keys];
 }
