@@ -1,7 +1,6 @@
 import type { TranscriptSource } from './types.js';
 import type { Transcript } from '../transcript/types.js';
 import { readTranscript } from '../transcript/read.js';
-import { generateSession } from '../transcript/synthetic/generate.js';
 import { importTranscript } from '../transcript/importers/index.js';
 import { readHead } from '../transcript/importers/shared/lines.js';
 
@@ -22,7 +21,8 @@ export async function isCanonicalFile(file: string): Promise<boolean> {
  * JSONL, or imported from a foreign agent log (the format detected from the content).
  */
 export async function loadTranscript(source: TranscriptSource, seed: number): Promise<Transcript> {
-  if (source.kind === 'synthetic') return generateSession({ seed, ...source.options });
+  // The generator (a dozen modules of vocabulary and templates) is loaded only by runs that use it.
+  if (source.kind === 'synthetic') return (await import('../transcript/synthetic/generate.js')).generateSession({ seed, ...source.options });
   if (source.format === undefined && (source.path.endsWith('.ctx.jsonl') || (await isCanonicalFile(source.path))))
     return readTranscript(source.path, { lenient: source.lenient });
   return importTranscript(source.path, { lenient: source.lenient, ...(source.format !== undefined ? { from: source.format } : {}) });
