@@ -51,7 +51,19 @@ function findInNewMessages(values: readonly SpecificValue[], memo: WeakMap<Messa
   });
   const joined = texts.join(SEPARATOR);
   const holds: number[][] = fresh.map(() => []);
+  // Numbers: every place a number may stand on its own is read once and looked up, rather than
+  // every number of the session searched for (a long session has thousands, and they grow with it).
+  const numbers = numberIndexOf(values);
+  if (numbers.byValue.size > 0) {
+    const held = fresh.map(() => new Set<number>());
+    forEachNumberAt(joined, numbers.longest, (value, at) => {
+      const i = numbers.byValue.get(value);
+      if (i !== undefined) held[messageAt(starts, at)]?.add(i);
+    });
+    held.forEach((set, m) => holds[m]?.push(...set));
+  }
   values.forEach(({ kind, value }, i) => {
+    if (kind === 'numbers') return;
     for (let at = indexOfSpecific(kind, joined, value, 0); at >= 0;) {
       const m = messageAt(starts, at);
       holds[m]?.push(i);
@@ -61,6 +73,47 @@ function findInNewMessages(values: readonly SpecificValue[], memo: WeakMap<Messa
     }
   });
   fresh.forEach((message, m) => memo.set(message, holds[m] ?? []));
+}
+
+/** The number values by text, with their indexes in `valuesOf`, and the longest one's length. */
+function numberIndexOf(values: readonly SpecificValue[]): { byValue: Map<string, number>; longest: number } {
+  let index = numberIndexes.get(values);
+  if (index === undefined) {
+    const byValue = new Map<string, number>();
+    let longest = 0;
+    values.forEach(({ kind, value }, i) => {
+      if (kind !== 'numbers' || byValue.has(value)) return;
+      byValue.set(value, i);
+      longest = Math.max(longest, value.length);
+    });
+    index = { byValue, longest };
+    numberIndexes.set(values, index);
+  }
+  return index;
+}
+
+const numberIndexes = new WeakMap<readonly SpecificValue[], { byValue: Map<string, number>; longest: number }>();
+
+const isDigitCode = (code: number): boolean => code >= 48 && code <= 57;
+
+/**
+ * Calls `visit` with every substring of `text` that specifics.ts `indexOfSpecific` could find as a
+ * number on its own: it starts with `v` or a digit not preceded by a digit, ends with a digit not
+ * followed by one, and holds only `v`, digits and dots (what a number value is made of), up to
+ * `longest` characters. A value is found at a place exactly when it is one of these substrings.
+ */
+function forEachNumberAt(text: string, longest: number, visit: (value: string, at: number) => void): void {
+  for (const run of text.matchAll(/[v0-9.]+/g)) {
+    const start = run.index;
+    const end = start + run[0].length;
+    for (let i = start; i < end; i++) {
+      const first = text.charCodeAt(i);
+      if (first === 46 || (i > 0 && isDigitCode(text.charCodeAt(i - 1)))) continue;
+      for (let j = i + 1; j <= Math.min(end, i + longest); j++) {
+        if (isDigitCode(text.charCodeAt(j - 1)) && !isDigitCode(text.charCodeAt(j))) visit(text.slice(i, j), i);
+      }
+    }
+  }
 }
 
 /** Index of the message whose text holds `offset` of the joined texts. */

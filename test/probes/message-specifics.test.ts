@@ -35,4 +35,18 @@ describe('specificsSurvivalInMessages', () => {
     expect(specificsSurvivalInMessages(spanning, context)).toEqual({ paths: null, commands: 1, numbers: null });
     expect(specificsSurvivalInMessages({ paths: [], commands: [], numbers: [] }, messages)).toEqual({ paths: null, commands: null, numbers: null });
   });
+
+  it('finds each number where searching for it would, digits on both sides or not', () => {
+    // Values inside versions, after a `v`, after a dot, glued to letters, inside longer numbers.
+    const texts = ['v20.11.1 and 20.11 then 11.1', 'x3.14y 13.145 1.123 a123b v1230', '1v20 vv20 v20', '2024-11-25 10.0.0.1:8080', '..7.. 007 70.0'];
+    const numbers = ['v20.11.1', '20.11.1', '20.11', '11.1', '3.14', '123', '1230', 'v20', '2024', '10.0.0.1', '0.0', '8080', '7', '007', '70.0', '25', '999'];
+    const context = texts.map((text, i): MessageEvent => ({ type: 'message', id: `n${i}`, role: 'tool', text, toolCallId: 'c' }));
+    const only: Specifics = { paths: [], commands: [], numbers };
+    for (let n = 1; n <= context.length; n++) {
+      const part = context.slice(0, n);
+      expect(specificsSurvivalInMessages(only, part)).toEqual(specificsSurvival(only, part.map(messageText).join(SEPARATOR)));
+    }
+    // Found on their own: all but '999'; '123' in "1.123", '1230' in "v1230", '7' in "..7..".
+    expect(specificsSurvivalInMessages(only, context).numbers).toBe(16 / 17);
+  });
 });
