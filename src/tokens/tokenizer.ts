@@ -12,7 +12,7 @@ import { SEGMENT_MIN_TEXT, segmentsOf } from './segments.js';
  * and freeing an o200k encoder costs a few hundred milliseconds of every CLI run and test file.
  */
 const encoders = new Map<Encoding, Tiktoken>();
-/** Per-encoding count cache: no text is tokenized twice in a process. */
+/** Per-encoding count cache: no text is tokenized twice in a process (within a bound, see `remember`). */
 const caches = new Map<Encoding, Map<string, number>>();
 const stats = { tokenized: 0, hits: 0 };
 
@@ -37,7 +37,7 @@ function countRaw(encoding: Encoding, text: string): number {
     if (count === undefined) {
       count = encode(encoding, segment);
       // A copy, not a slice: a slice would keep the whole text it was cut from alive.
-      segments.set(Buffer.from(segment, 'utf8').toString('utf8'), count);
+      remember(segments, Buffer.from(segment, 'utf8').toString('utf8'), count);
     }
     n += count;
   }
@@ -66,8 +66,26 @@ export function countTokens(encoding: Encoding, text: string): number {
   }
   const n = countRaw(encoding, text);
   stats.tokenized += 1;
-  cache.set(text, n);
+  remember(cache, text, n);
   return n;
+}
+
+/**
+ * Characters of keys a count cache holds before it starts over (64 MB of text): strategies make
+ * new texts all session long (summary requests hold whole spans), and a cache of every one of them
+ * grew with the session. Counts stay exact; past the bound some texts are counted again.
+ */
+const CACHE_CHARS = 32 * 2 ** 20;
+const cachedChars = new WeakMap<Map<string, number>, number>();
+
+function remember(cache: Map<string, number>, text: string, count: number): void {
+  let chars = (cachedChars.get(cache) ?? 0) + text.length;
+  if (chars > CACHE_CHARS) {
+    cache.clear();
+    chars = text.length;
+  }
+  cache.set(text, count);
+  cachedChars.set(cache, chars);
 }
 
 /** How many texts were tokenized and how many counts came from the cache (for tests and bench). */
