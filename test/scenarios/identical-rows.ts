@@ -1,10 +1,11 @@
 import { loadScenarioFile } from '../../src/scenario/load.js';
 import { runSuite } from '../../src/engine/run-suite.js';
 import type { StrategyAction } from '../../src/strategies/types.js';
-import type { UnitResult } from '../../src/metrics/types.js';
+import type { RunResult, UnitResult } from '../../src/metrics/types.js';
 
 /**
- * The rule test/scenarios/real-identical-rows*.test.ts hold the bundled scenarios to, run as
+ * The rule test/scenarios/real-identical-rows*.test.ts (and, for the synthetic scenarios,
+ * test/report/html.browser.test.ts) hold the bundled scenarios to, run as
  * `npm start` runs them (mocked): no two strategies of a scenario have identical summary rows
  * unless the scenario file's `identicalRows` lists them with a reason, and the seed strategies
  * that act on any session act on every scenario that runs them (or are listed beside `full`).
@@ -49,6 +50,7 @@ export const acted = (unit: UnitResult): boolean => unit.events.some((e) => e.ty
 
 /** The units of a run of scenario files, grouped by scenario, with each scenario's `identicalRows`. */
 export interface RowsByScenario {
+  result: RunResult;
   units: UnitResult[];
   byScenario: Map<string, UnitResult[]>;
   explained: Map<string, Explanation[]>;
@@ -61,10 +63,11 @@ export async function runScenarios(files: string[]): Promise<RowsByScenario> {
     const { data } = await loadScenarioFile(file);
     explained.set(data.name, data.identicalRows ?? []);
   }
-  const { units } = await runSuite({ scenarios: files });
+  const result = await runSuite({ scenarios: files });
+  const { units } = result;
   const byScenario = new Map<string, UnitResult[]>();
   for (const unit of units) byScenario.set(unit.scenario, [...(byScenario.get(unit.scenario) ?? []), unit]);
-  return { units, byScenario, explained };
+  return { result, units, byScenario, explained };
 }
 
 /** `scenario: a = b` for every group of identical rows its file does not list in `identicalRows`. */

@@ -11,7 +11,7 @@ import { ACTS, acted, idleSeedStrategies, runScenarios, unexplainedIdenticalRows
  * suite's minute of CPU on both cores: the two Claude Code sessions below, the compacted one in
  * real-identical-rows.vsla-compacted.test.ts, mini-swe-agent in
  * real-identical-rows.mini-swe-agent.test.ts, the synthetic scenarios in
- * real-identical-rows.synthetic.test.ts.
+ * test/report/html.browser.test.ts (whose browser tests render the same run: one run for both).
  */
 const REAL = 'scenarios/real';
 
