@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runSuite } from '../../src/engine/run-suite.js';
 import type { RunResult } from '../../src/metrics/types.js';
 import { renderHtml } from '../../src/report/html.js';
 import { Browser, findChromium } from './browser/cdp.js';
 import { inspectPage, VIEWPORT, type PageReport } from './browser/page.js';
 import { longRun } from './long-run.js';
 import { buildHostileResult } from './hostile-result.js';
+import { runScenarios, unexplainedIdenticalRows, type RowsByScenario } from '../scenarios/identical-rows.js';
 
 const chromium = findChromium();
 const OUTPUT = resolve(import.meta.dirname, '../.output/report');
@@ -25,6 +25,24 @@ function writeReport(result: RunResult, name: string): string {
   writeFileSync(path, file.contents);
   return pathToFileURL(path).href;
 }
+
+/**
+ * The bundled synthetic scenarios as `npm start` runs them (every strategy; they exercise every
+ * chart: overflow, 429s, probes, compactions). One run, about 20 s of CPU, serves the default-suite
+ * report below and the check that their summary rows repeat only where their files say why (the
+ * rule of test/scenarios/real-identical-rows.test.ts), which runs with or without a browser.
+ */
+const SYNTHETIC = ['overflow-coding.yaml', 'tpm-limited.yaml', 'recall-fits.yaml'].map((f) => resolve(import.meta.dirname, '../../scenarios', f));
+let syntheticRun: Promise<RowsByScenario> | undefined;
+const bundledSynthetic = (): Promise<RowsByScenario> => (syntheticRun ??= runScenarios(SYNTHETIC));
+
+describe('the bundled synthetic scenarios', () => {
+  it('have no identical summary rows that their files do not explain', { timeout: SUITE_TIMEOUT_MS }, async () => {
+    const run = await bundledSynthetic();
+    expect(run.byScenario.size).toBe(SYNTHETIC.length);
+    expect(unexplainedIdenticalRows(run)).toEqual([]);
+  });
+});
 
 describe.skipIf(chromium === undefined)('the HTML report in headless Chromium (skipped: no chromium binary; apt-get install chromium)', () => {
   let browser: Browser;
@@ -47,9 +65,7 @@ describe.skipIf(chromium === undefined)('the HTML report in headless Chromium (s
     beforeAll(async () => {
       // The synthetic scenarios exercise every chart (overflow, 429s, probes, compactions); the real
       // ones add only more of the same and would double the test's time.
-      const scenarios = ['overflow-coding.yaml', 'tpm-limited.yaml', 'recall-fits.yaml'].map((f) => resolve(import.meta.dirname, '../../scenarios', f));
-      const result = await runSuite({ scenarios });
-      url = writeReport(result, 'suite');
+      url = writeReport((await bundledSynthetic()).result, 'suite');
       page = await inspectPage(browser, url);
       mkdirSync(OUTPUT, { recursive: true });
       writeFileSync(join(OUTPUT, 'default-suite.png'), page.screenshot);

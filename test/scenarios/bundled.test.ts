@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { prepareScenarios, runSuite } from '../../src/engine/run-suite.js';
+import { runSuite } from '../../src/engine/run-suite.js';
+import { preparedBundled } from './bundled-prepared.js';
 
 /**
  * The bar every bundled scenario (the default suite, `npm start`) meets: at least 30 steps and
  * probes to ask — 8 at least for a real log's generated ones — so that no row is a one-step crash
  * or a recall figure of two questions.
  */
-const prepared = await prepareScenarios(['scenarios']);
+const prepared = await preparedBundled('scenarios');
 
 describe('the bundled suite', () => {
   it.each(prepared.map((p) => ({ name: p.scenario.name, p })))('$name has at least 30 steps and its probes', ({ p }) => {

@@ -1,13 +1,14 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prepareScenarios, runSuite } from '../../src/engine/run-suite.js';
+import { runSuite } from '../../src/engine/run-suite.js';
+import { preparedBundled } from './bundled-prepared.js';
 
 /**
  * scenarios/published/: the published comparisons a replay can reproduce (README "Published
  * results, replayed"). The Complexity Trap run (4 × 1019 steps) is too slow for a test: its setup
  * is checked here, its figures are in the README. Claude Code's own compaction is replayed.
  */
-const prepared = await prepareScenarios(['scenarios/published']);
+const prepared = await preparedBundled('scenarios/published');
 
 describe('scenarios/published', () => {
   it('replays the Complexity Trap policies with the study settings on the 23 mini-swe-agent runs', () => {

@@ -2,14 +2,15 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandScenarioPaths, loadScenarioFile } from '../../src/scenario/load.js';
-import { prepareScenarios, runSuite } from '../../src/engine/run-suite.js';
+import { runSuite } from '../../src/engine/run-suite.js';
+import { preparedBundled } from './bundled-prepared.js';
 import { strategyNames } from '../../src/strategies/index.js';
 import { writeFiles } from '../helpers/temp.js';
 
 const SCENARIOS = 'scenarios/real';
 
 const scenarioFiles = await expandScenarioPaths([SCENARIOS]);
-const prepared = await prepareScenarios([SCENARIOS]);
+const prepared = await preparedBundled(SCENARIOS);
 
 /** Steps and probes of a prepared scenario, over all of its logs. */
 function sizeOf(p: (typeof prepared)[number]): { steps: number; probes: number } {

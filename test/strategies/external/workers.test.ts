@@ -5,9 +5,16 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
 import { transpiledPackage } from '../../helpers/transpile.js';
+import { cli as cliInProcess } from '../../helpers/cli.js';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../../..');
+
+/** The CLI in this process; fails on a non-zero exit as execFile does. */
+async function inProcess(args: string[]): Promise<void> {
+  const { code, stderr } = await cliInProcess(args);
+  if (code !== 0) throw new Error(`ctxbench ${args.join(' ')} exited ${code}: ${stderr}`);
+}
 
 /**
  * Worker threads load a strategy module by path and start policy processes themselves (a planned
@@ -30,13 +37,18 @@ describe('strategies of your own on real worker threads', () => {
         `  - { label: exits, command: [node, ${JSON.stringify(join(root, 'fixtures', 'policies', 'misbehaving.mjs'))}, exit, "5"], timeoutMs: 5000 }`,
       ].join('\n'),
     });
+    // The one-thread reference runs in this process, from the TypeScript source: the same command,
+    // without a second process that would load the project and build the tokenizer once more.
     const outputs: string[] = [];
-    for (const workers of ['1', '2']) {
+    for (const [workers, runCli] of [
+      ['1', inProcess],
+      ['2', (args: string[]) => run(process.execPath, [cli, ...args], { cwd: root })],
+    ] as const) {
       const out = tempDir();
-      await run(process.execPath, [cli, 'run', dir, '--out', out, '--quiet', '--workers', workers, '--reports', 'json'], { cwd: root });
+      await runCli(['run', dir, '--out', out, '--quiet', '--workers', workers, '--reports', 'json']);
       outputs.push(readFileSync(join(out, 'result.json'), 'utf8'));
     }
-    expect(outputs[1], '--workers 2 against --workers 1').toBe(outputs[0]);
+    expect(outputs[1], '--workers 2 (threads of the transpiled CLI) against --workers 1 (in this process)').toBe(outputs[0]);
     const units = (JSON.parse(outputs[1] ?? '{}') as { units: { strategy: string; summary: Record<string, unknown> }[] }).units;
     const row = (label: string) => units.find((u) => u.strategy === label)?.summary;
     const { strategy: _a, ...builtIn } = row('observation-masking') ?? {};

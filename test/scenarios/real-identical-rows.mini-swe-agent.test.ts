@@ -1,0 +1,12 @@
+import { describe, expect, it } from 'vitest';
+import { idleSeedStrategies, runScenarios, unexplainedIdenticalRows } from './identical-rows.js';
+
+// The rule and why it is split over files: real-identical-rows.test.ts.
+describe('the bundled real suite: the 23 mini-swe-agent runs', () => {
+  it('have no identical rows their file does not explain, and their seed strategies act', { timeout: 600_000 }, async () => {
+    const run = await runScenarios(['scenarios/real/real-mini-swe-agent.yaml']);
+    expect(run.byScenario.size).toBe(1);
+    expect(unexplainedIdenticalRows(run)).toEqual([]);
+    expect(idleSeedStrategies(run)).toEqual([]);
+  });
+});
