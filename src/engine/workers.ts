@@ -146,8 +146,7 @@ async function runInThread(units: readonly PlannedUnit[], executors: readonly Un
 function runOnWorkers(units: readonly PlannedUnit[], count: number, options: PoolOptions): Promise<UnitResult[]> {
   const byIndex = new Map<number, UnitResult>();
   const positions = new Map(units.map((unit, position) => [unit.index, position]));
-  const queue = longestFirst(units, options.prepared);
-  let next = 0;
+  const queue = unitQueue(units, options.prepared);
   let settled = false;
   const started = options.started?.threads ?? [];
   void Promise.all(started.slice(count).map((thread) => thread.terminate()));
@@ -169,11 +168,10 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
     // the log and generating its probes again took most of a second per thread).
     const sent = new Map<Worker, Set<string>>(threads.map((thread) => [thread, new Set()]));
     const feed = (thread: Worker): void => {
-      const unit = queue[next];
-      if (unit === undefined) return;
-      next += 1;
-      const key = scenarioKey(unit.scenario);
       const known = sent.get(thread) as Set<string>;
+      const unit = queue.next(known);
+      if (unit === undefined) return;
+      const key = scenarioKey(unit.scenario);
       const prepared = known.has(key) ? undefined : options.prepared?.get(key);
       known.add(key);
       thread.postMessage({ type: 'run', unit, ...(prepared !== undefined ? { prepared } : {}) } satisfies ToWorker);
@@ -196,6 +194,29 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
     if (early?.error !== undefined) finish(early.error);
     else if (early?.exitCode !== undefined) finish(new Error(`a unit worker stopped unexpectedly (exit code ${early.exitCode})`));
   });
+}
+
+/**
+ * The units of a run as threads take them: each thread takes the heaviest unit left of a scenario
+ * it already holds, else of a scenario no thread has started, else any (a thread that would idle
+ * helps with another's scenario). A scenario's texts are then tokenized, indexed and read by one
+ * thread rather than by every thread: taking units in plain heaviest-first order had both threads
+ * start on the heaviest scenario and do that work twice.
+ */
+export function unitQueue(units: readonly PlannedUnit[], prepared: PoolOptions['prepared']): { next(held: ReadonlySet<string>): PlannedUnit | undefined } {
+  const order = longestFirst(units, prepared).map((unit) => ({ unit, key: scenarioKey(unit.scenario) }));
+  const begun = new Set<string>();
+  return {
+    next(held) {
+      const at = [(key: string) => held.has(key), (key: string) => !begun.has(key), () => true]
+        .map((wanted) => order.findIndex(({ key }) => wanted(key)))
+        .find((i) => i >= 0);
+      if (at === undefined) return undefined;
+      const [{ unit, key }] = order.splice(at, 1) as [{ unit: PlannedUnit; key: string }];
+      begun.add(key);
+      return unit;
+    },
+  };
 }
 
 /**

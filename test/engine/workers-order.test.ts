@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { longestFirst } from '../../src/engine/workers.js';
+import { longestFirst, unitQueue } from '../../src/engine/workers.js';
 import { scenarioKey, type PlannedUnit } from '../../src/engine/plan.js';
 import type { PreparedScenario } from '../../src/engine/prepared-scenario.js';
 import type { TranscriptEvent, Transcript } from '../../src/transcript/types.js';
@@ -42,5 +42,25 @@ describe('the order worker threads take units in', () => {
     expect(longestFirst(units, prepared).map((u) => u.index)).toEqual([0, 1]);
     (prepared.get(scenarioKey({ file: 'many.yaml', overrides: {} }))?.logs as unknown[]).push({ transcript: transcript(2, 100) });
     expect(longestFirst(units, prepared).map((u) => u.index)).toEqual([1, 0]);
+  });
+
+  it('gives each thread the units of the scenarios it holds, a new scenario to a new thread, and the rest to whoever is free', () => {
+    const units = [unit(0, 'short.yaml'), unit(1, 'long.yaml'), unit(2, 'short.yaml'), unit(3, 'long.yaml'), unit(4, 'long.yaml')];
+    const prepared = new Map<string, PreparedScenario>([
+      [scenarioKey({ file: 'short.yaml', overrides: {} }), { transcript: transcript(10, 100) } as PreparedScenario],
+      [scenarioKey({ file: 'long.yaml', overrides: {} }), { transcript: transcript(5, 1000) } as PreparedScenario],
+    ]);
+    const queue = unitQueue(units, prepared);
+    const first = new Set<string>();
+    const second = new Set<string>();
+    const take = (held: Set<string>) => {
+      const next = queue.next(held);
+      if (next !== undefined) held.add(scenarioKey(next.scenario));
+      return next?.index;
+    };
+    // Plain heaviest-first would hand both threads a unit of long.yaml.
+    expect([take(first), take(second)]).toEqual([1, 0]);
+    expect([take(second), take(second)]).toEqual([2, 3]);
+    expect([take(first), take(first)]).toEqual([4, undefined]);
   });
 });
