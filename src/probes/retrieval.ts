@@ -1,3 +1,4 @@
+import { createTextMemo } from '../memo.js';
 import type { Archive } from '../strategies/types.js';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import { findRetrievalHints } from '../strategies/helpers/hints.js';
@@ -69,12 +70,10 @@ function bestMatchingMessages(question: string, context: readonly ContextMessage
  * Each word of a text → the lines (split at line breaks) that hold it, ascending, built once per
  * text: every probe asked on a context reads the same messages again. Emptied when large.
  */
-const lineWordsMemo = new Map<string, ReadonlyMap<string, readonly number[]>>();
-const LINE_WORDS_MEMO_LIMIT = 20_000;
+const lineWordsMemo = createTextMemo<ReadonlyMap<string, readonly number[]>>(8_000_000);
 
 function lineWordsOf(text: string): ReadonlyMap<string, readonly number[]> {
-  let words = lineWordsMemo.get(text);
-  if (words === undefined) {
+  return lineWordsMemo.get(text, () => {
     const built = new Map<string, number[]>();
     text.split(/\r?\n/).forEach((line, l) => {
       for (const word of new Set(wordsOf(line))) {
@@ -83,11 +82,8 @@ function lineWordsOf(text: string): ReadonlyMap<string, readonly number[]> {
         else list.push(l);
       }
     });
-    words = built;
-    if (lineWordsMemo.size >= LINE_WORDS_MEMO_LIMIT) lineWordsMemo.clear();
-    lineWordsMemo.set(text, words);
-  }
-  return words;
+    return built;
+  });
 }
 
 /** A message and those a tool call links it to: a call's results, or a result's call. */

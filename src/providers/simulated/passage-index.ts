@@ -1,3 +1,4 @@
+import { createTextMemo } from '../../memo.js';
 import type { ContextMessage } from '../../transcript/types.js';
 import { toolCallText } from '../../tokens/tokenizer.js';
 import { extractTerms } from './terms.js';
@@ -56,20 +57,15 @@ export function idfOf(containing: readonly number[], total: number): number[] {
  * context lines. A pure function of the text, so the memo changes no answer; it is emptied when
  * it grows large.
  */
-const termMemo = new Map<string, PassageTerms>();
-const TERM_MEMO_LIMIT = 200_000;
+const termMemo = createTextMemo<PassageTerms>(4_000_000);
 
 export function passageTerms(text: string): PassageTerms {
-  let entry = termMemo.get(text);
-  if (entry === undefined) {
+  return termMemo.get(text, () => {
     const terms = extractTerms(text);
     const counts = new Map<string, number>();
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    entry = { length: terms.length, counts };
-    if (termMemo.size >= TERM_MEMO_LIMIT) termMemo.clear();
-    termMemo.set(text, entry);
-  }
-  return entry;
+    return { length: terms.length, counts };
+  });
 }
 
 /** One message text read as passages: its pieces, their terms, and on how many pieces each term occurs. */
@@ -87,12 +83,10 @@ export interface TextPassages {
  * scan of only the texts that hold one of its terms. A pure function of the text (text keys are
  * safe across strategies, requests and workers); emptied when large.
  */
-const textMemo = new Map<string, TextPassages>();
-const TEXT_MEMO_LIMIT = 50_000;
+const textMemo = createTextMemo<TextPassages>(8_000_000);
 
 export function textPassages(text: string): TextPassages {
-  let entry = textMemo.get(text);
-  if (entry === undefined) {
+  return textMemo.get(text, () => {
     const pieces = splitText(text);
     const terms = pieces.map(passageTerms);
     const pieceFrequency = new Map<string, number>();
@@ -101,11 +95,8 @@ export function textPassages(text: string): TextPassages {
       totalLength += doc.length;
       for (const term of doc.counts.keys()) pieceFrequency.set(term, (pieceFrequency.get(term) ?? 0) + 1);
     }
-    entry = { pieces, terms, totalLength, pieceFrequency };
-    if (textMemo.size >= TEXT_MEMO_LIMIT) textMemo.clear();
-    textMemo.set(text, entry);
-  }
-  return entry;
+    return { pieces, terms, totalLength, pieceFrequency };
+  });
 }
 
 /** The memo sizes, for a test that holds them bounded. */
