@@ -59,8 +59,6 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
   const started = performance.now();
   const out = resolve(options.out);
   checkOutDir(out);
-  const progress = once(createProgress({ quiet: options.quiet }));
-  const trap = trapStopSignals((signal) => process.stderr.write(`\nctxbench: ${signal}: stopping; the finished units are kept (again to quit at once)\n`));
   let lock: { release: () => void } | undefined;
   let journal: JournalWriter | undefined;
   // Loaded only for --record/--replay: the cassettes use nock, which patches the process's HTTP.
@@ -68,6 +66,9 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
     request.record === undefined && request.replay === undefined
       ? undefined
       : await (await import('./cassette.js')).openCassette(request, request.mode === 'live' ? request.overrides.provider : undefined, request.baseUrl);
+  // Started only once nothing before the try can throw: a bad cassette left the signal handlers installed.
+  const progress = once(createProgress({ quiet: options.quiet }));
+  const trap = trapStopSignals((signal) => process.stderr.write(`\nctxbench: ${signal}: stopping; the finished units are kept (again to quit at once)\n`));
   let recorded = false;
   let journaled = 0;
   try {

@@ -100,4 +100,13 @@ describe('--record / --replay misuse', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('was recorded with --provider gemini, not openai');
   });
+
+  it('leaves no signal handler behind when the cassette is refused', async () => {
+    const file = join(tempDir(), 'c.json');
+    writeFileSync(file, '{"format": "not a cassette"}');
+    const before = { int: process.listenerCount('SIGINT'), term: process.listenerCount('SIGTERM') };
+    const { code } = await cli(['run', liveScenario('openai'), '--provider', 'openai', '--out', tempDir(), '--quiet', '--replay', file]);
+    expect(code).toBe(2);
+    expect({ int: process.listenerCount('SIGINT'), term: process.listenerCount('SIGTERM') }).toEqual(before);
+  });
 });
