@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -8,18 +8,12 @@ import { runSuite, prepareScenarios } from '../../src/engine/run-suite.js';
 import { planUnits } from '../../src/engine/plan.js';
 import { runPlannedUnits, type UnitProgress } from '../../src/engine/workers.js';
 import { renderJson } from '../../src/report/json.js';
-import { tempDir, writeFiles } from '../helpers/temp.js';
+import { writeFiles } from '../helpers/temp.js';
 import { transpiledPackage } from '../helpers/transpile.js';
-import { cli as cliInProcess } from '../helpers/cli.js';
+import { resultsOnOneAndTwoThreads } from '../helpers/thread-results.js';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
-
-/** The CLI in this process; fails on a non-zero exit as execFile does. */
-async function inProcess(args: string[]): Promise<void> {
-  const { code, stderr } = await cliInProcess(args);
-  if (code !== 0) throw new Error(`ctxbench ${args.join(' ')} exited ${code}: ${stderr}`);
-}
 
 /** Two small scenarios in different provider formats, three strategies each. */
 function suite(): string {
@@ -83,19 +77,9 @@ describe('workers: real worker threads (sources transpiled on the fly)', () => {
     expect(existsSync(cli), 'no dist/cli/main.js in the transpiled package').toBe(true);
 
     const dir = suite();
-    // The one-thread reference runs in this process, from the TypeScript source: the same command,
-    // without a second process that would load the project and build the tokenizer once more.
-    const outputs: string[] = [];
-    for (const [workers, runCli] of [
-      ['1', inProcess],
-      ['2', (args: string[]) => run(process.execPath, [cli, ...args], { cwd: root })],
-    ] as const) {
-      const out = tempDir();
-      await runCli(['run', dir, '--out', out, '--quiet', '--workers', workers, '--reports', 'json']);
-      outputs.push(readFileSync(join(out, 'result.json'), 'utf8'));
-    }
-    expect(outputs[1], '--workers 2 (threads of the transpiled CLI) against --workers 1 (in this process)').toBe(outputs[0]);
-    const units = (JSON.parse(outputs[1] ?? '{}') as { units: { summary: { steps_completed: number } }[] }).units;
+    const outputs = await resultsOnOneAndTwoThreads(dir);
+    expect(outputs.two, '--workers 2 (threads of the transpiled CLI) against --workers 1 (in this process)').toBe(outputs.one);
+    const units = (JSON.parse(outputs.two) as { units: { summary: { steps_completed: number } }[] }).units;
     // Six units answered by the simulator inside the workers (each with its own in-process transport).
     expect(units.map((u) => u.summary.steps_completed > 0)).toEqual([true, true, true, true, true, true]);
 
