@@ -11,7 +11,15 @@ export interface TextMemo<V> {
   readonly size: number;
 }
 
-export function createTextMemo<V>(maxChars: number): TextMemo<V> {
+export interface TextMemoOptions {
+  /**
+   * Store a copy of each text rather than the text given: a key cut from a longer text (a slice)
+   * would keep the whole of that text alive for as long as the memo holds it.
+   */
+  copyKeys?: boolean;
+}
+
+export function createTextMemo<V>(maxChars: number, options: TextMemoOptions = {}): TextMemo<V> {
   const entries = new Map<string, V>();
   let chars = 0;
   return {
@@ -23,7 +31,7 @@ export function createTextMemo<V>(maxChars: number): TextMemo<V> {
         entries.clear();
         chars = 0;
       }
-      entries.set(text, value);
+      entries.set(options.copyKeys === true ? Buffer.from(text, 'utf8').toString('utf8') : text, value);
       chars += text.length;
       return value;
     },

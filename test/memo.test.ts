@@ -19,4 +19,13 @@ describe('createTextMemo', () => {
     expect(memo.get('abcd', length)).toBe(4);
     expect(computed).toBe(4);
   });
+
+  it('can hold copies of its texts, found again by equal texts', () => {
+    const memo = createTextMemo<number>(100, { copyKeys: true });
+    const long = 'a slice of a longer text';
+    let computed = 0;
+    expect(memo.get(long.slice(2, 7), (t) => (computed++, t.length))).toBe(5);
+    expect(memo.get('slice', (t) => (computed++, t.length))).toBe(5);
+    expect(computed).toBe(1);
+  });
 });

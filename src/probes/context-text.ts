@@ -1,3 +1,4 @@
+import { createTextMemo, type TextMemo } from '../memo.js';
 import type { MessageEvent } from '../transcript/types.js';
 import { normaliseAnswer } from './grade.js';
 import { renderMessageText } from './message-text.js';
@@ -71,25 +72,22 @@ interface MessageFindings {
 // the text memo is emptied when large.
 interface FindingsMemo {
   byMessage: WeakMap<MessageEvent, MessageFindings>;
-  byText: Map<string, MessageFindings>;
+  byText: TextMemo<MessageFindings>;
 }
 const findingsMemo = new WeakMap<readonly PreparedProbe[], FindingsMemo>();
-const TEXT_FINDINGS_LIMIT = 20_000;
+const TEXT_FINDINGS_CHARS = 8_000_000;
 
 function findingsOf(probes: readonly PreparedProbe[], memo: FindingsMemo, message: MessageEvent): MessageFindings {
   let findings = memo.byMessage.get(message);
   if (findings !== undefined) return findings;
   const raw = messageText(message);
-  findings = memo.byText.get(raw);
-  if (findings === undefined) {
+  findings = memo.byText.get(raw, () => {
     const evidence = new Uint8Array(probes.length);
     probes.forEach((probe, i) => {
       if (probe.evidence.some((e) => containsEvidence(raw, e))) evidence[i] = 1;
     });
-    findings = { evidence };
-    if (memo.byText.size >= TEXT_FINDINGS_LIMIT) memo.byText.clear();
-    memo.byText.set(raw, findings);
-  }
+    return { evidence };
+  });
   memo.byMessage.set(message, findings);
   return findings;
 }
@@ -123,7 +121,7 @@ export function retainedInMessages(
 ): (boolean | null)[] {
   let memo = findingsMemo.get(probes);
   if (memo === undefined) {
-    memo = { byMessage: new WeakMap(), byText: new Map() };
+    memo = { byMessage: new WeakMap(), byText: createTextMemo<MessageFindings>(TEXT_FINDINGS_CHARS) };
     findingsMemo.set(probes, memo);
   }
   const all = messages.map((message) => findingsOf(probes, memo, message));

@@ -1,3 +1,4 @@
+import { createTextMemo } from '../memo.js';
 import type { Fact } from './fact.js';
 import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
@@ -24,18 +25,11 @@ const TOKEN = /[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g;
  * `reliability`, `scripts`); only those that read as words.
  */
 function termWords(text: string): readonly string[] {
-  let words = termWordsMemo.get(text);
-  if (words === undefined) {
-    words = readTermWords(text);
-    if (termWordsMemo.size >= TERM_WORDS_MEMO_LIMIT) termWordsMemo.clear();
-    termWordsMemo.set(text, words);
-  }
-  return words;
+  return termWordsMemo.get(text, readTermWords);
 }
 
 /** `termWords` of each text once: the facts of one tool result all offer its whole output as hints. */
-const termWordsMemo = new Map<string, readonly string[]>();
-const TERM_WORDS_MEMO_LIMIT = 10_000;
+const termWordsMemo = createTextMemo<readonly string[]>(8_000_000);
 
 function readTermWords(text: string): string[] {
   const words: string[] = [];

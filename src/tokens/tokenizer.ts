@@ -1,3 +1,4 @@
+import { createTextMemo, type TextMemo } from '../memo.js';
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import type { ContextMessage } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
@@ -12,8 +13,12 @@ import { SEGMENT_MIN_TEXT, segmentsOf } from './segments.js';
  * and freeing an o200k encoder costs a few hundred milliseconds of every CLI run and test file.
  */
 const encoders = new Map<Encoding, Tiktoken>();
-/** Per-encoding count cache: no text is tokenized twice in a process (within a bound, see `remember`). */
-const caches = new Map<Encoding, Map<string, number>>();
+/**
+ * Per-encoding count cache: no text is tokenized twice in a process, within a bound of 32 million
+ * characters (strategies make new texts all session long: summary requests hold whole spans).
+ */
+const caches = new Map<Encoding, TextMemo<number>>();
+const CACHE_CHARS = 32 * 2 ** 20;
 const stats = { tokenized: 0, hits: 0 };
 
 function encoderFor(encoding: Exclude<Encoding, 'chars4'>): Tiktoken {
@@ -30,17 +35,10 @@ function countRaw(encoding: Encoding, text: string): number {
   if (encoding === 'chars4') return Math.ceil(text.length / 4);
   if (text.length < SEGMENT_MIN_TEXT) return encode(encoding, text);
   let segments = segmentCaches.get(encoding);
-  if (segments === undefined) segmentCaches.set(encoding, (segments = new Map<string, number>()));
+  // Segments are slices of the text: kept as copies, so the memo does not keep the text alive.
+  if (segments === undefined) segmentCaches.set(encoding, (segments = createTextMemo<number>(CACHE_CHARS, { copyKeys: true })));
   let n = 0;
-  for (const segment of segmentsOf(text)) {
-    let count = segments.get(segment);
-    if (count === undefined) {
-      count = encode(encoding, segment);
-      // A copy, not a slice: a slice would keep the whole text it was cut from alive.
-      remember(segments, Buffer.from(segment, 'utf8').toString('utf8'), count);
-    }
-    n += count;
-  }
+  for (const segment of segmentsOf(text)) n += segments.get(segment, (piece) => encode(encoding, piece));
   return n;
 }
 
@@ -50,42 +48,20 @@ function encode(encoding: Exclude<Encoding, 'chars4'>, text: string): number {
 }
 
 /** Per-encoding count of each segment of a long text (segments.ts): exact, and shared by every text that holds it. */
-const segmentCaches = new Map<Encoding, Map<string, number>>();
+const segmentCaches = new Map<Encoding, TextMemo<number>>();
 
 /** Counts `text` with `encoding`, from the process-wide cache when it was counted before. */
 export function countTokens(encoding: Encoding, text: string): number {
   let cache = caches.get(encoding);
-  if (cache === undefined) {
-    cache = new Map();
-    caches.set(encoding, cache);
-  }
-  const hit = cache.get(text);
-  if (hit !== undefined) {
-    stats.hits += 1;
-    return hit;
-  }
-  const n = countRaw(encoding, text);
-  stats.tokenized += 1;
-  remember(cache, text, n);
+  if (cache === undefined) caches.set(encoding, (cache = createTextMemo<number>(CACHE_CHARS)));
+  let hit = true;
+  const n = cache.get(text, () => {
+    hit = false;
+    return countRaw(encoding, text);
+  });
+  if (hit) stats.hits += 1;
+  else stats.tokenized += 1;
   return n;
-}
-
-/**
- * Characters of keys a count cache holds before it starts over (64 MB of text): strategies make
- * new texts all session long (summary requests hold whole spans), and a cache of every one of them
- * grew with the session. Counts stay exact; past the bound some texts are counted again.
- */
-const CACHE_CHARS = 32 * 2 ** 20;
-const cachedChars = new WeakMap<Map<string, number>, number>();
-
-function remember(cache: Map<string, number>, text: string, count: number): void {
-  let chars = (cachedChars.get(cache) ?? 0) + text.length;
-  if (chars > CACHE_CHARS) {
-    cache.clear();
-    chars = text.length;
-  }
-  cache.set(text, count);
-  cachedChars.set(cache, chars);
 }
 
 /** How many texts were tokenized and how many counts came from the cache (for tests and bench). */

@@ -1,3 +1,5 @@
+import { createTextMemo } from '../../memo.js';
+
 /** Lexical helpers shared by the simulated reader and summarizer. */
 
 const STOPWORDS = new Set(
@@ -45,22 +47,17 @@ export function extractTerms(text: string): string[] {
  * The terms of each token, worked out once: a session repeats a small vocabulary many times over.
  * A pure function of the token; emptied when large.
  */
-const tokenMemo = new Map<string, readonly string[]>();
-const TOKEN_MEMO_LIMIT = 100_000;
+const tokenMemo = createTextMemo<readonly string[]>(2_000_000);
 
 function termsOfToken(token: string): readonly string[] {
-  let terms = tokenMemo.get(token);
-  if (terms === undefined) {
+  return tokenMemo.get(token, () => {
     const built: string[] = [];
     addTerm(built, token);
     if (/[_./-]/.test(token)) {
       for (const piece of token.split(/[_./-]+/)) addTerm(built, piece);
     }
-    terms = built;
-    if (tokenMemo.size >= TOKEN_MEMO_LIMIT) tokenMemo.clear();
-    tokenMemo.set(token, terms);
-  }
-  return terms;
+    return built;
+  });
 }
 
 /** The content terms of a question: its terms without the words that only frame it. */

@@ -1,3 +1,5 @@
+import { createTextMemo } from '../../memo.js';
+
 /**
  * Retrieval hints: the marker a strategy leaves where it removed text that it kept in the
  * archive. The key is either an archived message id (`env.archive.get`) or an archive key
@@ -16,16 +18,10 @@ export function retrievalHint(key: string): string {
  * at every message of a context at every step, and kept messages hand them the same texts again.
  * A pure function of the text; emptied when large.
  */
-const hintMemo = new Map<string, readonly string[]>();
-const HINT_MEMO_LIMIT = 20_000;
+const hintMemo = createTextMemo<readonly string[]>(8_000_000);
 
 /** The keys of every retrieval hint in `text`, in order (a new array: callers may add to it). */
 export function findRetrievalHints(text: string): string[] {
-  let keys = hintMemo.get(text);
-  if (keys === undefined) {
-    keys = text.includes(HINT_START) ? [...text.matchAll(HINT)].map((m) => m[1] as string) : [];
-    if (hintMemo.size >= HINT_MEMO_LIMIT) hintMemo.clear();
-    hintMemo.set(text, keys);
-  }
+  const keys = hintMemo.get(text, () => (text.includes(HINT_START) ? [...text.matchAll(HINT)].map((m) => m[1] as string) : []));
   return [...keys];
 }
