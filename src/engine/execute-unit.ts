@@ -20,7 +20,8 @@ import { installSimulator } from '../providers/mock.js';
 import { createResponseCache, type ResponseCache } from '../providers/cache.js';
 import { createLiveSleep } from '../providers/live-sleep.js';
 import type { RetrySleep } from '../sim/types.js';
-import { loadJudgeRubric, loadScenarioProbes } from '../probes/load.js';
+import { loadGivenProbes, loadJudgeRubric, mayClashWithGenerated, withGeneratedProbes } from '../probes/load.js';
+import type { Probe } from '../transcript/types.js';
 import { createProbeObserver } from './probe-observer.js';
 import { prepareProbeSet } from '../probes/probe-set.js';
 import { resolveStrategy } from './resolve-strategy.js';
@@ -49,29 +50,67 @@ export interface UnitExecutor {
   run(unit: PlannedUnit): Promise<UnitResult>;
 }
 
+/** How a scenario is prepared. */
+export interface PrepareOptions {
+  /**
+   * Leave `probes: generate` for `completeProbes` (run-suite.ts generates them while the first
+   * units run): generating is derived work that cannot meet bad input, and it was most of the
+   * serial start of a run. A scenario whose own probe ids could clash with generated ones still
+   * generates at once, so that the clash stops the run before anything runs.
+   */
+  deferGenerated?: boolean;
+}
+
+/** Scenarios whose generated probes were left for later: what makes them, and the making once begun. */
+const deferredProbes = new WeakMap<PreparedScenario, { finish: () => Promise<void>; done?: Promise<void> }>();
+
 /**
  * Resolves a loaded scenario against its transcript, validates its strategies and resolves its
- * probes: everything a unit of it needs, in memory.
+ * probes: everything a unit of it needs, in memory (but generated probes, with `deferGenerated`).
  */
-export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: ScenarioOverrides): Promise<PreparedScenario> {
+export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: ScenarioOverrides, options: PrepareOptions = {}): Promise<PreparedScenario> {
   const seed = overrides.seed ?? loaded.data.seed ?? DEFAULT_SEED;
   const source = transcriptSource(loaded, overrides);
   const logFiles = source.kind === 'file' ? await listTranscriptLogs(source.path, loaded.file) : undefined;
   const withSidechains = loaded.data.sidechains === 'include';
   if (source.kind === 'file' && (logFiles !== undefined || withSidechains)) {
-    return prepareLogs(loaded, overrides, await loadLogs(loaded.file, logFiles ?? [source.path], source.lenient, withSidechains));
+    return prepareLogs(loaded, overrides, await loadLogs(loaded.file, logFiles ?? [source.path], source.lenient, withSidechains), options);
   }
   const transcript = await loadTranscript(source, seed);
   const scenario = resolveScenario(loaded, transcript.header, overrides);
   await loadStrategyModules(scenario.strategies, scenario.file);
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
-  const probes = await loadScenarioProbes(scenario, transcript);
-  return {
-    scenario,
-    transcript,
-    ...(probes.length > 0 ? { probes: prepareProbeSet(transcript, probes) } : {}),
-    ...(scenario.judge && probes.length > 0 ? { judgeRubric: await loadJudgeRubric() } : {}),
+  const given = await loadGivenProbes(scenario, transcript);
+  const prepared: PreparedScenario = { scenario, transcript };
+  const finish = async (): Promise<void> => {
+    const probes = withGeneratedProbes(scenario, transcript, given);
+    if (probes.length === 0) return;
+    prepared.probes = prepareProbeSet(transcript, probes);
+    if (scenario.judge) prepared.judgeRubric = await loadJudgeRubric();
   };
+  return settle(prepared, finish, defers(scenario, [given], options));
+}
+
+/** Whether a scenario's generated probes wait for `completeProbes`. */
+const defers = (scenario: Scenario, given: readonly Probe[][], options: PrepareOptions): boolean =>
+  options.deferGenerated === true && scenario.probesGenerate !== undefined && !given.some(mayClashWithGenerated);
+
+async function settle(prepared: PreparedScenario, finish: () => Promise<void>, defer: boolean): Promise<PreparedScenario> {
+  if (defer) deferredProbes.set(prepared, { finish });
+  else await finish();
+  return prepared;
+}
+
+/**
+ * Makes the probes `prepareLoadedScenario` left for later (none: nothing to do), once however many
+ * ask; a scenario of several logs yields to the event loop between them, so that a thread waiting
+ * for its next unit is not held up.
+ */
+export function completeProbes(prepared: PreparedScenario): Promise<void> {
+  const deferred = deferredProbes.get(prepared);
+  if (deferred === undefined) return Promise.resolve();
+  deferred.done ??= deferred.finish();
+  return deferred.done;
 }
 
 /**
@@ -82,23 +121,34 @@ async function prepareLogs(
   loaded: LoadedScenario,
   overrides: ScenarioOverrides,
   loadedLogs: { file: string; transcript: Transcript }[],
+  options: PrepareOptions,
 ): Promise<PreparedScenario> {
   const logs: PreparedLog[] = [];
+  const given: Probe[][] = [];
   let scenario: Scenario | undefined;
   for (const { file, transcript } of loadedLogs) {
     scenario ??= resolveScenario(loaded, transcript.header, overrides);
     if (scenario.probesFile !== undefined) {
       throw new InputError({ file: loaded.file, field: 'probes' }, 'a probe file answers one transcript; a scenario of several logs takes `probes: generate`');
     }
-    const probes = await loadScenarioProbes(scenario, transcript);
-    logs.push({ file, transcript, ...(probes.length > 0 ? { probes: prepareProbeSet(transcript, probes) } : {}) });
+    given.push(await loadGivenProbes(scenario, transcript));
+    logs.push({ file, transcript });
   }
   const first = logs[0];
   if (scenario === undefined || first === undefined) throw new InputError({ file: loaded.file, field: 'transcript' }, 'no transcript to replay');
   await loadStrategyModules(scenario.strategies, scenario.file);
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
-  const judged = scenario.judge && logs.some((log) => log.probes !== undefined);
-  return { scenario, transcript: first.transcript, logs, ...(judged ? { judgeRubric: await loadJudgeRubric() } : {}) };
+  const resolved = scenario;
+  const prepared: PreparedScenario = { scenario, transcript: first.transcript, logs };
+  const finish = async (): Promise<void> => {
+    for (const [i, log] of logs.entries()) {
+      const probes = withGeneratedProbes(resolved, log.transcript, given[i] ?? []);
+      if (probes.length > 0) log.probes = prepareProbeSet(log.transcript, probes);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (resolved.judge && logs.some((log) => log.probes !== undefined)) prepared.judgeRubric = await loadJudgeRubric();
+  };
+  return settle(prepared, finish, defers(scenario, given, options));
 }
 
 /** Each log file's transcript, followed (with `sidechains: include`) by its subagent conversations. */

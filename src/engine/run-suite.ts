@@ -9,7 +9,7 @@ import { applySavingVsFull } from '../metrics/summarize.js';
 import { VERSION } from '../version.js';
 import { displayPath } from '../paths.js';
 import { formatLocation, InputError, UsageError } from '../errors.js';
-import { prepareLoadedScenario } from './execute-unit.js';
+import { completeProbes, prepareLoadedScenario, type PrepareOptions } from './execute-unit.js';
 import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
 import { describeShard, selectShard, type ShardSpec } from './shard.js';
 import { runPlannedUnits, startUnitWorkers, stopUnitWorkers, type StartedWorkers, type UnitProgress } from './workers.js';
@@ -81,13 +81,13 @@ interface RunPlan {
  * Loads and validates every scenario, its transcript and its strategies before anything runs, so
  * that bad input stops the run before any work is done (and none is lost).
  */
-export async function prepareScenarios(paths: string[], overrides: ScenarioOverrides = {}): Promise<PreparedScenario[]> {
+export async function prepareScenarios(paths: string[], overrides: ScenarioOverrides = {}, options: PrepareOptions = {}): Promise<PreparedScenario[]> {
   const files = await expandScenarioPaths(paths);
   if (files.length === 0) throw new UsageError(`nothing to run: no scenario files (.yaml, .yml, .json) in ${paths.map((p) => displayPath(p)).join(', ')}`);
   const loaded: LoadedScenario[] = [];
   for (const file of files) loaded.push(await loadScenarioFile(file, overrides.from !== undefined ? { from: overrides.from } : {}));
   const prepared: PreparedScenario[] = [];
-  for (const l of loaded) prepared.push(refuseEmpty(await prepareLoadedScenario(l, overrides)));
+  for (const l of loaded) prepared.push(refuseEmpty(await prepareLoadedScenario(l, overrides, options)));
   return prepared;
 }
 
@@ -109,12 +109,16 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
 }
 
 async function runStarted(options: RunOptions, mode: ProviderMode, overrides: ScenarioOverrides, started: StartedWorkers | undefined): Promise<RunResult> {
-  const prepared = await prepareScenarios(options.scenarios, overrides);
+  // Generated probes are made while the first units run, unless the run needs them all first:
+  // a resumable run fingerprints them, a live run checks its providers before anything runs.
+  const early = mode === 'live' || options.beforeUnits !== undefined;
+  const prepared = await prepareScenarios(options.scenarios, overrides, { deferGenerated: !early });
   checkJudgeMode(prepared, overrides, mode);
   const planned = planUnits(prepared, overrides, options.specsOf);
   if (planned.length === 0) throw new UsageError(`nothing to run: no strategy units in ${options.scenarios.map((p) => displayPath(p)).join(', ')}`);
   const units = options.shard === undefined ? planned : selectShard(planned, options.shard);
   const byKey = new Map(prepared.map((p) => [scenarioKey({ file: p.scenario.file, overrides }), p]));
+  if (early) await Promise.all(prepared.map(completeProbes));
   if (mode === 'live') await preflightLiveProviders(units, byKey, options);
   const done = (await options.beforeUnits?.({ units, fingerprint: fingerprintRun(prepared, units, mode) })) ?? new Map<number, UnitResult>();
   const finished = new Map(done);
@@ -124,6 +128,7 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
       ...executorOptionsOf(mode, options),
       workers: options.workers ?? 1,
       prepared: byKey,
+      complete: (key) => completeProbes(byKey.get(key) as PreparedScenario),
       ...(started !== undefined ? { started } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
       onProgress: reportProgress(options, units, prepared, finished),

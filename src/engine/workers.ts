@@ -19,6 +19,12 @@ export interface PoolOptions extends ExecutorOptions {
   /** Scenarios this thread has prepared already, by `scenarioKey`; reused when running in-process. */
   prepared?: ReadonlyMap<string, PreparedScenario>;
   onProgress?: (event: UnitProgress) => void;
+  /**
+   * Finishes a prepared scenario (its generated probes, run-suite.ts) before a unit of it runs
+   * or it crosses to a thread; with threads, this thread also finishes them ahead, in the order
+   * the threads will want them.
+   */
+  complete?: (key: string) => Promise<void>;
   /** Threads started ahead of the run (`startUnitWorkers`); taken over, or stopped when not needed. */
   started?: StartedWorkers;
   /**
@@ -130,6 +136,7 @@ async function runInThread(units: readonly PlannedUnit[], executors: readonly Un
     // (Ctrl-C, SIGTERM) is handled between units rather than after the whole run.
     await new Promise((resolve) => setImmediate(resolve));
     if (options.signal?.aborted === true) break;
+    await options.complete?.(scenarioKey(unit.scenario));
     options.onProgress?.({ phase: 'start', unit });
     const result = await (executors[position % executors.length] as UnitExecutor).run(unit);
     options.onProgress?.({ phase: 'end', unit, result });
@@ -167,14 +174,19 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
     // A scenario crosses to a thread once, as data (a structured clone takes milliseconds; reading
     // the log and generating its probes again took most of a second per thread).
     const sent = new Map<Worker, Set<string>>(threads.map((thread) => [thread, new Set()]));
+    const complete = options.complete ?? (() => Promise.resolve());
     const feed = (thread: Worker): void => {
       const known = sent.get(thread) as Set<string>;
       const unit = queue.next(known);
       if (unit === undefined) return;
       const key = scenarioKey(unit.scenario);
-      const prepared = known.has(key) ? undefined : options.prepared?.get(key);
+      const first = !known.has(key);
       known.add(key);
-      thread.postMessage({ type: 'run', unit, ...(prepared !== undefined ? { prepared } : {}) } satisfies ToWorker);
+      complete(key).then(() => {
+        if (settled) return;
+        const prepared = first ? options.prepared?.get(key) : undefined;
+        thread.postMessage({ type: 'run', unit, ...(prepared !== undefined ? { prepared } : {}) } satisfies ToWorker);
+      }, finish);
     };
     for (const thread of threads) {
       thread.on('message', (message: FromWorker) => {
@@ -190,6 +202,12 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
       thread.on('exit', (code) => finish(settled ? undefined : new Error(`a unit worker stopped unexpectedly (exit code ${code})`)));
       feed(thread);
     }
+    void (async () => {
+      for (const key of new Set(longestFirst(units, options.prepared).map((unit) => scenarioKey(unit.scenario)))) {
+        if (settled) return;
+        await complete(key);
+      }
+    })().catch(finish);
     const early = options.started?.early;
     if (early?.error !== undefined) finish(early.error);
     else if (early?.exitCode !== undefined) finish(new Error(`a unit worker stopped unexpectedly (exit code ${early.exitCode})`));

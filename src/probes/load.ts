@@ -128,17 +128,37 @@ function checkUniqueIds(file: string, probes: readonly LocatedProbe[]): void {
  * sources: a clash raises an InputError naming the scenario file and the probe.
  */
 export async function loadScenarioProbes(scenario: Scenario, transcript: Transcript): Promise<Probe[]> {
+  return withGeneratedProbes(scenario, transcript, await loadGivenProbes(scenario, transcript));
+}
+
+/** The probes a scenario gives (inline and side file), checked: everything but the generated ones. */
+export async function loadGivenProbes(scenario: Scenario, transcript: Transcript): Promise<Probe[]> {
   const inline = transcript.events.flatMap((e) => (e.type === 'probe' ? [e.probe] : []));
   const fromFile = scenario.probesFile === undefined ? [] : await loadProbeFile(scenario.probesFile);
-  const generated = scenario.probesGenerate === undefined ? [] : generateProbes(transcript, scenario.probesGenerate);
+  return checkDistinct(scenario, [...inline, ...fromFile]);
+}
+
+/** `given` followed by the probes `probes: generate` makes from the transcript (none without it). */
+export function withGeneratedProbes(scenario: Scenario, transcript: Transcript, given: readonly Probe[]): Probe[] {
+  if (scenario.probesGenerate === undefined) return [...given];
+  return checkDistinct(scenario, [...given, ...generateProbes(transcript, scenario.probesGenerate)]);
+}
+
+/**
+ * Whether a given probe's id has the form of a generated one (`gen-<kind>-<n>`), so that it may
+ * clash with one: such a scenario's probes are generated before anything runs (engine/execute-unit.ts).
+ */
+export const mayClashWithGenerated = (given: readonly Probe[]): boolean => given.some((probe) => probe.id.startsWith('gen-'));
+
+function checkDistinct(scenario: Scenario, probes: Probe[]): Probe[] {
   const seen = new Set<string>();
-  for (const probe of [...inline, ...fromFile, ...generated]) {
+  for (const probe of probes) {
     if (seen.has(probe.id)) {
       throw new InputError({ file: scenario.file, field: 'probes' }, `probe id "${probe.id}" is given twice (transcript, probe file or generated probes)`);
     }
     seen.add(probe.id);
   }
-  return [...inline, ...fromFile, ...generated];
+  return probes;
 }
 
 /**
