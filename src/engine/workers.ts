@@ -21,8 +21,8 @@ export interface PoolOptions extends ExecutorOptions {
   onProgress?: (event: UnitProgress) => void;
   /**
    * Finishes a prepared scenario (its generated probes, run-suite.ts) before a unit of it runs
-   * or it crosses to a thread; with threads, this thread also finishes them ahead, in the order
-   * the threads will want them.
+   * or it crosses to a thread. With threads, this thread finishes them one after another while
+   * the threads run the units of those already finished.
    */
   complete?: (key: string) => Promise<void>;
   /** Threads started ahead of the run (`startUnitWorkers`); taken over, or stopped when not needed. */
@@ -174,19 +174,21 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
     // A scenario crosses to a thread once, as data (a structured clone takes milliseconds; reading
     // the log and generating its probes again took most of a second per thread).
     const sent = new Map<Worker, Set<string>>(threads.map((thread) => [thread, new Set()]));
-    const complete = options.complete ?? (() => Promise.resolve());
+    // Scenarios finished (`options.complete`) and so ready to run; threads that found none wait for the next.
+    const keys = completionOrder(units, options.prepared);
+    const ready = new Set(options.complete === undefined ? keys : []);
+    const idle: Worker[] = [];
     const feed = (thread: Worker): void => {
       const known = sent.get(thread) as Set<string>;
-      const unit = queue.next(known);
-      if (unit === undefined) return;
+      const unit = queue.next(known, ready);
+      if (unit === undefined) {
+        if (ready.size < keys.length) idle.push(thread);
+        return;
+      }
       const key = scenarioKey(unit.scenario);
-      const first = !known.has(key);
+      const prepared = known.has(key) ? undefined : options.prepared?.get(key);
       known.add(key);
-      complete(key).then(() => {
-        if (settled) return;
-        const prepared = first ? options.prepared?.get(key) : undefined;
-        thread.postMessage({ type: 'run', unit, ...(prepared !== undefined ? { prepared } : {}) } satisfies ToWorker);
-      }, finish);
+      thread.postMessage({ type: 'run', unit, ...(prepared !== undefined ? { prepared } : {}) } satisfies ToWorker);
     };
     for (const thread of threads) {
       thread.on('message', (message: FromWorker) => {
@@ -202,12 +204,17 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
       thread.on('exit', (code) => finish(settled ? undefined : new Error(`a unit worker stopped unexpectedly (exit code ${code})`)));
       feed(thread);
     }
-    void (async () => {
-      for (const key of new Set(longestFirst(units, options.prepared).map((unit) => scenarioKey(unit.scenario)))) {
-        if (settled) return;
-        await complete(key);
-      }
-    })().catch(finish);
+    const { complete } = options;
+    if (complete !== undefined) {
+      void (async () => {
+        for (const key of keys) {
+          await complete(key);
+          if (settled) return;
+          ready.add(key);
+          for (const thread of idle.splice(0)) feed(thread);
+        }
+      })().catch(finish);
+    }
     const early = options.started?.early;
     if (early?.error !== undefined) finish(early.error);
     else if (early?.exitCode !== undefined) finish(new Error(`a unit worker stopped unexpectedly (exit code ${early.exitCode})`));
@@ -219,15 +226,19 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
  * it already holds, else of a scenario no thread has started, else any (a thread that would idle
  * helps with another's scenario). A scenario's texts are then tokenized, indexed and read by one
  * thread rather than by every thread: taking units in plain heaviest-first order had both threads
- * start on the heaviest scenario and do that work twice.
+ * start on the heaviest scenario and do that work twice. With `ready`, only units of those
+ * scenarios are taken (none: the thread waits for the next scenario to be finished).
  */
-export function unitQueue(units: readonly PlannedUnit[], prepared: PoolOptions['prepared']): { next(held: ReadonlySet<string>): PlannedUnit | undefined } {
+export function unitQueue(
+  units: readonly PlannedUnit[],
+  prepared: PoolOptions['prepared'],
+): { next(held: ReadonlySet<string>, ready?: ReadonlySet<string>): PlannedUnit | undefined } {
   const order = longestFirst(units, prepared).map((unit) => ({ unit, key: scenarioKey(unit.scenario) }));
   const begun = new Set<string>();
   return {
-    next(held) {
+    next(held, ready) {
       const at = [(key: string) => held.has(key), (key: string) => !begun.has(key), () => true]
-        .map((wanted) => order.findIndex(({ key }) => wanted(key)))
+        .map((wanted) => order.findIndex(({ key }) => (ready === undefined || ready.has(key)) && wanted(key)))
         .find((i) => i >= 0);
       if (at === undefined) return undefined;
       const [{ unit, key }] = order.splice(at, 1) as [{ unit: PlannedUnit; key: string }];
@@ -235,6 +246,17 @@ export function unitQueue(units: readonly PlannedUnit[], prepared: PoolOptions['
       return unit;
     },
   };
+}
+
+/**
+ * The order this thread finishes the scenarios in while threads run: those of one transcript
+ * first (their probes take a fraction of a second), heaviest first, then those of several logs,
+ * so that no thread waits at the start for the probes of a scenario of many logs.
+ */
+function completionOrder(units: readonly PlannedUnit[], prepared: PoolOptions['prepared']): string[] {
+  const keys = [...new Set(longestFirst(units, prepared).map((unit) => scenarioKey(unit.scenario)))];
+  const several = (key: string): boolean => prepared?.get(key)?.logs !== undefined;
+  return [...keys.filter((key) => !several(key)), ...keys.filter(several)];
 }
 
 /**

@@ -63,4 +63,19 @@ describe('the order worker threads take units in', () => {
     expect([take(second), take(second)]).toEqual([2, 3]);
     expect([take(first), take(first)]).toEqual([4, undefined]);
   });
+
+  it('takes only units of ready scenarios when told which are ready', () => {
+    const units = [unit(0, 'short.yaml'), unit(1, 'long.yaml'), unit(2, 'short.yaml')];
+    const prepared = new Map<string, PreparedScenario>([
+      [scenarioKey({ file: 'short.yaml', overrides: {} }), { transcript: transcript(10, 100) } as PreparedScenario],
+      [scenarioKey({ file: 'long.yaml', overrides: {} }), { transcript: transcript(5, 1000) } as PreparedScenario],
+    ]);
+    const queue = unitQueue(units, prepared);
+    const ready = new Set<string>();
+    expect(queue.next(new Set(), ready)).toBeUndefined();
+    ready.add(scenarioKey({ file: 'short.yaml', overrides: {} }));
+    expect([queue.next(new Set(), ready)?.index, queue.next(new Set(), ready)?.index, queue.next(new Set(), ready)?.index]).toEqual([0, 2, undefined]);
+    ready.add(scenarioKey({ file: 'long.yaml', overrides: {} }));
+    expect(queue.next(new Set(), ready)?.index).toBe(1);
+  });
 });
