@@ -103,7 +103,7 @@ function prefixChain(parts: readonly CachePart[], last: CacheState['last']): Lin
     const previous = last.chain[i];
     same = same && previous !== undefined && last.keys[i] === part.key;
     hash = same ? (previous as Link).hash : createHash('sha1').update(hash).update('\u0000').update(part.key).digest('hex');
-    chain.push({ hash, tokens });
+    chain.push(same && (previous as Link).tokens === tokens ? (previous as Link) : { hash, tokens });
   }
   last.keys = keys;
   last.chain = chain;

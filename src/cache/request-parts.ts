@@ -3,6 +3,7 @@ import type { ProviderName } from '../contracts/provider.js';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { CachePart } from './model.js';
+import { createListMemo, type ListMemo } from '../list-memo.js';
 
 /** What `applyCache` needs of a request: its parts and where an explicit cache puts breakpoints. */
 export interface CacheRequest {
@@ -43,9 +44,17 @@ export function cacheRequest(
   servedBy?: string,
 ): CacheRequest {
   const carried = hidden?.withMessages ?? {};
-  const parts: CachePart[] = messages.map((m) => ({ key: fingerprint(m), tokens: tokenizer.countMessage(m, format) + (carried[m.id] ?? 0) }));
+  const parts = messageParts(messages, tokenizer, format);
+  let carriedTotal = 0;
+  if (Object.keys(carried).length > 0) {
+    for (const [i, m] of messages.entries()) {
+      const extra = carried[m.id];
+      if (extra === undefined) continue;
+      parts[i] = { key: (parts[i] as CachePart).key, tokens: (parts[i] as CachePart).tokens + extra };
+      carriedTotal += extra;
+    }
+  }
   const counted = parts.reduce((n, p) => n + p.tokens, 0);
-  const carriedTotal = messages.reduce((n, m) => n + (carried[m.id] ?? 0), 0);
   const leading = hidden === undefined ? undefined : hidden.prefix - carriedTotal;
   const prefix = Math.max(0, Math.min(leading ?? promptTokens - counted, promptTokens - counted));
   const tail = promptTokens - counted - prefix;
@@ -83,13 +92,23 @@ export function strategyCallRequest(
   if (instruction !== undefined && instruction !== '') {
     lead.push({ key: `instruction:${createHash('sha1').update(instruction).digest('hex')}`, tokens: tokenizer.count(instruction) });
   }
-  const parts = [...lead, ...messages.map((m) => ({ key: fingerprint(m), tokens: tokenizer.countMessage(m, format) }))];
+  const parts = [...lead, ...messageParts(messages, tokenizer, format)];
   const counted = parts.reduce((n, p) => n + p.tokens, 0);
   const lastMessage = parts.length - 1;
   if (promptTokens > counted) parts.push({ key: `tail:${parts.length}:${promptTokens - counted}`, tokens: promptTokens - counted });
   else trimTail(parts, counted - promptTokens);
   const breakpoints = parts.length === 0 ? [] : [...new Set([Math.max(0, lastMessage), parts.length - 1])];
   return { parts, breakpoints };
+}
+
+/** Each tokenizer's memo of message parts, per format: a step's request is mostly the previous step's messages. */
+const partMemos = new WeakMap<Tokenizer, Record<ProviderName, ListMemo<ContextMessage, CachePart>>>();
+
+/** One part per message (fingerprint and count), shared with the requests before: parts are never changed, only replaced. */
+function messageParts(messages: readonly ContextMessage[], tokenizer: Tokenizer, format: ProviderName): CachePart[] {
+  let memos = partMemos.get(tokenizer);
+  if (memos === undefined) partMemos.set(tokenizer, (memos = { openai: createListMemo(), gemini: createListMemo() }));
+  return memos[format].map(messages, (m) => ({ key: fingerprint(m), tokens: tokenizer.countMessage(m, format) }));
 }
 
 /** Identity of a message as sent: role, id, text, thinking, signature and tool calls. */
@@ -113,11 +132,12 @@ function fingerprint(message: ContextMessage): string {
   return hash;
 }
 
+/** Takes `excess` tokens off the last parts (replaced, not changed: message parts are shared between requests). */
 function trimTail(parts: CachePart[], excess: number): void {
   for (let i = parts.length - 1; i >= 0 && excess > 0; i--) {
     const part = parts[i] as CachePart;
     const cut = Math.min(part.tokens, excess);
-    part.tokens -= cut;
+    parts[i] = { key: part.key, tokens: part.tokens - cut };
     excess -= cut;
   }
 }

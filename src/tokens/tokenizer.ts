@@ -1,4 +1,5 @@
 import { createTextMemo, type TextMemo } from '../memo.js';
+import { createListMemo, type ListMemo } from '../list-memo.js';
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import type { ContextMessage } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
@@ -144,7 +145,9 @@ export function createTokenizer(encoding: Encoding, calibration?: Calibration): 
     for (const call of message.toolCalls ?? []) n += count(toolCallText(call));
     return n;
   };
-  const sums: Record<ProviderName, MessageSums> = { openai: createMessageSums(), gemini: createMessageSums() };
+  // A step's context is mostly the previous step's message objects, and the engine, the strategy and
+  // the simulator each count it: counts of the run a list shares with an earlier one are reused.
+  const counts: Record<ProviderName, ListMemo<ContextMessage, number>> = { openai: createListMemo(), gemini: createListMemo() };
   return {
     encoding,
     ...(calibration !== undefined ? { calibration } : {}),
@@ -153,51 +156,10 @@ export function createTokenizer(encoding: Encoding, calibration?: Calibration): 
     countMessages(messages, format, instruction) {
       let n = Math.round(factor * requestOverhead(format));
       if (instruction !== undefined && instruction !== '') n += count(instruction) + Math.round(factor * requestOverhead(format));
-      return n + sumMessages(sums[format], messages, (message) => countMessage(message, format));
+      for (const c of counts[format].map(messages, (message) => countMessage(message, format))) n += c;
+      return n;
     },
   };
-}
-
-/**
- * The last few message lists one tokenizer summed, each with its running totals. A step's
- * context is mostly the previous step's message objects in the same order, and the engine, the
- * strategy and the simulator each count it: the next sum reads only past the longest run of
- * identical leading objects. Lists are held as copies (callers append to their own arrays).
- */
-interface MessageSums {
-  lists: { messages: ContextMessage[]; totals: number[] }[];
-}
-
-const SUMMED_LISTS = 4;
-
-const createMessageSums = (): MessageSums => ({ lists: [] });
-
-/** `Σ countOf(message)` over `messages`, from the remembered list that shares the longest leading run. */
-export function sumMessages(memo: MessageSums, messages: readonly ContextMessage[], countOf: (message: ContextMessage) => number): number {
-  let best = -1;
-  let shared = 0;
-  for (const [index, list] of memo.lists.entries()) {
-    const limit = Math.min(list.messages.length, messages.length);
-    let k = 0;
-    while (k < limit && list.messages[k] === messages[k]) k += 1;
-    if (k > shared || best < 0) [best, shared] = [index, k];
-  }
-  const base = best < 0 ? undefined : memo.lists[best];
-  if (base !== undefined && shared === messages.length) return shared === 0 ? 0 : (base.totals[shared - 1] as number);
-  // Extend in place when the call only appends to a remembered list; else start a new list.
-  const extend = shared === base?.messages.length;
-  const list = extend ? base : { messages: messages.slice(0, shared), totals: base === undefined ? [] : base.totals.slice(0, shared) };
-  let total = shared === 0 ? 0 : (list.totals[shared - 1] as number);
-  for (let i = shared; i < messages.length; i++) {
-    const message = messages[i] as ContextMessage;
-    total += countOf(message);
-    list.messages.push(message);
-    list.totals.push(total);
-  }
-  if (extend) memo.lists.splice(best, 1);
-  memo.lists.unshift(list);
-  if (memo.lists.length > SUMMED_LISTS) memo.lists.pop();
-  return total;
 }
 
 /** The tokenizer ctxbench counts `model`'s tokens with: its encoding, calibrated when its tokenizer is not public. */

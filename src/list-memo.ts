@@ -1,0 +1,49 @@
+/**
+ * Per-item values of lists that change little from one call to the next: a step's context is
+ * mostly the previous step's message objects in the same order. The memo remembers the last few
+ * lists it mapped (as copies: callers append to their own arrays) and, for a new list, reuses the
+ * values of the longest run of identical leading items it shares with one of them, computing only
+ * the rest. Items must never change once built (messages never do), and `f` must depend on the
+ * item only (a memo per tokenizer, per format, and so on).
+ */
+export interface ListMemo<T, V> {
+  /** `items.map(f)`, as a new array the caller may change (the values themselves are shared). */
+  map(items: readonly T[], f: (item: T) => V): V[];
+}
+
+/** How many lists a memo remembers: the engine, the strategy and the simulator each pass their own. */
+const LISTS = 4;
+
+export function createListMemo<T, V>(): ListMemo<T, V> {
+  const lists: { items: T[]; values: V[] }[] = [];
+  return {
+    map(items, f) {
+      let best = -1;
+      let shared = 0;
+      for (const [index, list] of lists.entries()) {
+        const limit = Math.min(list.items.length, items.length);
+        let k = 0;
+        while (k < limit && list.items[k] === items[k]) k += 1;
+        if (k > shared || best < 0) [best, shared] = [index, k];
+      }
+      const base = best < 0 ? undefined : lists[best];
+      if (base !== undefined && shared === items.length) {
+        lists.splice(best, 1);
+        lists.unshift(base);
+        return base.values.slice(0, shared);
+      }
+      // Extend a remembered list in place when the call only appends to it; else start a new one.
+      const extend = shared === base?.items.length;
+      const list = extend ? base : { items: items.slice(0, shared), values: base === undefined ? [] : base.values.slice(0, shared) };
+      for (let i = shared; i < items.length; i++) {
+        const item = items[i] as T;
+        list.items.push(item);
+        list.values.push(f(item));
+      }
+      if (extend) lists.splice(best, 1);
+      lists.unshift(list);
+      if (lists.length > LISTS) lists.pop();
+      return list.values.slice(0, items.length);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { createListMemo } from '../src/list-memo.js';
+import { createRandom } from '../src/random.js';
+
+describe('createListMemo', () => {
+  it('maps a list as Array.map does, whatever the edits between calls (appends, cuts, swaps, earlier versions)', () => {
+    const random = createRandom(11);
+    const pick = (n: number): number => Math.floor(random.next() * n);
+    const pool = Array.from({ length: 30 }, (_, i) => ({ id: i }));
+    const memo = createListMemo<{ id: number }, string>();
+    const f = (item: { id: number }): string => `v${item.id}`;
+    const versions: { id: number }[][] = [[]];
+    for (let round = 0; round < 2000; round++) {
+      const list = [...(versions[versions.length - 1 - pick(Math.min(versions.length, 6))] as { id: number }[])];
+      const edit = pick(6);
+      if (edit <= 1 || list.length === 0) list.push(pool[pick(pool.length)] as { id: number });
+      else if (edit === 2) list.splice(pick(list.length), 1);
+      else if (edit === 3) list[pick(list.length)] = pool[pick(pool.length)] as { id: number };
+      else if (edit === 4) list.length = pick(list.length);
+      versions.push(list);
+      const mapped = memo.map(list, f);
+      expect(mapped).toEqual(list.map((item) => `v${item.id}`));
+      // The result is the caller's: changing it changes nothing remembered.
+      mapped.push('x');
+    }
+  });
+
+  it('computes only what follows the run a list shares with one before', () => {
+    const items = Array.from({ length: 50 }, (_, i) => ({ n: `m${i}` }));
+    const memo = createListMemo<{ n: string }, string>();
+    let computed = 0;
+    const f = (item: { n: string }): string => {
+      computed += 1;
+      return item.n;
+    };
+    memo.map(items.slice(0, 40), f);
+    expect(computed).toBe(40);
+    memo.map(items.slice(0, 45), f);
+    expect(computed).toBe(45);
+    memo.map([...items.slice(0, 30), ...items.slice(31, 45)], f);
+    expect(computed).toBe(45 + 14);
+    memo.map(items.slice(0, 20), f);
+    expect(computed).toBe(59);
+  });
+
+  it('keeps a remembered list intact when a later list branches off it', () => {
+    const [a, b, c, x] = [{ n: 'a' }, { n: 'b' }, { n: 'c' }, { n: 'x' }];
+    const memo = createListMemo<{ n: string }, string>();
+    for (const list of [
+      [a, b, c],
+      [a, x],
+      [a, b, c, x],
+      [a, b],
+      [a, b, x],
+      [a, b, c, x],
+    ])
+      expect(memo.map(list, (i) => i.n)).toEqual(list.map((i) => i.n));
+  });
+});
