@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
-import { applyToHistory, createHistory, groupStarts, type History } from './helpers/history.js';
+import { applyToHistory, createHistory, type History } from './helpers/history.js';
 import { retrievalHint } from './helpers/hints.js';
 import { deriveOnce } from './helpers/derived.js';
 
@@ -39,45 +39,42 @@ export function cutText(text: string, limit: number, slack: number): { kept: str
   return { kept: text.slice(0, end), removed: text.length - end };
 }
 
-/** The character limit of each tool result: by recency in the active group, or the finished-group limit. */
-function limitsOf(messages: readonly ContextMessage[], opts: Options): Map<number, number> {
-  const starts = groupStarts(messages);
-  const active = starts[starts.length - 1] ?? 0;
-  const limits = new Map<number, number>();
+/** Index of the user message that opens the active group (the newest), 0 when there is none. */
+function activeGroupStart(messages: readonly ContextMessage[]): number {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === 'user' && messages[i]?.synthetic === undefined) return i;
+  return 0;
+}
+
+/**
+ * Applies the tiers, newest result first (recency counts from the end): in the active group the
+ * most recent results keep `recentChars` and older ones `olderChars`, results of finished groups
+ * `finishedChars`. A result whose cut would not be shorter (the marker outweighs it) stays whole.
+ */
+function truncateToolResults(messages: readonly ContextMessage[], opts: Options): { context: ContextMessage[]; cuts: Cut[] } {
+  const active = activeGroupStart(messages);
+  const edit = (limit: number): string => `tier:${limit}:${opts.lineSlack}`;
+  const edits = new Map([opts.finishedChars, opts.recentChars, opts.olderChars].map((limit) => [limit, edit(limit)]));
+  const context = messages.slice();
+  const cuts: Cut[] = [];
   let recent = 0;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i] as ContextMessage;
     // Strategy-made messages (tombstones, previews) carry their own hints and are left alone.
     if (m.role !== 'tool' || m.synthetic !== undefined) continue;
-    if (i < active) {
-      limits.set(i, opts.finishedChars);
-    } else {
-      limits.set(i, recent < opts.recentResults ? opts.recentChars : opts.olderChars);
-      recent += 1;
-    }
-  }
-  return limits;
-}
-
-/** Applies the tiers; a result whose cut would not be shorter (the marker outweighs it) stays whole. */
-function truncateToolResults(messages: readonly ContextMessage[], opts: Options): { context: ContextMessage[]; cuts: Cut[] } {
-  const limits = limitsOf(messages, opts);
-  const cuts: Cut[] = [];
-  const context = messages.map((m, i) => {
-    const limit = limits.get(i);
-    if (limit === undefined) return m;
+    let limit = opts.finishedChars;
+    if (i >= active) limit = recent++ < opts.recentResults ? opts.recentChars : opts.olderChars;
     // A result stays in its tier for many steps: cut once per tier, the same copy every step.
-    const cut = deriveOnce(m, `tier:${limit}:${opts.lineSlack}`, () => {
+    const cut = deriveOnce(m, edits.get(limit) as string, () => {
       const kept = cutText(m.text, limit, opts.lineSlack);
       if (kept === undefined) return undefined;
       const text = `${kept.kept}\n[… ${kept.removed} of ${m.text.length} characters cut] ${retrievalHint(m.id)}`;
       return text.length >= m.text.length ? undefined : { message: { ...m, text, replaces: [m.id] }, removed: kept.removed };
     });
-    if (cut === undefined) return m;
+    if (cut === undefined) continue;
     cuts.push({ id: m.id, limit, removed: cut.removed });
-    return cut.message;
-  });
-  return { context, cuts };
+    context[i] = cut.message;
+  }
+  return { context, cuts: cuts.reverse() };
 }
 
 function applyTiers(messages: readonly ContextMessage[], state: State, env: StrategyEnv): ContextMessage[] {

@@ -9,11 +9,12 @@ import type { ContextMessage } from '../../transcript/types.js';
  * the message (messages are never changed once built); what depends on a unit's tokenizer names
  * it with `scopeOf(env.count)`.
  */
-const derived = new WeakMap<ContextMessage, Map<string, unknown>>();
+const derived = new WeakMap<ContextMessage, Map<unknown, unknown>>();
 
-export function deriveOnce<T>(message: ContextMessage, edit: string, build: () => T): T {
+/** `edit` is a name, or an object that names the edit by identity (a module's placeholder function, say: never one made per call). */
+export function deriveOnce<T>(message: ContextMessage, edit: string | object, build: () => T): T {
   let edits = derived.get(message);
-  if (edits === undefined) derived.set(message, (edits = new Map<string, unknown>()));
+  if (edits === undefined) derived.set(message, (edits = new Map<unknown, unknown>()));
   if (edits.has(edit)) return edits.get(edit) as T;
   const value = build();
   edits.set(edit, value);

@@ -21,16 +21,15 @@ export interface ClearRule {
   placeholder: (lines: number) => string;
 }
 
-/** Indexes of the tool results the rule clears, oldest first. */
-function clearableResults(messages: readonly ContextMessage[], rule: ClearRule): number[] {
-  const results = messages.flatMap((m, i) => (m.role === 'tool' ? [i] : []));
-  const recent = new Set(results.slice(Math.max(0, results.length - rule.keepLast)));
-  return results.filter((i) => {
-    const name = messages[i]?.toolName ?? '';
-    if (rule.keepTools?.includes(name) === true) return false;
-    if (rule.clearTools?.includes(name) === true) return true;
-    return !recent.has(i);
-  });
+/**
+ * Where the newest `keepLast` tool results begin: results from there on are recent. With fewer
+ * results than that, all are; with `keepLast` 0, none is.
+ */
+function recentFrom(messages: readonly ContextMessage[], keepLast: number): number {
+  if (keepLast === 0) return messages.length;
+  let seen = 0;
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]?.role === 'tool' && ++seen === keepLast) return i;
+  return 0;
 }
 
 /** Lines of a text, as the placeholder reports them. */
@@ -39,15 +38,30 @@ const lineCount = (text: string): number => (text === '' ? 0 : text.split('\n').
 /** Lines of a message's text, counted once per message (a placeholder is re-derived at every step). */
 export const linesOf = (message: ContextMessage): number => deriveOnce(message, 'lines', () => lineCount(message.text));
 
-/** The messages with the given tool results replaced by the placeholder (already-cleared ones are left as they are). */
-function clearResults(messages: readonly ContextMessage[], indexes: readonly number[], rule: Pick<ClearRule, 'placeholder'>): ContextMessage[] {
-  const clear = new Set(indexes);
-  return messages.map((m, i) => {
-    if (!clear.has(i)) return m;
-    const text = rule.placeholder(linesOf(m));
-    // A short result the placeholder would not shrink stays as it is.
-    return text.length >= m.text.length ? m : deriveOnce(m, `placeholder:${text}`, () => ({ ...m, text, replaces: [m.id] }));
-  });
+/**
+ * The messages with the tool results the rule clears replaced by the placeholder, and how many
+ * were replaced. One pass, each replacement made once per message and placeholder (the
+ * placeholder function names the edit: strategies pass module constants). A short result the
+ * placeholder would not shrink stays as it is; an already-cleared one is left alone.
+ */
+function clearResults(messages: readonly ContextMessage[], rule: ClearRule): { context: ContextMessage[]; cleared: number } {
+  const recent = recentFrom(messages, rule.keepLast);
+  const context = messages.slice();
+  let cleared = 0;
+  for (const [i, m] of messages.entries()) {
+    if (m.role !== 'tool') continue;
+    const name = m.toolName ?? '';
+    if (rule.keepTools?.includes(name) === true) continue;
+    if (rule.clearTools?.includes(name) !== true && i >= recent) continue;
+    const replaced = deriveOnce(m, rule.placeholder, () => {
+      const text = rule.placeholder(linesOf(m));
+      return text.length >= m.text.length ? m : { ...m, text, replaces: [m.id] };
+    });
+    if (replaced === m) continue;
+    context[i] = replaced;
+    cleared += 1;
+  }
+  return { context, cleared };
 }
 
 /**
@@ -61,9 +75,7 @@ export function applyClearing(
   last: number,
   reason: string,
 ): { context: ContextMessage[]; cleared: number } {
-  const indexes = clearableResults(messages, rule);
-  const context = clearResults(messages, indexes, rule);
-  const cleared = context.filter((m, i) => m !== messages[i]).length;
+  const { context, cleared } = clearResults(messages, rule);
   if (cleared !== last && cleared > 0) {
     env.emit({
       action: 'truncate',
