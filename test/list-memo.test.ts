@@ -18,6 +18,7 @@ describe('createListMemo', () => {
       else if (edit === 3) list[pick(list.length)] = pool[pick(pool.length)] as { id: number };
       else if (edit === 4) list.length = pick(list.length);
       versions.push(list);
+      expect(memo.values(list, f).slice(0, list.length)).toEqual(list.map((item) => `v${item.id}`));
       const mapped = memo.map(list, f);
       expect(mapped).toEqual(list.map((item) => `v${item.id}`));
       // The result is the caller's: changing it changes nothing remembered.

@@ -156,7 +156,8 @@ export function createTokenizer(encoding: Encoding, calibration?: Calibration): 
     countMessages(messages, format, instruction) {
       let n = Math.round(factor * requestOverhead(format));
       if (instruction !== undefined && instruction !== '') n += count(instruction) + Math.round(factor * requestOverhead(format));
-      for (const c of counts[format].map(messages, (message) => countMessage(message, format))) n += c;
+      const each = counts[format].values(messages, (message) => countMessage(message, format));
+      for (let i = 0; i < messages.length; i++) n += each[i] as number;
       return n;
     },
   };
