@@ -5,6 +5,7 @@ import { createFollowUpTracker } from '../../src/engine/follow-up.js';
 import { createArchive } from '../../src/engine/archive.js';
 import type { ContextMessage, MessageEvent } from '../../src/transcript/types.js';
 import { writeFiles } from '../helpers/temp.js';
+import { createRandom } from '../../src/random.js';
 
 const msg = (id: string, role: MessageEvent['role'], text: string, extra: Partial<MessageEvent> = {}): MessageEvent => ({
   type: 'message',
@@ -142,5 +143,41 @@ describe('follow-up reads in a run', () => {
     expect(gatekeeper?.summary.retrieval_tokens).toBe(974);
     // Step 1's prompt carries the preview and the whole output fetched back: more than `full` sends.
     expect(gatekeeper?.steps[1]?.promptTokens ?? 0).toBeGreaterThan(full?.steps[1]?.promptTokens ?? 0);
+  });
+});
+
+describe('the line index the units of a scenario share', () => {
+  const random = createRandom(7);
+  const lines = Array.from({ length: 30 }, (_, i) => `export const settingNumber${i} = readSetting('setting-${i}');`);
+  const results = Array.from({ length: 12 }, (_, i) => msg(`t${i}`, 'tool', Array.from({ length: 5 }, () => random.pick(lines)).join('\n')));
+  const completions = lines.map((line, i) => msg(`a${i}`, 'assistant', `Quoting:\n${line}`));
+  const other = msg('t-other', 'tool', lines.slice(0, 3).join('\n'));
+  // A copy is another object: a tracker fed copies indexes them on its own.
+  const copy = (m: MessageEvent): MessageEvent => ({ ...m });
+
+  it('answers a unit behind, ahead of or parted from the others as an index of its own would', () => {
+    const ahead = createFollowUpTracker();
+    for (const m of results) ahead.observe(m);
+    const behind = createFollowUpTracker();
+    const parted = createFollowUpTracker();
+    const alone = createFollowUpTracker();
+    const partedAlone = createFollowUpTracker();
+    let fetches = 0;
+    results.forEach((m, i) => {
+      const p = i === 6 ? other : m;
+      behind.observe(m);
+      alone.observe(copy(m));
+      parted.observe(p);
+      partedAlone.observe(copy(p));
+      const context = results.slice(0, i + 1).filter(() => random.chance(0.5));
+      for (const completion of completions) {
+        const fetch = alone.check(context, completion, i);
+        if (fetch !== undefined) fetches += 1;
+        expect(behind.check(context, completion, i), `step ${i}`).toEqual(fetch);
+        expect(parted.check(context, completion, i), `step ${i}, parted`).toEqual(partedAlone.check(context, completion, i));
+        if (i === results.length - 1) expect(ahead.check(context, completion, i)).toEqual(fetch);
+      }
+    });
+    expect(fetches).toBeGreaterThan(50);
   });
 });
