@@ -121,12 +121,60 @@ function indexOfFirst(index: LineIndex, count: number): LineIndex {
   return own;
 }
 
+/**
+ * The context of the last check that needed it, by id, and the messages the strategy wrote in it.
+ * Updated past the part that is the same objects in the same order as then: a check costs what
+ * the context changed, not a pass over it.
+ */
+class SentIndex {
+  private readonly held: ContextMessage[] = [];
+  /** Each id → its positions in `held`, ascending. */
+  private readonly byId = new Map<string, number[]>();
+  /** Where the messages the strategy wrote are in `held`, ascending. */
+  private readonly writtenAt: number[] = [];
+
+  update(context: readonly ContextMessage[]): void {
+    const { held, byId, writtenAt } = this;
+    let same = 0;
+    const shorter = Math.min(held.length, context.length);
+    while (same < shorter && held[same] === context[same]) same++;
+    for (let k = held.length - 1; k >= same; k--) {
+      const { id } = held[k] as ContextMessage;
+      const positions = byId.get(id) ?? [];
+      positions.pop();
+      if (positions.length === 0) byId.delete(id);
+      if (writtenAt[writtenAt.length - 1] === k) writtenAt.pop();
+    }
+    held.length = same;
+    for (let k = same; k < context.length; k++) {
+      const message = context[k] as ContextMessage;
+      held.push(message);
+      const positions = byId.get(message.id);
+      if (positions === undefined) byId.set(message.id, [k]);
+      else positions.push(k);
+      if (message.synthetic !== undefined) writtenAt.push(k);
+    }
+  }
+
+  /** The last message of the context with `id` (what a map of the context by id holds). */
+  sent(id: string): ContextMessage | undefined {
+    const positions = this.byId.get(id);
+    return positions === undefined ? undefined : this.held[positions[positions.length - 1] as number];
+  }
+
+  /** Whether a message the strategy wrote satisfies `test`, in context order. */
+  someWritten(test: (message: ContextMessage) => boolean): boolean {
+    return this.writtenAt.some((k) => test(this.held[k] as ContextMessage));
+  }
+}
+
 /** `archive`: where retrieval hints lead; without it every fetch re-reads the whole output. */
 export function createFollowUpTracker(archive?: Pick<Archive, 'get' | 'lookup'>): FollowUpTracker {
   /** The tool results observed: the first `observed` of `index`. */
   let index: LineIndex | undefined;
   let observed = 0;
   const results = new Map<string, MessageEvent>();
+  const sentIndex = new SentIndex();
   /** The ids of the tool results observed that held `line`, oldest first (none: an empty list). */
   const holdersOf = (line: string): string[] => {
     const positions = index?.holders.get(line);
@@ -167,21 +215,12 @@ export function createFollowUpTracker(archive?: Pick<Archive, 'get' | 'lookup'>)
       const named = mayNameRef(completion) ? refsNamedBy(completion, offered()) : [];
       const wanted = linesUsedBy(completion).filter(holds);
       if (wanted.length === 0 && named.length === 0) return undefined;
-      const holders = new Map(wanted.map((line) => [line, holdersOf(line)]));
-      const needed = new Set([...holders.values()].flat());
-      // The results that may hold a wanted line as sent (the last of an id, as a map of the context
-      // by id would hold), and the messages the strategy wrote.
-      const sent = new Map<string, ContextMessage>();
-      const written: ContextMessage[] = [];
-      for (const m of context) {
-        if (needed.has(m.id)) sent.set(m.id, m);
-        if (m.synthetic !== undefined) written.push(m);
-      }
+      sentIndex.update(context);
       // Each missing output → the lines of it the completion needs.
       const missing = new Map<string, string[]>();
       for (const line of wanted) {
-        const ids = holders.get(line) ?? [];
-        const isSent = ids.some((id) => sent.get(id)?.text.includes(line) === true) || written.some((m) => m.text.includes(line));
+        const ids = holdersOf(line);
+        const isSent = ids.some((id) => sentIndex.sent(id)?.text.includes(line) === true) || sentIndex.someWritten((m) => m.text.includes(line));
         const newest = ids[ids.length - 1];
         if (!isSent && newest !== undefined) missing.set(newest, [...(missing.get(newest) ?? []), line]);
       }
