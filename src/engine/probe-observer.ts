@@ -56,6 +56,8 @@ class ProbeRun {
   private readonly deps: ProbeCallDeps;
   private readonly judge?: JudgeProbeAnswer;
   private readonly curves = new Map<string, [number, 0 | 1][]>();
+  /** The curve of each probe of the set, by index (undefined: not measured). */
+  private readonly curveAt: ([number, 0 | 1][] | undefined)[];
   private readonly answers: ProbeAnswer[] = [];
   private readonly afterCompaction: NonNullable<UnitProbeResult['specificsAfterCompaction']> = [];
   private eventMark = 0;
@@ -80,6 +82,7 @@ class ProbeRun {
     this.deps = deps;
     if (judgeRubric !== undefined) this.judge = (probe, answer, step) => judgeAnswer(deps, judgeRubric, probe, answer, step);
     for (const mp of set.probes) if (isMeasurable(mp)) this.curves.set(mp.probe.id, []);
+    this.curveAt = set.probes.map((mp) => this.curves.get(mp.probe.id));
     this.retention = new MessageRetention(preparedProbesOf(set));
   }
 
@@ -160,11 +163,10 @@ class ProbeRun {
   /** Retention points of every visible probe on one context (the context prepared once). */
   private measure(step: number, context: readonly ContextMessage[]): void {
     const { probes } = this.set;
-    const curveOf = (i: number) => this.curves.get((probes[i] as MeasuredProbe).probe.id);
-    const isAsked = (i: number) => curveOf(i) !== undefined && isVisible(probes[i] as MeasuredProbe, step);
+    const isAsked = (i: number) => this.curveAt[i] !== undefined && isVisible(probes[i] as MeasuredProbe, step);
     const kept = this.retention.retained(context, prepareMessages(context), isAsked);
     kept.forEach((isKept, i) => {
-      if (isKept !== null && isAsked(i)) curveOf(i)?.push([step, isKept ? 1 : 0]);
+      if (isKept !== null && isAsked(i)) this.curveAt[i]?.push([step, isKept ? 1 : 0]);
     });
   }
 
