@@ -1,6 +1,6 @@
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import type { Archive } from '../strategies/types.js';
-import { readChunks, refHolding, refsNamedBy, refsOffered } from './ref-reads.js';
+import { mayNameRef, readChunks, refHolding, refsNamedBy, refsOffered } from './ref-reads.js';
 
 /**
  * Follow-up reads: what a strategy made the agent fetch back. A strategy that replaces tool output
@@ -88,46 +88,152 @@ function readLinesUsedBy(completion: MessageEvent): string[] {
   return [...new Set([...fromEdits.flatMap(usefulLines), ...usefulLines(completion.text)])];
 }
 
+/**
+ * The useful lines of the tool results a replay observed, indexed once for every unit that replays
+ * the same transcript: each unit of a scenario observes the same message objects in the same
+ * order, and indexing every line of every result again per unit was most of its follow-up cost.
+ */
+interface LineIndex {
+  /** The tool results indexed, in the order observed. */
+  readonly results: MessageEvent[];
+  /** Each useful line → the positions in `results` of the results that held it, ascending. */
+  readonly holders: Map<string, number[]>;
+}
+
+// Keyed by the first tool result observed; a tracker that observes something else than the index
+// holds at its position goes on with an index of its own.
+const sharedIndexes = new WeakMap<MessageEvent, LineIndex>();
+
+function indexResult(index: LineIndex, message: MessageEvent): void {
+  const position = index.results.length;
+  index.results.push(message);
+  for (const line of new Set(usefulLines(message.text))) {
+    const list = index.holders.get(line);
+    if (list === undefined) index.holders.set(line, [position]);
+    else list.push(position);
+  }
+}
+
+/** An index of the first `count` results of `index`, for a tracker that parts from it. */
+function indexOfFirst(index: LineIndex, count: number): LineIndex {
+  const own: LineIndex = { results: [], holders: new Map() };
+  for (const message of index.results.slice(0, count)) indexResult(own, message);
+  return own;
+}
+
+/**
+ * The context of the last check that needed it, by id, and the messages the strategy wrote in it.
+ * Updated past the part that is the same objects in the same order as then: a check costs what
+ * the context changed, not a pass over it.
+ */
+class SentIndex {
+  private readonly held: ContextMessage[] = [];
+  /** Each id → its positions in `held`, ascending. */
+  private readonly byId = new Map<string, number[]>();
+  /** Where the messages the strategy wrote are in `held`, ascending. */
+  private readonly writtenAt: number[] = [];
+
+  update(context: readonly ContextMessage[]): void {
+    const { held, byId, writtenAt } = this;
+    let same = 0;
+    const shorter = Math.min(held.length, context.length);
+    while (same < shorter && held[same] === context[same]) same++;
+    for (let k = held.length - 1; k >= same; k--) {
+      const { id } = held[k] as ContextMessage;
+      const positions = byId.get(id) ?? [];
+      positions.pop();
+      if (positions.length === 0) byId.delete(id);
+      if (writtenAt[writtenAt.length - 1] === k) writtenAt.pop();
+    }
+    held.length = same;
+    for (let k = same; k < context.length; k++) {
+      const message = context[k] as ContextMessage;
+      held.push(message);
+      const positions = byId.get(message.id);
+      if (positions === undefined) byId.set(message.id, [k]);
+      else positions.push(k);
+      if (message.synthetic !== undefined) writtenAt.push(k);
+    }
+  }
+
+  /** The last message of the context with `id` (what a map of the context by id holds). */
+  sent(id: string): ContextMessage | undefined {
+    const positions = this.byId.get(id);
+    return positions === undefined ? undefined : this.held[positions[positions.length - 1] as number];
+  }
+
+  /** Whether a message the strategy wrote satisfies `test`, in context order. */
+  someWritten(test: (message: ContextMessage) => boolean): boolean {
+    return this.writtenAt.some((k) => test(this.held[k] as ContextMessage));
+  }
+}
+
 /** `archive`: where retrieval hints lead; without it every fetch re-reads the whole output. */
 export function createFollowUpTracker(archive?: Pick<Archive, 'get' | 'lookup'>): FollowUpTracker {
-  /** Each useful line of tool output → the ids of the tool results that held it, oldest first. */
-  const holders = new Map<string, string[]>();
+  /** The tool results observed: the first `observed` of `index`. */
+  let index: LineIndex | undefined;
+  let observed = 0;
   const results = new Map<string, MessageEvent>();
+  const sentIndex = new SentIndex();
+  /** The ids of the tool results observed that held `line`, oldest first (none: an empty list). */
+  const holdersOf = (line: string): string[] => {
+    const positions = index?.holders.get(line);
+    if (index === undefined || positions === undefined) return [];
+    const ids: string[] = [];
+    for (const position of positions) {
+      if (position >= observed) break;
+      ids.push((index.results[position] as MessageEvent).id);
+    }
+    return ids;
+  };
+  const holds = (line: string): boolean => {
+    const first = index?.holders.get(line)?.[0];
+    return first !== undefined && first < observed;
+  };
   return {
     observe(message) {
       if (message.role !== 'tool') return;
       results.set(message.id, message);
-      for (const line of new Set(usefulLines(message.text))) {
-        const list = holders.get(line) ?? [];
-        list.push(message.id);
-        holders.set(line, list);
+      if (index === undefined) {
+        index = sharedIndexes.get(message) ?? { results: [], holders: new Map() };
+        sharedIndexes.set(message, index);
       }
+      if (observed < index.results.length) {
+        if (index.results[observed] === message) {
+          observed += 1;
+          return;
+        }
+        index = indexOfFirst(index, observed);
+      }
+      indexResult(index, message);
+      observed += 1;
     },
     check(context, completion, step) {
-      const refs = archive === undefined ? new Map<string, MessageEvent[]>() : refsOffered(context, archive);
-      const named = refsNamedBy(completion, refs);
-      const wanted = linesUsedBy(completion).filter((line) => holders.has(line));
+      // The refs offered are looked up only when a fetch may go through one: most steps need nothing.
+      let refs: Map<string, MessageEvent[]> | undefined;
+      const offered = (): Map<string, MessageEvent[]> => (refs ??= archive === undefined ? new Map<string, MessageEvent[]>() : refsOffered(context, archive));
+      const named = mayNameRef(completion) ? refsNamedBy(completion, offered()) : [];
+      const wanted = linesUsedBy(completion).filter(holds);
       if (wanted.length === 0 && named.length === 0) return undefined;
-      const sent = new Map(context.map((m) => [m.id, m]));
-      const written = context.filter((m) => m.synthetic !== undefined);
+      sentIndex.update(context);
       // Each missing output → the lines of it the completion needs.
       const missing = new Map<string, string[]>();
       for (const line of wanted) {
-        const ids = holders.get(line) ?? [];
-        const isSent = ids.some((id) => sent.get(id)?.text.includes(line) === true) || written.some((m) => m.text.includes(line));
+        const ids = holdersOf(line);
+        const isSent = ids.some((id) => sentIndex.sent(id)?.text.includes(line) === true) || sentIndex.someWritten((m) => m.text.includes(line));
         const newest = ids[ids.length - 1];
         if (!isSent && newest !== undefined) missing.set(newest, [...(missing.get(newest) ?? []), line]);
       }
       const parts: string[] = [];
       const sources: string[] = [];
       for (const key of named) {
-        const messages = refs.get(key) ?? [];
+        const messages = offered().get(key) ?? [];
         parts.push(`read_ref ${key}:\n${messages.map((m) => m.text).join('\n')}`);
         for (const m of messages) if (!sources.includes(m.id)) sources.push(m.id);
       }
       for (const [id, lines] of missing) {
         if (sources.includes(id)) continue;
-        const key = refHolding(refs, id);
+        const key = refHolding(offered(), id);
         const text = results.get(id)?.text ?? '';
         parts.push(key === undefined ? `Fetched back (${id}):\n${text}` : readChunks(key, text, lines));
         sources.push(id);

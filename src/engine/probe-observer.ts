@@ -9,7 +9,7 @@ import { answerProbe, unansweredProbe, type AskPoint, type JudgeProbeAnswer } fr
 import type { ProbeCallDeps } from '../probes/ask.js';
 import { judgeAnswer } from '../probes/judge-call.js';
 import type { MeasuredProbe, ProbeSet } from '../probes/probe-set.js';
-import { prepareMessages, retainedInMessages } from '../probes/context-text.js';
+import { MessageRetention, prepareMessages } from '../probes/context-text.js';
 import type { PreparedProbe } from '../probes/retention.js';
 import { specificsSurvivalInMessages } from '../probes/message-specifics.js';
 
@@ -56,11 +56,15 @@ class ProbeRun {
   private readonly deps: ProbeCallDeps;
   private readonly judge?: JudgeProbeAnswer;
   private readonly curves = new Map<string, [number, 0 | 1][]>();
+  /** The curve of each probe of the set, by index (undefined: not measured). */
+  private readonly curveAt: ([number, 0 | 1][] | undefined)[];
   private readonly answers: ProbeAnswer[] = [];
   private readonly afterCompaction: NonNullable<UnitProbeResult['specificsAfterCompaction']> = [];
   private eventMark = 0;
   private crash?: StepRecord;
   private lastSent: readonly ContextMessage[] = [];
+  /** Retention of the contexts sent, counted from one step to the next. */
+  private readonly retention: MessageRetention;
 
   constructor(
     private readonly set: ProbeSet,
@@ -78,6 +82,8 @@ class ProbeRun {
     this.deps = deps;
     if (judgeRubric !== undefined) this.judge = (probe, answer, step) => judgeAnswer(deps, judgeRubric, probe, answer, step);
     for (const mp of set.probes) if (isMeasurable(mp)) this.curves.set(mp.probe.id, []);
+    this.curveAt = set.probes.map((mp) => this.curves.get(mp.probe.id));
+    this.retention = new MessageRetention(preparedProbesOf(set));
   }
 
   async step(record: StepRecord, context: readonly ContextMessage[], env: StrategyEnv): Promise<void> {
@@ -157,11 +163,10 @@ class ProbeRun {
   /** Retention points of every visible probe on one context (the context prepared once). */
   private measure(step: number, context: readonly ContextMessage[]): void {
     const { probes } = this.set;
-    const curveOf = (i: number) => this.curves.get((probes[i] as MeasuredProbe).probe.id);
-    const isAsked = (i: number) => curveOf(i) !== undefined && isVisible(probes[i] as MeasuredProbe, step);
-    const kept = retainedInMessages(preparedProbesOf(this.set), context, prepareMessages(context), isAsked);
+    const isAsked = (i: number) => this.curveAt[i] !== undefined && isVisible(probes[i] as MeasuredProbe, step);
+    const kept = this.retention.retained(context, prepareMessages(context), isAsked);
     kept.forEach((isKept, i) => {
-      if (isKept !== null && isAsked(i)) curveOf(i)?.push([step, isKept ? 1 : 0]);
+      if (isKept !== null && isAsked(i)) this.curveAt[i]?.push([step, isKept ? 1 : 0]);
     });
   }
 

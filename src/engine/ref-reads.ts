@@ -18,7 +18,7 @@ export function refsOffered(context: readonly ContextMessage[], archive: Pick<Ar
   const refs = new Map<string, MessageEvent[]>();
   const looked = new Set<string>();
   for (const message of context) {
-    for (const key of findRetrievalHints(message.text)) {
+    for (const key of hintsOf(message)) {
       if (looked.has(key)) continue;
       looked.add(key);
       const stored = archive.lookup(key) ?? [];
@@ -29,6 +29,18 @@ export function refsOffered(context: readonly ContextMessage[], archive: Pick<Ar
   }
   return refs;
 }
+
+/** The retrieval hints of a message, found once per message object (contexts keep their messages). */
+function hintsOf(message: ContextMessage): readonly string[] {
+  let keys = hintsByMessage.get(message);
+  if (keys === undefined) {
+    keys = findRetrievalHints(message.text);
+    hintsByMessage.set(message, keys);
+  }
+  return keys;
+}
+
+const hintsByMessage = new WeakMap<ContextMessage, readonly string[]>();
 
 /** The ref through which message `id` is read back: the one holding fewest messages (the closest). */
 export function refHolding(refs: ReadonlyMap<string, MessageEvent[]>, id: string): string | undefined {
@@ -66,6 +78,23 @@ export function readChunks(key: string, text: string, lines: readonly string[]):
 /** The offered refs a completion names in its text or its tool-call arguments. */
 export function refsNamedBy(completion: MessageEvent, refs: ReadonlyMap<string, MessageEvent[]>): string[] {
   if (refs.size === 0) return [];
-  const said = [completion.text, ...(completion.toolCalls ?? []).map((call) => JSON.stringify(call.args))].join('\n');
+  const said = saidBy(completion);
   return [...refs.keys()].filter((key) => key.startsWith('ref:') && said.includes(key));
 }
+
+/** Whether a completion may name a ref at all (`refsNamedBy` is empty otherwise, whatever is offered). */
+export function mayNameRef(completion: MessageEvent): boolean {
+  return saidBy(completion).includes('ref:');
+}
+
+/** What a completion says, its text and its tool-call arguments; once per completion (every strategy replays it). */
+function saidBy(completion: MessageEvent): string {
+  let said = saidMemo.get(completion);
+  if (said === undefined) {
+    said = [completion.text, ...(completion.toolCalls ?? []).map((call) => JSON.stringify(call.args))].join('\n');
+    saidMemo.set(completion, said);
+  }
+  return said;
+}
+
+const saidMemo = new WeakMap<MessageEvent, string>();

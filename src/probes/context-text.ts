@@ -55,14 +55,19 @@ export function prepareMessages(messages: readonly MessageEvent[]): PreparedCont
   };
 }
 
-/** What one message holds of every probe of a list: evidence, and ground truth once asked for. */
+/** What one message holds of the probes of a list (indexes in the list), found once per text. */
 interface MessageFindings {
-  /** 1 where the message holds one of the probe's evidence texts. */
-  readonly evidence: Uint8Array;
-  /** 1 where the message holds one of the probe's `anyOf`; built the first time a probe needs it. */
-  anyOf?: Uint8Array;
-  /** Per probe, which of its `allOf` the message holds. */
-  allOf?: readonly (readonly boolean[])[];
+  /** The probes one of whose evidence texts the message holds. */
+  readonly evidence: readonly number[];
+  /** Its ground truth, found the first time a probe needs it. */
+  truth?: MessageTruth;
+}
+
+interface MessageTruth {
+  /** The probes one of whose `anyOf` the message holds. */
+  readonly anyOf: readonly number[];
+  /** The `allOf` texts it holds, as slots of the list (`ProbeList.allOfStart`). */
+  readonly allOf: readonly number[];
 }
 
 // Per probe list, per message object and per text: a message kept step after step (by any
@@ -70,48 +75,160 @@ interface MessageFindings {
 // into a new object with the same text, is searched once for every probe, and a step costs a
 // lookup per message, not one per message and probe. The findings are a function of the text;
 // the text memo is emptied when large.
-interface FindingsMemo {
-  byMessage: WeakMap<MessageEvent, MessageFindings>;
-  byText: TextMemo<MessageFindings>;
+interface ProbeList {
+  readonly probes: readonly PreparedProbe[];
+  readonly byMessage: WeakMap<MessageEvent, MessageFindings>;
+  readonly byText: TextMemo<MessageFindings>;
+  /** Every probe's `allOf` texts numbered in one row: probe i's j-th is slot `allOfStart[i] + j`. */
+  readonly allOfStart: readonly number[];
+  readonly allOfSlots: number;
+  /** Probes whose truth holds the separator: it may span two messages, so it is searched joined. */
+  readonly truthSpansMessages: readonly boolean[];
 }
-const findingsMemo = new WeakMap<readonly PreparedProbe[], FindingsMemo>();
+const probeLists = new WeakMap<readonly PreparedProbe[], ProbeList>();
 const TEXT_FINDINGS_CHARS = 8_000_000;
 
-function findingsOf(probes: readonly PreparedProbe[], memo: FindingsMemo, message: MessageEvent): MessageFindings {
-  let findings = memo.byMessage.get(message);
+function probeListOf(probes: readonly PreparedProbe[]): ProbeList {
+  let list = probeLists.get(probes);
+  if (list === undefined) {
+    const allOfStart: number[] = [];
+    let allOfSlots = 0;
+    for (const probe of probes) {
+      allOfStart.push(allOfSlots);
+      allOfSlots += probe.allOf.length;
+    }
+    list = {
+      probes,
+      byMessage: new WeakMap(),
+      byText: createTextMemo<MessageFindings>(TEXT_FINDINGS_CHARS),
+      allOfStart,
+      allOfSlots,
+      truthSpansMessages: probes.map((probe) => [...probe.anyOf, ...probe.allOf].some((s) => s.includes(SEPARATOR))),
+    };
+    probeLists.set(probes, list);
+  }
+  return list;
+}
+
+function findingsOf(list: ProbeList, message: MessageEvent): MessageFindings {
+  let findings = list.byMessage.get(message);
   if (findings !== undefined) return findings;
   const raw = messageText(message);
-  findings = memo.byText.get(raw, () => {
-    const evidence = new Uint8Array(probes.length);
-    probes.forEach((probe, i) => {
-      if (probe.evidence.some((e) => containsEvidence(raw, e))) evidence[i] = 1;
+  findings = list.byText.get(raw, () => {
+    const evidence: number[] = [];
+    list.probes.forEach((probe, i) => {
+      if (probe.evidence.some((e) => containsEvidence(raw, e))) evidence.push(i);
     });
     return { evidence };
   });
-  memo.byMessage.set(message, findings);
+  list.byMessage.set(message, findings);
   return findings;
 }
 
-function truthOf(probes: readonly PreparedProbe[], message: MessageEvent, findings: MessageFindings): Required<MessageFindings> {
-  if (findings.anyOf === undefined || findings.allOf === undefined) {
+function truthOf(list: ProbeList, message: MessageEvent, findings: MessageFindings): MessageTruth {
+  if (findings.truth === undefined) {
     const normalised = normalisedOf(message);
-    const anyOf = new Uint8Array(probes.length);
-    probes.forEach((probe, i) => {
-      if (probe.anyOf.some((s) => containsNormalised(normalised, s))) anyOf[i] = 1;
+    const anyOf: number[] = [];
+    const allOf: number[] = [];
+    list.probes.forEach((probe, i) => {
+      if (probe.anyOf.some((s) => containsNormalised(normalised, s))) anyOf.push(i);
+      probe.allOf.forEach((s, j) => {
+        if (containsNormalised(normalised, s)) allOf.push((list.allOfStart[i] as number) + j);
+      });
     });
-    findings.anyOf = anyOf;
-    findings.allOf = probes.map((probe) => probe.allOf.map((s) => containsNormalised(normalised, s)));
+    findings.truth = { anyOf, allOf };
   }
-  return findings as Required<MessageFindings>;
+  return findings.truth;
 }
 
 /**
- * retention.ts `isPreparedRetained` of each probe of `probes` for which `isAsked(index)` holds
- * (null for the others), on a context given as its messages. What each message holds is found
- * once per probe list and text (see `findingsOf`). The same answer as the joined search: evidence and
- * ground truth never span two messages (the joined texts are separated by a character neither
- * contains; a probe whose truth does falls back to the joined context), and only the regex is
- * run on the joined `context`.
+ * retention.ts `isPreparedRetained` of each probe of a list, on contexts given as their messages,
+ * one step after another. The same answer as the joined search: evidence and ground truth never
+ * span two messages (the joined texts are separated by a character neither contains; a probe
+ * whose truth does falls back to the joined context), so a probe is retained when some message
+ * holds it, whatever their order, and only the regex is run on the joined context.
+ *
+ * What each message holds is found once per probe list and text (see `findingsOf`); what the
+ * context holds is kept as counts of messages per probe. A step's context is mostly the messages
+ * of the step before, in the same order: the counts are updated for what changed after the part
+ * that is the same objects in the same order, so a step costs what changed, not the whole context.
+ */
+export class MessageRetention {
+  private readonly list: ProbeList;
+  /** The messages counted, in order, and their findings. */
+  private readonly held: MessageEvent[] = [];
+  private readonly heldFindings: MessageFindings[] = [];
+  /** Per probe: the messages holding one of its evidence texts. */
+  private readonly evidence: Int32Array;
+  /** Per probe, the messages holding one of its `anyOf`; per `allOf` slot, those holding it. Kept once a probe needed them. */
+  private truth?: { anyOf: Int32Array; allOf: Int32Array };
+
+  constructor(probes: readonly PreparedProbe[]) {
+    this.list = probeListOf(probes);
+    this.evidence = new Int32Array(probes.length);
+  }
+
+  /** The verdict of each probe for which `isAsked(index)` holds (null for the others) on `messages`. */
+  retained(messages: readonly MessageEvent[], context: PreparedContext, isAsked: (index: number) => boolean): (boolean | null)[] {
+    this.update(messages);
+    return this.list.probes.map((probe, i) => {
+      if (!isAsked(i) || !probe.measurable) return null;
+      const hasTruth = probe.anyOf.length > 0 || probe.allOf.length > 0 || probe.regex !== undefined;
+      if (probe.evidence.length === 0 && !hasTruth) return null;
+      if ((this.evidence[i] as number) > 0) return true;
+      if (this.list.truthSpansMessages[i] === true) return isJoinedTruthRetained(probe, context);
+      if (probe.anyOf.length > 0 && (this.truthCounts().anyOf[i] as number) > 0) return true;
+      if (probe.allOf.length > 0) {
+        const { allOf } = this.truthCounts();
+        const start = this.list.allOfStart[i] as number;
+        if (probe.allOf.every((_, j) => (allOf[start + j] as number) > 0)) return true;
+      }
+      return probe.regex?.test(context.raw) ?? false;
+    });
+  }
+
+  /** Counts `messages` in place of the messages held: only from the first that differs on. */
+  private update(messages: readonly MessageEvent[]): void {
+    const { held, heldFindings } = this;
+    let same = 0;
+    const shorter = Math.min(held.length, messages.length);
+    while (same < shorter && held[same] === messages[same]) same++;
+    for (let k = held.length - 1; k >= same; k--) this.count(held[k] as MessageEvent, heldFindings[k] as MessageFindings, -1);
+    held.length = same;
+    heldFindings.length = same;
+    for (let k = same; k < messages.length; k++) {
+      const message = messages[k] as MessageEvent;
+      const findings = findingsOf(this.list, message);
+      held.push(message);
+      heldFindings.push(findings);
+      this.count(message, findings, 1);
+    }
+  }
+
+  private count(message: MessageEvent, findings: MessageFindings, delta: 1 | -1): void {
+    for (const i of findings.evidence) (this.evidence[i] as number) += delta;
+    if (this.truth !== undefined) addTruth(this.truth, truthOf(this.list, message, findings), delta);
+  }
+
+  /** The truth counts, from the messages held the first time a probe needs them. */
+  private truthCounts(): { anyOf: Int32Array; allOf: Int32Array } {
+    if (this.truth === undefined) {
+      const truth = { anyOf: new Int32Array(this.list.probes.length), allOf: new Int32Array(this.list.allOfSlots) };
+      this.held.forEach((message, k) => addTruth(truth, truthOf(this.list, message, this.heldFindings[k] as MessageFindings), 1));
+      this.truth = truth;
+    }
+    return this.truth;
+  }
+}
+
+function addTruth(counts: { anyOf: Int32Array; allOf: Int32Array }, truth: MessageTruth, delta: 1 | -1): void {
+  for (const i of truth.anyOf) (counts.anyOf[i] as number) += delta;
+  for (const slot of truth.allOf) (counts.allOf[slot] as number) += delta;
+}
+
+/**
+ * `MessageRetention` of one context on its own: each probe of `probes` for which `isAsked(index)`
+ * holds (null for the others).
  */
 export function retainedInMessages(
   probes: readonly PreparedProbe[],
@@ -119,26 +236,7 @@ export function retainedInMessages(
   context: PreparedContext,
   isAsked: (index: number) => boolean,
 ): (boolean | null)[] {
-  let memo = findingsMemo.get(probes);
-  if (memo === undefined) {
-    memo = { byMessage: new WeakMap(), byText: createTextMemo<MessageFindings>(TEXT_FINDINGS_CHARS) };
-    findingsMemo.set(probes, memo);
-  }
-  const all = messages.map((message) => findingsOf(probes, memo, message));
-  const withEvidence = new Uint8Array(probes.length);
-  for (const findings of all) for (let i = 0; i < probes.length; i++) if (findings.evidence[i] === 1) withEvidence[i] = 1;
-  let truths: Required<MessageFindings>[] | undefined;
-  const truthsOf = (): Required<MessageFindings>[] => (truths ??= all.map((f, m) => truthOf(probes, messages[m] as MessageEvent, f)));
-  return probes.map((probe, i) => {
-    if (!isAsked(i) || !probe.measurable) return null;
-    const hasTruth = probe.anyOf.length > 0 || probe.allOf.length > 0 || probe.regex !== undefined;
-    if (probe.evidence.length === 0 && !hasTruth) return null;
-    if (withEvidence[i] === 1) return true;
-    if ([...probe.anyOf, ...probe.allOf].some((s) => s.includes(SEPARATOR))) return isJoinedTruthRetained(probe, context);
-    if (probe.anyOf.length > 0 && truthsOf().some((f) => f.anyOf[i] === 1)) return true;
-    if (probe.allOf.length > 0 && probe.allOf.every((_, j) => truthsOf().some((f) => f.allOf[i]?.[j] === true))) return true;
-    return probe.regex?.test(context.raw) ?? false;
-  });
+  return new MessageRetention(probes).retained(messages, context, isAsked);
 }
 
 /** `retainedInMessages` of one probe. */

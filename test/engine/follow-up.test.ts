@@ -5,6 +5,7 @@ import { createFollowUpTracker } from '../../src/engine/follow-up.js';
 import { createArchive } from '../../src/engine/archive.js';
 import type { ContextMessage, MessageEvent } from '../../src/transcript/types.js';
 import { writeFiles } from '../helpers/temp.js';
+import { createRandom } from '../../src/random.js';
 
 const msg = (id: string, role: MessageEvent['role'], text: string, extra: Partial<MessageEvent> = {}): MessageEvent => ({
   type: 'message',
@@ -142,5 +143,84 @@ describe('follow-up reads in a run', () => {
     expect(gatekeeper?.summary.retrieval_tokens).toBe(974);
     // Step 1's prompt carries the preview and the whole output fetched back: more than `full` sends.
     expect(gatekeeper?.steps[1]?.promptTokens ?? 0).toBeGreaterThan(full?.steps[1]?.promptTokens ?? 0);
+  });
+});
+
+describe('the line index the units of a scenario share', () => {
+  const random = createRandom(7);
+  const lines = Array.from({ length: 30 }, (_, i) => `export const settingNumber${i} = readSetting('setting-${i}');`);
+  const results = Array.from({ length: 12 }, (_, i) => msg(`t${i}`, 'tool', Array.from({ length: 5 }, () => random.pick(lines)).join('\n')));
+  const completions = lines.map((line, i) => msg(`a${i}`, 'assistant', `Quoting:\n${line}`));
+  const other = msg('t-other', 'tool', lines.slice(0, 3).join('\n'));
+  // A copy is another object: a tracker fed copies indexes them on its own.
+  const copy = (m: MessageEvent): MessageEvent => ({ ...m });
+
+  it('answers a unit behind, ahead of or parted from the others as an index of its own would', () => {
+    const ahead = createFollowUpTracker();
+    for (const m of results) ahead.observe(m);
+    const behind = createFollowUpTracker();
+    const parted = createFollowUpTracker();
+    const alone = createFollowUpTracker();
+    const partedAlone = createFollowUpTracker();
+    let fetches = 0;
+    results.forEach((m, i) => {
+      const p = i === 6 ? other : m;
+      behind.observe(m);
+      alone.observe(copy(m));
+      parted.observe(p);
+      partedAlone.observe(copy(p));
+      const context = results.slice(0, i + 1).filter(() => random.chance(0.5));
+      for (const completion of completions) {
+        const fetch = alone.check(context, completion, i);
+        if (fetch !== undefined) fetches += 1;
+        expect(behind.check(context, completion, i), `step ${i}`).toEqual(fetch);
+        expect(parted.check(context, completion, i), `step ${i}, parted`).toEqual(partedAlone.check(context, completion, i));
+        if (i === results.length - 1) expect(ahead.check(context, completion, i)).toEqual(fetch);
+      }
+    });
+    expect(fetches).toBeGreaterThan(50);
+  });
+});
+
+describe('the context a tracker keeps from one check to the next', () => {
+  const random = createRandom(11);
+  const lines = Array.from({ length: 20 }, (_, i) => `export const settingNumber${i} = readSetting('setting-${i}');`);
+  const results = Array.from({ length: 10 }, (_, i) => msg(`t${i}`, 'tool', Array.from({ length: 4 }, () => random.pick(lines)).join('\n')));
+  const completions = lines.map((line, i) => msg(`a${i}`, 'assistant', `Quoting:\n${line}`));
+  /** What a strategy may send in place of a result: a cut of it under the same id, or a summary it wrote. */
+  const cut = (m: MessageEvent): ContextMessage => ({ ...m, text: m.text.split('\n').slice(0, 2).join('\n') });
+  const summary = (): ContextMessage => ({ ...msg('s', 'user', `Summary: ${random.pick(lines)}`), synthetic: 'summary' });
+
+  it('answers as a tracker that never checked before, whatever the strategy changes', () => {
+    const kept = createFollowUpTracker();
+    for (const m of results) kept.observe(m);
+    let context: ContextMessage[] = [];
+    let fetches = 0;
+    for (let step = 0; step < 200; step++) {
+      const edit = random.int(0, 5);
+      // Like a strategy, sometimes the same array with messages appended, sometimes a new one.
+      if (edit <= 1) context.push(random.chance(0.3) ? cut(random.pick(results)) : random.pick(results));
+      else if (edit === 2) context.push(summary());
+      else if (edit === 3) context = context.slice(random.int(0, context.length));
+      else if (edit === 4) context = [summary(), ...context.slice(random.int(0, context.length))];
+      else context = context.filter(() => random.chance(0.8));
+      const completion = random.pick(completions);
+      const fresh = createFollowUpTracker();
+      for (const m of results) fresh.observe(m);
+      const fetch = fresh.check(context, completion, step);
+      if (fetch !== undefined) fetches += 1;
+      expect(kept.check(context, completion, step), `step ${step}`).toEqual(fetch);
+    }
+    expect(fetches).toBeGreaterThan(20);
+  });
+
+  it('counts the last message sent under an id, as the context changes', () => {
+    const tracker = createFollowUpTracker();
+    for (const m of [read, result]) tracker.observe(m);
+    const context: ContextMessage[] = [read, result, cut(result)];
+    expect(tracker.check(context, edit, 1)?.sources).toEqual(['t1']);
+    expect(tracker.check(context.slice(0, 2), edit, 2)).toBeUndefined();
+    context.splice(2, 1, { ...cut(result), id: 't0' });
+    expect(tracker.check(context, edit, 3)).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isRetainedInMessages, messageText, prepareMessages, retainedInMessages } from '../../src/probes/context-text.js';
+import { MessageRetention, isRetainedInMessages, messageText, prepareMessages, retainedInMessages } from '../../src/probes/context-text.js';
+import { createRandom } from '../../src/random.js';
 import { renderMessageText } from '../../src/probes/message-text.js';
 import { isPreparedRetained, prepareContext, prepareProbe } from '../../src/probes/retention.js';
 import type { MessageEvent, Probe } from '../../src/transcript/types.js';
@@ -104,5 +105,48 @@ describe('retainedInMessages', () => {
 
   it('answers null for the probes not asked', () => {
     expect(retainedInMessages(list, messages, prepareMessages(messages), (i) => i === 2)).toEqual([null, null, true, null, null, null, null]);
+  });
+});
+
+describe('MessageRetention', () => {
+  const probe = (expected: Probe['expected']): Probe => ({ id: 'p', kind: 'recall', question: 'q?', expected, evidence: [], ask: ['end'] });
+  const facts = ['port: 8437', 'retry budget 3', 'src/config.ts', 'server listen', 'token ttl 900', 'cache size 64'];
+  const list = [
+    ...facts.map((fact) => prepareProbe(probe({ anyOf: ['nothing like it'] }), [`the ${fact} is set here`])),
+    ...facts.map((fact) => prepareProbe(probe({ anyOf: [fact.toUpperCase()] }), [])),
+    prepareProbe(probe({ allOf: ['server listen', 'port: 8437'] }), []),
+    prepareProbe(probe({ allOf: ['token ttl 900', 'cache size 64', 'retry budget 3'] }), []),
+    prepareProbe(probe({ regex: 'listen[\\s\\S]*8437' }), []),
+    prepareProbe(probe({ anyOf: ['a\u0000b'] }), []),
+    prepareProbe(probe({ notInSession: true }), []),
+  ];
+  const pool: MessageEvent[] = Array.from({ length: 24 }, (_, i) => ({
+    type: 'message',
+    id: `m${i}`,
+    role: i % 3 === 0 ? 'tool' : 'assistant',
+    text: [facts[i % facts.length], i % 4 === 0 ? `the ${facts[(i * 5) % facts.length] ?? ''} is set here` : 'nothing', `line ${i}`].join('\n'),
+  }));
+
+  it('gives what a context counted from scratch gives, step after step, whatever the strategy changes', () => {
+    const random = createRandom(15);
+    for (let run = 0; run < 20; run++) {
+      const retention = new MessageRetention(list);
+      // Like a strategy, sometimes the same array with messages appended, sometimes a new one.
+      let context: MessageEvent[] = [];
+      for (let step = 0; step < 40; step++) {
+        const edit = random.int(0, 5);
+        if (edit <= 1) context.push(random.pick(pool));
+        else if (edit === 2) context = context.slice(random.int(0, Math.max(0, context.length - 1)));
+        else if (edit === 3 && context.length > 0) context = context.map((m, i) => (i === random.int(0, context.length - 1) ? { ...random.pick(pool) } : m));
+        else if (edit === 4) context = [...context].reverse();
+        else context = [{ ...random.pick(pool), id: 'summary', text: random.pick(facts) }, ...context.slice(random.int(0, context.length))];
+        const asked = random.int(0, 2);
+        const isAsked = (i: number) => asked === 0 || i % asked === 0;
+        const joined = prepareContext(context.map((m) => renderMessageText(m)));
+        const expected = list.map((p, i) => (isAsked(i) ? isPreparedRetained(p, joined) : null));
+        expect(retention.retained(context, prepareMessages(context), isAsked), `run ${run} step ${step}`).toEqual(expected);
+        expect(retainedInMessages(list, context, prepareMessages(context), isAsked)).toEqual(expected);
+      }
+    }
   });
 });
