@@ -6,13 +6,16 @@
  *
  * Why the cut is exact. Both BPE encodings ctxbench uses (o200k_base, cl100k_base) first split a
  * text with a regex into chunks and never merge across chunks. A position right after a run of
- * line breaks whose next character is neither white space nor `/` is always a chunk boundary in
- * both patterns: no alternative that can hold a line break (`\s*[\r\n]+`, `\s+`, and punctuation
- * followed by `[\r\n/]*` or `[\r\n]*`) can continue into such a character, and no alternative
- * looks behind. A chunk is matched from its own start, so a segment alone splits into the same
- * chunks as in the text; its last chunk, a run of line breaks, ends the same with or without what
- * followed it (`\s*[\r\n]+` is tried before the look-ahead alternatives). A test holds the sums
- * equal to whole-text counts on every real log in fixtures/.
+ * line breaks is a chunk boundary in both patterns when what follows is a character that is
+ * neither white space nor `/`, or blanks (white space but line breaks) followed by any character
+ * but a line break: no alternative that can hold a line break (`\s*[\r\n]+`, `\s+`, and
+ * punctuation followed by `[\r\n/]*` or `[\r\n]*`) can continue into such a character or past
+ * the breaks into blanks that no break follows, and no alternative looks behind. Blanks between
+ * breaks are taken into the run (`\s*[\r\n]+` takes them). A chunk is matched from its own
+ * start, so a segment alone splits into the same chunks as in the text; its last chunk, a run of
+ * line breaks, ends the same with or without what followed it (`\s*[\r\n]+` is tried before the
+ * look-ahead alternatives). Indented code is so cut line by line. A test holds the sums equal to
+ * whole-text counts on real logs in fixtures/ and on texts made to defeat a naive cut.
  */
 
 /** Texts shorter than this are counted whole: too few lines to be worth cutting. */
@@ -24,9 +27,8 @@ export function segmentsOf(text: string): string[] {
   let start = 0;
   let at = text.indexOf('\n');
   while (at >= 0) {
-    let end = at + 1;
-    while (end < text.length && (text[end] === '\n' || text[end] === '\r')) end += 1;
-    if (end < text.length && isCutAfterBreaks(text.charCodeAt(end))) {
+    const end = breakRunEnd(text, at);
+    if (end < text.length && cutsAfterBreaks(text, end)) {
       segments.push(text.slice(start, end));
       start = end;
     }
@@ -34,6 +36,43 @@ export function segmentsOf(text: string): string[] {
   }
   segments.push(text.slice(start));
   return segments;
+}
+
+/**
+ * Where the run of line breaks at `at` ends, white space between breaks included: after breaks,
+ * blanks followed by another break are one chunk with them (`\s*[\r\n]+`).
+ */
+function breakRunEnd(text: string, at: number): number {
+  let end = at;
+  for (;;) {
+    while (end < text.length && isBreak(text.charCodeAt(end))) end += 1;
+    let next = end;
+    while (next < text.length && isBlank(text.charCodeAt(next))) next += 1;
+    if (next === end || next === text.length || !isBreak(text.charCodeAt(next))) return end;
+    end = next;
+  }
+}
+
+/**
+ * Whether a chunk starts at `end`, right after a run of breaks (and before the end of the text):
+ * a character that is neither white space nor `/` does; so do blanks followed by such a character
+ * or by `/` (the run's last chunk cannot take blanks, and `[\r\n/]*` cannot reach past them).
+ */
+function cutsAfterBreaks(text: string, end: number): boolean {
+  const code = text.charCodeAt(end);
+  if (!isBlank(code)) return isCutAfterBreaks(code);
+  let next = end;
+  while (next < text.length && isBlank(text.charCodeAt(next))) next += 1;
+  return next < text.length;
+}
+
+const isBreak = (code: number): boolean => code === 0x0a || code === 0x0d;
+
+/** White space that is not a line break: a space, a tab, and any kind either reading of `\s` counts. */
+function isBlank(code: number): boolean {
+  if (code === 0x20 || code === 0x09) return true;
+  if (isBreak(code) || (code > 0x20 && code < 0x7f)) return false;
+  return WHITE.test(String.fromCharCode(code));
 }
 
 /** Whether a character after line breaks starts a new chunk: not white space (any Unicode kind), not `/`. */

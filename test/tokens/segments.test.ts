@@ -23,6 +23,18 @@ const tricky = [
   '日本\n語\n',
   ',\n,\n,',
   '!!\n/\n//x',
+  // Blanks after a break: a cut before them is exact unless another break follows them.
+  'x\n  \n  y',
+  'x\n   ',
+  'x.\n  /y',
+  'x\n\t\ty',
+  'x\n \u00a0y',
+  'x \n y',
+  'x\n \r\ny',
+  'x\n \u0085\ny',
+  'x\n  \ufeff\n y',
+  '\n  a',
+  ')\n  \n\n    }\n',
 ];
 
 describe('segments of a text for counting', () => {
@@ -32,7 +44,9 @@ describe('segments of a text for counting', () => {
 
   it('join back to the text and cut only after line breaks', () => {
     const text = 'first line\nsecond\n\n  indented\n/root\nlast';
-    expect(segmentsOf(text)).toEqual(['first line\n', 'second\n\n  indented\n/root\n', 'last']);
+    expect(segmentsOf(text)).toEqual(['first line\n', 'second\n\n', '  indented\n/root\n', 'last']);
+    // Indented code is cut line by line; blanks between breaks stay with the breaks.
+    expect(segmentsOf('if x:\n    y()\n  \n    z()\n')).toEqual(['if x:\n', '    y()\n  \n', '    z()\n']);
     for (const t of tricky) expect(segmentsOf(t.repeat(3)).join('')).toBe(t.repeat(3));
   });
 
