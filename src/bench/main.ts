@@ -57,12 +57,11 @@ async function main(): Promise<number> {
   write();
 
   const width = Math.max(...rows.map((r) => r.name.length));
-  const met = (r: BenchRow) => (r.bound === 'max' ? r.value <= r.target : r.value >= r.target);
+  const met = (r: BenchRow) => (r.bound === 'info' ? true : r.bound === 'max' ? r.value <= r.target : r.value >= r.target);
   for (const r of rows) {
-    const target = `${r.bound === 'max' ? '≤' : '≥'} ${Number(r.target.toFixed(2))}`;
-    process.stdout.write(
-      `${met(r) ? 'ok  ' : 'MISS'} ${r.name.padEnd(width)}  ${r.value.toFixed(2).padStart(8)} ${r.unit.padEnd(2)} (target ${target} ${r.unit})  ${r.note}\n`,
-    );
+    const target = r.bound === 'info' ? 'none' : `${r.bound === 'max' ? '≤' : '≥'} ${Number(r.target.toFixed(2))} ${r.unit}`;
+    const verdict = r.bound === 'info' ? 'info' : met(r) ? 'ok  ' : 'MISS';
+    process.stdout.write(`${verdict} ${r.name.padEnd(width)}  ${r.value.toFixed(2).padStart(8)} ${r.unit.padEnd(2)} (target ${target})  ${r.note}\n`);
   }
   process.stdout.write(
     `load average ${loadBefore.map((l) => l.toFixed(1)).join(' ')} → ${loadavg()
