@@ -48,7 +48,11 @@ export function simulateCall(input: SimulateInput): SimReply {
   if (fault === 'timeout') return { kind: 'timeout' };
   if (fault !== undefined) return format.fault(fault);
   const { canonical } = input;
-  const request = canonical !== undefined && input.format === 'openai' ? parsedFromCanonical(canonical) : format.parse(input.body, input.shape);
+  // A step is answered with its recording: only summaries and probes read the messages.
+  const request =
+    canonical !== undefined && input.format === 'openai'
+      ? parsedFromCanonical(canonical, { messages: directive.purpose !== 'step' })
+      : format.parse(input.body, input.shape);
   if (request === undefined) return format.badRequest(`Invalid JSON payload received: not a ${input.format} request.`);
   // The canonical messages count the same as their parsed copies (render tests hold it), from the
   // per-message memo: counting the copies parsed from a Gemini body re-read the whole context at every step.
