@@ -76,7 +76,7 @@ export function simulateCall(input: SimulateInput): SimReply {
 
 /** What the model says: the recorded completion, a summary, or a reader's answer. */
 function composeAnswer(request: ParsedRequest, directive: SimDirective, tokenizer: Tokenizer): SimAnswer {
-  const count = (text: string): number => tokenizer.count(text);
+  const count = counterOf(tokenizer);
   const outputCap = request.maxOutputTokens ?? Number.POSITIVE_INFINITY;
   switch (directive.purpose) {
     case 'step':
@@ -95,6 +95,15 @@ function composeAnswer(request: ParsedRequest, directive: SimDirective, tokenize
       return { text: readProbe(request.messages, { maxTokens, count }).answer, toolCalls: [] };
     }
   }
+}
+
+/** One count function per tokenizer, so the summarizer's line counts, kept per function, carry over between requests. */
+const counters = new WeakMap<Tokenizer, (text: string) => number>();
+
+function counterOf(tokenizer: Tokenizer): (text: string) => number {
+  let count = counters.get(tokenizer);
+  if (count === undefined) counters.set(tokenizer, (count = (text: string): number => tokenizer.count(text)));
+  return count;
 }
 
 function replayAnswer(directive: SimDirective): SimAnswer {
