@@ -48,7 +48,11 @@ export function simulateCall(input: SimulateInput): SimReply {
   if (fault === 'timeout') return { kind: 'timeout' };
   if (fault !== undefined) return format.fault(fault);
   const { canonical } = input;
-  const request = canonical !== undefined && input.format === 'openai' ? parsedFromCanonical(canonical) : format.parse(input.body, input.shape);
+  // A step is answered with its recording: only summaries and probes read the messages.
+  const request =
+    canonical !== undefined && input.format === 'openai'
+      ? parsedFromCanonical(canonical, { messages: directive.purpose !== 'step' })
+      : format.parse(input.body, input.shape);
   if (request === undefined) return format.badRequest(`Invalid JSON payload received: not a ${input.format} request.`);
   // The canonical messages count the same as their parsed copies (render tests hold it), from the
   // per-message memo: counting the copies parsed from a Gemini body re-read the whole context at every step.
@@ -72,7 +76,7 @@ export function simulateCall(input: SimulateInput): SimReply {
 
 /** What the model says: the recorded completion, a summary, or a reader's answer. */
 function composeAnswer(request: ParsedRequest, directive: SimDirective, tokenizer: Tokenizer): SimAnswer {
-  const count = (text: string): number => tokenizer.count(text);
+  const count = counterOf(tokenizer);
   const outputCap = request.maxOutputTokens ?? Number.POSITIVE_INFINITY;
   switch (directive.purpose) {
     case 'step':
@@ -91,6 +95,15 @@ function composeAnswer(request: ParsedRequest, directive: SimDirective, tokenize
       return { text: readProbe(request.messages, { maxTokens, count }).answer, toolCalls: [] };
     }
   }
+}
+
+/** One count function per tokenizer, so the summarizer's line counts, kept per function, carry over between requests. */
+const counters = new WeakMap<Tokenizer, (text: string) => number>();
+
+function counterOf(tokenizer: Tokenizer): (text: string) => number {
+  let count = counters.get(tokenizer);
+  if (count === undefined) counters.set(tokenizer, (count = (text: string): number => tokenizer.count(text)));
+  return count;
 }
 
 function replayAnswer(directive: SimDirective): SimAnswer {

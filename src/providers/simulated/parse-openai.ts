@@ -31,13 +31,34 @@ export function parseOpenAIRequest(body: unknown, shape?: RenderShape): ParsedRe
  * What `parseOpenAIRequest` reads from the body `renderOpenAIRequest` makes of `canonical`, built
  * without the JSON round trip: the messages as sent (asSent), no thinking, ids by position, tool
  * call arguments as their JSON round trip. The in-process transport uses it for OpenAI calls; a
- * test holds it equal to parsing the rendered body.
+ * test holds it equal to parsing the rendered body. With `messages: false`, the request's settings
+ * alone (its messages left empty), for an answer that does not read them.
  */
-export function parsedFromCanonical(canonical: CanonicalCall): ParsedRequest {
-  const parsed: ParsedRequest = { messages: canonical.messages.map((message, index) => asParsed(asSent(message), `sim-${index}`)) };
+export function parsedFromCanonical(canonical: CanonicalCall, options: { messages?: boolean } = {}): ParsedRequest {
+  const parsed: ParsedRequest = { messages: options.messages === false ? [] : canonical.messages.map(parsedAt) };
   if (canonical.instruction !== undefined && canonical.instruction !== '') parsed.instruction = canonical.instruction;
   if (canonical.maxOutputTokens !== undefined) parsed.maxOutputTokens = canonical.maxOutputTokens;
   if (canonical.reasoningEffort !== undefined) parsed.thinkingBudget = EFFORT_BUDGETS[canonical.reasoningEffort];
+  return parsed;
+}
+
+/**
+ * The parsed copy of each canonical message, per position (its id is `sim-<position>`): a request
+ * re-sends the messages of the one before, so each copy is built once and is the same object in
+ * every request, and the summarizer's per-message memos hit on it. A message that moves (a rolling
+ * window shifts it at every step) keeps its latest few positions.
+ */
+const parsedCopies = new WeakMap<ContextMessage, Map<number, ContextMessage>>();
+const POSITIONS_KEPT = 4;
+
+function parsedAt(message: ContextMessage, index: number): ContextMessage {
+  let copies = parsedCopies.get(message);
+  const known = copies?.get(index);
+  if (known !== undefined) return known;
+  const parsed = asParsed(asSent(message), `sim-${index}`);
+  if (copies === undefined) parsedCopies.set(message, (copies = new Map<number, ContextMessage>()));
+  else if (copies.size >= POSITIONS_KEPT) copies.delete(copies.keys().next().value as number);
+  copies.set(index, parsed);
   return parsed;
 }
 

@@ -36,9 +36,20 @@ export function callArgumentText(call: { name: string; args: Record<string, unkn
 
 export type SpecificSets = Record<SpecificKind, Set<string>>;
 
+/**
+ * What a text holds wherever a kind matches: a path has a `/`, a number three digits in a row. Most
+ * texts hold neither, and testing for that is far cheaper than running the pattern.
+ */
+const MAY_MATCH: Record<SpecificKind, (text: string) => boolean> = {
+  paths: (text) => text.includes('/'),
+  numbers: (text) => /\d{3}/.test(text),
+  identifiers: () => true,
+};
+
 /** The matches of one kind in a text, in order, with their offsets. */
 export function findSpecifics(text: string, kind: SpecificKind): { value: string; at: number }[] {
   const found: { value: string; at: number }[] = [];
+  if (!MAY_MATCH[kind](text)) return found;
   for (const match of text.matchAll(PATTERNS[kind])) {
     if (kind === 'identifiers' && match[0].length < MIN_IDENTIFIER_CHARS) continue;
     found.push({ value: match[0], at: match.index });

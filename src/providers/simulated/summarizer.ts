@@ -1,13 +1,14 @@
+import { createTextMemo, type TextMemo } from '../../memo.js';
 import { SPECIFIC_KINDS } from './specific-kinds.js';
 import type { ContextMessage } from '../../transcript/types.js';
 import { gatherMaterial, type MaterialItem } from './summary-material.js';
-import { chooseSpecifics, paraphraseSpecifics, type ChosenSpecifics } from './summary-specifics.js';
+import { chooseSpecifics, paraphraseOf, type ChosenSpecifics, type Paraphrase } from './summary-specifics.js';
 import { detectStyle, sectionsOf, type SummarySection, type SummaryStyle } from './summary-style.js';
 
 export interface SummaryOptions {
   /** The summary never exceeds this many tokens (as `count` measures them). */
   budgetTokens: number;
-  /** Tokens of a text (never negative). */
+  /** Tokens of a text (never negative; a pure function of the text, so lines are counted once per function). */
   count: (text: string) => number;
   /** The summary prompt (the request's instruction); it decides the style (summary-style.ts). */
   prompt?: string;
@@ -55,20 +56,35 @@ function systemText(messages: readonly ContextMessage[]): string {
     .join('\n');
 }
 
+/**
+ * The count of each candidate line, per count function: successive summaries of one history weigh
+ * the same lines again, and the tokenizer's own cache, emptied whenever long request texts fill it,
+ * had them tokenized again (61,000 tokenizations of 34,000 distinct lines on the 1000-step
+ * synthetic run). Bounded by the characters of its lines.
+ */
+const lineCounts = new WeakMap<(text: string) => number, TextMemo<number>>();
+const LINE_COUNT_CHARS = 4_000_000;
+
+function lineCounter(count: (text: string) => number): TextMemo<number> {
+  let counts = lineCounts.get(count);
+  if (counts === undefined) lineCounts.set(count, (counts = createTextMemo<number>(LINE_COUNT_CHARS)));
+  return counts;
+}
+
 function composeLines(style: SummaryStyle, material: readonly MaterialItem[], chosen: ChosenSpecifics, options: SummaryOptions): Line[] {
   const sections = sectionsOf(style);
+  const counts = lineCounter(options.count);
   const lines: Line[] = [];
   const seen = new Set<string>();
   let carry = 0;
   sections.forEach((section, index) => {
     let left = carry + section.share * options.budgetTokens - (section.title === undefined ? 0 : options.count(section.title) + 2);
-    for (const text of section.isData === true ? dataLines(chosen) : proseOf(section, material, chosen)) {
+    for (const { text, key } of section.isData === true ? dataLines(chosen).map(candidate) : proseOf(section, material, chosen)) {
       // A line costs at least 2 (its count and the line break): once less is left, no prose line
       // of this section fits, and the rest need not be paraphrased and counted.
       if (section.isData !== true && left < 2) break;
-      const key = text.toLowerCase();
       if (seen.has(key)) continue;
-      const cost = options.count(text) + 2;
+      const cost = counts.get(text, options.count) + 2;
       if (cost > left && section.isData !== true) continue;
       seen.add(key);
       lines.push({ section: index, text, isData: section.isData === true });
@@ -79,15 +95,30 @@ function composeLines(style: SummaryStyle, material: readonly MaterialItem[], ch
   return lines;
 }
 
+/** A candidate line and its identity for de-duplication (case does not matter). */
+interface Candidate {
+  text: string;
+  key: string;
+}
+
+function candidate(text: string): Candidate {
+  return { text, key: text.toLowerCase() };
+}
+
+/** The candidate line of each paraphrase, null when it has no word left; paraphrases recur across requests (summary-specifics.ts). */
+const candidates = new WeakMap<Paraphrase, Candidate | null>();
+
 /** A section's candidate sentences, paraphrased, in its order of preference (each paraphrased when reached). */
-function* proseOf(section: SummarySection, material: readonly MaterialItem[], chosen: ChosenSpecifics): Generator<string> {
+function* proseOf(section: SummarySection, material: readonly MaterialItem[], chosen: ChosenSpecifics): Generator<Candidate> {
   const items = section.kinds.flatMap((kind) => {
     const ofKind = material.filter((item) => item.kind === kind);
     return section.oldestFirst === true ? ofKind : [...ofKind].reverse();
   });
   for (const item of items) {
-    const text = paraphraseSpecifics(item.text, chosen);
-    if (/\p{L}{3,}/u.test(text)) yield text;
+    const paraphrase = paraphraseOf(item.text, chosen);
+    let line = candidates.get(paraphrase);
+    if (line === undefined) candidates.set(paraphrase, (line = /\p{L}{3,}/u.test(paraphrase.text) ? candidate(paraphrase.text) : null));
+    if (line !== null) yield line;
   }
 }
 

@@ -34,6 +34,23 @@ describe('parsedFromCanonical', () => {
     expect(parsedFromCanonical({ messages, model: 'gpt-5' })).toEqual(parsedFromWire(messages));
   });
 
+  it('reads each request as its own body, when the requests before re-sent the same messages at other positions', async () => {
+    const messages = await realMessages(files[2] as string);
+    expect(messages.length).toBeGreaterThan(31);
+    const windows = [messages.slice(0, 20), messages.slice(0, 30), messages.slice(5, 30), messages.slice(6, 31), messages.slice(1, 12), messages.slice(0, 30)];
+    const parsed = windows.map((window) => parsedFromCanonical({ messages: window, model: 'gpt-5' }));
+    for (const [i, window] of windows.entries()) expect(parsed[i]).toEqual(parsedFromWire(window));
+    // A message at the same position is the same parsed object (the summarizer's memos hit on it).
+    expect(parsed[1]?.messages[3]).toBeDefined();
+    expect(parsed[1]?.messages[3]).toBe(parsed[0]?.messages[3]);
+    expect(parsed[5]?.messages[25]).toBe(parsed[1]?.messages[25]);
+  });
+
+  it('reads the settings alone when asked for no messages', () => {
+    const canonical = { messages: [{ type: 'message', id: 'u', role: 'user', text: 'hi' }] as ContextMessage[], maxOutputTokens: 9, model: 'gpt-5' };
+    expect(parsedFromCanonical(canonical, { messages: false })).toEqual({ messages: [], maxOutputTokens: 9 });
+  });
+
   it.each(files)('counts the same tokens as the parsed copy, from the canonical messages (%s)', async (file) => {
     const messages = await realMessages(file);
     const tokenizer = createTokenizer('o200k_base', { factor: 1.1, perToolCall: 7 });

@@ -1,0 +1,43 @@
+import { createTextMemo } from '../../memo.js';
+import type { LineReading, Said, Voice } from './summary-material.js';
+import type { Specifics } from './summary-specifics.js';
+
+/**
+ * What the summarizer works out from each text and each of its lines, shared by the modules that
+ * read them (summary-material.ts, summary-specifics.ts fill their own fields when first needed).
+ * Summary requests carry whole spans of history, and the next request most of the same texts; a
+ * span sent as one new text (turn-summary.ts, map-reduce.ts) is made of lines read before. So a
+ * text is looked up once per request and split once, and a line is read once.
+ */
+export interface TextFacts {
+  readonly lines: readonly LineFacts[];
+  /** The text's material as each voice says it (summary-material.ts). */
+  said?: Partial<Record<Voice, readonly Said[]>>;
+  /** The text's specifics (summary-specifics.ts). */
+  specifics?: Specifics;
+}
+
+export interface LineFacts {
+  /** The line, in a string of its own (see `detached`). */
+  readonly text: string;
+  reading?: LineReading;
+  specifics?: Specifics;
+}
+
+/**
+ * Texts are kept as they are (a message's text, or a request's new text); lines are slices of
+ * them, so they are kept as copies, lest a line keep its whole text alive after the text memo
+ * has let it go.
+ */
+const texts = createTextMemo<TextFacts>(16_000_000);
+const lines = createTextMemo<LineFacts>(8_000_000, { copyKeys: true });
+
+/** The facts of `text`: its lines (cut at every `\n`) and whatever was read of it before. */
+export function factsOf(text: string): TextFacts {
+  return texts.get(text, () => ({ lines: text.split('\n').map((line) => lines.get(line, () => ({ text: detached(line) }))) }));
+}
+
+/** `text` in a string of its own: a slice would keep the whole string it was cut from alive (no lossy re-encoding, unlike a UTF-8 round trip). */
+export function detached(text: string): string {
+  return ` ${text}`.slice(1);
+}
