@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createListMemo } from '../src/list-memo.js';
-import { createRandom } from '../src/random.js';
+import { editedLists } from './helpers/list-edits.js';
 
 describe('createListMemo', () => {
   it('maps a list as Array.map does, whatever the edits between calls (appends, cuts, swaps, earlier versions)', () => {
-    const random = createRandom(11);
-    const pick = (n: number): number => Math.floor(random.next() * n);
     const pool = Array.from({ length: 30 }, (_, i) => ({ id: i }));
     const memo = createListMemo<{ id: number }, string>();
     const f = (item: { id: number }): string => `v${item.id}`;
-    const versions: { id: number }[][] = [[]];
-    for (let round = 0; round < 2000; round++) {
-      const list = [...(versions[versions.length - 1 - pick(Math.min(versions.length, 6))] as { id: number }[])];
-      const edit = pick(6);
-      if (edit <= 1 || list.length === 0) list.push(pool[pick(pool.length)] as { id: number });
-      else if (edit === 2) list.splice(pick(list.length), 1);
-      else if (edit === 3) list[pick(list.length)] = pool[pick(pool.length)] as { id: number };
-      else if (edit === 4) list.length = pick(list.length);
-      versions.push(list);
+    for (const list of editedLists(pool, 2000, 11)) {
       expect(memo.values(list, f).slice(0, list.length)).toEqual(list.map((item) => `v${item.id}`));
       const mapped = memo.map(list, f);
       expect(mapped).toEqual(list.map((item) => `v${item.id}`));

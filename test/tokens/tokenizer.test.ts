@@ -3,7 +3,7 @@ import { countTokens, createTokenizer, encodingForModel, tokenizerForModel, toke
 import { calibrationFamily } from '../../src/tokens/calibration.js';
 import { OVERHEAD } from '../../src/tokens/overhead.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
-import { createRandom } from '../../src/random.js';
+import { editedLists } from '../helpers/list-edits.js';
 
 const user = (text: string): ContextMessage => ({ type: 'message', id: 'u', role: 'user', text });
 
@@ -104,20 +104,11 @@ describe('Tokenizer.countMessages', () => {
   });
 
   it('sums a list from the lists it counted before exactly as from scratch, whatever the edits (appends, cuts, swaps, earlier versions)', () => {
-    const random = createRandom(7);
-    const pick = (n: number): number => Math.floor(random.next() * n);
     const pool = Array.from({ length: 40 }, (_, i) => user(`message ${i} ${'x'.repeat(i % 7)}`));
     const calibrated = createTokenizer('o200k_base', { factor: 1.3, perToolCall: 5 });
-    // Each round edits a copy of an earlier version a little, as steps and strategies do.
-    const versions: ContextMessage[][] = [[]];
-    for (let round = 0; round < 1500; round++) {
-      const list = [...(versions[versions.length - 1 - pick(Math.min(versions.length, 6))] as ContextMessage[])];
-      const edit = pick(6);
-      if (edit <= 1 || list.length === 0) list.push(...pool.slice(0, 1 + pick(3)).map(() => pool[pick(pool.length)] as ContextMessage));
-      else if (edit === 2) list.splice(pick(list.length), 1);
-      else if (edit === 3) list[pick(list.length)] = pool[pick(pool.length)] as ContextMessage;
-      else if (edit === 4) list.length = pick(list.length);
-      versions.push(list);
+    let round = 0;
+    for (const list of editedLists(pool, 1500, 7)) {
+      round += 1;
       for (const t of [tokenizer, calibrated]) {
         const format = round % 3 === 0 ? 'gemini' : 'openai';
         const scratch = list.reduce((n, m) => n + t.countMessage(m, format), Math.round((t.calibration?.factor ?? 1) * OVERHEAD[format].perRequest));
