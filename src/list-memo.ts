@@ -55,3 +55,17 @@ export function createListMemo<T, V>(): ListMemo<T, V> {
     map: (items, f) => values(items, f).slice(0, items.length),
   };
 }
+
+/**
+ * The positions of the items `test` holds for (`test` depends on the item only), read from a list
+ * memo: a history that grew by a message is tested at that message only.
+ */
+export function createPositionsMemo<T>(test: (item: T) => boolean): (items: readonly T[]) => number[] {
+  const memo = createListMemo<T, boolean>();
+  return (items) => {
+    const holds = memo.values(items, test);
+    const positions: number[] = [];
+    for (let i = 0; i < items.length; i++) if (holds[i] === true) positions.push(i);
+    return positions;
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createListMemo } from '../src/list-memo.js';
+import { createListMemo, createPositionsMemo } from '../src/list-memo.js';
 import { editedLists } from './helpers/list-edits.js';
 
 describe('createListMemo', () => {
@@ -46,5 +46,13 @@ describe('createListMemo', () => {
       [a, b, c, x],
     ])
       expect(memo.map(list, (i) => i.n)).toEqual(list.map((i) => i.n));
+  });
+
+  it('finds the positions of the items a test holds for, as a scan does, whatever the edits', () => {
+    const pool = Array.from({ length: 30 }, (_, i) => ({ id: i }));
+    const positions = createPositionsMemo((item: { id: number }) => item.id % 3 === 0);
+    for (const list of editedLists(pool, 1000, 5)) {
+      expect(positions(list)).toEqual(list.flatMap((item, i) => (item.id % 3 === 0 ? [i] : [])));
+    }
   });
 });

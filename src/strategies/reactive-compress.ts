@@ -178,10 +178,14 @@ async function summarizeOlder(state: State, env: StrategyEnv, mode: string): Pro
   if (env.countMessages(next) >= env.countMessages(messages)) return false;
   // The hint leads to the original messages, never to another stub or summary.
   const originals = older.flatMap((m) => originalsOf(m, env));
-  env.archive.put(
-    key,
-    originals.filter((m, i) => originals.findIndex((o) => o.id === m.id) === i),
-  );
+  // Each original once, the first time it comes (a set: the archive grows with every compaction).
+  const seen = new Set<string>();
+  const distinct = originals.filter((m) => {
+    if (seen.has(m.id)) return false;
+    seen.add(m.id);
+    return true;
+  });
+  env.archive.put(key, distinct);
   state.messages = next;
   return true;
 }

@@ -2,6 +2,7 @@ import type { ContextMessage } from '../transcript/types.js';
 import type { StrategyEnv } from './types.js';
 import { requestSummary } from './helpers/summary-call.js';
 import { renderAsText } from './helpers/message-units.js';
+import { createPositionsMemo } from '../list-memo.js';
 
 /**
  * A rolling summary over turns, shared by llm-summary-every-n, hybrid and anchored-summary: the
@@ -12,10 +13,14 @@ import { renderAsText } from './helpers/message-units.js';
 
 /** A turn: a message that is not a tool result, with the tool results that follow it. */
 export function turnStarts(messages: readonly ContextMessage[], from: number): number[] {
-  const starts: number[] = [];
-  for (let i = from; i < messages.length; i++) if (messages[i]?.role !== 'tool') starts.push(i);
-  return starts;
+  const starts = nonToolPositions(messages);
+  let first = 0;
+  while (first < starts.length && (starts[first] as number) < from) first += 1;
+  return first === 0 ? starts : starts.slice(first);
 }
+
+/** Where the messages that are not tool results stand; the history grows by a message a step. */
+const nonToolPositions = createPositionsMemo((m: ContextMessage) => m.role !== 'tool');
 
 /** Index of the first assistant message (the head ends there), or the length. */
 export function headEnd(messages: readonly ContextMessage[]): number {

@@ -1,4 +1,5 @@
 import type { ContextMessage, ControlEvent, TranscriptEvent } from '../../transcript/types.js';
+import { createPositionsMemo } from '../../list-memo.js';
 
 /**
  * The conversation as the agent sees it, kept by strategies that build on the plain history.
@@ -41,13 +42,9 @@ function applyControl(history: History, event: ControlEvent): boolean {
 }
 
 /** Indexes of the user messages that open each group (group 0 opens at the first user message). */
-export function groupStarts(messages: readonly ContextMessage[]): number[] {
-  const starts: number[] = [];
-  messages.forEach((m, i) => {
-    if (m.role === 'user' && m.synthetic === undefined) starts.push(i);
-  });
-  return starts;
-}
+export const groupStarts: (messages: readonly ContextMessage[]) => number[] = createPositionsMemo(
+  (m: ContextMessage) => m.role === 'user' && m.synthetic === undefined,
+);
 
 /** The half-open message range of group k, or undefined when there is no such group. */
 function groupRange(messages: readonly ContextMessage[], group: number): { start: number; end: number } | undefined {
