@@ -1,7 +1,7 @@
 import { createTextMemo, type TextMemo } from '../../memo.js';
 import { SPECIFIC_KINDS } from './specific-kinds.js';
 import type { ContextMessage } from '../../transcript/types.js';
-import { gatherMaterial, type MaterialItem } from './summary-material.js';
+import { gatherMaterial, type MaterialItem, type MaterialKind } from './summary-material.js';
 import { chooseSpecifics, paraphraseOf, type ChosenSpecifics, type Paraphrase } from './summary-specifics.js';
 import { detectStyle, sectionsOf, type SummarySection, type SummaryStyle } from './summary-style.js';
 
@@ -74,12 +74,18 @@ function lineCounter(count: (text: string) => number): TextMemo<number> {
 function composeLines(style: SummaryStyle, material: readonly MaterialItem[], chosen: ChosenSpecifics, options: SummaryOptions): Line[] {
   const sections = sectionsOf(style);
   const counts = lineCounter(options.count);
+  const byKind = new Map<MaterialKind, MaterialItem[]>();
+  for (const item of material) {
+    const ofKind = byKind.get(item.kind);
+    if (ofKind === undefined) byKind.set(item.kind, [item]);
+    else ofKind.push(item);
+  }
   const lines: Line[] = [];
   const seen = new Set<string>();
   let carry = 0;
   sections.forEach((section, index) => {
     let left = carry + section.share * options.budgetTokens - (section.title === undefined ? 0 : options.count(section.title) + 2);
-    for (const { text, key } of section.isData === true ? dataLines(chosen).map(candidate) : proseOf(section, material, chosen)) {
+    for (const { text, key } of section.isData === true ? dataLines(chosen).map(candidate) : proseOf(section, byKind, chosen)) {
       // A line costs at least 2 (its count and the line break): once less is left, no prose line
       // of this section fits, and the rest need not be paraphrased and counted.
       if (section.isData !== true && left < 2) break;
@@ -109,9 +115,9 @@ function candidate(text: string): Candidate {
 const candidates = new WeakMap<Paraphrase, Candidate | null>();
 
 /** A section's candidate sentences, paraphrased, in its order of preference (each paraphrased when reached). */
-function* proseOf(section: SummarySection, material: readonly MaterialItem[], chosen: ChosenSpecifics): Generator<Candidate> {
+function* proseOf(section: SummarySection, byKind: ReadonlyMap<MaterialKind, MaterialItem[]>, chosen: ChosenSpecifics): Generator<Candidate> {
   const items = section.kinds.flatMap((kind) => {
-    const ofKind = material.filter((item) => item.kind === kind);
+    const ofKind = byKind.get(kind) ?? [];
     return section.oldestFirst === true ? ofKind : [...ofKind].reverse();
   });
   for (const item of items) {
