@@ -8,6 +8,7 @@ import { openaiReplies } from './openai-replies.js';
 import type { ReplyFormat } from './reply-format.js';
 import { readProbe } from './reader.js';
 import { summarizeMessages } from './summarizer.js';
+import { tokenFloor } from './token-floor.js';
 import type { CanonicalCall, FaultRates, ParsedRequest, SimAnswer, SimReply, SimUsage } from './types.js';
 import { parsedFromCanonical } from './parse-openai.js';
 
@@ -76,7 +77,8 @@ export function simulateCall(input: SimulateInput): SimReply {
 
 /** What the model says: the recorded completion, a summary, or a reader's answer. */
 function composeAnswer(request: ParsedRequest, directive: SimDirective, tokenizer: Tokenizer): SimAnswer {
-  const count = counterOf(tokenizer);
+  const counters = countersOf(tokenizer);
+  const { count } = counters;
   const outputCap = request.maxOutputTokens ?? Number.POSITIVE_INFINITY;
   switch (directive.purpose) {
     case 'step':
@@ -86,7 +88,7 @@ function composeAnswer(request: ParsedRequest, directive: SimDirective, tokenize
       const budget = Math.min(directive.budgetTokens ?? request.maxOutputTokens ?? DEFAULT_SUMMARY_BUDGET, outputCap);
       // The prompt decides the summary's style; without a separate instruction it is a system message.
       const prompt = request.instruction === undefined ? {} : { prompt: request.instruction };
-      return { text: summarizeMessages(request.messages, { budgetTokens: budget, count, ...prompt }), toolCalls: [] };
+      return { text: summarizeMessages(request.messages, { budgetTokens: budget, ...counters, ...prompt }), toolCalls: [] };
     }
     case 'probe':
     case 'retrieval':
@@ -97,13 +99,20 @@ function composeAnswer(request: ParsedRequest, directive: SimDirective, tokenize
   }
 }
 
-/** One count function per tokenizer, so the summarizer's line counts, kept per function, carry over between requests. */
-const counters = new WeakMap<Tokenizer, (text: string) => number>();
+/**
+ * One count function and one token floor (token-floor.ts) per tokenizer, so that what the
+ * summarizer keeps per function (line counts, line floors) carries over between requests.
+ */
+const counters = new WeakMap<Tokenizer, { count: (text: string) => number; atLeast?: (text: string) => number }>();
 
-function counterOf(tokenizer: Tokenizer): (text: string) => number {
-  let count = counters.get(tokenizer);
-  if (count === undefined) counters.set(tokenizer, (count = (text: string): number => tokenizer.count(text)));
-  return count;
+function countersOf(tokenizer: Tokenizer): { count: (text: string) => number; atLeast?: (text: string) => number } {
+  let known = counters.get(tokenizer);
+  if (known === undefined) {
+    const floor = tokenFloor(tokenizer);
+    known = { count: (text: string): number => tokenizer.count(text), ...(floor === undefined ? {} : { atLeast: floor }) };
+    counters.set(tokenizer, known);
+  }
+  return known;
 }
 
 function replayAnswer(directive: SimDirective): SimAnswer {

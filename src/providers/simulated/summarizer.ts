@@ -1,7 +1,7 @@
 import { createTextMemo, type TextMemo } from '../../memo.js';
 import { SPECIFIC_KINDS } from './specific-kinds.js';
 import type { ContextMessage } from '../../transcript/types.js';
-import { gatherMaterial, type MaterialItem } from './summary-material.js';
+import { gatherMaterial, type MaterialItem, type MaterialKind } from './summary-material.js';
 import { chooseSpecifics, paraphraseOf, type ChosenSpecifics, type Paraphrase } from './summary-specifics.js';
 import { detectStyle, sectionsOf, type SummarySection, type SummaryStyle } from './summary-style.js';
 
@@ -12,6 +12,11 @@ export interface SummaryOptions {
   count: (text: string) => number;
   /** The summary prompt (the request's instruction); it decides the style (summary-style.ts). */
   prompt?: string;
+  /**
+   * A lower bound of `count` that costs no tokenizing (token-floor.ts): a line whose bound does not
+   * fit in what is left of its section is passed over uncounted, as counting it would pass it over.
+   */
+  atLeast?: (text: string) => number;
 }
 
 /** Below this budget a summary is plain lines, whatever style the prompt asks for. */
@@ -74,16 +79,25 @@ function lineCounter(count: (text: string) => number): TextMemo<number> {
 function composeLines(style: SummaryStyle, material: readonly MaterialItem[], chosen: ChosenSpecifics, options: SummaryOptions): Line[] {
   const sections = sectionsOf(style);
   const counts = lineCounter(options.count);
+  const byKind = new Map<MaterialKind, MaterialItem[]>();
+  for (const item of material) {
+    const ofKind = byKind.get(item.kind);
+    if (ofKind === undefined) byKind.set(item.kind, [item]);
+    else ofKind.push(item);
+  }
   const lines: Line[] = [];
   const seen = new Set<string>();
   let carry = 0;
   sections.forEach((section, index) => {
     let left = carry + section.share * options.budgetTokens - (section.title === undefined ? 0 : options.count(section.title) + 2);
-    for (const { text, key } of section.isData === true ? dataLines(chosen).map(candidate) : proseOf(section, material, chosen)) {
+    for (const line of section.isData === true ? dataLines(chosen).map(candidate) : proseOf(section, byKind, chosen)) {
+      const { text, key } = line;
       // A line costs at least 2 (its count and the line break): once less is left, no prose line
       // of this section fits, and the rest need not be paraphrased and counted.
       if (section.isData !== true && left < 2) break;
       if (seen.has(key)) continue;
+      // A line whose floor does not fit is passed over uncounted, as its count would pass it over.
+      if (section.isData !== true && options.atLeast !== undefined && floorOf(line, options.atLeast) + 2 > left) continue;
       const cost = counts.get(text, options.count) + 2;
       if (cost > left && section.isData !== true) continue;
       seen.add(key);
@@ -95,10 +109,16 @@ function composeLines(style: SummaryStyle, material: readonly MaterialItem[], ch
   return lines;
 }
 
-/** A candidate line and its identity for de-duplication (case does not matter). */
+/** A candidate line and its identity for de-duplication (case does not matter); its floor, for the function that found it. */
 interface Candidate {
   text: string;
   key: string;
+  floor?: { of: (text: string) => number; tokens: number };
+}
+
+function floorOf(line: Candidate, atLeast: (text: string) => number): number {
+  if (line.floor?.of !== atLeast) line.floor = { of: atLeast, tokens: atLeast(line.text) };
+  return line.floor.tokens;
 }
 
 function candidate(text: string): Candidate {
@@ -109,9 +129,9 @@ function candidate(text: string): Candidate {
 const candidates = new WeakMap<Paraphrase, Candidate | null>();
 
 /** A section's candidate sentences, paraphrased, in its order of preference (each paraphrased when reached). */
-function* proseOf(section: SummarySection, material: readonly MaterialItem[], chosen: ChosenSpecifics): Generator<Candidate> {
+function* proseOf(section: SummarySection, byKind: ReadonlyMap<MaterialKind, MaterialItem[]>, chosen: ChosenSpecifics): Generator<Candidate> {
   const items = section.kinds.flatMap((kind) => {
-    const ofKind = material.filter((item) => item.kind === kind);
+    const ofKind = byKind.get(kind) ?? [];
     return section.oldestFirst === true ? ofKind : [...ofKind].reverse();
   });
   for (const item of items) {

@@ -3,7 +3,8 @@ import { createRandom, type Random } from '../../../src/random.js';
 import { gatherMaterial, type MaterialItem, type MaterialKind } from '../../../src/providers/simulated/summary-material.js';
 import { chooseSpecifics, paraphraseSpecifics, type ChosenSpecifics } from '../../../src/providers/simulated/summary-specifics.js';
 import { callArgumentText, findSpecifics, SPECIFIC_KINDS, type SpecificKind } from '../../../src/providers/simulated/specific-kinds.js';
-import { summarizeMessages } from '../../../src/providers/simulated/summarizer.js';
+import { summarizeMessages, type SummaryOptions } from '../../../src/providers/simulated/summarizer.js';
+import { tokenFloor } from '../../../src/providers/simulated/token-floor.js';
 import { HANDOFF_PROMPT } from '../../../src/strategies/codex-rebuild.js';
 import { MAP_PROMPT } from '../../../src/strategies/gatekeeper.js';
 import { STRUCTURED_SUMMARY_PROMPT } from '../../../src/strategies/reactive-compress.js';
@@ -14,10 +15,11 @@ import type { ContextMessage, ToolCall } from '../../../src/transcript/types.js'
 /**
  * The summarizer reads each message, text and line once (per message object, per text, per line)
  * and keeps the latest paraphrase of each sentence while the choice of specifics answers it the
- * same. These tests hold what it writes equal to the straightforward computation: the reading as
- * it was written before the memos (below, whole texts every time), and the same summarizer with
- * cold memos (a fresh module), over requests that re-send messages as the same objects, as copies,
- * at other positions, and as one rendered span.
+ * same, and it passes over a line whose token floor does not fit without counting it. These tests
+ * hold what it writes equal to the straightforward computation: the reading as it was written
+ * before the memos (below, whole texts every time), and the same summarizer with cold memos (a
+ * fresh module) counting every line, over requests that re-send messages as the same objects, as
+ * copies, at other positions, and as one rendered span.
  */
 
 // ---- The reading before the memos, verbatim: whole texts, every time. ----
@@ -240,17 +242,18 @@ describe('the summarizer’s memos', () => {
     }
   });
 
-  it('write the same summary warm as with cold memos', async () => {
+  it('write the same summary warm, and passing over lines by their floor, as cold and counting every line', async () => {
     const random = createRandom(11);
-    const requests = requestsOf(random, randomHistory(random, 30)).slice(0, 30);
+    const requests = requestsOf(random, randomHistory(random, 30)).slice(0, 40);
     const prompts = [HANDOFF_PROMPT, RECAP_PROMPT, STRUCTURED_SUMMARY_PROMPT, MAP_PROMPT];
-    const warm = requests.map((request, i) =>
-      summarizeMessages(request, { budgetTokens: [60, 300, 900][i % 3] as number, count, prompt: prompts[i % 4] as string }),
-    );
+    const options = (i: number): SummaryOptions => ({ budgetTokens: [60, 300, 900][i % 3] as number, count, prompt: prompts[i % 4] as string });
+    const atLeast = tokenFloor(tokenizer);
+    const warm = requests.map((request, i) => summarizeMessages(request, { ...options(i), ...(atLeast === undefined ? {} : { atLeast }) }));
+    expect(new Set(warm).size).toBeGreaterThan(20);
     for (const [i, request] of requests.entries()) {
       vi.resetModules();
       const cold = await import('../../../src/providers/simulated/summarizer.js');
-      expect(cold.summarizeMessages(request, { budgetTokens: [60, 300, 900][i % 3] as number, count, prompt: prompts[i % 4] as string })).toBe(warm[i]);
+      expect(cold.summarizeMessages(request, options(i))).toBe(warm[i]);
     }
   });
 });
