@@ -17,14 +17,28 @@ export type Options = z.infer<typeof options>;
 
 export interface State extends History {
   options: Options;
-  /** The cuts of the last step (`id:limit` list), to emit an action only when they change. */
-  lastCuts: string;
+  /** The cuts of the last step, to emit an action only when they change. */
+  lastCuts: readonly Cut[];
+  /** The last pass, whose leading finished results the next one reuses. */
+  pass?: TierPass;
 }
 
 interface Cut {
   id: string;
   limit: number;
   removed: number;
+}
+
+/** What one pass over a context made of it. */
+interface TierPass {
+  /** The messages it was given (a copy: the history grows in place). */
+  input: ContextMessage[];
+  /** Where their active group starts. */
+  active: number;
+  context: ContextMessage[];
+  cuts: Cut[];
+  /** The position in `input` of each cut. */
+  at: number[];
 }
 
 /**
@@ -49,15 +63,25 @@ function activeGroupStart(messages: readonly ContextMessage[]): number {
  * Applies the tiers, newest result first (recency counts from the end): in the active group the
  * most recent results keep `recentChars` and older ones `olderChars`, results of finished groups
  * `finishedChars`. A result whose cut would not be shorter (the marker outweighs it) stays whole.
+ *
+ * A result that lies before the active group in this pass and in `last` is in the finished tier in
+ * both: while the messages up to it are the same objects, its outcome is `last`'s, so a step
+ * passes over the active group and what is new, not over the whole history again.
  */
-function truncateToolResults(messages: readonly ContextMessage[], opts: Options): { context: ContextMessage[]; cuts: Cut[] } {
+function truncateToolResults(messages: readonly ContextMessage[], opts: Options, last: TierPass | undefined): TierPass {
   const active = activeGroupStart(messages);
+  let reused = 0;
+  if (last !== undefined) {
+    const limit = Math.min(last.input.length, messages.length, last.active, active);
+    while (reused < limit && last.input[reused] === messages[reused]) reused += 1;
+  }
   const edit = (limit: number): string => `tier:${limit}:${opts.lineSlack}`;
   const edits = new Map([opts.finishedChars, opts.recentChars, opts.olderChars].map((limit) => [limit, edit(limit)]));
-  const context = messages.slice();
-  const cuts: Cut[] = [];
+  const context = last === undefined ? messages.slice() : [...last.context.slice(0, reused), ...messages.slice(reused)];
+  const newCuts: Cut[] = [];
+  const newAt: number[] = [];
   let recent = 0;
-  for (let i = messages.length - 1; i >= 0; i--) {
+  for (let i = messages.length - 1; i >= reused; i--) {
     const m = messages[i] as ContextMessage;
     // Strategy-made messages (tombstones, previews) carry their own hints and are left alone.
     if (m.role !== 'tool' || m.synthetic !== undefined) continue;
@@ -71,16 +95,33 @@ function truncateToolResults(messages: readonly ContextMessage[], opts: Options)
       return text.length >= m.text.length ? undefined : { message: { ...m, text, replaces: [m.id] }, removed: kept.removed };
     });
     if (cut === undefined) continue;
-    cuts.push({ id: m.id, limit, removed: cut.removed });
+    newCuts.push({ id: m.id, limit, removed: cut.removed });
+    newAt.push(i);
     context[i] = cut.message;
   }
-  return { context, cuts: cuts.reverse() };
+  let kept = 0;
+  if (last !== undefined) while (kept < last.at.length && (last.at[kept] as number) < reused) kept += 1;
+  const cuts = last === undefined ? newCuts.reverse() : [...last.cuts.slice(0, kept), ...newCuts.reverse()];
+  const at = last === undefined ? newAt.reverse() : [...last.at.slice(0, kept), ...newAt.reverse()];
+  return { input: messages.slice(), active, context, cuts, at };
+}
+
+/** Whether two passes made the same cuts (the same results to the same limits). */
+function sameCuts(a: readonly Cut[], b: readonly Cut[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as Cut;
+    const y = b[i] as Cut;
+    if (x !== y && (x.id !== y.id || x.limit !== y.limit)) return false;
+  }
+  return true;
 }
 
 function applyTiers(messages: readonly ContextMessage[], state: State, env: StrategyEnv): ContextMessage[] {
-  const { context, cuts } = truncateToolResults(messages, state.options);
-  const key = cuts.map((c) => `${c.id}:${c.limit}`).join(' ');
-  if (key !== state.lastCuts && cuts.length > 0) {
+  const pass = truncateToolResults(messages, state.options, state.pass);
+  state.pass = pass;
+  const { context, cuts } = pass;
+  if (!sameCuts(cuts, state.lastCuts) && cuts.length > 0) {
     const removed = cuts.reduce((n, c) => n + c.removed, 0);
     const limits = [...new Set(cuts.map((c) => c.limit))].sort((a, b) => b - a);
     const tiers = limits.map((limit) => `${cuts.filter((c) => c.limit === limit).length} to ${limit}`).join(', ');
@@ -92,7 +133,7 @@ function applyTiers(messages: readonly ContextMessage[], state: State, env: Stra
       detail: `${cuts.length} tool results cut (${tiers} characters), ${removed} characters removed`,
     });
   }
-  state.lastCuts = key;
+  state.lastCuts = cuts;
   return context;
 }
 
@@ -108,7 +149,7 @@ export const tieredTruncation: Strategy<Options, State> = {
   description:
     'Cuts tool results by tier: in the active group the 5 most recent keep 5000 characters and older ones 1000; finished groups keep 300; each cut ends with a retrieval hint to the archived message.',
   options,
-  init: (opts) => ({ ...createHistory(), options: opts, lastCuts: '' }),
+  init: (opts) => ({ ...createHistory(), options: opts, lastCuts: [] }),
   observe(event, state) {
     applyToHistory(state, event);
   },

@@ -38,18 +38,50 @@ export function createBook(): EvictionBook {
   return { blocks: [], inPlace: new Map() };
 }
 
+/** Each book's blocks by member id, built once (a book is never changed: evictions commit a new one). */
+const blockIndexes = new WeakMap<EvictionBook, Map<string, EvictionBlock>>();
+
 function indexBlocks(book: EvictionBook): Map<string, EvictionBlock> {
-  const byId = new Map<string, EvictionBlock>();
-  for (const block of book.blocks) for (const id of block.members) byId.set(id, block);
+  let byId = blockIndexes.get(book);
+  if (byId === undefined) {
+    byId = new Map<string, EvictionBlock>();
+    for (const block of book.blocks) for (const id of block.members) byId.set(id, block);
+    blockIndexes.set(book, byId);
+  }
   return byId;
 }
 
-/** The messages as sent: each block at the place of its first member present, in-place tombstones swapped in. */
+/** One application of a book to a list of messages, kept to be extended when the list grows. */
+interface EvictionPass {
+  /** The messages applied so far (a copy: histories grow in place). */
+  input: ContextMessage[];
+  out: ContextMessage[];
+  emitted: Set<EvictionBlock>;
+}
+
+/** The last passes of each book: a history grows by a message or two between two steps. */
+const passesOf = new WeakMap<EvictionBook, EvictionPass[]>();
+const PASSES_KEPT = 2;
+
+/**
+ * The messages as sent: each block at the place of its first member present, in-place tombstones
+ * swapped in. What a message becomes depends on it and the messages before it only, so a list
+ * that extends one applied before under the same book is applied from where that one ended.
+ */
 export function applyEvictions(messages: readonly ContextMessage[], book: EvictionBook): ContextMessage[] {
   const blockOf = indexBlocks(book);
-  const emitted = new Set<EvictionBlock>();
-  const out: ContextMessage[] = [];
-  for (const m of messages) {
+  let passes = passesOf.get(book);
+  if (passes === undefined) passesOf.set(book, (passes = []));
+  let pass = passes.find((p) => p.input.length <= messages.length && p.input.every((m, i) => m === messages[i]));
+  if (pass === undefined) {
+    pass = { input: [], out: [], emitted: new Set() };
+    passes.unshift(pass);
+    if (passes.length > PASSES_KEPT) passes.pop();
+  }
+  const { input, out, emitted } = pass;
+  for (let i = input.length; i < messages.length; i++) {
+    const m = messages[i] as ContextMessage;
+    input.push(m);
     const block = blockOf.get(m.id);
     if (block === undefined) {
       out.push(book.inPlace.get(m.id) ?? m);
@@ -58,7 +90,7 @@ export function applyEvictions(messages: readonly ContextMessage[], book: Evicti
       out.push(...block.messages);
     }
   }
-  return out;
+  return out.slice();
 }
 
 /** What a completed task contributes to its eviction. */
