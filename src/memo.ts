@@ -25,28 +25,42 @@ export interface TextMemoOptions {
   copyKeys?: boolean;
 }
 
+/** Stands for a computed `undefined` in the maps, so that a miss is one lookup per generation, not two. */
+const UNDEFINED = Symbol('undefined');
+
 export function createTextMemo<V>(maxChars: number, options: TextMemoOptions = {}): TextMemo<V> {
-  let current = new Map<string, V>();
-  let previous = new Map<string, V>();
+  type Stored = V | typeof UNDEFINED;
+  let current = new Map<string, Stored>();
+  let previous = new Map<string, Stored>();
   let chars = 0;
   const generation = maxChars / 2;
+  const copyKeys = options.copyKeys === true;
   return {
     get(text, compute) {
       const known = current.get(text);
-      if (known !== undefined || current.has(text)) return known as V;
+      if (known !== undefined) return (known === UNDEFINED ? undefined : known) as V;
       const kept = previous.get(text);
-      const value = kept !== undefined || previous.has(text) ? (kept as V) : compute(text);
+      const stored: Stored = kept !== undefined ? kept : (compute(text) ?? UNDEFINED);
       if (chars + text.length > generation) {
         previous = current;
         current = new Map();
         chars = 0;
       }
-      current.set(options.copyKeys === true ? Buffer.from(text, 'utf8').toString('utf8') : text, value);
+      current.set(copyKeys ? detachedCopy(text) : text, stored);
       chars += text.length;
-      return value;
+      return (stored === UNDEFINED ? undefined : stored) as V;
     },
     get size() {
       return current.size + previous.size;
     },
   };
+}
+
+/**
+ * `text` in a string of its own: a slice would keep the whole string it was cut from alive. The
+ * concatenation is flattened into a new string by the slice (no lossy UTF-8 round trip: a lone
+ * surrogate stays as it is, so the copy is found again by the text it was made from).
+ */
+export function detachedCopy(text: string): string {
+  return ` ${text}`.slice(1);
 }

@@ -37,4 +37,13 @@ describe('createTextMemo', () => {
     expect(memo.get('slice', (t) => (computed++, t.length))).toBe(5);
     expect(computed).toBe(1);
   });
+
+  it('finds a copied text again when it holds a lone surrogate (no UTF-8 round trip)', () => {
+    const memo = createTextMemo<number>(100, { copyKeys: true });
+    const text = `a broken pair \ud800 in a line`;
+    let computed = 0;
+    memo.get(text.slice(0, 20), (t) => (computed++, t.length));
+    memo.get(text.slice(0, 20), (t) => (computed++, t.length));
+    expect(computed).toBe(1);
+  });
 });

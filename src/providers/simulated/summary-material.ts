@@ -1,4 +1,5 @@
-import { detached, factsOf, type LineFacts, type TextFacts } from './text-facts.js';
+import { factsOf, type LineFacts, type TextFacts } from './text-facts.js';
+import { detachedCopy } from '../../memo.js';
 import type { ContextMessage, ToolCall } from '../../transcript/types.js';
 
 /**
@@ -150,7 +151,7 @@ function saidIn(message: ContextMessage): readonly Said[] {
 
 function saidByCalls(calls: readonly ToolCall[]): readonly Said[] {
   let said = saidOfCalls.get(calls);
-  if (said === undefined) saidOfCalls.set(calls, (said = calls.map((call) => ({ kind: 'done', text: detached(describeCall(call.name, call.args)) }))));
+  if (said === undefined) saidOfCalls.set(calls, (said = calls.map((call) => ({ kind: 'done', text: detachedCopy(describeCall(call.name, call.args)) }))));
   return said;
 }
 

@@ -1,4 +1,4 @@
-import { createTextMemo } from '../../memo.js';
+import { createTextMemo, detachedCopy } from '../../memo.js';
 import type { LineReading, Said, Voice } from './summary-material.js';
 import type { Specifics } from './summary-specifics.js';
 
@@ -34,10 +34,5 @@ const lines = createTextMemo<LineFacts>(8_000_000, { copyKeys: true });
 
 /** The facts of `text`: its lines (cut at every `\n`) and whatever was read of it before. */
 export function factsOf(text: string): TextFacts {
-  return texts.get(text, () => ({ lines: text.split('\n').map((line) => lines.get(line, () => ({ text: detached(line) }))) }));
-}
-
-/** `text` in a string of its own: a slice would keep the whole string it was cut from alive (no lossy re-encoding, unlike a UTF-8 round trip). */
-export function detached(text: string): string {
-  return ` ${text}`.slice(1);
+  return texts.get(text, () => ({ lines: text.split('\n').map((line) => lines.get(line, () => ({ text: detachedCopy(line) }))) }));
 }
