@@ -24,14 +24,24 @@ export interface CacheState {
   rules: CacheRules;
   /** Prefix fingerprint → when it is evicted (virtual ms); an entry is live while `atMs` is before it. */
   entries: Map<string, number>;
-  /** The last request's parts and prefix chain: the next request re-hashes only where it differs. */
+  /**
+   * The last request's parts and prefix chain: the next request re-hashes only where it differs.
+   * Both arrays are extended in place from one request to the next.
+   */
   last: { keys: string[]; chain: Link[] };
+  /**
+   * Implicit caches store every prefix of every request: the stores of the last request are kept
+   * here, not in `entries`, as "every link of `last.chain` below `count` of at least `minTokens`
+   * tokens lives until `expires`". The next request writes into `entries` only the links it does
+   * not share, so a step costs what changed, not a write per message of the context.
+   */
+  pending: { count: number; expires: number };
   /** Entries count after the last purge of evicted ones (memory stays bounded; liveness is checked on read). */
   purgedAt: number;
 }
 
 export function createCacheState(rules: CacheRules): CacheState {
-  return { rules, entries: new Map(), last: { keys: [], chain: [] }, purgedAt: 0 };
+  return { rules, entries: new Map(), last: { keys: [], chain: [] }, pending: { count: 0, expires: -Infinity }, purgedAt: 0 };
 }
 
 /**
@@ -42,14 +52,23 @@ export function createCacheState(rules: CacheRules): CacheState {
  * the family's increment; an explicit cache then writes up to its last breakpoint.
  */
 export function applyCache(state: CacheState, parts: readonly CachePart[], atMs: number, breakpoints: readonly number[] = []): CacheUsage {
-  const { rules, entries } = state;
+  const { rules, entries, pending } = state;
   purgeEvicted(state, atMs);
-  const chain = prefixChain(parts, state.last);
+  const shared = sharedLinks(parts, state.last);
+  // The last request's stores that this one does not share become entries of their own.
+  for (let i = shared; i < pending.count; i++) {
+    const link = state.last.chain[i] as Link;
+    if (link.tokens >= rules.minTokens && (entries.get(link.hash) ?? -Infinity) < pending.expires) entries.set(link.hash, pending.expires);
+  }
+  pending.count = Math.min(pending.count, shared);
+  const chain = extendChain(parts, state.last, shared);
   const total = chain.length === 0 ? 0 : (chain[chain.length - 1] as Link).tokens;
   let matched = 0;
   for (let i = chain.length - 1; i >= 0; i--) {
     const link = chain[i] as Link;
-    if (!((entries.get(link.hash) ?? -Infinity) > atMs)) continue;
+    const stored = entries.get(link.hash) ?? -Infinity;
+    const expires = i < pending.count && link.tokens >= rules.minTokens ? Math.max(stored, pending.expires) : stored;
+    if (!(expires > atMs)) continue;
     matched = link.tokens;
     entries.set(link.hash, atMs + rules.ttlMs);
     break;
@@ -57,7 +76,8 @@ export function applyCache(state: CacheState, parts: readonly CachePart[], atMs:
   const cached = roundDown(matched, rules);
   let write = 0;
   if (rules.mode === 'implicit') {
-    for (const link of chain) if (link.tokens >= rules.minTokens) entries.set(link.hash, atMs + rules.ttlMs);
+    pending.count = chain.length;
+    pending.expires = atMs + rules.ttlMs;
   } else {
     for (const index of breakpoints) {
       const link = chain[index];
@@ -86,27 +106,40 @@ function purgeEvicted(state: CacheState, atMs: number): void {
   state.purgedAt = state.entries.size;
 }
 
-/**
- * The prefix hashes of `parts`, each over the one before and its part's key. Where a request
- * starts with the previous request's parts (most of a session's requests do), their links are
- * reused: the tokens as well, since the hash covers only keys, not sizes.
- */
-function prefixChain(parts: readonly CachePart[], last: CacheState['last']): Link[] {
-  const chain: Link[] = [];
-  let hash = '';
+/** How many leading links of the last chain this request has too: the same keys, the same prefix tokens. */
+function sharedLinks(parts: readonly CachePart[], last: CacheState['last']): number {
+  const limit = Math.min(parts.length, last.keys.length);
   let tokens = 0;
-  let same = true;
-  const keys: string[] = [];
-  for (const [i, part] of parts.entries()) {
-    keys.push(part.key);
+  let i = 0;
+  for (; i < limit; i++) {
+    const part = parts[i] as CachePart;
+    if (last.keys[i] !== part.key) break;
     tokens += part.tokens;
-    const previous = last.chain[i];
-    same = same && previous !== undefined && last.keys[i] === part.key;
-    hash = same ? (previous as Link).hash : createHash('sha1').update(hash).update('\u0000').update(part.key).digest('hex');
-    chain.push(same && (previous as Link).tokens === tokens ? (previous as Link) : { hash, tokens });
+    if ((last.chain[i] as Link).tokens !== tokens) break;
   }
-  last.keys = keys;
-  last.chain = chain;
+  return i;
+}
+
+/**
+ * The prefix hashes of `parts`, each over the one before and its part's key: the first `shared`
+ * links are the last request's; past them, a hash is still reused while the keys are the same
+ * (the hash covers only keys, not sizes). Extends `last` in place and returns its chain.
+ */
+function extendChain(parts: readonly CachePart[], last: CacheState['last'], shared: number): Link[] {
+  const { keys, chain } = last;
+  let hash = shared === 0 ? '' : (chain[shared - 1] as Link).hash;
+  let tokens = shared === 0 ? 0 : (chain[shared - 1] as Link).tokens;
+  let same = true;
+  for (let i = shared; i < parts.length; i++) {
+    const part = parts[i] as CachePart;
+    tokens += part.tokens;
+    same = same && i < keys.length && keys[i] === part.key;
+    hash = same ? (chain[i] as Link).hash : createHash('sha1').update(hash).update('\u0000').update(part.key).digest('hex');
+    keys[i] = part.key;
+    chain[i] = { hash, tokens };
+  }
+  keys.length = parts.length;
+  chain.length = parts.length;
   return chain;
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { applyCache, createCacheState, type CachePart } from '../../src/cache/model.js';
-import { cacheRulesForModel } from '../../src/cache/families.js';
+import { createHash } from 'node:crypto';
+import { applyCache, createCacheState, type CachePart, type CacheUsage } from '../../src/cache/model.js';
+import { cacheRulesForModel, type CacheRules } from '../../src/cache/families.js';
+import { createRandom, hashString } from '../../src/random.js';
 
 const part = (key: string, tokens: number): CachePart => ({ key, tokens });
 const MIN = 60_000;
@@ -66,5 +68,78 @@ describe('applyCache, explicit (Anthropic)', () => {
     const state = createCacheState(rules);
     applyCache(state, [part('hidden', 15000)], 0);
     expect(applyCache(state, [part('hidden', 15000)], MIN)).toEqual({ cached: 0, write: 0, uncached: 15000 });
+  });
+});
+
+/**
+ * applyCache as it was first written: every prefix hashed and compared at every request, every
+ * stored prefix written into the map. The bills of the kept-in-place chain and the deferred
+ * implicit stores must equal these.
+ */
+function referenceCache(rules: CacheRules): (parts: readonly CachePart[], atMs: number, breakpoints?: readonly number[]) => CacheUsage {
+  const entries = new Map<string, number>();
+  return (parts, atMs, breakpoints = []) => {
+    const chain: { hash: string; tokens: number }[] = [];
+    let hash = '';
+    let tokens = 0;
+    for (const p of parts) {
+      tokens += p.tokens;
+      hash = createHash('sha1').update(hash).update('\u0000').update(p.key).digest('hex');
+      chain.push({ hash, tokens });
+    }
+    const total = chain.at(-1)?.tokens ?? 0;
+    let matched = 0;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const link = chain[i] as { hash: string; tokens: number };
+      if (!((entries.get(link.hash) ?? -Infinity) > atMs)) continue;
+      matched = link.tokens;
+      entries.set(link.hash, atMs + rules.ttlMs);
+      break;
+    }
+    const cached = matched < rules.minTokens ? 0 : rules.minTokens + Math.floor((matched - rules.minTokens) / rules.increment) * rules.increment;
+    let write = 0;
+    if (rules.mode === 'implicit') {
+      for (const link of chain) if (link.tokens >= rules.minTokens) entries.set(link.hash, atMs + rules.ttlMs);
+    } else {
+      for (const index of breakpoints) {
+        const link = chain[index];
+        if (link === undefined || link.tokens < rules.minTokens) continue;
+        entries.set(link.hash, atMs + rules.ttlMs);
+        write = Math.max(write, link.tokens - cached);
+      }
+    }
+    return { cached, write, uncached: total - cached - write };
+  };
+}
+
+describe('applyCache over long sequences of requests', () => {
+  it.each(['gpt-4.1', 'gemini-2.5-pro', 'claude-sonnet-4'])('bills every request of a random session of %s as the whole-chain reference does', (model) => {
+    const rules = cacheRulesForModel(model);
+    const { next: random } = createRandom(hashString(`cache-${model}`));
+    const state = createCacheState(rules);
+    const reference = referenceCache(rules);
+    let parts: CachePart[] = [part('sys', 900)];
+    let atMs = 0;
+    let next = 0;
+    const fresh = (): CachePart => part(`m${next++}`, 50 + Math.floor(random() * 400));
+    for (let step = 0; step < 600; step++) {
+      const roll = random();
+      // Mostly a history that grows; sometimes a compaction (a cut), a changed tail, a part
+      // re-counted under the same key, a strategy's own request, or a long idle gap.
+      if (roll < 0.6) parts = [...parts, fresh()];
+      else if (roll < 0.7) parts = [...parts.slice(0, 1 + Math.floor(random() * parts.length)), fresh()];
+      else if (roll < 0.78 && parts.length > 2) parts = [...parts.slice(0, -1), fresh()];
+      else if (roll < 0.84) {
+        const i = Math.floor(random() * parts.length);
+        parts = parts.map((p, k) => (k === i ? part(p.key, p.tokens + (random() < 0.5 ? -30 : 30)) : p));
+      } else if (roll < 0.92) {
+        const own = [part('instruction', 300), ...parts.slice(1, 1 + Math.floor(random() * parts.length))];
+        const bp = [own.length - 1];
+        expect(applyCache(state, own, atMs, bp), `strategy call at step ${step}`).toEqual(reference(own, atMs, bp));
+      } else atMs += 4 * MIN;
+      atMs += Math.floor(random() * 20_000);
+      const breakpoints = [0, parts.length - 1];
+      expect(applyCache(state, parts, atMs, breakpoints), `step ${step}`).toEqual(reference(parts, atMs, breakpoints));
+    }
   });
 });
