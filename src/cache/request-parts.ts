@@ -111,25 +111,32 @@ function messageParts(messages: readonly ContextMessage[], tokenizer: Tokenizer,
   return memos[format].map(messages, (m) => ({ key: fingerprint(m), tokens: tokenizer.countMessage(m, format) }));
 }
 
-/** Identity of a message as sent: role, id, text, thinking, signature and tool calls. */
+/**
+ * Identity of a message as sent: role, id, text, thinking, signature and tool calls. Each field is
+ * hashed as its length and its UTF-16 code units (lossless, and unambiguous where fields meet),
+ * not as one JSON text of the message: a new message object (an edit, a summary) cost a copy of
+ * its whole text.
+ */
 function fingerprint(message: ContextMessage): string {
   const known = fingerprints.get(message);
   if (known !== undefined) return known;
-  const hash = createHash('sha1')
-    .update(
-      JSON.stringify([
-        message.role,
-        message.id,
-        message.text,
-        message.thinking ?? null,
-        message.thoughtSignature ?? null,
-        message.toolCalls ?? null,
-        message.toolCallId ?? null,
-      ]),
-    )
-    .digest('hex');
-  fingerprints.set(message, hash);
-  return hash;
+  const hash = createHash('sha1');
+  const fields = [
+    message.role,
+    message.id,
+    message.text,
+    message.thinking,
+    message.thoughtSignature,
+    message.toolCalls === undefined ? undefined : JSON.stringify(message.toolCalls),
+    message.toolCallId,
+  ];
+  for (const field of fields) {
+    if (field === undefined) hash.update('-');
+    else hash.update(`${field.length}:`).update(field, 'utf16le');
+  }
+  const digest = hash.digest('hex');
+  fingerprints.set(message, digest);
+  return digest;
 }
 
 /** Takes `excess` tokens off the last parts (replaced, not changed: message parts are shared between requests). */

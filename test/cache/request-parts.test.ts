@@ -75,4 +75,20 @@ describe('cacheRequest servedBy', () => {
     const third = send([...grown, message('a2', 'assistant', 'Running them.')], { u2: 6_000 }, 60_000);
     expect(third.usage.cached).toBe(first.usage.write + second.usage.write);
   });
+
+  it('keys messages apart that differ only where two fields meet, in a lone surrogate, or in a missing field', () => {
+    const keyOf = (m: ContextMessage): string => (cacheRequest([m], tokenizer.countMessage(m, 'openai'), tokenizer, 'openai').parts[0] as { key: string }).key;
+    const variants: ContextMessage[] = [
+      { type: 'message', id: 'a', role: 'assistant', text: 'ab', thinking: 'c' },
+      { type: 'message', id: 'a', role: 'assistant', text: 'a', thinking: 'bc' },
+      { type: 'message', id: 'a', role: 'assistant', text: 'abc' },
+      { type: 'message', id: 'a', role: 'assistant', text: 'abc', thinking: '' },
+      { type: 'message', id: 'a', role: 'assistant', text: 'x\ud800' },
+      { type: 'message', id: 'a', role: 'assistant', text: 'x\udc00' },
+      { type: 'message', id: 'a', role: 'assistant', text: 'abc', toolCalls: [{ id: 'c1', name: 'read', args: {} }] },
+    ];
+    expect(new Set(variants.map(keyOf)).size).toBe(variants.length);
+    // The same content in another object is the same key.
+    expect(keyOf({ ...(variants[0] as ContextMessage) })).toBe(keyOf(variants[0] as ContextMessage));
+  });
 });

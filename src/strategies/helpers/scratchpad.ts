@@ -27,11 +27,25 @@ export function addNotes(pad: readonly string[], notes: readonly string[], max: 
   return next.slice(Math.max(0, next.length - max));
 }
 
-/** A synthetic system message holding a block of text, or undefined when there is nothing to hold. */
+/**
+ * A synthetic system message holding a block of text, or undefined when there is nothing to hold.
+ * While its text stays the same it is the same object from step to step (as helpers/derived.ts
+ * keeps edits): a new copy at every step, right after the system prompt, broke the run of
+ * messages every per-message memo downstream shares with the step before.
+ */
 export function syntheticSystem(id: string, kind: string, heading: string, lines: readonly string[]): ContextMessage | undefined {
   if (lines.length === 0) return undefined;
-  return { type: 'message', id, role: 'system', text: [heading, ...lines].join('\n'), synthetic: kind };
+  const text = [heading, ...lines].join('\n');
+  const key = `${kind}\u0000${id}`;
+  const last = lastBlocks.get(key);
+  if (last?.text === text) return last;
+  const message: ContextMessage = { type: 'message', id, role: 'system', text, synthetic: kind };
+  lastBlocks.set(key, message);
+  return message;
 }
+
+/** The last block made of each kind and id (a handful: scratchpads and state blocks). */
+const lastBlocks = new Map<string, ContextMessage>();
 
 /** The scratchpad as a synthetic system message, or undefined when it is empty. */
 export function scratchpadMessage(id: string, notes: readonly string[]): ContextMessage | undefined {
