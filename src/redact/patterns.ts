@@ -95,5 +95,10 @@ function bitsPerChar(text: string): number {
   return bits;
 }
 
-/** Runs of characters a random token is made of (base64, base64url). */
-export const TOKEN_RUN = /[A-Za-z0-9+/_-]{32,}={0,2}/g;
+/**
+ * Runs of characters a random token is made of (base64, base64url). A run is only tried from its
+ * first character (the look-behind): the matches are the same, since a shorter run fails from
+ * every position in it, but the scan no longer restarts inside every word of prose, which made it
+ * quadratic in the length of each run under 32 characters.
+ */
+export const TOKEN_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{32,}={0,2}/g;

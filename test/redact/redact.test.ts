@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findSecrets, hasSecret, redactText, redactValue } from '../../src/redact/index.js';
 import { PLANTED } from './planted.js';
+import { TOKEN_RUN } from '../../src/redact/patterns.js';
 
 describe('redactText: one secret of each kind', () => {
   it.each(PLANTED.map((p) => [p.kind, p] as const))('masks a %s with its typed marker', (kind, planted) => {
@@ -50,5 +51,31 @@ describe('redactValue', () => {
   it('redacts every string of a nested value and keeps numbers, booleans, keys and order', () => {
     const value = { a: 1, b: ['ok', 'Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0zz'], c: { ok: true, key: 'AKIAIOSFODNN7EXAMPLE' } };
     expect(redactValue(value)).toEqual({ a: 1, b: ['ok', 'Bearer [redacted:bearer-token]'], c: { ok: true, key: '[redacted:aws-access-key]' } });
+  });
+});
+
+describe('the token-run scan', () => {
+  it('matches exactly what the scan from every position matched, on words, runs, padding and runs that touch', () => {
+    const everyPosition = /[A-Za-z0-9+/_-]{32,}={0,2}/g;
+    const alphabet = 'aZ09+/_-=. \n';
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const texts = [
+      `${'x'.repeat(31)} ${'y'.repeat(32)}==${'z'.repeat(40)}===${'w'.repeat(33)}`,
+      `prose with words of every length ${'Q'.repeat(31)}.${'R'.repeat(64)}=`,
+    ];
+    for (let t = 0; t < 200; t++) {
+      let text = '';
+      while (text.length < 400)
+        text +=
+          next() < 0.7
+            ? (alphabet[Math.floor(next() * 4)] as string).repeat(1 + Math.floor(next() * 45))
+            : (alphabet[Math.floor(next() * alphabet.length)] as string);
+      texts.push(text);
+    }
+    for (const text of texts) {
+      const spans = (re: RegExp) => [...text.matchAll(re)].map((m) => [m.index, m[0].length]);
+      expect(spans(TOKEN_RUN)).toEqual(spans(everyPosition));
+    }
   });
 });
