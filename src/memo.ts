@@ -4,8 +4,8 @@
  * half `maxChars` each: texts are added to the current one; when it is full it becomes the
  * previous one and the one before is let go; a text found only in the previous generation is
  * moved back into the current one without being computed again. So it holds at most `maxChars`
- * characters, and what was used since the last turn-over survives it (a recency bound, as an LRU, at the cost of
- * two map lookups on a miss). A bound on the number of entries did not bound memory on long
+ * characters, and what was used since the last turn-over survives it (a recency bound, as an LRU,
+ * at the cost of a second map lookup on a miss in the current generation). A bound on the number of entries did not bound memory on long
  * sessions, where strategies make new long texts all along (summary requests, cut results) and an
  * entry's index grows with its text; starting over at the bound made a long session compute its
  * working set again at every turn-over (ten times in 2,500 synthetic steps for the summarizer's

@@ -17,9 +17,7 @@ export type Options = z.infer<typeof options>;
 
 export interface State extends History {
   options: Options;
-  /** The cuts of the last step, to emit an action only when they change. */
-  lastCuts: readonly Cut[];
-  /** The last pass, whose leading finished results the next one reuses. */
+  /** The last pass: the next one reuses its leading finished results, and emits an action only when its cuts differ. */
   pass?: TierPass;
 }
 
@@ -119,9 +117,8 @@ function sameCuts(a: readonly Cut[], b: readonly Cut[]): boolean {
 
 function applyTiers(messages: readonly ContextMessage[], state: State, env: StrategyEnv): ContextMessage[] {
   const pass = truncateToolResults(messages, state.options, state.pass);
-  state.pass = pass;
   const { context, cuts } = pass;
-  if (!sameCuts(cuts, state.lastCuts) && cuts.length > 0) {
+  if (!sameCuts(cuts, state.pass?.cuts ?? []) && cuts.length > 0) {
     const removed = cuts.reduce((n, c) => n + c.removed, 0);
     const limits = [...new Set(cuts.map((c) => c.limit))].sort((a, b) => b - a);
     const tiers = limits.map((limit) => `${cuts.filter((c) => c.limit === limit).length} to ${limit}`).join(', ');
@@ -133,7 +130,7 @@ function applyTiers(messages: readonly ContextMessage[], state: State, env: Stra
       detail: `${cuts.length} tool results cut (${tiers} characters), ${removed} characters removed`,
     });
   }
-  state.lastCuts = cuts;
+  state.pass = pass;
   return context;
 }
 
@@ -149,7 +146,7 @@ export const tieredTruncation: Strategy<Options, State> = {
   description:
     'Cuts tool results by tier: in the active group the 5 most recent keep 5000 characters and older ones 1000; finished groups keep 300; each cut ends with a retrieval hint to the archived message.',
   options,
-  init: (opts) => ({ ...createHistory(), options: opts, lastCuts: [] }),
+  init: (opts) => ({ ...createHistory(), options: opts }),
   observe(event, state) {
     applyToHistory(state, event);
   },
