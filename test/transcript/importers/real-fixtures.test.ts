@@ -9,11 +9,18 @@ import { expectCanonical, messagesOf } from './helpers.js';
 const ROOT = 'fixtures/real';
 
 /** Folders named for what their logs hold rather than for the format they are in. */
-const FORMAT_OF_FOLDER: Record<string, string> = { 'claude-code-long': 'claude-code' };
+const FORMAT_OF_FOLDER: Record<string, string> = {
+  'claude-code-long': 'claude-code',
+  'claude-code-compactions': 'claude-code',
+  'codex-patches': 'codex',
+};
 
 /** Every recorded log under fixtures/real/<format>/ (the expected files are another tool's output). */
+/** Folders copied in before their importer work (issue 29) lands; that work takes them out of here. */
+const PENDING = new Set(['claude-code-compactions', 'codex-patches']);
+
 const files = readdirSync(ROOT, { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
+  .filter((entry) => entry.isDirectory() && !PENDING.has(entry.name))
   .flatMap((dir) =>
     readdirSync(join(ROOT, dir.name))
       .filter((name) => !name.endsWith('.expected.json'))
