@@ -2,6 +2,7 @@ import type { HiddenPrefix } from '../tokens/hidden-tokens.js';
 import type { FailureKind, ProviderMode, ProviderName } from '../contracts/provider.js';
 import type { RunEvent, StepRecord } from './run-events.js';
 import type { ProbeKind } from '../transcript/types.js';
+import type { Recommendation } from './recommendation.js';
 
 export const RESULT_SCHEMA_VERSION = 1;
 
@@ -220,6 +221,8 @@ export interface RunResult {
   partial?: PartialInfo;
   /** `off` when the run was written with `--no-redact` (secrets left as they were); absent: redacted. */
   redaction?: 'off';
+  /** The strategy to ship under the run's objective (metrics/recommendation.ts); absent on a shard. */
+  recommendation?: Recommendation;
 }
 
 /** How much of a stopped run finished. */
