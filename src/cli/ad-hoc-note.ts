@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { adHocScenario, isTranscriptFile } from '../scenario/ad-hoc.js';
-import { DEFAULT_SEED, resolveScenario, transcriptSource, type ScenarioOverrides } from '../scenario/resolve.js';
+import { resolveScenario, scenarioSeed, transcriptSource, type ScenarioOverrides } from '../scenario/resolve.js';
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { strategyNames } from '../strategies/index.js';
 import { displayPath } from '../paths.js';
@@ -21,7 +21,7 @@ export async function describeAdHocScenarios(paths: readonly string[], overrides
     if (info === undefined || !info.isFile() || !(await isTranscriptFile(path, overrides.from))) continue;
     const loaded = await adHocScenario(path, overrides.from);
     const source = transcriptSource(loaded, overrides);
-    const transcript = await loadTranscript(source, overrides.seed ?? DEFAULT_SEED);
+    const transcript = await loadTranscript(source, scenarioSeed(loaded, overrides));
     const scenario = resolveScenario(loaded, transcript.header, overrides);
     const format = transcript.header.source?.format;
     const probes =

@@ -13,7 +13,7 @@ import { displayPath } from '../paths.js';
 import { combineLogResults, type LogResult } from './combine-logs.js';
 import type { PlannedUnit, ScenarioRef } from './plan.js';
 import { listTranscriptLogs, loadScenarioFile } from '../scenario/load.js';
-import { resolveScenario, transcriptSource, DEFAULT_SEED } from '../scenario/resolve.js';
+import { resolveScenario, scenarioSeed, transcriptSource } from '../scenario/resolve.js';
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { createProvider } from '../providers/index.js';
 import { installSimulator } from '../providers/mock.js';
@@ -69,7 +69,7 @@ const deferredProbes = new WeakMap<PreparedScenario, { finish: () => Promise<voi
  * probes: everything a unit of it needs, in memory (but generated probes, with `deferGenerated`).
  */
 export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: ScenarioOverrides, options: PrepareOptions = {}): Promise<PreparedScenario> {
-  const seed = overrides.seed ?? loaded.data.seed ?? DEFAULT_SEED;
+  const seed = scenarioSeed(loaded, overrides);
   const source = transcriptSource(loaded, overrides);
   const logFiles = source.kind === 'file' ? await listTranscriptLogs(source.path, loaded.file) : undefined;
   const withSidechains = loaded.data.sidechains === 'include';

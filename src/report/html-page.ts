@@ -5,7 +5,7 @@ import { embedJson, escapeHtml, inlineScript } from './html-escape.js';
 import { renderOverview } from './html-overview.js';
 import { renderScenarioSection } from './html-scenario.js';
 import { STYLE } from './html-style.js';
-import { describePartial } from './notes.js';
+import { describePartial, describeSeed, runSeeds } from './notes.js';
 import { renderHtmlDocument } from './html-document.js';
 
 /**
@@ -52,8 +52,9 @@ export function renderHtmlPage(result: RunResult, chartScript: string): string {
 function renderHeader(result: RunResult): string {
   const strategies = [...new Set(result.units.map((unit) => unit.strategy))];
   const names = scenarioNames(result);
+  const seeds = runSeeds(result);
   const meta: [string, string][] = [
-    ['seed', String(result.seed)],
+    [seeds.length === 1 ? 'seed' : 'seeds', seeds.join(', ')],
     ['ctxbench', result.tool.version],
     ['providers', result.mode === 'mock' ? 'mock (simulated)' : 'live'],
     ['scenarios', String(names.length)],
@@ -71,7 +72,7 @@ function renderHeader(result: RunResult): string {
 
 function pageTitle(result: RunResult): string {
   const names = scenarioNames(result);
-  return `ctxbench · ${names.length === 1 ? (names[0] ?? '') : `${names.length} scenarios`} · seed ${result.seed}`;
+  return `ctxbench · ${names.length === 1 ? (names[0] ?? '') : `${names.length} scenarios`} · ${describeSeed(result)}`;
 }
 
 function scenarioNames(result: RunResult): string[] {

@@ -1,4 +1,4 @@
-import { describePartial, describeSkipped } from './notes.js';
+import { describePartial, describeSeed, describeSkipped } from './notes.js';
 import type { RunResult, ScenarioInfo, SummaryRow } from '../metrics/types.js';
 import { formatCount, formatDuration } from './terminal.js';
 import type { ReportFile, Reporter } from './types.js';
@@ -57,7 +57,7 @@ export function renderMarkdown(result: RunResult): ReportFile[] {
   const header = [
     `## ctxbench: ${plural(result.scenarios.length, 'scenario')} × ${plural(strategies.size, 'strategy', 'strategies')}`,
     '',
-    `seed ${result.seed} · ctxbench ${escapeMarkdown(result.tool.version)} · ${result.mode} providers`,
+    `${describeSeed(result)} · ctxbench ${escapeMarkdown(result.tool.version)} · ${result.mode} providers`,
     ...[
       result.partial !== undefined ? describePartial(result.partial) : undefined,
       describeSkipped(result),

@@ -12,3 +12,19 @@ export function describeSkipped(result: RunResult): string | undefined {
   const total = skipped.reduce((sum, s) => sum + s.skippedLines, 0);
   return `--lenient skipped ${total} invalid transcript line${total === 1 ? '' : 's'}: ${skipped.map((s) => `${s.name} ${s.skippedLines}`).join(', ')}`;
 }
+
+/**
+ * The seed of a run's header: the scenarios' own seeds (each scenario has one, resolved in
+ * scenario/resolve.ts), "seed 23" when they agree, else "seeds 23, 42" in scenario order;
+ * the run's seed when it lists no scenario.
+ */
+export function describeSeed(result: RunResult): string {
+  const seeds = runSeeds(result);
+  return `${seeds.length === 1 ? 'seed' : 'seeds'} ${seeds.join(', ')}`;
+}
+
+/** The distinct seeds of a run's scenarios, in scenario order (the run's seed when it lists none). */
+export function runSeeds(result: RunResult): number[] {
+  const seeds = [...new Set(result.scenarios.map((scenario) => scenario.seed))];
+  return seeds.length > 0 ? seeds : [result.seed];
+}

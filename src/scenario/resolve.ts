@@ -39,6 +39,15 @@ export interface ScenarioOverrides {
 }
 
 export const DEFAULT_SEED = 42;
+
+/**
+ * A scenario's seed: the run's `--seed`, else the scenario's own, else the default. The one place
+ * it is decided: the transcript generator, the simulator and every report read it from here
+ * (through `Scenario.seed`).
+ */
+export function scenarioSeed(loaded: LoadedScenario, overrides: ScenarioOverrides): number {
+  return overrides.seed ?? loaded.data.seed ?? DEFAULT_SEED;
+}
 const DEFAULT_MODEL: Record<ProviderName, string> = { gemini: 'gemini-2.5-flash', openai: 'gpt-4.1' };
 const DEFAULT_WINDOW: Record<ProviderName, number> = { gemini: 1_048_576, openai: 1_047_576 };
 
@@ -82,7 +91,7 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     quota,
     retry: { ...DEFAULT_RETRY_POLICY, ...d.retry },
     pacing: { ...DEFAULT_PACING, ...d.pacing },
-    seed: overrides.seed ?? d.seed ?? DEFAULT_SEED,
+    seed: scenarioSeed(loaded, overrides),
     onCrash: overrides.onCrash ?? d.onCrash,
     ...(d.faults !== undefined ? { faults: d.faults } : {}),
     probesUseQuota: d.probesUseQuota,
