@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import { csv } from './csv.js';
 import { html } from './html.js';
-import { json } from './json.js';
+import { json, storedForm } from './json.js';
 import { junit } from './junit.js';
 import { md } from './md.js';
 import type { RunResult } from '../metrics/types.js';
@@ -33,5 +33,6 @@ export function resolveReporter(name: string): Reporter {
  */
 export function renderReports(result: RunResult, names: readonly string[] = reporterNames()): ReportFile[] {
   const chosen = [...new Set(names)].map(resolveReporter);
-  return chosen.flatMap((reporter) => reporter.render(result));
+  const stored = storedForm(result);
+  return chosen.flatMap((reporter) => reporter.render(stored));
 }

@@ -12,6 +12,16 @@ export function renderJson(result: RunResult): ReportFile[] {
   return [{ file: 'result.json', contents: `${JSON.stringify(result, roundFractions, 2)}\n` }];
 }
 
+/**
+ * The result as `result.json` stores it: fractions rounded to the stored decimals. Every report
+ * renders from this form, so a report rendered from a result read back from its file (`merge`,
+ * `report`) has the same bytes as the run's own; rounding a raw mean to the CSV's 4 decimals and
+ * a stored one gave 48522.0099 against 48522.01 (rounded twice).
+ */
+export function storedForm(result: RunResult): RunResult {
+  return JSON.parse(JSON.stringify(result, roundFractions)) as RunResult;
+}
+
 function roundFractions(_key: string, value: unknown): unknown {
   if (typeof value !== 'number' || Number.isInteger(value) || !Number.isFinite(value)) return value;
   const rounded = Number(value.toFixed(DECIMALS));

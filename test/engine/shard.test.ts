@@ -3,6 +3,7 @@ import { describeShard, mergeShards, parseShard, selectShard, type ShardFile } f
 import type { PlannedUnit } from '../../src/engine/plan.js';
 import { runSuite } from '../../src/engine/run-suite.js';
 import { renderJson } from '../../src/report/json.js';
+import { renderReports } from '../../src/report/index.js';
 import type { RunResult } from '../../src/metrics/types.js';
 import { writeFiles } from '../helpers/temp.js';
 
@@ -73,6 +74,20 @@ describe('mergeShards', () => {
     expect(shards[1]?.result.units[0]?.summary.saving_vs_full).toBeNull();
     expect(renderJson(mergeShards(shards))[0]?.contents).toBe(whole);
     expect(renderJson(mergeShards([...shards].reverse()))[0]?.contents).toBe(whole);
+  });
+
+  it('renders the same CSV from the merged shards as from the run itself, where rounding twice would differ', async () => {
+    const whole = await runSuite({ scenarios: [dir] });
+    // A retention of 0.30724999 rounds to 0.3072 at once, and to 0.307250 → 0.3073 through result.json.
+    for (const unit of whole.units) unit.summary.retention = 0.30724999;
+    const csvOf = (result: RunResult): string => renderReports(result, ['csv']).find((f) => f.file === 'summary.csv')?.contents ?? '';
+    const stored = (shard: RunResult): RunResult =>
+      roundTrip({ ...shard, units: shard.units.map((u) => ({ ...u, summary: { ...u.summary, retention: 0.30724999 } })) });
+    const shards: ShardFile[] = [];
+    for (let index = 1; index <= 3; index++)
+      shards.push({ file: `shard-${index}.json`, result: stored(await runSuite({ scenarios: [dir], shard: { index, count: 3 } })) });
+    expect(csvOf(whole)).toContain(',0.3073,');
+    expect(csvOf(mergeShards(shards))).toBe(csvOf(whole));
   });
 
   it('refuses shards that do not make one whole run', async () => {
