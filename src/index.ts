@@ -1,51 +1,32 @@
 /**
- * ctxbench, the library. The CLI is a thin translator over these functions.
+ * ctxbench, the library: what most hosts need, from the package root. The CLI is a thin
+ * translator over these functions. The rest of the public API is in subpaths, one per subject
+ * (`package.json` `exports`): `ctxbench/strategies` (the whole strategy API, conformance and
+ * policy processes), `ctxbench/transcript` (events, reading, writing, synthetic sessions),
+ * `ctxbench/importers`, `ctxbench/reports` (renderers, writing, redaction), `ctxbench/check`
+ * (gating, sweeps, shards, fidelity) and `ctxbench/providers` (providers, simulator, tokenizers).
+ * `test/api/exports.test.ts` holds every entry's export list: a change to it is a conscious one.
  */
-export { runSuite, prepareScenarios, type RunOptions } from './engine/run-suite.js';
-export type { PreparedScenario } from './engine/prepared-scenario.js';
+// Run
+export { runSuite, type RunOptions } from './engine/run-suite.js';
 export { runUnit, type UnitInput } from './engine/run-unit.js';
-export type { RunEvent, StepRecord } from './metrics/run-events.js';
-export type { UnitObserver } from './engine/observer.js';
+export { loadScenarioFile } from './scenario/load.js';
+export type { ScenarioOverrides } from './scenario/resolve.js';
+export type { Scenario, StrategySpec } from './scenario/types.js';
+// Strategies
 export { strategies, getStrategy, strategyNames } from './strategies/index.js';
-// The strategy API (docs/strategy-api.md): stable; a change gets a CHANGELOG.md entry.
-export type { Strategy, StrategyEnv, StrategyAction, StrategyModelCall, Archive, RecoverDecision } from './strategies/types.js';
-export { optionsFromValidate, type ValidateOptions, type OptionsValidation } from './strategies/external/options.js';
-export { createHistory, applyToHistory, type History } from './strategies/helpers/history.js';
-export { StrategyFailedError } from './strategies/external/failure.js';
-export { checkConformance, driveStrategy, conformanceSession, type Violation, type InvariantName } from './engine/conformance.js';
-export { createProcessStrategy, type PolicyCommand } from './strategies/external/process-strategy.js';
-export { PROTOCOL_VERSION } from './strategies/external/protocol.js';
-export { describeOptions } from './strategies/helpers/describe.js';
-export type { Scenario, StrategySpec, ExternalStrategySource } from './scenario/types.js';
-export { loadScenarioFile, expandScenarioPaths } from './scenario/load.js';
-export { resolveScenario, type ScenarioOverrides } from './scenario/resolve.js';
-export type * from './transcript/types.js';
-export { readTranscript } from './transcript/read.js';
-export { serializeTranscript, writeTranscript } from './transcript/write.js';
-export { generateSession } from './transcript/synthetic/generate.js';
+export type { Strategy, StrategyEnv, StrategyAction, StrategyModelCall } from './strategies/types.js';
+// Transcripts and importers
+export { importTranscript, detectFormat, importerNames } from './transcript/importers/index.js';
 export { loadTranscript } from './scenario/load-transcript.js';
-export { createProvider } from './providers/index.js';
-export { installSimulator } from './providers/mock.js';
-export type { Provider, CompletionRequest, CompletionResult, Failure } from './contracts/provider.js';
-export { createTokenizer, encodingForModel, countTokens, tokenizerForModel } from './tokens/tokenizer.js';
-export { DEFAULT_CALIBRATION, calibrationFor, calibrationFamily } from './tokens/calibration.js';
-export type { LogSummary, RunResult, SummaryRow, UnitResult } from './metrics/types.js';
+export type { Transcript, TranscriptEvent, MessageEvent, ContextMessage, Probe } from './transcript/types.js';
+// Results and reports
+export type { RunResult, SummaryRow, UnitResult } from './metrics/types.js';
+export type { RunEvent, StepRecord } from './metrics/run-events.js';
+export type { Recommendation } from './metrics/recommendation.js';
 export { renderReports, reporterNames } from './report/index.js';
-export { writeReportFiles, writeFileAtomic, type WriteOptions } from './report/write.js';
-export { redactText, redactValue, findSecrets, hasSecret, redactionMarker, type SecretSpan } from './redact/index.js';
-export { resultForWriting } from './redact/result.js';
-export { HarnessError, InputError, UsageError, ConfigError, GateError, InterruptedError } from './errors.js';
+export { writeReportFiles } from './report/write.js';
+export { checkRun, type CheckReport } from './check/index.js';
+// Errors and version
+export { HarnessError, InputError, UsageError } from './errors.js';
 export { VERSION } from './version.js';
-export { checkRun, compareResults, readResultFile, DEFAULT_CHECK_RULES, type CheckReport, type CheckRules, type CheckOptions } from './check/index.js';
-export { runSweep, type SweepOptions, type SweepResult } from './sweep/run.js';
-export { parseGridFlag, choosePoints } from './sweep/grid.js';
-export { paretoFront, recommend } from './sweep/pareto.js';
-export { parseShard, mergeShards } from './engine/shard.js';
-export { measureFidelity } from './fidelity/measure.js';
-export { renderFidelity } from './fidelity/render.js';
-export { importTranscript, detectFormat, importers, importerNames } from './transcript/importers/index.js';
-export { importClaudeSidechains } from './transcript/claude-sidechains.js';
-export { generateProbes } from './probes/generate.js';
-export { loadProbeFile } from './probes/load.js';
-export { gradeAnswer } from './probes/grade.js';
-export { createProbeObserver } from './engine/probe-observer.js';
