@@ -1,4 +1,5 @@
 import type { Scenario, StrategySpec } from '../scenario/types.js';
+import { freezeEvents } from '../transcript/freeze.js';
 import type { Provider } from '../contracts/provider.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { ContextMessage, MessageEvent, Transcript } from '../transcript/types.js';
@@ -48,6 +49,7 @@ export interface UnitInput {
  */
 export async function runUnit(input: UnitInput): Promise<UnitResult> {
   const { scenario, transcript, spec, provider, tokenizer } = input;
+  freezeEvents(transcript.events);
   if (input.strategyOverride === undefined) await loadStrategyModules([spec], scenario.file);
   const { strategy, options } = resolveStrategy(spec, scenario.file, input.strategyOverride);
   const clock = createClock();
