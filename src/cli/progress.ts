@@ -27,13 +27,21 @@ export interface Progress {
 
 /** Plain-text mode prints at most one periodic line this often (plus one per finished scenario). */
 const LINE_INTERVAL_MS = 5000;
+/**
+ * The ETA is shown once this share of the units run now has finished (and at least two): units
+ * differ in length by a hundred times (`full` on a long log against a short one), so the first
+ * to finish says little about the rest.
+ */
+const ETA_AFTER_SHARE = 0.1;
 const BAR_WIDTH = 24;
 
 /**
  * Progress of a run on stderr. On a terminal: a bar rewritten in place (units done of total, the
  * scenario × strategy last started, elapsed, ETA). Otherwise (CI logs): a plain line at most every
  * ~5 s and one per finished scenario. With `quiet`: nothing. Units may run on a worker pool, so
- * events can interleave and arrive out of order: counts come from events, never from indices.
+ * events can interleave and arrive out of order: counts come from the engine's own tallies in each
+ * event (a scenario is done when all its units are, once), never from indices; a `--resume` counts
+ * on from the units its journal held.
  */
 export function createProgress(options: ProgressOptions): Progress {
   if (options.quiet) return { onUnit: () => undefined, done: () => undefined };
@@ -44,7 +52,6 @@ export function createProgress(options: ProgressOptions): Progress {
 
 interface ScenarioTally {
   name: string;
-  started: number;
   ended: number;
   firstStartMs: number;
 }
@@ -52,14 +59,22 @@ interface ScenarioTally {
 interface Tally {
   startedMs: number;
   done: number;
+  /** Units taken from a journal (`--resume`): done, but not by this process. */
+  resumed: number;
   total: number;
   current?: UnitEvent;
-  /** Scenarios in the order their first unit started, until reported finished. */
+  /** Scenarios whose first unit started, until reported finished. */
   open: ScenarioTally[];
+  /** Scenarios finished, to be reported (plain-text mode). */
+  finished: ScenarioTally[];
+}
+
+function newTally(at: number): Tally {
+  return { startedMs: at, done: 0, resumed: 0, total: 0, open: [], finished: [] };
 }
 
 function createBar(stream: ProgressStream, now: () => number, tickMs: number): Progress {
-  const tally: Tally = { startedMs: now(), done: 0, total: 0, open: [] };
+  const tally = newTally(now());
   let shown = false;
   const draw = (): void => {
     if (tally.current === undefined) return;
@@ -84,10 +99,10 @@ function createBar(stream: ProgressStream, now: () => number, tickMs: number): P
 }
 
 function createLines(stream: ProgressStream, now: () => number): Progress {
-  const tally: Tally = { startedMs: now(), done: 0, total: 0, open: [] };
+  const tally = newTally(now());
   let lastLine = tally.startedMs;
-  const report = (scenarios: readonly ScenarioTally[]): void => {
-    for (const scenario of scenarios) {
+  const report = (): void => {
+    for (const scenario of tally.finished.splice(0)) {
       const seconds = (now() - scenario.firstStartMs) / 1000;
       stream.write(
         `ctxbench: scenario ${scenario.name} done (${plural(scenario.ended, 'strategy', 'strategies')}, ${formatElapsed(seconds)}) · ${tally.done}/${tally.total} units\n`,
@@ -98,43 +113,37 @@ function createLines(stream: ProgressStream, now: () => number): Progress {
   return {
     onUnit(event) {
       count(tally, event, now());
-      report(takeFinished(tally, false));
+      report();
       if (event.phase === 'end' && now() - lastLine >= LINE_INTERVAL_MS) {
         stream.write(`ctxbench: ${describeLine(tally, now())}\n`);
         lastLine = now();
       }
     },
     done() {
-      report(takeFinished(tally, true));
+      report();
     },
   };
 }
 
 function count(tally: Tally, event: UnitEvent, at: number): void {
   tally.total = event.total;
+  tally.resumed = event.resumed;
+  tally.done = Math.max(tally.done, event.done);
   let scenario = tally.open.find((s) => s.name === event.scenario);
   if (scenario === undefined) {
-    scenario = { name: event.scenario, started: 0, ended: 0, firstStartMs: at };
+    scenario = { name: event.scenario, ended: 0, firstStartMs: at };
     tally.open.push(scenario);
   }
   if (event.phase === 'start') {
-    scenario.started += 1;
     tally.current = event;
-  } else {
-    scenario.ended += 1;
-    tally.done += 1;
-    tally.current ??= event;
+    return;
   }
-}
-
-/**
- * Removes and returns the scenarios known to be finished: every unit started has ended and a
- * later scenario has started (units are planned scenario by scenario), or the run is over.
- */
-function takeFinished(tally: Tally, runOver: boolean): ScenarioTally[] {
-  const finished = tally.open.filter((scenario, i) => scenario.started === scenario.ended && (runOver || i < tally.open.length - 1));
-  tally.open = tally.open.filter((scenario) => !finished.includes(scenario));
-  return finished;
+  scenario.ended += 1;
+  tally.current ??= event;
+  if (event.scenarioDone >= event.scenarioTotal) {
+    tally.open = tally.open.filter((s) => s !== scenario);
+    tally.finished.push(scenario);
+  }
 }
 
 /** `[██████░░░░] 12/40 units · 12.3 s · ETA 31 s · overflow-coding × rolling-window` */
@@ -150,8 +159,12 @@ function describeBar(tally: Tally, at: number): string {
  */
 function describeLine(tally: Tally, at: number): string {
   const elapsed = (at - tally.startedMs) / 1000;
-  const parts = [`${tally.done}/${tally.total} units`, formatElapsed(elapsed)];
-  if (tally.done > 0 && tally.done < tally.total) parts.push(`ETA ${formatElapsed((elapsed / tally.done) * (tally.total - tally.done))}`);
+  const parts = [`${tally.done}/${tally.total} units${tally.resumed > 0 ? ` (${tally.resumed} resumed)` : ''}`, formatElapsed(elapsed)];
+  const ranHere = tally.done - tally.resumed;
+  const toRun = tally.total - tally.resumed;
+  if (ranHere >= Math.max(2, Math.ceil(toRun * ETA_AFTER_SHARE)) && tally.done < tally.total) {
+    parts.push(`ETA ${formatElapsed((elapsed / ranHere) * (tally.total - tally.done))}`);
+  }
   if (tally.current !== undefined) parts.push(`${tally.current.scenario} × ${tally.current.strategy}`);
   return parts.join(' · ');
 }

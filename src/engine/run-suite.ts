@@ -19,6 +19,25 @@ import type { RetrySleep } from '../sim/types.js';
 import { fingerprintRun } from './journal.js';
 import type { PreparedScenario } from './prepared-scenario.js';
 
+/** A unit starting or ending, for progress displays. */
+export interface UnitProgressEvent {
+  phase: 'start' | 'end';
+  scenario: string;
+  strategy: string;
+  /** The unit's position in this run (this shard's units). */
+  index: number;
+  /** Units in this run. */
+  total: number;
+  /** Units of this run finished so far, those a `--resume` took from the journal included. */
+  done: number;
+  /** ... of which taken from the journal, not run now. */
+  resumed: number;
+  /** Units of this unit's scenario in this run, and how many of them are finished. */
+  scenarioTotal: number;
+  scenarioDone: number;
+  unit?: UnitResult;
+}
+
 export interface RunOptions {
   /** Scenario files or folders. */
   scenarios: string[];
@@ -29,7 +48,7 @@ export interface RunOptions {
   /** Environment for live keys (default: process.env). */
   env?: Record<string, string | undefined>;
   /** Called before each unit starts and after it ends (progress display). */
-  onUnit?: (event: { phase: 'start' | 'end'; scenario: string; strategy: string; index: number; total: number; unit?: UnitResult }) => void;
+  onUnit?: (event: UnitProgressEvent) => void;
   /** Worker threads to run units on (default 1: this thread); the result does not depend on it. */
   workers?: number;
   /** Run only this slice of the planned units; the result records it (`shard`), for `merge`. */
@@ -188,17 +207,30 @@ function reportProgress(
 ): (event: UnitProgress) => void {
   const positions = new Map(units.map((unit, position) => [unit.index, position]));
   const names = new Map(prepared.map(({ scenario }) => [scenario.file, scenario.name]));
+  const resumed = finished.size;
+  const scenarioTotal = new Map<string, number>();
+  const scenarioDone = new Map<string, number>();
+  for (const unit of units) {
+    scenarioTotal.set(unit.scenario.file, (scenarioTotal.get(unit.scenario.file) ?? 0) + 1);
+    if (finished.has(unit.index)) scenarioDone.set(unit.scenario.file, (scenarioDone.get(unit.scenario.file) ?? 0) + 1);
+  }
   return ({ phase, unit, result }) => {
+    const file = unit.scenario.file;
     if (result !== undefined) {
       finished.set(unit.index, result);
+      scenarioDone.set(file, (scenarioDone.get(file) ?? 0) + 1);
       options.onUnitResult?.(unit.index, result);
     }
     options.onUnit?.({
       phase,
-      scenario: names.get(unit.scenario.file) ?? unit.scenario.file,
+      scenario: names.get(file) ?? file,
       strategy: unit.spec.label,
       index: positions.get(unit.index) ?? 0,
       total: units.length,
+      done: finished.size,
+      resumed,
+      scenarioTotal: scenarioTotal.get(file) ?? 0,
+      scenarioDone: scenarioDone.get(file) ?? 0,
       ...(result !== undefined ? { unit: result } : {}),
     });
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createProgress, formatElapsed, type ProgressStream } from '../../src/cli/progress.js';
+import type { UnitProgressEvent } from '../../src/engine/run-suite.js';
 
 /** A stream that records what was written, and a clock the test moves by hand. */
 function harness(isTTY: boolean, columns = 120) {
@@ -9,18 +10,45 @@ function harness(isTTY: boolean, columns = 120) {
   return { writes, stream, clock, now: () => clock.ms };
 }
 
+/**
+ * The engine's side of progress (run-suite.ts): events carrying its tallies, run-wide and per
+ * scenario, for a plan of `units` [scenario, strategy] pairs of which `resumed` came from a journal.
+ */
+function engine(units: readonly (readonly [string, string])[], resumed: readonly number[] = []) {
+  const done = new Set(resumed);
+  const scenarioOf = (index: number): string => units[index]?.[0] ?? '';
+  const count = (scenario: string, only: (i: number) => boolean): number => units.filter(([s], i) => s === scenario && only(i)).length;
+  return (phase: 'start' | 'end', index: number): UnitProgressEvent => {
+    if (phase === 'end') done.add(index);
+    const scenario = scenarioOf(index);
+    return {
+      phase,
+      scenario,
+      strategy: units[index]?.[1] ?? '',
+      index,
+      total: units.length,
+      done: done.size,
+      resumed: resumed.length,
+      scenarioTotal: count(scenario, () => true),
+      scenarioDone: count(scenario, (i) => done.has(i)),
+    };
+  };
+}
+
+const FOUR = [
+  ['overflow-coding', 'full'],
+  ['overflow-coding', 'rolling-window'],
+  ['tpm-limited', 'full'],
+  ['tpm-limited', 'rolling-window'],
+] as const;
+
 /** Two scenarios × two strategies, each unit taking `unitMs`, reported as the engine does. */
 function runUnits(onUnit: ReturnType<typeof createProgress>['onUnit'], clock: { ms: number }, unitMs: number): void {
-  const units = [
-    ['overflow-coding', 'full'],
-    ['overflow-coding', 'rolling-window'],
-    ['tpm-limited', 'full'],
-    ['tpm-limited', 'rolling-window'],
-  ] as const;
-  units.forEach(([scenario, strategy], index) => {
-    onUnit({ phase: 'start', scenario, strategy, index, total: units.length });
+  const event = engine(FOUR);
+  FOUR.forEach((_, index) => {
+    onUnit(event('start', index));
     clock.ms += unitMs;
-    onUnit({ phase: 'end', scenario, strategy, index, total: units.length });
+    onUnit(event('end', index));
   });
 }
 
@@ -31,7 +59,9 @@ describe('createProgress', () => {
     runUnits(progress.onUnit, clock, 2000);
     progress.done();
     expect(writes[0]).toBe('\r\x1b[2K[░░░░░░░░░░░░░░░░░░░░░░░░] 0/4 units · 0.0 s · overflow-coding × full');
-    expect(writes[1]).toBe('\r\x1b[2K[██████░░░░░░░░░░░░░░░░░░] 1/4 units · 2.0 s · ETA 6.0 s · overflow-coding × full');
+    // No ETA from one unit: the first to finish says little about the rest.
+    expect(writes[1]).toBe('\r\x1b[2K[██████░░░░░░░░░░░░░░░░░░] 1/4 units · 2.0 s · overflow-coding × full');
+    expect(writes[3]).toBe('\r\x1b[2K[████████████░░░░░░░░░░░░] 2/4 units · 4.0 s · ETA 4.0 s · overflow-coding × rolling-window');
     expect(writes[6]).toBe('\r\x1b[2K[██████████████████░░░░░░] 3/4 units · 6.0 s · ETA 2.0 s · tpm-limited × rolling-window');
     expect(writes.at(-2)).toBe('\r\x1b[2K[████████████████████████] 4/4 units · 8.0 s · tpm-limited × rolling-window');
     expect(writes.at(-1)).toBe('\r\x1b[2K');
@@ -48,13 +78,13 @@ describe('createProgress', () => {
   it('in a log: one line per finished scenario, and periodic lines at most every 5 s', () => {
     const { writes, stream, clock, now } = harness(false);
     const progress = createProgress({ quiet: false, stream, now });
-    runUnits(progress.onUnit, clock, 3000);
+    runUnits(progress.onUnit, clock, 6000);
     progress.done();
     expect(writes).toEqual([
-      'ctxbench: 2/4 units · 6.0 s · ETA 6.0 s · overflow-coding × rolling-window\n',
-      'ctxbench: scenario overflow-coding done (2 strategies, 6.0 s) · 2/4 units\n',
-      'ctxbench: 4/4 units · 12.0 s · tpm-limited × rolling-window\n',
-      'ctxbench: scenario tpm-limited done (2 strategies, 6.0 s) · 4/4 units\n',
+      'ctxbench: 1/4 units · 6.0 s · overflow-coding × full\n',
+      'ctxbench: scenario overflow-coding done (2 strategies, 12.0 s) · 2/4 units\n',
+      'ctxbench: 3/4 units · 18.0 s · ETA 6.0 s · tpm-limited × full\n',
+      'ctxbench: scenario tpm-limited done (2 strategies, 12.0 s) · 4/4 units\n',
     ]);
   });
 
@@ -70,19 +100,60 @@ describe('createProgress', () => {
   it('counts right when a worker pool interleaves units and reports them out of order', () => {
     const { writes, stream, clock, now } = harness(false);
     const progress = createProgress({ quiet: false, stream, now });
-    const event = (phase: 'start' | 'end', scenario: string, strategy: string, index: number) => ({ phase, scenario, strategy, index, total: 4 });
-    progress.onUnit(event('start', 'a', 'full', 0));
-    progress.onUnit(event('start', 'a', 'rolling-window', 1));
-    progress.onUnit(event('end', 'a', 'rolling-window', 1));
-    progress.onUnit(event('start', 'b', 'full', 2));
+    const event = engine([
+      ['a', 'full'],
+      ['a', 'rolling-window'],
+      ['b', 'full'],
+      ['b', 'rolling-window'],
+    ]);
+    progress.onUnit(event('start', 0));
+    progress.onUnit(event('start', 1));
+    progress.onUnit(event('end', 1));
+    progress.onUnit(event('start', 2));
     expect(writes).toEqual([]); // a still has a unit running
     clock.ms = 1000;
-    progress.onUnit(event('end', 'a', 'full', 0));
-    progress.onUnit(event('start', 'b', 'rolling-window', 3));
-    progress.onUnit(event('end', 'b', 'rolling-window', 3));
-    progress.onUnit(event('end', 'b', 'full', 2));
+    progress.onUnit(event('end', 0));
+    progress.onUnit(event('start', 3));
+    progress.onUnit(event('end', 3));
+    progress.onUnit(event('end', 2));
     progress.done();
     expect(writes).toEqual(['ctxbench: scenario a done (2 strategies, 1.0 s) · 2/4 units\n', 'ctxbench: scenario b done (2 strategies, 1.0 s) · 4/4 units\n']);
+  });
+
+  it("says a scenario is done once, when its last unit is, even when its units come between another scenario's", () => {
+    const { writes, stream, clock, now } = harness(false);
+    const progress = createProgress({ quiet: false, stream, now });
+    // Workers take units of scenarios of one transcript first: a's units alternate with b's.
+    const plan = [
+      ['a', 'full'],
+      ['b', 'full'],
+      ['a', 'rolling-window'],
+      ['b', 'rolling-window'],
+      ['a', 'codex-rebuild'],
+    ] as const;
+    const event = engine(plan);
+    plan.forEach((_, index) => {
+      progress.onUnit(event('start', index));
+      clock.ms += 100;
+      progress.onUnit(event('end', index));
+    });
+    progress.done();
+    expect(writes).toEqual(['ctxbench: scenario b done (2 strategies, 0.3 s) · 4/5 units\n', 'ctxbench: scenario a done (3 strategies, 0.5 s) · 5/5 units\n']);
+  });
+
+  it('counts on from the units a --resume took from its journal, and times the ETA on the units run now', () => {
+    const { writes, stream, clock, now } = harness(true);
+    const progress = createProgress({ quiet: false, stream, now, tickMs: 0 });
+    const event = engine(FOUR, [0, 1]);
+    progress.onUnit(event('start', 2));
+    clock.ms += 2000;
+    progress.onUnit(event('end', 2));
+    progress.onUnit(event('start', 3));
+    clock.ms += 2000;
+    progress.onUnit(event('end', 3));
+    progress.done();
+    expect(writes[0]).toBe('\r\x1b[2K[████████████░░░░░░░░░░░░] 2/4 units (2 resumed) · 0.0 s · tpm-limited × full');
+    expect(writes.at(-2)).toBe('\r\x1b[2K[████████████████████████] 4/4 units (2 resumed) · 4.0 s · tpm-limited × rolling-window');
   });
 
   it('with --quiet: nothing, terminal or not', () => {
