@@ -74,7 +74,8 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
   const logFiles = source.kind === 'file' ? await listTranscriptLogs(source.path, loaded.file) : undefined;
   const withSidechains = loaded.data.sidechains === 'include';
   if (source.kind === 'file' && (logFiles !== undefined || withSidechains)) {
-    return prepareLogs(loaded, overrides, await loadLogs(loaded.file, logFiles ?? [source.path], source.lenient, withSidechains), options);
+    const logs = await loadLogs(loaded.file, logFiles ?? [source.path], { lenient: source.lenient, withSidechains, format: source.format });
+    return prepareLogs(loaded, overrides, logs, options);
   }
   const transcript = await loadTranscript(source, seed);
   const scenario = resolveScenario(loaded, transcript.header, overrides);
@@ -151,16 +152,19 @@ async function prepareLogs(
   return settle(prepared, finish, defers(scenario, given, options));
 }
 
-/** Each log file's transcript, followed (with `sidechains: include`) by its subagent conversations. */
+/**
+ * Each log file's transcript, followed (with `sidechains: include`) by its subagent conversations.
+ * The scenario's `format`, when it names one, is the format of every file of a folder or pattern.
+ */
 async function loadLogs(
   scenarioFile: string,
   files: readonly string[],
-  lenient: boolean,
-  withSidechains: boolean,
+  options: { lenient: boolean; withSidechains: boolean; format?: string | undefined },
 ): Promise<{ file: string; transcript: Transcript }[]> {
+  const { lenient, withSidechains, format } = options;
   const logs: { file: string; transcript: Transcript }[] = [];
   for (const file of files) {
-    const transcript = await loadTranscript({ kind: 'file', path: file, lenient }, 0);
+    const transcript = await loadTranscript({ kind: 'file', path: file, lenient, ...(format !== undefined ? { format } : {}) }, 0);
     logs.push({ file, transcript });
     if (!withSidechains) continue;
     if (transcript.header.source?.format !== 'claude-code') {

@@ -1,5 +1,5 @@
-import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { ContextMessage } from '../transcript/types.js';
+import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
+import type { ContextMessage, ToolCall } from '../transcript/types.js';
 import type { RenderShape } from './render-shape.js';
 import { asSent } from '../transcript/sent-as-text.js';
 
@@ -71,14 +71,17 @@ function renderMessage(message: ContextMessage): ChatCompletionMessageParam {
         role: 'assistant',
         // The API wants null, not "", beside tool calls when there is no text.
         content: message.text === '' ? null : message.text,
-        tool_calls: calls.map((call) => ({
-          id: call.id,
-          type: 'function' as const,
-          function: { name: call.name, arguments: JSON.stringify(call.args) },
-        })),
+        tool_calls: calls.map(renderToolCall),
       };
     }
   }
+}
+
+/** A freeform tool's call carries its raw input (a custom tool call); any other, JSON arguments. */
+function renderToolCall(call: ToolCall): ChatCompletionMessageToolCall {
+  const input = call.args.input;
+  if (call.freeform === true && typeof input === 'string') return { id: call.id, type: 'custom', custom: { name: call.name, input } };
+  return { id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } };
 }
 
 /** Tool-call arguments are a JSON string; one that is not JSON is kept whole under `arguments`. */

@@ -73,11 +73,12 @@ export function tokenizerStats(): { tokenized: number; hits: number } {
 /** Each call's text, built once per call object (calls are never changed once built). */
 const callTexts = new WeakMap<object, string>();
 
-/** The text of a tool call as it is charged: name and JSON arguments. */
-export function toolCallText(call: { name: string; args: Record<string, unknown> }): string {
+/** The text of a tool call as it is charged: name and JSON arguments, or a freeform tool's raw input. */
+export function toolCallText(call: { name: string; args: Record<string, unknown>; freeform?: true }): string {
   let text = callTexts.get(call);
   if (text === undefined) {
-    text = `${call.name}${JSON.stringify(call.args)}`;
+    const input = call.args.input;
+    text = call.freeform === true && typeof input === 'string' ? `${call.name}${input}` : `${call.name}${JSON.stringify(call.args)}`;
     callTexts.set(call, text);
   }
   return text;

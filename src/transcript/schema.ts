@@ -21,6 +21,7 @@ const toolCallSchema = z.strictObject({
   id: z.string().min(1),
   name: z.string().min(1),
   args: z.record(z.string(), z.unknown()),
+  freeform: z.literal(true).optional(),
 });
 
 const recordedUsageSchema = z.strictObject({

@@ -9,6 +9,11 @@ export interface ToolCall {
   id: string;
   name: string;
   args: Record<string, unknown>;
+  /**
+   * A freeform tool (OpenAI custom tool, e.g. Codex `apply_patch`): the model wrote one raw text,
+   * kept as `args.input`. It is sent and counted as that text, never as escaped JSON arguments.
+   */
+  freeform?: true;
 }
 
 /** Token usage as the agent recorded it for the call that produced a message. */

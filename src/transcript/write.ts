@@ -25,7 +25,7 @@ const KEY_ORDER = {
     'dialect',
     'reasoningTokens',
   ],
-  toolCall: ['id', 'name', 'args'],
+  toolCall: ['id', 'name', 'args', 'freeform'],
   usage: ['input', 'cachedInput', 'output', 'reasoning'],
   task: ['type', 'id', 'status', 'title', 'resultSummary', 'criteria', 'at', 'source'],
   probeEvent: ['type', 'probe'],

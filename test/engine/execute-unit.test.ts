@@ -56,3 +56,23 @@ describe('prepareScenarios with deferGenerated', () => {
     await expect(prepareScenarios([join(dir, 's.yaml')], {}, { deferGenerated: true })).rejects.toThrow(/probe id "gen-artifact-1" is given twice/);
   });
 });
+
+describe('a folder scenario with `format:`', () => {
+  function folder(format: string): string {
+    const dir = writeFiles({ 'logs.yaml': ['name: logs', 'transcript: logs/', `format: ${format}`, 'strategies: [full]'].join('\n') });
+    mkdirSync(join(dir, 'logs'));
+    // Real rollouts under names that say nothing of their format.
+    copyFileSync(join(root, 'fixtures/real/codex/vibecoding-session.jsonl'), join(dir, 'logs', 'a.log'));
+    copyFileSync(join(root, 'fixtures/real/codex-patches/moonmind-019a7fa9.jsonl'), join(dir, 'logs', 'b.log'));
+    return join(dir, 'logs.yaml');
+  }
+
+  it('imports every file of the folder in that format', async () => {
+    const [prepared] = await prepareScenarios([folder('codex')]);
+    expect(prepared?.logs?.map((log) => log.transcript.header.source?.format)).toEqual(['codex', 'codex']);
+  });
+
+  it('applies it to every file, so a wrong one fails on the first file rather than being detected away', async () => {
+    await expect(prepareScenarios([folder('mini-swe-agent')])).rejects.toThrow(/a\.log/);
+  });
+});

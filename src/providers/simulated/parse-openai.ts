@@ -78,7 +78,11 @@ const roundTripped = new WeakMap<readonly ToolCall[], ToolCall[]>();
 function parsedCalls(calls: readonly ToolCall[]): ToolCall[] {
   let parsed = roundTripped.get(calls);
   if (parsed === undefined) {
-    parsed = calls.map((call) => ({ id: call.id, name: call.name, args: parseArguments(JSON.stringify(call.args)) }));
+    parsed = calls.map((call) =>
+      call.freeform === true && typeof call.args.input === 'string'
+        ? { id: call.id, name: call.name, args: { input: call.args.input }, freeform: true as const }
+        : { id: call.id, name: call.name, args: parseArguments(JSON.stringify(call.args)) },
+    );
     roundTripped.set(calls, parsed);
   }
   return parsed;
@@ -101,9 +105,15 @@ function toMessage(raw: Record<string, unknown>, id: string): ContextMessage {
 }
 
 function toToolCall(raw: Record<string, unknown>): ToolCall {
+  const id = typeof raw.id === 'string' ? raw.id : '';
+  // A custom (freeform) tool call carries its raw input, not JSON arguments.
+  if (raw.type === 'custom' && isRecord(raw.custom)) {
+    const { name, input } = raw.custom;
+    return { id, name: typeof name === 'string' ? name : '', args: { input: typeof input === 'string' ? input : '' }, freeform: true };
+  }
   const fn = isRecord(raw.function) ? raw.function : {};
   return {
-    id: typeof raw.id === 'string' ? raw.id : '',
+    id,
     name: typeof fn.name === 'string' ? fn.name : '',
     args: parseArguments(fn.arguments),
   };

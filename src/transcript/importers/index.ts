@@ -2,6 +2,7 @@ import { InputError, UsageError } from '../../errors.js';
 import type { Transcript } from '../types.js';
 import type { ImportOptions, Importer } from './types.js';
 import { readHead } from './shared/lines.js';
+import { outlineJsonDocument } from './shared/json-document.js';
 import { claudeCode } from './claude-code.js';
 import { codex } from './codex.js';
 import { geminiCli } from './gemini-cli.js';
@@ -37,10 +38,18 @@ export function getImporter(name: string): Importer {
   return found;
 }
 
-/** The importer whose format the file is in, judged from its first lines; undefined when none fits. */
+/**
+ * The importer whose format the file is in, judged from its first lines, or, when they do not
+ * tell and the file is one JSON document, from the outline of its every top-level key (a format
+ * key may come after a long field); undefined when none fits.
+ */
 export async function detectFormat(file: string): Promise<Importer | undefined> {
+  const fits = (lines: string[]): Importer | undefined => Object.values(importers).find((importer) => importer.detect(lines));
   const head = await readHead(file);
-  return Object.values(importers).find((importer) => importer.detect(head));
+  const found = fits(head);
+  if (found !== undefined || !/^\s*[[{]/.test(head[0] ?? '')) return found;
+  const outline = await outlineJsonDocument(file);
+  return outline === undefined ? undefined : fits(outline);
 }
 
 export interface ImportTranscriptOptions extends ImportOptions {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { codex } from '../../../src/transcript/importers/codex.js';
 import { expectCanonical, jsonl, messagesOf, writeTemp } from './helpers.js';
 import { codexLine, codexSample, tokenCount } from './samples.js';
+import { toolCallText } from '../../../src/tokens/tokenizer.js';
 
 const importText = async (text: string) => codex.import(writeTemp('rollout.jsonl', text), {});
 
@@ -86,9 +87,35 @@ describe('codex importer', () => {
         codexLine('event_msg', { type: 'token_count', info: null, rate_limits: {} }),
       ),
     );
-    expect(messagesOf(transcript)[1]?.toolCalls).toEqual([{ id: 'p1', name: 'apply_patch', args: { input: '*** Begin Patch' } }]);
+    expect(messagesOf(transcript)[1]?.toolCalls).toEqual([{ id: 'p1', name: 'apply_patch', args: { input: '*** Begin Patch' }, freeform: true }]);
     expect(transcript.events.find((e) => e.type === 'compaction')).toMatchObject({ summary: 'Summary of the work so far.' });
     // A token_count without usage reports rate limits only: nothing to import, nothing unknown.
     expect(transcript.unknown).toEqual({ 'response_item:web_search_call': 1, 'event_msg:exec_command_end': 1 });
+  });
+});
+
+describe('codex importer on the real apply_patch rollouts (fixtures/real/codex-patches)', () => {
+  const ROLLOUTS = ['moonmind-019a7ae6', 'moonmind-019a7fa9'].map((name) => `fixtures/real/codex-patches/${name}.jsonl`);
+
+  it.each(ROLLOUTS)('%s: its 13 apply_patch calls are freeform, counted as the raw patch the model wrote', async (file) => {
+    const transcript = await codex.import(file, {});
+    const patches = messagesOf(transcript).flatMap((m) => (m.toolCalls ?? []).filter((c) => c.name === 'apply_patch'));
+    expect(patches).toHaveLength(13);
+    for (const call of patches) {
+      expect(call.freeform).toBe(true);
+      const input = call.args.input as string;
+      expect(input).toMatch(/^\*\*\* Begin Patch/);
+      // The charged text holds the patch's own newlines and quotes, not their JSON escapes.
+      expect(toolCallText(call)).toBe(`apply_patch${input}`);
+    }
+  });
+
+  it.each(ROLLOUTS)('%s: an output over 10 KiB is kept as Codex cut it for the model (head within 5 KiB, total lines)', async (file) => {
+    const transcript = await codex.import(file, {});
+    const results = messagesOf(transcript).filter((m) => m.role === 'tool');
+    const cut = results.filter((m) => m.text.startsWith('Total output lines: 1\n\n{"output":'));
+    expect(cut.length).toBeGreaterThan(0);
+    for (const m of results) expect(Buffer.byteLength(m.text, 'utf8')).toBeLessThanOrEqual(10 * 1024 + 100);
+    for (const m of cut) expect(Buffer.byteLength(m.text, 'utf8')).toBeLessThan(5 * 1024 + 100);
   });
 });

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../../src/errors.js';
 import { miniSweAgent } from '../../../src/transcript/importers/mini-swe-agent.js';
+import { detectFormat, importTranscript } from '../../../src/transcript/importers/index.js';
+import { readHead } from '../../../src/transcript/importers/shared/lines.js';
 import { createTokenizer } from '../../../src/tokens/tokenizer.js';
 import { renderOpenAIRequest } from '../../../src/providers/render-openai.js';
 import type { ContextMessage } from '../../../src/transcript/types.js';
@@ -83,5 +86,30 @@ describe('mini-swe-agent importer', () => {
   it('is detected from the head of a pretty-printed file', () => {
     expect(miniSweAgent.detect(miniSweAgentSample.split('\n').slice(0, 12))).toBe(true);
     expect(miniSweAgent.detect(['{', '  "history": ['])).toBe(false);
+  });
+});
+
+describe('detection of a mini-swe-agent trajectory whose format keys come late', () => {
+  /** A real trajectory with a 300 KB submission diff: `mini_version` and `trajectory_format` both sit past the head. */
+  function longHeaded(): string {
+    const document = JSON.parse(readFileSync(REAL, 'utf8')) as { info: { submission: string } };
+    document.info.submission = document.info.submission.repeat(Math.ceil(300_000 / document.info.submission.length));
+    return writeTemp('long-headed.traj.json', JSON.stringify(document, null, 2));
+  }
+
+  it('is not told by its head alone', async () => {
+    const file = longHeaded();
+    expect(miniSweAgent.detect(await readHead(file))).toBe(false);
+  });
+
+  it('is detected from the outline of the whole document, and imports as the original does', async () => {
+    const file = longHeaded();
+    expect((await detectFormat(file))?.name).toBe('mini-swe-agent');
+    const imported = await importTranscript(file);
+    expect(messagesOf(imported)).toEqual(messagesOf(await importTranscript(REAL)));
+  });
+
+  it('still refuses a JSON document no importer knows', async () => {
+    expect(await detectFormat(writeTemp('other.json', JSON.stringify({ info: { submission: 'x'.repeat(300_000) }, rows: [1, 2] })))).toBeUndefined();
   });
 });

@@ -17,7 +17,7 @@ const FORMAT_OF_FOLDER: Record<string, string> = {
 
 /** Every recorded log under fixtures/real/<format>/ (the expected files are another tool's output). */
 /** Folders copied in before their importer work (issue 29) lands; that work takes them out of here. */
-const PENDING = new Set(['claude-code-compactions', 'codex-patches']);
+const PENDING = new Set(['claude-code-compactions']);
 
 const files = readdirSync(ROOT, { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !PENDING.has(entry.name))
@@ -40,6 +40,8 @@ const EXPECTED: Record<string, { messages: number; steps: number; toolCalls: num
   },
   'claude-code-long/vsla-5f8cbb78.jsonl': { messages: 240, steps: 119, toolCalls: 118, unknown: { 'user (sidechain)': 93, 'assistant (sidechain)': 135 } },
   'claude-code/vibecoding-session.jsonl': { messages: 68, steps: 32, toolCalls: 31, unknown: { 'file-history-delta': 1 } },
+  'codex-patches/moonmind-019a7ae6.jsonl': { messages: 208, steps: 102, toolCalls: 97, unknown: { 'event_msg:turn_aborted': 1 } },
+  'codex-patches/moonmind-019a7fa9.jsonl': { messages: 163, steps: 80, toolCalls: 78, unknown: {} },
   'codex/vibecoding-session.jsonl': { messages: 40, steps: 19, toolCalls: 19, unknown: { 'event_msg:patch_apply_end': 2 } },
   'gemini-cli/vibecoding-session.jsonl': { messages: 21, steps: 6, toolCalls: 12, unknown: { info: 2 } },
   'mini-swe-agent/astropy__astropy-8707.traj.json': { messages: 116, steps: 57, toolCalls: 55, unknown: {} },

@@ -24,7 +24,7 @@ export interface TranscriptBuilder {
   /** Appends a message; its id is made unique (a repeat gets `#2`, `#3`, ...). Returns the live event, to merge into. */
   addMessage(init: MessageInit): MessageEvent;
   /** Adds a call to an assistant message. A call id the source reused gets a unique one; results pair with the latest. */
-  addToolCall(message: MessageEvent, call: { callId: string; name: string; args: Record<string, unknown> }): ToolCall;
+  addToolCall(message: MessageEvent, call: { callId: string; name: string; args: Record<string, unknown>; freeform?: true }): ToolCall;
   /**
    * Appends the `tool` message answering a call made earlier. A result with no recorded call
    * cannot be a tool message (no provider accepts it): it becomes a user message, counted in
@@ -79,11 +79,11 @@ class Collector implements TranscriptBuilder {
     return event;
   }
 
-  addToolCall(message: MessageEvent, call: { callId: string; name: string; args: Record<string, unknown> }): ToolCall {
+  addToolCall(message: MessageEvent, call: { callId: string; name: string; args: Record<string, unknown>; freeform?: true }): ToolCall {
     const record = { id: uniqueIn(this.callIds, call.callId), name: call.name, answered: false };
     this.callsBySource.set(call.callId, record);
     this.calls.push(record);
-    const toolCall: ToolCall = { id: record.id, name: call.name, args: call.args };
+    const toolCall: ToolCall = { id: record.id, name: call.name, args: call.args, ...(call.freeform === true ? { freeform: true as const } : {}) };
     (message.toolCalls ??= []).push(toolCall);
     return toolCall;
   }

@@ -9,7 +9,13 @@ export type CodexRecord =
   | { kind: 'meta'; id: string; instructions?: string }
   | { kind: 'model'; model?: string }
   | { kind: 'input'; role: 'user' | 'system'; text: string }
-  | { kind: 'output'; text?: string; thinking?: string; encryptedReasoning?: true; call?: { callId: string; name: string; args: Record<string, unknown> } }
+  | {
+      kind: 'output';
+      text?: string;
+      thinking?: string;
+      encryptedReasoning?: true;
+      call?: { callId: string; name: string; args: Record<string, unknown>; freeform?: true };
+    }
   | { kind: 'result'; callId: string; text: string }
   | { kind: 'usage'; usage: RecordedUsage; totalKey?: string; contextWindow?: number }
   | { kind: 'compacted'; summary?: string }
@@ -106,13 +112,13 @@ function parseResponseItem(payload: unknown, at: InputLocation): CodexRecord {
     }
     case 'custom_tool_call': {
       const call = parseShape(schemas.custom_tool_call, payload, at);
-      // A freeform tool takes one string (a patch, a script): it is the whole argument.
-      return { kind: 'output', call: { callId: call.call_id, name: call.name, args: { input: call.input ?? '' } } };
+      // A freeform tool takes one string (a patch, a script): the model wrote it raw, not as JSON.
+      return { kind: 'output', call: { callId: call.call_id, name: call.name, args: { input: call.input ?? '' }, freeform: true } };
     }
     case 'function_call_output':
     case 'custom_tool_call_output': {
       const result = parseShape(schemas.call_output, payload, at);
-      return { kind: 'result', callId: result.call_id, text: outputText(result.output) };
+      return { kind: 'result', callId: result.call_id, text: asSentToModel(outputText(result.output)) };
     }
     default:
       return { kind: 'unknown', type: `response_item:${type}` };
@@ -148,4 +154,43 @@ function outputText(output: unknown): string {
     return (output as { content: string }).content;
   }
   return output === undefined || output === null ? '' : JSON.stringify(output);
+}
+
+/** Codex's cap on a call output as the model gets it (codex-rs `MODEL_FORMAT_MAX_BYTES`, `MODEL_FORMAT_MAX_LINES`). */
+const MODEL_MAX_BYTES = 10 * 1024;
+const MODEL_MAX_LINES = 256;
+
+/**
+ * A call output as Codex put it in the model's history. The rollout keeps the output whole, but
+ * Codex (0.5x) cuts every output again as it records it for the model: past 10 KiB or 256 lines,
+ * the model gets `Total output lines: N`, the first 128 lines within 5 KiB, a marker, and the last
+ * lines within what is left of the 10 KiB. A shell output is one JSON line (`{"output":…}`), so a
+ * long one keeps its first 5 KiB only: counting the whole of it read these steps up to 2× high.
+ */
+function asSentToModel(text: string): string {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  const lines = text.split('\n');
+  if (bytes <= MODEL_MAX_BYTES && lines.length <= MODEL_MAX_LINES) return text;
+  const segments = text.split(/(?<=\n)/);
+  const headCount = Math.min(MODEL_MAX_LINES / 2, segments.length);
+  const tailCount = Math.min(MODEL_MAX_LINES / 2, segments.length - headCount);
+  const head = takeBytes(segments.slice(0, headCount).join(''), MODEL_MAX_BYTES / 2);
+  const tailSegments = segments.slice(segments.length - tailCount);
+  const tail = takeLastBytes(tailSegments.join(''), MODEL_MAX_BYTES - Buffer.byteLength(head, 'utf8'));
+  const omitted = segments.length - headCount - tailCount;
+  return `Total output lines: ${lines.length}\n\n${head}\n[... omitted ${omitted} of ${lines.length} lines ...]\n\n${tail}`;
+}
+
+/** The longest prefix of `text` within `max` UTF-8 bytes, cut at a character boundary. */
+function takeBytes(text: string, max: number): string {
+  const buffer = Buffer.from(text, 'utf8');
+  if (buffer.length <= max) return text;
+  return new TextDecoder('utf-8', { fatal: false }).decode(buffer.subarray(0, max)).replace(/\uFFFD$/, '');
+}
+
+/** The longest suffix of `text` within `max` UTF-8 bytes, cut at a character boundary. */
+function takeLastBytes(text: string, max: number): string {
+  const buffer = Buffer.from(text, 'utf8');
+  if (buffer.length <= max) return text;
+  return new TextDecoder('utf-8', { fatal: false }).decode(buffer.subarray(buffer.length - max)).replace(/^\uFFFD/, '');
 }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { InputError } from '../../../errors.js';
 import type { TranscriptBuilder } from './builder.js';
 import { isRecord } from './lines.js';
@@ -50,6 +50,44 @@ export async function readJsonDocument(file: string, key: string | undefined, bu
     throw new InputError({ file, ...(key === undefined ? {} : { field: key }) }, 'expected an array of entries');
   }
   return { root, entries: items.map((value: unknown, i) => ({ line: spans[i]?.line ?? 1, value })) };
+}
+
+/** A document larger than this is not outlined for detection (its head alone decides). */
+const OUTLINE_MAX_BYTES = 512 * 2 ** 20;
+/** What of a document its outline keeps: strings up to this length, arrays up to this many entries, this many levels. */
+const OUTLINE_STRING = 120;
+const OUTLINE_ENTRIES = 2;
+const OUTLINE_DEPTH = 4;
+
+/**
+ * The outline of a file that is one JSON document, as pretty-printed lines for the same detectors
+ * that read a head: every key of its top levels in order, long strings and arrays cut short. A key
+ * far into the document (mini-swe-agent writes `trajectory_format` after a submission diff and
+ * every message) is then within the lines detection reads. Undefined for a file that is not one
+ * JSON document (JSONL logs, broken or oversized files).
+ */
+export async function outlineJsonDocument(file: string): Promise<string[] | undefined> {
+  const size = await stat(file).then(
+    (s) => s.size,
+    () => Infinity,
+  );
+  if (size > OUTLINE_MAX_BYTES) return undefined;
+  let root: unknown;
+  try {
+    root = JSON.parse(await readWhole(file));
+  } catch {
+    return undefined;
+  }
+  if (typeof root !== 'object' || root === null) return undefined;
+  return JSON.stringify(outlineOf(root, 0), null, 2).split('\n');
+}
+
+function outlineOf(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return value.length > OUTLINE_STRING ? `${value.slice(0, OUTLINE_STRING)}…` : value;
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= OUTLINE_DEPTH) return Array.isArray(value) ? [] : {};
+  if (Array.isArray(value)) return value.slice(0, OUTLINE_ENTRIES).map((v) => outlineOf(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, outlineOf(v, depth + 1)]));
 }
 
 /** The lines of the head joined back, for detectors of single-document formats. */
