@@ -29,6 +29,7 @@ const usageSchema = z.looseObject({
 const lineSchema = z.looseObject({
   type: z.string(),
   uuid: z.string().min(1).optional(),
+  parentUuid: z.string().nullish(),
   sessionId: z.string().min(1).optional(),
   timestamp: z.string().optional(),
   isSidechain: z.boolean().optional(),
@@ -65,6 +66,8 @@ interface ClaudeState {
   seenUuids: Set<string>;
   /** The last compaction, until the summary line that follows its boundary arrives. */
   openCompaction?: CompactionEvent;
+  /** A message of this file's conversation was read: a summary before any is the copy that opens a continued file. */
+  hasHistory: boolean;
   /** Reading one subagent conversation: its sidechain lines are the context. */
   asSidechain: boolean;
   /** TodoWrite calls by id: their results went to the model with the list attached (see todoReminder). */
@@ -97,7 +100,7 @@ export async function buildClaudeTranscript(
   lines: AsyncIterable<JsonLine> | Iterable<JsonLine>,
   asSidechain: boolean,
 ): Promise<Transcript> {
-  const state: ClaudeState = { byApiId: new Map(), seenUuids: new Set(), asSidechain, todoWrites: new Map() };
+  const state: ClaudeState = { byApiId: new Map(), seenUuids: new Set(), asSidechain, todoWrites: new Map(), hasHistory: false };
   for await (const { line, value } of lines) {
     builder.attempt(() => applyLine(builder, state, parseLine(builder.file, line, value)));
   }
@@ -168,21 +171,35 @@ function applyUser(builder: TranscriptBuilder, state: ClaudeState, { record, blo
   const id = record.uuid ?? `line-${line}`;
   const texts: string[] = [];
   for (const block of blocks) {
-    if (block.kind === 'tool_result')
+    if (block.kind === 'tool_result') {
       builder.addToolResult({ id: `${id}/${block.callId}`, callId: block.callId, text: block.text + todoReminder(state, block.callId), at });
-    else if (block.kind === 'text') texts.push(block.text);
+      state.hasHistory = true;
+    } else if (block.kind === 'text') texts.push(block.text);
     // An image or document the user attached: a marker keeps its place in the conversation.
     else texts.push(`[${block.kind === 'other' ? block.type : block.kind}]`);
   }
   if (texts.length === 0) return;
   const text = texts.join('\n');
-  if (record.isCompactSummary === true) {
+  if (isCompactionSummary(record, text)) {
     // The summary that replaced the history at the last compact boundary: it belongs to that event.
     if (state.openCompaction !== undefined && state.openCompaction.summary === undefined) state.openCompaction.summary = text;
+    // Claude Code 1.0.8x repeats the summary that closed the previous file as the first line of the
+    // next one: there it replaces no history of this file, it is where this file's context begins.
+    else if (!state.hasHistory) builder.addMessage({ id, role: 'user', text, at });
     else builder.addCompaction({ id, summary: text, at });
+    state.hasHistory = true;
     return;
   }
+  state.hasHistory = true;
   builder.addMessage({ id, role: 'user', text, at });
+}
+
+/** Claude Code 1.0.8x writes no boundary, and not every version marks the summary: it opens a new chain with these words. */
+const CONTINUED_SESSION = 'This session is being continued from a previous conversation';
+
+/** A compaction's summary: marked as one (`isCompactSummary`), or the first line of a new chain that says it continues the session. */
+function isCompactionSummary(record: ClaudeLine, text: string): boolean {
+  return record.isCompactSummary === true || (record.parentUuid === null && text.startsWith(CONTINUED_SESSION));
 }
 
 function applyAssistant(builder: TranscriptBuilder, state: ClaudeState, { record, blocks, at, line }: ParsedLine): void {
@@ -193,6 +210,7 @@ function applyAssistant(builder: TranscriptBuilder, state: ClaudeState, { record
     return;
   }
   state.model ??= model;
+  state.hasHistory = true;
   const apiId = record.message?.id ?? record.uuid ?? `line-${line}`;
   let message = state.byApiId.get(apiId);
   if (message === undefined) {
