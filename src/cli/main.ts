@@ -25,7 +25,10 @@ export function buildProgram(): Command {
     .description('Replay agent transcripts through context-management strategies; measure tokens, crashes and recall.')
     .version(VERSION)
     .exitOverride()
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .hook('preAction', (_program, action) => {
+      closedPipe.endsQuietly = ENDS_QUIETLY_ON_CLOSED_PIPE.has(commandPath(action));
+    });
   for (const register of [
     registerRun,
     registerStrategies,
@@ -77,19 +80,34 @@ function isEntryPoint(): boolean {
 }
 
 /**
- * A reader that stops early (`ctxbench generate | head`) closes the pipe: what it did not read was
- * not wanted, so the CLI ends quietly with exit 0 instead of an EPIPE stack trace.
+ * Commands whose output is the product: a reader that stops early (`ctxbench generate | head`)
+ * did not want the rest, so they end quietly with exit 0 on a closed pipe. Every other command's
+ * exit status is its result (a gate, a run): a closed stdout must never decide it.
  */
-export function endQuietlyOnClosedPipe(stream: NodeJS.WriteStream, exit: (code: number) => void = (code) => process.exit(code)): void {
+const ENDS_QUIETLY_ON_CLOSED_PIPE = new Set(['generate', 'import', 'probes generate']);
+const closedPipe = { endsQuietly: false };
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent != null; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+/**
+ * What a closed pipe on stdout or stderr does: the commands of ENDS_QUIETLY_ON_CLOSED_PIPE exit 0
+ * at once; every other command goes on writing nowhere and ends with the status it computes
+ * (a `check … | head -1` under `pipefail` fails when the check does). Other stream errors throw.
+ */
+export function handleClosedPipe(stream: NodeJS.WriteStream, exit: (code: number) => void = (code) => process.exit(code)): void {
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') exit(0);
-    else throw error;
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+    if (closedPipe.endsQuietly) exit(0);
   });
 }
 
 if (isEntryPoint()) {
-  endQuietlyOnClosedPipe(process.stdout);
-  endQuietlyOnClosedPipe(process.stderr);
+  handleClosedPipe(process.stdout);
+  handleClosedPipe(process.stderr);
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

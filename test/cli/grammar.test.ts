@@ -6,7 +6,7 @@ import { cli } from '../helpers/cli.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
 import { generateSession } from '../../src/transcript/synthetic/generate.js';
 import { serializeTranscript } from '../../src/transcript/write.js';
-import { endQuietlyOnClosedPipe } from '../../src/cli/main.js';
+import { handleClosedPipe } from '../../src/cli/main.js';
 
 const claudeLog = resolve(import.meta.dirname, '../../fixtures/real/claude-code/hello-world-script.jsonl');
 
@@ -182,12 +182,12 @@ describe('ctxbench strategies and --help', () => {
 });
 
 describe('a closed pipe', () => {
-  it('ends with exit 0 on EPIPE and lets other stream errors through', () => {
+  it('keeps the exit status of a command whose status is its result, and lets other stream errors through', () => {
     const stream = new EventEmitter() as unknown as NodeJS.WriteStream;
     const exits: number[] = [];
-    endQuietlyOnClosedPipe(stream, (code) => exits.push(code));
+    handleClosedPipe(stream, (code) => exits.push(code));
     stream.emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
-    expect(exits).toEqual([0]);
+    expect(exits).toEqual([]);
     expect(() => stream.emit('error', Object.assign(new Error('write EIO'), { code: 'EIO' }))).toThrow('write EIO');
   });
 });
