@@ -3,6 +3,7 @@ import { runSuite, type RunOptions } from '../engine/run-suite.js';
 import { renderReports } from '../report/index.js';
 import { writeReportFiles } from '../report/write.js';
 import { renderTerminalTable } from '../report/terminal.js';
+import { renderTerminalRecommendation } from '../report/terminal-recommendation.js';
 import { describePartial, describeSkipped } from '../report/notes.js';
 import { redactValue } from '../redact/index.js';
 import { resultForWriting } from '../redact/result.js';
@@ -11,6 +12,7 @@ import { displayPath } from '../paths.js';
 import type { ScenarioOverrides } from '../scenario/resolve.js';
 import type { ProviderMode } from '../contracts/provider.js';
 import type { ShardSpec } from '../engine/shard.js';
+import type { DecisionOptions } from '../metrics/recommend.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
 import { checkOutDir, countJournaled, lockOutDir, openJournal, readJournal, journalPath, type JournalWriter } from './out-dir.js';
 import { trapStopSignals } from './signals.js';
@@ -34,6 +36,8 @@ export interface RunRequest {
   /** Live runs: save the HTTP exchanges and waits as a cassette (`--record`), or re-run one offline (`--replay`). */
   record?: string;
   replay?: string;
+  /** What the recommendation is made under (`--objective`, `--min-recall`, …). */
+  decision?: DecisionOptions;
 }
 
 export interface SessionOptions {
@@ -144,6 +148,7 @@ function runOptionsOf(request: RunRequest, cassette: CassetteSession | undefined
     overrides: request.overrides,
     ...(request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {}),
     ...(request.shard !== undefined ? { shard: request.shard } : {}),
+    ...(request.decision !== undefined ? { decision: request.decision } : {}),
     ...(request.set !== undefined ? { specsOf: specsWithSettings(parseSettings(request.set)) } : {}),
     // A recording must see every request, and a replay must not be answered from elsewhere.
     ...(request.cacheDir !== undefined && cassette === undefined ? { cacheDir: request.cacheDir } : {}),
@@ -156,6 +161,8 @@ function printSummary(result: RunResult, files: number, out: string, started: nu
   const shard =
     result.shard === undefined ? '' : ` · shard ${result.shard.index}/${result.shard.count} (${result.units.length} of ${result.shard.planned} units)`;
   process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers${shard}\n\n`);
+  if (result.recommendation !== undefined)
+    process.stdout.write(`${renderTerminalRecommendation(result.recommendation, { color: useColor(process.stdout) })}\n`);
   process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
   const notes = [describeSkipped(result), result.partial !== undefined ? describePartial(result.partial).replace('<out>', displayPath(out)) : undefined];
   for (const note of notes) if (note !== undefined) process.stdout.write(`\n${note}\n`);

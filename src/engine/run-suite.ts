@@ -6,6 +6,8 @@ import { RESULT_SCHEMA_VERSION } from '../metrics/types.js';
 import { expandScenarioPaths, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { DEFAULT_SEED, type ScenarioOverrides } from '../scenario/resolve.js';
 import { applySavingVsFull } from '../metrics/summarize.js';
+import type { DecisionOptions } from '../metrics/recommend.js';
+import { recommendRun } from './recommend-run.js';
 import { VERSION } from '../version.js';
 import { displayPath } from '../paths.js';
 import { formatLocation, InputError, UsageError } from '../errors.js';
@@ -78,6 +80,8 @@ export interface RunOptions {
    * holds the finished units and says so in `partial`, with the abort reason.
    */
   signal?: AbortSignal;
+  /** What the recommendation is made under (default: metrics/recommend.ts DEFAULT_DECISION); none on a shard or a partial run. */
+  decision?: DecisionOptions;
 }
 
 function executorOptionsOf(mode: ProviderMode, options: RunOptions): ExecutorOptions {
@@ -153,18 +157,20 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
       onProgress: reportProgress(options, units, prepared, finished),
     },
   );
-  const results = units.flatMap((unit) => finished.get(unit.index) ?? []);
+  const results = applySavingVsFull(units.flatMap((unit) => finished.get(unit.index) ?? []));
+  const whole = options.shard === undefined && results.length === units.length;
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
     tool: { name: 'ctxbench', version: VERSION },
     seed: options.overrides?.seed ?? DEFAULT_SEED,
     mode,
     scenarios: prepared.map(({ scenario, transcript, logs }) => scenarioInfo(scenario, logs?.map((log) => log.transcript) ?? [transcript])),
-    units: applySavingVsFull(results),
+    units: results,
     ...(options.shard !== undefined ? { shard: describeShard(options.shard, planned.length, units) } : {}),
     ...(results.length < units.length
       ? { partial: { planned: units.length, completed: results.length, reason: String(options.signal?.reason ?? 'stopped') } }
       : {}),
+    ...(whole ? { recommendation: recommendRun(results, options.decision) } : {}),
   };
 }
 

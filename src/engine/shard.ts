@@ -1,6 +1,8 @@
 import type { RunResult, ShardInfo, UnitResult } from '../metrics/types.js';
 import type { PlannedUnit } from './plan.js';
 import { applySavingVsFull } from '../metrics/summarize.js';
+import type { DecisionOptions } from '../metrics/recommend.js';
+import { recommendRun } from './recommend-run.js';
 import { InputError, UsageError } from '../errors.js';
 
 /** `--shard i/n`: the i-th (1-based) of n slices of a run's plan. */
@@ -44,11 +46,11 @@ export interface ShardFile {
 /**
  * Joins the results of the shards of one run into the result the unsharded run would have
  * given: units in plan order, `saving_vs_full` computed again across all of them (a shard may not
- * hold its scenario's `full` unit), no `shard` field. Refuses (InputError, exit 2) results that
+ * hold its scenario's `full` unit), the recommendation made over all of them, no `shard` field. Refuses (InputError, exit 2) results that
  * are not shards of the same run (tool version, seed, mode, scenarios, shard count), a shard given
  * twice, a missing shard, and a unit missing or present twice.
  */
-export function mergeShards(files: readonly ShardFile[]): RunResult {
+export function mergeShards(files: readonly ShardFile[], decision?: DecisionOptions): RunResult {
   const first = files[0];
   if (first === undefined) throw new UsageError('merge needs at least one shard result');
   const shards = files.map(shardOf);
@@ -68,7 +70,8 @@ export function mergeShards(files: readonly ShardFile[]): RunResult {
   const missing = range(reference.planned).filter((i) => !byIndex.has(i));
   if (missing.length > 0) throw new InputError({ file: first.file, field: 'shard' }, `units missing from every shard: ${missing.join(', ')}`);
   const { shard: _shard, ...rest } = first.result;
-  return { ...rest, units: applySavingVsFull(range(reference.planned).map((i) => byIndex.get(i) as UnitResult)) };
+  const units = applySavingVsFull(range(reference.planned).map((i) => byIndex.get(i) as UnitResult));
+  return { ...rest, units, recommendation: recommendRun(units, decision) };
 }
 
 function shardOf({ file, result }: ShardFile): ShardInfo {

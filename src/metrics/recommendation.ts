@@ -37,7 +37,10 @@ export interface Candidate {
   totalTokens: number;
   peakContextTokens: number;
   answerRecall: number | null;
+  /** Crashed units (or logs, over several logs). */
   crashes: number;
+  /** Of `crashes`, those where `full` did not crash (for `full`, its own): what `maxCrashes` limits. */
+  crashesBeyondFull?: number;
   /** Per-scenario figures when several scenarios were aggregated, to show disagreement. */
   perScenario?: { scenario: string; verdict: Verdict; costUsd: number | null; answerRecall: number | null; crashed: boolean }[];
 }

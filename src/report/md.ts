@@ -1,5 +1,7 @@
 import { describePartial, describeSeed, describeSkipped } from './notes.js';
 import type { RunResult, ScenarioInfo, SummaryRow } from '../metrics/types.js';
+import type { Recommendation } from '../metrics/recommendation.js';
+import { recommendationBlock } from './recommendation-block.js';
 import { formatCount, formatDuration } from './terminal.js';
 import type { ReportFile, Reporter } from './types.js';
 import { formatCostCell } from './format-cost.js';
@@ -65,6 +67,7 @@ export function renderMarkdown(result: RunResult): ReportFile[] {
     ]
       .filter((line) => line !== undefined)
       .map((line) => `\n> **${escapeMarkdown(line)}**`),
+    ...(result.recommendation !== undefined ? ['', renderRecommendation(result.recommendation)] : []),
   ].join('\n');
   const render = (tables: boolean): string[] =>
     scenarioNames(result).map((name) => {
@@ -86,6 +89,22 @@ export function renderMarkdown(result: RunResult): ReportFile[] {
   if (kept.length < blocks.length) note = `${note}\n\n_${blocks.length - kept.length} more scenarios in summary.csv._`.trim();
   const contents = [header, ...(note === '' ? [] : [note]), ...kept].join('\n\n');
   return [{ file: 'summary.md', contents: `${contents}\n` }];
+}
+
+/** The decision first (issue 27): what to ship and why, the runner-up, what was excluded and why. */
+function renderRecommendation(recommendation: Recommendation): string {
+  const block = recommendationBlock(recommendation);
+  const bullets = [
+    ...(block.runnerUp !== null ? [`runner-up: ${escapeMarkdown(block.runnerUp)}`] : []),
+    ...(block.excluded.length > 0 ? [`excluded: ${block.excluded.map(escapeMarkdown).join('; ')}`] : []),
+    ...block.disagreements.map((line) => `scenarios disagree: ${escapeMarkdown(line)}`),
+  ];
+  return [
+    `### Recommendation: ${escapeMarkdown(block.headline)}`,
+    '',
+    escapeMarkdown(block.why),
+    ...(bullets.length > 0 ? ['', ...bullets.map((b) => `- ${b}`)] : []),
+  ].join('\n');
 }
 
 function measure(header: string, blocks: readonly string[]): number {

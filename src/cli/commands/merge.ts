@@ -4,13 +4,15 @@ import { readResultFile } from '../../check/load-result.js';
 import { mergeShards, type ShardFile } from '../../engine/shard.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { renderTerminalTable } from '../../report/terminal.js';
+import { renderTerminalRecommendation } from '../../report/terminal-recommendation.js';
 import { writeReportFiles } from '../../report/write.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir } from '../out-dir.js';
 import { displayPath } from '../../paths.js';
 import { addExamples, parseList, useColor } from '../options.js';
+import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 
-interface MergeFlags {
+interface MergeFlags extends DecisionFlags {
   out: string;
   reports?: string[];
   quiet?: boolean;
@@ -24,15 +26,18 @@ export function register(program: Command): void {
     .option('-o, --out <dir>', 'output folder', 'reports/merged')
     .option('--reports <formats>', `report formats (default: all of ${reporterNames().join(', ')})`, parseList)
     .option('--quiet', 'print nothing but errors');
+  addDecisionOptions(command);
   addExamples(command, [['ctxbench merge shard-1/result.json shard-2/result.json -o reports/merged', 'after run --shard 1/2 and --shard 2/2']]);
   command.action(async (files: string[], flags: MergeFlags) => {
     const shards: ShardFile[] = [];
     for (const file of files) shards.push({ file, result: await readResultFile(file) });
-    const result = mergeShards(shards);
+    const result = mergeShards(shards, decisionOf(flags));
     checkOutDir(resolve(flags.out));
     const written = await writeReportFiles(resolve(flags.out), renderReports(resultForWriting(result, true), flags.reports));
     if (flags.quiet === true) return;
     process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers · merged ${files.length} shards\n\n`);
+    if (result.recommendation !== undefined)
+      process.stdout.write(`${renderTerminalRecommendation(result.recommendation, { color: useColor(process.stdout) })}\n`);
     process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
     process.stdout.write(`\n${result.units.length} runs · wrote ${written.length} files to ${displayPath(resolve(flags.out))}/\n`);
   });

@@ -10,8 +10,10 @@ import { writeReportFiles } from '../../report/write.js';
 import { addExamples, parseList } from '../options.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir } from '../out-dir.js';
+import { recommendRun } from '../../engine/recommend-run.js';
+import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 
-interface ReportFlags {
+interface ReportFlags extends DecisionFlags {
   format?: string[];
   out?: string;
   quiet?: boolean;
@@ -52,12 +54,18 @@ export function register(program: Command): void {
     )
     .option('-o, --out <dir>', 'output folder (default: the folder of the result file)')
     .option('--quiet', 'print nothing but errors');
+  addDecisionOptions(command);
   addExamples(command, [
     ['ctxbench report reports/latest/result.json', 'every report again, beside the result'],
     ['ctxbench report result.json --format html,md -o /tmp/r', 'two formats, elsewhere'],
+    ['ctxbench report result.json --objective tokens --min-recall 0.8', 'the recommendation again, under another objective and floor'],
   ]);
   command.action(async (file: string, flags: ReportFlags) => {
-    const result = await readResult(file);
+    const saved = await readResult(file);
+    // The recommendation is made again under the flags given (the defaults when none): a shard's
+    // or a stopped run's result has none, as when it was written.
+    const whole = saved.shard === undefined && saved.partial === undefined;
+    const result = whole ? { ...saved, recommendation: recommendRun(saved.units, decisionOf(flags)) } : saved;
     // result.json is the input; rewriting it is opt-in (`--format json`).
     const formats = flags.format ?? reporterNames().filter((name) => name !== 'json');
     const out = resolve(flags.out ?? dirname(file));

@@ -10,24 +10,18 @@ import { checkAndReport } from '../check-report.js';
 import { addParallelOptions } from '../parallel-options.js';
 import { requestOfJournal, runSession, type RunRequest } from '../run-session.js';
 import { describeAdHocScenarios } from '../ad-hoc-note.js';
-import { getImporter, importerNames } from '../../transcript/importers/index.js';
+import { getImporter } from '../../transcript/importers/index.js';
+import { addScenarioOptions, scenarioOverridesOf, type ScenarioFlags } from '../scenario-options.js';
+import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 import { parseSettings } from '../../sweep/settings.js';
 
-interface RunFlags {
+interface RunFlags extends ScenarioFlags, DecisionFlags {
   strategies?: string[];
   strategyModule?: string[];
   set: string[];
-  from?: string;
   provider: 'mock' | ProviderName;
-  providerFormat?: ProviderName;
-  model?: string;
-  window?: number;
-  tpm?: number | 'none';
-  rpm?: number | 'none';
   seed?: number;
   out: string;
-  onCrash?: 'stop' | 'continue';
-  lenient?: boolean;
   judge?: boolean;
   baseUrl?: string;
   reports?: string[];
@@ -65,26 +59,14 @@ export function register(program: Command): void {
       (value: string, all: string[]) => [...all, value],
       [],
     )
-    .option('--from <format>', `the format of transcripts given as paths, when their content cannot tell (${importerNames().join(', ')})`)
     .option(
       '--provider <name>',
       'mock (default), gemini or openai (live: needs GEMINI_API_KEY / OPENAI_API_KEY)',
       parseChoice('--provider', ['mock', 'gemini', 'openai'] as const),
       'mock',
     )
-    .option(
-      '--provider-format <name>',
-      "provider format in mocked mode (default: the scenario's)",
-      parseChoice('--provider-format', ['gemini', 'openai'] as const),
-    )
-    .option('--model <name>', 'model name for every scenario')
-    .option('--window <tokens>', 'context window for every scenario', parseScenarioFlag('--window', 'window'))
-    .option('--tpm <tokens>', 'tokens-per-minute quota for every scenario; none: no quota', parseScenarioFlag('--tpm', 'quota.tpm', true))
-    .option('--rpm <requests>', 'requests-per-minute quota for every scenario; none: no quota', parseScenarioFlag('--rpm', 'quota.rpm', true))
     .option('--seed <n>', "seed for every scenario (default: each scenario's, else 42)", parseScenarioFlag('--seed', 'seed'))
     .option('-o, --out <dir>', 'output folder (locked while the run writes to it)', 'reports/latest')
-    .option('--on-crash <mode>', 'stop (default) or continue after an unrecovered crash', parseChoice('--on-crash', ['stop', 'continue'] as const))
-    .option('--lenient', 'skip invalid transcript lines and count them')
     .option('--judge', 'live providers: also score every probe answer with the LLM judge (docs/judge-rubric.md)')
     .option('--base-url <url>', 'live providers: another endpoint (an OpenAI-compatible server, a Gemini proxy)')
     .option('--record <file>', "live providers: save the run's HTTP exchanges and waits as a cassette (keys scrubbed)")
@@ -101,7 +83,7 @@ export function register(program: Command): void {
     )
     .option('--no-redact', 'write secrets found in transcripts as they are (the reports say so)')
     .option('--resume <dir>', 'finish the interrupted run whose output folder is <dir>: run only its missing units');
-  addParallelOptions(command).action(runCommand);
+  addParallelOptions(addDecisionOptions(addScenarioOptions(command))).action(runCommand);
   addExamples(command, [
     ['ctxbench run', 'the bundled suite, mocked providers'],
     ['ctxbench run scenarios/published/', 'every scenario under a folder'],
@@ -142,26 +124,19 @@ function requestOf(paths: string[], flags: RunFlags): RunRequest {
   if (flags.from !== undefined) getImporter(flags.from);
   parseSettings(flags.set);
   const live = flags.provider !== 'mock';
-  const provider = live ? (flags.provider as ProviderName) : flags.providerFormat;
   return {
     scenarios: (paths.length > 0 ? paths : bundledSuite()).map((path) => resolve(path)),
     mode: live ? 'live' : 'mock',
     ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
     overrides: {
-      ...(provider !== undefined ? { provider } : {}),
-      ...(flags.model !== undefined ? { model: flags.model } : {}),
-      ...(flags.window !== undefined ? { window: flags.window } : {}),
-      ...(flags.tpm !== undefined ? { tpm: flags.tpm === 'none' ? null : flags.tpm } : {}),
-      ...(flags.rpm !== undefined ? { rpm: flags.rpm === 'none' ? null : flags.rpm } : {}),
+      ...scenarioOverridesOf(flags, live ? (flags.provider as ProviderName) : undefined),
       ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
-      ...(flags.onCrash !== undefined ? { onCrash: flags.onCrash } : {}),
-      ...(flags.lenient === true ? { lenient: true } : {}),
       ...(flags.judge === true ? { judge: true } : {}),
       ...(flags.strategies !== undefined ? { strategies: flags.strategies } : {}),
       ...(flags.prices !== undefined ? { prices: flags.prices } : {}),
       ...(flags.strategyModule !== undefined ? { strategyModules: flags.strategyModule.map((path) => resolve(path)) } : {}),
-      ...(flags.from !== undefined ? { from: flags.from } : {}),
     },
+    decision: decisionOf(flags),
     ...(flags.set.length > 0 ? { set: flags.set } : {}),
     ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
     ...(flags.reports !== undefined ? { reports: flags.reports } : {}),

@@ -1,0 +1,47 @@
+import type { UnitResult } from '../metrics/types.js';
+import { DEFAULT_DECISION, recommend, type DecisionOptions, type DecisionRow } from '../metrics/recommend.js';
+import type { Recommendation } from '../metrics/recommendation.js';
+import { strategyNames, getStrategy } from '../strategies/index.js';
+
+/**
+ * The recommendation of a run (src/metrics/recommend.ts): every unit is a candidate named by its
+ * label, with as settings the options that differ from its registered strategy's defaults (a
+ * scenario's own options, `run --set`), so that "ship X" says which X.
+ */
+export function recommendRun(units: readonly UnitResult[], decision: DecisionOptions = DEFAULT_DECISION): Recommendation {
+  return recommend(units.map(decisionRowOf), decision);
+}
+
+function decisionRowOf(unit: UnitResult): DecisionRow {
+  return {
+    label: unit.strategy,
+    strategy: unit.strategy,
+    settings: changedOptions(unit.strategy, unit.options),
+    summary: unit.summary,
+    ...(unit.logs !== undefined ? { logs: unit.logs.map((log) => log.summary) } : {}),
+  };
+}
+
+/** The options that differ from the registered strategy's defaults; none for a label the registry does not know. */
+function changedOptions(name: string, options: Record<string, unknown>): Record<string, unknown> {
+  if (!strategyNames().includes(name)) return {};
+  const parsed = getStrategy(name).options.safeParse({});
+  if (!parsed.success) return {};
+  return diff(parsed.data as Record<string, unknown>, options);
+}
+
+function diff(defaults: Record<string, unknown>, options: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    const base = defaults[key];
+    if (isRecord(base) && isRecord(value)) {
+      const inner = diff(base, value);
+      if (Object.keys(inner).length > 0) out[key] = inner;
+    } else if (JSON.stringify(base) !== JSON.stringify(value)) out[key] = value;
+  }
+  return out;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
