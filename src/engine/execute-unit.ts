@@ -266,7 +266,8 @@ async function runLog(
       callKeyPrefix,
     });
     // A fresh observer per unit: its curves and answers are that unit's alone.
-    const observer = probes === undefined ? undefined : createProbeObserver(probes, judgeRubric !== undefined ? { judgeRubric } : {});
+    const reference = options.mode === 'live' ? 'provider' : 'simulated';
+    const observer = probes === undefined ? undefined : createProbeObserver(probes, { reference, ...(judgeRubric !== undefined ? { judgeRubric } : {}) });
     return await runUnit({
       scenario,
       transcript,

@@ -11,6 +11,8 @@ export interface ProbeFigures {
   count: number | null;
   /** Ask points never reached: the session crashed or ended first. */
   unanswered?: number | null;
+  /** Ask points left out as invalid (the reader failed on `full`'s context there). */
+  invalid?: number | null;
   /** The detail kept in the result (answers, retention curves). */
   detail?: UnitProbeResult;
 }

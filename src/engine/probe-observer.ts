@@ -12,6 +12,11 @@ import type { MeasuredProbe, ProbeSet } from '../probes/probe-set.js';
 import { MessageRetention, prepareMessages } from '../probes/context-text.js';
 import type { PreparedProbe } from '../probes/retention.js';
 import { specificsSurvivalInMessages } from '../probes/message-specifics.js';
+import { classifyOutcome } from '../probes/outcome.js';
+import { isValidAt, type ReferenceMode } from '../probes/reference.js';
+import { applyToHistory, createHistory } from '../strategies/helpers/history.js';
+import { containsNormalised } from '../probes/grade.js';
+import type { PreparedContext } from '../probes/retention.js';
 
 /**
  * The recall measurement of one unit (DESIGN.md §6), as engine hooks. It sees what the strategy
@@ -20,7 +25,9 @@ import { specificsSurvivalInMessages } from '../probes/message-specifics.js';
  * - Retention: at every step sent without a crash, and on the end context, every probe whose
  *   evidence is visible by then is checked against the context (retention.ts, no model call).
  * - Answers: `{step: n}` is asked on the context step n sent; `after-compaction` on the first
- *   context sent after each `compact` action (the step whose preparation compacted), once the
+ *   context sent after each `compact` action (the step whose preparation compacted) that touched
+ *   the probe (its fact was in the context before), and on the first context after a rewrite took
+ *   its fact out (`after-rewrite`: retention fell from 1 to 0 without a compaction), once the
  *   probe's evidence is visible; `end` on the context the strategy would send for one more step:
  *   `prepare` is called once more after the last event. That call may compact; its model calls
  *   are the strategy's own and so are charged as its overhead (and its `compact` action counts).
@@ -29,6 +36,9 @@ import { specificsSurvivalInMessages } from '../probes/message-specifics.js';
  *   are those of the last context sent.
  * - With `judgeRubric` (live runs with the judge on), every answer the model gave is also scored
  *   by the LLM judge against that rubric, right after its deterministic grade (judge-call.ts).
+ * - Every answer gets its outcome (probes/outcome.ts) from what the context held, and is marked
+ *   `invalid` when the reader does not answer it from `full`'s context at the same point
+ *   (probes/reference.ts): `full`'s context is the history of every event so far, kept here.
  */
 export function createProbeObserver(set: ProbeSet, options: ProbeObserverOptions = {}): UnitObserver {
   let run: ProbeRun | undefined;
@@ -38,8 +48,9 @@ export function createProbeObserver(set: ProbeSet, options: ProbeObserverOptions
   };
   return {
     onStart: (ctx) => {
-      run = new ProbeRun(set, ctx, options.judgeRubric);
+      run = new ProbeRun(set, ctx, options);
     },
+    onEvent: (event) => applyToHistory(started().fullHistory, event),
     onStep: (record, context, env) => started().step(record, context, env),
     onEnd: (_ctx, env) => started().end(env),
   };
@@ -48,6 +59,14 @@ export function createProbeObserver(set: ProbeSet, options: ProbeObserverOptions
 export interface ProbeObserverOptions {
   /** The judge rubric (docs/judge-rubric.md, read once when the run is prepared); absent: no judge. */
   judgeRubric?: string;
+  /** Who answers on `full`'s context for the validity filter (reference.ts); default `simulated` (mocked runs). */
+  reference?: ReferenceMode;
+}
+
+/** What a context held of each probe at the last step measured (null: not measured there). */
+interface Held {
+  verbatim: boolean;
+  retained: boolean;
 }
 
 type Specifics = UnitProbeResult['specifics'];
@@ -65,12 +84,24 @@ class ProbeRun {
   private lastSent: readonly ContextMessage[] = [];
   /** Retention of the contexts sent, counted from one step to the next. */
   private readonly retention: MessageRetention;
+  /** `full`'s context: every message so far (control events applied), fed by `onEvent`. */
+  readonly fullHistory = createHistory();
+  /** Per probe, what the context measured last held of it, and what the one before held. */
+  private held: (Held | null)[];
+  private heldBefore: (Held | null)[];
+  /** The context measured last, prepared (for `stale`: older values are looked up in it). */
+  private prepared?: PreparedContext;
+  private readonly reference: ReferenceMode;
 
   constructor(
     private readonly set: ProbeSet,
     private readonly ctx: StepContext,
-    judgeRubric: string | undefined,
+    options: ProbeObserverOptions,
   ) {
+    const { judgeRubric } = options;
+    this.reference = options.reference ?? 'simulated';
+    this.held = set.probes.map(() => null);
+    this.heldBefore = this.held;
     const deps: ProbeCallDeps = {
       gateway: ctx.gateway,
       scenario: ctx.scenario,
@@ -96,10 +127,25 @@ class ProbeRun {
       this.crash ??= record;
     }
     const point: AskPoint = { askedAt: 'step', step: record.step, context };
-    for (const mp of this.set.probes) {
+    for (const [i, mp] of this.set.probes.entries()) {
       if (mp.askSteps.has(record.step)) await this.ask(mp, point, record, env);
-      if (compacted && mp.askAfterCompaction && isVisible(mp, record.step)) await this.ask(mp, { ...point, askedAt: 'after-compaction' }, record, env);
+      const touched = this.touchedBy(i, mp, record.step, compacted);
+      if (touched !== undefined) await this.ask(mp, { ...point, askedAt: touched }, record, env);
     }
+  }
+
+  /**
+   * Whether the step's preparation touched probe `i`'s fact, so that it is asked again: a
+   * compaction while the fact was in the context before (`after-compaction`), or a rewrite that
+   * took it out (`after-rewrite`). A probe is first measured when its evidence becomes visible, so
+   * a fact that never reached a context is not touched.
+   */
+  private touchedBy(i: number, mp: MeasuredProbe, step: number, compacted: boolean): 'after-compaction' | 'after-rewrite' | undefined {
+    if (!mp.askAfterCompaction || !isVisible(mp, step)) return undefined;
+    const before = this.heldBefore[i];
+    if (before === null || before === undefined || !before.retained) return undefined;
+    if (compacted) return 'after-compaction';
+    return this.held[i]?.retained === false ? 'after-rewrite' : undefined;
   }
 
   async end(env: StrategyEnv): Promise<ProbeFigures> {
@@ -114,9 +160,9 @@ class ProbeRun {
       const compacted = this.takeCompactions();
       this.measure(steps, context);
       this.recordUnreached({ after: steps - 1, at: steps, why: `the session has only ${steps} steps`, withEnd: false });
-      for (const mp of this.set.probes) {
-        if (compacted && mp.askAfterCompaction && isVisible(mp, steps))
-          this.answers.push(await this.answer(mp, { askedAt: 'after-compaction', step: steps, context }, env));
+      for (const [i, mp] of this.set.probes.entries()) {
+        const touched = this.touchedBy(i, mp, steps, compacted);
+        if (touched !== undefined) this.answers.push(await this.answer(mp, { askedAt: touched, step: steps, context }, env));
         if (mp.askAtEnd) this.answers.push(await this.answer(mp, { askedAt: 'end', step: steps, context }, env));
       }
       specifics = this.survival(context);
@@ -136,7 +182,8 @@ class ProbeRun {
       specifics,
       ...(this.afterCompaction.length > 0 ? { specificsAfterCompaction: this.afterCompaction } : {}),
     });
-    return { retention: figures.retention, answerRecall: figures.answerRecall, count: figures.count, unanswered: figures.unanswered, detail };
+    const { retention: kept, answerRecall, count, unanswered, invalid } = figures;
+    return { retention: kept, answerRecall, count, unanswered, invalid: invalid ?? 0, detail };
   }
 
   /** Step asks after step `after` (and end asks, `withEnd`), never reached: unanswered, recorded at `at`. */
@@ -156,15 +203,27 @@ class ProbeRun {
     this.answers.push(await this.answer(mp, point, env));
   }
 
-  private answer(mp: MeasuredProbe, point: AskPoint, env: StrategyEnv): Promise<ProbeAnswer> {
-    return answerProbe(this.deps, env.archive, mp, point, this.judge);
+  /** The answer at an ask point, with its outcome, marked invalid when `full`'s reader fails there. */
+  private async answer(mp: MeasuredProbe, point: AskPoint, env: StrategyEnv): Promise<ProbeAnswer> {
+    const answer = await answerProbe(this.deps, env.archive, mp, point, this.judge);
+    const held = this.held[this.set.probes.indexOf(mp)];
+    const older = mp.superseded.length > 0 && this.prepared !== undefined && mp.superseded.some((s) => containsNormalised(this.prepared?.normalised ?? '', s));
+    const outcome = classifyOutcome({ verbatim: held?.verbatim ?? false, truth: held?.retained ?? false, older }, answer);
+    const full = this.fullHistory.messages;
+    // `full` itself (or any strategy sending what it sends) is its own reference.
+    const isFullContext = point.context.length === full.length && point.context.every((m, k) => m === full[k]);
+    const valid = isFullContext ? answer.correct : await isValidAt(this.reference, this.set, this.deps, mp.probe, full, point.step);
+    return { ...answer, outcome, ...(valid ? {} : { invalid: true as const }) };
   }
 
-  /** Retention points of every visible probe on one context (the context prepared once). */
+  /** Retention points of every visible probe on one context (the context prepared once), and what it held of each. */
   private measure(step: number, context: readonly ContextMessage[]): void {
     const { probes } = this.set;
     const isAsked = (i: number) => this.curveAt[i] !== undefined && isVisible(probes[i] as MeasuredProbe, step);
-    const kept = this.retention.retained(context, prepareMessages(context), isAsked);
+    this.prepared = prepareMessages(context);
+    const kept = this.retention.retained(context, this.prepared, isAsked);
+    this.heldBefore = this.held;
+    this.held = kept.map((isKept, i) => (isKept === null ? null : { retained: isKept, verbatim: this.retention.holdsEvidence(i) }));
     kept.forEach((isKept, i) => {
       if (isKept !== null && isAsked(i)) this.curveAt[i]?.push([step, isKept ? 1 : 0]);
     });

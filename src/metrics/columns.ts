@@ -39,6 +39,7 @@ const SUMMARY_EXTRA_COLUMNS = [
   'cache_write_tokens',
   'cost_usd',
   'cost_vs_full',
+  'invalid_asks',
 ] as const satisfies readonly (keyof SummaryRow)[];
 
 /** Every column of a summary row: the contract first, then the extras. */

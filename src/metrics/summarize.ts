@@ -8,6 +8,7 @@ interface ProbeFigures {
   answerRecall: number | null;
   count: number | null;
   unanswered?: number | null;
+  invalid?: number | null;
 }
 
 export interface UnitSummaryInput {
@@ -81,6 +82,7 @@ export function summarizeUnit(input: UnitSummaryInput): SummaryRow {
     cache_write_tokens: sum(okSteps, (step) => step.cacheWriteTokens ?? 0),
     cost_usd: input.steps.some((step) => step.costUsd !== undefined) ? sum(input.steps, (step) => step.costUsd ?? 0) : null,
     cost_vs_full: null,
+    invalid_asks: input.probes?.invalid ?? null,
   };
 }
 

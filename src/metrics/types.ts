@@ -53,6 +53,11 @@ export interface SummaryRow {
    * −0.3 = 30 % cheaper); `null` without a `full` unit or a price.
    */
   cost_vs_full: number | null;
+  /**
+   * Probe ask points left out of `answer_recall` as invalid: the reader did not answer them from
+   * `full`'s context at the same point (DESIGN.md §6, the validity filter); `null` without probes.
+   */
+  invalid_asks: number | null;
 }
 
 /** A context size a strategy reacts to (drawn as a line on the context chart). */
@@ -68,8 +73,12 @@ export interface ProbeAnswer {
   question: string;
   /** The ground truth as text, for reports. */
   expected: string;
-  /** Why it was asked here: `end`, `after-compaction` or `step`. */
-  askedAt: 'end' | 'after-compaction' | 'step';
+  /**
+   * Why it was asked here: `step` (its evidence `askAfter` steps old, or a step the probe names),
+   * `after-compaction` (the first context after a compaction), `after-rewrite` (the first context
+   * after a rewrite took its evidence out), or `end`.
+   */
+  askedAt: 'end' | 'after-compaction' | 'after-rewrite' | 'step';
   step: number;
   answer: string;
   correct: boolean;
@@ -88,12 +97,32 @@ export interface ProbeAnswer {
    */
   unanswered?: true;
   /**
+   * Not valid here: the reader did not answer it correctly from `full`'s context at this point, so
+   * the answer measures the reader rather than the strategy. Left out of answer recall, counted in
+   * the summary's `invalid_asks`. Absent on valid and unanswered ask points.
+   */
+  invalid?: true;
+  /** What the context held of the probe's fact at this point (probes/outcome.ts); absent in older results. */
+  outcome?: ProbeOutcome;
+  /**
    * The LLM judge's scores of `answer` (live runs with `judge` on): each dimension 0–5 and their
    * sum `total` (0–20); `{error}` when the judge call failed, its reply was unreadable, or there
    * was no answer to judge. Absent when the judge was off or the probe was never asked.
    */
   judge?: ProbeJudgement;
 }
+
+/**
+ * What a context held of a probe's fact at an ask point: `kept` (an evidence text verbatim),
+ * `paraphrased` (not verbatim, but the expected value is), `recoverable` (neither, but the reader
+ * found it by following a retrieval hint into the archive), `stale` (an older value of the fact,
+ * not the latest), `contradicted` (the reader read a different value from it), `lost` (nothing),
+ * `unanswered` (the session ended or crashed before this point).
+ */
+export type ProbeOutcome = 'kept' | 'paraphrased' | 'recoverable' | 'stale' | 'contradicted' | 'lost' | 'unanswered';
+
+/** The outcome classes in report order. */
+export const PROBE_OUTCOMES: readonly ProbeOutcome[] = ['kept', 'paraphrased', 'recoverable', 'stale', 'contradicted', 'lost', 'unanswered'];
 
 /** One judge verdict on a probe answer (docs/judge-rubric.md). */
 export type ProbeJudgement = { accuracy: number; completeness: number; continuity: number; artifactTrail: number; total: number } | { error: string };
@@ -112,6 +141,15 @@ export interface RecallFigures {
   count: number;
   /** Ask points never reached (see `ProbeAnswer.unanswered`). */
   unanswered: number;
+  /** Ask points left out as invalid (see `ProbeAnswer.invalid`); absent in older results. */
+  invalid?: number;
+}
+
+/** Answer recall at one step of the session: the valid answers given there, and how many were right. */
+export interface RecallPoint {
+  step: number;
+  answered: number;
+  correct: number;
 }
 
 /** Recall measurement of a unit (DESIGN.md §6). */
@@ -131,6 +169,10 @@ export interface UnitProbeResult {
     judgeMean?: number | null;
   };
   byKind: Partial<Record<ProbeKind, RecallFigures>>;
+  /** How many ask points ended in each outcome class (every ask point, valid or not); absent in older results. */
+  outcomes?: Record<ProbeOutcome, number>;
+  /** Answer recall over the session: per step with a valid answer, in step order; absent in older results. */
+  recallCurve?: RecallPoint[];
   /** Share of distinct paths, commands and numbers still verbatim in the context at the end. */
   specifics: { paths: number | null; commands: number | null; numbers: number | null };
   /** The same shares in the first context sent after each compaction (the step it was sent at). */

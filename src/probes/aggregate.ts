@@ -1,4 +1,12 @@
-import type { ProbeAnswer, RecallFigures, RetentionCurve, UnitProbeResult } from '../metrics/types.js';
+import {
+  PROBE_OUTCOMES,
+  type ProbeAnswer,
+  type ProbeOutcome,
+  type RecallFigures,
+  type RecallPoint,
+  type RetentionCurve,
+  type UnitProbeResult,
+} from '../metrics/types.js';
 import type { ProbeKind } from '../transcript/types.js';
 
 /**
@@ -12,7 +20,12 @@ import type { ProbeKind } from '../transcript/types.js';
  *   `null` when none is left.
  * - answer recall = correct answers / answers, over every probe × ask point asked; an ask point
  *   the session never reached (a crash, or past its end) is not an answer: it is left out and
- *   counted in `unanswered`. `null` when nothing was asked.
+ *   counted in `unanswered`. An ask point the reader did not answer from `full`'s context there
+ *   (`invalid`) measures the reader, not the strategy: it is left out too and counted in
+ *   `invalid`. `null` when nothing valid was asked.
+ * - outcomes = how many ask points ended in each class (probes/outcome.ts), invalid ones included:
+ *   the class says what the context held, whichever reader reads it.
+ * - recall curve = per step with a valid answer, the answers and how many were right.
  * - with retrieval: the same, graded on the answer given after following retrieval hints.
  * - count = the number of probes of the scenario.
  * - judge mean (live runs with the judge on) = the mean judge total (0–20) over the answers the
@@ -39,13 +52,43 @@ function meanRetention(curves: readonly RetentionCurve[]): number | null {
   return mean(curves.map(curveRetention).filter((r): r is number => r !== null));
 }
 
+/** An answer that counts for recall: asked, and valid there. */
+function isCounted(answer: ProbeAnswer): boolean {
+  return answer.unanswered !== true && answer.invalid !== true;
+}
+
 function shareCorrect(answers: readonly ProbeAnswer[], isCorrect: (a: ProbeAnswer) => boolean): number | null {
-  const asked = answers.filter((a) => a.unanswered !== true);
+  const asked = answers.filter(isCounted);
   return asked.length === 0 ? null : asked.filter(isCorrect).length / asked.length;
 }
 
 function countUnanswered(answers: readonly ProbeAnswer[]): number {
   return answers.filter((a) => a.unanswered === true).length;
+}
+
+function countInvalid(answers: readonly ProbeAnswer[]): number {
+  return answers.filter((a) => a.invalid === true).length;
+}
+
+function countOutcomes(answers: readonly ProbeAnswer[]): Record<ProbeOutcome, number> {
+  const counts = Object.fromEntries(PROBE_OUTCOMES.map((o) => [o, 0])) as Record<ProbeOutcome, number>;
+  for (const answer of answers) {
+    const outcome = answer.outcome ?? (answer.unanswered === true ? 'unanswered' : undefined);
+    if (outcome !== undefined) counts[outcome]++;
+  }
+  return counts;
+}
+
+function recallCurveOf(answers: readonly ProbeAnswer[]): RecallPoint[] {
+  const bySteps = new Map<number, RecallPoint>();
+  for (const answer of answers) {
+    if (!isCounted(answer)) continue;
+    const point = bySteps.get(answer.step) ?? { step: answer.step, answered: 0, correct: 0 };
+    point.answered++;
+    if (answer.correct) point.correct++;
+    bySteps.set(answer.step, point);
+  }
+  return [...bySteps.values()].sort((a, b) => a.step - b.step);
 }
 
 export interface AggregateInput {
@@ -69,6 +112,7 @@ export function aggregateProbes(input: AggregateInput): UnitProbeResult & { figu
       answerRecall: shareCorrect(ofKind, (a) => a.correct),
       count: probes.filter((p) => p.kind === kind).length,
       unanswered: countUnanswered(ofKind),
+      invalid: countInvalid(ofKind),
     };
   }
   const sumTokens = (a: ProbeAnswer): number => a.inputTokens + a.outputTokens;
@@ -83,6 +127,8 @@ export function aggregateProbes(input: AggregateInput): UnitProbeResult & { figu
       ...judgeMean(answers),
     },
     byKind,
+    outcomes: countOutcomes(answers),
+    recallCurve: recallCurveOf(answers),
     specifics: input.specifics,
     ...(input.specificsAfterCompaction === undefined ? {} : { specificsAfterCompaction: input.specificsAfterCompaction }),
     figures: {
@@ -90,6 +136,7 @@ export function aggregateProbes(input: AggregateInput): UnitProbeResult & { figu
       answerRecall: shareCorrect(answers, (a) => a.correct),
       count: probes.length,
       unanswered: countUnanswered(answers),
+      invalid: countInvalid(answers),
     },
   };
 }

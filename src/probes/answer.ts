@@ -38,6 +38,7 @@ export function unansweredProbe(mp: MeasuredProbe, askedAt: ProbeAnswer['askedAt
     inputTokens: 0,
     outputTokens: 0,
     unanswered: true,
+    outcome: 'unanswered',
   };
 }
 

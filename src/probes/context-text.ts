@@ -187,6 +187,11 @@ export class MessageRetention {
     });
   }
 
+  /** Whether the messages last passed to `retained` hold an evidence text of probe `index` verbatim. */
+  holdsEvidence(index: number): boolean {
+    return (this.evidence[index] ?? 0) > 0;
+  }
+
   /** Counts `messages` in place of the messages held: only from the first that differs on. */
   private update(messages: readonly MessageEvent[]): void {
     const { held, heldFindings } = this;

@@ -17,6 +17,9 @@ const BECAUSE = /^(.*?\w)\s*,?\s+because\s+(.+?)(?=[.;!?]|$)/i;
 const NEXT_STEP =
   /\b(?:next|then|after that|afterwards),?\s+(?:I'll|I will|I need to|I should|we'll|we will|we need to|we should|let's|let me)\s+(.+?)(?=[.;:!?]|$)/i;
 
+// What the assistant set out to do, said at the start of a sentence: `Let me run the tests`.
+const SETTING_OUT = /^(?:now,?\s+|first,?\s+)?(?:let me|I'll|I will|I need to|I'm going to|I am going to)\s+(.+?)(?=[.;:!?]|$)/i;
+
 const MAX_ANSWER_WORDS = 6;
 
 /** Sentences of a text; a line break ends one too, as agents write lists. */
@@ -53,18 +56,24 @@ function readReason(sentence: string, index: number): Fact | undefined {
   return { kind: 'decision', answer, index, question: `What reason did the assistant give for "${clause}"?`, hintSources: [sentence] };
 }
 
-function readNextStep(sentence: string, previous: string, index: number): Fact | undefined {
-  const step = NEXT_STEP.exec(sentence)?.[1];
+function readNextStep(sentence: string, previous: string, index: number, calls: string): Fact | undefined {
+  const next = NEXT_STEP.exec(sentence)?.[1];
+  const step = next ?? SETTING_OUT.exec(sentence)?.[1];
   const answer = step === undefined ? undefined : cleanPhrase(step, MAX_ANSWER_WORDS);
   if (answer === undefined) return undefined;
-  return { kind: 'continuation', answer, index, question: 'What did the assistant say it would do next?', hintSources: [sentence, previous] };
+  const question = next === undefined ? 'What was the assistant setting out to do?' : 'What did the assistant say it would do next?';
+  // The calls it then made (a command, its description) say in other words what it was doing.
+  return { kind: 'continuation', answer, index, question, hintSources: [sentence, previous, calls] };
 }
 
 /** The decision and next-step facts of an assistant message (its text, not its thinking). */
 export function readDecisionFacts(message: MessageEvent, index: number): Fact[] {
   if (message.role !== 'assistant' || message.text === '') return [];
   const sentences = splitSentences(message.text);
+  const calls = (message.toolCalls ?? []).flatMap((call) => Object.values(call.args).filter((v): v is string => typeof v === 'string')).join('\n');
   return sentences.flatMap((sentence, i) =>
-    [readChoice(sentence, index), readReason(sentence, index), readNextStep(sentence, sentences[i - 1] ?? '', index)].filter((f): f is Fact => f !== undefined),
+    [readChoice(sentence, index), readReason(sentence, index), readNextStep(sentence, sentences[i - 1] ?? '', index, calls)].filter(
+      (f): f is Fact => f !== undefined,
+    ),
   );
 }

@@ -1,13 +1,14 @@
-import type { MessageEvent, Probe, ProbeKind, ToolCall, Transcript } from '../transcript/types.js';
+import type { MessageEvent, Probe, ProbeAsk, ProbeKind, ToolCall, Transcript } from '../transcript/types.js';
 import { createRandom } from '../random.js';
 import { findSecrets, hasSecret } from '../redact/index.js';
 import { readDecisionFacts } from './decision-facts.js';
 import type { Fact } from './fact.js';
-import { indexOfNormalised, normaliseAnswer } from './grade.js';
+import { containsNormalised, indexOfNormalised, normaliseAnswer } from './grade.js';
 import { listMessages, renderMessageText } from './message-text.js';
 import { readToolFacts } from './tool-facts.js';
 import { indexLines, type LineIndex } from './findable.js';
 import { phraseQuestion } from './question-hints.js';
+import { readSimulated } from './reference.js';
 import type { ToolLinks } from './tool-facts.js';
 
 export interface GenerateOptions {
@@ -15,9 +16,18 @@ export interface GenerateOptions {
   max?: number;
   /** Seeds the choice among candidates when there are more than `max`. */
   seed?: number;
+  /**
+   * A probe is first asked once its evidence is this many steps old (default 10), when the session
+   * is still running then; it is asked again after each compaction or rewrite that touched it
+   * (`after-compaction`), and at the end.
+   */
+  askAfter?: number;
 }
 
 const DEFAULT_MAX = 20;
+/** Tokens as the simulated reader counts them when no tokenizer is given: 4 characters a token. */
+const APPROXIMATE_TOKENS = { count: (text: string): number => Math.ceil(text.length / 4) };
+const DEFAULT_ASK_AFTER = 10;
 /** The last messages of a session, which any strategy keeps; a fact repeated there measures nothing. */
 const RECENT_MESSAGES = 4;
 const KIND_ORDER: readonly ProbeKind[] = ['artifact', 'recall', 'continuation', 'decision'];
@@ -101,16 +111,36 @@ function secretsOf(index: number, session: Session): string[] {
   return secrets;
 }
 
+/** Where a probe's evidence lies: a tool's output, or what the agent wrote (its text, its call arguments). */
+export type EvidenceSource = 'output' | 'agent';
+
 interface Candidate {
   kind: ProbeKind;
+  source: EvidenceSource;
   /** Position among all candidates, i.e. transcript order. */
   order: number;
   probe: Omit<Probe, 'id'>;
 }
 
+/**
+ * When to ask a probe whose evidence is the messages `evidence` (DESIGN.md §6): once its last
+ * evidence message is `askAfter` steps old, if the session lasts that long; after each compaction
+ * or rewrite that touched it; and at the end.
+ */
+function askPoints(session: Session, evidence: readonly number[]): ProbeAsk[] {
+  const last = evidence[evidence.length - 1] ?? 0;
+  const step = (session.visibleAt[last] ?? 0) + session.askAfter;
+  return step < session.steps ? [{ step }, 'after-compaction', 'end'] : ['after-compaction', 'end'];
+}
+
 /** What judging a candidate needs of the whole session. */
 interface Session {
   messages: readonly MessageEvent[];
+  /** The first step whose context can hold each message (structure.ts `firstVisibleStep`). */
+  visibleAt: readonly number[];
+  /** Steps of the session (assistant messages). */
+  steps: number;
+  askAfter: number;
   corpus: Corpus;
   passages: LineIndex;
   /** Secrets found per message index, filled as candidates ask (`secretsOf`). */
@@ -129,12 +159,16 @@ function buildCandidate(fact: Fact, session: Session): Omit<Probe, 'id'> | undef
   const question = phraseQuestion(fact, evidence, session.passages);
   // A probe is copied into every report: a secret is never its question or its answer.
   if (question === undefined || touchesSecret(question, [fact.index, ...evidence], session)) return undefined;
+  // The validity filter's reader must answer it from the whole log (`full`'s last context), or the
+  // probe would measure the reader rather than any strategy (reference.ts).
+  const read = readSimulated(APPROXIMATE_TOKENS, { id: 'candidate', question }, session.messages);
+  if (!containsNormalised(normaliseAnswer(read), answer)) return undefined;
   return {
     kind: fact.kind,
     question,
     expected: { anyOf: [fact.answer] },
     evidence: evidence.map((i) => (session.messages[i] as MessageEvent).id),
-    ask: ['end'],
+    ask: askPoints(session, evidence),
     origin: 'generated',
   };
 }
@@ -150,6 +184,19 @@ function extractFacts(messages: readonly MessageEvent[]): Fact[] {
   });
 }
 
+/** The step each message becomes visible at, in `listMessages` order, and the number of steps. */
+function stepsOf(transcript: Transcript): { visibleAt: number[]; steps: number } {
+  const visibleAt: number[] = [];
+  let steps = 0;
+  for (const event of transcript.events) {
+    if (event.type !== 'message') continue;
+    if (event.role === 'assistant') steps++;
+    // A message is visible from the step after the last assistant message at or before it.
+    visibleAt.push(steps);
+  }
+  return { visibleAt, steps };
+}
+
 /** `count` items spread evenly over `items`, starting at a seeded offset. */
 function pickEvenly<T>(items: readonly T[], count: number, next: () => number): T[] {
   if (count >= items.length) return [...items];
@@ -158,8 +205,36 @@ function pickEvenly<T>(items: readonly T[], count: number, next: () => number): 
   return Array.from({ length: count }, (_, i) => items[Math.floor(offset + i * stride)] as T);
 }
 
+/**
+ * At most `max` candidates, in proportion to where the session's text lies: the share of probes
+ * with evidence in tool output is the share of the session's characters that are tool output
+ * (rounded; the rest from what the agent wrote), each part chosen by `selectKinds`. A part with too
+ * few candidates leaves its quota to the other.
+ */
+function selectSpread(candidates: readonly Candidate[], max: number, seed: number, outputShare: number): Candidate[] {
+  if (candidates.length <= max) return [...candidates];
+  const outputs = candidates.filter((c) => c.source === 'output');
+  const agent = candidates.filter((c) => c.source === 'agent');
+  let outputQuota = Math.min(outputs.length, Math.round(max * outputShare));
+  outputQuota = Math.max(outputQuota, max - agent.length);
+  return [...selectKinds(outputs, outputQuota, seed), ...selectKinds(agent, max - outputQuota, seed + 1)].sort((a, b) => a.order - b.order);
+}
+
+/** The share of a session's characters (text, thinking and call arguments) that tool outputs hold. */
+function outputShareOf(messages: readonly MessageEvent[]): number {
+  let output = 0;
+  let all = 0;
+  for (const message of messages) {
+    if (message.role === 'system' || message.role === 'user') continue;
+    const length = renderMessageText(message, { thinking: true }).length;
+    all += length;
+    if (message.role === 'tool') output += length;
+  }
+  return all === 0 ? 0 : output / all;
+}
+
 /** At most `max` candidates: kinds share the quota in turn, each kind spread over the transcript. */
-function selectSpread(candidates: readonly Candidate[], max: number, seed: number): Candidate[] {
+function selectKinds(candidates: readonly Candidate[], max: number, seed: number): Candidate[] {
   if (candidates.length <= max) return [...candidates];
   const byKind = KIND_ORDER.map((kind) => candidates.filter((c) => c.kind === kind));
   const quotas = byKind.map(() => 0);
@@ -172,7 +247,7 @@ function selectSpread(candidates: readonly Candidate[], max: number, seed: numbe
     });
   }
   const random = createRandom(seed);
-  return byKind.flatMap((list, k) => pickEvenly(list, quotas[k] ?? 0, random.next)).sort((a, b) => a.order - b.order);
+  return byKind.flatMap((list, k) => pickEvenly(list, quotas[k] ?? 0, random.next));
 }
 
 /**
@@ -187,19 +262,33 @@ export function generateProbes(transcript: Transcript, options: GenerateOptions 
   const max = options.max ?? DEFAULT_MAX;
   if (max <= 0) return [];
   const messages = listMessages(transcript.events);
-  const session: Session = { messages, corpus: buildCorpus(messages), passages: indexLines(messages), secrets: new Map() };
+  const session: Session = {
+    messages,
+    ...stepsOf(transcript),
+    askAfter: options.askAfter ?? DEFAULT_ASK_AFTER,
+    corpus: buildCorpus(messages),
+    passages: indexLines(messages),
+    secrets: new Map(),
+  };
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
+  // Earlier answers to the same question stem (the errors of one command, one count over runs).
+  const earlier = new Map<string, string[]>();
   for (const fact of extractFacts(messages)) {
     const key = normaliseAnswer(fact.answer);
+    const before = earlier.get(fact.question) ?? [];
+    earlier.set(fact.question, [...before, fact.answer]);
     if (seen.has(key)) continue;
-    const probe = buildCandidate(fact, session);
-    if (probe === undefined) continue;
+    const built = buildCandidate(fact, session);
+    if (built === undefined) continue;
+    const superseded = [...new Set(before.filter((a) => !containsNormalised(key, normaliseAnswer(a)) && !containsNormalised(normaliseAnswer(a), key)))];
+    const probe = superseded.length > 0 && fact.kind !== 'artifact' && fact.kind !== 'decision' ? { ...built, superseded } : built;
     seen.add(key);
-    candidates.push({ kind: fact.kind, order: candidates.length, probe });
+    const source: EvidenceSource = messages[fact.index]?.role === 'tool' ? 'output' : 'agent';
+    candidates.push({ kind: fact.kind, source, order: candidates.length, probe });
   }
   const counters = new Map<ProbeKind, number>();
-  return selectSpread(candidates, max, options.seed ?? 0).map(({ kind, probe }) => {
+  return selectSpread(candidates, max, options.seed ?? 0, outputShareOf(messages)).map(({ kind, probe }) => {
     const n = (counters.get(kind) ?? 0) + 1;
     counters.set(kind, n);
     return { id: `gen-${kind}-${n}`, ...probe };

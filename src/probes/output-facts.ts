@@ -20,21 +20,17 @@ function describeCount(word: string): string {
   return `number of ${/s$|changed$/.test(word) ? word : `${word}s`}`;
 }
 
+// Versions, hashes, UUIDs and dates are left out: in tool output they are mostly trivia (a dependency
+// listing's versions, a session id or a piece of one, a timestamp) that no continuing agent needs (issue 25).
 const NUMBER_RULES: readonly NumberRule[] = [
   { pattern: /\bport\s*[:=]?\s*(\d{2,5})\b/gi, group: 1, label: () => 'port' },
   { pattern: /(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::\]):(\d{2,5})\b/g, group: 1, label: () => 'port' },
-  { pattern: /\bversion\s*:?\s*v?(\d+\.\d+(?:\.\d+)*(?:-[\w.]+)?)\b/gi, group: 1, label: () => 'version' },
-  // `api@2.4.1`, `node v20.11.1`, `Python 3.11.4`; not an address (`127.0.0.1`).
-  { pattern: /\b([A-Za-z][\w-]*)(?:@| v?)(\d+\.\d+\.\d+(?:-[\w.]+)?)(?![.\w])/g, group: 2, label: (m) => `version of ${m[1] ?? 'the package'}` },
   {
     pattern:
       /\b(\d+)\s+(passed|failed|errors?|warnings?|skipped|tests?|files? changed|insertions?|deletions?|vulnerabilities|packages?|lines total|matches)\b/gi,
     group: 1,
     label: (m) => describeCount((m[2] ?? 'items').toLowerCase()),
   },
-  { pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, group: 0, label: () => 'identifier (UUID)' },
-  // Lower-case hex with a digit and a letter: commit hashes, digests, container ids.
-  { pattern: /\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g, group: 0, label: () => 'hash' },
 ];
 
 // An exception or error line with its message: `KeyError: 'X'`, `Error: connect ECONNREFUSED`,
@@ -45,9 +41,16 @@ const ERROR_LINE =
 // `FAILED tests/x.py::test_y - AssertionError`, `FAIL src/a.test.ts > suite > case`, `✗ case`.
 const FAILED_TEST = /^\s*(?:FAILED|FAIL|✗|×)\s+(\S+)/;
 
+// `Key: value` and `key = value` lines (settings, status, `ipconfig`, JSON fields): the value an
+// observation stated under a name. The dotted leaders of Windows tools (`Address. . . :`) are allowed.
+const KEY_VALUE = /^\s*(?:[-*]\s+)?["']?([A-Za-z][A-Za-z0-9 _-]{2,40}?)["']?(?:\s*\.)*\s*[:=]\s+["']?([^\s"',{[][^"']{1,58}?)["']?,?\s*$/;
+// Values that are trivia: times and dates, durations, sizes, booleans and nulls, bare small numbers.
+const TRIVIAL_VALUE =
+  /^(?:\d{4}-\d{2}-\d{2}.*|\d{1,2}:\d{2}.*|\w{3} \d{1,2} .*|[\d.]+\s*(?:ms|s|sec|seconds|min|[kmgt]i?b|bytes?|%)|true|false|null|none|nil|undefined|yes|no|\d{1,2}|[\W_]+)$/i;
+
 // Per message, so that one long log cannot crowd out the rest of the session.
 // Every candidate must still lead to its own line (findable.ts), so a listing yields a few.
-const MAX_PER_MESSAGE = { paths: 4, numbers: 4, errors: 2, failing: 2 } as const;
+const MAX_PER_MESSAGE = { paths: 4, numbers: 4, errors: 2, failing: 2, values: 3 } as const;
 
 function readNumberFacts(lines: readonly string[], index: number, source: string): Fact[] {
   const facts: Fact[] = [];
@@ -62,6 +65,21 @@ function readNumberFacts(lines: readonly string[], index: number, source: string
         if (facts.length >= MAX_PER_MESSAGE.numbers) return facts;
       }
     }
+  }
+  return facts;
+}
+
+function readKeyValueFacts(lines: readonly string[], index: number, source: string): Fact[] {
+  const facts: Fact[] = [];
+  for (const line of lines) {
+    const match = KEY_VALUE.exec(line);
+    const key = match?.[1]?.trim();
+    const value = match?.[2]?.trim();
+    if (key === undefined || value === undefined || value.length < 3 || TRIVIAL_VALUE.test(value)) continue;
+    if (!/[a-z]{3}/i.test(key) || facts.some((f) => f.answer === value)) continue;
+    const question = `What ${key} did ${source} show?`;
+    facts.push({ kind: 'recall', answer: value, index, question, hintSources: [line.replace(value, ' '), lines.join('\n')] });
+    if (facts.length >= MAX_PER_MESSAGE.values) break;
   }
   return facts;
 }
@@ -87,7 +105,7 @@ function readFailingFacts(lines: readonly string[], index: number, source: strin
   for (const line of lines) {
     const test = FAILED_TEST.exec(line)?.[1];
     if (test === undefined || test.length < 4 || facts.some((f) => f.answer === test)) continue;
-    const question = `Which test did ${source} say was still failing?`;
+    const question = `Which case did ${source} report as still failing?`;
     facts.push({ kind: 'continuation', answer: test, index, question, hintSources: [line.replace(test, ' '), lines.join('\n')] });
     if (facts.length >= MAX_PER_MESSAGE.failing) break;
   }
@@ -111,12 +129,14 @@ function readListedPaths(text: string, lines: readonly string[], index: number, 
 
 /** The facts of one tool result; `source` names it in questions (fact.ts `describeOutput`). */
 export function readOutputFacts(text: string, index: number, source: string): Fact[] {
-  const lines = text.split(/\r?\n/);
+  // Output a tool recorded as a JSON string (Codex) has its lines as `\\n`.
+  const lines = text.split(/\r?\n|\\n/);
   // Failing tests first: a failing test id contains a path, and the continuation is the better probe.
   return [
     ...readFailingFacts(lines, index, source),
     ...readErrorFacts(lines, index, source),
     ...readNumberFacts(lines, index, source),
+    ...readKeyValueFacts(lines, index, source),
     ...readListedPaths(text, lines, index, source),
   ];
 }

@@ -3,6 +3,7 @@ import { firstVisibleStep } from '../transcript/structure.js';
 import { messageText } from './context-text.js';
 import { prepareProbe, type PreparedProbe } from './retention.js';
 import { extractSpecifics, type Specifics } from './specifics.js';
+import { normaliseAnswer } from './grade.js';
 
 /** A probe with what measuring it needs, computed once per scenario and shared by its units. */
 export interface MeasuredProbe {
@@ -22,6 +23,8 @@ export interface MeasuredProbe {
   askSteps: ReadonlySet<number>;
   askAtEnd: boolean;
   askAfterCompaction: boolean;
+  /** `Probe.superseded`, normalised (grade.ts `normaliseAnswer`), for the `stale` outcome. */
+  superseded: readonly string[];
 }
 
 /** The probes of a scenario and the verbatim specifics of its transcript. */
@@ -66,6 +69,7 @@ export function prepareProbeSet(transcript: Transcript, probes: readonly Probe[]
       askSteps: new Set(probe.ask.flatMap((a) => (typeof a === 'object' ? [a.step] : []))),
       askAtEnd: probe.ask.includes('end'),
       askAfterCompaction: probe.ask.includes('after-compaction'),
+      superseded: (probe.superseded ?? []).map(normaliseAnswer).filter((s) => s !== ''),
     };
   });
   return { probes: measured, specifics: extractSpecifics(transcript), steps };

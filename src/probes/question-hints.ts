@@ -3,6 +3,7 @@ import type { Fact } from './fact.js';
 import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
 import { isFindable, lineFrequency, wordsOf, type LineIndex } from './findable.js';
+import { answerTokens, leakedTokens } from './leak.js';
 
 /**
  * The words a generated question adds after its stem (`… (context: a, b)`) so that it picks out
@@ -66,24 +67,30 @@ function rarityOf(lines: LineIndex, word: string): number {
 /** The findable question for a fact whose evidence is the messages `span`, or undefined. */
 export function phraseQuestion(fact: Fact, span: readonly number[], passages: LineIndex): string | undefined {
   const answer = normaliseAnswer(fact.answer);
+  const leaking = answerTokens(fact.answer);
   const exclude = new Set([
     ...wordsOf(fact.question),
     ...tokenizeWords(fact.question),
     ...(fact.isStructured === true ? [] : [...wordsOf(fact.answer), ...tokenizeWords(fact.answer)]),
   ]);
+  // A hint word is never a token of the answer, nor made of one (`release_page` for `release_page.png`).
+  const isClean = (word: string): boolean => !wordsOf(word).some((piece) => leaking.has(piece));
   const sources = [evidenceWords(passages, fact.index, answer), ...fact.hintSources.map(termWords)];
   const candidates: string[] = [];
   const taken = new Set<string>();
   for (const words of sources) {
     // Stable sort: among equally rare words, the first in the passage wins.
-    const fresh = [...new Set(words)].filter((w) => !exclude.has(w) && !taken.has(w) && isKnownWord(passages, w));
+    const fresh = [...new Set(words)].filter((w) => !exclude.has(w) && !taken.has(w) && isClean(w) && isKnownWord(passages, w));
     for (const w of fresh) taken.add(w);
     // Each word's rarity once, not at every comparison.
     const rarity = new Map(fresh.map((w) => [w, rarityOf(passages, w)]));
     candidates.push(...fresh.sort((a, b) => (rarity.get(a) ?? 0) - (rarity.get(b) ?? 0)));
   }
   const evidence = new Set(span);
-  const isFair = (question: string): boolean => !containsNormalised(normaliseAnswer(question), answer) && isFindable(passages, question, fact.answer, evidence);
+  const isFair = (question: string): boolean =>
+    !containsNormalised(normaliseAnswer(question), answer) &&
+    leakedTokens(question, fact.answer).length === 0 &&
+    isFindable(passages, question, fact.answer, evidence);
   for (let n = 0; n <= Math.min(MAX_HINTS, candidates.length); n++) {
     const question = n === 0 ? fact.question : `${fact.question} (context: ${candidates.slice(0, n).join(', ')})`;
     if (isFair(question)) return question;

@@ -1,6 +1,6 @@
 import type { MessageEvent, ToolCall } from '../transcript/types.js';
 import type { Fact } from './fact.js';
-import { describeOutput } from './fact.js';
+import { capText, describeOutput } from './fact.js';
 import { readOutputFacts } from './output-facts.js';
 import { readPathArgs, readShellCommand } from './message-text.js';
 
@@ -20,7 +20,8 @@ const TOOL_VERBS: readonly [RegExp, string][] = [
 const TRIVIAL_COMMANDS = new Set(['ls', 'pwd', 'cd', 'clear', 'echo', 'true', 'whoami', 'date']);
 
 // `Exit code: 1`, `exited with code 1`, `exit status 2`, `returncode=1`, `[exit_code: 127]`.
-const EXIT_STATUS = /\b(?:exit(?:ed)?(?: with)?(?:[ _](?:code|status))?|return ?code|returncode)\s*[:=]?\s*(-?\d+)\b/gi;
+// Codex records it as JSON: `"exit_code":1`.
+const EXIT_STATUS = /\b(?:exit(?:ed)?(?: with)?(?:[ _](?:code|status))?|return ?code|returncode)"?\s*[:=]?\s*(-?\d+)\b/gi;
 const FAILURE_MARK = /^\s*(?:FAILED|FAIL|ERROR)\b|Traceback \(most recent call last\)|^\s*(?:[\w.]+)?(?:Error|Exception):/m;
 
 /** The exit status an output reports (the last one), if any. */
@@ -28,6 +29,12 @@ function readExitStatus(output: string): number | undefined {
   const matches = [...output.matchAll(EXIT_STATUS)];
   const last = matches[matches.length - 1]?.[1];
   return last === undefined ? undefined : Number(last);
+}
+
+/** Whether a tool output says its call failed: a non-zero exit status or a failure mark. */
+function isFailingOutput(output: string): boolean {
+  const status = readExitStatus(output);
+  return (status !== undefined && status !== 0) || FAILURE_MARK.test(output);
 }
 
 function isWorthyCommand(command: string): boolean {
@@ -45,21 +52,57 @@ function readPathFacts(message: MessageEvent, index: number, call: ToolCall): Fa
     question,
     isStructured: true,
     // Other argument values (the edited text, a pattern), not the keys: `path`, `old_string` find nothing.
-    hintSources: [
-      message.text,
-      Object.values(call.args)
-        .filter((v): v is string => typeof v === 'string' && v !== answer)
-        .join('\n'),
-    ],
+    hintSources: [message.text, otherArgs(call, answer)],
   }));
+}
+
+/** The string arguments of a call other than `except` (a description, the edited text), joined. */
+function otherArgs(call: ToolCall, except: string): string {
+  return Object.values(call.args)
+    .filter((v): v is string => typeof v === 'string' && v !== except)
+    .join('\n');
+}
+
+// apply_patch envelopes name the files they touch: `*** Update File: src/a.py`.
+const PATCH_FILE = /\*\*\* (Add|Update|Delete) File: (\S+)/g;
+const PATCH_VERBS: Record<string, string> = { Add: 'create', Update: 'change', Delete: 'delete' };
+
+/** Files an apply_patch call (an argument, or a shell command's heredoc) created, changed or deleted. */
+function readPatchFacts(message: MessageEvent, index: number, call: ToolCall): Fact[] {
+  const body = Object.values(call.args)
+    .flatMap((v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.filter((w): w is string => typeof w === 'string') : []))
+    .join('\n');
+  const facts: Fact[] = [];
+  for (const match of body.matchAll(PATCH_FILE)) {
+    const answer = match[2] ?? '';
+    if (facts.some((f) => f.answer === answer)) continue;
+    // What the patch wrote into the file says what the file is for.
+    const section = body.slice((match.index ?? 0) + match[0].length).split(/\*\*\* (?:Add|Update|Delete|End)/)[0] ?? '';
+    const written = section
+      .split('\n')
+      .filter((line) => line.startsWith('+') || line.startsWith('@@'))
+      .join('\n');
+    const verb = PATCH_VERBS[match[1] ?? 'Update'] ?? 'change';
+    facts.push({
+      kind: 'artifact',
+      answer,
+      index,
+      question: `Which file did the agent ${verb} with a patch?`,
+      isStructured: true,
+      hintSources: [written, message.text],
+    });
+  }
+  return facts;
 }
 
 function readCommandFact(message: MessageEvent, index: number, call: ToolCall, output: MessageEvent | undefined): Fact[] {
   const command = readShellCommand(call);
   if (command === undefined || !isWorthyCommand(command)) return [];
+  // What the call says it is for (Claude Code's `description`) words the question best.
+  const purpose = otherArgs(call, command);
   const outputText = output?.text ?? '';
   const status = readExitStatus(outputText);
-  const isFailing = (status !== undefined && status !== 0) || FAILURE_MARK.test(outputText);
+  const isFailing = isFailingOutput(outputText);
   const exit = status === undefined ? '' : ` (exit code ${status})`;
   if (isFailing) {
     return [
@@ -69,7 +112,7 @@ function readCommandFact(message: MessageEvent, index: number, call: ToolCall, o
         isStructured: true,
         index,
         question: `Which command failed${exit} when the agent ran it with \`${call.name}\`?`,
-        hintSources: [outputText, message.text],
+        hintSources: [purpose, outputText, message.text],
       },
     ];
   }
@@ -80,7 +123,7 @@ function readCommandFact(message: MessageEvent, index: number, call: ToolCall, o
       isStructured: true,
       index,
       question: `Which command did the agent run with \`${call.name}\`${exit}?`,
-      hintSources: [message.text, outputText],
+      hintSources: [purpose, message.text, outputText],
     },
   ];
 }
@@ -98,10 +141,17 @@ export function readToolFacts(message: MessageEvent, index: number, links: ToolL
     const toolName = message.toolName ?? call?.name ?? 'tool';
     const source = describeOutput(toolName);
     const argPaths = new Set(call === undefined ? [] : readPathArgs(call));
-    return readOutputFacts(message.text, index, source).filter((f) => !argPaths.has(f.answer));
+    const facts = readOutputFacts(message.text, index, source).filter((f) => !argPaths.has(f.answer));
+    // The errors of a failing call are where the work stands: what a continuing agent must fix.
+    if (!isFailingOutput(message.text)) return facts;
+    // Named by the command that failed, in its words (when they are not the error's own).
+    const command = call === undefined ? undefined : readShellCommand(call);
+    const failing = command !== undefined && isWorthyCommand(command) ? `\`${capText(command, 60)}\`` : `the failing ${source} call`;
+    return facts.map((f) => (f.question.startsWith('What error') ? { ...f, kind: 'continuation', question: `What error did ${failing} report?` } : f));
   }
   return (message.toolCalls ?? []).flatMap((call) => [
     ...readPathFacts(message, index, call),
+    ...readPatchFacts(message, index, call),
     ...readCommandFact(message, index, call, links.results.get(call.id)),
   ]);
 }

@@ -78,8 +78,11 @@ const PROBE_COLUMNS = [
   'retrieved',
   'correct_with_retrieval',
   'retrieval_tokens',
-  // Last, so scripts reading the columns before it are unaffected; empty when not judged.
+  // Last, so scripts reading the columns before them are unaffected; empty when not judged.
   'judge_total',
+  // What the context held of the fact (kept … unanswered); `valid` false: left out of recall.
+  'outcome',
+  'valid',
 ] as const;
 
 /** `summary.csv`, `steps.csv`, `events.csv` and `probes.csv` (header only when nothing was probed). */
@@ -164,6 +167,8 @@ function probeRows(unit: UnitResult): Row[] {
     correct_with_retrieval: answer.correctWithRetrieval,
     retrieval_tokens: answer.retrievalTokens,
     judge_total: answer.judge !== undefined && 'total' in answer.judge ? answer.judge.total : undefined,
+    outcome: answer.outcome,
+    valid: answer.unanswered === true ? undefined : answer.invalid !== true,
   }));
 }
 

@@ -1,4 +1,4 @@
-import type { ProbeAnswer, UnitResult } from '../metrics/types.js';
+import { PROBE_OUTCOMES, type ProbeAnswer, type UnitResult } from '../metrics/types.js';
 import { escapeHtml } from './html-escape.js';
 
 /** Answers longer than this are cut in the cell; the full text is in the cell's tooltip. */
@@ -24,6 +24,7 @@ export function renderProbeTable(units: readonly UnitResult[]): string {
   const body = rows.map((row) => renderGroup(row, strategies)).join('\n');
   const answers = rows.reduce((n, row) => n + [...row.answers.values()].reduce((m, list) => m + list.length, 0), 0);
   return [
+    renderOutcomeShares(units),
     '<details class="probes">',
     `<summary><strong>Probe answers</strong> <span class="dim">${rows.length} probes asked, ${answers} answers; hover a verdict for the grader’s reason</span></summary>`,
     '<div class="table-wrap"><table class="probe-table">',
@@ -31,6 +32,33 @@ export function renderProbeTable(units: readonly UnitResult[]): string {
     body,
     '</table></div>',
     '</details>',
+  ].join('\n');
+}
+
+/**
+ * Per strategy, the share of its ask points in each outcome class (kept … unanswered) and how many
+ * were invalid (the reader failed on `full`'s context there): why a strategy's recall fell.
+ */
+function renderOutcomeShares(units: readonly UnitResult[]): string {
+  const rows = units.flatMap((unit) => {
+    const answers = unit.probes?.answers ?? [];
+    const outcomes = unit.probes?.outcomes;
+    if (answers.length === 0 || outcomes === undefined) return [];
+    const cells = PROBE_OUTCOMES.map((outcome) => {
+      const share = outcomes[outcome] / answers.length;
+      return `<td class="num" title="${outcomes[outcome]} of ${answers.length}">${share === 0 ? '–' : `${Math.round(share * 100)} %`}</td>`;
+    });
+    const invalid = answers.filter((a) => a.invalid === true).length;
+    return [`<tr><th scope="row">${escapeHtml(unit.strategy)}</th>${cells.join('')}<td class="num">${answers.length}</td><td class="num">${invalid}</td></tr>`];
+  });
+  if (rows.length === 0) return '';
+  const head = ['strategy', ...PROBE_OUTCOMES, 'ask points', 'invalid'].map((title) => `<th scope="col">${title}</th>`).join('');
+  return [
+    '<div class="table-wrap"><table class="probe-outcomes">',
+    '<caption>What each strategy’s context held of the probes’ facts at their ask points (share of ask points; invalid ones, which the reader missed on <code>full</code>’s context, are counted but left out of recall)</caption>',
+    `<thead><tr>${head}</tr></thead>`,
+    `<tbody>\n${rows.join('\n')}\n</tbody>`,
+    '</table></div>',
   ].join('\n');
 }
 
@@ -75,6 +103,12 @@ function renderAnswer(answer: ProbeAnswer): string {
 }
 
 function renderVerdict(answer: ProbeAnswer): string {
+  const outcome = answer.outcome === undefined ? '' : ` <span class="dim">${escapeHtml(answer.outcome)}${answer.invalid === true ? ', invalid' : ''}</span>`;
+  return `${renderGrade(answer)}${outcome}`;
+}
+
+function renderGrade(answer: ProbeAnswer): string {
+  if (answer.unanswered === true) return '<span class="badge">not reached</span>';
   if (answer.correct) return '<span class="badge good">✓ correct</span>';
   if (answer.correctWithRetrieval) return '<span class="badge warn">✓ with retrieval</span>';
   return '<span class="badge bad">✗ wrong</span>';

@@ -46,7 +46,9 @@ export const scenarioFileSchema = z.strictObject({
       z.string().min(1),
       z.strictObject({
         file: z.string().min(1).optional(),
-        generate: z.union([z.literal(true), z.strictObject({ max: positiveInt.optional(), seed: z.number().int().min(0).optional() })]).optional(),
+        generate: z
+          .union([z.literal(true), z.strictObject({ max: positiveInt.optional(), seed: z.number().int().min(0).optional(), askAfter: positiveInt.optional() })])
+          .optional(),
       }),
     ])
     .optional(),

@@ -18,7 +18,7 @@ export interface Scenario {
   /** Side file of probes, absolute path. */
   probesFile?: string;
   /** Generate probes from the transcript at load time (probes/generate.ts options). */
-  probesGenerate?: { max?: number; seed?: number };
+  probesGenerate?: { max?: number; seed?: number; askAfter?: number };
   provider: ProviderName;
   model: string;
   window: number;

@@ -23,5 +23,6 @@ export const probeSchema = z.strictObject({
   expected: probeExpectationSchema,
   evidence: z.array(z.string()).default([]),
   ask: z.array(probeAskSchema).min(1).default(['end']),
+  superseded: z.array(z.string().min(1)).min(1).optional(),
   origin: z.string().optional(),
 });

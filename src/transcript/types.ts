@@ -112,7 +112,10 @@ export interface ProbeExpectation {
   notInSession?: boolean;
 }
 
-/** When a probe is asked: at a step index, at the first step after each compaction, or at the end. */
+/**
+ * When a probe is asked: at a step index; `after-compaction`, at the first step after each
+ * compaction or rewrite that touched its evidence; or at the end.
+ */
 export type ProbeAsk = 'end' | 'after-compaction' | { step: number };
 
 export interface Probe {
@@ -123,6 +126,11 @@ export interface Probe {
   /** Ids of the messages that hold the evidence. */
   evidence: string[];
   ask: ProbeAsk[];
+  /**
+   * Older values of the same fact, which a later one replaced (an earlier error of the same
+   * command): a context holding one of them and not the latest is `stale`.
+   */
+  superseded?: string[];
   /** Free-form origin: `hand`, `synthetic`, `generated`. */
   origin?: string;
 }

@@ -17,7 +17,7 @@ export const FORMATS: Record<ProviderName, ReplyFormat> = { gemini: geminiReplie
 /** A summary's budget when neither the directive nor the request gives one. */
 const DEFAULT_SUMMARY_BUDGET = 512;
 /** The reader answers in about this many tokens. */
-const READER_ANSWER_TOKENS = 120;
+export const READER_ANSWER_TOKENS = 120;
 
 export interface SimulateInput {
   format: ProviderName;

@@ -1,0 +1,35 @@
+import { wordsOf } from './findable.js';
+
+/**
+ * Whether a question gives its answer away (issue 25): no token of the expected answer may appear
+ * in the question. A token is a run of letters and digits, lower-cased; for a path, only the
+ * tokens of its last component count (`src/probes/grade.ts` → `grade`, `ts`), as its folders are
+ * what a question may use to say where the file lives. English function words (`the`, `of`) are
+ * not tokens of an answer: they name nothing.
+ */
+
+const FUNCTION_WORDS: ReadonlySet<string> = new Set('a an the to of in on at by as is it be or and for with from into that this was were are'.split(' '));
+
+/** A path or file name: one word holding a `/` or ending in an extension (`go.mod`, `src/a.ts`). */
+function isPath(answer: string): boolean {
+  const trimmed = answer.trim();
+  return !/\s/.test(trimmed) && (/[/\\]/.test(trimmed) || /\.[A-Za-z][\w]{0,7}$/.test(trimmed));
+}
+
+/** The tokens of an answer a question must not contain (see the module comment). */
+export function answerTokens(answer: string): ReadonlySet<string> {
+  const trimmed = answer.trim();
+  const text = isPath(trimmed)
+    ? (trimmed
+        .split(/[/\\]/)
+        .filter((part) => part !== '')
+        .at(-1) ?? trimmed)
+    : trimmed;
+  return new Set(wordsOf(text).filter((token) => !FUNCTION_WORDS.has(token)));
+}
+
+/** The tokens of `answer` that `question` contains, in the question's order; empty when it leaks none. */
+export function leakedTokens(question: string, answer: string): string[] {
+  const tokens = answerTokens(answer);
+  return [...new Set(wordsOf(question).filter((word) => tokens.has(word)))];
+}
