@@ -2,7 +2,8 @@ import { createTextMemo, type TextMemo } from '../../memo.js';
 import { SPECIFIC_KINDS } from './specific-kinds.js';
 import type { ContextMessage } from '../../transcript/types.js';
 import { gatherMaterial, type MaterialItem, type MaterialKind } from './summary-material.js';
-import { chooseSpecifics, paraphraseOf, type ChosenSpecifics, type Paraphrase } from './summary-specifics.js';
+import { chooseAmong, mentionsOf, paraphraseOf, type ChosenSpecifics, type Paraphrase } from './summary-specifics.js';
+import { FITTED, predictedLength, type SummarizerFit } from './summary-fit.js';
 import { detectStyle, sectionsOf, type SummarySection, type SummaryStyle } from './summary-style.js';
 
 export interface SummaryOptions {
@@ -17,6 +18,8 @@ export interface SummaryOptions {
    * fit in what is left of its section is passed over uncounted, as counting it would pass it over.
    */
   atLeast?: (text: string) => number;
+  /** The model of loss and length (summary-fit.ts); the fit on real compactions unless given. */
+  fit?: SummarizerFit;
 }
 
 /** Below this budget a summary is plain lines, whatever style the prompt asks for. */
@@ -38,14 +41,18 @@ interface Line {
  */
 export function summarizeMessages(messages: readonly ContextMessage[], options: SummaryOptions): string {
   const prompt = options.prompt ?? systemText(messages);
+  const fit = options.fit ?? FITTED;
+  const mentions = mentionsOf(messages);
+  // A model writes the summary a history of this size gets, within the budget it is given.
+  const budgetTokens = Math.min(options.budgetTokens, Math.round(predictedLength(fit, mentions.chars)));
   // Headings do not pay for themselves in a few dozen tokens: a model writes plain lines.
-  const style = options.budgetTokens < MIN_SECTIONED_TOKENS ? 'map' : detectStyle(prompt);
-  const chosen = chooseSpecifics(messages, options.budgetTokens);
+  const style = budgetTokens < MIN_SECTIONED_TOKENS ? 'map' : detectStyle(prompt);
+  const chosen = chooseAmong(mentions, budgetTokens, fit);
   const material = gatherMaterial(messages);
-  const lines = composeLines(style, material, chosen, options);
+  const lines = composeLines(style, material, chosen, { ...options, budgetTokens });
   let summary = render(style, lines);
   // Line costs are an estimate of the joined text; drop the last prose lines until it fits.
-  while (lines.length > 0 && options.count(summary) > options.budgetTokens) {
+  while (lines.length > 0 && options.count(summary) > budgetTokens) {
     const drop = lines.map((line) => line.isData).lastIndexOf(false);
     lines.splice(drop >= 0 ? drop : lines.length - 1, 1);
     summary = render(style, lines);
@@ -105,6 +112,22 @@ function composeLines(style: SummaryStyle, material: readonly MaterialItem[], ch
       left -= cost;
     }
     carry = Math.max(0, left);
+  });
+  // What the sections left unspent (a section short of material passes its share on, and the last
+  // one has no section after it) goes to more of their material, in their order, as a model writes
+  // on until it has said what it had to.
+  sections.forEach((section, index) => {
+    if (section.isData === true || carry < 2) return;
+    for (const line of proseOf(section, byKind, chosen)) {
+      if (carry < 2) break;
+      if (seen.has(line.key)) continue;
+      if (options.atLeast !== undefined && floorOf(line, options.atLeast) + 2 > carry) continue;
+      const cost = counts.get(line.text, options.count) + 2;
+      if (cost > carry) continue;
+      seen.add(line.key);
+      lines.push({ section: index, text: line.text, isData: false });
+      carry -= cost;
+    }
   });
   return lines;
 }

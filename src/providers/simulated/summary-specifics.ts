@@ -2,50 +2,91 @@ import { createTextMemo } from '../../memo.js';
 import { factsOf } from './text-facts.js';
 import { callArgumentText, findSpecifics, SPECIFIC_KINDS, type SpecificKind } from './specific-kinds.js';
 import type { ContextMessage, ToolCall } from '../../transcript/types.js';
+import { FITTED, MENTION_PLACES, predictedLength, recurrenceClass, type SummarizerFit } from './summary-fit.js';
 
 /**
  * The model of loss of the simulated summarizer: which specifics (providers/simulated/specific-kinds.ts)
  * a summary repeats verbatim, and how the rest is paraphrased.
  *
- * Measured on real compactions, a summary names a number of specifics that grows with its own
- * length, not with the history's: a model that writes 2,000 tokens names a handful of files, a
- * few identifiers and almost no numbers, whether the history held 50 paths or 300. So a summary
- * of B tokens keeps about B / `TOKENS_PER_SPECIFIC[kind]` of each kind (never more than the
- * history has), the most prominent ones: named in the user's and the agent's own words and in
- * tool-call arguments rather than only in tool output, named often, and named late. Everything
- * else is paraphrased: a path becomes its file name, an identifier its words (`countTokens` →
- * `count tokens`), a number is dropped.
+ * Measured on real compactions (summary-fit.ts), a specific survives with a probability set by
+ * where it was named (the user's words, the agent's, a tool call's arguments, or tool output only)
+ * and how often it recurs: a path the agent passed to ten tool calls is kept far more often than one
+ * a directory listing printed once. A summary keeps the expected number of each kind — the sum of
+ * those probabilities over the history's specifics — scaled down when it is shorter than the length
+ * the fit predicts for that history; the kept ones are the likeliest, ties going to the most
+ * prominent (weighted mentions, later ones heavier). Everything else is paraphrased: a path becomes
+ * its file name, an identifier its words (`countTokens` → `count tokens`), a number is dropped.
  */
 
-/** Summary tokens per verbatim specific of each kind (fitted on a real Claude Code compaction; see README). */
-const TOKENS_PER_SPECIFIC: Record<SpecificKind, number> = { paths: 360, numbers: 720, identifiers: 310 };
-
-/** Weight of one mention, by where it is: the agent's and the user's own words count most. */
-const WEIGHT = { user: 3, assistant: 2, call: 2, tool: 0.25, system: 0 } as const;
+/** Weight of one mention in a tie, by where it is: the agent's and the user's own words count most. */
+const WEIGHT = { user: 3, assistant: 2, call: 2, tool: 0.25 } as const;
 /** How much a mention at the end of the history outweighs one at its start. */
 const RECENCY = 1;
 
 export type ChosenSpecifics = Record<SpecificKind, Set<string>>;
 
-/** The specifics a summary of `budgetTokens` keeps verbatim. */
-export function chooseSpecifics(messages: readonly ContextMessage[], budgetTokens: number): ChosenSpecifics {
-  const scores: Record<SpecificKind, Map<string, number>> = { paths: new Map(), numbers: new Map(), identifiers: new Map() };
+/** How a history names one specific: its most prominent place, how often, and its weight in a tie. */
+export interface Mentions {
+  /** Index into MENTION_PLACES. */
+  place: number;
+  count: number;
+  score: number;
+}
+
+/** Every specific a history names, per kind, with its mentions; and the history's characters (the length model's input). */
+export interface HistoryMentions {
+  byKind: Record<SpecificKind, Map<string, Mentions>>;
+  chars: number;
+}
+
+/** The mentions of every specific in a history (system messages are the prompt, not the history). */
+export function mentionsOf(messages: readonly ContextMessage[]): HistoryMentions {
+  const byKind: Record<SpecificKind, Map<string, Mentions>> = { paths: new Map(), numbers: new Map(), identifiers: new Map() };
+  let chars = 0;
   messages.forEach((message, index) => {
     const late = 1 + (RECENCY * index) / Math.max(1, messages.length - 1);
-    for (const { specifics, weight } of namedIn(message)) {
-      const mention = weight * late;
+    const named = namedIn(message);
+    chars += named.chars;
+    for (const { specifics, place } of named.places) {
+      const mention = WEIGHT[MENTION_PLACES[place] ?? 'tool'] * late;
       for (const kind of SPECIFIC_KINDS) {
-        const scored = scores[kind];
-        for (const value of specifics[kind]) scored.set(value, (scored.get(value) ?? 0) + mention);
+        const found = byKind[kind];
+        for (const value of specifics[kind]) {
+          const known = found.get(value);
+          if (known === undefined) found.set(value, { place, count: 1, score: mention });
+          else {
+            known.place = Math.min(known.place, place);
+            known.count += 1;
+            known.score += mention;
+          }
+        }
       }
     }
   });
+  return { byKind, chars };
+}
+
+/** The share of specifics like this one (its place and recurrence) that the fit says a summary keeps. */
+export function keepShare(fit: SummarizerFit, kind: SpecificKind, mentions: Mentions): number {
+  return fit.keep[kind][MENTION_PLACES[mentions.place] ?? 'tool'][recurrenceClass(mentions.count)] ?? 0;
+}
+
+/** The specifics a summary of `budgetTokens` keeps verbatim. */
+export function chooseSpecifics(messages: readonly ContextMessage[], budgetTokens: number, fit: SummarizerFit = FITTED): ChosenSpecifics {
+  return chooseAmong(mentionsOf(messages), budgetTokens, fit);
+}
+
+/** `chooseSpecifics` on a history's mentions. */
+export function chooseAmong({ byKind, chars }: HistoryMentions, budgetTokens: number, fit: SummarizerFit): ChosenSpecifics {
+  // A summary shorter than a real one of this history would be names fewer, in proportion.
+  const scale = Math.min(1, budgetTokens / Math.max(1, predictedLength(fit, chars)));
   const chosen: ChosenSpecifics = { paths: new Set(), numbers: new Set(), identifiers: new Set() };
   for (const kind of SPECIFIC_KINDS) {
-    const keep = Math.round(budgetTokens / TOKENS_PER_SPECIFIC[kind]);
-    // Ties go to the value first seen later (Map keeps insertion order; the sort is stable).
-    const ranked = [...scores[kind]].reverse().sort((a, b) => b[1] - a[1]);
-    for (const [value] of ranked.slice(0, keep)) chosen[kind].add(value);
+    const ranked = [...byKind[kind]].reverse().map(([value, mentions]) => ({ value, mentions, share: keepShare(fit, kind, mentions) }));
+    const expected = ranked.reduce((sum, r) => sum + r.share, 0);
+    // The likeliest first; ties to the most prominent, then to the value first seen later (stable sort of the reversed order).
+    ranked.sort((a, b) => b.share - a.share || b.mentions.score - a.mentions.score);
+    for (const { value } of ranked.slice(0, Math.round(expected * scale))) chosen[kind].add(value);
   }
   return chosen;
 }
@@ -53,10 +94,16 @@ export function chooseSpecifics(messages: readonly ContextMessage[], budgetToken
 /** The specifics of a text, per kind, in order. */
 export type Specifics = Record<SpecificKind, readonly string[]>;
 
-/** Where a message names specifics (its text, each tool call's arguments), with the weight of that place. */
+/** Where a message names specifics (its text, each tool call's arguments), with the place (index into MENTION_PLACES). */
 interface Named {
   specifics: Specifics;
-  weight: number;
+  place: number;
+}
+
+/** What one message names, and its characters (text and tool-call arguments). */
+interface NamedInMessage {
+  places: readonly Named[];
+  chars: number;
 }
 
 /**
@@ -65,19 +112,31 @@ interface Named {
  * (text-facts.ts); per tool call object. Only the recency of each mention changes from one summary
  * request to the next. Messages and tool calls are never changed once built.
  */
-const namedOf = new WeakMap<ContextMessage, readonly Named[]>();
-const specificsOfCall = new WeakMap<ToolCall, Specifics>();
+const namedOf = new WeakMap<ContextMessage, NamedInMessage>();
+const specificsOfCall = new WeakMap<ToolCall, { specifics: Specifics; chars: number }>();
 
-function namedIn(message: ContextMessage): readonly Named[] {
+const PLACE_OF_ROLE = { user: 0, assistant: 1, tool: 3 } as const;
+const CALL_PLACE = 2;
+
+function namedIn(message: ContextMessage): NamedInMessage {
   const known = namedOf.get(message);
   if (known !== undefined) return known;
-  const named: Named[] = [];
-  if (WEIGHT[message.role] !== 0) named.push({ specifics: specificsOf(message.text), weight: WEIGHT[message.role] });
-  for (const call of message.toolCalls ?? []) {
-    let specifics = specificsOfCall.get(call);
-    if (specifics === undefined) specificsOfCall.set(call, (specifics = specificsOf(callArgumentText(call))));
-    named.push({ specifics, weight: WEIGHT.call });
+  const places: Named[] = [];
+  let chars = 0;
+  if (message.role !== 'system') {
+    places.push({ specifics: specificsOf(message.text), place: PLACE_OF_ROLE[message.role] });
+    chars += message.text.length;
   }
+  for (const call of message.toolCalls ?? []) {
+    let ofCall = specificsOfCall.get(call);
+    if (ofCall === undefined) {
+      const text = callArgumentText(call);
+      specificsOfCall.set(call, (ofCall = { specifics: specificsOf(text), chars: text.length }));
+    }
+    places.push({ specifics: ofCall.specifics, place: CALL_PLACE });
+    chars += ofCall.chars;
+  }
+  const named = { places, chars };
   namedOf.set(message, named);
   return named;
 }

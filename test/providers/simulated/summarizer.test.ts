@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { summarizeMessages } from '../../../src/providers/simulated/summarizer.js';
 import { chooseSpecifics, paraphraseSpecifics } from '../../../src/providers/simulated/summary-specifics.js';
 import { detectStyle } from '../../../src/providers/simulated/summary-style.js';
+import { FITTED } from '../../../src/providers/simulated/summary-fit.js';
 import { HANDOFF_PROMPT } from '../../../src/strategies/codex-rebuild.js';
 import { MAP_PROMPT } from '../../../src/strategies/gatekeeper.js';
 import { STRUCTURED_SUMMARY_PROMPT } from '../../../src/strategies/reactive-compress.js';
@@ -42,7 +43,8 @@ describe('the simulated summarizer', () => {
 
   it('follows the prompt: a handoff leads with the goal and next steps, a recap with what was done', () => {
     const handoff = summarizeMessages(session, { budgetTokens: 400, count, prompt: HANDOFF_PROMPT });
-    expect(handoff.split('\n\n').map((block) => block.split(':')[0])).toEqual(['Goal', 'Next steps', 'Progress and decisions', 'Constraints', 'Critical data']);
+    // No specific of this short history is likely enough to be kept (summary-fit.ts), so no data section.
+    expect(handoff.split('\n\n').map((block) => block.split(':')[0])).toEqual(['Goal', 'Next steps', 'Progress and decisions', 'Constraints']);
     const recap = summarizeMessages(session, { budgetTokens: 400, count, prompt: RECAP_PROMPT });
     expect(recap.startsWith('Done:\n')).toBe(true);
     const structured = summarizeMessages(session, { budgetTokens: 400, count, prompt: STRUCTURED_SUMMARY_PROMPT });
@@ -50,7 +52,6 @@ describe('the simulated summarizer', () => {
       'Task',
       'Done so far',
       'Decisions',
-      'Files and commands',
       'Errors and open problems',
       'Next steps',
     ]);
@@ -66,17 +67,46 @@ describe('the simulated summarizer', () => {
     expect(handoff).not.toContain('Let me find');
   });
 
-  it('keeps about one path per 360 tokens of summary, one number per 720, one identifier per 310; paraphrases the rest', () => {
-    const small = chooseSpecifics(session, 400);
-    expect([...small.paths]).toEqual(['src/payments/webhook.ts']);
-    expect([...small.numbers]).toEqual(['5432']);
-    expect([...small.identifiers]).toEqual(['processed_events']);
-    const summary = summarizeMessages(session, { budgetTokens: 400, count, prompt: STRUCTURED_SUMMARY_PROMPT });
-    expect(summary).toContain('src/payments/webhook.ts');
-    expect(summary).not.toContain('src/payments/retry_queue.ts');
-    expect(summary).not.toContain('23505');
-    expect(summary).not.toContain('handleWebhook');
-    expect(paraphraseSpecifics('Ran handleWebhook in src/payments/retry_queue.ts (code 23505)', small)).toBe('Ran handle webhook in retry queue.ts (code)');
+  it('keeps the specifics a real summary keeps: by where they are named and how often, fewer in a shorter summary', () => {
+    // The user names two files; the agent reads each of them a dozen times; a listing prints forty more once.
+    const named = ['src/payments/webhook.ts', 'src/payments/retry_queue.ts'];
+    const listed = Array.from({ length: 40 }, (_, i) => `lib/vendor/mod_${i}/index.js`);
+    const history: ContextMessage[] = [
+      message('u1', 'user', `Make ${named[0] ?? ''} idempotent; ${named[1] ?? ''} calls it.`),
+      ...Array.from({ length: 12 }, (_, i) =>
+        message(`a${i}`, 'assistant', 'Reading it again.', {
+          toolCalls: named.map((path, j) => ({ id: `c${i}-${j}`, name: 'Read', args: { file_path: path } })),
+        }),
+      ),
+      message('t1', 'tool', listed.join('\n'), { toolCallId: 'c0-0' }),
+    ];
+    const shares = { user: FITTED.keep.paths.user[3] ?? 0, tool: FITTED.keep.paths.tool[0] ?? 0 };
+    expect(shares.user).toBeGreaterThan(shares.tool * 10);
+    const expected = Math.round(2 * shares.user + 40 * shares.tool);
+    const chosen = chooseSpecifics(history, 100_000);
+    expect(expected).toBeGreaterThan(0);
+    expect(chosen.paths.size).toBe(expected);
+    for (const path of chosen.paths) expect(named).toContain(path);
+    // A summary of a fraction of the length the fit predicts keeps that fraction.
+    expect(chooseSpecifics(history, 1).paths.size).toBe(0);
+    const summary = summarizeMessages(history, { budgetTokens: 100_000, count, prompt: STRUCTURED_SUMMARY_PROMPT });
+    for (const path of chosen.paths) expect(summary).toContain(path);
+    for (const path of listed) expect(summary).not.toContain(path);
+    expect(paraphraseSpecifics('Ran handleWebhook in src/payments/retry_queue.ts (code 23505)', chooseSpecifics(session, 400))).toBe(
+      'Ran handle webhook in retry queue.ts (code)',
+    );
+  });
+
+  it('writes the length the fit predicts for the history, within the budget', () => {
+    const long = Array.from({ length: 400 }, (_, i) =>
+      message(`m${i}`, i % 2 === 0 ? 'user' : 'assistant', `Step ${i}: we changed the parser and reran the suite because the last run failed.`),
+    );
+    const chars = long.reduce((n, m) => n + m.text.length, 0);
+    const predicted = FITTED.length.scale * (chars / 1000) ** FITTED.length.exponent;
+    const written = count(summarizeMessages(long, { budgetTokens: 100_000, count, prompt: STRUCTURED_SUMMARY_PROMPT }));
+    expect(written).toBeLessThanOrEqual(predicted);
+    expect(written).toBeGreaterThan(0.8 * predicted);
+    expect(count(summarizeMessages(long, { budgetTokens: 300, count, prompt: STRUCTURED_SUMMARY_PROMPT }))).toBeLessThanOrEqual(300);
   });
 
   it('never exceeds the budget', () => {

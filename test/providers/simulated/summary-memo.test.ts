@@ -11,6 +11,7 @@ import { STRUCTURED_SUMMARY_PROMPT } from '../../../src/strategies/reactive-comp
 import { RECAP_PROMPT } from '../../../src/strategies/tri-modal.js';
 import { createTokenizer } from '../../../src/tokens/tokenizer.js';
 import type { ContextMessage, ToolCall } from '../../../src/transcript/types.js';
+import { FITTED } from '../../../src/providers/simulated/summary-fit.js';
 
 /**
  * The summarizer reads each message, text and line once (per message object, per text, per line)
@@ -93,28 +94,47 @@ function referenceMaterial(messages: readonly ContextMessage[]): MaterialItem[] 
   return items;
 }
 
-const TOKENS_PER_SPECIFIC: Record<SpecificKind, number> = { paths: 360, numbers: 720, identifiers: 310 };
-const WEIGHT = { user: 3, assistant: 2, call: 2, tool: 0.25, system: 0 } as const;
+const WEIGHT = { user: 3, assistant: 2, call: 2, tool: 0.25 } as const;
+const PLACES = ['user', 'assistant', 'call', 'tool'] as const;
 
+/** The rule of summary-specifics.ts, over whole texts with no memo: shares by place and recurrence, scaled to the budget. */
 function referenceChoice(messages: readonly ContextMessage[], budgetTokens: number): ChosenSpecifics {
-  const scores: Record<SpecificKind, Map<string, number>> = { paths: new Map(), numbers: new Map(), identifiers: new Map() };
+  const found: Record<SpecificKind, Map<string, { place: number; count: number; score: number }>> = {
+    paths: new Map(),
+    numbers: new Map(),
+    identifiers: new Map(),
+  };
+  let chars = 0;
   messages.forEach((message, index) => {
     const late = 1 + index / Math.max(1, messages.length - 1);
-    const parts: { text: string; weight: number }[] = [
-      { text: message.text, weight: WEIGHT[message.role] },
-      ...(message.toolCalls ?? []).map((call) => ({ text: callArgumentText(call), weight: WEIGHT.call })),
+    const parts: { text: string; place: number }[] = [
+      ...(message.role === 'system' ? [] : [{ text: message.text, place: PLACES.indexOf(message.role) }]),
+      ...(message.toolCalls ?? []).map((call) => ({ text: callArgumentText(call), place: 2 })),
     ];
-    for (const { text, weight } of parts) {
-      if (weight === 0) continue;
+    for (const { text, place } of parts) {
+      chars += text.length;
       for (const kind of SPECIFIC_KINDS) {
-        for (const { value } of findSpecifics(text, kind)) scores[kind].set(value, (scores[kind].get(value) ?? 0) + weight * late);
+        for (const { value } of findSpecifics(text, kind)) {
+          const known = found[kind].get(value) ?? { place, count: 0, score: 0 };
+          known.place = Math.min(known.place, place);
+          known.count += 1;
+          known.score += WEIGHT[PLACES[place] ?? 'tool'] * late;
+          found[kind].set(value, known);
+        }
       }
     }
   });
+  const length = FITTED.length.scale * Math.max(1, chars / 1000) ** FITTED.length.exponent;
+  const scale = Math.min(1, budgetTokens / length);
+  const recurrence = (n: number): number => (n >= 10 ? 3 : n >= 4 ? 2 : n >= 2 ? 1 : 0);
   const chosen: ChosenSpecifics = { paths: new Set(), numbers: new Set(), identifiers: new Set() };
   for (const kind of SPECIFIC_KINDS) {
-    const ranked = [...scores[kind]].reverse().sort((a, b) => b[1] - a[1]);
-    for (const [value] of ranked.slice(0, Math.round(budgetTokens / TOKENS_PER_SPECIFIC[kind]))) chosen[kind].add(value);
+    const ranked = [...found[kind]]
+      .reverse()
+      .map(([value, m]) => ({ value, m, share: FITTED.keep[kind][PLACES[m.place] ?? 'tool'][recurrence(m.count)] ?? 0 }));
+    const expected = ranked.reduce((n, r) => n + r.share, 0);
+    ranked.sort((a, b) => b.share - a.share || b.m.score - a.m.score);
+    for (const { value } of ranked.slice(0, Math.round(expected * scale))) chosen[kind].add(value);
   }
   return chosen;
 }
@@ -232,7 +252,8 @@ describe('the summarizer’s memos', () => {
     const random = createRandom(7);
     const history = randomHistory(random, 60);
     const sentences = referenceMaterial(history).map((item) => item.text);
-    const named = referenceChoice(history, 1_000_000);
+    const named: ChosenSpecifics = { paths: new Set(), numbers: new Set(), identifiers: new Set() };
+    for (const message of history) for (const kind of SPECIFIC_KINDS) for (const { value } of findSpecifics(message.text, kind)) named[kind].add(value);
     for (let round = 0; round < 40; round++) {
       // A random share of the named specifics kept: answers change for some sentences, not for others.
       const share = random.next();
