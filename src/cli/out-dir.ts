@@ -1,6 +1,6 @@
-import { appendFileSync, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, appendFileSync, constants, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { displayPath } from '../paths.js';
 import { JOURNAL_FILE, formatJournalHeader, formatJournalUnit, parseJournal, type Journal, type JournalHeader } from '../engine/journal.js';
@@ -20,7 +20,10 @@ interface LockInfo {
   started: string;
 }
 
-/** An `--out` that exists but is not a folder cannot take the reports: exit 2 before any work. */
+/**
+ * An `--out` that exists but is not a folder, or that cannot be written, cannot take the reports:
+ * exit 2 before any work.
+ */
 export function checkOutDir(out: string, flag = '--out'): void {
   let info: ReturnType<typeof statSync>;
   try {
@@ -31,24 +34,65 @@ export function checkOutDir(out: string, flag = '--out'): void {
     );
   }
   if (info !== undefined && !info.isDirectory()) throw new UsageError(`${flag} ${displayPath(out)} is a file, not a folder: choose a folder for the reports`);
+  const existing = info !== undefined ? out : nearestExisting(out);
+  try {
+    accessSync(existing, constants.W_OK);
+  } catch (error) {
+    throw notWritable(flag, out, existing, error);
+  }
+}
+
+/** The closest folder of `path` (itself included) that exists. */
+function nearestExisting(path: string): string {
+  let at = resolve(path);
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  return at;
+}
+
+function notWritable(flag: string, out: string, where: string, error: unknown): UsageError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why = code === 'EROFS' ? 'a read-only file system' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : 'no file can be created there';
+  const place = resolve(where) === resolve(out) ? '' : ` (in ${displayPath(where)})`;
+  return new UsageError(`${flag} ${displayPath(out)} is not writable${place}: ${why}; choose another folder`);
+}
+
+/**
+ * Creates `path` and its missing parents one level at a time. Node's recursive mkdir loops for
+ * ever (at 100 % CPU, deaf to signals) where mkdir answers ENOENT under a folder that exists, as
+ * everywhere under /proc: a folder that cannot be made here is a usage error at once.
+ */
+export function makeFolder(path: string, flag = '--out'): void {
+  const missing: string[] = [];
+  for (let at = resolve(path); !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') continue;
+      if (code === 'ENOTDIR') throw new UsageError(`${flag} ${displayPath(path)} cannot be a folder: ENOTDIR (a file stands in its path)`);
+      throw notWritable(flag, path, dirname(dir), error);
+    }
+  }
 }
 
 /**
  * Takes `<out>/.lock` (creating `out`), or refuses with exit 2 naming the run that holds it. The
  * lock file is written whole under another name and hard-linked into place, which fails if a lock
  * exists: two runs can never both hold it. A lock left by a dead process of this host (a run
- * killed with SIGKILL) is taken over.
+ * killed with SIGKILL) is taken over. Every command that writes into an `--out` takes it (run,
+ * sweep, report), so none writes into a folder a running run holds.
  */
-export function lockOutDir(out: string): { release: () => void } {
-  try {
-    mkdirSync(out, { recursive: true });
-  } catch (error) {
-    throw new UsageError(`cannot create the output folder ${displayPath(out)}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+export function lockOutDir(out: string, flag = '--out'): { release: () => void } {
+  makeFolder(out, flag);
   const path = join(out, LOCK_FILE);
   const mine: LockInfo = { pid: process.pid, host: hostname(), started: new Date().toISOString() };
   const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify(mine)}\n`);
+  try {
+    writeFileSync(temporary, `${JSON.stringify(mine)}\n`);
+  } catch (error) {
+    throw notWritable(flag, out, out, error);
+  }
   try {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -57,11 +101,7 @@ export function lockOutDir(out: string): { release: () => void } {
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 3) throw error;
         const holder = readLock(path);
-        if (holder !== undefined && !isStale(holder)) {
-          throw new UsageError(
-            `${displayPath(out)} is in use by another ctxbench run (pid ${holder.pid} on ${holder.host}, started ${holder.started}); wait for it, or choose another --out (remove ${displayPath(path)} if that run is gone)`,
-          );
-        }
+        if (holder !== undefined && !isStale(holder)) throw heldBy(out, flag, holder);
         takeOver(path, holder);
       }
     }
@@ -69,6 +109,18 @@ export function lockOutDir(out: string): { release: () => void } {
     rmSync(temporary, { force: true });
   }
   return { release: () => releaseLock(path) };
+}
+
+/** Refuses (exit 2) an `out` a live run holds, before any work; the lock itself is taken to write. */
+export function refuseHeldOutDir(out: string, flag = '--out'): void {
+  const holder = readLock(join(out, LOCK_FILE));
+  if (holder !== undefined && !isStale(holder)) throw heldBy(out, flag, holder);
+}
+
+function heldBy(out: string, flag: string, holder: LockInfo): UsageError {
+  return new UsageError(
+    `${displayPath(out)} is in use by another ctxbench run (pid ${holder.pid} on ${holder.host}, started ${holder.started}); wait for it, or choose another ${flag} (remove ${displayPath(join(out, LOCK_FILE))} if that run is gone)`,
+  );
 }
 
 function readLock(path: string): LockInfo | undefined {
@@ -158,4 +210,20 @@ export function countJournaled(out: string): number {
       .split('\n')
       .filter((line) => line !== '').length - 1,
   );
+}
+
+/**
+ * `-o <file>` of a command that writes one file (generate, import): a folder there, or a folder
+ * that cannot be written, is a usage error before any work; its missing parents are created.
+ */
+export function checkOutFile(file: string, flag = '-o'): void {
+  const info = statSync(file, { throwIfNoEntry: false });
+  if (info?.isDirectory() === true)
+    throw new UsageError(`${flag} ${displayPath(file)} is a folder: give the file to write (e.g. ${displayPath(join(file, 'session.ctx.jsonl'))})`);
+  makeFolder(dirname(resolve(file)), flag);
+  try {
+    accessSync(info !== undefined ? file : dirname(resolve(file)), constants.W_OK);
+  } catch (error) {
+    throw notWritable(flag, file, info !== undefined ? file : dirname(resolve(file)), error);
+  }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
@@ -17,7 +18,28 @@ interface Case {
   message: RegExp;
   /** Whether `--out <fresh folder>` is added, and must still not exist afterwards (exit 2 before any work). */
   out?: boolean;
+  /** Where the message is (default: stderr, or stdout for a run that goes on). */
+  stream?: 'stderr' | 'stdout';
+  /** What else must hold afterwards. */
+  after?: () => void;
 }
+
+/** A folder whose `.lock` a running process holds (this test's parent), as a `run` under way holds its --out. */
+function heldFolder(): string {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'result.json'), '{"earlier":true}\n');
+  writeFileSync(join(dir, '.lock'), `${JSON.stringify({ pid: process.ppid, host: hostname(), started: '2026-01-01T00:00:00.000Z' })}\n`);
+  return dir;
+}
+
+function expectHeldUntouched(dir: string): void {
+  expect(readdirSync(dir).sort()).toEqual(['.lock', 'result.json']);
+  expect(readFileSync(join(dir, 'result.json'), 'utf8')).toBe('{"earlier":true}\n');
+}
+
+const heldByReport = heldFolder();
+const heldBySweep = heldFolder();
+const imported = join(tempDir(), 'with-secrets.ctx.jsonl');
 
 /** Every input of fixtures/bad/, with the exit code and the message it must give. */
 const CASES: Case[] = [
@@ -166,6 +188,56 @@ const CASES: Case[] = [
     message: /codex-session\.jsonl: read as claude-code, it holds no messages/,
   },
   {
+    name: 'import --from codex of a Claude Code log says which format it looks like',
+    args: ['import', '--from', 'codex', at('import/claude-session-with-secrets.jsonl'), '-o', join(tempDir(), 'x.ctx.jsonl')],
+    code: 2,
+    message: /claude-session-with-secrets\.jsonl: does not look like a codex log: it looks like a claude-code log; use --from claude-code/,
+  },
+  {
+    name: 'import -o masks the secrets of the log and counts them on stderr',
+    args: ['import', at('import/claude-session-with-secrets.jsonl'), '-o', imported],
+    code: 0,
+    stream: 'stderr',
+    message: /claude-session-with-secrets\.jsonl: 4 secrets redacted \(1 github-token, 2 openai-key, 1 private-key\); --no-redact keeps them/,
+    after: () => {
+      const text = readFileSync(imported, 'utf8');
+      expect(text).not.toMatch(/sk-proj-|ghp_|BEGIN RSA PRIVATE KEY/);
+      expect(text).toContain('[redacted:github-token]');
+    },
+  },
+  {
+    name: 'generate -o a folder',
+    args: ['generate', '--steps', '5', '-o', at('flags/empty-folder')],
+    code: 2,
+    message: /-o .*empty-folder is a folder: give the file to write/,
+  },
+  {
+    name: '--out under /proc fails at once (no spin in a recursive mkdir)',
+    args: ['run', tiny, '--out', '/proc/ctxbench-out/reports'],
+    code: 2,
+    message: /--out .*proc\/ctxbench-out\/reports is not writable \(in .*proc\): no file can be created there/,
+  },
+  {
+    name: '--out that cannot be written says so (not ENOENT)',
+    args: ['run', tiny, '--out', '/proc/self'],
+    code: 2,
+    message: /--out .*proc\/self is not writable: permission denied; choose another folder/,
+  },
+  {
+    name: 'report -o a folder a running run holds',
+    args: ['report', at('check/run-seed-1.json'), '-o', heldByReport],
+    code: 2,
+    message: /is in use by another ctxbench run \(pid \d+ on .*\); wait for it, or choose another --out/,
+    after: () => expectHeldUntouched(heldByReport),
+  },
+  {
+    name: 'sweep --out a folder a running run holds: refused before the sweep runs',
+    args: ['sweep', tiny, '--grid', 'rolling-window.groups=2,4', '--out', heldBySweep],
+    code: 2,
+    message: /is in use by another ctxbench run \(pid \d+ on .*\); wait for it, or choose another --out/,
+    after: () => expectHeldUntouched(heldBySweep),
+  },
+  {
     name: 'check against a baseline of another seed',
     args: check('baseline-seed-2.json'),
     code: 2,
@@ -223,7 +295,8 @@ describe('fixtures/bad: every bad input gives its exit code and names what is wr
     const out = join(tempDir(), 'out');
     const { code, stderr, stdout } = await cli([...c.args, ...(c.out === true ? ['--out', out] : [])]);
     expect(code, stderr).toBe(c.code);
-    expect(code === 0 ? stdout : stderr).toMatch(c.message);
+    expect((c.stream ?? (code === 0 ? 'stdout' : 'stderr')) === 'stdout' ? stdout : stderr).toMatch(c.message);
+    c.after?.();
     if (code === 2) {
       expect(stderr.trim().split('\n'), 'one line').toHaveLength(1);
       if (c.out === true) expect(existsSync(out), 'nothing written').toBe(false);

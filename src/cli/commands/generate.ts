@@ -5,6 +5,7 @@ import { generateSession, syntheticOptionsSchema, type SyntheticOptions } from '
 import { serializeTranscript, writeTranscript } from '../../transcript/write.js';
 import { FACT_POSITIONS, type FactPosition } from '../../transcript/synthetic/placement.js';
 import { addExamples, addOutOption, outOf, parseChoice, parsePositiveInt } from '../options.js';
+import { checkOutFile } from '../out-dir.js';
 
 interface GenerateFlags {
   steps?: number;
@@ -65,6 +66,7 @@ export function register(program: Command): void {
   command.action(async (flags: GenerateFlags) => {
     const transcript = generateSession(toOptions(flags));
     const out = outOf(flags);
+    if (out !== undefined) checkOutFile(out);
     if (out === undefined) {
       process.stdout.write(serializeTranscript(transcript));
       return;

@@ -1,13 +1,15 @@
 import type { Command } from 'commander';
-import { importTranscript, importerNames } from '../../transcript/importers/index.js';
+import { detectFormat, getImporter, importTranscript, importerNames } from '../../transcript/importers/index.js';
 import { serializeTranscript, writeTranscript } from '../../transcript/write.js';
 import { addExamples, addOutOption, outOf } from '../options.js';
+import { checkOutFile } from '../out-dir.js';
 import type { Transcript } from '../../transcript/types.js';
 import { displayPath } from '../../paths.js';
 import { extname } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { importClaudeSidechains } from '../../transcript/claude-sidechains.js';
 import { InputError } from '../../errors.js';
+import { describeRedacted, redactTranscriptEvents } from '../../redact/transcript.js';
 
 /** Skipped lines listed with their reason; more would bury the counts. */
 const SHOWN_SKIPS = 10;
@@ -18,6 +20,7 @@ interface ImportFlags {
   sidechains?: boolean;
   out?: string;
   output?: string;
+  redact: boolean;
 }
 
 /** What an import produced, as the command prints it. */
@@ -36,6 +39,7 @@ export function register(program: Command): void {
     .argument('<file>', 'the agent log')
     .option('--from <format>', `the log's format (default: detected; one of ${importerNames().join(', ')})`)
     .option('--lenient', 'skip broken lines and count them instead of failing')
+    .option('--no-redact', 'write secrets found in the log as they are (default: masked, and counted on stderr)')
     .option('--sidechains', 'Claude Code: also write each subagent conversation as a transcript of its own (<out>.sidechain-<n>.ctx.jsonl)');
   addOutOption(command, 'where to write the canonical transcript (default: stdout, and what it holds to stderr)');
   addExamples(command, [
@@ -46,9 +50,10 @@ export function register(program: Command): void {
   command.action(async (file: string, flags: ImportFlags) => {
     const lenient = flags.lenient === true;
     const out = outOf(flags);
+    if (out !== undefined) checkOutFile(out);
     if (flags.sidechains === true && out === undefined) throw new UsageError('--sidechains writes a file per subagent conversation beside -o <file>: give -o');
-    const transcript = await importTranscript(file, { from: flags.from, lenient });
-    refuseEmptyImport(transcript, flags.from);
+    const transcript = redactImport(await importNamed(file, flags.from, lenient), flags.redact);
+    refuseEmptyImport(transcript, flags.from, await detectedName(file));
     if (out === undefined) {
       process.stdout.write(serializeTranscript(transcript));
       process.stderr.write(formatCounts(transcript, '(stdout)'));
@@ -59,7 +64,7 @@ export function register(program: Command): void {
     if (flags.sidechains !== true) return;
     if (transcript.header.source?.format !== 'claude-code')
       throw new UsageError(`--sidechains reads Claude Code logs; ${displayPath(file)} is ${transcript.header.source?.format ?? 'unknown'}`);
-    const sidechains = await importClaudeSidechains(file, { lenient });
+    const sidechains = (await importClaudeSidechains(file, { lenient })).map((sidechain) => redactImport(sidechain, flags.redact));
     for (const [i, sidechain] of sidechains.entries()) {
       const path = sidechainPath(out, i + 1);
       await writeTranscript(sidechain, path);
@@ -68,18 +73,57 @@ export function register(program: Command): void {
   });
 }
 
+/**
+ * The transcript as it is written: its secrets masked (a line on stderr counts them), or, with
+ * `--no-redact`, kept, and the line says how many were kept.
+ */
+function redactImport(transcript: Transcript, redact: boolean): Transcript {
+  const { events, found } = redactTranscriptEvents(transcript.events);
+  const counted = describeRedacted(found);
+  if (counted !== undefined) {
+    const what = redact ? `${counted}; --no-redact keeps them` : `${counted.replace(' redacted', ' kept as they are')} (--no-redact)`;
+    process.stderr.write(`ctxbench: ${displayPath(transcript.file)}: ${what}\n`);
+  }
+  return redact ? { ...transcript, events } : transcript;
+}
+
 /** `session.ctx.jsonl` → `session.sidechain-2.ctx.jsonl`. */
 function sidechainPath(out: string, n: number): string {
   const suffix = out.endsWith('.ctx.jsonl') ? '.ctx.jsonl' : extname(out);
   return `${out.slice(0, out.length - suffix.length)}.sidechain-${n}${suffix}`;
 }
 
+/**
+ * Imports `file` as the format `--from` names (or the detected one). A file the named importer
+ * rejects, but that reads as another format, is a wrong `--from`: the error says which format
+ * the file looks like, not the first field the wrong schema missed.
+ */
+async function importNamed(file: string, from: string | undefined, lenient: boolean): Promise<Transcript> {
+  try {
+    return await importTranscript(file, { from, lenient });
+  } catch (error) {
+    const detected = from !== undefined && error instanceof InputError ? await detectedName(file) : undefined;
+    if (detected === undefined || detected === from) throw error;
+    throw new InputError(
+      { file: displayPath(file) },
+      `does not look like a ${from} log: it looks like a ${detected} log; use --from ${detected}, or leave out --from to detect the format`,
+    );
+  }
+}
+
+/** The format `file` looks like, or undefined when none fits or it cannot be read. */
+async function detectedName(file: string): Promise<string | undefined> {
+  const importer = await detectFormat(file).catch(() => undefined);
+  return importer === undefined ? undefined : importerNames().find((name) => getImporter(name) === importer);
+}
+
 /** An import that found no message read the wrong format (or an empty log): exit 2, not an empty file. */
-function refuseEmptyImport(transcript: Transcript, from: string | undefined): void {
+function refuseEmptyImport(transcript: Transcript, from: string | undefined, detected: string | undefined): void {
   if (transcript.events.some((event) => event.type === 'message')) return;
   const format = transcript.header.source?.format ?? from ?? 'the detected format';
   const skipped = transcript.skipped.length > 0 ? ` (${transcript.skipped.length} lines skipped)` : '';
-  const hint = from !== undefined ? `; is it a ${from} log? leave out --from to detect the format` : '';
+  const looksLike = detected !== undefined && detected !== from ? ` it looks like a ${detected} log: use --from ${detected}, or` : '';
+  const hint = from !== undefined ? `; is it a ${from} log?${looksLike} leave out --from to detect the format` : '';
   throw new InputError({ file: displayPath(transcript.file) }, `read as ${format}, it holds no messages${skipped}${hint}: nothing to import`);
 }
 

@@ -9,7 +9,7 @@ import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
 import { addExamples, parseList } from '../options.js';
 import { resultForWriting } from '../../redact/result.js';
-import { checkOutDir } from '../out-dir.js';
+import { checkOutDir, lockOutDir } from '../out-dir.js';
 import { recommendRun } from '../../engine/recommend-run.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 
@@ -70,7 +70,14 @@ export function register(program: Command): void {
     const formats = flags.format ?? reporterNames().filter((name) => name !== 'json');
     const out = resolve(flags.out ?? dirname(file));
     checkOutDir(out);
-    const written = await writeReportFiles(out, renderReports(resultForWriting(result, true), formats));
+    // A folder a running run holds is refused: its reports would be overwritten under it.
+    const lock = lockOutDir(out);
+    let written: string[];
+    try {
+      written = await writeReportFiles(out, renderReports(resultForWriting(result, true), formats));
+    } finally {
+      lock.release();
+    }
     if (flags.quiet !== true) process.stdout.write(`wrote ${written.length} files to ${displayPath(out)}/\n`);
   });
 }

@@ -7,7 +7,7 @@ import { readChartScript } from '../../report/html-chart-script.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
 import { resultForWriting } from '../../redact/result.js';
-import { checkOutDir } from '../out-dir.js';
+import { checkOutDir, lockOutDir, refuseHeldOutDir } from '../out-dir.js';
 import { DEFAULT_SEED } from '../../scenario/resolve.js';
 import { displayPath } from '../../paths.js';
 import { GateError, UsageError } from '../../errors.js';
@@ -66,6 +66,9 @@ export function register(program: Command): void {
 async function sweepCommand(paths: string[], flags: SweepFlags): Promise<void> {
   if (flags.grid.length === 0)
     throw new UsageError("sweep needs at least one --grid strategy.option=values (e.g. --grid 'codex-rebuild.trigger=0.5..0.95:0.05')");
+  const out = resolve(flags.out);
+  checkOutDir(out);
+  refuseHeldOutDir(out);
   const progress = createProgress({ quiet: flags.quiet === true });
   const live = flags.provider !== 'mock';
   const sweep = await runSweep({
@@ -88,10 +91,14 @@ async function sweepCommand(paths: string[], flags: SweepFlags): Promise<void> {
     onUnit: progress.onUnit,
   });
   progress.done();
-  const out = resolve(flags.out);
-  checkOutDir(out);
   const files = [...renderSweepFiles(sweep, readChartScript()), ...renderReports(resultForWriting(sweep.run, true), flags.reports)];
-  const written = await writeReportFiles(out, files);
+  const lock = lockOutDir(out);
+  let written: string[];
+  try {
+    written = await writeReportFiles(out, files);
+  } finally {
+    lock.release();
+  }
   if (flags.quiet !== true) {
     process.stdout.write(renderSweepTerminal(sweep));
     process.stdout.write(`wrote ${written.length} files to ${displayPath(out)}/\n`);
