@@ -1,7 +1,7 @@
 import type { RunResult, UnitResult } from '../metrics/types.js';
 import type { CheckReport, CheckRules, CheckThresholds, MeasureDiff, MeasureName, Regression, UnitDiff } from './types.js';
 import { deriveSeed } from '../random.js';
-import { bootstrapInterval } from './bootstrap.js';
+import { bootstrapInterval } from '../metrics/bootstrap.js';
 import { pairCost, pairRecall, pairRetention, pairTokens, type PairedMeasure } from './measures.js';
 
 /**

@@ -39,6 +39,12 @@ const SUMMARY_EXTRA_COLUMNS = [
   'cache_write_tokens',
   'cost_usd',
   'cost_vs_full',
+  'saving_ci_low',
+  'saving_ci_high',
+  'cost_vs_full_ci_low',
+  'cost_vs_full_ci_high',
+  'answer_recall_ci_low',
+  'answer_recall_ci_high',
 ] as const satisfies readonly (keyof SummaryRow)[];
 
 /** Every column of a summary row: the contract first, then the extras. */
