@@ -1,10 +1,13 @@
 /**
  * `ctxbench/check`: what sits on top of runs: gating a run against a baseline, sweeping options,
- * joining shards, and token-accounting fidelity against recorded usage.
+ * joining shards, token-accounting fidelity against recorded usage, and the recommendation (the
+ * strategy to ship under an objective and constraints).
  */
 export { checkRun, compareResults, readResultFile, DEFAULT_CHECK_RULES, type CheckReport, type CheckRules, type CheckOptions } from '../check/index.js';
 export { runSweep, type SweepOptions, type SweepResult } from '../sweep/run.js';
-export { paretoFront, recommend } from '../sweep/pareto.js';
+export { paretoFront } from '../sweep/pareto.js';
+export { recommend, DEFAULT_DECISION, type DecisionOptions, type DecisionRow } from '../metrics/recommend.js';
+export { recommendRun } from '../engine/recommend-run.js';
 export { mergeShards } from '../engine/shard.js';
 export { measureFidelity } from '../fidelity/measure.js';
 export { renderFidelity } from '../fidelity/render.js';

@@ -4,4 +4,4 @@ export { writeReportFiles, writeFileAtomic, type WriteOptions } from '../report/
 export { redactText, redactValue, findSecrets, hasSecret, redactionMarker, type SecretSpan } from '../redact/index.js';
 export { resultForWriting } from '../redact/result.js';
 export type { LogSummary, RunResult, SummaryRow, UnitResult } from '../metrics/types.js';
-export type { Recommendation, Candidate, Verdict, Objective } from '../metrics/recommendation.js';
+export type { Recommendation, Candidate, Verdict, Objective, AggregateRule, RecommendationConstraints } from '../metrics/recommendation.js';

@@ -1,7 +1,8 @@
 import type { RunResult, UnitResult } from '../metrics/types.js';
 import type { CheckReport, CheckRules, CheckThresholds, MeasureDiff, MeasureName, Regression, UnitDiff } from './types.js';
 import { deriveSeed } from '../random.js';
-import { bootstrapInterval } from './bootstrap.js';
+import { bootstrapInterval } from '../metrics/bootstrap.js';
+import { acceptedByRecommendation, describeOptionChanges } from './option-changes.js';
 import { pairCost, pairRecall, pairRetention, pairTokens, type PairedMeasure } from './measures.js';
 
 /**
@@ -13,7 +14,9 @@ import { pairCost, pairRecall, pairRetention, pairTokens, type PairedMeasure } f
  * - `cost`: the paired change of USD (net of prompt cache) rises above `maxCostIncrease` percent;
  * - `answer_recall`, `retention`: the paired change falls below −`max…Drop` points.
  * A sampled measure is judged on its point estimate or on its bootstrap interval's bound nearest
- * to no change (see `Decision`). Pure: the same inputs give the same report.
+ * to no change (see `Decision`). A regression of a unit whose options changed names the change; a
+ * recall drop the run's own recommendation accepts is a note instead (option-changes.ts). Pure:
+ * the same inputs give the same report.
  */
 export function compareResults(current: RunResult, baseline: RunResult, rules: CheckRules): CheckReport {
   const decision = rules.decision === 'auto' ? (current.mode === 'mock' && baseline.mode === 'mock' ? 'estimate' : 'interval') : rules.decision;
@@ -21,6 +24,7 @@ export function compareResults(current: RunResult, baseline: RunResult, rules: C
   const then = new Set(baseline.units.map(unitKey));
   const units: UnitDiff[] = [];
   const regressions: Regression[] = [];
+  const accepting: string[] = [];
   for (const before of baseline.units) {
     const after = now.get(unitKey(before));
     const thresholds = thresholdsFor(rules, before.scenario, before.strategy);
@@ -38,12 +42,17 @@ export function compareResults(current: RunResult, baseline: RunResult, rules: C
     }
     const diff = compareUnit(before, after, thresholds, rules, decision);
     units.push(diff);
-    regressions.push(...regressionsOf(diff, thresholds, rules.confidence));
+    const changes = describeOptionChanges(before, after);
+    for (const regression of regressionsOf(diff, thresholds, rules.confidence)) {
+      const accepted = acceptedByRecommendation(regression, current, changes);
+      if (accepted !== undefined) accepting.push(accepted);
+      else regressions.push(changes.length === 0 ? regression : { ...regression, message: `${regression.message}; options changed: ${changes.join(', ')}` });
+    }
   }
   const added = current.units.filter((unit) => !then.has(unitKey(unit)));
   for (const unit of added)
     units.push({ scenario: unit.scenario, strategy: unit.strategy, status: 'new', crash: { baseline: null, current: crashOf(unit) }, measures: [] });
-  return { rules, decision, units, regressions, notes: notesOf(current, baseline, added) };
+  return { rules, decision, units, regressions, notes: [...accepting, ...notesOf(current, baseline, added)] };
 }
 
 function unitKey(unit: UnitResult): string {

@@ -40,6 +40,12 @@ const SUMMARY_EXTRA_COLUMNS = [
   'cost_usd',
   'cost_vs_full',
   'invalid_asks',
+  'saving_ci_low',
+  'saving_ci_high',
+  'cost_vs_full_ci_low',
+  'cost_vs_full_ci_high',
+  'answer_recall_ci_low',
+  'answer_recall_ci_high',
 ] as const satisfies readonly (keyof SummaryRow)[];
 
 /** Every column of a summary row: the contract first, then the extras. */

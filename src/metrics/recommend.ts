@@ -213,7 +213,7 @@ function verdictOf(
   const units = sum(figures.map((f) => f.units));
   const excess = candidate.crashesBeyondFull ?? 0;
   if (excess > options.constraints.maxCrashes) {
-    const where = isFull ? 'full itself crashes' : 'crashes where full does not';
+    const where = isFull ? 'crashes itself' : 'crashes where full does not';
     return ['crashes', `${where}: ${describeCrashes(figures, excess, units)}`];
   }
   const floor = options.constraints.minRecall;

@@ -1,6 +1,7 @@
 import type { CallPurpose } from '../contracts/provider.js';
 import type { RunEvent, StepRecord } from './run-events.js';
 import type { SummaryRow } from './types.js';
+import { NO_INTERVALS, unitIntervals, type IntervalInput } from './intervals.js';
 
 /** The probe figures of a unit, already reduced by the probes module; `null` = not measured. */
 interface ProbeFigures {
@@ -83,6 +84,7 @@ export function summarizeUnit(input: UnitSummaryInput): SummaryRow {
     cost_usd: input.steps.some((step) => step.costUsd !== undefined) ? sum(input.steps, (step) => step.costUsd ?? 0) : null,
     cost_vs_full: null,
     invalid_asks: input.probes?.invalid ?? null,
+    ...NO_INTERVALS,
   };
 }
 
@@ -97,8 +99,8 @@ function sumOverheadCalls(events: readonly RunEvent[]): { tokens: number; calls:
   return { tokens, calls };
 }
 
-/** What the saving needs of a unit: its summary row and its per-step records. */
-export interface SavingInput {
+/** What the saving needs of a unit: its summary row and its per-step records (and, over several logs, its logs and answers for the intervals). */
+export interface SavingInput extends IntervalInput {
   summary: SummaryRow;
   steps: readonly StepRecord[];
 }
@@ -109,14 +111,17 @@ export interface SavingInput {
  * prompt + completion + overhead tokens) / (full's), unclamped — negative when the strategy
  * spends more tokens than `full` — and cost_vs_full = (the unit's USD) / (full's) − 1. Pairing
  * keeps a crash of `full` from rewarding whoever stops first. `full` itself is 0; null when there
- * is no `full` unit or no step both completed (or, for cost, no price).
+ * is no `full` unit or no step both completed (or, for cost, no price). Over several logs, the
+ * bootstrap intervals of both and of answer recall too (metrics/intervals.ts).
  */
 export function applySavingVsFull<T extends SavingInput>(units: readonly T[]): T[] {
   const baselines = new Map<string, T>();
   for (const unit of units) if (unit.summary.strategy === FULL_BASELINE) baselines.set(unit.summary.scenario, unit);
   return units.map((unit) => {
     const full = baselines.get(unit.summary.scenario);
-    if (unit === full) return { ...unit, summary: { ...unit.summary, saving_vs_full: 0, cost_vs_full: unit.summary.cost_usd === null ? null : 0 } };
+    const intervals = unitIntervals(unit, full);
+    if (unit === full)
+      return { ...unit, summary: { ...unit.summary, saving_vs_full: 0, cost_vs_full: unit.summary.cost_usd === null ? null : 0, ...intervals } };
     const tokens = pairedTotals(unit, full, stepTokens);
     const usd = pairedTotals(unit, full, (step) => step.costUsd);
     return {
@@ -125,6 +130,7 @@ export function applySavingVsFull<T extends SavingInput>(units: readonly T[]): T
         ...unit.summary,
         saving_vs_full: tokens === undefined ? null : 1 - tokens.mine / tokens.theirs,
         cost_vs_full: usd === undefined ? null : usd.mine / usd.theirs - 1,
+        ...intervals,
       },
     };
   });

@@ -58,6 +58,16 @@ export interface SummaryRow {
    * `full`'s context at the same point (DESIGN.md §6, the validity filter); `null` without probes.
    */
   invalid_asks: number | null;
+  /**
+   * A scenario of several logs: 95 % percentile-bootstrap interval over its logs (metrics/intervals.ts)
+   * of `saving_vs_full`, `cost_vs_full` and `answer_recall`; `null` for one log or not measured.
+   */
+  saving_ci_low: number | null;
+  saving_ci_high: number | null;
+  cost_vs_full_ci_low: number | null;
+  cost_vs_full_ci_high: number | null;
+  answer_recall_ci_low: number | null;
+  answer_recall_ci_high: number | null;
 }
 
 /** A context size a strategy reacts to (drawn as a line on the context chart). */

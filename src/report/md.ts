@@ -35,13 +35,17 @@ const COLUMNS: Column[] = [
   },
   { title: 'total tokens', align: 'right', cell: (r) => formatCount(r.total_tokens) },
   { title: 'peak ctx', align: 'right', cell: (r) => formatCount(r.peak_context_tokens) },
-  { title: 'saving', align: 'right', cell: (r) => percent(r.saving_vs_full) },
-  { title: 'cost (vs full)', align: 'right', cell: (r) => formatCostCell(r.cost_usd, r.cost_vs_full) ?? '–' },
+  { title: 'saving', align: 'right', cell: (r) => `${percent(r.saving_vs_full)}${interval(r.saving_ci_low, r.saving_ci_high)}` },
+  {
+    title: 'cost (vs full)',
+    align: 'right',
+    cell: (r) => `${formatCostCell(r.cost_usd, r.cost_vs_full) ?? '–'}${interval(r.cost_vs_full_ci_low, r.cost_vs_full_ci_high, true)}`,
+  },
   { title: '429s', align: 'right', cell: (r) => String(r.rate_limit_hits) },
   { title: 'wait', align: 'right', cell: (r) => formatDuration(r.wait_ms) },
   { title: 'compactions', align: 'right', cell: (r) => String(r.compactions) },
   { title: 'retention', align: 'right', cell: (r) => percent(r.retention) },
-  { title: 'recall', align: 'right', cell: (r) => percent(r.answer_recall) },
+  { title: 'recall', align: 'right', cell: (r) => `${percent(r.answer_recall)}${interval(r.answer_recall_ci_low, r.answer_recall_ci_high)}` },
   { title: 'unanswered', align: 'right', cell: (r) => (r.unanswered === null ? '–' : String(r.unanswered)) },
 ];
 
@@ -202,6 +206,7 @@ function describeScenario(info: ScenarioInfo): string {
   const parts = [`${escapeMarkdown(info.provider)} ${escapeMarkdown(info.model)}`, `window ${formatCount(info.window)}`];
   if (info.tpm !== undefined && info.tpm > 0) parts.push(`TPM ${formatCount(info.tpm)}`);
   parts.push(`${info.steps} steps`, `seed ${info.seed}`);
+  if (info.logs !== undefined && info.logs > 1) parts.push(`${info.logs} logs ([low, high]: 95 % bootstrap interval over them)`);
   return parts.join(' · ');
 }
 
@@ -226,6 +231,19 @@ export function escapeMarkdown(text: string): string {
 
 function percent(fraction: number | null): string {
   return fraction === null ? '–' : `${Math.round(fraction * 100)}%`;
+}
+
+/**
+ * ` [23, 33]`: the 95 % bootstrap interval over a scenario's logs, in percent (signed for a
+ * change against full); empty when there is none (one log, or a result written before them).
+ */
+function interval(low: number | null | undefined, high: number | null | undefined, signed = false): string {
+  if (low == null || high == null) return '';
+  const show = (v: number): string => {
+    const pct = Math.round(v * 100);
+    return signed && pct > 0 ? `+${pct}` : String(pct);
+  };
+  return ` [${show(low)}, ${show(high)}]`;
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {

@@ -16,12 +16,13 @@ export interface GridAxis {
   values: AxisValue[];
 }
 
-/** One point of a grid: a value per axis. */
+/** One point of a grid: a strategy and a value per axis of that strategy. */
 export interface GridPoint {
-  /** Position in the full grid (first axis outermost, last axis fastest). */
+  /** Position in the full grid (strategies in the order of their first --grid flag; within one, first axis outermost, last fastest). */
   index: number;
+  strategy: string;
   values: Record<string, AxisValue>;
-  /** `key=value` per axis, space-separated: the point's label in reports. */
+  /** The strategy and `key=value` per axis, space-separated: the point's label in reports and result.json. */
   label: string;
 }
 
@@ -91,28 +92,51 @@ function parseValue(item: string, fail: (problem: string) => never): AxisValue {
   return quoted !== null ? (quoted[2] as string) : item;
 }
 
-/** Checks that the axes sweep one strategy, each option once; returns the strategy's name. */
-export function checkAxes(axes: readonly GridAxis[]): string {
-  const first = axes[0];
-  if (first === undefined) throw new UsageError('sweep needs at least one --grid strategy.option=values');
+/**
+ * Checks that each strategy's options are swept once each; returns the strategies swept, in the
+ * order of their first --grid flag. Several strategies make one sweep whose points are each
+ * strategy's own grid, one after another.
+ */
+export function checkAxes(axes: readonly GridAxis[]): string[] {
+  if (axes.length === 0) throw new UsageError('sweep needs at least one --grid strategy.option=values');
   const seen = new Set<string>();
   for (const axis of axes) {
-    if (axis.strategy !== first.strategy) throw new UsageError(`--grid '${axis.flag}': a sweep varies one strategy; '${first.flag}' names ${first.strategy}`);
-    if (seen.has(axis.key)) throw new UsageError(`--grid '${axis.flag}': ${axis.key} is swept twice`);
-    seen.add(axis.key);
+    const key = `${axis.strategy}.${axis.key}`;
+    if (seen.has(key)) throw new UsageError(`--grid '${axis.flag}': ${key} is swept twice`);
+    seen.add(key);
   }
-  return first.strategy;
+  return [...new Set(axes.map((axis) => axis.strategy))];
 }
 
-/** Points in the cartesian product of the axes. */
+/** The axes of one strategy, in flag order. */
+export function axesOf(axes: readonly GridAxis[], strategy: string): GridAxis[] {
+  return axes.filter((axis) => axis.strategy === strategy);
+}
+
+/** Points in the grid: the sum over strategies of the cartesian product of their axes. */
 export function gridSize(axes: readonly GridAxis[]): number {
+  return checkAxes(axes).reduce((n, strategy) => n + productSize(axesOf(axes, strategy)), 0);
+}
+
+function productSize(axes: readonly GridAxis[]): number {
   return axes.reduce((n, axis) => n * axis.values.length, 1);
 }
 
-/** The point at `index` of the product (mixed radix: the last axis varies fastest). */
+/** The point at `index` of the grid: the strategy whose block holds it, then mixed radix (last axis fastest). */
 export function pointAt(axes: readonly GridAxis[], index: number): GridPoint {
+  let offset = index;
+  for (const strategy of checkAxes(axes)) {
+    const own = axesOf(axes, strategy);
+    const size = productSize(own);
+    if (offset < size) return productPoint(strategy, own, offset, index);
+    offset -= size;
+  }
+  throw new RangeError(`no grid point ${index}`);
+}
+
+function productPoint(strategy: string, axes: readonly GridAxis[], offset: number, index: number): GridPoint {
   const values: Record<string, AxisValue> = {};
-  let rest = index;
+  let rest = offset;
   for (let i = axes.length - 1; i >= 0; i--) {
     const axis = axes[i] as GridAxis;
     values[axis.key] = axis.values[rest % axis.values.length] as AxisValue;
@@ -120,7 +144,8 @@ export function pointAt(axes: readonly GridAxis[], index: number): GridPoint {
   }
   const ordered: Record<string, AxisValue> = {};
   for (const axis of axes) ordered[axis.key] = values[axis.key] as AxisValue;
-  return { index, values: ordered, label: axes.map((axis) => `${axis.key}=${String(ordered[axis.key])}`).join(' ') };
+  const settings = axes.map((axis) => `${axis.key}=${String(ordered[axis.key])}`).join(' ');
+  return { index, strategy, values: ordered, label: `${strategy} ${settings}` };
 }
 
 /**

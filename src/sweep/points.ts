@@ -49,7 +49,7 @@ export function specsForExternalPoints(label: string, axes: readonly GridAxis[],
 /** The options a point sets: each axis's value at its path. */
 export function pointOptions(axes: readonly GridAxis[], point: GridPoint): Options {
   const options: Options = {};
-  for (const axis of axes) setPath(options, axis.path, point.values[axis.key] as AxisValue);
+  for (const axis of axes) if (axis.strategy === point.strategy) setPath(options, axis.path, point.values[axis.key] as AxisValue);
   return options;
 }
 

@@ -2,6 +2,8 @@ import type { SweepPoint, SweepResult } from './run.js';
 import { embedJson, escapeHtml, inlineScript } from '../report/html-escape.js';
 import { renderHtmlDocument } from '../report/html-document.js';
 import { formatCount, formatDuration } from '../report/terminal.js';
+import { formatUsd } from '../report/format-cost.js';
+import { recommendationBlock } from '../report/recommendation-block.js';
 
 const COLORS = { point: '#9ca3af', front: '#1f77b4', recommended: '#2ca02c', crash: '#dc2626' };
 
@@ -13,7 +15,7 @@ const PAGE_SCRIPT = `(function () {
   var config = JSON.parse(document.getElementById('sweep-data').textContent);
   config.options.plugins.tooltip = { callbacks: { label: function (item) {
     var p = item.raw;
-    return p.label + ' · ' + Math.round(p.x).toLocaleString('en') + ' tokens · recall ' + p.recall + ' · ' + p.crashes + ' crash(es)';
+    return p.label + ' · ' + p.spend + ' · recall ' + p.recall + ' · ' + p.crashes + ' crash(es) · ' + p.verdict;
   } } };
   new Chart(document.getElementById('sweep-chart'), config);
 })();`;
@@ -25,8 +27,8 @@ const PAGE_SCRIPT = `(function () {
  * the page script are inlined and allowed by hash alone; every label is escaped. Pure.
  */
 export function renderSweepHtml(sweep: SweepResult, chartScript: string): string {
-  const title = `ctxbench sweep · ${sweep.strategy} · ${sweep.points.length} points`;
-  const recommended = sweep.recommendation.position === null ? undefined : sweep.points[sweep.recommendation.position];
+  const title = `ctxbench sweep · ${sweep.strategies.join(', ')} · ${sweep.points.length - 1} points`;
+  const block = recommendationBlock(sweep.recommendation);
   return renderHtmlDocument({
     title,
     style: STYLE,
@@ -34,8 +36,9 @@ export function renderSweepHtml(sweep: SweepResult, chartScript: string): string
     body: [
       `<h1>${escapeHtml(title)}</h1>`,
       `<p>Scenarios: ${escapeHtml(sweep.run.scenarios.map((s) => s.name).join(', '))} · seed ${sweep.run.seed} · ${sweep.run.mode} providers${sweep.sample === null ? '' : ` · a seeded sample (seed ${sweep.sample.seed}) of ${sweep.gridSize} grid points`}.</p>`,
-      `<p class="recommendation"><strong>Recommendation:</strong> ${escapeHtml(recommended?.label ?? 'none')}: ${escapeHtml(sweep.recommendation.reason)}</p>`,
-      '<div class="chart"><canvas id="sweep-chart" role="img" aria-label="total tokens against answer recall for every point"></canvas></div>',
+      `<p class="recommendation"><strong>Recommendation: ${escapeHtml(block.headline)}</strong> — ${escapeHtml(block.why)}${block.runnerUp === null ? '' : `<br>runner-up: ${escapeHtml(block.runnerUp)}`}</p>`,
+      `<p>${sweep.distinct} distinct results of ${sweep.points.length} runs (full included); the front: ${sweep.frontAxis === 'cost' ? 'cost net of prompt cache' : 'total tokens'} ↓ × answer recall ↑, among points that do not crash.</p>`,
+      `<div class="chart"><canvas id="sweep-chart" role="img" aria-label="${sweep.frontAxis} against answer recall for every point"></canvas></div>`,
       renderTable(sweep),
       `<script type="application/json" id="sweep-data">${embedJson(chartConfig(sweep))}</script>`,
     ],
@@ -44,15 +47,17 @@ export function renderSweepHtml(sweep: SweepResult, chartScript: string): string
 
 function chartConfig(sweep: SweepResult): Record<string, unknown> {
   const at = (point: SweepPoint) => ({
-    x: point.score.totalTokens,
+    x: spendOf(point, sweep.frontAxis),
+    spend: sweep.frontAxis === 'cost' ? (formatUsd(point.score.costUsd) ?? '–') : `${formatCount(point.score.totalTokens)} tokens`,
+    verdict: point.verdict,
     y: point.score.answerRecall === null ? 0 : point.score.answerRecall * 100,
     label: point.label,
     recall: point.score.answerRecall === null ? 'not measured' : `${(point.score.answerRecall * 100).toFixed(1)}%`,
     crashes: point.score.crashes,
   });
-  const front = sweep.front.map((i) => sweep.points[i] as SweepPoint).sort((a, b) => a.score.totalTokens - b.score.totalTokens);
-  const recommended = sweep.recommendation.position === null ? [] : [sweep.points[sweep.recommendation.position] as SweepPoint];
-  const others = sweep.points.filter((p) => !p.onFront);
+  const front = sweep.front.map((i) => sweep.points[i] as SweepPoint).sort((a, b) => spendOf(a, sweep.frontAxis) - spendOf(b, sweep.frontAxis));
+  const recommended = sweep.recommended === null ? [] : [sweep.points[sweep.recommended] as SweepPoint];
+  const others = sweep.points.filter((p) => !p.onFront && p.sameAs === null);
   const datasets = [
     {
       label: 'recommended',
@@ -102,27 +107,45 @@ function chartConfig(sweep: SweepResult): Record<string, unknown> {
       maintainAspectRatio: false,
       plugins: { legend: { position: 'bottom' } },
       scales: {
-        x: { type: 'linear', title: { display: true, text: 'total tokens (all scenarios)' } },
+        x: {
+          type: 'linear',
+          title: { display: true, text: sweep.frontAxis === 'cost' ? 'cost in USD net of prompt cache (all scenarios)' : 'total tokens (all scenarios)' },
+        },
         y: { type: 'linear', min: 0, max: 100, title: { display: true, text: 'answer recall (%)' } },
       },
     },
   };
 }
 
+function spendOf(point: SweepPoint, axis: 'cost' | 'tokens'): number {
+  return axis === 'cost' ? (point.score.costUsd ?? 0) : point.score.totalTokens;
+}
+
+/** Every point ranked by the objective, repeats after the point they repeat. */
 function renderTable(sweep: SweepResult): string {
-  const keys = sweep.axes.map((axis) => axis.key);
-  const head = [...keys, 'total tokens', 'answer recall', 'crashes', 'wait', 'front'].map((title) => `<th>${escapeHtml(title)}</th>`).join('');
-  const rows = sweep.points.map((point, i) => {
-    const classes = [point.onFront ? 'front' : '', sweep.recommendation.position === i ? 'recommended' : ''].filter((c) => c !== '').join(' ');
-    const cells = [
-      ...keys.map((key) => escapeHtml(String(point.values[key]))),
-      formatCount(point.score.totalTokens),
-      point.score.answerRecall === null ? '–' : `${(point.score.answerRecall * 100).toFixed(1)}%`,
-      String(point.score.crashes),
-      formatDuration(point.score.waitMs),
-      point.onFront ? 'yes' : '',
+  const keys = [...new Set(sweep.axes.map((axis) => axis.key))];
+  const head = ['rank', 'strategy', ...keys, 'cost', 'total tokens', 'answer recall', 'crashes', 'wait', 'front', 'verdict', 'reason']
+    .map((title) => `<th>${escapeHtml(title)}</th>`)
+    .join('');
+  const order = sweep.points.map((point, i) => ({ point, i })).sort((a, b) => a.point.rank - b.point.rank || a.i - b.i);
+  const rows = order.map(({ point, i }) => {
+    const classes = [point.onFront ? 'front' : '', sweep.recommended === i ? 'recommended' : '', point.sameAs !== null ? 'same' : '']
+      .filter((c) => c !== '')
+      .join(' ');
+    const cells: [string, boolean][] = [
+      [String(point.rank), true],
+      [escapeHtml(point.strategy), false],
+      ...keys.map((key): [string, boolean] => [escapeHtml(point.values[key] === undefined ? '' : String(point.values[key])), false]),
+      [formatUsd(point.score.costUsd) ?? '–', true],
+      [formatCount(point.score.totalTokens), true],
+      [point.score.answerRecall === null ? '–' : `${(point.score.answerRecall * 100).toFixed(1)}%`, true],
+      [String(point.score.crashes), true],
+      [formatDuration(point.score.waitMs), true],
+      [point.onFront ? 'yes' : '', false],
+      [escapeHtml(point.verdict), false],
+      [escapeHtml(point.reason), false],
     ];
-    return `<tr${classes === '' ? '' : ` class="${classes}"`}>${cells.map((cell, c) => `<td${c >= keys.length ? ' class="num"' : ''}>${cell}</td>`).join('')}</tr>`;
+    return `<tr${classes === '' ? '' : ` class="${classes}"`}>${cells.map(([cell, num]) => `<td${num ? ' class="num"' : ''}>${cell}</td>`).join('')}</tr>`;
   });
   return `<table><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`;
 }
@@ -136,5 +159,6 @@ th, td { padding: 4px 8px; border-bottom: 1px solid #e5e7eb; text-align: left; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.front td { background: #eff6ff; }
 tr.recommended td { background: #dcfce7; font-weight: 600; }
+tr.same td { color: #6b7280; }
 .recommendation { padding: 8px 12px; background: #f0fdf4; border-left: 4px solid #2ca02c; }
 `;

@@ -4,6 +4,10 @@ import type { SweepPoint, SweepResult } from './run.js';
 import { formatCount, formatDuration } from '../report/terminal.js';
 import { renderSweepHtml } from './render-html.js';
 import { formatUsd } from '../report/format-cost.js';
+import { renderTerminalRecommendation } from '../report/terminal-recommendation.js';
+
+/** Rows of the ranked table on a terminal; the rest are counted (sweep.csv has every point). */
+const SHOWN_POINTS = 25;
 
 /** `sweep.json`, `sweep.csv` and `sweep.html`: the points, the front and the recommendation. */
 export function renderSweepFiles(sweep: SweepResult, chartScript: string): ReportFile[] {
@@ -16,17 +20,18 @@ export function renderSweepFiles(sweep: SweepResult, chartScript: string): Repor
 
 /** The sweep without its underlying run (that is `result.json`), labels in place of positions. */
 function sweepJson(sweep: SweepResult): Record<string, unknown> {
-  const recommended = sweep.recommendation.position === null ? null : (sweep.points[sweep.recommendation.position]?.label ?? null);
   return {
     tool: sweep.run.tool,
-    strategy: sweep.strategy,
+    strategies: sweep.strategies,
     axes: sweep.axes,
     gridSize: sweep.gridSize,
     sample: sweep.sample,
-    constraints: sweep.constraints,
     scenarios: sweep.run.scenarios.map((s) => s.name),
+    distinct: sweep.distinct,
+    frontAxis: sweep.frontAxis,
     front: sweep.front.map((i) => sweep.points[i]?.label),
-    recommendation: { point: recommended, reason: sweep.recommendation.reason },
+    recommended: sweep.recommended === null ? null : (sweep.points[sweep.recommended]?.label ?? null),
+    recommendation: sweep.recommendation,
     points: sweep.points,
   };
 }
@@ -36,57 +41,97 @@ function roundFractions(_key: string, value: unknown): unknown {
   return Number(value.toFixed(6));
 }
 
-/** One row per point: its axis values, its score, whether it is on the front and recommended. */
+/** The axis keys of every swept strategy, in flag order, each once. */
+function axisKeys(sweep: SweepResult): string[] {
+  return [...new Set(sweep.axes.map((axis) => axis.key))];
+}
+
+/**
+ * One row per point (the `full` reference first): its strategy and axis values (empty for another
+ * strategy's axes), its figures, whether it is on the front, its verdict and rank, and which
+ * earlier point it repeats exactly.
+ */
 function renderSweepCsv(sweep: SweepResult): string {
-  const keys = sweep.axes.map((axis) => axis.key);
-  const columns = ['point', ...keys, 'total_tokens', 'answer_recall', 'crashes', 'wait_ms', 'cost_usd', 'on_front', 'recommended'];
+  const keys = axisKeys(sweep);
+  const columns = [
+    'point',
+    'strategy',
+    ...keys,
+    'total_tokens',
+    'answer_recall',
+    'crashes',
+    'wait_ms',
+    'cost_usd',
+    'on_front',
+    'recommended',
+    'rank',
+    'verdict',
+    'same_as',
+    'reason',
+  ];
   const rows = sweep.points.map((point, i) => ({
     point: point.label,
-    ...point.values,
+    strategy: point.strategy,
+    ...Object.fromEntries(keys.map((key) => [key, point.strategy === 'full' ? undefined : point.values[key]])),
     total_tokens: point.score.totalTokens,
     answer_recall: point.score.answerRecall === null ? null : Number(point.score.answerRecall.toFixed(4)),
     crashes: point.score.crashes,
     wait_ms: point.score.waitMs,
+    cost_usd: point.score.costUsd === null ? null : Number(point.score.costUsd.toFixed(6)),
     on_front: point.onFront,
-    recommended: sweep.recommendation.position === i,
-    cost_usd: point.score.costUsd == null ? null : Number(point.score.costUsd.toFixed(6)),
+    recommended: sweep.recommended === i,
+    rank: point.rank,
+    verdict: point.verdict,
+    same_as: point.sameAs ?? undefined,
+    reason: point.reason,
   }));
   return stringify(rows, { header: true, columns, escape_formulas: true, cast: { boolean: (value) => (value ? 'true' : 'false') } });
 }
 
-/** The front as a table and the recommendation, for the end of a sweep on a terminal. */
+/** The recommendation, then the distinct points ranked by the objective, for the end of a sweep on a terminal. */
 export function renderSweepTerminal(sweep: SweepResult): string {
-  // Cost is an objective of the front only when priced (pareto.ts): the column shows then.
-  const priced = sweep.front.some((i) => sweep.points[i]?.score.costUsd != null);
-  const header = ['', 'point', 'total tokens', 'answer recall', 'crashes', 'wait', ...(priced ? ['cost'] : [])];
-  const rows = sweep.front.map((i) => {
-    const point = sweep.points[i] as SweepPoint;
-    const cost = priced ? [formatUsd(point.score.costUsd ?? null) ?? '-'] : [];
-    return [
-      sweep.recommendation.position === i ? '*' : '',
-      point.label,
-      formatCount(point.score.totalTokens),
-      recall(point),
-      String(point.score.crashes),
-      formatDuration(point.score.waitMs),
-      ...cost,
-    ];
-  });
+  const priced = sweep.points.some((point) => point.score.costUsd !== null);
+  const header = ['', 'rank', 'point', 'cost', 'total tokens', 'answer recall', 'crashes', 'wait', 'verdict'];
+  const ranked = sweep.points
+    .map((point, i) => ({ point, i }))
+    .filter(({ point }) => point.sameAs === null)
+    .sort((a, b) => a.point.rank - b.point.rank);
+  const shown = ranked.slice(0, SHOWN_POINTS);
+  const rows = shown.map(({ point, i }) => [
+    sweep.recommended === i ? '*' : point.onFront ? 'f' : '',
+    String(point.rank),
+    `${point.label}${repeats(sweep, point)}`,
+    priced ? (formatUsd(point.score.costUsd) ?? '-') : '-',
+    formatCount(point.score.totalTokens),
+    recall(point),
+    String(point.score.crashes),
+    formatDuration(point.score.waitMs),
+    point.verdict,
+  ]);
   const widths = header.map((title, c) => Math.max(title.length, ...rows.map((row) => (row[c] ?? '').length)));
   const line = (cells: readonly string[]): string =>
-    `  ${cells.map((cell, c) => (c >= 2 ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0))).join('  ')}`.trimEnd();
-  const sampled = sweep.sample === null ? '' : ` (a sample of ${sweep.points.length} of ${sweep.gridSize}, seed ${sweep.sample.seed})`;
+    `  ${cells.map((cell, c) => (c >= 3 && c < 8 ? cell.padStart(widths[c] ?? 0) : cell.padEnd(widths[c] ?? 0))).join('  ')}`.trimEnd();
+  const runs = sweep.points.length - 1;
+  const sampled = sweep.sample === null ? '' : ` (a sample of ${runs} of ${sweep.gridSize}, seed ${sweep.sample.seed})`;
+  const scenarios = sweep.run.scenarios.length;
+  const frontWords = `${sweep.frontAxis === 'cost' ? 'cost net of prompt cache' : 'total tokens'} ↓ × answer recall ↑`;
   return [
-    `sweep of ${sweep.strategy} · ${sweep.points.length} points${sampled} × ${sweep.run.scenarios.length} scenario${sweep.run.scenarios.length === 1 ? '' : 's'}`,
+    `sweep of ${sweep.strategies.join(', ')} · ${runs} points${sampled} and full × ${scenarios} scenario${scenarios === 1 ? '' : 's'} · ${sweep.distinct} distinct results`,
     '',
-    `Pareto front (${sweep.front.length} of ${sweep.points.length} points; total tokens ↓, answer recall ↑, crashes ↓, waiting ↓${priced ? ', cost net of prompt cache ↓' : ''}):`,
+    renderTerminalRecommendation(sweep.recommendation, { color: false }).trimEnd(),
+    '',
+    `Ranked by ${sweep.recommendation.objective}; * recommended, f on the front (${frontWords}: ${sweep.front.length} of ${sweep.distinct} distinct):`,
     line(header),
     ...rows.map(line),
-    '',
-    `Recommendation: ${sweep.recommendation.position === null ? 'none' : (sweep.points[sweep.recommendation.position]?.label ?? '')}`,
-    `  ${sweep.recommendation.reason}`,
+    ...(ranked.length > shown.length ? [`  and ${ranked.length - shown.length} more in sweep.csv`] : []),
     '',
   ].join('\n');
+}
+
+/** ` (+6 identical)` after a point that others repeat exactly. */
+function repeats(sweep: SweepResult, point: SweepPoint): string {
+  const n = sweep.points.filter((other) => other.sameAs === point.label).length;
+  return n === 0 ? '' : ` (+${n} identical)`;
 }
 
 function recall(point: SweepPoint): string {

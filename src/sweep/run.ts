@@ -1,101 +1,185 @@
-import type { RunResult, UnitResult } from '../metrics/types.js';
+import type { RunResult, SummaryRow, UnitResult } from '../metrics/types.js';
 import type { RunOptions } from '../engine/run-suite.js';
+import type { Scenario, StrategySpec } from '../scenario/types.js';
+import type { Recommendation, Verdict } from '../metrics/recommendation.js';
 import { runSuite } from '../engine/run-suite.js';
 import { UsageError } from '../errors.js';
-import { checkAxes, choosePoints, gridSize, parseGridFlag, type AxisValue, type GridAxis, type GridPoint } from './grid.js';
+import { DEFAULT_DECISION, recommend, REFERENCE, type DecisionOptions, type DecisionRow } from '../metrics/recommend.js';
+import { axesOf, checkAxes, choosePoints, gridSize, parseGridFlag, type AxisValue, type GridAxis, type GridPoint } from './grid.js';
 import { pointOptions, specsForExternalPoints, specsForPoints, sweptStrategy, validatePoint } from './points.js';
-import { paretoFront, recommend, type Constraints, type PointScore, type Recommendation } from './pareto.js';
+import { paretoFront, type FrontScore, type PointScore } from './pareto.js';
 
-export interface SweepOptions extends Omit<RunOptions, 'specsOf' | 'shard'> {
-  /** `--grid strategy.option=values` flags (src/sweep/grid.ts); they must name one strategy. */
+export interface SweepOptions extends Omit<RunOptions, 'specsOf' | 'shard' | 'decision'> {
+  /** `--grid strategy.option=values` flags (src/sweep/grid.ts), of one strategy or several. */
   grid: string[];
   /** Run a seeded sample of this many points instead of the whole grid. */
   sample?: { count: number; seed: number };
-  /** Constraints of the recommendation (default: no crash). */
-  constraints?: Constraints;
+  /** What the recommendation is made under (default: metrics/recommend.ts DEFAULT_DECISION). */
+  decision?: DecisionOptions;
+  /** The front's spending axis: dollars net of prompt cache (default; tokens when unpriced) or total tokens. */
+  front?: 'cost' | 'tokens';
 }
 
-/** One point of a sweep and what it scored over the sweep's scenarios. */
+/** One point of a sweep (or `full`, the reference every sweep runs) and what it scored. */
 export interface SweepPoint {
-  /** Position in the full grid. */
+  /** Position in the full grid; −1 for the reference. */
   index: number;
+  strategy: string;
   label: string;
   values: Record<string, AxisValue>;
+  /** The options the point sets, as the strategy reads them (`{a: {b: 1}}` for `a.b=1`). */
+  settings: Record<string, unknown>;
   score: PointScore;
   onFront: boolean;
+  /** The label of the earlier point whose results this one repeats exactly (it collapses into it); null when distinct. */
+  sameAs: string | null;
+  /** Its verdict and rank in the recommendation (a repeated point takes its first's). */
+  verdict: Verdict;
+  reason: string;
+  rank: number;
   /** The point's summary row per scenario. */
-  units: UnitResult['summary'][];
+  units: SummaryRow[];
 }
 
 /** The outcome of a sweep: every point, the Pareto front, the recommendation, and the run. */
 export interface SweepResult {
-  strategy: string;
-  axes: { key: string; flag: string; values: AxisValue[] }[];
+  /** The strategies swept, in flag order. */
+  strategies: string[];
+  axes: { strategy: string; key: string; flag: string; values: AxisValue[] }[];
   /** Points in the full grid (more than were run when sampled). */
   gridSize: number;
   sample: { count: number; seed: number } | null;
-  constraints: Constraints;
+  /** The reference (`full`, first) and the points run, in grid order. */
   points: SweepPoint[];
-  /** Positions in `points` of the Pareto front, in point order. */
+  /** Points whose results differ from every earlier point's (the reference included). */
+  distinct: number;
+  /** The front's axes: `cost` or `tokens` against answer recall. */
+  frontAxis: 'cost' | 'tokens';
+  /** Positions in `points` of the Pareto front, in point order (distinct points that do not crash only). */
   front: number[];
+  /** Position in `points` of the recommendation; null when nothing passes. */
+  recommended: number | null;
   recommendation: Recommendation;
-  /** The underlying run: one unit per scenario × point, labelled with the point. */
+  /** The underlying run: one unit per scenario × point, labelled with the point, and `full`; it carries the recommendation too. */
   run: RunResult;
 }
 
-/** By default a recommended point must not crash. */
-const DEFAULT_CONSTRAINTS: Constraints = { maxCrashes: 0 };
+const REFERENCE_SPEC: StrategySpec = { label: REFERENCE, strategy: REFERENCE, options: {} };
 
 /**
- * Runs one strategy over a grid of its options (or a seeded sample of it) on every scenario, and
- * ranks the points. The grid is parsed and every point validated with the strategy's own schema
- * before any scenario is loaded, and again with each scenario's own options for the strategy
- * before any unit runs; a bad value is a usage error naming its --grid flag.
+ * Runs the points of every swept strategy (each strategy over its own grid of options, or a
+ * seeded sample of all the points) and `full` as the reference on every scenario, and ranks them
+ * as a run's strategies are ranked (metrics/recommend.ts). The grid is parsed and every point
+ * validated with its strategy's schema before any scenario is loaded, and again with each
+ * scenario's own options before any unit runs; a bad value is a usage error naming its --grid flag.
  */
 export async function runSweep(options: SweepOptions): Promise<SweepResult> {
   const axes = options.grid.map(parseGridFlag);
-  // A name the registry does not know may be the label of a scenario's own module or command
-  // strategy: its points are validated per scenario, once the scenario is prepared.
-  const name = checkAxes(axes);
-  const strategy = sweptStrategy(axes, true);
+  const names = checkAxes(axes);
+  if (names.includes(REFERENCE)) throw new UsageError(`--grid '${axes.find((a) => a.strategy === REFERENCE)?.flag ?? ''}': full has no options to sweep`);
   const points = choosePoints(axes, options.sample);
-  if (strategy !== undefined) for (const point of points) validatePoint(strategy, axes, point, pointOptions(axes, point));
-  const { grid: _grid, sample: _sample, constraints: _constraints, ...run } = options;
+  const groups = names.map((name) => specGroup(name, axesOf(axes, name), points));
+  const { grid: _grid, sample: _sample, decision: _decision, front: _front, ...run } = options;
   const result = await runSuite({
     ...run,
-    overrides: { ...options.overrides, strategies: [name] },
-    specsOf: strategy !== undefined ? specsForPoints(strategy, axes, points) : specsForExternalPoints(name, axes, points),
+    overrides: { ...options.overrides, strategies: [REFERENCE, ...names] },
+    specsOf: (scenario) => [REFERENCE_SPEC, ...groups.flatMap((group) => group.specsOf(scenario))],
   }).catch((error: unknown) => {
     // A name no scenario defines either is looked up in the registry, which names the known ones.
-    if (error instanceof UsageError && error.message.startsWith(`unknown strategy "${name}"`))
-      throw new UsageError(`--grid '${axes[0]?.flag ?? name}': ${error.message}`);
+    const name = names.find((n) => error instanceof UsageError && error.message.startsWith(`unknown strategy "${n}"`));
+    if (name !== undefined) throw new UsageError(`--grid '${axes.find((a) => a.strategy === name)?.flag ?? name}': ${(error as Error).message}`);
     throw error;
   });
-  return rankPoints(result, axes, points, name, options);
+  return rankPoints(result, axes, points, names, options);
 }
 
-function rankPoints(run: RunResult, axes: readonly GridAxis[], points: readonly GridPoint[], strategy: string, options: SweepOptions): SweepResult {
-  const scores = points.map((point) => scorePoint(run.units.filter((unit) => unit.strategy === point.label)));
-  const front = paretoFront(scores);
-  const constraints = options.constraints ?? DEFAULT_CONSTRAINTS;
-  return {
-    strategy,
-    axes: axes.map(({ key, flag, values }) => ({ key, flag, values })),
-    gridSize: gridSize(axes),
-    sample: options.sample ?? null,
-    constraints,
-    points: points.map((point, i) => ({
+/** How the specs of one swept strategy are made for a scenario (registered, or a scenario's own module or command). */
+function specGroup(name: string, axes: GridAxis[], all: readonly GridPoint[]): { specsOf: (scenario: Scenario) => StrategySpec[] } {
+  const points = all.filter((point) => point.strategy === name);
+  // A name the registry does not know may be the label of a scenario's own module or command
+  // strategy: its points are validated per scenario, once the scenario is prepared.
+  const strategy = sweptStrategy(axes, true);
+  if (strategy === undefined) return { specsOf: specsForExternalPoints(name, axes, points) };
+  for (const point of points) validatePoint(strategy, axes, point, pointOptions(axes, point));
+  return { specsOf: specsForPoints(strategy, axes, points) };
+}
+
+function rankPoints(run: RunResult, axes: readonly GridAxis[], grid: readonly GridPoint[], names: string[], options: SweepOptions): SweepResult {
+  const reference: GridPoint = { index: -1, strategy: REFERENCE, values: {}, label: REFERENCE };
+  const all = [reference, ...grid];
+  const unitsOf = (label: string): UnitResult[] => run.units.filter((unit) => unit.strategy === label);
+  const sameAs = collapseIdentical(all.map((point) => unitsOf(point.label)));
+  const rows: DecisionRow[] = all.flatMap((point, i) =>
+    sameAs[i] !== null
+      ? []
+      : unitsOf(point.label).map((unit) => ({
+          label: point.label,
+          strategy: point.strategy,
+          settings: pointOptions(axes, point),
+          summary: unit.summary,
+          ...(unit.logs !== undefined ? { logs: unit.logs.map((log) => log.summary) } : {}),
+        })),
+  );
+  const recommendation = recommend(rows, options.decision ?? DEFAULT_DECISION);
+  const points = all.map((point, i): SweepPoint => {
+    const first = all[sameAs[i] ?? i] as GridPoint;
+    const settings = pointOptions(axes, point);
+    const candidate = recommendation.candidates.find((c) => c.strategy === first.strategy && sameSettings(c.settings, pointOptions(axes, first)));
+    return {
       index: point.index,
+      strategy: point.strategy,
       label: point.label,
       values: point.values,
-      score: scores[i] as PointScore,
-      onFront: front.includes(i),
-      units: run.units.filter((unit) => unit.strategy === point.label).map((unit) => unit.summary),
-    })),
+      settings,
+      score: scorePoint(unitsOf(point.label)),
+      onFront: false,
+      sameAs: sameAs[i] === null ? null : first.label,
+      verdict: candidate?.verdict ?? 'acceptable',
+      reason: sameAs[i] === null ? (candidate?.reason ?? '') : `the same results as ${first.label}`,
+      rank: candidate?.rank ?? 0,
+      units: unitsOf(point.label).map((unit) => unit.summary),
+    };
+  });
+  const frontAxis = options.front === 'tokens' || points.some((p) => p.score.costUsd === null) ? 'tokens' : 'cost';
+  const front = paretoFront(points.map((p) => frontScore(p, frontAxis)));
+  for (const i of front) (points[i] as SweepPoint).onFront = true;
+  const recommended = points.findIndex((p) => p.sameAs === null && p.verdict === 'recommended');
+  return {
+    strategies: names,
+    axes: axes.map(({ strategy, key, flag, values }) => ({ strategy, key, flag, values })),
+    gridSize: gridSize(axes),
+    sample: options.sample ?? null,
+    points,
+    distinct: sameAs.filter((s) => s === null).length,
+    frontAxis,
     front,
-    recommendation: recommend(scores, constraints),
-    run,
+    recommended: recommended < 0 ? null : recommended,
+    recommendation,
+    run: { ...run, recommendation },
   };
+}
+
+/** For each point, the position of the first earlier point with identical summary rows (the label aside); null when none. */
+function collapseIdentical(unitsPerPoint: readonly UnitResult[][]): (number | null)[] {
+  const seen = new Map<string, number>();
+  return unitsPerPoint.map((units, i) => {
+    const key = JSON.stringify(
+      units.map(({ summary: { strategy: _strategy, ...figures }, logs }) => [figures, logs?.map((log) => ({ ...log.summary, strategy: '' }))]),
+    );
+    const first = seen.get(key);
+    if (first !== undefined) return first;
+    seen.set(key, i);
+    return null;
+  });
+}
+
+function frontScore(point: SweepPoint, axis: 'cost' | 'tokens'): FrontScore | undefined {
+  if (point.sameAs !== null || point.verdict === 'crashes') return undefined;
+  return { spend: axis === 'cost' ? (point.score.costUsd ?? 0) : point.score.totalTokens, recall: point.score.answerRecall };
+}
+
+function sameSettings(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /**
@@ -117,7 +201,7 @@ function scorePoint(units: readonly UnitResult[]): PointScore {
   return {
     totalTokens: units.reduce((n, unit) => n + unit.summary.total_tokens, 0),
     answerRecall: asked === 0 ? null : correct / asked,
-    crashes: units.filter((unit) => unit.summary.crashed).length,
+    crashes: units.reduce((n, unit) => n + (unit.summary.logs !== null ? (unit.summary.crashed_logs ?? 0) : unit.summary.crashed ? 1 : 0), 0),
     waitMs: units.reduce((n, unit) => n + unit.summary.wait_ms, 0),
     costUsd: units.some((unit) => unit.summary.cost_usd === null) ? null : units.reduce((n, unit) => n + (unit.summary.cost_usd ?? 0), 0),
   };

@@ -49,7 +49,7 @@ function applySettings(spec: StrategySpec, axes: readonly GridAxis[]): StrategyS
   for (const axis of axes) {
     if (spec.strategy !== axis.strategy && spec.label !== axis.strategy) continue;
     if (spec.strategy === 'pipeline') continue;
-    options = mergeOptions(options, pointOptions([axis], { index: 0, values: { [axis.key]: axis.values[0] as never }, label: '' }));
+    options = mergeOptions(options, pointOptions([axis], { index: 0, strategy: axis.strategy, values: { [axis.key]: axis.values[0] as never }, label: '' }));
     const parsed = getStrategy(spec.strategy).options.safeParse(options);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

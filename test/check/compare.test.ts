@@ -157,3 +157,51 @@ describe('compareResults: noise against a real regression (live runs)', () => {
     expect(interval(a, 'full')).toEqual(interval(b, 'full'));
   });
 });
+
+describe('compareResults: options changed on purpose', () => {
+  const withOptions = (run: ReturnType<typeof buildRun>, options: Record<string, unknown>): ReturnType<typeof buildRun> => ({
+    ...run,
+    units: run.units.map((unit) => ({ ...unit, options })),
+  });
+  const baseline = withOptions(buildRun([base]), { trigger: 0.9 });
+  // Three probes of ten lost: 30 points below the baseline.
+  const current = withOptions(buildRun([{ ...base, answers: probes(10, (i) => i > 2) }]), { trigger: 0.6 });
+
+  it('names the change in the regression', () => {
+    const report = compareResults(current, baseline, DEFAULT_CHECK_RULES);
+    expect(report.regressions.map((r) => r.rule)).toEqual(['answer_recall']);
+    expect(report.regressions[0]?.message).toMatch(/; options changed: trigger 0\.9 → 0\.6$/);
+  });
+
+  it("does not contradict the run's recommendation: a recall drop it accepts is a note", () => {
+    const candidate = {
+      strategy: 'rolling-window',
+      settings: { trigger: 0.6 },
+      verdict: 'recommended' as const,
+      reason: "recall 70 % vs full's 72 %",
+      rank: 1,
+      costUsd: null,
+      totalTokens: 0,
+      peakContextTokens: 0,
+      answerRecall: 0.7,
+      crashes: 0,
+    };
+    const recommendation = {
+      objective: 'cost' as const,
+      constraints: { minRecall: { kind: 'relative' as const, points: 0.05 }, maxCrashes: 0 },
+      aggregate: 'worst-case' as const,
+      strategy: 'rolling-window',
+      settings: { trigger: 0.6 },
+      reason: '',
+      runnerUp: null,
+      candidates: [candidate],
+    };
+    const report = compareResults({ ...current, recommendation }, baseline, DEFAULT_CHECK_RULES);
+    expect(report.regressions).toEqual([]);
+    expect(report.notes[0]).toMatch(/answer recall fell 30\.0 points .* with changed options \(trigger 0\.9 → 0\.6\), but the run's recommendation accepts it/);
+    const unsafe = { ...recommendation, candidates: [{ ...candidate, verdict: 'unsafe-recall' as const }] };
+    expect(compareResults({ ...current, recommendation: unsafe }, baseline, DEFAULT_CHECK_RULES).regressions).toHaveLength(1);
+    // Without a change of options the drop is a regression whatever the recommendation says.
+    expect(compareResults({ ...withOptions(current, { trigger: 0.9 }), recommendation }, baseline, DEFAULT_CHECK_RULES).regressions).toHaveLength(1);
+  });
+});

@@ -26,25 +26,36 @@ describe('ctxbench sweep', () => {
     const grid = ['--grid', 'codex-rebuild.trigger=0.5..0.9:0.1', '--grid', 'codex-rebuild.recentUserTokens=1000,5000'];
     const { code, stdout } = await cli(['sweep', scenario, ...grid, '--min-recall', '0.5', '--out', out, '--workers', '2']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^sweep of codex-rebuild · 10 points × 1 scenario\n/);
-    expect(stdout).toMatch(/Pareto front \(\d+ of 10 points; total tokens ↓, answer recall ↑, crashes ↓, waiting ↓, cost net of prompt cache ↓\):/);
-    expect(stdout).toMatch(/\n {2}\* {2}trigger=0\.\d recentUserTokens=\d+ /);
-    // gpt-4.1 is priced: the front has a cost column, every row a dollar figure.
-    expect(stdout).toMatch(/ wait +cost\n/);
-    const front = stdout.split('\n').filter((row) => / trigger=0\.\d recentUserTokens=\d+ /.test(row));
-    expect(front.length).toBeGreaterThan(0);
-    for (const row of front) expect(row).toMatch(/ \$\d+\.\d{4}$/);
     expect(stdout).toMatch(
-      /Recommendation: trigger=\S+ recentUserTokens=\d+\n {2}the cheapest of \d+ of 10 points that satisfy answer recall ≥ 0\.5, crashes ≤ 0/,
+      /^sweep of codex-rebuild · 10 points and full × 1 scenario · \d+ distinct results\n\nRecommendation: ship codex-rebuild trigger=0\.\d recentUserTokens=\d+\n/,
     );
+    expect(stdout).toMatch(/f on the front \(cost net of prompt cache ↓ × answer recall ↑: \d+ of \d+ distinct\):/);
+    // gpt-4.1 is priced: every ranked row has a dollar figure, and the first is recommended.
+    const ranked = stdout.split('\n').filter((row) => /^ {2}[*f ] {2}\d+ /.test(row));
+    expect(ranked.length).toBeGreaterThan(0);
+    for (const row of ranked) expect(row).toMatch(/ \$\d+\.\d{4} /);
+    expect(ranked[0]).toMatch(/^ {2}\* {2}1 /);
+    // recentUserTokens changes nothing on this session: its points collapse into one.
+    expect(stdout).toMatch(/\(\+1 identical\)/);
 
     const [header, ...rows] = readFileSync(join(out, 'sweep.csv'), 'utf8').trim().split('\n');
-    expect(header).toBe('point,trigger,recentUserTokens,total_tokens,answer_recall,crashes,wait_ms,cost_usd,on_front,recommended');
-    expect(rows).toHaveLength(10);
-    expect(rows.filter((row) => row.endsWith(',true'))).toHaveLength(1);
-    const sweep = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as { points: unknown[]; front: string[]; recommendation: { point: string } };
-    expect(sweep.points).toHaveLength(10);
-    expect(sweep.front).toContain(sweep.recommendation.point);
+    expect(header).toBe(
+      'point,strategy,trigger,recentUserTokens,total_tokens,answer_recall,crashes,wait_ms,cost_usd,on_front,recommended,rank,verdict,same_as,reason',
+    );
+    expect(rows).toHaveLength(11);
+    expect(rows[0]).toMatch(/^full,full,,,/);
+    expect(rows.filter((row) => /,true,\d+,recommended,/.test(row))).toHaveLength(1);
+    const sweep = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as {
+      points: unknown[];
+      front: string[];
+      recommended: string;
+      recommendation: { strategy: string; settings: Record<string, unknown> };
+    };
+    expect(sweep.points).toHaveLength(11);
+    expect(sweep.front).toContain(sweep.recommended);
+    expect(sweep.recommendation.strategy).toBe('codex-rebuild');
+    const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { recommendation: unknown };
+    expect(result.recommendation).toEqual(sweep.recommendation);
     const html = readFileSync(join(out, 'sweep.html'), 'utf8');
     expect(html).toContain('Content-Security-Policy');
     expect(html).toMatch(/Chart\.js v4/);
@@ -62,7 +73,7 @@ describe('ctxbench sweep', () => {
       'rolling-window.groups=1..8',
       '--sample',
       '3',
-      '--seed',
+      '--sample-seed',
       '9',
       '--out',
       out,
@@ -78,6 +89,10 @@ describe('ctxbench sweep', () => {
     expect((await cli(args)).code).toBe(0);
     expect(readFileSync(join(out, 'sweep.csv'), 'utf8')).toBe(csv);
     expect(existsSync(join(out, 'result.json'))).toBe(false);
+    // The old spelling still works, and says it is deprecated.
+    const old = await cli(args.map((arg) => (arg === '--sample-seed' ? '--seed' : arg)));
+    expect(old.stderr).toContain('sweep --seed is deprecated: use --sample-seed');
+    expect(readFileSync(join(out, 'sweep.csv'), 'utf8')).toBe(csv);
   });
 
   it('exits 2 naming the --grid flag of a bad axis, before anything runs', async () => {
@@ -90,21 +105,25 @@ describe('ctxbench sweep', () => {
     expect((await cli(['sweep', scenario, '--grid', 'rolling-window.groups=1', '--min-recall', '2'])).code).toBe(2);
   });
 
-  it('exits 1 with the reason when no point satisfies the constraints', async () => {
+  it('exits 1 with the reason when nothing passes; the scenario overrides of run work on sweep', async () => {
     const { code, stderr, stdout } = await cli([
       'sweep',
       scenario,
       '--grid',
       'rolling-window.groups=1,2',
-      '--max-tokens',
-      '10',
+      '--window',
+      '12000',
+      '--min-recall',
+      '1',
       '--out',
       tempDir(),
       '--workers',
       '1',
     ]);
     expect(code).toBe(1);
-    expect(stdout).toMatch(/Recommendation: none\n {2}none of 2 points satisfies crashes ≤ 0, total tokens ≤ 10: .*2 use more than 10 tokens/);
-    expect(stderr).toMatch(/no recommendation: none of 2 points/);
+    // --window 12000 makes full overflow, which it does not at the scenario's 24k.
+    expect(stdout).toMatch(/Recommendation: no strategy passes\n {2}why: no strategy passes \(.*recall at least 100 %\): 1 crash, 2 lose recall/);
+    expect(stdout).toMatch(/full: crashes itself: overflow at step \d+ of 24/);
+    expect(stderr).toMatch(/no recommendation: no strategy passes/);
   });
 });

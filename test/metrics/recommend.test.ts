@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DECISION, describeChoice, recommend, type DecisionRow } from '../../src/metrics/recommend.js';
 import type { SummaryRow } from '../../src/metrics/types.js';
+import { NO_INTERVALS } from '../../src/metrics/intervals.js';
 
 function row(strategy: string, figures: Partial<SummaryRow> = {}, scenario = 's'): SummaryRow {
   return {
@@ -34,6 +35,8 @@ function row(strategy: string, figures: Partial<SummaryRow> = {}, scenario = 's'
     cache_write_tokens: 0,
     cost_usd: 1,
     cost_vs_full: 0,
+    invalid_asks: null,
+    ...NO_INTERVALS,
     ...figures,
   };
 }

@@ -58,8 +58,8 @@ describe('grid points', () => {
 
   it('is the cartesian product, first axis outermost', () => {
     expect(gridSize(axes)).toBe(6);
-    expect(choosePoints(axes).map((p) => p.label)).toEqual(['a=1 b=x', 'a=1 b=y', 'a=1 b=z', 'a=2 b=x', 'a=2 b=y', 'a=2 b=z']);
-    expect(pointAt(axes, 4)).toEqual({ index: 4, values: { a: 2, b: 'y' }, label: 'a=2 b=y' });
+    expect(choosePoints(axes).map((p) => p.label)).toEqual(['s a=1 b=x', 's a=1 b=y', 's a=1 b=z', 's a=2 b=x', 's a=2 b=y', 's a=2 b=z']);
+    expect(pointAt(axes, 4)).toEqual({ index: 4, strategy: 's', values: { a: 2, b: 'y' }, label: 's a=2 b=y' });
   });
 
   it('samples distinct points, seeded, in grid order', () => {
@@ -82,9 +82,21 @@ describe('grid points', () => {
   });
 
   it('wants one strategy, each option once', () => {
-    expect(checkAxes(axes)).toBe('s');
+    expect(checkAxes(axes)).toEqual(['s']);
     expect(() => checkAxes([])).toThrow(/at least one --grid/);
-    expect(() => checkAxes([parseGridFlag('s.a=1'), parseGridFlag('t.b=1')])).toThrow(/--grid 't\.b=1': a sweep varies one strategy/);
-    expect(() => checkAxes([parseGridFlag('s.a=1'), parseGridFlag('s.a=2')])).toThrow(/--grid 's\.a=2': a is swept twice/);
+    expect(checkAxes([parseGridFlag('s.a=1'), parseGridFlag('t.b=1'), parseGridFlag('s.c=1')])).toEqual(['s', 't']);
+    expect(() => checkAxes([parseGridFlag('s.a=1'), parseGridFlag('s.a=2')])).toThrow(/--grid 's\.a=2': s\.a is swept twice/);
+    // The same option name of two strategies is two axes.
+    expect(checkAxes([parseGridFlag('s.a=1'), parseGridFlag('t.a=2')])).toEqual(['s', 't']);
+  });
+
+  it('puts the grids of several strategies one after another, each its own product', () => {
+    const axes = [parseGridFlag('s.a=1,2'), parseGridFlag('t.k=5,20'), parseGridFlag('s.b=x,y')];
+    expect(gridSize(axes)).toBe(6);
+    expect(choosePoints(axes).map((p) => p.label)).toEqual(['s a=1 b=x', 's a=1 b=y', 's a=2 b=x', 's a=2 b=y', 't k=5', 't k=20']);
+    expect(pointAt(axes, 5)).toEqual({ index: 5, strategy: 't', values: { k: 20 }, label: 't k=20' });
+    const sample = choosePoints(axes, { count: 3, seed: 4 });
+    expect(sample).toHaveLength(3);
+    for (const point of sample) expect(point).toEqual(pointAt(axes, point.index));
   });
 });

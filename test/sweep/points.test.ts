@@ -41,8 +41,8 @@ describe('sweep points', () => {
     const scenario = { name: 's', strategies: [{ label: 'rw', strategy: 'rolling-window', options: { groups: 9 } }] } as unknown as Scenario;
     const specs = specsForPoints(sweptStrategy(axes), axes, choosePoints(axes))(scenario);
     expect(specs).toEqual([
-      { label: 'groups=1', strategy: 'rolling-window', options: { groups: 1 } },
-      { label: 'groups=2', strategy: 'rolling-window', options: { groups: 2 } },
+      { label: 'rolling-window groups=1', strategy: 'rolling-window', options: { groups: 1 } },
+      { label: 'rolling-window groups=2', strategy: 'rolling-window', options: { groups: 2 } },
     ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import type { ProviderName } from '../../contracts/provider.js';
 import { runSweep } from '../../sweep/run.js';
@@ -15,14 +15,15 @@ import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import { addExamples, bundledSuite, parseChoice, parseList, parsePositiveInt } from '../options.js';
 import { createProgress } from '../progress.js';
 import { addParallelOptions, cacheDirOf } from '../parallel-options.js';
+import { addScenarioOptions, scenarioOverridesOf, type ScenarioFlags } from '../scenario-options.js';
+import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 
-interface SweepFlags {
+interface SweepFlags extends ScenarioFlags, DecisionFlags {
   grid: string[];
   sample?: number;
-  seed: number;
-  minRecall?: number;
-  maxCrashes: number;
-  maxTokens?: number;
+  sampleSeed?: number;
+  seed?: number;
+  front: 'cost' | 'tokens';
   provider: 'mock' | ProviderName;
   baseUrl?: string;
   out: string;
@@ -37,7 +38,9 @@ interface SweepFlags {
 export function register(program: Command): void {
   const command = program
     .command('sweep')
-    .description('run one strategy over a grid (or a seeded sample) of its options; write every point, the Pareto front and a recommendation')
+    .description(
+      'run strategies over grids (or a seeded sample) of their options, and full as the reference; write every point ranked, the Pareto front and a recommendation',
+    )
     .argument('[paths...]', 'scenario files or folders (default: the bundled suite)', [])
     .option(
       '--grid <axis>',
@@ -46,20 +49,23 @@ export function register(program: Command): void {
       [],
     )
     .option('--sample <n>', 'run a seeded random sample of n grid points', parsePositiveInt('--sample'))
-    .option('--seed <n>', 'seed of the sample', parsePositiveInt('--seed'), DEFAULT_SEED)
-    .option('--min-recall <fraction>', 'recommend only points with at least this answer recall (0..1)', parseFraction)
-    .option('--max-crashes <n>', 'recommend only points with at most this many crashing scenarios', parsePositiveInt('--max-crashes'), 0)
-    .option('--max-tokens <n>', 'recommend only points with at most this many total tokens', parsePositiveInt('--max-tokens'))
+    .option('--sample-seed <n>', `seed of the sample (default ${DEFAULT_SEED})`, parsePositiveInt('--sample-seed'))
+    .addOption(new Option('--seed <n>', 'deprecated: --sample-seed').argParser(parsePositiveInt('--seed')).hideHelp())
+    .option('--front <axis>', "the front's spending axis against recall: cost (default) or tokens", parseChoice('--front', ['cost', 'tokens'] as const), 'cost')
     .option('--provider <name>', 'mock (default), gemini or openai', parseChoice('--provider', ['mock', 'gemini', 'openai'] as const), 'mock')
     .option('--base-url <url>', 'OpenAI-compatible base URL (live openai)')
     .option('--prices <file>', 'USD per million tokens (YAML/JSON) overriding the price table, as run --prices', loadPriceFile)
     .option('-o, --out <dir>', 'output folder', 'reports/sweep')
     .option('--reports <formats>', `reports of the underlying run besides sweep.* (of ${reporterNames().join(', ')})`, parseList, ['json', 'csv'])
     .option('--quiet', 'print nothing but errors');
-  addParallelOptions(command).action(sweepCommand);
+  addParallelOptions(addDecisionOptions(addScenarioOptions(command))).action(sweepCommand);
   addExamples(command, [
     ["ctxbench sweep --grid 'codex-rebuild.trigger=0.5..0.95:0.05'", 'ten points over the bundled suite'],
-    ["ctxbench sweep s.ctx.jsonl --grid 'rolling-window.groups=2,4,8' --min-recall 0.9", 'a transcript, with a recall floor'],
+    [
+      "ctxbench sweep log.jsonl --window 100000 --grid 'codex-rebuild.trigger=0.5,0.9' --grid 'observation-masking.keepLast=5,20'",
+      'two strategies in one sweep, on a log, with a smaller window',
+    ],
+    ["ctxbench sweep s.ctx.jsonl --grid 'rolling-window.groups=2,4,8' --min-recall 0.9", 'a transcript, with an absolute recall floor'],
   ]);
 }
 
@@ -71,18 +77,17 @@ async function sweepCommand(paths: string[], flags: SweepFlags): Promise<void> {
   refuseHeldOutDir(out);
   const progress = createProgress({ quiet: flags.quiet === true });
   const live = flags.provider !== 'mock';
+  if (flags.seed !== undefined) process.stderr.write('ctxbench: sweep --seed is deprecated: use --sample-seed\n');
+  const sampleSeed = flags.sampleSeed ?? flags.seed ?? DEFAULT_SEED;
   const sweep = await runSweep({
     scenarios: paths.length > 0 ? paths : bundledSuite(),
     grid: flags.grid,
-    ...(flags.sample !== undefined ? { sample: { count: flags.sample, seed: flags.seed } } : {}),
-    constraints: {
-      maxCrashes: flags.maxCrashes,
-      ...(flags.minRecall !== undefined ? { minRecall: flags.minRecall } : {}),
-      ...(flags.maxTokens !== undefined ? { maxTokens: flags.maxTokens } : {}),
-    },
+    ...(flags.sample !== undefined ? { sample: { count: flags.sample, seed: sampleSeed } } : {}),
+    decision: decisionOf(flags),
+    front: flags.front,
     mode: live ? 'live' : 'mock',
     overrides: {
-      ...(live ? { provider: flags.provider as ProviderName } : {}),
+      ...scenarioOverridesOf(flags, live ? (flags.provider as ProviderName) : undefined),
       ...(flags.prices !== undefined ? { prices: flags.prices } : {}),
     },
     ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
@@ -103,11 +108,5 @@ async function sweepCommand(paths: string[], flags: SweepFlags): Promise<void> {
     process.stdout.write(renderSweepTerminal(sweep));
     process.stdout.write(`wrote ${written.length} files to ${displayPath(out)}/\n`);
   }
-  if (sweep.recommendation.position === null) throw new GateError(`no recommendation: ${sweep.recommendation.reason}`);
-}
-
-function parseFraction(value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !(n >= 0 && n <= 1)) throw new UsageError(`--min-recall expects a fraction between 0 and 1, got "${value}"`);
-  return n;
+  if (sweep.recommendation.strategy === null) throw new GateError(`no recommendation: ${sweep.recommendation.reason}`);
 }

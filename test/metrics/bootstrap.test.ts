@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapInterval } from '../../src/check/bootstrap.js';
+import { bootstrapInterval } from '../../src/metrics/bootstrap.js';
 
 const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
 const options = { resamples: 2000, confidence: 0.95, seed: 3 };

@@ -1,0 +1,137 @@
+import type { StepRecord } from './run-events.js';
+import type { LogSummary, ProbeAnswer } from './types.js';
+import { bootstrapInterval } from './bootstrap.js';
+import { deriveSeed } from '../random.js';
+
+/** Bootstrap settings of the per-strategy intervals (docs/decision.md): fixed, so results stay byte-identical. */
+export const INTERVAL_OPTIONS = { resamples: 2000, confidence: 0.95, seed: 27 } as const;
+
+/** 95 % intervals of a unit over several logs; `null` where not measured. */
+export interface UnitIntervals {
+  saving_ci_low: number | null;
+  saving_ci_high: number | null;
+  cost_vs_full_ci_low: number | null;
+  cost_vs_full_ci_high: number | null;
+  answer_recall_ci_low: number | null;
+  answer_recall_ci_high: number | null;
+}
+
+export const NO_INTERVALS: UnitIntervals = {
+  saving_ci_low: null,
+  saving_ci_high: null,
+  cost_vs_full_ci_low: null,
+  cost_vs_full_ci_high: null,
+  answer_recall_ci_low: null,
+  answer_recall_ci_high: null,
+};
+
+/** What the intervals need of a unit: its steps, its logs and its probe answers. */
+export interface IntervalInput {
+  summary: { scenario: string; strategy: string };
+  steps: readonly StepRecord[];
+  logs?: readonly LogSummary[];
+  probes?: { answers: readonly ProbeAnswer[] };
+}
+
+/** One log of a unit, paired with the same log of `full`: the sums the statistics take. */
+interface LogSample {
+  tokens: { mine: number; theirs: number };
+  cost: { mine: number; theirs: number } | null;
+  correct: number;
+  asked: number;
+}
+
+/**
+ * Percentile bootstrap intervals over the logs of a scenario of several logs (src/metrics/bootstrap.ts):
+ * a resample draws as many logs as there are, with replacement, each log with its pair in `full`,
+ * and computes the same statistic as the summary — saving = 1 − Σ tokens / Σ full's tokens and
+ * cost_vs_full = Σ USD / Σ full's USD − 1 over the steps both completed, answer recall = Σ correct
+ * / Σ answered — so the point estimate over all logs is the summary's figure. Seeded per scenario,
+ * strategy and measure. Nothing for a unit of one log (no spread to resample).
+ */
+export function unitIntervals(unit: IntervalInput, full: IntervalInput | undefined): UnitIntervals {
+  const logs = unit.logs ?? [];
+  if (logs.length < 2) return NO_INTERVALS;
+  const samples = logs.map((log, i) => logSample(unit, full, log, logs[i + 1]?.firstStep ?? Number.POSITIVE_INFINITY));
+  const seed = (measure: string): number => deriveSeed(INTERVAL_OPTIONS.seed, `${unit.summary.scenario}\u0000${unit.summary.strategy}\u0000${measure}`);
+  const interval = (measure: string, statistic: (drawn: readonly LogSample[]) => number | null): [number | null, number | null] =>
+    bootstrapInterval(samples, statistic, { ...INTERVAL_OPTIONS, seed: seed(measure) }) ?? [null, null];
+  const saving =
+    full === undefined
+      ? [null, null]
+      : interval('saving', (drawn) =>
+          ratio(
+            drawn.map((s) => s.tokens),
+            (r) => 1 - r,
+          ),
+        );
+  const priced = samples.every((s) => s.cost !== null);
+  const cost =
+    full === undefined || !priced
+      ? [null, null]
+      : interval('cost', (drawn) =>
+          ratio(
+            drawn.map((s) => s.cost as { mine: number; theirs: number }),
+            (r) => r - 1,
+          ),
+        );
+  const recall = samples.some((s) => s.asked > 0) ? interval('recall', recallOf) : [null, null];
+  return {
+    saving_ci_low: saving[0] ?? null,
+    saving_ci_high: saving[1] ?? null,
+    cost_vs_full_ci_low: cost[0] ?? null,
+    cost_vs_full_ci_high: cost[1] ?? null,
+    answer_recall_ci_low: recall[0] ?? null,
+    answer_recall_ci_high: recall[1] ?? null,
+  };
+}
+
+function logSample(unit: IntervalInput, full: IntervalInput | undefined, log: LogSummary, end: number): LogSample {
+  const inLog = (step: StepRecord): boolean => step.step >= log.firstStep && step.step < end;
+  const baseline = new Map<number, StepRecord>();
+  for (const step of full?.steps ?? []) if (step.status === 'ok' && inLog(step)) baseline.set(step.step, step);
+  const tokens = { mine: 0, theirs: 0 };
+  let cost: { mine: number; theirs: number } | null = { mine: 0, theirs: 0 };
+  for (const step of unit.steps) {
+    const theirs = baseline.get(step.step);
+    if (step.status !== 'ok' || !inLog(step) || theirs === undefined) continue;
+    tokens.mine += stepTokens(step);
+    tokens.theirs += stepTokens(theirs);
+    if (cost !== null && step.costUsd !== undefined && theirs.costUsd !== undefined) {
+      cost.mine += step.costUsd;
+      cost.theirs += theirs.costUsd;
+    } else cost = null;
+  }
+  let correct = 0;
+  let asked = 0;
+  for (const answer of unit.probes?.answers ?? []) {
+    if (answer.unanswered === true || !answer.probeId.startsWith(`${log.id}/`)) continue;
+    asked += 1;
+    if (answer.correct) correct += 1;
+  }
+  return { tokens, cost, correct, asked };
+}
+
+function ratio(pairs: readonly { mine: number; theirs: number }[], finish: (ratio: number) => number): number | null {
+  let mine = 0;
+  let theirs = 0;
+  for (const pair of pairs) {
+    mine += pair.mine;
+    theirs += pair.theirs;
+  }
+  return theirs === 0 ? null : finish(mine / theirs);
+}
+
+function recallOf(drawn: readonly LogSample[]): number | null {
+  let correct = 0;
+  let asked = 0;
+  for (const sample of drawn) {
+    correct += sample.correct;
+    asked += sample.asked;
+  }
+  return asked === 0 ? null : correct / asked;
+}
+
+function stepTokens(step: StepRecord): number {
+  return step.promptTokens + step.completionTokens + step.overheadTokens;
+}

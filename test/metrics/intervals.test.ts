@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import type { StepRecord } from '../../src/metrics/run-events.js';
+import type { LogSummary, ProbeAnswer } from '../../src/metrics/types.js';
+import { unitIntervals, type IntervalInput } from '../../src/metrics/intervals.js';
+import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
+
+function step(n: number, tokens: number): StepRecord {
+  return {
+    step: n,
+    messageId: `m${n}`,
+    atMs: n,
+    promptTokens: tokens,
+    completionTokens: 0,
+    contextTokens: tokens,
+    contextMessages: 1,
+    cachedPrefixTokens: 0,
+    overheadTokens: 0,
+    retries: 0,
+    rateLimitHits: 0,
+    waitMs: 0,
+    status: 'ok',
+    costUsd: tokens / 1000,
+  };
+}
+
+function answer(log: string, id: string, correct: boolean): ProbeAnswer {
+  return {
+    probeId: `${log}/${id}`,
+    kind: 'recall',
+    question: '',
+    expected: '',
+    askedAt: 'end',
+    step: 0,
+    answer: '',
+    correct,
+    reason: '',
+    retrieved: false,
+    correctWithRetrieval: correct,
+    retrievalTokens: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+  };
+}
+
+/** A unit over `logs.length` logs of 4 steps each: every step of log i costs `logs[i]` tokens; each log has 2 probes, `correct[i]` of them right. */
+function unit(strategy: string, logs: number[], correct: number[]): IntervalInput & { summary: ReturnType<typeof summarizeUnit> } {
+  const steps = logs.flatMap((tokens, i) => [0, 1, 2, 3].map((k) => step(i * 4 + k, tokens)));
+  const answers = logs.flatMap((_, i) => [answer(`log${i}`, 'a', (correct[i] ?? 0) > 0), answer(`log${i}`, 'b', (correct[i] ?? 0) > 1)]);
+  const summaryOf = (): ReturnType<typeof summarizeUnit> => {
+    const asked = answers.length;
+    const right = answers.filter((a) => a.correct).length;
+    return summarizeUnit({
+      scenario: 's',
+      strategy,
+      totalSteps: steps.length,
+      steps,
+      events: [],
+      probes: { retention: null, answerRecall: right / asked, count: asked },
+    });
+  };
+  const logSummaries: LogSummary[] = logs.map((_, i) => ({ transcript: `l${i}`, id: `log${i}`, firstStep: i * 4, summary: summaryOf() }));
+  return { summary: summaryOf(), steps, logs: logSummaries, probes: { answers } };
+}
+
+describe('bootstrap intervals over the logs of a scenario', () => {
+  const full = unit('full', [100, 100, 100, 100, 100, 100], [2, 2, 2, 2, 1, 2]);
+  const even = unit('even', [60, 60, 60, 60, 60, 60], [2, 1, 2, 1, 2, 1]);
+  const uneven = unit('uneven', [10, 110, 10, 110, 10, 110], [2, 0, 2, 0, 2, 0]);
+
+  it('brackets the summary figures, which are their point estimates', () => {
+    const [, rowEven, rowUneven] = applySavingVsFull([full, even, uneven]).map((u) => u.summary);
+    for (const row of [rowEven, rowUneven]) {
+      expect(row?.saving_ci_low).toBeLessThanOrEqual(row?.saving_vs_full as number);
+      expect(row?.saving_ci_high).toBeGreaterThanOrEqual(row?.saving_vs_full as number);
+      expect(row?.cost_vs_full_ci_low).toBeLessThanOrEqual(row?.cost_vs_full as number);
+      expect(row?.answer_recall_ci_low).toBeLessThanOrEqual(row?.answer_recall as number);
+      expect(row?.answer_recall_ci_high).toBeGreaterThanOrEqual(row?.answer_recall as number);
+    }
+    // The same mean saving (40 %), but logs that disagree give a wide interval, logs that agree none.
+    expect(rowEven?.saving_vs_full).toBeCloseTo(0.4);
+    expect(rowUneven?.saving_vs_full).toBeCloseTo(0.4);
+    expect(rowEven?.saving_ci_low).toBeCloseTo(0.4);
+    expect(rowEven?.saving_ci_high).toBeCloseTo(0.4);
+    expect((rowUneven?.saving_ci_high as number) - (rowUneven?.saving_ci_low as number)).toBeGreaterThan(0.3);
+    expect(rowUneven?.cost_vs_full_ci_low).toBeLessThan(-0.6);
+    expect((rowUneven?.answer_recall_ci_high as number) - (rowUneven?.answer_recall_ci_low as number)).toBeGreaterThan(0.3);
+  });
+
+  it('is seeded: the same inputs give the same intervals', () => {
+    expect(unitIntervals(uneven, full)).toEqual(unitIntervals(uneven, full));
+  });
+
+  it('is not computed for one log, nor the comparisons without full', () => {
+    const one = unit('one', [50], [1]);
+    expect(Object.values(unitIntervals(one, unit('full', [100], [2]))).every((v) => v === null)).toBe(true);
+    const alone = unitIntervals(uneven, undefined);
+    expect(alone.saving_ci_low).toBeNull();
+    expect(alone.cost_vs_full_ci_low).toBeNull();
+    expect(alone.answer_recall_ci_low).not.toBeNull();
+  });
+});
