@@ -1,5 +1,6 @@
 import type { RunResult } from '../metrics/types.js';
-import { assignColors, type ChartSpec } from './html-chart-kit.js';
+import type { ChartSpec } from './html-chart-kit.js';
+import { assignColors } from './html-colors.js';
 import { CLIENT_SCRIPT } from './html-client.js';
 import { embedJson, escapeHtml, inlineScript } from './html-escape.js';
 import { renderOverview } from './html-overview.js';
@@ -15,7 +16,7 @@ import { renderHtmlDocument } from './html-document.js';
  * escaping could neither execute nor load anything. Pure: the same inputs give the same bytes.
  */
 export function renderHtmlPage(result: RunResult, chartScript: string): string {
-  const colors = assignColors(result);
+  const colors = assignColors(result.units.map((unit) => unit.strategy));
   const charts: Record<string, ChartSpec> = {};
   const names = scenarioNames(result);
   const ids = new Map(names.map((name, index) => [name, `scenario-${index}`]));

@@ -2,6 +2,7 @@ import type { SummaryRow } from '../metrics/types.js';
 import { escapeHtml } from './html-escape.js';
 import { formatCount, formatDuration } from './terminal.js';
 import { formatCostCell } from './format-cost.js';
+import { maxOf, minOf } from '../stats.js';
 
 /** Which end of a column is better; `none` for figures that are neither (compactions, probes). */
 type Better = 'lower' | 'higher' | 'none';
@@ -93,7 +94,7 @@ function bestValue(column: Column, rows: readonly SummaryRow[]): number | null {
   if (column.better === 'none') return null;
   const values = rows.map(column.value).filter((value): value is number => value !== null);
   if (values.length < 2 || values.every((value) => value === values[0])) return null;
-  return column.better === 'lower' ? Math.min(...values) : Math.max(...values);
+  return column.better === 'lower' ? minOf(values) : maxOf(values);
 }
 
 function count(title: string, hint: string, better: Better, value: (row: SummaryRow) => number): Column {
