@@ -23,7 +23,12 @@ function describeOutcome(report: CheckReport): string {
 /** The diff table for a terminal, then the regressions and notes, one per line. */
 export function renderCheckTerminal(report: CheckReport, options: { color: boolean }): string {
   const rows = report.units.map(toRow);
-  const widths = COLUMNS.map((column) => maxOf(rows.map((row) => row[column].length), column.length));
+  const widths = COLUMNS.map((column) =>
+    maxOf(
+      rows.map((row) => row[column].length),
+      column.length,
+    ),
+  );
   const paint = (text: string, tone: keyof typeof ANSI): string => (options.color ? `${ANSI[tone]}${text}${ANSI.reset}` : text);
   const line = (cells: readonly string[]): string =>
     cells

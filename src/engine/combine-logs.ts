@@ -5,19 +5,13 @@ import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { aggregateProbes } from '../probes/aggregate.js';
 import { displayPath } from '../paths.js';
+import { CORPUS_LOGS } from '../metrics/corpus.js';
 
 /** One log of a scenario and what one strategy made of it. */
 export interface LogResult {
   log: Pick<PreparedLog, 'file' | 'transcript' | 'probes'>;
   result: UnitResult;
 }
-
-/**
- * A unit over more logs than this keeps no per-probe retention curves (`probes.retention` is
- * empty): 500 logs × every strategy held 5.7 GB with them. The retention figures (summary,
- * `byKind`) are computed from the curves first, so they are the same either way.
- */
-export const CURVE_LOG_LIMIT = 25;
 
 /** Where a log's steps and virtual times start in the combined unit. */
 interface Offset {
@@ -32,7 +26,9 @@ interface Offset {
  * row reduced from them by the same reducer as any unit — tokens, steps, waits and compactions
  * summed, peaks as the max, recall over every probe of every log, `crashed` when any log crashed,
  * `crash_step` the first crash — plus `logs` and `crashed_logs`. Each log's own summary stays in
- * `logs`; past `CURVE_LOG_LIMIT` logs the retention curves are left out. Pure.
+ * `logs`; past `CORPUS_LOGS` logs the per-probe retention curves are left out (500 logs × every
+ * strategy held 5.7 GB with them; the retention figures are reduced from the curves first, so they
+ * are the same either way). Pure.
  */
 export function combineLogResults(parts: readonly LogResult[]): UnitResult {
   const first = parts[0];
@@ -58,7 +54,7 @@ export function combineLogResults(parts: readonly LogResult[]): UnitResult {
   const probes = probeParts.length === 0 ? undefined : combineProbes(probeParts);
   // At corpus scale the retention curves (a point per probe per step: most of a unit's weight)
   // are reduced to their figures; no chart of a corpus draws them (report/html-corpus.ts).
-  if (probes !== undefined && parts.length > CURVE_LOG_LIMIT) probes.detail.retention = [];
+  if (probes !== undefined && parts.length > CORPUS_LOGS) probes.detail.retention = [];
   const summary = summarizeUnit({
     scenario: first.result.scenario,
     strategy: first.result.strategy,

@@ -35,7 +35,10 @@ export const LIMIT_COLOR = '#dc2626';
 /** A chart with the options every report chart shares: fixed size box, no animation. */
 export function buildChart(type: 'line' | 'bar', datasets: ChartDataset[], axes: AxisOptions, labels?: string[]): ChartSpec {
   const sameAs = markIdenticalCurves(datasets);
-  const thinned = maxOf(datasets.map((dataset) => thinnedFrom.get(dataset) ?? 0), 0);
+  const thinned = maxOf(
+    datasets.map((dataset) => thinnedFrom.get(dataset) ?? 0),
+    0,
+  );
   const notes = [
     ...(sameAs.length > 0 ? [`Dashed “= …”: ${sameAs.join('; ')} (the curves coincide).`] : []),
     ...(thinned > 0 ? [`Each curve drawn through the lowest and highest point of every ${thinned} steps (result.json keeps every step).`] : []),
@@ -128,6 +131,8 @@ export function curve(label: string, color: string, data: ChartPoint[]): ChartDa
   const thinned = thinCurve(data);
   const dataset: ChartDataset = {
     label,
+    // The strategy the page's highlighter matches (the label may become `name (= other)`).
+    strategy: label,
     data: thinned.points,
     borderColor: color,
     backgroundColor: color,

@@ -48,7 +48,8 @@ const BY_NAME = new Map(FAMILIES.flatMap((family) => Object.entries(family.membe
 function registeredName(label: string): string | undefined {
   if (BY_NAME.has(label)) return label;
   let best: string | undefined;
-  for (const name of BY_NAME.keys()) if (label.startsWith(`${name} `) || label.startsWith(`${name}-`)) if (best === undefined || name.length > best.length) best = name;
+  for (const name of BY_NAME.keys())
+    if (label.startsWith(`${name} `) || label.startsWith(`${name}-`)) if (best === undefined || name.length > best.length) best = name;
   return best;
 }
 

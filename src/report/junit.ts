@@ -93,7 +93,16 @@ function describeCrash(unit: UnitResult): { type: string; message: string; body:
 
 /** The unit's span on the virtual clock: its last step or event. */
 function virtualSeconds(unit: UnitResult): number {
-  const last = Math.max(maxOf(unit.steps.map((step) => step.atMs), 0), maxOf(unit.events.map((event) => event.atMs), 0));
+  const last = Math.max(
+    maxOf(
+      unit.steps.map((step) => step.atMs),
+      0,
+    ),
+    maxOf(
+      unit.events.map((event) => event.atMs),
+      0,
+    ),
+  );
   return last / 1000;
 }
 

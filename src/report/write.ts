@@ -37,7 +37,8 @@ export async function writeFileAtomic(path: string, contents: string | readonly 
   try {
     const handle = await open(temporary, 'w');
     try {
-      for (const part of typeof contents === 'string' ? [contents] : contents) await handle.write(options.redact === false ? part : redactText(part), null, 'utf8');
+      for (const part of typeof contents === 'string' ? [contents] : contents)
+        await handle.write(options.redact === false ? part : redactText(part), null, 'utf8');
     } finally {
       await handle.close();
     }
