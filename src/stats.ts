@@ -66,3 +66,27 @@ export function fitTheilSen(xs: readonly number[], ys: readonly number[]): LineF
   const slope = median(slopes);
   return { slope, intercept: median(ys.map((y, i) => y - slope * (xs[i] as number))) };
 }
+
+/**
+ * The largest of `values`, or `floor` when there are none or all are smaller. A loop, never
+ * `Math.max(...values)`: spreading an array into a call puts every element on the stack, and a
+ * corpus-sized series (hundreds of thousands of steps) overflows it.
+ */
+export function maxOf(values: Iterable<number>, floor = Number.NEGATIVE_INFINITY): number {
+  let max = floor;
+  for (const value of values) if (value > max) max = value;
+  return max;
+}
+
+/** The smallest of `values`, or `ceiling` when there are none or all are larger (a loop, as `maxOf`). */
+export function minOf(values: Iterable<number>, ceiling = Number.POSITIVE_INFINITY): number {
+  let min = ceiling;
+  for (const value of values) if (value < min) min = value;
+  return min;
+}
+
+/** Appends `items` to `target` one by one (`target.push(...items)` overflows the stack on long arrays). */
+export function appendAll<T>(target: T[], items: Iterable<T>): T[] {
+  for (const item of items) target.push(item);
+  return target;
+}

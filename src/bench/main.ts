@@ -9,15 +9,17 @@
  *
  *   npm run bench                      everything
  *   npm run bench -- vsla-long suite   only these parts (sessions: vsla-long, vsla-compacted,
- *                                      synthetic-5000; also: suite, micro)
+ *                                      synthetic-5000; also: suite, micro, corpus: 500 real
+ *                                      trajectories × every strategy, every report written)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchCorpus } from './corpus.js';
 import { SESSIONS, benchQuota, benchRetention, benchSession, benchSuite, type BenchReport, type BenchRow, type Measurement, type Session } from './cases.js';
 
-const PARTS = [...Object.keys(SESSIONS), 'suite', 'micro'];
+const PARTS = [...Object.keys(SESSIONS), 'suite', 'micro', 'corpus'];
 
 async function main(): Promise<number> {
   const asked = process.argv.slice(2);
@@ -53,6 +55,10 @@ async function main(): Promise<number> {
       rows.push(...(await benchSession(await (SESSIONS[part] as () => Promise<Session>)(), log, measurements)));
     }
     write();
+  }
+  if (wanted('corpus')) {
+    log('corpus');
+    rows.push(...(await benchCorpus(log, measurements)));
   }
   write();
 

@@ -6,6 +6,7 @@
  *
  *   measure.js floor <scenario.yaml>            read the scenario's transcript, tokenize each distinct text once
  *   measure.js run <scenario file|dir> <workers> runSuite, mocked, no report written
+ *   measure.js report <scenario> <workers> <out>  runSuite, then every report written to <out> (as `ctxbench run` writes them)
  */
 import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
@@ -14,6 +15,9 @@ import { parse } from 'yaml';
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { countTokens, tokenizerStats, toolCallText } from '../tokens/tokenizer.js';
 import { runSuite } from '../engine/run-suite.js';
+import { renderReports, reporterNames } from '../report/index.js';
+import { writeReportFiles } from '../report/write.js';
+import { resultForWriting } from '../redact/result.js';
 
 interface Measurement {
   seconds: number;
@@ -47,12 +51,26 @@ async function run(scenarios: string, workers: number): Promise<string> {
   return `${result.units.length} units, ${steps} steps`;
 }
 
+/** A run and its reports, written one format after another, redacted, as `ctxbench run` writes them. */
+async function runAndReport(scenarios: string, workers: number, out: string): Promise<string> {
+  const result = resultForWriting(await runSuite({ scenarios: [scenarios], workers }), true);
+  let files = 0;
+  for (const name of reporterNames()) files += (await writeReportFiles(out, renderReports(result, [name]))).length;
+  const steps = result.units.reduce((n, u) => n + u.summary.steps_completed, 0);
+  return `${result.units.length} units, ${steps} steps, ${files} report files`;
+}
+
 async function main(): Promise<void> {
-  const [kind, target, workers] = process.argv.slice(2);
+  const [kind, target, workers, out] = process.argv.slice(2);
   if (target === undefined) throw new Error('usage: measure.js floor|run <scenario> [workers]');
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const note = kind === 'floor' ? await floor(target) : await run(target, Number(workers ?? '1'));
+  const note =
+    kind === 'floor'
+      ? await floor(target)
+      : kind === 'report'
+        ? await runAndReport(target, Number(workers ?? '1'), out ?? 'reports/bench/corpus')
+        : await run(target, Number(workers ?? '1'));
   const used = process.cpuUsage(cpu);
   const measurement: Measurement = {
     seconds: (performance.now() - started) / 1000,

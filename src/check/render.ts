@@ -2,6 +2,7 @@ import type { CheckReport, MeasureDiff, MeasureName, UnitDiff } from './types.js
 import { formatCount } from '../report/terminal.js';
 import { escapeMarkdown } from '../report/md.js';
 import { formatSigned } from './compare.js';
+import { maxOf } from '../stats.js';
 
 /** The columns of the diff table, in order; both renderings share them. */
 const COLUMNS = ['scenario', 'strategy', 'tokens', 'Δ tokens', 'answer recall', 'Δ recall', 'retention', 'Δ retention', 'crash', 'verdict'] as const;
@@ -22,7 +23,12 @@ function describeOutcome(report: CheckReport): string {
 /** The diff table for a terminal, then the regressions and notes, one per line. */
 export function renderCheckTerminal(report: CheckReport, options: { color: boolean }): string {
   const rows = report.units.map(toRow);
-  const widths = COLUMNS.map((column) => Math.max(column.length, ...rows.map((row) => row[column].length)));
+  const widths = COLUMNS.map((column) =>
+    maxOf(
+      rows.map((row) => row[column].length),
+      column.length,
+    ),
+  );
   const paint = (text: string, tone: keyof typeof ANSI): string => (options.color ? `${ANSI[tone]}${text}${ANSI.reset}` : text);
   const line = (cells: readonly string[]): string =>
     cells

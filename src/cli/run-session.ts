@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { runSuite, type RunOptions } from '../engine/run-suite.js';
-import { renderReports } from '../report/index.js';
+import { renderReports, reporterNames } from '../report/index.js';
 import { writeReportFiles } from '../report/write.js';
 import { renderTerminalTable } from '../report/terminal.js';
 import { renderTerminalRecommendation } from '../report/terminal-recommendation.js';
@@ -109,7 +109,10 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
     await cassette?.close(true);
     recorded = true;
     const shown = resultForWriting(result, request.redact);
-    const written = await writeReportFiles(out, renderReports(shown, request.reports), { redact: request.redact });
+    // One format at a time: a corpus's files are never all in memory together.
+    const written: string[] = [];
+    for (const name of request.reports ?? reporterNames())
+      written.push(...(await writeReportFiles(out, renderReports(shown, [name]), { redact: request.redact })));
     if (result.partial === undefined) journal?.remove();
     // The terminal is a log: always redacted.
     if (!options.quiet) printSummary(request.redact ? shown : resultForWriting(result, true), written.length, out, started);

@@ -5,6 +5,7 @@ import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { aggregateProbes } from '../probes/aggregate.js';
 import { displayPath } from '../paths.js';
+import { CORPUS_LOGS } from '../metrics/corpus.js';
 
 /** One log of a scenario and what one strategy made of it. */
 export interface LogResult {
@@ -25,7 +26,9 @@ interface Offset {
  * row reduced from them by the same reducer as any unit — tokens, steps, waits and compactions
  * summed, peaks as the max, recall over every probe of every log, `crashed` when any log crashed,
  * `crash_step` the first crash — plus `logs` and `crashed_logs`. Each log's own summary stays in
- * `logs`. Pure.
+ * `logs`; past `CORPUS_LOGS` logs the per-probe retention curves are left out (500 logs × every
+ * strategy held 5.7 GB with them; the retention figures are reduced from the curves first, so they
+ * are the same either way). Pure.
  */
 export function combineLogResults(parts: readonly LogResult[]): UnitResult {
   const first = parts[0];
@@ -37,8 +40,8 @@ export function combineLogResults(parts: readonly LogResult[]): UnitResult {
   const offset: Offset = { step: 0, atMs: 0 };
   for (const { log, result } of parts) {
     const at = { ...offset };
-    steps.push(...result.steps.map((s) => ({ ...s, step: s.step + at.step, atMs: s.atMs + at.atMs })));
-    events.push(...result.events.map((e) => shiftEvent(e, at)));
+    for (const s of result.steps) steps.push({ ...s, step: s.step + at.step, atMs: s.atMs + at.atMs });
+    for (const e of result.events) events.push(shiftEvent(e, at));
     const id = log.transcript.header.id;
     logs.push({ transcript: displayPath(log.file), id, firstStep: at.step, summary: result.summary });
     if (result.probes !== undefined) {
@@ -49,6 +52,9 @@ export function combineLogResults(parts: readonly LogResult[]): UnitResult {
     offset.atMs += endTime(result);
   }
   const probes = probeParts.length === 0 ? undefined : combineProbes(probeParts);
+  // At corpus scale the retention curves (a point per probe per step: most of a unit's weight)
+  // are reduced to their figures; no chart of a corpus draws them (report/html-corpus.ts).
+  if (probes !== undefined && parts.length > CORPUS_LOGS) probes.detail.retention = [];
   const summary = summarizeUnit({
     scenario: first.result.scenario,
     strategy: first.result.strategy,
@@ -89,15 +95,11 @@ function combineProbes(parts: readonly { prefix: string; offset: Offset; probes:
   const retention: RetentionCurve[] = [];
   const afterCompaction: NonNullable<UnitProbeResult['specificsAfterCompaction']> = [];
   for (const { prefix, offset, probes } of parts) {
-    answers.push(...probes.answers.map((a) => ({ ...a, probeId: `${prefix}${a.probeId}`, step: a.step + offset.step })));
-    retention.push(
-      ...probes.retention.map((c) => ({
-        ...c,
-        probeId: `${prefix}${c.probeId}`,
-        points: c.points.map(([step, kept]): [number, 0 | 1] => [step + offset.step, kept]),
-      })),
-    );
-    afterCompaction.push(...(probes.specificsAfterCompaction ?? []).map((s) => ({ ...s, step: s.step + offset.step })));
+    for (const a of probes.answers) answers.push({ ...a, probeId: `${prefix}${a.probeId}`, step: a.step + offset.step });
+    for (const c of probes.retention) {
+      retention.push({ ...c, probeId: `${prefix}${c.probeId}`, points: c.points.map(([step, kept]): [number, 0 | 1] => [step + offset.step, kept]) });
+    }
+    for (const s of probes.specificsAfterCompaction ?? []) afterCompaction.push({ ...s, step: s.step + offset.step });
   }
   const { figures, ...detail } = aggregateProbes({
     probes: parts.flatMap((p) => p.list),

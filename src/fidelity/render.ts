@@ -1,6 +1,7 @@
 import type { ErrorStats, FidelityFile, FidelityReport, FormatFidelity } from './types.js';
 import { OFFSET_STEPS } from './measure.js';
 import { renderCacheSection } from './cache.js';
+import { maxOf } from '../stats.js';
 
 const int = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
@@ -88,7 +89,12 @@ function renderWorst(f: FormatFidelity): string {
 
 /** Left- or right-aligned columns, two spaces apart, indented by two. */
 function table(header: string[], rows: string[][], right: boolean[]): string[] {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = header.map((h, i) =>
+    maxOf(
+      rows.map((r) => (r[i] ?? '').length),
+      h.length,
+    ),
+  );
   const line = (cells: string[]): string =>
     `  ${cells.map((c, i) => (right[i] === true ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ')}`.trimEnd();
   return [line(header), ...rows.map(line)];

@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import { SUMMARY_COLUMNS } from '../metrics/columns.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
-import type { ReportFile, Reporter } from './types.js';
+import { partedFile, type ReportFile, type Reporter } from './types.js';
 
 type Cell = string | number | boolean | null | undefined;
 type Row = Record<string, Cell>;
@@ -95,15 +95,22 @@ export function renderCsv(result: RunResult): ReportFile[] {
         result.units.map((unit) => ({ ...unit.summary, cost_usd: usd(unit.summary.cost_usd) })),
       ),
     },
-    { file: 'steps.csv', contents: toCsv(STEP_COLUMNS, result.units.flatMap(stepRows)) },
-    { file: 'events.csv', contents: toCsv(EVENT_COLUMNS, result.units.flatMap(eventRows)) },
-    { file: 'probes.csv', contents: toCsv(PROBE_COLUMNS, result.units.flatMap(probeRows)) },
+    partedFile('steps.csv', unitParts(STEP_COLUMNS, result.units, stepRows)),
+    partedFile('events.csv', unitParts(EVENT_COLUMNS, result.units, eventRows)),
+    partedFile('probes.csv', unitParts(PROBE_COLUMNS, result.units, probeRows)),
   ];
 }
 
-function toCsv(columns: readonly string[], rows: Row[]): string {
+/** The header, then each unit's rows as a part of its own: a corpus's rows are never all in memory at once. */
+function unitParts(columns: readonly string[], units: readonly UnitResult[], rowsOf: (unit: UnitResult) => Row[]): string[] {
+  const parts = [toCsv(columns, [])];
+  for (const unit of units) parts.push(toCsv(columns, rowsOf(unit), false));
+  return parts;
+}
+
+function toCsv(columns: readonly string[], rows: Row[], header = true): string {
   return stringify(rows, {
-    header: true,
+    header,
     columns: [...columns],
     // Reasons and details can quote transcript text; never let a spreadsheet run it as a formula.
     escape_formulas: true,

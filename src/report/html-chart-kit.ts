@@ -1,4 +1,4 @@
-import type { RunResult } from '../metrics/types.js';
+import { maxOf } from '../stats.js';
 
 /** How the page formats an axis's ticks (the page owns the callbacks); `label` leaves them be. */
 type TickFormat = 'step' | 'tokens' | 'percent' | 'seconds' | 'minutes' | 'usd' | 'label';
@@ -29,55 +29,16 @@ export interface AxisOptions {
   y: { title: string; format: TickFormat; max?: number };
 }
 
-/**
- * Twenty-four hues that stay apart on white (no red: red means a limit or a crash), at least 27
- * CIELAB ΔE from each other, so every registered strategy (21) has a colour of its own. The first
- * ten are the classic category ten; the rest were picked greedily for distance from those before.
- * Strategies take them in order of appearance; a 25th strategy starts over.
- */
-export const PALETTE = [
-  '#1f77b4',
-  '#ff7f0e',
-  '#2ca02c',
-  '#9467bd',
-  '#17becf',
-  '#8c564b',
-  '#e377c2',
-  '#7f7f7f',
-  '#bcbd22',
-  '#1e3a8a',
-  '#3030e8',
-  '#e830e8',
-  '#626916',
-  '#e0af6c',
-  '#a1124d',
-  '#42d7a5',
-  '#0d7351',
-  '#7112a1',
-  '#a15912',
-  '#602055',
-  '#305ee8',
-  '#17cf17',
-  '#cf17a1',
-  '#205060',
-];
-
 /** The colour of the quota and window limits and of crash markers. */
 export const LIMIT_COLOR = '#dc2626';
-
-/** One colour per strategy label, stable across the scenarios of a run (legend and table agree). */
-export function assignColors(result: RunResult): Map<string, string> {
-  const colors = new Map<string, string>();
-  for (const unit of result.units) {
-    if (!colors.has(unit.strategy)) colors.set(unit.strategy, PALETTE[colors.size % PALETTE.length] ?? '#111827');
-  }
-  return colors;
-}
 
 /** A chart with the options every report chart shares: fixed size box, no animation. */
 export function buildChart(type: 'line' | 'bar', datasets: ChartDataset[], axes: AxisOptions, labels?: string[]): ChartSpec {
   const sameAs = markIdenticalCurves(datasets);
-  const thinned = Math.max(0, ...datasets.map((dataset) => thinnedFrom.get(dataset) ?? 0));
+  const thinned = maxOf(
+    datasets.map((dataset) => thinnedFrom.get(dataset) ?? 0),
+    0,
+  );
   const notes = [
     ...(sameAs.length > 0 ? [`Dashed “= …”: ${sameAs.join('; ')} (the curves coincide).`] : []),
     ...(thinned > 0 ? [`Each curve drawn through the lowest and highest point of every ${thinned} steps (result.json keeps every step).`] : []),
@@ -170,6 +131,8 @@ export function curve(label: string, color: string, data: ChartPoint[]): ChartDa
   const thinned = thinCurve(data);
   const dataset: ChartDataset = {
     label,
+    // The strategy the page's highlighter matches (the label may become `name (= other)`).
+    strategy: label,
     data: thinned.points,
     borderColor: color,
     backgroundColor: color,

@@ -2,6 +2,7 @@ import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import type { ScenarioInfo, UnitResult } from '../metrics/types.js';
 import { formatCount } from './terminal.js';
 import { buildChart, curve, limitLine, markers, LIMIT_COLOR, type ChartDataset, type ChartPoint, type ChartSpec } from './html-chart-kit.js';
+import { maxOf } from '../stats.js';
 
 /** Quota buckets are per minute of virtual time (DESIGN.md §7). */
 const MINUTE_MS = 60_000;
@@ -18,7 +19,10 @@ const THRESHOLD_REACH = 1.2;
  * Triggers far above anything the chart shows are left out (they would squash the curves).
  */
 export function buildContextChart(info: ScenarioInfo | undefined, units: readonly UnitResult[], colors: Map<string, string>): ChartSpec {
-  const lastStep = Math.max(1, ...units.flatMap((unit) => unit.steps.map((step) => step.step)));
+  const lastStep = maxOf(
+    units.flatMap((unit) => unit.steps.map((step) => step.step)),
+    1,
+  );
   const datasets: ChartDataset[] = units.map((unit) =>
     curve(
       unit.strategy,
@@ -27,7 +31,12 @@ export function buildContextChart(info: ScenarioInfo | undefined, units: readonl
     ),
   );
   if (info !== undefined) datasets.push(limitLine(`window ${formatCount(info.window)}`, LIMIT_COLOR, info.window, 0, lastStep, [6, 4]));
-  const reach = THRESHOLD_REACH * Math.max(info?.window ?? 0, ...units.map((unit) => unit.summary.peak_context_tokens));
+  const reach =
+    THRESHOLD_REACH *
+    maxOf(
+      units.map((unit) => unit.summary.peak_context_tokens),
+      info?.window ?? 0,
+    );
   let hidden = 0;
   for (const unit of units) {
     for (const threshold of unit.thresholds ?? []) {
@@ -76,14 +85,20 @@ const QUOTA_LINE_SHARE = 0.25;
  * x axis is in minutes of virtual time, or seconds for a session under two minutes.
  */
 export function buildQuotaChart(info: ScenarioInfo | undefined, units: readonly UnitResult[], colors: Map<string, string>): ChartSpec {
-  const lastMs = Math.max(1000, ...units.flatMap((unit) => unit.steps.map((step) => step.atMs)));
+  const lastMs = maxOf(
+    units.flatMap((unit) => unit.steps.map((step) => step.atMs)),
+    1000,
+  );
   // A session shorter than two minutes reads better in seconds than in 0:01, 0:01, 0:02.
   const unitMs = lastMs < 2 * MINUTE_MS ? 1000 : MINUTE_MS;
   const datasets: ChartDataset[] = units.map((unit) => {
     const points = unit.steps.map((step) => ({ x: step.atMs / unitMs, y: trailingMinuteTokens(unit.steps, step.atMs) }));
     return curve(unit.strategy, colorOf(colors, unit), points);
   });
-  const peak = Math.max(0, ...datasets.flatMap((dataset) => dataset.data.map((point) => (typeof point === 'object' && point !== null ? point.y : 0))));
+  const peak = maxOf(
+    datasets.flatMap((dataset) => dataset.data.map((point) => (typeof point === 'object' && point !== null ? point.y : 0))),
+    0,
+  );
   const tpm = info?.tpm ?? 0;
   if (tpm > 0 && peak >= QUOTA_LINE_SHARE * tpm) datasets.push(limitLine(`TPM quota ${formatCount(tpm)}`, LIMIT_COLOR, tpm, 0, lastMs / unitMs, [6, 4]));
   const refusals: Marker[] = units.flatMap((unit) =>

@@ -53,6 +53,7 @@ export const CLIENT_SCRIPT = String.raw`(function () {
         label: function (context) {
           var raw = context.raw;
           if (raw && typeof raw === 'object' && typeof raw.label === 'string') return raw.label;
+          if (context.dataset.tips) return context.dataset.tips[context.dataIndex];
           return context.dataset.label + ': ' + (context.parsed.y === null ? 'n/a' : fy(context.parsed.y));
         }
       }
@@ -83,9 +84,95 @@ export const CLIENT_SCRIPT = String.raw`(function () {
 
   Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
   Chart.defaults.color = '#374151';
+  var charts = [];
   Array.prototype.forEach.call(document.querySelectorAll('canvas[data-chart]'), function (canvas) {
     var spec = specs[canvas.getAttribute('data-chart')];
-    if (spec) new Chart(canvas, hydrate(spec));
+    if (spec) charts.push(new Chart(canvas, hydrate(spec)));
+  });
+
+  // Highlighting: the strategies whose chip is pressed are drawn strong, the others faded.
+  var chips = Array.prototype.slice.call(document.querySelectorAll('button.chip[data-strategy]'));
+  var known = {};
+  chips.forEach(function (chip) { known[chip.getAttribute('data-strategy')] = true; });
+  function fade(color) { return typeof color === 'string' && /^#[0-9a-f]{6}/i.test(color) ? color.slice(0, 7) + '30' : color; }
+  function strong(color) { return typeof color === 'string' && /^#[0-9a-f]{6}/i.test(color) ? color.slice(0, 7) : color; }
+  function restyle(dataset, key, faded) {
+    if (!dataset.base) dataset.base = { border: dataset.borderColor, background: dataset.backgroundColor, width: dataset.borderWidth };
+    var base = dataset.base;
+    dataset.borderColor = faded ? fade(base.border) : base.border;
+    dataset.backgroundColor = faded ? fade(base.background) : base.background;
+    if (typeof base.width === 'number' && dataset.showLine !== false) dataset.borderWidth = faded ? 1 : base.width + (key ? 0.5 : 0);
+  }
+  function emphasize() {
+    var selected = {};
+    var any = false;
+    chips.forEach(function (chip) {
+      if (chip.getAttribute('aria-pressed') === 'true') { selected[chip.getAttribute('data-strategy')] = true; any = true; }
+    });
+    charts.forEach(function (chart) {
+      var labels = chart.data.labels || [];
+      chart.data.datasets.forEach(function (dataset) {
+        var key = dataset.strategy || dataset.label;
+        if (known[key]) return restyle(dataset, selected[key], any && !selected[key]);
+        // One dataset, a bar per strategy (the spread of a corpus): fade bar by bar.
+        if (Array.isArray(dataset.backgroundColor) || (dataset.base && Array.isArray(dataset.base.background))) {
+          if (!dataset.base) dataset.base = { border: dataset.borderColor, background: dataset.backgroundColor };
+          dataset.backgroundColor = dataset.base.background.map(function (color, i) { return any && known[labels[i]] && !selected[labels[i]] ? fade(color) : color; });
+          if (Array.isArray(dataset.base.border)) dataset.borderColor = dataset.base.border.map(function (color, i) { return any && known[labels[i]] && !selected[labels[i]] ? fade(color) : strong(color); });
+        }
+      });
+      chart.update('none');
+    });
+  }
+  chips.forEach(function (chip) {
+    chip.addEventListener('click', function () {
+      chip.setAttribute('aria-pressed', chip.getAttribute('aria-pressed') === 'true' ? 'false' : 'true');
+      emphasize();
+    });
+  });
+  if (chips.length > 0) emphasize();
+
+  // A corpus's drill-down: the chosen log's figures for every strategy, from the page's own data.
+  Array.prototype.forEach.call(document.querySelectorAll('select[data-drill]'), function (select) {
+    var id = select.getAttribute('data-drill');
+    var data = JSON.parse(document.getElementById(id + '-log-data').textContent || '{}');
+    var body = document.getElementById(id + '-log-rows');
+    function pct(v) { return v === null ? '–' : Math.round(v * 100) + '%'; }
+    function cell(row, text, numeric) {
+      var td = document.createElement('td');
+      if (numeric) td.className = 'num';
+      td.textContent = text;
+      row.appendChild(td);
+    }
+    function show() {
+      var i = Number(select.value);
+      var log = data.logs[i];
+      while (body.firstChild) body.removeChild(body.firstChild);
+      data.strategies.forEach(function (strategy, s) {
+        var c = data.cells[i][s];
+        if (!c) return;
+        var row = document.createElement('tr');
+        if (c[5] !== null) row.className = 'crashed';
+        var th = document.createElement('th');
+        th.scope = 'row';
+        var swatch = document.createElement('span');
+        swatch.className = 'swatch';
+        swatch.style.background = strategy[1];
+        th.appendChild(swatch);
+        th.appendChild(document.createTextNode(strategy[0]));
+        row.appendChild(th);
+        cell(row, c[0] + '/' + log[2], true);
+        cell(row, count(c[1]), true);
+        cell(row, pct(c[2]), true);
+        cell(row, c[3] === null ? '–' : '$' + c[3].toFixed(4), true);
+        cell(row, pct(c[4]), true);
+        cell(row, c[5] === null ? '–' : c[5], false);
+        body.appendChild(row);
+      });
+      select.title = log[1];
+    }
+    select.addEventListener('change', show);
+    show();
   });
 
   function sortKey(cell) {

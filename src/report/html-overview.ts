@@ -2,6 +2,7 @@ import type { RunResult, SummaryRow } from '../metrics/types.js';
 import { buildChart, markers, LIMIT_COLOR, type ChartDataset, type ChartSpec } from './html-chart-kit.js';
 import { escapeHtml } from './html-escape.js';
 import { formatPercent } from './html-summary-table.js';
+import { minOf } from '../stats.js';
 
 /** The overview and the chart its canvas names. */
 export interface OverviewSection {
@@ -88,7 +89,7 @@ function buildOverviewChart(result: RunResult, strategies: readonly string[], co
   });
   // Savings can be negative (a strategy that costs more than full): the axis then starts below 0.
   const scales = spec.config.options.scales as { x: Record<string, unknown> };
-  scales.x.min = Math.min(0, ...xs);
+  scales.x.min = minOf(xs, 0);
   return spec;
 }
 

@@ -1,5 +1,6 @@
 import type { RunResult } from '../metrics/types.js';
-import { assignColors, type ChartSpec } from './html-chart-kit.js';
+import type { ChartSpec } from './html-chart-kit.js';
+import { assignColors } from './html-colors.js';
 import { CLIENT_SCRIPT } from './html-client.js';
 import { embedJson, escapeHtml, inlineScript } from './html-escape.js';
 import { renderOverview } from './html-overview.js';
@@ -7,6 +8,7 @@ import { renderScenarioSection } from './html-scenario.js';
 import { STYLE } from './html-style.js';
 import { describePartial, describeSeed, runSeeds } from './notes.js';
 import { renderHtmlDocument } from './html-document.js';
+import { renderDecision } from './html-decision.js';
 
 /**
  * The whole report as one self-contained HTML document: Chart.js (`chartScript`, its UMD source)
@@ -15,7 +17,7 @@ import { renderHtmlDocument } from './html-document.js';
  * escaping could neither execute nor load anything. Pure: the same inputs give the same bytes.
  */
 export function renderHtmlPage(result: RunResult, chartScript: string): string {
-  const colors = assignColors(result);
+  const colors = assignColors(result.units.map((unit) => unit.strategy));
   const charts: Record<string, ChartSpec> = {};
   const names = scenarioNames(result);
   const ids = new Map(names.map((name, index) => [name, `scenario-${index}`]));
@@ -40,6 +42,8 @@ export function renderHtmlPage(result: RunResult, chartScript: string): string {
     body: [
       renderHeader(result),
       '<main>',
+      renderDecision(result, colors),
+      renderHighlighter(result, colors),
       overview.html,
       ...sections,
       '</main>',
@@ -47,6 +51,30 @@ export function renderHtmlPage(result: RunResult, chartScript: string): string {
       `<script type="application/json" id="ctxbench-charts">${embedJson(charts)}</script>`,
     ],
   });
+}
+
+/** The strategies every chart draws strong from the start: the recommended one and the baselines. */
+function emphasized(result: RunResult): string[] {
+  const labels = new Set(result.units.map((unit) => unit.strategy));
+  const wanted = [result.recommendation?.strategy ?? undefined, result.recommendation?.runnerUp?.strategy, 'full', 'recorded'];
+  return wanted.filter((label): label is string => label !== undefined && labels.has(label));
+}
+
+/**
+ * A button per strategy: pressed ones are drawn strong in every chart and the rest faded (the
+ * page's script applies it). The recommended strategy and the baselines start pressed; a click on
+ * a chart's legend hides or shows a curve as usual. Left out for runs of four strategies or fewer,
+ * whose charts read well as they are.
+ */
+function renderHighlighter(result: RunResult, colors: Map<string, string>): string {
+  const strategies = [...colors.keys()];
+  if (strategies.length <= 4) return '';
+  const strong = new Set(emphasized(result));
+  const buttons = strategies.map(
+    (label) =>
+      `<button type="button" class="chip" data-strategy="${escapeHtml(label)}" aria-pressed="${strong.has(label) ? 'true' : 'false'}"><span class="swatch" style="background:${colors.get(label) ?? '#111827'}"></span>${escapeHtml(label)}</button>`,
+  );
+  return `<nav class="highlight" aria-label="strategies drawn strong in the charts"><span class="dim">Charts draw strong:</span> ${buttons.join('')}</nav>`;
 }
 
 function renderHeader(result: RunResult): string {
@@ -58,7 +86,7 @@ function renderHeader(result: RunResult): string {
     ['ctxbench', result.tool.version],
     ['providers', result.mode === 'mock' ? 'mock (simulated)' : 'live'],
     ['scenarios', String(names.length)],
-    ['strategies', strategies.join(', ')],
+    ['strategies', String(strategies.length)],
     ...(result.redaction === 'off' ? [['redaction', 'off (--no-redact): secrets in transcripts are not masked'] as [string, string]] : []),
   ];
   return [

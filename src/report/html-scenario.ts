@@ -9,6 +9,8 @@ import { renderSummaryTable } from './html-summary-table.js';
 import { renderTimelines } from './html-timeline.js';
 import { findNotables } from './md.js';
 import { formatCount } from './terminal.js';
+import { isCorpus } from '../metrics/corpus.js';
+import { renderCorpusViews } from './html-corpus.js';
 
 /** A scenario's section and the charts its canvases name. */
 export interface ScenarioSection {
@@ -37,6 +39,7 @@ export function renderScenarioSection(
   units: readonly UnitResult[],
   colors: Map<string, string>,
 ): ScenarioSection {
+  if (isCorpus(units)) return renderCorpusScenario(id, name, info, units, colors);
   const panels = buildPanels(info, units, colors);
   const noProbes = panels.find((panel) => panel.key === 'retention')?.empty ?? '';
   const charts: Record<string, ChartSpec> = {};
@@ -47,17 +50,41 @@ export function renderScenarioSection(
     `<h2>${escapeHtml(name)}</h2>`,
     info === undefined ? '' : `<p class="scenario-meta">${describeScenario(info)}</p>`,
     renderFindings(units),
-    units.length === 0
-      ? '<p class="dim">No strategies ran in this scenario.</p>'
-      : renderSummaryTable(
-          units.map((unit) => unit.summary),
-          colors,
-        ),
+    units.length === 0 ? '<p class="dim">No strategies ran in this scenario.</p>' : renderSummaryTable(units, colors),
     `<div class="charts">\n${panels.map((panel) => renderPanel(id, panel)).join('\n')}\n</div>`,
     '<h3>What each strategy did</h3>',
     renderTimelines(units, colors),
     '<h3>Probes</h3>',
     probeTable === '' ? `<p class="dim">${noProbes}</p>` : probeTable,
+    '</section>',
+  ];
+  return { html: html.filter((part) => part !== '').join('\n'), charts };
+}
+
+/**
+ * A corpus of logs: the summary table over every log, then its aggregate views and per-log
+ * drill-down (html-corpus.ts) in place of per-step charts, timelines and the table of every answer.
+ */
+function renderCorpusScenario(
+  id: string,
+  name: string,
+  info: ScenarioInfo | undefined,
+  units: readonly UnitResult[],
+  colors: Map<string, string>,
+): ScenarioSection {
+  const corpus = renderCorpusViews(id, units, colors);
+  const tradeoff = buildTradeoffChart(units, colors);
+  const charts: Record<string, ChartSpec> = { ...corpus.charts, ...(tradeoff !== undefined ? { [`${id}-tradeoff`]: tradeoff } : {}) };
+  const html = [
+    `<section class="scenario" id="${id}">`,
+    `<h2>${escapeHtml(name)}</h2>`,
+    info === undefined ? '' : `<p class="scenario-meta">${describeScenario(info)}</p>`,
+    renderFindings(units),
+    renderSummaryTable(units, colors),
+    tradeoff === undefined
+      ? ''
+      : `<div class="charts">${renderPanel(id, { key: 'tradeoff', title: 'Tokens versus recall, over every log', caption: 'Up and to the left is better. Dashed: the Pareto front (ringed points); ✕ crashed.', spec: tradeoff, empty: '' })}</div>`,
+    corpus.html,
     '</section>',
   ];
   return { html: html.filter((part) => part !== '').join('\n'), charts };

@@ -10,21 +10,21 @@ export const STYLE = `
 body { margin: 0; color: var(--fg); background: var(--bg); line-height: 1.45;
   font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
 header.page, main, footer { max-width: 1320px; margin: 0 auto; padding: 0 24px; }
-header.page { padding-top: 20px; padding-bottom: 8px; border-bottom: 1px solid var(--line); }
-h1 { font-size: 22px; margin: 0 0 8px; }
+header.page { padding-top: 12px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
+h1 { font-size: 20px; margin: 0 0 4px; }
 h2 { font-size: 19px; margin: 0 0 4px; }
 h3 { font-size: 15px; margin: 22px 0 8px; }
-dl.meta { display: flex; flex-wrap: wrap; gap: 4px 22px; margin: 0 0 8px; }
+dl.meta { display: flex; flex-wrap: wrap; gap: 2px 22px; margin: 0 0 6px; font-size: 13px; }
 dl.meta div { display: flex; gap: 6px; }
 dl.meta dt { color: var(--muted); }
 dl.meta dd { margin: 0; font-weight: 600; }
 a { color: #1d4ed8; }
 section.scenario, section.overview { padding: 22px 0 12px; border-bottom: 1px solid var(--line); }
 table.overview-table { font-size: 12px; table-layout: fixed; }
-table.overview-table thead th { white-space: normal; vertical-align: bottom; text-align: right; line-height: 1.15; font-size: 10.5px; overflow-wrap: anywhere; }
+table.overview-table thead th { white-space: normal; vertical-align: bottom; text-align: right; line-height: 1.15; font-size: 10px; overflow-wrap: normal; word-break: keep-all; hyphens: manual; }
 table.overview-table thead th:first-child, table.overview-table tbody th { text-align: left; width: 170px; }
 table.overview-table th, table.overview-table td { padding: 3px 3px; }
-table.overview-table tbody th { font-weight: 500; overflow-wrap: anywhere; }
+table.overview-table tbody th { font-weight: 500; overflow-wrap: break-word; }
 table.overview-table td { text-align: right; font-size: 11px; line-height: 1.25; overflow: hidden; }
 figure.overview-chart { margin: 12px 0 14px; max-width: 900px; }
 td.crash-cell { color: var(--bad); background: #fff5f5; }
@@ -38,9 +38,28 @@ thead th { background: var(--panel); font-weight: 600; white-space: nowrap; posi
 td.num, table.summary thead th { text-align: right; }
 table.summary { font-size: 13px; }
 table.summary th, table.summary td { padding: 5px 6px; }
-table.summary thead th { white-space: normal; vertical-align: bottom; line-height: 1.2; }
-table.summary thead th:first-child, table.summary thead th:nth-child(2) { text-align: left; }
+table.summary thead th { white-space: nowrap; vertical-align: bottom; line-height: 1.2; }
+table.summary thead th:first-child, table.summary thead th.crash-col { text-align: left; }
 table.summary td, table.summary tbody th { white-space: nowrap; }
+table.summary td.crash-col { white-space: normal; min-width: 240px; max-width: 420px; overflow-wrap: break-word; font-size: 12px; }
+table.summary thead th:first-child, table.summary tbody th, table.decision-table .sticky { position: sticky; left: 0; z-index: 1; background: var(--bg); box-shadow: inset -1px 0 0 var(--line); }
+table.summary thead th:first-child, table.decision-table thead .sticky { background: var(--panel); }
+section.decision { padding: 14px 0 10px; border-bottom: 1px solid var(--line); }
+.verdict-line { margin: 2px 0 8px; font-size: 15px; }
+table.decision-table { font-size: 13px; }
+table.decision-table th, table.decision-table td { padding: 4px 8px; white-space: nowrap; }
+table.decision-table td.reason, table.decision-table th.reason { white-space: normal; min-width: 260px; overflow-wrap: break-word; color: #374151; }
+table.decision-table tr.recommended > * { background: var(--good-bg); font-weight: 600; }
+table.decision-table tr.excluded td:not(.reason):not(:nth-child(3)), table.decision-table tr.excluded th { color: var(--muted); }
+.badge.ok { background: #dbeafe; color: #1e40af; }
+.badge.dim { background: #f3f4f6; color: var(--muted); }
+nav.highlight { display: flex; flex-wrap: wrap; gap: 4px 6px; align-items: center; padding: 10px 0; font-size: 12px; }
+button.chip { font: inherit; font-size: 12px; border: 1px solid var(--line); border-radius: 12px; padding: 1px 9px 1px 7px; background: var(--bg); color: var(--muted); cursor: pointer; }
+button.chip[aria-pressed="true"] { border-color: #374151; color: var(--fg); font-weight: 600; background: var(--panel); }
+button.chip .swatch { margin-right: 4px; }
+ul.crash-list { margin: 4px 0; padding-left: 20px; }
+ul.crash-list li { margin: 3px 0; }
+p.drill select { font: inherit; max-width: 600px; }
 tbody th { font-weight: 600; }
 th.sort-header { cursor: pointer; user-select: none; }
 th.sort-header:hover { background: #eef2ff; }

@@ -1,15 +1,32 @@
 import type { RunResult } from '../metrics/types.js';
-import type { ReportFile, Reporter } from './types.js';
+import { partedFile, type ReportFile, type Reporter } from './types.js';
 
 /** Fractional numbers keep this many decimals, so float noise never changes the bytes. */
 const DECIMALS = 6;
 
+/** Stands for the units in the result's own JSON, where each unit's JSON is spliced in. */
+const UNITS_MARK = '\u0000ctxbench-units\u0000';
+
 /**
  * `result.json`: the versioned result, keys in the order they were built, 2-space indent and a
- * trailing newline, so that two runs with the same seed give byte-identical files.
+ * trailing newline, so that two runs with the same seed give byte-identical files. In parts, one
+ * per unit (the bytes are those of one `JSON.stringify` of the whole): a corpus of 500 logs ×
+ * every strategy makes a file larger than V8's longest string.
  */
 export function renderJson(result: RunResult): ReportFile[] {
-  return [{ file: 'result.json', contents: `${JSON.stringify(result, roundFractions, 2)}\n` }];
+  const frame = `${JSON.stringify({ ...result, units: UNITS_MARK }, roundFractions, 2)}\n`;
+  const mark = JSON.stringify(UNITS_MARK);
+  const at = frame.indexOf(mark);
+  if (result.units.length === 0) return [{ file: 'result.json', contents: frame.replace(mark, '[]') }];
+  const parts = [`${frame.slice(0, at)}[\n`];
+  result.units.forEach((unit, i) => {
+    // A unit sits two levels deep (the result's keys, then the array): four spaces more per line.
+    // JSON strings hold no raw newline, so every newline is the layout's own.
+    const text = `    ${JSON.stringify(unit, roundFractions, 2).replace(/\n/g, '\n    ')}`;
+    parts.push(i < result.units.length - 1 ? `${text},\n` : `${text}\n  ]`);
+  });
+  parts.push(frame.slice(at + mark.length));
+  return [partedFile('result.json', parts)];
 }
 
 /**

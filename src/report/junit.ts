@@ -1,6 +1,7 @@
 import type { RunResult, ScenarioInfo, SummaryRow, UnitResult } from '../metrics/types.js';
 import type { ReportFile, Reporter } from './types.js';
 import { SUMMARY_CONTRACT_COLUMNS } from '../metrics/columns.js';
+import { maxOf } from '../stats.js';
 
 /**
  * Summary fields repeated as `<property>`s of each test case (the figures CI users look for): the
@@ -92,7 +93,16 @@ function describeCrash(unit: UnitResult): { type: string; message: string; body:
 
 /** The unit's span on the virtual clock: its last step or event. */
 function virtualSeconds(unit: UnitResult): number {
-  const last = Math.max(0, ...unit.steps.map((step) => step.atMs), ...unit.events.map((event) => event.atMs));
+  const last = Math.max(
+    maxOf(
+      unit.steps.map((step) => step.atMs),
+      0,
+    ),
+    maxOf(
+      unit.events.map((event) => event.atMs),
+      0,
+    ),
+  );
   return last / 1000;
 }
 

@@ -5,6 +5,7 @@ import { recommendationBlock } from './recommendation-block.js';
 import { formatCount, formatDuration } from './terminal.js';
 import type { ReportFile, Reporter } from './types.js';
 import { formatCostCell } from './format-cost.js';
+import { maxOf } from '../stats.js';
 
 /** A difference worth a line under the table; `text` follows the strategy names. */
 export interface Finding {
@@ -169,7 +170,7 @@ export function findNotables(rows: readonly SummaryRow[]): Finding[] {
     findings.push({ kind: 'recall', strategies: recall.strategies, text: `${verb(recall, 'answers', 'answer')} no probe correctly (answer recall 0%)` });
   const limits = leaders(rows, (row) => row.rate_limit_hits);
   if (limits !== undefined && limits.value > 0) {
-    const wait = Math.max(...rows.filter((row) => limits.strategies.includes(row.strategy)).map((row) => row.wait_ms));
+    const wait = maxOf(rows.filter((row) => limits.strategies.includes(row.strategy)).map((row) => row.wait_ms));
     const each = limits.strategies.length > 1 ? ' each' : '';
     findings.push({
       kind: 'rate-limit',
@@ -198,7 +199,7 @@ function leaders(rows: readonly SummaryRow[], value: (row: SummaryRow) => number
     return v === null ? [] : [{ strategy: row.strategy, value: v }];
   });
   if (measured.length === 0) return undefined;
-  const top = Math.max(...measured.map((m) => m.value));
+  const top = maxOf(measured.map((m) => m.value));
   return { strategies: measured.filter((m) => m.value === top).map((m) => m.strategy), value: top };
 }
 

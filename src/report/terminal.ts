@@ -1,5 +1,6 @@
 import type { RunResult, ScenarioInfo, SummaryRow } from '../metrics/types.js';
 import { formatUsd } from './format-cost.js';
+import { maxOf } from '../stats.js';
 
 export interface TerminalOptions {
   /** ANSI colours; the caller decides (NO_COLOR, not a TTY). */
@@ -98,7 +99,12 @@ function describeScenario(info: ScenarioInfo): string {
 }
 
 function columnWidths(table: Cell[][], count: number): number[] {
-  return Array.from({ length: count }, (_, i) => Math.max(...table.map((cells) => cells[i]?.text.length ?? 0)));
+  return Array.from({ length: count }, (_, i) =>
+    maxOf(
+      table.map((cells) => cells[i]?.text.length ?? 0),
+      0,
+    ),
+  );
 }
 
 /** Shrinks the strategy column (the only free-text one) so that a line fits in `width`. */

@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { ReportFile } from './types.js';
 import { redactText } from '../redact/index.js';
@@ -18,7 +18,7 @@ export interface WriteOptions {
  */
 export async function writeReportFiles(dir: string, files: readonly ReportFile[], options: WriteOptions = {}): Promise<string[]> {
   const root = resolve(dir);
-  const targets = files.map((file) => ({ path: targetPath(root, file.file), contents: file.contents }));
+  const targets = files.map((file) => ({ path: targetPath(root, file.file), contents: file.parts ?? file.contents }));
   const paths: string[] = [];
   for (const target of targets) {
     await writeFileAtomic(target.path, target.contents, options);
@@ -27,12 +27,21 @@ export async function writeReportFiles(dir: string, files: readonly ReportFile[]
   return paths;
 }
 
-/** Writes one text file atomically (temporary name, then rename), redacted unless told not to. */
-export async function writeFileAtomic(path: string, contents: string, options: WriteOptions = {}): Promise<void> {
+/**
+ * Writes one text file atomically (temporary name, then rename), redacted unless told not to. Text
+ * in parts is redacted and written one part at a time, so only one part is ever copied.
+ */
+export async function writeFileAtomic(path: string, contents: string | readonly string[], options: WriteOptions = {}): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   try {
-    await writeFile(temporary, options.redact === false ? contents : redactText(contents), 'utf8');
+    const handle = await open(temporary, 'w');
+    try {
+      for (const part of typeof contents === 'string' ? [contents] : contents)
+        await handle.write(options.redact === false ? part : redactText(part), null, 'utf8');
+    } finally {
+      await handle.close();
+    }
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunResult, SummaryRow } from '../../src/metrics/types.js';
-import { assignColors, buildChart, curve, LIMIT_COLOR, MAX_CURVE_POINTS, PALETTE, thinCurve, type ChartSpec } from '../../src/report/html-chart-kit.js';
+import { buildChart, curve, LIMIT_COLOR, MAX_CURVE_POINTS, thinCurve, type ChartSpec } from '../../src/report/html-chart-kit.js';
+import { assignColors, familyOf, FAMILIES } from '../../src/report/html-colors.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderJson } from '../../src/report/json.js';
 import { findNotables } from '../../src/report/md.js';
@@ -28,16 +29,28 @@ function charts(html: string): Record<string, ChartSpec> {
 }
 
 describe('palette', () => {
-  it('gives each of the 21 registered strategies its own colour, far apart and never the limit red', () => {
-    const result = longRun(3);
-    const colors = [...assignColors(result).values()];
-    expect(colors).toHaveLength(strategyNames().length);
-    expect(new Set(colors).size).toBe(colors.length);
-    expect(colors[10]).not.toBe(colors[0]);
+  it('gives each registered strategy its own colour, by family, far apart and never the limit red', () => {
+    const colors = assignColors(strategyNames());
+    expect(colors.size).toBe(strategyNames().length);
+    expect(new Set(colors.values()).size).toBe(colors.size);
+    // Every registered strategy has a family (a new one gets a colour here, not a neutral one).
+    expect(strategyNames().filter((name) => familyOf(name) === 'other')).toEqual([]);
+    const all = [...colors.values()];
     let closest = Infinity;
-    for (const [i, a] of PALETTE.entries()) for (const b of PALETTE.slice(i + 1)) closest = Math.min(closest, deltaE(a, b));
-    expect(closest).toBeGreaterThan(27);
-    expect(Math.min(...PALETTE.map((color) => deltaE(color, LIMIT_COLOR)))).toBeGreaterThan(35);
+    for (const [i, a] of all.entries()) for (const b of all.slice(i + 1)) closest = Math.min(closest, deltaE(a, b));
+    expect(closest).toBeGreaterThan(25);
+    expect(Math.min(...all.map((color) => deltaE(color, LIMIT_COLOR)))).toBeGreaterThan(30);
+    // The baselines are apart from every family's hue: full and recorded are no longer blues.
+    for (const member of Object.values(FAMILIES.find((family) => family.name === 'baseline')?.members ?? {}))
+      for (const other of all.filter((color) => color !== member)) expect(deltaE(member, other)).toBeGreaterThan(25);
+  });
+
+  it('colours a second label of a strategy, or an unknown one, with a neutral colour of its own', () => {
+    const colors = assignColors(['codex-rebuild trigger=0.5', 'codex-rebuild trigger=0.9', 'mine', 'full']);
+    expect(colors.get('codex-rebuild trigger=0.5')).toBe(assignColors(['codex-rebuild']).get('codex-rebuild'));
+    expect(new Set(colors.values()).size).toBe(4);
+    expect(familyOf('codex-rebuild trigger=0.9')).toBe('agent compaction');
+    expect(familyOf('mine')).toBe('other');
   });
 });
 
