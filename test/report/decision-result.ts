@@ -1,4 +1,5 @@
 import type { Candidate, Recommendation, Verdict } from '../../src/metrics/recommendation.js';
+import { NO_INTERVALS } from '../../src/metrics/intervals.js';
 import type { RunEvent } from '../../src/metrics/run-events.js';
 import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
 import type { LogSummary, RunResult, SummaryRow, UnitResult } from '../../src/metrics/types.js';
@@ -237,5 +238,7 @@ function summaryRow(strategy: string, steps: number, tokens: number, crashed: bo
     cache_write_tokens: 0,
     cost_usd: Number((tokens * USD_PER_TOKEN).toFixed(6)),
     cost_vs_full: null,
+    invalid_asks: 0,
+    ...NO_INTERVALS,
   };
 }
