@@ -178,6 +178,8 @@ describe('ctxbench strategies and --help', () => {
     const { code, stdout } = await cli([...command.flat(), '--help']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/\nExamples:\n {2}# .+\n {2}\$ ctxbench /);
+    // A default that says nothing (an empty list of a repeatable flag or of paths) is not shown.
+    expect(stdout).not.toMatch(/\(default: (\[\]|""|\{\})\)/);
   });
 });
 

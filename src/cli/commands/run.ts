@@ -18,7 +18,7 @@ import { parseSettings } from '../../sweep/settings.js';
 interface RunFlags extends ScenarioFlags, DecisionFlags {
   strategies?: string[];
   strategyModule?: string[];
-  set: string[];
+  set?: string[];
   provider: 'mock' | ProviderName;
   seed?: number;
   out: string;
@@ -46,7 +46,7 @@ export function register(program: Command): void {
   const command = program
     .command('run')
     .description('replay scenarios through strategies and write reports (default: the bundled suite, mocked providers)')
-    .argument('[paths...]', 'scenario files or folders, or transcripts (any log `import` reads): each runs as an ad-hoc scenario, printed first', [])
+    .argument('[paths...]', 'scenario files or folders, or transcripts (any log `import` reads): each runs as an ad-hoc scenario, printed first')
     .option('--strategies <names>', 'comma-separated strategy names or labels', parseList)
     .option(
       '--strategy-module <path>',
@@ -56,8 +56,7 @@ export function register(program: Command): void {
     .option(
       '--set <strategy.option=value>',
       'a strategy option for the run, repeatable (the --grid grammar of sweep, one value; see ctxbench strategies)',
-      (value: string, all: string[]) => [...all, value],
-      [],
+      (value: string, all: string[] = []) => [...all, value],
     )
     .option(
       '--provider <name>',
@@ -95,7 +94,8 @@ export function register(program: Command): void {
   ]);
 }
 
-async function runCommand(paths: string[], flags: RunFlags, command: Command): Promise<void> {
+async function runCommand(given: string[] | undefined, flags: RunFlags, command: Command): Promise<void> {
+  const paths = given ?? [];
   const quiet = flags.quiet === true;
   const resume = flags.resume !== undefined;
   if (resume) refuseWithResume(paths, command);
@@ -122,7 +122,7 @@ function refuseWithResume(paths: string[], command: Command): void {
 function requestOf(paths: string[], flags: RunFlags): RunRequest {
   for (const name of flags.reports ?? []) resolveReporter(name);
   if (flags.from !== undefined) getImporter(flags.from);
-  parseSettings(flags.set);
+  parseSettings(flags.set ?? []);
   const live = flags.provider !== 'mock';
   return {
     scenarios: (paths.length > 0 ? paths : bundledSuite()).map((path) => resolve(path)),
@@ -137,7 +137,7 @@ function requestOf(paths: string[], flags: RunFlags): RunRequest {
       ...(flags.strategyModule !== undefined ? { strategyModules: flags.strategyModule.map((path) => resolve(path)) } : {}),
     },
     decision: decisionOf(flags),
-    ...(flags.set.length > 0 ? { set: flags.set } : {}),
+    ...(flags.set !== undefined && flags.set.length > 0 ? { set: flags.set } : {}),
     ...(flags.shard !== undefined ? { shard: flags.shard } : {}),
     ...(flags.reports !== undefined ? { reports: flags.reports } : {}),
     redact: flags.redact,

@@ -19,7 +19,7 @@ import { addScenarioOptions, scenarioOverridesOf, type ScenarioFlags } from '../
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 
 interface SweepFlags extends ScenarioFlags, DecisionFlags {
-  grid: string[];
+  grid?: string[];
   sample?: number;
   sampleSeed?: number;
   seed?: number;
@@ -41,13 +41,11 @@ export function register(program: Command): void {
     .description(
       'run strategies over grids (or a seeded sample) of their options, and full as the reference; write every point ranked, the Pareto front and a recommendation',
     )
-    .argument('[paths...]', 'scenario files or folders (default: the bundled suite)', [])
-    .option(
-      '--grid <axis>',
-      "strategy.option=values, repeatable: a range 'a..b:step' (inclusive) or a list 'a,b,c'",
-      (value: string, all: string[]) => [...all, value],
-      [],
-    )
+    .argument('[paths...]', 'scenario files or folders (default: the bundled suite)')
+    .option('--grid <axis>', "strategy.option=values, repeatable: a range 'a..b:step' (inclusive) or a list 'a,b,c'", (value: string, all: string[] = []) => [
+      ...all,
+      value,
+    ])
     .option('--sample <n>', 'run a seeded random sample of n grid points', parsePositiveInt('--sample'))
     .option('--sample-seed <n>', `seed of the sample (default ${DEFAULT_SEED})`, parsePositiveInt('--sample-seed'))
     .addOption(new Option('--seed <n>', 'deprecated: --sample-seed').argParser(parsePositiveInt('--seed')).hideHelp())
@@ -69,9 +67,10 @@ export function register(program: Command): void {
   ]);
 }
 
-async function sweepCommand(paths: string[], flags: SweepFlags): Promise<void> {
-  if (flags.grid.length === 0)
-    throw new UsageError("sweep needs at least one --grid strategy.option=values (e.g. --grid 'codex-rebuild.trigger=0.5..0.95:0.05')");
+async function sweepCommand(given: string[] | undefined, flags: SweepFlags): Promise<void> {
+  const paths = given ?? [];
+  const grid = flags.grid ?? [];
+  if (grid.length === 0) throw new UsageError("sweep needs at least one --grid strategy.option=values (e.g. --grid 'codex-rebuild.trigger=0.5..0.95:0.05')");
   const out = resolve(flags.out);
   checkOutDir(out);
   refuseHeldOutDir(out);
@@ -81,7 +80,7 @@ async function sweepCommand(paths: string[], flags: SweepFlags): Promise<void> {
   const sampleSeed = flags.sampleSeed ?? flags.seed ?? DEFAULT_SEED;
   const sweep = await runSweep({
     scenarios: paths.length > 0 ? paths : bundledSuite(),
-    grid: flags.grid,
+    grid,
     ...(flags.sample !== undefined ? { sample: { count: flags.sample, seed: sampleSeed } } : {}),
     decision: decisionOf(flags),
     front: flags.front,
