@@ -15,10 +15,11 @@ import { createHarness } from '../helpers/strategy-harness.js';
  */
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const readme = readFileSync(`${root}README.md`, 'utf8');
+const strategiesDoc = readFileSync(`${root}docs/strategies.md`, 'utf8');
 const session = conformanceSession();
 
 describe.each(Object.entries(strategies) as [string, Strategy][])('registered strategy %s', (key, strategy) => {
-  it('is named after its file, which exports it, and has a description, a test file and a README row', async () => {
+  it('is named after its file, which exports it, and has a description, a test file, a README row and a docs/strategies.md row', async () => {
     expect(strategy.name).toBe(key);
     const file = `${root}src/strategies/${key}.ts`;
     expect(existsSync(file)).toBe(true);
@@ -27,6 +28,7 @@ describe.each(Object.entries(strategies) as [string, Strategy][])('registered st
     expect(strategy.description.trim().length).toBeGreaterThan(20);
     expect(existsSync(`${root}test/strategies/${key}.test.ts`)).toBe(true);
     expect(readme).toContain(`| \`${key}\` |`);
+    expect(strategiesDoc).toContain(`| \`${key}\` |`);
   });
 
   it('has defaults that pass its own schema', () => {
