@@ -36,7 +36,7 @@ export function combineLogResults(parts: readonly LogResult[]): UnitResult {
   const steps: StepRecord[] = [];
   const events: RunEvent[] = [];
   const logs: LogSummary[] = [];
-  const probeParts: { prefix: string; offset: Offset; probes: UnitProbeResult; list: { id: string; kind: ProbeKind }[] }[] = [];
+  const probeParts: { prefix: string; offset: Offset; probes: UnitProbeResult; list: { id: string; kind: ProbeKind; source: 'output' | 'agent' }[] }[] = [];
   const offset: Offset = { step: 0, atMs: 0 };
   for (const { log, result } of parts) {
     const at = { ...offset };
@@ -45,7 +45,7 @@ export function combineLogResults(parts: readonly LogResult[]): UnitResult {
     const id = log.transcript.header.id;
     logs.push({ transcript: displayPath(log.file), id, firstStep: at.step, summary: result.summary });
     if (result.probes !== undefined) {
-      const list = (log.probes?.probes ?? []).map((mp) => ({ id: `${id}/${mp.probe.id}`, kind: mp.probe.kind }));
+      const list = (log.probes?.probes ?? []).map((mp) => ({ id: `${id}/${mp.probe.id}`, kind: mp.probe.kind, source: mp.source }));
       probeParts.push({ prefix: `${id}/`, offset: at, probes: result.probes, list });
     }
     offset.step += result.summary.steps;
@@ -90,7 +90,9 @@ function shiftEvent(event: RunEvent, at: Offset): RunEvent {
   return { ...event, step: event.step + at.step, atMs: event.atMs + at.atMs };
 }
 
-function combineProbes(parts: readonly { prefix: string; offset: Offset; probes: UnitProbeResult; list: { id: string; kind: ProbeKind }[] }[]) {
+function combineProbes(
+  parts: readonly { prefix: string; offset: Offset; probes: UnitProbeResult; list: { id: string; kind: ProbeKind; source: 'output' | 'agent' }[] }[],
+) {
   const answers: ProbeAnswer[] = [];
   const retention: RetentionCurve[] = [];
   const afterCompaction: NonNullable<UnitProbeResult['specificsAfterCompaction']> = [];

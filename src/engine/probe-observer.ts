@@ -143,7 +143,7 @@ class ProbeRun {
   private touchedBy(i: number, mp: MeasuredProbe, step: number, compacted: boolean): 'after-compaction' | 'after-rewrite' | undefined {
     if (!mp.askAfterCompaction || !isVisible(mp, step)) return undefined;
     const before = this.heldBefore[i];
-    if (before === null || before === undefined || !before.retained) return undefined;
+    if (before?.retained !== true) return undefined;
     if (compacted) return 'after-compaction';
     return this.held[i]?.retained === false ? 'after-rewrite' : undefined;
   }
@@ -176,7 +176,7 @@ class ProbeRun {
       .filter((mp) => this.curves.has(mp.probe.id))
       .map((mp) => ({ probeId: mp.probe.id, kind: mp.probe.kind, points: this.curves.get(mp.probe.id) ?? [] }));
     const { figures, ...detail } = aggregateProbes({
-      probes: this.set.probes.map((mp) => mp.probe),
+      probes: this.set.probes.map((mp) => ({ id: mp.probe.id, kind: mp.probe.kind, source: mp.source })),
       answers: this.answers,
       retention,
       specifics,

@@ -181,6 +181,11 @@ export interface UnitProbeResult {
   byKind: Partial<Record<ProbeKind, RecallFigures>>;
   /** How many ask points ended in each outcome class (every ask point, valid or not); absent in older results. */
   outcomes?: Record<ProbeOutcome, number>;
+  /**
+   * The probe mix of the scenario (the same in every unit): probes per kind, and per where their
+   * evidence lies (`output`: a tool's output; `agent`: the agent's text or call arguments).
+   */
+  mix?: { kinds: Partial<Record<ProbeKind, number>>; sources: { output: number; agent: number } };
   /** Answer recall over the session: per step with a valid answer, in step order; absent in older results. */
   recallCurve?: RecallPoint[];
   /** Share of distinct paths, commands and numbers still verbatim in the context at the end. */

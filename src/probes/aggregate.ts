@@ -79,6 +79,16 @@ function countOutcomes(answers: readonly ProbeAnswer[]): Record<ProbeOutcome, nu
   return counts;
 }
 
+function mixOf(probes: AggregateInput['probes']): NonNullable<UnitProbeResult['mix']> {
+  const kinds: Partial<Record<ProbeKind, number>> = {};
+  const sources = { output: 0, agent: 0 };
+  for (const probe of probes) {
+    kinds[probe.kind] = (kinds[probe.kind] ?? 0) + 1;
+    sources[probe.source ?? 'agent']++;
+  }
+  return { kinds, sources };
+}
+
 function recallCurveOf(answers: readonly ProbeAnswer[]): RecallPoint[] {
   const bySteps = new Map<number, RecallPoint>();
   for (const answer of answers) {
@@ -92,8 +102,8 @@ function recallCurveOf(answers: readonly ProbeAnswer[]): RecallPoint[] {
 }
 
 export interface AggregateInput {
-  /** Every probe of the scenario, with its kind (for `count` and `byKind`). */
-  probes: readonly { id: string; kind: ProbeKind }[];
+  /** Every probe of the scenario, with its kind (for `count` and `byKind`) and where its evidence lies (for `mix`). */
+  probes: readonly { id: string; kind: ProbeKind; source?: 'output' | 'agent' }[];
   answers: ProbeAnswer[];
   retention: RetentionCurve[];
   specifics: UnitProbeResult['specifics'];
@@ -128,6 +138,7 @@ export function aggregateProbes(input: AggregateInput): UnitProbeResult & { figu
     },
     byKind,
     outcomes: countOutcomes(answers),
+    mix: mixOf(probes),
     recallCurve: recallCurveOf(answers),
     specifics: input.specifics,
     ...(input.specificsAfterCompaction === undefined ? {} : { specificsAfterCompaction: input.specificsAfterCompaction }),

@@ -112,7 +112,7 @@ function secretsOf(index: number, session: Session): string[] {
 }
 
 /** Where a probe's evidence lies: a tool's output, or what the agent wrote (its text, its call arguments). */
-export type EvidenceSource = 'output' | 'agent';
+type EvidenceSource = 'output' | 'agent';
 
 interface Candidate {
   kind: ProbeKind;

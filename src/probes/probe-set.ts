@@ -23,6 +23,8 @@ export interface MeasuredProbe {
   askSteps: ReadonlySet<number>;
   askAtEnd: boolean;
   askAfterCompaction: boolean;
+  /** Where its evidence lies: a tool's output, or what the agent wrote (no evidence found: `agent`). */
+  source: 'output' | 'agent';
   /** `Probe.superseded`, normalised (grade.ts `normaliseAnswer`), for the `stale` outcome. */
   superseded: readonly string[];
 }
@@ -69,6 +71,7 @@ export function prepareProbeSet(transcript: Transcript, probes: readonly Probe[]
       askSteps: new Set(probe.ask.flatMap((a) => (typeof a === 'object' ? [a.step] : []))),
       askAtEnd: probe.ask.includes('end'),
       askAfterCompaction: probe.ask.includes('after-compaction'),
+      source: evidence.some((m) => m.role === 'tool') ? 'output' : 'agent',
       superseded: (probe.superseded ?? []).map(normaliseAnswer).filter((s) => s !== ''),
     };
   });

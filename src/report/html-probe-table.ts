@@ -52,6 +52,7 @@ function renderOutcomeShares(units: readonly UnitResult[]): string {
     return [`<tr><th scope="row">${escapeHtml(unit.strategy)}</th>${cells.join('')}<td class="num">${answers.length}</td><td class="num">${invalid}</td></tr>`];
   });
   if (rows.length === 0) return '';
+  const mix = units.find((unit) => unit.probes?.mix !== undefined)?.probes?.mix;
   const head = ['strategy', ...PROBE_OUTCOMES, 'ask points', 'invalid'].map((title) => `<th scope="col">${title}</th>`).join('');
   return [
     '<div class="table-wrap"><table class="probe-outcomes">',
@@ -59,7 +60,15 @@ function renderOutcomeShares(units: readonly UnitResult[]): string {
     `<thead><tr>${head}</tr></thead>`,
     `<tbody>\n${rows.join('\n')}\n</tbody>`,
     '</table></div>',
+    mix === undefined ? '' : `<p class="dim">${escapeHtml(describeMix(mix))}</p>`,
   ].join('\n');
+}
+
+/** `20 probes: 7 recall, 5 artifact, …; evidence in tool output 12, in the agent's own words 8`. */
+function describeMix(mix: NonNullable<NonNullable<UnitResult['probes']>['mix']>): string {
+  const kinds = Object.entries(mix.kinds).map(([kind, n]) => `${n} ${kind}`);
+  const total = mix.sources.output + mix.sources.agent;
+  return `${total} probes: ${kinds.join(', ')}; evidence in tool output ${mix.sources.output}, in the agent’s own words ${mix.sources.agent}`;
 }
 
 function collectRows(units: readonly UnitResult[]): ProbeRow[] {

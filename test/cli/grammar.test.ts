@@ -9,6 +9,8 @@ import { serializeTranscript } from '../../src/transcript/write.js';
 import { handleClosedPipe } from '../../src/cli/main.js';
 
 const claudeLog = resolve(import.meta.dirname, '../../fixtures/real/claude-code/hello-world-script.jsonl');
+// A log with generated probes: hello-world-script's only fact is a command no question may name (issue 25).
+const probedLog = resolve(import.meta.dirname, '../../fixtures/real/claude-code/coverage-test-fix.jsonl');
 
 interface ResultShape {
   scenarios: { name: string; provider: string; window: number; steps: number }[];
@@ -60,12 +62,12 @@ describe('ctxbench run with a transcript instead of a scenario', () => {
 
   it('runs a real Claude Code log with probes generated from it', async () => {
     const out = tempDir();
-    const { code, stdout } = await cli(['run', claudeLog, '--strategies', 'full', '--reports', 'json', '--workers', '1', '-o', out]);
+    const { code, stdout } = await cli(['run', probedLog, '--strategies', 'full', '--reports', 'json', '--workers', '1', '-o', out]);
     expect(code).toBe(0);
-    expect(stdout).toContain('transcript: hello-world-script.jsonl     # claude-code');
+    expect(stdout).toContain('transcript: coverage-test-fix.jsonl     # claude-code');
     expect(stdout).toContain('probes: generate');
     const result = readResult(out);
-    expect(result.scenarios.map((s) => [s.name, s.steps])).toEqual([['hello-world-script', 4]]);
+    expect(result.scenarios.map((s) => [s.name, s.steps])).toEqual([['coverage-test-fix', 14]]);
     expect(result.units[0]?.summary.answer_recall).not.toBeNull();
   });
 
@@ -143,7 +145,7 @@ describe('-o/--out and stdout', () => {
     const dir = tempDir();
     for (const flag of ['-o', '--out', '--output']) {
       const file = join(dir, `probes${flag}.json`);
-      const { code } = await cli(['probes', 'generate', claudeLog, '--max', '3', flag, file]);
+      const { code } = await cli(['probes', 'generate', probedLog, '--max', '3', flag, file]);
       expect(code).toBe(0);
       const probes = (JSON.parse(readFileSync(file, 'utf8')) as { probes: { id: string }[] }).probes;
       expect(probes.length).toBeGreaterThan(0);

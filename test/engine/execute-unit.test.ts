@@ -51,9 +51,9 @@ describe('prepareScenarios with deferGenerated', () => {
         'probes: { file: p.yaml, generate: true }',
         'strategies: [full]',
       ].join('\n'),
-      'p.yaml': ['- id: gen-artifact-1', '  kind: artifact', '  question: Which file?', '  expected: { anyOf: [go.mod] }', '  ask: [end]'].join('\n'),
+      'p.yaml': ['- id: gen-recall-1', '  kind: recall', '  question: Which file?', '  expected: { anyOf: [go.mod] }', '  ask: [end]'].join('\n'),
     });
-    await expect(prepareScenarios([join(dir, 's.yaml')], {}, { deferGenerated: true })).rejects.toThrow(/probe id "gen-artifact-1" is given twice/);
+    await expect(prepareScenarios([join(dir, 's.yaml')], {}, { deferGenerated: true })).rejects.toThrow(/probe id "gen-recall-1" is given twice/);
   });
 });
 

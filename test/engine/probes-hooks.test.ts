@@ -169,7 +169,7 @@ describe('probe calls and the agent quota', async () => {
     const bare = await run(prepared, undefined);
     const measured = await run(prepared, withProbes(prepared));
     expect(bare.summary.rate_limit_hits).toBeGreaterThan(0);
-    const agent = (u: UnitResult) => ({ ...u.summary, retention: null, answer_recall: null, probes: null, unanswered: null });
+    const agent = (u: UnitResult) => ({ ...u.summary, retention: null, answer_recall: null, probes: null, unanswered: null, invalid_asks: null });
     expect(agent(measured)).toEqual(agent(bare));
     expect(measured.probes?.answers.length).toBeGreaterThan(0);
   });

@@ -63,14 +63,14 @@ describe('aggregateProbes', () => {
   });
 
   it('by kind', () => {
-    expect(result.byKind.recall).toEqual({ retention: 0.5, answerRecall: 0.5, count: 3, unanswered: 0 });
-    expect(result.byKind.artifact).toEqual({ retention: 0.25, answerRecall: 1, count: 1, unanswered: 0 });
+    expect(result.byKind.recall).toEqual({ retention: 0.5, answerRecall: 0.5, count: 3, unanswered: 0, invalid: 0 });
+    expect(result.byKind.artifact).toEqual({ retention: 0.25, answerRecall: 1, count: 1, unanswered: 0, invalid: 0 });
     expect(result.byKind.decision).toBeUndefined();
   });
 
   it('null when nothing was measured', () => {
     const empty = aggregateProbes({ probes: [{ id: 'n', kind: 'recall' }], answers: [], retention: [], specifics });
-    expect(empty.figures).toEqual({ retention: null, answerRecall: null, count: 1, unanswered: 0 });
+    expect(empty.figures).toEqual({ retention: null, answerRecall: null, count: 1, unanswered: 0, invalid: 0 });
     expect(empty.recall).toEqual({ withoutRetrieval: null, withRetrieval: null, retrievalTokens: 0, probeTokens: 0 });
     expect(empty.specifics).toBe(specifics);
   });
@@ -90,7 +90,7 @@ describe('aggregateProbes', () => {
     expect(crashed.figures.answerRecall).toBe(0.5);
     expect(crashed.figures.unanswered).toBe(2);
     expect(crashed.recall.withRetrieval).toBe(0.5);
-    expect(crashed.byKind.artifact).toEqual({ retention: 0.25, answerRecall: null, count: 1, unanswered: 1 });
+    expect(crashed.byKind.artifact).toEqual({ retention: 0.25, answerRecall: null, count: 1, unanswered: 1, invalid: 0 });
     // A session that crashed before any ask point has no recall at all, not a recall of 0.
     const early = aggregateProbes({ probes, answers: [answer('a', 'recall', false, { unanswered: true })], retention, specifics });
     expect([early.figures.answerRecall, early.figures.unanswered]).toEqual([null, 1]);

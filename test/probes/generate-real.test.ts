@@ -9,10 +9,9 @@ import { importTranscript } from '../../src/transcript/importers/index.js';
 import { leakedTokens } from '../../src/probes/leak.js';
 
 /**
- * Probe generation on the real agent logs of fixtures/real (see its PROVENANCE.md). Sessions of
- * twenty messages or more yield at least ten fair probes each. The three shortest logs (four to
- * eight messages, two to four steps) hold fewer facts than that which are not repeated at their
- * end: their counts are pinned here, so a change is a decision.
+ * Probe generation on every real agent log of fixtures/real (see its PROVENANCE.md): no question
+ * holds a token of its answer (leak.ts), every evidence message holds the answer and no later one
+ * repeats it, and a log of 30 steps or more is asked at three steps or more, in three kinds or more.
  */
 
 const ROOT = 'fixtures/real';
@@ -24,32 +23,37 @@ const files = readdirSync(ROOT, { withFileTypes: true })
       .map((name) => `${dir.name}/${name}`),
   );
 
-/** Probes the shortest logs yield (their only facts that no later message repeats). */
-const SHORT_LOGS: Record<string, number> = {
-  'claude-code/hello-world-script.jsonl': 1, // the chmod-and-run command; the script's path is in the final summary
-  'claude-code/stop-hook-uncommitted-changes.jsonl': 0, // the path, the old line and the docstring all recur in the last turns
-  'openhands/basic.json': 2, // the editor the agent chose and the file it wrote; the game's code recurs in its result
-};
-
 /**
- * Logs long enough for ten probes where fewer questions single out a unique line (probes/findable.ts):
- * SWE-agent's reproduce script, its output and the patch repeat the same identifiers.
+ * Logs of 30 steps or more where fewer than three kinds survive the rules (no answer token in the
+ * question, the reader answers from the whole log): pinned as [probes, kinds], so a change is a
+ * decision. These are the known gaps of issue 25 (see docs/probes.md).
  */
-const FEW_UNIQUE: Record<string, number> = {
-  'swe-agent/marshmallow-1867.function-calling.traj': 7,
+const FEW_KINDS: Record<string, [number, number]> = {
+  'claude-code/vibecoding-session.jsonl': [1, 1], // its facts are paths and versions whose lines hold only the answer's words
+  'claude-code-compactions/mclaude-97b0ffde.jsonl': [3, 1], // an ssh session: commands and redacted addresses, its decisions are all answer
+  'claude-code-compactions/swordintel-e95a823a.jsonl': [20, 2],
+  'codex-patches/moonmind-019a7ae6.jsonl': [9, 2],
+  'codex-patches/moonmind-019a7fa9.jsonl': [7, 2],
+  'mini-swe-agent/django__django-11451.traj.json': [13, 2],
 };
 
 describe.each(files)('generateProbes on %s', async (file) => {
   // Lenient: one copied log has a line its redaction broke (PROVENANCE.md); probes need the rest.
   const transcript = await importTranscript(join(ROOT, file), { lenient: true });
   const messages = listMessages(transcript.events);
+  const steps = messages.filter((m) => m.role === 'assistant').length;
   const probes = generateProbes(transcript);
 
-  it(SHORT_LOGS[file] === undefined ? 'yields at least 10 probes' : `yields the ${SHORT_LOGS[file]} probes a short log holds`, () => {
-    expect(messages.length >= 20).toBe(SHORT_LOGS[file] === undefined);
-    if (FEW_UNIQUE[file] !== undefined) expect(probes).toHaveLength(FEW_UNIQUE[file]);
-    else if (SHORT_LOGS[file] === undefined) expect(probes.length).toBeGreaterThanOrEqual(10);
-    else expect(probes).toHaveLength(SHORT_LOGS[file]);
+  it.runIf(steps >= 30)('asks at three steps or more, and three kinds or more (or its pinned gap)', () => {
+    const askSteps = new Set(probes.flatMap((p) => p.ask.flatMap((a) => (typeof a === 'object' ? [a.step] : []))));
+    const kinds = new Set(probes.map((p) => p.kind)).size;
+    const pinned = FEW_KINDS[file];
+    if (pinned !== undefined) {
+      expect([probes.length, kinds]).toEqual(pinned);
+      return;
+    }
+    expect(askSteps.size + 1).toBeGreaterThanOrEqual(3); // + the end
+    expect(kinds).toBeGreaterThanOrEqual(3);
   });
 
   it('writes valid probes whose evidence holds the answer, which the question does not give away', () => {

@@ -15,7 +15,8 @@ describe('the bundled suite', () => {
     const steps = logs.reduce((n, log) => n + log.transcript.events.filter((e) => e.type === 'message' && e.role === 'assistant').length, 0);
     const probes = logs.reduce((n, log) => n + (log.probes?.probes.length ?? 0), 0);
     expect(steps).toBeGreaterThanOrEqual(30);
-    expect(probes).toBeGreaterThanOrEqual(p.scenario.name.startsWith('real-') ? 8 : 1);
+    // How many each real scenario yields is pinned in real.test.ts.
+    expect(probes).toBeGreaterThanOrEqual(1);
   });
 
   it('crashes `full` no earlier than step 10 in the real crash windows', { timeout: 240_000 }, async () => {

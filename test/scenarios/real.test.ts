@@ -31,9 +31,10 @@ describe('scenarios/real', () => {
     expect(prepared.find((p) => p.scenario.name === 'real-mini-swe-agent')?.logs).toHaveLength(23);
   });
 
-  it('gives every scenario at least 30 steps and 8 generated probes', async () => {
+  it('gives every scenario at least 30 steps and generated probes', async () => {
     expect(prepared.map((p) => [p.scenario.name, sizeOf(p)])).toEqual([
-      ['real-claude-code-vibecoding-session', { steps: 32, probes: 16 }],
+      // Its facts are paths and versions on lines of only the answer's words: no question may name them (issue 25).
+      ['real-claude-code-vibecoding-session', { steps: 32, probes: 1 }],
       ['real-claude-code-vsla-compacted', { steps: 201, probes: 20 }],
       ['real-claude-code-vsla-long', { steps: 119, probes: 20 }],
       ['real-mini-swe-agent', { steps: 1019, probes: 69 }],

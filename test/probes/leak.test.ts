@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { answerTokens, leakedTokens } from '../../src/probes/leak.js';
+
+describe('leakedTokens', () => {
+  it.each([
+    // A path counts by its last component: its folders may say where the file lives.
+    ['Which file under images did `shell` mention?', 'images/release_page.png', []],
+    ['Which file did `shell` mention? (context: page, release)', 'images/release_page.png', ['page', 'release']],
+    ['Which file did the agent read with `Read`? (context: file_path, mod, home)', 'go.mod', ['mod']],
+    // Anything else counts whole: a command, a phrase, a number.
+    ['Which command did the agent run with `shell`? (context: sed, bash)', "sed -n '1,160p' README.md", ['sed']],
+    ['What number of passed tests did `pytest` say?', '14', []],
+    ['What did 14 tests do?', '14', ['14']],
+    // Function words name nothing: a phrase answer may share them with its question.
+    ['What reason did the assistant give for the change?', 'the tests use the old names', []],
+  ])('%s → %s', (question, answer, leaked) => {
+    expect(leakedTokens(question, answer)).toEqual(leaked);
+  });
+
+  it('reads a Windows path by its last component too', () => {
+    expect([...answerTokens('C:\\src\\app\\main.py')]).toEqual(['main', 'py']);
+  });
+});
