@@ -183,6 +183,7 @@ function describeScenario(info: ScenarioInfo): string {
   const parts = [`${escapeMarkdown(info.provider)} ${escapeMarkdown(info.model)}`, `window ${formatCount(info.window)}`];
   if (info.tpm !== undefined && info.tpm > 0) parts.push(`TPM ${formatCount(info.tpm)}`);
   parts.push(`${info.steps} steps`, `seed ${info.seed}`);
+  if (info.promptCache !== undefined) parts.push(`cache ${escapeMarkdown(info.promptCache)}`);
   return parts.join(' · ');
 }
 

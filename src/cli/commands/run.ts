@@ -11,6 +11,7 @@ import { addParallelOptions } from '../parallel-options.js';
 import { requestOfJournal, runSession, type RunRequest } from '../run-session.js';
 import { describeAdHocScenarios } from '../ad-hoc-note.js';
 import { getImporter, importerNames } from '../../transcript/importers/index.js';
+import { CACHE_ESTIMATES, type CacheEstimate } from '../../cache/families.js';
 import { parseSettings } from '../../sweep/settings.js';
 
 interface RunFlags {
@@ -22,6 +23,7 @@ interface RunFlags {
   providerFormat?: ProviderName;
   model?: string;
   window?: number;
+  promptCache?: CacheEstimate;
   tpm?: number | 'none';
   rpm?: number | 'none';
   seed?: number;
@@ -79,6 +81,11 @@ export function register(program: Command): void {
     )
     .option('--model <name>', 'model name for every scenario')
     .option('--window <tokens>', 'context window for every scenario', parseScenarioFlag('--window', 'window'))
+    .option(
+      '--prompt-cache <estimate>',
+      'implicit prompt caches (OpenAI, Gemini): expected (default: the hit rate calibrated on real logs) or upper-bound',
+      parseChoice('--prompt-cache', CACHE_ESTIMATES),
+    )
     .option('--tpm <tokens>', 'tokens-per-minute quota for every scenario; none: no quota', parseScenarioFlag('--tpm', 'quota.tpm', true))
     .option('--rpm <requests>', 'requests-per-minute quota for every scenario; none: no quota', parseScenarioFlag('--rpm', 'quota.rpm', true))
     .option('--seed <n>', "seed for every scenario (default: each scenario's, else 42)", parseScenarioFlag('--seed', 'seed'))
@@ -151,6 +158,7 @@ function requestOf(paths: string[], flags: RunFlags): RunRequest {
       ...(provider !== undefined ? { provider } : {}),
       ...(flags.model !== undefined ? { model: flags.model } : {}),
       ...(flags.window !== undefined ? { window: flags.window } : {}),
+      ...(flags.promptCache !== undefined ? { promptCache: flags.promptCache } : {}),
       ...(flags.tpm !== undefined ? { tpm: flags.tpm === 'none' ? null : flags.tpm } : {}),
       ...(flags.rpm !== undefined ? { rpm: flags.rpm === 'none' ? null : flags.rpm } : {}),
       ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
