@@ -73,7 +73,9 @@ export function applyCache(state: CacheState, parts: readonly CachePart[], atMs:
     entries.set(link.hash, atMs + rules.ttlMs);
     break;
   }
-  const cached = roundDown(matched, rules);
+  // An implicit cache serves its expected share of the prefix (families.ts); the prefix itself is
+  // still what the provider holds, so what it stores below does not change.
+  const cached = rules.hitShare === 1 ? roundDown(matched, rules) : Math.floor(rules.hitShare * roundDown(matched, rules));
   let write = 0;
   if (rules.mode === 'implicit') {
     pending.count = chain.length;

@@ -54,6 +54,7 @@ export function cacheRequest(
       carriedTotal += extra;
     }
   }
+  if (hidden !== undefined && hidden.reasoning > 0) attachReasoning(parts, messages, hidden.reasoning);
   const counted = parts.reduce((n, p) => n + p.tokens, 0);
   const leading = hidden === undefined ? undefined : hidden.prefix - carriedTotal;
   const prefix = Math.max(0, Math.min(leading ?? promptTokens - counted, promptTokens - counted));
@@ -69,6 +70,26 @@ export function cacheRequest(
   const breakpoints = parts.length === 0 ? [] : [...new Set([Math.max(0, system - 1), Math.max(0, Math.min(lastMessage, parts.length - 1)), parts.length - 1])];
   if (servedBy === undefined) return { parts, breakpoints };
   return { parts: [{ key: `model:${servedBy}`, tokens: 0 }, ...parts], breakpoints: breakpoints.map((index) => index + 1) };
+}
+
+/**
+ * The re-sent reasoning of the current turn goes where the API sends it: with the assistant
+ * message that produced it (a Responses API reasoning item sits before its call), not after the
+ * last message. So it is read from cache with that message while the turn lasts, and the prefix
+ * breaks there when the next user message drops it. Only sizes the log recorded
+ * (`reasoningTokens`) are placed; whatever else of `reasoning` there is stays at the end.
+ */
+function attachReasoning(parts: CachePart[], messages: readonly ContextMessage[], reasoning: number): void {
+  let left = reasoning;
+  for (let i = messages.length - 1; i >= 0 && left > 0; i--) {
+    const m = messages[i] as ContextMessage;
+    if (m.role === 'user') break;
+    if (m.role !== 'assistant' || m.reasoningTokens === undefined) continue;
+    const tokens = Math.min(m.reasoningTokens, left);
+    const part = parts[i] as CachePart;
+    parts[i] = { key: part.key, tokens: part.tokens + tokens };
+    left -= tokens;
+  }
 }
 
 /**

@@ -5,6 +5,9 @@ import { resolveScenario, scenarioSeed, transcriptSource, type ScenarioOverrides
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { strategyNames } from '../strategies/index.js';
 import { displayPath } from '../paths.js';
+import { resolveLogSettings } from '../scenario/log-settings.js';
+import { cacheRulesForModel, describeCacheRules } from '../cache/families.js';
+import { resolvePrice, type PriceOverride } from '../pricing/resolve.js';
 
 /**
  * For each transcript among `paths` (given where a scenario is expected), the scenario `run`
@@ -22,7 +25,8 @@ export async function describeAdHocScenarios(paths: readonly string[], overrides
     const loaded = await adHocScenario(path, overrides.from);
     const source = transcriptSource(loaded, overrides);
     const transcript = await loadTranscript(source, scenarioSeed(loaded, overrides));
-    const scenario = resolveScenario(loaded, transcript.header, overrides);
+    const scenario = resolveScenario(loaded, transcript, overrides);
+    const settings = resolveLogSettings(loaded.data, transcript, overrides);
     const format = transcript.header.source?.format;
     const probes =
       scenario.probesGenerate !== undefined
@@ -39,9 +43,11 @@ export async function describeAdHocScenarios(paths: readonly string[], overrides
         `name: ${scenario.name}`,
         `transcript: ${basename(path)}${format !== undefined ? `     # ${format}` : ''}`,
         ...(loaded.data.format !== undefined ? [`format: ${loaded.data.format}`] : []),
-        `provider: ${scenario.provider}     # ${overrides.provider !== undefined ? 'from --provider' : `from the transcript's dialect (${transcript.header.dialect ?? 'none'})`}`,
-        `model: ${scenario.model}`,
-        `window: ${scenario.window}     # ${overrides.window !== undefined ? 'from --window' : transcript.header.contextWindow !== undefined ? "the transcript header's" : `the ${scenario.provider} default`}`,
+        `provider: ${scenario.provider}     # ${settings.provider.from}`,
+        `model: ${scenario.model}     # ${settings.model.from}`,
+        `window: ${scenario.window}     # ${settings.window.from}`,
+        `# prices: ${describePrice(scenario.model, scenario.prices)}`,
+        `promptCache: ${scenario.promptCache}     # ${describeCacheRules(cacheRulesForModel(scenario.model, scenario.promptCache))}; upper-bound: the longest prefix, every time`,
         `seed: ${scenario.seed}`,
         `# quota: none here; add quota: {tpm: 1000000} to replay under a tokens-per-minute limit`,
         probes,
@@ -51,4 +57,13 @@ export async function describeAdHocScenarios(paths: readonly string[], overrides
     );
   }
   return parts.join('\n');
+}
+
+/** A model's prices per million tokens as the run will cost it, with their source. */
+function describePrice(model: string, override: PriceOverride | undefined): string {
+  const price = resolvePrice(model, override);
+  if (price === undefined) return `${model} is not in the price table: costs are not computed (give prices:)`;
+  const usd = (x: number): string => `$${Number(x.toFixed(4))}`;
+  const write = price.cacheWrite > 0 ? ` · cache write ${usd(price.cacheWrite)}` : '';
+  return `${usd(price.input)} in · ${usd(price.cachedInput)} cached${write} · ${usd(price.output)} out per million tokens (${price.source}, ${price.asOf})`;
 }

@@ -78,7 +78,7 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
     return prepareLogs(loaded, overrides, logs, options);
   }
   const transcript = await loadTranscript(source, seed);
-  const scenario = resolveScenario(loaded, transcript.header, overrides);
+  const scenario = resolveScenario(loaded, transcript, overrides);
   await loadStrategyModules(scenario.strategies, scenario.file);
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
   const given = await loadGivenProbes(scenario, transcript);
@@ -128,7 +128,7 @@ async function prepareLogs(
   const given: Probe[][] = [];
   let scenario: Scenario | undefined;
   for (const { file, transcript } of loadedLogs) {
-    scenario ??= resolveScenario(loaded, transcript.header, overrides);
+    scenario ??= resolveScenario(loaded, transcript, overrides);
     if (scenario.probesFile !== undefined) {
       throw new InputError({ file: loaded.file, field: 'probes' }, 'a probe file answers one transcript; a scenario of several logs takes `probes: generate`');
     }

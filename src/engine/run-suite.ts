@@ -19,6 +19,7 @@ import type { ExecutorOptions } from './execute-unit.js';
 import { preflightLiveProviders } from './preflight.js';
 import type { RetrySleep } from '../sim/types.js';
 import { fingerprintRun } from './journal.js';
+import { cacheRulesForModel, describeCacheRules } from '../cache/families.js';
 import type { PreparedScenario } from './prepared-scenario.js';
 
 /** A unit starting or ending, for progress displays. */
@@ -252,6 +253,7 @@ function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[]): S
     provider: scenario.provider,
     model: scenario.model,
     window: scenario.window,
+    promptCache: describeCacheRules(cacheRulesForModel(scenario.model, scenario.promptCache)),
     ...scenario.quota,
     steps,
     seed: scenario.seed,

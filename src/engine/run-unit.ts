@@ -80,7 +80,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     const hidden = hiddenOf(messages);
     return tokenizer.countMessages(messages, format) + hidden.prefix + hidden.reasoning;
   };
-  const cache = createCacheState(cacheRulesForModel(scenario.model));
+  const cache = createCacheState(cacheRulesForModel(scenario.model, scenario.promptCache));
   // The model the session is on: a recorded switch (Claude Code's Opus → Sonnet fallback) moves it.
   let servedModel = scenario.model;
   const outputThinking: NonNullable<StepContext['outputThinking']> = {};

@@ -6,7 +6,8 @@ import { displayPath } from '../paths.js';
 import { fitTheilSen, summarizeErrors } from '../stats.js';
 import { replayRecorded, type RecordedReplay } from './replay.js';
 import { OFFSET_STEPS } from '../engine/hidden-prefix.js';
-import { compareCache } from './cache.js';
+import { compareCache, poolCacheByFormat } from './cache.js';
+import { cacheRulesForModel, describeCacheRules } from '../cache/families.js';
 
 export { OFFSET_STEPS };
 
@@ -32,7 +33,7 @@ export interface MeasuredTranscript {
 export async function measureFidelity(paths: readonly string[], options: FidelityOptions = {}): Promise<FidelityReport> {
   const measured = await replayFiles(paths, options);
   const files = measured.map((m) => compareReplay(m.transcript, m.replay, m.uncalibrated));
-  return { strategy: 'recorded', files, formats: poolByFormat(files) };
+  return { strategy: 'recorded', files, formats: poolByFormat(files), cache: poolCacheByFormat(files) };
 }
 
 /** Loads and replays each file (both replays); shared by the report and `--fit`. */
@@ -75,7 +76,9 @@ export function compareReplay(transcript: Transcript, replay: RecordedReplay, un
     ...(message.model !== undefined ? { model: message.model } : {}),
     computed: record.promptTokens,
     recorded,
-    ...(message.usage?.cachedInput !== undefined ? { cachedInput: message.usage.cachedInput, predictedCached: record.cachedPrefixTokens } : {}),
+    ...(message.usage?.cachedInput !== undefined
+      ? { cachedInput: message.usage.cachedInput, ...predictCached(record.cachedPrefixTokens, message.model ?? replay.scenario.model) }
+      : {}),
     hidden: record.hiddenTokens ?? 0,
     reasoning: record.reasoningTokens ?? 0,
     rawError: (raw.promptTokens - (raw.hiddenTokens ?? 0) - recorded) / recorded,
@@ -87,7 +90,7 @@ export function compareReplay(transcript: Transcript, replay: RecordedReplay, un
     compared.map((s) => s.recorded),
   );
   const hidden = replay.hiddenPrefix;
-  const cache = compareCache(compared);
+  const cache = compareCache(compared, describeCacheRules(cacheRulesForModel(replay.scenario.model)));
   return {
     file: displayPath(transcript.file),
     format: transcript.header.source?.format ?? 'ctx',
@@ -126,6 +129,15 @@ export function poolByFormat(files: readonly FidelityFile[]): FormatFidelity[] {
     pooled.worst = worstStep(worst.file, worst.step);
     return pooled;
   });
+}
+
+/**
+ * The replay bills the upper bound (replay.ts); the prediction is the expected share of it the
+ * model's cache family serves (src/cache/families.ts), as a run bills it by default.
+ */
+function predictCached(upperBound: number, model: string): Pick<FidelityStep, 'predictedCached' | 'upperBoundCached'> {
+  const { hitShare } = cacheRulesForModel(model);
+  return { predictedCached: hitShare === 1 ? upperBound : Math.floor(hitShare * upperBound), upperBoundCached: upperBound };
 }
 
 function worstStep(file: FidelityFile, step: FidelityStep): WorstStep {

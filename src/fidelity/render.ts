@@ -33,7 +33,7 @@ export function renderFidelity(report: FidelityReport): string {
     '',
     'Worst step per format (largest error as replayed)',
     ...report.formats.map(renderWorst),
-    ...renderCacheSection(report.files),
+    ...renderCacheSection(report.files, report.cache),
   ];
   return `${lines.join('\n')}\n`;
 }

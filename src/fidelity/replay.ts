@@ -37,7 +37,7 @@ export interface RecordedReplay {
 export async function replayRecorded(transcript: Transcript, options: { calibrate?: boolean } = {}): Promise<RecordedReplay> {
   const file = resolve(transcript.file);
   const data = scenarioFileSchema.parse({ name: 'fidelity', transcript: file, window: UNBOUNDED_WINDOW, strategies: ['recorded'] });
-  const scenario = resolveScenario({ file, data }, transcript.header, {});
+  const scenario = resolveScenario({ file, data }, transcript, { promptCache: 'upper-bound' });
   const encoding = encodingForModel(scenario.model);
   const tokenizer = tokenizerForModel(scenario.model, options);
   const simulator = installSimulator({ tokenizer, seed: scenario.seed });

@@ -27,8 +27,10 @@ export interface FidelityStep {
   recorded: number;
   /** Of `recorded`, the tokens the provider served from its prompt cache, when recorded. */
   cachedInput?: number;
-  /** Of ctxbench's prompt, the tokens its cache model (src/cache/) predicts are served from cache. */
+  /** Of ctxbench's prompt, the tokens its cache model (src/cache/) predicts are served from cache: the expected hit rate for implicit caches. */
   predictedCached?: number;
+  /** Of ctxbench's prompt, the longest prefix the provider still holds (the upper bound of an implicit cache; = predicted for explicit ones). */
+  upperBoundCached?: number;
   /** Of `computed`: the hidden prefix (and what a recorded compaction re-attached). */
   hidden: number;
   /** Of `computed`: the current turn's reasoning or thinking re-sent as input. */
@@ -97,6 +99,22 @@ export interface CacheFidelity {
   medianAbsError: number;
   /** Predicted cached tokens / recorded prompt tokens: the token error and the cache error together. */
   predictedOfRecorded: number;
+  /** The upper bound's share (the longest live prefix, every time), beside the prediction. */
+  upperBoundShare: number;
+  /** The cache model used for the prediction, in words (src/cache/families.ts `describeCacheRules`). */
+  model: string;
+}
+
+/** Predicted and recorded cached shares pooled over the files of one format. */
+export interface FormatCacheFidelity {
+  format: string;
+  files: number;
+  steps: number;
+  recordedShare: number;
+  predictedShare: number;
+  upperBoundShare: number;
+  /** The cache models the format's files were predicted with. */
+  models: string[];
 }
 
 /** The step of a format with the largest absolute offset-corrected error. */
@@ -132,4 +150,6 @@ export interface FidelityReport {
   strategy: 'recorded';
   files: FidelityFile[];
   formats: FormatFidelity[];
+  /** Per format whose logs record cache reads: predicted against recorded cached share. */
+  cache: FormatCacheFidelity[];
 }

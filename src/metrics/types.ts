@@ -238,6 +238,8 @@ export interface ScenarioInfo {
   provider: ProviderName;
   model: string;
   window: number;
+  /** How the prompt cache was modelled (src/cache/families.ts `describeCacheRules`); absent in results written before issue 29. */
+  promptCache?: string;
   tpm?: number;
   rpm?: number;
   rpd?: number;

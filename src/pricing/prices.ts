@@ -4,7 +4,7 @@
  * result says which prices it was costed with. A scenario's `prices` field overrides an entry.
  * @public — not read yet; kept for results to name their prices (issue 14).
  */
-export const PRICE_TABLE_VERSION = '2026-11-24.1';
+export const PRICE_TABLE_VERSION = '2026-11-26.1';
 
 export interface ModelPrice {
   /** Uncached input. */
@@ -33,6 +33,11 @@ function openai(input: number, cachedInput: number, output: number): ModelPrice 
   return { input, cachedInput, cacheWrite: 0, output, source: OPENAI, asOf: AS_OF };
 }
 
+/** An OpenAI model from before prompt caching (2024-10): cached input costs what input does. */
+function legacy(input: number, output: number): ModelPrice {
+  return { input, cachedInput: input, cacheWrite: 0, output, source: OPENAI, asOf: '2024-04' };
+}
+
 function gemini(input: number, cachedInput: number, output: number, asOf = AS_OF): ModelPrice {
   return { input, cachedInput, cacheWrite: 0, output, source: GEMINI, asOf };
 }
@@ -54,6 +59,15 @@ const PRICES: Readonly<Record<string, ModelPrice>> = {
   'gpt-4.1': openai(2, 0.5, 8),
   'gpt-4o-mini': openai(0.15, 0.075, 0.6),
   'gpt-4o': openai(2.5, 1.25, 10),
+  // Models of older agent runs (SWE-agent 0.x), at the rates of their time: no prompt caching then.
+  'gpt-4-turbo': legacy(10, 30),
+  'gpt-4-1106-preview': legacy(10, 30),
+  'gpt-4-0125-preview': legacy(10, 30),
+  'gpt-4-0613': legacy(30, 60),
+  'gpt-3.5-turbo': legacy(0.5, 1.5),
+  'claude-3-opus': anthropic(15, 75),
+  'claude-3-sonnet': anthropic(3, 15),
+  'claude-3-haiku': anthropic(0.25, 1.25),
   // The model of the bundled mini-swe-agent runs (preview prices, published with the model in 2025-11).
   'gemini-3-pro': gemini(2, 0.2, 12, '2025-11'),
   'gemini-2.5-pro': gemini(1.25, 0.125, 10),
@@ -68,6 +82,32 @@ export function priceForModel(model: string, table: Readonly<Record<string, Mode
   let best: string | undefined;
   for (const key of Object.keys(table)) if (name.startsWith(key) && (best === undefined || key.length > best.length)) best = key;
   return best === undefined ? undefined : table[best];
+}
+
+/** A run's recorded totals: what it cost, for how many tokens in and out. */
+export interface CostedTotals {
+  costUsd: number;
+  input: number;
+  output: number;
+}
+
+/** How close a table model's cost of the totals must come to the recorded cost to name it. */
+const COST_MATCH = 0.01;
+
+/**
+ * The table model whose rates give a run's recorded cost (input and output at list price, as
+ * agents that record totals only, such as SWE-agent, cost their runs): the first that comes within
+ * 1 % of it. Undefined when none does, or when models of different families do (the rates alone
+ * cannot tell which was called).
+ */
+export function modelPricedAt(totals: CostedTotals): string | undefined {
+  if (totals.costUsd <= 0) return undefined;
+  const matches = Object.entries(PRICES).filter(([, price]) => {
+    const usd = (totals.input * price.input + totals.output * price.output) / 1_000_000;
+    return Math.abs(usd - totals.costUsd) <= COST_MATCH * totals.costUsd;
+  });
+  const families = new Set(matches.map(([, price]) => price.source));
+  return families.size === 1 ? matches[0]?.[0] : undefined;
 }
 
 /** Tokens of one call as billed. */

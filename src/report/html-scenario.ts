@@ -179,6 +179,7 @@ function describeScenario(info: ScenarioInfo): string {
     info.tpm === undefined ? '' : ` · TPM ${formatCount(info.tpm)}`,
     info.rpm === undefined ? '' : ` · RPM ${formatCount(info.rpm)}`,
     ` · ${info.steps} steps · seed ${info.seed}`,
+    info.promptCache === undefined ? '' : ` · cache ${escapeHtml(info.promptCache)}`,
     ` · <span title="${escapeHtml(info.transcript)}">${escapeHtml(info.file)}</span>`,
     info.skippedLines > 0 ? ` · <span class="badge warn">${info.skippedLines} transcript lines skipped</span>` : '',
   ];

@@ -208,6 +208,7 @@ function describeScenario(info: ScenarioInfo): string {
   if (info.tpm !== undefined && info.tpm > 0) parts.push(`TPM ${formatCount(info.tpm)}`);
   parts.push(`${info.steps} steps`, `seed ${info.seed}`);
   if (info.logs !== undefined && info.logs > 1) parts.push(`${info.logs} logs ([low, high]: 95 % bootstrap interval over them)`);
+  if (info.promptCache !== undefined) parts.push(`cache ${escapeMarkdown(info.promptCache)}`);
   return parts.join(' · ');
 }
 

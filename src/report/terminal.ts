@@ -95,6 +95,7 @@ function describeScenario(info: ScenarioInfo): string {
   const parts = [`${info.provider} ${info.model}`, `window ${formatCount(info.window)}`];
   if (info.tpm !== undefined && info.tpm > 0) parts.push(`tpm ${formatCount(info.tpm)}`);
   parts.push(`${info.steps} steps`, `seed ${info.seed}`);
+  if (info.promptCache !== undefined) parts.push(`cache ${info.promptCache}`);
   return parts.join(' · ');
 }
 

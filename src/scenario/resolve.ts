@@ -1,5 +1,5 @@
 import type { ProviderName } from '../contracts/provider.js';
-import type { SessionHeader } from '../transcript/types.js';
+import type { CacheEstimate } from '../cache/families.js';
 import type { OnCrash, Scenario, StrategySpec, TranscriptSource } from './types.js';
 import type { LoadedScenario } from './load.js';
 import type { ScenarioFile } from './schema.js';
@@ -11,12 +11,15 @@ import { InputError } from '../errors.js';
 import type { PriceOverride } from '../pricing/resolve.js';
 import { priceOverrideFor, type PriceFile } from '../pricing/file.js';
 import { externalSpec, moduleSpec, type ExternalEntry } from './external-spec.js';
+import { resolveLogSettings, type TranscriptFacts } from './log-settings.js';
 
 /** Settings the command line may override for every scenario of a run. */
 export interface ScenarioOverrides {
   provider?: ProviderName;
   model?: string;
   window?: number;
+  /** `--prompt-cache`: how implicit prompt caches are billed. */
+  promptCache?: CacheEstimate;
   /** A quota for every scenario; `null` removes the scenarios' own (`--tpm none`: no quota). */
   tpm?: number | null;
   rpm?: number | null;
@@ -48,8 +51,6 @@ export const DEFAULT_SEED = 42;
 export function scenarioSeed(loaded: LoadedScenario, overrides: ScenarioOverrides): number {
   return overrides.seed ?? loaded.data.seed ?? DEFAULT_SEED;
 }
-const DEFAULT_MODEL: Record<ProviderName, string> = { gemini: 'gemini-2.5-flash', openai: 'gpt-4.1' };
-const DEFAULT_WINDOW: Record<ProviderName, number> = { gemini: 1_048_576, openai: 1_047_576 };
 
 /** Where the scenario's transcript comes from (before it is loaded). */
 export function transcriptSource(loaded: LoadedScenario, overrides: ScenarioOverrides): TranscriptSource {
@@ -66,12 +67,15 @@ export function transcriptSource(loaded: LoadedScenario, overrides: ScenarioOver
   return { kind: 'synthetic', options: t.generate };
 }
 
-/** Fills every default of a scenario, given its transcript's header and the run's overrides. */
-export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, overrides: ScenarioOverrides): Scenario {
+/**
+ * Fills every default of a scenario, given its transcript (header and recorded usage: the log's own
+ * settings, log-settings.ts) and the run's overrides.
+ */
+export function resolveScenario(loaded: LoadedScenario, transcript: TranscriptFacts, overrides: ScenarioOverrides): Scenario {
   const d = loaded.data;
-  const provider: ProviderName = overrides.provider ?? d.provider ?? (header.dialect === 'gemini' ? 'gemini' : 'openai');
-  const headerModelFits = header.model?.startsWith('gemini') === (provider === 'gemini');
-  const model = overrides.model ?? d.model ?? (headerModelFits ? (header.model as string) : DEFAULT_MODEL[provider]);
+  const settings = resolveLogSettings(d, transcript, overrides);
+  const provider = settings.provider.value;
+  const model = settings.model.value;
   const quota = { ...d.quota };
   if (overrides.tpm === null) delete quota.tpm;
   else if (overrides.tpm !== undefined) quota.tpm = overrides.tpm;
@@ -85,7 +89,8 @@ export function resolveScenario(loaded: LoadedScenario, header: SessionHeader, o
     ...resolveProbes(loaded),
     provider,
     model,
-    window: overrides.window ?? d.window ?? header.contextWindow ?? DEFAULT_WINDOW[provider],
+    window: settings.window.value,
+    promptCache: overrides.promptCache ?? d.promptCache ?? 'expected',
     maxOutputTokens: d.maxOutputTokens,
     hiddenPrefix: d.hiddenPrefix,
     quota,

@@ -55,6 +55,8 @@ export const scenarioFileSchema = z.strictObject({
   provider: z.enum(['gemini', 'openai']).optional(),
   model: z.string().min(1).optional(),
   window: positiveInt.optional(),
+  /** How an implicit prompt cache (OpenAI, Gemini) is billed: its expected hit rate (default) or the upper bound (src/cache/families.ts). */
+  promptCache: z.enum(['expected', 'upper-bound']).optional(),
   maxOutputTokens: positiveInt.default(8192),
   /**
    * Tokens every replayed request carries that the log does not hold (system prompt, tool

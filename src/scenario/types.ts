@@ -1,6 +1,7 @@
 import type { ProviderName } from '../contracts/provider.js';
 import type { PacingModel, QuotaLimits, RetryPolicy } from '../sim/types.js';
 import type { StrategySpec } from '../strategies/types.js';
+import type { CacheEstimate } from '../cache/families.js';
 
 export type { StrategySpec, ExternalStrategySource } from '../strategies/types.js';
 
@@ -22,6 +23,8 @@ export interface Scenario {
   provider: ProviderName;
   model: string;
   window: number;
+  /** How an implicit prompt cache is billed (src/cache/families.ts); explicit caches are exact either way. */
+  promptCache: CacheEstimate;
   maxOutputTokens: number;
   /** The agent's hidden prefix: estimated from recorded usage (`auto`, also when absent) or given in tokens. */
   hiddenPrefix?: 'auto' | number;

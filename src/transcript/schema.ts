@@ -45,6 +45,14 @@ export const sessionHeaderSchema = z.strictObject({
   dialect: dialectSchema,
   model: z.string().min(1).optional(),
   contextWindow: z.number().int().positive().optional(),
+  totals: z
+    .strictObject({
+      costUsd: z.number().min(0).optional(),
+      input: tokenCountSchema.optional(),
+      output: tokenCountSchema.optional(),
+      calls: tokenCountSchema.optional(),
+    })
+    .optional(),
 });
 
 export const messageEventSchema = z

@@ -30,6 +30,17 @@ export interface SessionSource {
   licence?: string;
 }
 
+/**
+ * A run's totals as the agent recorded them, for logs that keep no per-call usage (SWE-agent's
+ * `info.model_stats`): what the run cost and how many tokens it sent and received in all.
+ */
+export interface RecordedTotals {
+  costUsd?: number;
+  input?: number;
+  output?: number;
+  calls?: number;
+}
+
 export interface SessionHeader {
   type: 'session';
   id: string;
@@ -38,6 +49,7 @@ export interface SessionHeader {
   dialect: Dialect;
   model?: string;
   contextWindow?: number;
+  totals?: RecordedTotals;
 }
 
 export interface MessageEvent {

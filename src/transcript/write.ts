@@ -7,7 +7,7 @@ import type { Transcript, TranscriptEvent } from './types.js';
  * bytes whatever order its objects were built in (diffs of fixtures stay readable).
  */
 const KEY_ORDER = {
-  session: ['type', 'id', 'title', 'source', 'dialect', 'model', 'contextWindow'],
+  session: ['type', 'id', 'title', 'source', 'dialect', 'model', 'contextWindow', 'totals'],
   source: ['format', 'file', 'licence'],
   message: [
     'type',

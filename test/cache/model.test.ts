@@ -21,7 +21,7 @@ describe('cacheRulesForModel', () => {
 });
 
 describe('applyCache, implicit (OpenAI)', () => {
-  const rules = cacheRulesForModel('gpt-4.1');
+  const rules = cacheRulesForModel('gpt-4.1', 'upper-bound');
 
   it('caches the shared prefix in 128-token increments above 1,024', () => {
     const state = createCacheState(rules);
@@ -44,6 +44,29 @@ describe('applyCache, implicit (OpenAI)', () => {
     expect(applyCache(state, request, 4 * MIN).cached).toBe(2048);
     expect(applyCache(state, request, 8 * MIN).cached).toBe(2048); // refreshed at 4 min
     expect(applyCache(state, request, 14 * MIN).cached).toBe(0);
+  });
+});
+
+describe('applyCache, expected hit rate (issue 29)', () => {
+  it('bills an implicit cache its expected share of the longest live prefix, and keeps the prefix itself', () => {
+    const expected = cacheRulesForModel('gemini-3-pro-preview');
+    const upper = cacheRulesForModel('gemini-3-pro-preview', 'upper-bound');
+    expect([expected.hitShare, upper.hitShare]).toEqual([0.87, 1]);
+    const [a, b] = [createCacheState(expected), createCacheState(upper)];
+    const requests = [[part('sys', 3000)], [part('sys', 3000), part('a', 1000)], [part('sys', 3000), part('a', 1000), part('b', 500)]];
+    const billed = requests.map((request, i) => [applyCache(a, request, i * MIN), applyCache(b, request, i * MIN)]);
+    expect(billed.map(([e, u]) => [e?.cached, u?.cached])).toEqual([
+      [0, 0],
+      [Math.floor(0.87 * 3000), 3000],
+      [Math.floor(0.87 * 4000), 4000],
+    ]);
+    // What is not served from cache is billed uncached: every prompt token is billed once.
+    for (const [e, u] of billed) expect((e?.cached ?? 0) + (e?.uncached ?? 0)).toBe((u?.cached ?? 0) + (u?.uncached ?? 0));
+  });
+
+  it('leaves explicit (Anthropic) caches exact either way', () => {
+    expect(cacheRulesForModel('claude-opus-4-5').hitShare).toBe(1);
+    expect(cacheRulesForModel('claude-opus-4-5', 'upper-bound')).toEqual(cacheRulesForModel('claude-opus-4-5'));
   });
 });
 
@@ -114,7 +137,7 @@ function referenceCache(rules: CacheRules): (parts: readonly CachePart[], atMs: 
 
 describe('applyCache over long sequences of requests', () => {
   it.each(['gpt-4.1', 'gemini-2.5-pro', 'claude-sonnet-4'])('bills every request of a random session of %s as the whole-chain reference does', (model) => {
-    const rules = cacheRulesForModel(model);
+    const rules = cacheRulesForModel(model, 'upper-bound');
     const { next: random } = createRandom(hashString(`cache-${model}`));
     const state = createCacheState(rules);
     const reference = referenceCache(rules);

@@ -92,6 +92,19 @@ describe('token-accounting calibration on the real logs', () => {
     expect(mini.uncalibrated?.medianAbs).toBeGreaterThan(0.1);
   });
 
+  it('mini-swe-agent (Gemini): the expected hit rate predicts the recorded cached share within 5 points (83.7 % for 83.6 %; upper bound 96.2 %)', () => {
+    const cache = report.cache.find((f) => f.format === 'mini-swe-agent');
+    expect(cache?.steps).toBe(1019);
+    expect(Math.abs((cache?.predictedShare ?? 0) - (cache?.recordedShare ?? 1))).toBeLessThan(0.05);
+    expect((cache?.upperBoundShare ?? 0) - (cache?.recordedShare ?? 0)).toBeGreaterThan(0.1);
+  });
+
+  it('Claude Code: the explicit (Anthropic) cache is predicted exactly as the model bills it, no hit rate applied', () => {
+    const cache = report.cache.find((f) => f.format === 'claude-code');
+    expect(cache?.models).toEqual(['anthropic: explicit breakpoints, exact']);
+    expect(cache?.predictedShare).toBe(cache?.upperBoundShare);
+  });
+
   it('Gemini CLI: median |error| under 2.5 % (reached 2.25 %), p95 under 3.5 % (reached 3.16 %; 6 steps in all)', () => {
     const gemini = format('gemini-cli');
     expect(gemini.offset?.medianAbs).toBeLessThan(0.025);

@@ -43,6 +43,7 @@ const scenario = (probesUseQuota: boolean): Scenario => ({
   provider: 'openai',
   model: 'gpt-4.1',
   window: 10_000,
+  promptCache: 'expected',
   maxOutputTokens: 1000,
   quota: {},
   retry: DEFAULT_RETRY_POLICY,

@@ -72,7 +72,7 @@ describe('judgeAnswer', () => {
       probesUseQuota: true,
       retry: { maxRetries: 1 },
     });
-    const scenario = resolveScenario({ file: '/s.yaml', data }, { type: 'session', id: 't', dialect: 'openai' }, {});
+    const scenario = resolveScenario({ file: '/s.yaml', data }, { header: { type: 'session', id: 't', dialect: 'openai' }, events: [] }, {});
     const events: RunEvent[] = [];
     const deps: ProbeCallDeps = { gateway, scenario, clock: createClock(), events, tokenizer: createTokenizer('o200k_base'), format: 'openai' };
     return { deps, seen, events };

@@ -79,6 +79,7 @@ const scenario: Scenario = {
   provider: 'openai',
   model: 'gpt-4.1',
   window: 128_000,
+  promptCache: 'expected',
   maxOutputTokens: 4096,
   quota: {},
   retry: DEFAULT_RETRY_POLICY,

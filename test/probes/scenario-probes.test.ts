@@ -23,7 +23,7 @@ async function resolved(probes: string | undefined) {
   const file = scenario(probes);
   const loaded = await loadScenarioFile(file);
   const transcript = await readTranscript(FIXTURE);
-  return { scenario: resolveScenario(loaded, transcript.header, {}), transcript };
+  return { scenario: resolveScenario(loaded, transcript, {}), transcript };
 }
 
 describe('scenario probes', () => {

@@ -57,7 +57,7 @@ async function runReal(path: string, window: number): Promise<Record<string, Uni
   const file = resolve(path);
   const transcript = await loadTranscript({ kind: 'file', path: file, lenient: false }, 0);
   const data = scenarioFileSchema.parse({ name: 'real', transcript: file, window, strategies: ['recorded', 'full'] });
-  const scenario = resolveScenario({ file, data }, transcript.header, {});
+  const scenario = resolveScenario({ file, data }, transcript, {});
   const tokenizer = tokenizerForModel(scenario.model);
   const units: Record<string, UnitResult> = {};
   for (const spec of scenario.strategies) {

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { compareReplay, poolByFormat, replayFiles } from '../../fidelity/measure.js';
 import { renderFidelity } from '../../fidelity/render.js';
+import { poolCacheByFormat } from '../../fidelity/cache.js';
 import { fitCalibration } from '../../fidelity/fit.js';
 import { addExamples } from '../options.js';
 
@@ -28,7 +29,7 @@ export function register(program: Command): void {
   command.action(async (paths: string[], flags: FidelityFlags) => {
     const measured = await replayFiles(paths, { lenient: flags.lenient === true });
     const files = measured.map((m) => compareReplay(m.transcript, m.replay, m.uncalibrated));
-    const report = { strategy: 'recorded' as const, files, formats: poolByFormat(files) };
+    const report = { strategy: 'recorded' as const, files, formats: poolByFormat(files), cache: poolCacheByFormat(files) };
     process.stdout.write(flags.json === true ? `${JSON.stringify(report, null, 2)}\n` : renderFidelity(report));
     if (flags.fit !== undefined) {
       const fit = fitCalibration(measured);

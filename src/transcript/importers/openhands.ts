@@ -32,6 +32,7 @@ const eventSchema = z.looseObject({
   cause: z.number().int().nullish(),
   content: z.string().nullish(),
   args: z.record(z.string(), z.unknown()).nullish(),
+  extras: z.record(z.string(), z.unknown()).nullish(),
   tool_call_metadata: metadataSchema.nullish(),
 });
 
@@ -109,7 +110,7 @@ function applyToolAction(builder: TranscriptBuilder, state: OpenHandsState, even
 function applyObservation(builder: TranscriptBuilder, state: OpenHandsState, event: OpenHandsEvent, at: string | undefined): void {
   const id = `event-${event.id}`;
   const cause = event.cause == null ? undefined : state.actions.get(event.cause);
-  const text = stringOr(event.content, event.message);
+  const text = observationText(event);
   if (cause?.callId !== undefined) {
     builder.addToolResult({ id, callId: cause.callId, name: cause.name, text, at });
   } else if (cause !== undefined) {
@@ -119,6 +120,18 @@ function applyObservation(builder: TranscriptBuilder, state: OpenHandsState, eve
     // State changes and the like: the UI's, never the model's.
     builder.countUnknown(`observation:${event.observation}`);
   }
+}
+
+/**
+ * The text of an observation as the agent sent it to the model: its content, except for an ACI
+ * file edit, whose `content` is the diff the UI shows while the model got the editor's own output,
+ * recorded as `extras.formatted_output_and_error` (OpenHands' FileEditObservation renders itself
+ * so for `impl_source: oh_aci`).
+ */
+function observationText(event: OpenHandsEvent): string {
+  const formatted = event.extras?.formatted_output_and_error;
+  if (event.observation === 'edit' && event.extras?.impl_source === 'oh_aci' && typeof formatted === 'string') return formatted;
+  return stringOr(event.content, event.message);
 }
 
 function stringOr(value: unknown, fallback: string | null | undefined): string {
