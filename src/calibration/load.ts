@@ -30,7 +30,7 @@ export interface CalibrationReport {
  * `swordintel`), the whole name without extension when it has none. Name calibration logs
  * `<author>-<session>` to hold authors out.
  */
-export function authorOf(file: string): string {
+function authorOf(file: string): string {
   const name = basename(file);
   const dash = name.indexOf('-');
   return dash > 0 ? name.slice(0, dash) : name.replace(/\..*$/, '');

@@ -51,7 +51,7 @@ export function roundFit(fit: SummarizerFit): SummarizerFit {
 
 /**
  * The fit on the ten real compactions of fixtures/real (claude-code-long/ one, claude-code-compactions/
- * nine; three authors), as `ctxbench calibrate --print-fit` prints it; a test holds it equal to a
+ * nine; three authors), as `ctxbench calibrate --json` prints it under `fitted`; a test holds it equal to a
  * fresh fit on those logs.
  */
 export const FITTED: SummarizerFit = {

@@ -26,7 +26,7 @@ const RECENCY = 1;
 export type ChosenSpecifics = Record<SpecificKind, Set<string>>;
 
 /** How a history names one specific: its most prominent place, how often, and its weight in a tie. */
-export interface Mentions {
+interface Mentions {
   /** Index into MENTION_PLACES. */
   place: number;
   count: number;
@@ -67,7 +67,7 @@ export function mentionsOf(messages: readonly ContextMessage[]): HistoryMentions
 }
 
 /** The share of specifics like this one (its place and recurrence) that the fit says a summary keeps. */
-export function keepShare(fit: SummarizerFit, kind: SpecificKind, mentions: Mentions): number {
+function keepShare(fit: SummarizerFit, kind: SpecificKind, mentions: Mentions): number {
   return fit.keep[kind][MENTION_PLACES[mentions.place] ?? 'tool'][recurrenceClass(mentions.count)] ?? 0;
 }
 

@@ -1,0 +1,48 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { measureFidelity } from '../../src/fidelity/measure.js';
+import type { FidelityReport } from '../../src/fidelity/types.js';
+import { median } from '../../src/stats.js';
+
+/**
+ * Replay fidelity of the Claude Code sessions with compactions: 1.0.8x (swordintel: no
+ * `compact_boundary`, the summary a user line with a null `parentUuid`), 2.x (mclaude: a boundary,
+ * one a manual /compact), and the long 1.0.53 sessions. The bounds are the errors reached (quoted)
+ * with a small margin; an importer change that loses a compaction or its summary fails here.
+ */
+const FILES = [
+  'fixtures/real/claude-code-long/vsla-0a725fb5.jsonl',
+  'fixtures/real/claude-code-long/vsla-5f8cbb78.jsonl',
+  ...['mclaude-97b0ffde', 'mclaude-c7d2069e', 'swordintel-0c45b0a6', 'swordintel-b260c379', 'swordintel-e95a823a'].map(
+    (name) => `fixtures/real/claude-code-compactions/${name}.jsonl`,
+  ),
+];
+
+let report: FidelityReport;
+
+beforeAll(async () => {
+  report = await measureFidelity(FILES, { lenient: true });
+}, 300_000);
+
+describe('fidelity of Claude Code sessions with compactions', () => {
+  it('follows every compaction the agents made: 2.x boundaries and 1.0.8x summaries alike', () => {
+    expect(report.files.map((f) => [f.file.split('/').at(-1), f.compactions, f.compared.length])).toEqual([
+      ['vsla-0a725fb5.jsonl', 1, 201],
+      ['vsla-5f8cbb78.jsonl', 0, 119],
+      ['mclaude-97b0ffde.jsonl', 1, 62],
+      ['mclaude-c7d2069e.jsonl', 1, 282],
+      ['swordintel-0c45b0a6.jsonl', 3, 395],
+      ['swordintel-b260c379.jsonl', 2, 127],
+      ['swordintel-e95a823a.jsonl', 2, 211],
+    ]);
+  });
+
+  it('median |error| under 2.5 % (reached 2.13 %), p95 under 9.5 % (reached 9.09 %), every log under 5 % median', () => {
+    const claude = report.formats.find((f) => f.format === 'claude-code');
+    expect(claude?.offset?.medianAbs).toBeLessThan(0.025);
+    expect(claude?.offset?.p95Abs).toBeLessThan(0.095);
+    for (const file of report.files) {
+      const errors = file.compared.flatMap((s) => (s.offsetError === undefined ? [] : [Math.abs(s.offsetError)]));
+      expect(median(errors), file.file).toBeLessThan(0.05);
+    }
+  });
+});
