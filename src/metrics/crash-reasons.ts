@@ -8,7 +8,7 @@ import type { UnitResult } from './types.js';
  */
 const STRATEGY_ERRORS: ReadonlySet<FailureKind> = new Set(['strategy', 'strategy-timeout', 'invalid-request']);
 
-export function isStrategyError(kind: FailureKind | null): boolean {
+function isStrategyError(kind: FailureKind | null): boolean {
   return kind !== null && STRATEGY_ERRORS.has(kind);
 }
 
