@@ -23,7 +23,118 @@ export interface RequestRefusal {
  * sent (`asSent`: a text-protocol agent's calls and results are plain text, with no pairing to keep).
  */
 export function refuseRequest(format: ProviderName, messages: readonly ContextMessage[], instruction?: string): RequestRefusal | undefined {
+  if (accepts(format, messages)) return undefined;
   return format === 'openai' ? refuseOpenAI(messages, instruction) : refuseGemini(messages);
+}
+
+/**
+ * A pass over the messages that accepts a request without allocating, resumable where it stopped:
+ * every request of a replay is checked, a long session re-sends thousands of messages at every
+ * step, and most requests re-send the previous one with a few messages added. `step` is false for a
+ * message the provider may refuse; `refuseOpenAI` / `refuseGemini` then say whether and why.
+ */
+interface Scan<S> {
+  start(): S;
+  step(state: S, messages: readonly ContextMessage[], i: number): boolean;
+  end(state: S): boolean;
+}
+
+interface OpenAIScan {
+  /** The calls of the assistant message whose results may follow, and how many came. */
+  open: readonly { id: string }[] | undefined;
+  answered: number;
+  /** Index of the first result of the open block. */
+  from: number;
+  count: number;
+}
+
+const openaiScan: Scan<OpenAIScan> = {
+  start: () => ({ open: undefined, answered: 0, from: 0, count: 0 }),
+  step(state, messages, i) {
+    state.count += 1;
+    const message = sent(messages[i] as ContextMessage);
+    if (message.role === 'tool') {
+      const id = message.toolCallId;
+      if (!state.open?.some((call) => call.id === id)) return false;
+      for (let j = state.from; j < i; j++) if (messages[j]?.toolCallId === id) return false;
+      state.answered += 1;
+      return true;
+    }
+    if (state.open !== undefined && state.answered < state.open.length) return false;
+    const calls = message.role === 'assistant' ? message.toolCalls : undefined;
+    state.open = calls !== undefined && calls.length > 0 ? calls : undefined;
+    state.answered = 0;
+    state.from = i + 1;
+    return true;
+  },
+  end: (state) => state.count > 0 && (state.open === undefined || state.answered >= state.open.length),
+};
+
+interface GeminiScan {
+  role: 'user' | 'model' | undefined;
+  turns: number;
+  calls: number;
+  responses: number;
+  /** Calls of the model turn before the current user turn (0 before the first model turn). */
+  callsBefore: number;
+}
+
+/**
+ * The merged turns as they go: a user turn holds exactly as many responses as the model turn
+ * before it made calls; a model turn with calls is neither first nor last; no text part is empty.
+ */
+const geminiScan: Scan<GeminiScan> = {
+  start: () => ({ role: undefined, turns: 0, calls: 0, responses: 0, callsBefore: 0 }),
+  step(state, messages, i) {
+    const message = sent(messages[i] as ContextMessage);
+    if (message.role === 'system') return true;
+    const next = message.role === 'assistant' ? 'model' : 'user';
+    if (next !== state.role) {
+      if (state.role === 'user' && state.responses !== state.callsBefore) return false;
+      if (state.role === 'model' && state.calls > 0 && state.turns === 1) return false;
+      state.callsBefore = state.role === 'model' ? state.calls : 0;
+      state.role = next;
+      state.turns += 1;
+      state.calls = 0;
+      state.responses = 0;
+    }
+    const own = message.role === 'assistant' ? (message.toolCalls?.length ?? 0) : 0;
+    if (message.role === 'tool') state.responses += 1;
+    state.calls += own;
+    return !isEmptyText(message, own);
+  },
+  end(state) {
+    if (state.role === undefined) return false;
+    return state.role === 'user' ? state.responses === state.callsBefore : state.calls === 0;
+  },
+};
+
+const SCANS: { openai: Scan<OpenAIScan>; gemini: Scan<GeminiScan> } = { openai: openaiScan, gemini: geminiScan };
+
+/** The last list each format accepted and the scan's state at its end, to resume from when a list extends it. */
+const lastAccepted = new Map<ProviderName, { messages: readonly ContextMessage[]; state: object }>();
+
+function accepts(format: ProviderName, messages: readonly ContextMessage[]): boolean {
+  const scan = SCANS[format] as Scan<object>;
+  const last = lastAccepted.get(format);
+  const resume = last !== undefined && extendsList(messages, last.messages);
+  const state = resume ? { ...last.state } : scan.start();
+  for (let i = resume ? last.messages.length : 0; i < messages.length; i++) if (!scan.step(state, messages, i)) return false;
+  if (!scan.end(state)) return false;
+  lastAccepted.set(format, { messages, state: { ...state } });
+  return true;
+}
+
+/** Whether `messages` starts with the very messages of `prefix` (the same objects). */
+function extendsList(messages: readonly ContextMessage[], prefix: readonly ContextMessage[]): boolean {
+  if (prefix.length > messages.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (messages[i] !== prefix[i]) return false;
+  return true;
+}
+
+/** The message as the model saw it, without copying the plain majority. */
+function sent(message: ContextMessage): ContextMessage {
+  return message.sentAsText === true ? asSent(message) : message;
 }
 
 const OPENAI_UNANSWERED =

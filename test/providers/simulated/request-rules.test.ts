@@ -106,6 +106,19 @@ describe('refuseRequest: what the providers refuse, in their words', () => {
     },
   );
 
+  it('judges a request that extends an accepted one (the check resumes where it stopped) as it judges it alone', () => {
+    const base = [user('u'), call('a', 'c1'), result('r1', 'c1')];
+    for (const format of ['openai', 'gemini'] as const) {
+      expect(refuseRequest(format, base)).toBeUndefined();
+      const twice = [...base, result('r2', 'c1')];
+      expect(refuseRequest(format, twice)?.ids).toContain('r2');
+      expect(refuseRequest(format, [...base, call('b', 'c2')])?.ids).toContain('b');
+      expect(refuseRequest(format, [...base, call('b', 'c2'), result('r3', 'c2')])).toBeUndefined();
+      // A list that is not an extension (a compaction rewrote its start) is checked from the start.
+      expect(refuseRequest(format, [user('u'), result('r1', 'c1')])).toBeDefined();
+    }
+  });
+
   it("counts OpenAI's request instruction as the first message in `param`", () => {
     expect(refuseRequest('openai', [user('u'), call('a', 'c1')], 'Summarise.')?.param).toBe('messages.[2].role');
   });
