@@ -14,6 +14,17 @@ export function parsePositiveInt(flag: string): (value: string) => number {
   };
 }
 
+/** The `--strategy-timeout <s>` flag of run, sweep and verify: each strategy hook call's time limit. */
+export const STRATEGY_TIMEOUT_FLAG = '--strategy-timeout <s>';
+export const STRATEGY_TIMEOUT_HELP = "time limit of each call of a strategy module or policy process, in seconds (default: the scenario's timeoutMs, else 30)";
+
+/** `--strategy-timeout`: seconds (a fraction allowed) as whole milliseconds, at least 1. */
+export function parseStrategyTimeout(value: string): number {
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--strategy-timeout expects a number of seconds > 0, got "${value}"`);
+  return Math.max(1, Math.round(seconds * 1000));
+}
+
 /** Parses a comma-separated list flag. */
 export function parseList(value: string): string[] {
   return value

@@ -77,9 +77,17 @@ export type Failure =
   | { kind: 'quota'; message: string }
   | { kind: 'server'; message: string; status?: number }
   | { kind: 'bad-request'; message: string; status?: number }
+  /**
+   * The provider refused the message list for its shape (a tool call without its result, a result
+   * without its call, an empty turn): the context the strategy built is one no real API accepts.
+   * `message` is the provider's own.
+   */
+  | { kind: 'invalid-request'; message: string; status?: number }
   | { kind: 'network'; message: string }
-  /** A strategy from outside the registry failed (its process crashed, hung or wrote garbage): ends the unit. */
-  | { kind: 'strategy'; message: string };
+  /** A strategy from outside the registry failed (its process crashed or wrote garbage, a hook threw or returned no message list): ends the unit. */
+  | { kind: 'strategy'; message: string }
+  /** A strategy hook (module or process) did not answer within its time limit (`timeoutMs`): ends the unit. */
+  | { kind: 'strategy-timeout'; message: string };
 
 export type FailureKind = Failure['kind'];
 

@@ -7,13 +7,16 @@ import { createClock } from '../sim/clock.js';
 import { QuotaGate } from '../sim/quota.js';
 import { generateSession } from '../transcript/synthetic/generate.js';
 import { StrategyFailedError } from '../strategies/external/failure.js';
+import { refuseRequest } from '../providers/simulated/request-rules.js';
+import type { ProviderName } from '../contracts/provider.js';
 
 /**
  * The invariants every strategy keeps (issue 3), checked by the registry test over every built-in
  * and by `ctxbench verify` over a user's strategy — one copy of the rules for both: a tool call is
- * never sent without its recorded result (nor a result without its call), the system prompt and
- * the newest user message are always sent, a reducing action never grows the context, and the
- * same input gives the same contexts and actions.
+ * never sent without its recorded result (nor a result without its call), every context is a
+ * request OpenAI and Gemini accept (the simulated provider's rules, request-rules.ts), the system
+ * prompt and the newest user message are always sent, a reducing action never grows the context,
+ * and the same input gives the same contexts and actions.
  */
 
 /** The session the invariants are checked on: its history outgrows the window, so compacting strategies act. */
@@ -25,7 +28,7 @@ export function conformanceSession(): Transcript {
 /** Actions that take tokens out of the context: none may report more tokens after than before. */
 const REDUCING_ACTIONS = new Set<StrategyAction['action']>(['compact', 'evict', 'truncate', 'drop', 'isolate', 'offload', 'cap-thinking']);
 
-export type InvariantName = 'call-result-pairs' | 'system-prompt' | 'newest-user' | 'no-growth' | 'deterministic' | 'failed';
+export type InvariantName = 'call-result-pairs' | 'invalid-request' | 'system-prompt' | 'newest-user' | 'no-growth' | 'deterministic' | 'failed';
 
 /** One broken invariant, at a step, naming the messages concerned. */
 export interface Violation {
@@ -67,6 +70,7 @@ function checkContext(step: number, context: readonly ContextMessage[], history:
       }
     }
   }
+  problems.push(...refusals(step, context));
   const system = history.find((m) => m.role === 'system');
   if (system !== undefined && !context.some((m) => m.role === 'system' && m.text === system.text)) {
     problems.push({ invariant: 'system-prompt', step, message: `step ${step}: system prompt ${system.id} not sent`, ids: [system.id] });
@@ -76,6 +80,18 @@ function checkContext(step: number, context: readonly ContextMessage[], history:
     problems.push({ invariant: 'newest-user', step, message: `step ${step}: newest user message ${newestUser.id} not sent`, ids: [newestUser.id] });
   }
   return problems;
+}
+
+const PROVIDERS: Record<ProviderName, string> = { openai: 'OpenAI', gemini: 'Gemini' };
+
+/** How each provider's API would refuse the context as a step request (a 400 with its own message). */
+function refusals(step: number, context: readonly ContextMessage[]): Violation[] {
+  return (['openai', 'gemini'] as const).flatMap((format) => {
+    const refusal = refuseRequest(format, context);
+    if (refusal === undefined) return [];
+    const message = `step ${step}: ${PROVIDERS[format]} refuses the request (400): ${refusal.message.trim()}`;
+    return [{ invariant: 'invalid-request' as const, step, message, ids: refusal.ids }];
+  });
 }
 
 /**

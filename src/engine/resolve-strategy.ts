@@ -5,6 +5,7 @@ import { createPipeline } from '../strategies/pipeline.js';
 import { InputError } from '../errors.js';
 import { loadedStrategyModule } from '../strategies/external/module-loader.js';
 import { createProcessStrategy } from '../strategies/external/process-strategy.js';
+import { boundStrategy, DEFAULT_STRATEGY_TIMEOUT_MS } from '../strategies/external/bounded.js';
 
 /** A strategy with its options validated and defaults filled. */
 export interface ResolvedStrategy {
@@ -27,7 +28,11 @@ export function resolveStrategy(spec: StrategySpec, file = '<scenario>', overrid
 function resolveAt(spec: StrategySpec, file: string, path: string[]): ResolvedStrategy {
   if (spec.source !== undefined) {
     // A module was loaded (loadStrategyModules) before any spec is resolved; a command starts per unit.
-    const strategy = spec.source.kind === 'module' ? loadedStrategyModule(spec.source.path) : createProcessStrategy(spec.label, spec.source);
+    // A module's hooks run under a time limit and must return message lists; a process answers under its own.
+    const strategy =
+      spec.source.kind === 'module'
+        ? boundStrategy(loadedStrategyModule(spec.source.path), spec.source.timeoutMs ?? DEFAULT_STRATEGY_TIMEOUT_MS)
+        : createProcessStrategy(spec.label, spec.source);
     return { strategy, options: parseOptions(strategy, spec.options, file, path) };
   }
   if (spec.strategy === 'pipeline') return resolvePipeline(spec, file, path);

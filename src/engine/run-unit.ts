@@ -126,6 +126,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
   let preparing: MessageEvent | undefined;
   // A unit whose strategy failed has no probe figures: there is no strategy left to prepare the end context.
   let probes: Awaited<ReturnType<NonNullable<UnitObserver['onEnd']>>> | undefined;
+  let crashed = false;
   try {
     for (const event of transcript.events) {
       if (event.type === 'message' && event.role === 'assistant') {
@@ -160,11 +161,16 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     }
     probes = (await input.observer?.onEnd?.(ctx, env)) ?? undefined;
   } catch (error) {
-    if (!(error instanceof StrategyFailedError)) throw error;
+    if (!(error instanceof StrategyFailedError)) {
+      await disposeStrategy(strategy, state).catch(() => undefined);
+      throw error;
+    }
     recordStrategyCrash(ctx, steps, error, preparing);
-  } finally {
-    await strategy.dispose?.(state);
+    crashed = true;
   }
+  // A dispose that throws or hangs ends a unit that had not crashed yet; the first failure is the one reported.
+  const disposed = await disposeStrategy(strategy, state);
+  if (disposed !== undefined && !crashed) recordStrategyCrash(ctx, steps, disposed, undefined);
   const summary = summarizeUnit({
     scenario: scenario.name,
     strategy: spec.label,
@@ -185,4 +191,15 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
     ...(thresholds.length > 0 ? { thresholds } : {}),
     ...(probes?.detail !== undefined ? { probes: probes.detail } : {}),
   };
+}
+
+/** Disposes the strategy once the unit ends: its failure when the strategy failed there, else undefined. */
+async function disposeStrategy(strategy: Strategy, state: unknown): Promise<StrategyFailedError | undefined> {
+  try {
+    await strategy.dispose?.(state);
+    return undefined;
+  } catch (error) {
+    if (error instanceof StrategyFailedError) return error;
+    throw error;
+  }
 }

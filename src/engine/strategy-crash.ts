@@ -5,14 +5,16 @@ import type { StrategyFailedError } from '../strategies/external/failure.js';
 
 /**
  * Ends a unit whose strategy failed (a policy process that crashed, hung or wrote garbage; a
- * module that threw): a `crash` event of kind `strategy` with the explanation, and, when the
+ * module that threw, returned no message list or ran past its time limit): a `crash` event of
+ * kind `strategy` or `strategy-timeout` with the explanation, and, when the
  * failure came while a step was being prepared, that step as crashed. The session cannot go on
  * without its strategy, whatever `onCrash` says.
  */
 export function recordStrategyCrash(ctx: StepContext, steps: StepRecord[], error: StrategyFailedError, preparing: MessageEvent | undefined): void {
   const { env, clock, events } = ctx;
-  events.push({ type: 'failure', step: env.step, atMs: clock.now(), attempt: 0, failure: { kind: 'strategy', message: error.message } });
-  events.push({ type: 'crash', step: env.step, atMs: clock.now(), kind: 'strategy', message: error.message });
+  const kind = error.kind;
+  events.push({ type: 'failure', step: env.step, atMs: clock.now(), attempt: 0, failure: { kind, message: error.message } });
+  events.push({ type: 'crash', step: env.step, atMs: clock.now(), kind, message: error.message });
   if (preparing === undefined) return;
   steps.push({
     step: env.step,
@@ -29,6 +31,6 @@ export function recordStrategyCrash(ctx: StepContext, steps: StepRecord[], error
     rateLimitHits: 0,
     waitMs: 0,
     status: 'crashed',
-    failure: 'strategy',
+    failure: kind,
   });
 }

@@ -4,6 +4,9 @@ import { parseDuration } from './durations.js';
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
 const QUOTA_FAILURE = 'type.googleapis.com/google.rpc.QuotaFailure';
+/** The 400s Gemini gives contents it refuses for their shape (function calls and responses that do not pair up, empty turns). */
+const REFUSED_CONTENTS =
+  /function call turn comes immediately after|function response turn comes immediately after|number of function response parts is equal|empty text parameter|contents is not specified|contents\.parts must not be empty/i;
 const OVERFLOW = /input token count(?:\s*\((\d+)\))?\s*exceeds the maximum number of tokens allowed(?:\s*\((\d+)\))?/i;
 
 interface GeminiErrorBody {
@@ -35,6 +38,7 @@ export function classifyGeminiError(error: unknown, apiError: typeof ApiError): 
     if (overflow[2] !== undefined) failure.limit = Number(overflow[2]);
     return failure;
   }
+  if (status === 400 && REFUSED_CONTENTS.test(message)) return { kind: 'invalid-request', message, status };
   return { kind: 'bad-request', message, status };
 }
 

@@ -9,6 +9,9 @@ const OVERFLOW_LIMIT = /maximum context length is (\d+) tokens/i;
 const OVERFLOW_INPUT = /(?:resulted in|requested) (\d+) tokens/i;
 /** OpenAI words a per-day limit as "... on requests per day (RPD)" or "tokens per day (TPD)". */
 const PER_DAY = /per day|\((?:RPD|TPD)\)/i;
+/** The 400s OpenAI gives a message list it refuses for its shape (tool calls and results that do not pair up, no messages). */
+const REFUSED_MESSAGES =
+  /must be followed by tool messages responding to each 'tool_call_id'|messages with role 'tool' must be a response to a prece|not found in 'tool_calls' of previous message|is too short - 'messages'/i;
 
 /**
  * Turns anything `chat.completions.create` threw into a typed failure. `APIConnectionError` (and
@@ -31,6 +34,7 @@ export function classifyOpenAIError(error: unknown): Failure {
     if (limit !== undefined) failure.limit = Number(limit);
     return failure;
   }
+  if (status === 400 && REFUSED_MESSAGES.test(message)) return { kind: 'invalid-request', message, status };
   return { kind: 'bad-request', message, status };
 }
 

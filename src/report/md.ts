@@ -1,4 +1,5 @@
 import { describePartial, describeSeed, describeSkipped } from './notes.js';
+import { strategyCrashReasons } from '../metrics/crash-reasons.js';
 import type { RunResult, ScenarioInfo, SummaryRow } from '../metrics/types.js';
 import type { Recommendation } from '../metrics/recommendation.js';
 import { recommendationBlock } from './recommendation-block.js';
@@ -76,13 +77,17 @@ export function renderMarkdown(result: RunResult): ReportFile[] {
   ].join('\n');
   const render = (tables: boolean): string[] =>
     scenarioNames(result).map((name) => {
-      const rows = result.units.filter((unit) => unit.scenario === name).map((unit) => unit.summary);
-      return renderScenario(
-        name,
-        result.scenarios.find((s) => s.name === name),
-        rows,
-        tables,
-      ).join('\n');
+      const units = result.units.filter((unit) => unit.scenario === name);
+      const reasons = strategyCrashReasons(units).map((r) => `- **${escapeMarkdown(r.strategy)}** crashed: ${escapeMarkdown(r.text)}`);
+      return [
+        ...renderScenario(
+          name,
+          result.scenarios.find((s) => s.name === name),
+          units.map((unit) => unit.summary),
+          tables,
+        ),
+        ...reasons,
+      ].join('\n');
     });
   let blocks = render(true);
   let note = '';

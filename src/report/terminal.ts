@@ -1,6 +1,7 @@
 import type { RunResult, ScenarioInfo, SummaryRow } from '../metrics/types.js';
 import { formatUsd } from './format-cost.js';
 import { maxOf } from '../stats.js';
+import { strategyCrashReasons } from '../metrics/crash-reasons.js';
 
 export interface TerminalOptions {
   /** ANSI colours; the caller decides (NO_COLOR, not a TTY). */
@@ -59,7 +60,10 @@ export function renderTerminalTable(result: RunResult, options: TerminalOptions)
   const blocks = scenarioNames(result).map((name) => {
     const rows = result.units.filter((unit) => unit.scenario === name).map((unit) => unit.summary);
     const info = result.scenarios.find((scenario) => scenario.name === name);
-    return renderScenario(name, info, rows, options);
+    const reasons = strategyCrashReasons(result.units.filter((unit) => unit.scenario === name));
+    // A strategy's failure is explained in words under its table, not only as `strategy@4`.
+    const lines = reasons.map((reason) => `${INDENT}${reason.strategy} crashed: ${reason.text}\n`).join('');
+    return renderScenario(name, info, rows, options) + lines;
   });
   return blocks.join('\n');
 }

@@ -2,9 +2,7 @@ import { basename, dirname, extname } from 'node:path';
 import type { StrategySpec } from './types.js';
 import { resolveRelative } from './load.js';
 import { InputError } from '../errors.js';
-
-/** How long a policy process may take to answer one message when the scenario does not say. */
-export const DEFAULT_POLICY_TIMEOUT_MS = 10_000;
+import { DEFAULT_STRATEGY_TIMEOUT_MS } from '../strategies/external/bounded.js';
 
 /** A scenario's strategy entry, as written (a registered strategy, a pipeline, a module or a command). */
 export interface ExternalEntry {
@@ -24,7 +22,7 @@ export interface ExternalEntry {
  */
 export function externalSpec(entry: ExternalEntry, file: string, field: string): StrategySpec | undefined {
   if (entry.module === undefined && entry.command === undefined) {
-    if (entry.timeoutMs !== undefined) throw new InputError({ file, field: `${field}.timeoutMs` }, '`timeoutMs` goes with `command`');
+    if (entry.timeoutMs !== undefined) throw new InputError({ file, field: `${field}.timeoutMs` }, '`timeoutMs` goes with `module` or `command`');
     return undefined;
   }
   const clash = (['strategy', 'pipeline', entry.module !== undefined ? 'command' : undefined] as const).find(
@@ -32,24 +30,21 @@ export function externalSpec(entry: ExternalEntry, file: string, field: string):
   );
   if (clash !== undefined)
     throw new InputError({ file, field: `${field}.${clash}` }, 'an entry names one strategy: `strategy`, `pipeline`, `module` or `command`');
-  if (entry.module !== undefined) {
-    if (entry.timeoutMs !== undefined) throw new InputError({ file, field: `${field}.timeoutMs` }, '`timeoutMs` goes with `command`, not `module`');
-    return moduleSpec(resolveRelative(file, entry.module), entry.label, entry.options ?? {});
-  }
+  if (entry.module !== undefined) return moduleSpec(resolveRelative(file, entry.module), entry.label, entry.options ?? {}, entry.timeoutMs);
   const argv = entry.command as string[];
   const label = entry.label ?? labelOfPath(argv[argv.length - 1] as string);
   return {
     label,
     strategy: label,
     options: entry.options ?? {},
-    source: { kind: 'command', argv, cwd: dirname(file), timeoutMs: entry.timeoutMs ?? DEFAULT_POLICY_TIMEOUT_MS },
+    source: { kind: 'command', argv, cwd: dirname(file), timeoutMs: entry.timeoutMs ?? DEFAULT_STRATEGY_TIMEOUT_MS },
   };
 }
 
 /** The spec of a strategy module at an absolute path (a scenario entry or `--strategy-module`). */
-export function moduleSpec(path: string, label: string | undefined, options: Record<string, unknown>): StrategySpec {
+export function moduleSpec(path: string, label: string | undefined, options: Record<string, unknown>, timeoutMs?: number): StrategySpec {
   const name = label ?? labelOfPath(path);
-  return { label: name, strategy: name, options, source: { kind: 'module', path } };
+  return { label: name, strategy: name, options, source: { kind: 'module', path, ...(timeoutMs !== undefined ? { timeoutMs } : {}) } };
 }
 
 /** `./policies/my-policy.mjs` → `my-policy`: the default label of a module or command. */

@@ -39,6 +39,8 @@ export interface ScenarioOverrides {
    * `strategies` selection when there is one, else in place of the scenario's own strategies.
    */
   strategyModules?: string[];
+  /** `--strategy-timeout`: every module's and command's time limit per hook call, over the scenario's `timeoutMs`. */
+  strategyTimeoutMs?: number;
 }
 
 export const DEFAULT_SEED = 42;
@@ -102,12 +104,21 @@ export function resolveScenario(loaded: LoadedScenario, transcript: TranscriptFa
     probesUseQuota: d.probesUseQuota,
     ...pricesOf(overrides.prices, model, d.prices),
     judge: overrides.judge ?? d.judge,
-    strategies: withModules(
-      selectStrategies(checkIdenticalRows(resolveSpecs(d.strategies, loaded.file), d.identicalRows, loaded.file), overrides.strategies),
-      overrides,
-      loaded.file,
+    strategies: withTimeout(
+      withModules(
+        selectStrategies(checkIdenticalRows(resolveSpecs(d.strategies, loaded.file), d.identicalRows, loaded.file), overrides.strategies),
+        overrides,
+        loaded.file,
+      ),
+      overrides.strategyTimeoutMs,
     ),
   };
+}
+
+/** The specs with `--strategy-timeout` laid on every module and command. */
+function withTimeout(specs: StrategySpec[], timeoutMs: number | undefined): StrategySpec[] {
+  if (timeoutMs === undefined) return specs;
+  return specs.map((spec) => (spec.source === undefined ? spec : { ...spec, source: { ...spec.source, timeoutMs } }));
 }
 
 /** The run's price file wins over the scenario's field for the models it names. */

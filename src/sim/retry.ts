@@ -11,8 +11,9 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 };
 
 /**
- * Failures that a later identical request cannot fix: `quota` (the budget is gone), `overflow`
- * and `bad-request` (the request itself is wrong; a strategy's `recover` may change it instead).
+ * Failures that a later identical request cannot fix: `quota` (the budget is gone), `overflow`,
+ * `bad-request` and `invalid-request` (the request itself is wrong; a strategy's `recover` may
+ * change an overflowing one instead).
  */
 const RETRYABLE: Record<FailureKind, boolean> = {
   'rate-limit': true,
@@ -21,7 +22,9 @@ const RETRYABLE: Record<FailureKind, boolean> = {
   quota: false,
   overflow: false,
   'bad-request': false,
+  'invalid-request': false,
   strategy: false,
+  'strategy-timeout': false,
 };
 
 /**

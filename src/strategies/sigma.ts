@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Strategy, StrategyEnv } from './types.js';
 import { createHistory, leadingSystem } from './helpers/history.js';
+import { keepWholeRounds } from './helpers/message-units.js';
 import { createBook } from './helpers/eviction-book.js';
 import { closeTask, evictTask, sendable, surgicalEviction, surgicalOptions, type FinishedTask, type State as SurgicalState } from './surgical-eviction.js';
 import { settleTriggers, newestTurn, RECAP_PROMPT } from './tri-modal.js';
@@ -124,7 +125,9 @@ function current(state: State): ContextMessage[] {
   const recap = state.recap;
   if (recap === undefined) return context;
   const system = leadingSystem(context).length;
-  const kept = context.filter((m, i) => i < system || !recap.replaced.has(m.id));
+  // A task evicted after the recap (its tombstones are new messages) may stand partly for messages
+  // the recap replaced: its calls and results stay or go together.
+  const kept = keepWholeRounds(context, (m, i) => i < system || !recap.replaced.has(m.id));
   return [...kept.slice(0, system), recap.message, ...kept.slice(system)];
 }
 

@@ -124,4 +124,8 @@ export interface StrategySpec {
  * command started per unit that speaks the JSON-lines process protocol. Plain data, so a planned
  * unit still crosses to a worker thread, which loads or starts it by path itself.
  */
-export type ExternalStrategySource = { kind: 'module'; path: string } | { kind: 'command'; argv: string[]; cwd: string; timeoutMs: number };
+export type ExternalStrategySource =
+  /** `timeoutMs`: each hook call's time limit (default 30 s, bounded.ts). */
+  | { kind: 'module'; path: string; timeoutMs?: number }
+  /** `timeoutMs`: how long the process may take to answer each message. */
+  | { kind: 'command'; argv: string[]; cwd: string; timeoutMs: number };

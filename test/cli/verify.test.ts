@@ -22,11 +22,15 @@ describe('ctxbench verify', () => {
   it('fails the broken example (a result dropped, its call kept), naming the step and the message ids', async () => {
     const { code, stdout, stderr } = await cli(['verify', join(examples, 'broken-policy', 'drops-results.mjs')]);
     expect(code).toBe(1);
-    expect(stdout).toContain('verify drops-results: FAIL: 58 problems');
+    // Each dropped result breaks the pairing and makes a request both providers refuse, in their words.
+    expect(stdout).toContain('verify drops-results: FAIL: 70 problems');
     expect(stdout).toContain(
       'call-result-pairs  step 3: call fc-1 (message m0003) sent without its recorded result m0004  [ids: m0003, m0004] (and at 56 later steps)',
     );
-    expect(stderr).toContain('verify drops-results: 1698 invariant violations');
+    expect(stdout).toContain(
+      "invalid-request    step 3: OpenAI refuses the request (400): An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: fc-1  [ids: m0003] (and at 56 later steps)",
+    );
+    expect(stderr).toContain('verify drops-results: 1812 invariant violations');
   });
 
   it('exits 2 on options the strategy refuses, module or process', async () => {

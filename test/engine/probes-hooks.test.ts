@@ -54,7 +54,10 @@ const hintingCompactor: Strategy<Record<string, never>, CompactorState> = {
       state.compacted = true;
       env.emit({ action: 'compact', reason: 'test', tokensBefore: env.countMessages(state.messages), tokensAfter: env.countMessages(context) });
     }
-    if (env.step === STEPS) await env.model.complete({ instruction: 'Summarise.', messages: context.slice(-4), maxOutputTokens: 64 });
+    // The newest messages, never opening on a result whose call is cut off (the provider refuses that).
+    const tail = context.slice(-4);
+    while (tail[0]?.role === 'tool') tail.shift();
+    if (env.step === STEPS) await env.model.complete({ instruction: 'Summarise.', messages: tail, maxOutputTokens: 64 });
     return context;
   },
 };

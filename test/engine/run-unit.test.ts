@@ -97,7 +97,9 @@ const halving: Strategy<Record<string, never>, HalvingState> = {
     if (state.keep === undefined) return [...state.messages];
     let start = Math.max(0, state.messages.length - state.keep);
     while (start > 0 && state.messages[start]?.role === 'tool') start -= 1;
-    const context = state.messages.slice(start);
+    // A request may not open on a call (the provider refuses it): the newest user message leads.
+    const user = state.messages.findLast((m, i) => i < start && m.role === 'user');
+    const context = [...(user !== undefined && state.messages[start]?.role === 'assistant' ? [user] : []), ...state.messages.slice(start)];
     env.emit({ action: 'compact', reason: 'kept the newest', tokensBefore: env.countMessages(state.messages), tokensAfter: env.countMessages(context) });
     return context;
   },

@@ -191,6 +191,14 @@ describe('GeminiProvider against hand-written replies copied from the real API',
     expect(failureOf(await live().complete(request))).toMatchObject({ kind: 'overflow', inputTokens: 1200512, limit: 1048576 });
   });
 
+  it("classifies the 400 of contents whose function calls and responses do not pair up as invalid-request, keeping Gemini's message", async () => {
+    const message = 'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.';
+    nock(host)
+      .post(path)
+      .reply(400, { error: { code: 400, message, status: 'INVALID_ARGUMENT' } }, { 'Content-Type': 'application/json' });
+    expect(failureOf(await live().complete(request))).toEqual({ kind: 'invalid-request', message, status: 400 });
+  });
+
   it('classifies a per-minute RESOURCE_EXHAUSTED with RetryInfo as rate-limit, a per-day one as quota', async () => {
     const body = (quotaId: string, retryDelay: string) => ({
       error: {

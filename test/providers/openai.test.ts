@@ -234,6 +234,15 @@ describe('OpenAIProvider against hand-written replies copied from the real API',
     expect(failureOf(await live().complete(request))).toMatchObject({ kind: 'rate-limit', retryAfterMs: 90_500 });
   });
 
+  it("classifies the 400 of tool messages that do not pair up as invalid-request, keeping OpenAI's message", async () => {
+    const message =
+      "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: call_1";
+    nock(host)
+      .post(path)
+      .reply(400, { error: { message, type: 'invalid_request_error', param: 'messages.[3].role', code: null } }, json);
+    expect(failureOf(await live().complete(request))).toEqual({ kind: 'invalid-request', message, status: 400 });
+  });
+
   it('classifies insufficient_quota as quota, 500 as server, 401 as bad-request', async () => {
     nock(host)
       .post(path)

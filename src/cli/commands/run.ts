@@ -2,8 +2,18 @@ import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { reporterNames, resolveReporter } from '../../report/index.js';
 import type { ProviderName } from '../../contracts/provider.js';
-import { addExamples, bundledSuite, parseChoice, parseList, parseScenarioFlag } from '../options.js';
-import { UsageError } from '../../errors.js';
+import {
+  addExamples,
+  bundledSuite,
+  parseChoice,
+  parseList,
+  parseScenarioFlag,
+  parseStrategyTimeout,
+  STRATEGY_TIMEOUT_FLAG,
+  STRATEGY_TIMEOUT_HELP,
+} from '../options.js';
+import { GateError, UsageError } from '../../errors.js';
+import { strategyCrashReasons } from '../../metrics/crash-reasons.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import { parseShard, type ShardSpec } from '../../engine/shard.js';
 import { checkAndReport } from '../check-report.js';
@@ -37,6 +47,7 @@ interface RunFlags extends ScenarioFlags, DecisionFlags {
   redact: boolean;
   resume?: string;
   prices?: PriceFile;
+  strategyTimeout?: number;
 }
 
 /** Flags that may go with --resume: how to run and what to do after, not what to run (the journal says). */
@@ -66,6 +77,7 @@ export function register(program: Command): void {
     )
     .option('--seed <n>', "seed for every scenario (default: each scenario's, else 42)", parseScenarioFlag('--seed', 'seed'))
     .option('-o, --out <dir>', 'output folder (locked while the run writes to it)', 'reports/latest')
+    .option(STRATEGY_TIMEOUT_FLAG, STRATEGY_TIMEOUT_HELP, parseStrategyTimeout)
     .option('--judge', 'live providers: also score every probe answer with the LLM judge (docs/judge-rubric.md)')
     .option('--base-url <url>', 'live providers: another endpoint (an OpenAI-compatible server, a Gemini proxy)')
     .option('--record <file>', "live providers: save the run's HTTP exchanges and waits as a cassette (keys scrubbed)")
@@ -107,6 +119,15 @@ async function runCommand(given: string[] | undefined, flags: RunFlags, command:
     if (!quiet) process.stdout.write('\n');
     await checkAndReport(result, flags.baseline, { quiet, ...(flags.checkConfig !== undefined ? { config: flags.checkConfig } : {}) });
   }
+  // A strategy that failed (threw, hung, built a context the provider refuses) fails the run: CI must see it.
+  const crashed = strategyCrashReasons(result.units);
+  if (crashed.length > 0) {
+    const first = crashed[0] as (typeof crashed)[number];
+    const more = crashed.length > 1 ? ` (and ${crashed.length - 1} more)` : '';
+    throw new GateError(
+      `${crashed.length} unit${crashed.length === 1 ? '' : 's'} crashed for a strategy error: ${first.strategy} on ${first.scenario}: ${first.text}${more}`,
+    );
+  }
 }
 
 /** --resume runs what the journal says: paths or flags that would change the run are refused. */
@@ -135,6 +156,7 @@ function requestOf(paths: string[], flags: RunFlags): RunRequest {
       ...(flags.strategies !== undefined ? { strategies: flags.strategies } : {}),
       ...(flags.prices !== undefined ? { prices: flags.prices } : {}),
       ...(flags.strategyModule !== undefined ? { strategyModules: flags.strategyModule.map((path) => resolve(path)) } : {}),
+      ...(flags.strategyTimeout !== undefined ? { strategyTimeoutMs: flags.strategyTimeout } : {}),
     },
     decision: decisionOf(flags),
     ...(flags.set !== undefined && flags.set.length > 0 ? { set: flags.set } : {}),

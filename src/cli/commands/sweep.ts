@@ -12,7 +12,16 @@ import { DEFAULT_SEED } from '../../scenario/resolve.js';
 import { displayPath } from '../../paths.js';
 import { GateError, UsageError } from '../../errors.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
-import { addExamples, bundledSuite, parseChoice, parseList, parsePositiveInt } from '../options.js';
+import {
+  addExamples,
+  bundledSuite,
+  parseChoice,
+  parseList,
+  parsePositiveInt,
+  parseStrategyTimeout,
+  STRATEGY_TIMEOUT_FLAG,
+  STRATEGY_TIMEOUT_HELP,
+} from '../options.js';
 import { createProgress } from '../progress.js';
 import { addParallelOptions, cacheDirOf } from '../parallel-options.js';
 import { addScenarioOptions, scenarioOverridesOf, type ScenarioFlags } from '../scenario-options.js';
@@ -33,6 +42,7 @@ interface SweepFlags extends ScenarioFlags, DecisionFlags {
   cache: boolean;
   cacheDir: string;
   prices?: PriceFile;
+  strategyTimeout?: number;
 }
 
 export function register(program: Command): void {
@@ -53,6 +63,7 @@ export function register(program: Command): void {
     .option('--provider <name>', 'mock (default), gemini or openai', parseChoice('--provider', ['mock', 'gemini', 'openai'] as const), 'mock')
     .option('--base-url <url>', 'OpenAI-compatible base URL (live openai)')
     .option('--prices <file>', 'USD per million tokens (YAML/JSON) overriding the price table, as run --prices', loadPriceFile)
+    .option(STRATEGY_TIMEOUT_FLAG, STRATEGY_TIMEOUT_HELP, parseStrategyTimeout)
     .option('-o, --out <dir>', 'output folder', 'reports/sweep')
     .option('--reports <formats>', `reports of the underlying run besides sweep.* (of ${reporterNames().join(', ')})`, parseList, ['json', 'csv'])
     .option('--quiet', 'print nothing but errors');
@@ -88,6 +99,7 @@ async function sweepCommand(given: string[] | undefined, flags: SweepFlags): Pro
     overrides: {
       ...scenarioOverridesOf(flags, live ? (flags.provider as ProviderName) : undefined),
       ...(flags.prices !== undefined ? { prices: flags.prices } : {}),
+      ...(flags.strategyTimeout !== undefined ? { strategyTimeoutMs: flags.strategyTimeout } : {}),
     },
     ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
     workers: flags.workers,

@@ -2,15 +2,16 @@ import type { Command } from 'commander';
 import { basename, extname, resolve } from 'node:path';
 import { GateError, UsageError } from '../../errors.js';
 import type { ExternalStrategySource, StrategySpec } from '../../scenario/types.js';
-import { parsePositiveInt } from '../options.js';
+import { parsePositiveInt, parseStrategyTimeout, STRATEGY_TIMEOUT_FLAG, STRATEGY_TIMEOUT_HELP } from '../options.js';
 import { loadStrategyModules } from '../../strategies/external/module-loader.js';
 import { checkConformance, conformanceSession, CONFORMANCE_WINDOW, type Violation } from '../../engine/conformance.js';
 import { resolveStrategy } from '../../engine/resolve-strategy.js';
-import { DEFAULT_POLICY_TIMEOUT_MS } from '../../scenario/external-spec.js';
+import { DEFAULT_STRATEGY_TIMEOUT_MS } from '../../strategies/external/bounded.js';
 
 interface VerifyFlags {
   options?: Record<string, unknown>;
-  timeoutMs: number;
+  timeoutMs?: number;
+  strategyTimeout?: number;
 }
 
 const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
@@ -23,7 +24,8 @@ export function register(program: Command): void {
     .description('check a strategy of your own against the invariants every built-in keeps (exit 1 when one breaks)')
     .argument('<target...>', 'a strategy module (.js, .mjs), or after -- the command of a policy process (docs/process-protocol.md)')
     .option('--options <json>', "the strategy's options as a JSON object (default: its defaults)", parseOptionsFlag)
-    .option('--timeout-ms <ms>', 'policy process: how long to wait for each answer', parsePositiveInt('--timeout-ms'), DEFAULT_POLICY_TIMEOUT_MS)
+    .option(STRATEGY_TIMEOUT_FLAG, STRATEGY_TIMEOUT_HELP.replace("the scenario's timeoutMs, else ", ''), parseStrategyTimeout)
+    .option('--timeout-ms <ms>', 'the same limit in milliseconds (kept for older scripts)', parsePositiveInt('--timeout-ms'))
     .addHelpText(
       'after',
       '\nExamples:\n  ctxbench verify examples/js-policy/masking.mjs\n  ctxbench verify --options \'{"keepLast":5}\' -- python3 examples/python-policy/masking.py\n',
@@ -54,12 +56,13 @@ async function verifyCommand(target: string[], flags: VerifyFlags): Promise<void
 /** A module when the target is one .js/.mjs/.cjs path; anything else is a command to start. */
 function specOf(target: string[], flags: VerifyFlags): { file: string; spec: StrategySpec & { source: ExternalStrategySource } } {
   const options = flags.options ?? {};
+  const timeoutMs = flags.strategyTimeout ?? flags.timeoutMs ?? DEFAULT_STRATEGY_TIMEOUT_MS;
   const [first] = target;
   if (first === undefined) throw new UsageError('verify needs a strategy module or, after --, a command');
   if (target.length === 1 && MODULE_EXTENSIONS.has(extname(first))) {
     const path = resolve(first);
     const name = basename(path, extname(path));
-    return { file: path, spec: { label: name, strategy: name, options, source: { kind: 'module' as const, path } } };
+    return { file: path, spec: { label: name, strategy: name, options, source: { kind: 'module' as const, path, timeoutMs } } };
   }
   return {
     file: '<command line>',
@@ -67,7 +70,7 @@ function specOf(target: string[], flags: VerifyFlags): { file: string; spec: Str
       label: target.join(' '),
       strategy: 'command',
       options,
-      source: { kind: 'command' as const, argv: target, cwd: process.cwd(), timeoutMs: flags.timeoutMs },
+      source: { kind: 'command' as const, argv: target, cwd: process.cwd(), timeoutMs },
     },
   };
 }

@@ -16,6 +16,7 @@ export const geminiReplies: ReplyFormat = {
   badRequest: (message) => geminiError(400, 'INVALID_ARGUMENT', message),
   overflow: (inputTokens, window) =>
     geminiError(400, 'INVALID_ARGUMENT', `The input token count (${inputTokens}) exceeds the maximum number of tokens allowed (${window}).`),
+  refused: (refusal) => geminiError(400, 'INVALID_ARGUMENT', refusal.message),
   rateLimit: rateLimitReply,
   fault: (kind) => {
     if (kind === 'server500') {

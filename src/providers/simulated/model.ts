@@ -11,6 +11,7 @@ import { summarizeMessages } from './summarizer.js';
 import { tokenFloor } from './token-floor.js';
 import type { CanonicalCall, FaultRates, ParsedRequest, SimAnswer, SimReply, SimUsage } from './types.js';
 import { parsedFromCanonical } from './parse-openai.js';
+import { refuseRequest } from './request-rules.js';
 
 export const FORMATS: Record<ProviderName, ReplyFormat> = { gemini: geminiReplies, openai: openaiReplies };
 
@@ -37,9 +38,10 @@ export interface SimulateInput {
 
 /**
  * The deterministic simulated model: a pure function of the request and the directive. In order:
- * the quota gate's refusal (429), a seeded fault, a body that is not a request (400), the window
- * (the provider's overflow 400), Gemini's thought-signature check, then the answer for the purpose
- * (a `judge` call is refused: the judge is live-only).
+ * the quota gate's refusal (429), a seeded fault, a body that is not a request (400), a message
+ * list the real API refuses (its own 400: request-rules.ts), the window (the provider's overflow
+ * 400), Gemini's thought-signature check, then the answer for the purpose (a `judge` call is
+ * refused: the judge is live-only).
  */
 export function simulateCall(input: SimulateInput): SimReply {
   const format = FORMATS[input.format];
@@ -55,6 +57,11 @@ export function simulateCall(input: SimulateInput): SimReply {
       ? parsedFromCanonical(canonical, { messages: directive.purpose !== 'step' })
       : format.parse(input.body, input.shape);
   if (request === undefined) return format.badRequest(`Invalid JSON payload received: not a ${input.format} request.`);
+  const refusal =
+    canonical !== undefined
+      ? refuseRequest(input.format, canonical.messages, canonical.instruction)
+      : refuseRequest(input.format, request.messages, request.instruction);
+  if (refusal !== undefined) return format.refused(refusal);
   // The canonical messages count the same as their parsed copies (render tests hold it), from the
   // per-message memo: counting the copies parsed from a Gemini body re-read the whole context at every step.
   const counted =

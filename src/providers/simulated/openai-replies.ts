@@ -21,6 +21,7 @@ export const openaiReplies: ReplyFormat = {
       param: 'messages',
       code: 'context_length_exceeded',
     }),
+  refused: (refusal) => openaiError(400, { message: refusal.message, type: 'invalid_request_error', param: refusal.param ?? null }),
   rateLimit: rateLimitReply,
   fault: (kind) => {
     if (kind === 'server500') {

@@ -1,6 +1,7 @@
 import type { SimDirective } from '../../contracts/provider.js';
 import type { RenderShape } from '../render-shape.js';
 import type { FaultKind, ParsedRequest, SimAnswer, SimReply, SimUsage } from './types.js';
+import type { RequestRefusal } from './request-rules.js';
 
 /** The simulated model's answers written in one provider's own bodies and headers. */
 export interface ReplyFormat {
@@ -8,6 +9,8 @@ export interface ReplyFormat {
   /** A 400 in the provider's envelope (a body that is not a request, an unknown call). */
   badRequest(message: string): SimReply;
   overflow(inputTokens: number, window: number): SimReply;
+  /** The 400 the API gives a message list it refuses (request-rules.ts), in its own envelope. */
+  refused(refusal: RequestRefusal): SimReply;
   rateLimit(limit: NonNullable<SimDirective['rateLimit']>): SimReply;
   fault(kind: Exclude<FaultKind, 'timeout'>): SimReply;
   success(answer: SimAnswer, usage: SimUsage, model: string): SimReply;

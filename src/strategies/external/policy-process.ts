@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { StrategyFailedError } from './failure.js';
 
 /** How much of the policy's stderr an error message quotes (its last characters). */
 const STDERR_TAIL = 1_000;
 /** How long a policy may take to exit once its stdin is closed before it is killed. */
 const EXIT_GRACE_MS = 1_000;
+/** The longest line a policy may write, in bytes: past it the policy is killed (a runaway writer must not take the memory). */
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Every policy process this thread started and that still runs: killed when the thread exits. */
 const running = new Set<ChildProcess>();
@@ -35,9 +36,9 @@ export function startPolicyProcess(argv: readonly string[], cwd: string, timeout
   let ended: string | undefined;
   let stderr = '';
   const name = argv.join(' ');
-  const describe = (problem: string, isOptionsError = false): StrategyFailedError => {
+  const describe = (problem: string, isOptionsError = false, kind: 'strategy' | 'strategy-timeout' = 'strategy'): StrategyFailedError => {
     const tail = stderr.trim().slice(-STDERR_TAIL);
-    return new StrategyFailedError(`policy \`${name}\` ${problem}${tail === '' ? '' : `; its stderr: ${tail}`}`, isOptionsError);
+    return new StrategyFailedError(`policy \`${name}\` ${problem}${tail === '' ? '' : `; its stderr: ${tail}`}`, isOptionsError, kind);
   };
   const endWith = (problem: string): void => {
     if (ended !== undefined) return;
@@ -50,13 +51,17 @@ export function startPolicyProcess(argv: readonly string[], cwd: string, timeout
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-4 * STDERR_TAIL);
   });
-  createInterface({ input: child.stdout as NonNullable<typeof child.stdout> }).on('line', (line) => {
+  const deliver = (line: string): void => {
     if (line.trim() === '') return;
     if (waiter !== undefined) {
       const pending = waiter;
       waiter = undefined;
       pending.resolve(line);
     } else lines.push(line);
+  };
+  readLines(child, deliver, () => {
+    child.kill('SIGKILL');
+    endWith(`wrote a line longer than ${MAX_LINE_BYTES / 1024 / 1024} MB (the limit of one message) and was killed`);
   });
   child.on('error', (error) => endWith(`could not be started: ${error.message}`));
   child.on('exit', (code, signal) => {
@@ -77,7 +82,7 @@ export function startPolicyProcess(argv: readonly string[], cwd: string, timeout
         const timer = setTimeout(() => {
           waiter = undefined;
           child.kill('SIGKILL');
-          reject(describe(`did not answer ${waitingFor} within ${timeoutMs} ms (timeoutMs) and was killed`));
+          reject(describe(`did not answer ${waitingFor} within ${timeoutMs} ms (timeoutMs) and was killed`, false, 'strategy-timeout'));
         }, timeoutMs);
         waiter = {
           resolve: (line) => {
@@ -100,6 +105,40 @@ export function startPolicyProcess(argv: readonly string[], cwd: string, timeout
       return describe(problem, isOptionsError);
     },
   };
+}
+
+/**
+ * Splits the policy's stdout into lines as bytes arrive, holding at most `MAX_LINE_BYTES` of an
+ * unfinished line: past it, `tooLong` is called once and the rest of the output is ignored.
+ */
+function readLines(child: ChildProcess, deliver: (line: string) => void, tooLong: () => void): void {
+  let partial: Buffer[] = [];
+  let size = 0;
+  let overflowed = false;
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (overflowed) return;
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+      partial.push(chunk.subarray(start, end));
+      deliver(Buffer.concat(partial).toString('utf8'));
+      partial = [];
+      size = 0;
+      start = end + 1;
+    }
+    if (start < chunk.length) {
+      size += chunk.length - start;
+      if (size > MAX_LINE_BYTES) {
+        overflowed = true;
+        partial = [];
+        tooLong();
+        return;
+      }
+      partial.push(chunk.subarray(start));
+    }
+  });
+  child.stdout?.on('end', () => {
+    if (!overflowed && size > 0) deliver(Buffer.concat(partial).toString('utf8'));
+  });
 }
 
 /** Remembers a started process; the first one installs the exit hook that kills them all. */

@@ -246,6 +246,10 @@ function assistantTombstone(id: string, turns: readonly ContextMessage[], member
   const calls = turns.flatMap((t) => t.toolCalls ?? []);
   const signature = [...turns].reverse().find((t) => t.thoughtSignature !== undefined)?.thoughtSignature;
   const last = turns[turns.length - 1];
+  // A text-protocol agent's calls went out as text: the tombstone's must too, or the request would
+  // carry calls whose results (sent as user text) no longer answer them. The last turn may be a
+  // plain reply without calls, so any turn that called through text decides.
+  const asText = turns.some((t) => t.sentAsText === true && (t.toolCalls ?? []).length > 0) || last?.sentAsText === true;
   const { text, thinking } = write.assistant(turns);
   return {
     type: 'message',
@@ -256,7 +260,7 @@ function assistantTombstone(id: string, turns: readonly ContextMessage[], member
     ...(calls.length > 0 ? { toolCalls: calls } : {}),
     ...(signature !== undefined ? { thoughtSignature: signature } : {}),
     ...(last?.dialect !== undefined ? { dialect: last.dialect } : {}),
-    ...(last?.sentAsText === true ? { sentAsText: true as const } : {}),
+    ...(asText ? { sentAsText: true as const } : {}),
     synthetic: 'tombstone',
     replaces: [...members],
   };

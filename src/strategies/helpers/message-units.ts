@@ -48,6 +48,26 @@ export function dropOldestItem(messages: readonly ContextMessage[]): ContextMess
   return dropOrphanResults(messages.slice(1));
 }
 
+/**
+ * The messages `keep` selects, and with each kept call its results and with each kept result its
+ * call (from `messages`, where they pair): a filter never sends a call without its results, nor a
+ * result without its call. `messages` must pair up itself; a whole round kept stays contiguous.
+ */
+export function keepWholeRounds(messages: readonly ContextMessage[], keep: (message: ContextMessage, index: number) => boolean): ContextMessage[] {
+  const kept = messages.map(keep);
+  const roundOf = new Map<string, number>();
+  for (const [i, m] of messages.entries()) for (const call of m.toolCalls ?? []) roundOf.set(call.id, i);
+  const restore = new Set<number>();
+  for (const [i, m] of messages.entries()) {
+    const call = m.role === 'tool' && m.toolCallId !== undefined ? roundOf.get(m.toolCallId) : undefined;
+    if (call !== undefined && kept[i] !== kept[call]) restore.add(call);
+  }
+  for (const i of restore) kept[i] = true;
+  const open = new Set<string>();
+  for (const [i, m] of messages.entries()) if (kept[i] === true) for (const call of m.toolCalls ?? []) open.add(call.id);
+  return messages.filter((m, i) => kept[i] === true || (m.role === 'tool' && m.toolCallId !== undefined && open.has(m.toolCallId)));
+}
+
 /** Index of the newest real (not synthesised) user message, or -1. */
 export function newestUserIndex(messages: readonly ContextMessage[]): number {
   for (let i = messages.length - 1; i >= 0; i--) {

@@ -53,6 +53,13 @@ export function fitBudget(system: readonly ContextMessage[], body: readonly Cont
   const droppable = parts.map((_, i) => i).filter((i) => !kept.has(i));
   const build = (k: number): ContextMessage[] => {
     const gone = new Set(droppable.slice(0, k));
+    // The oldest round kept stays behind the user turn it answers: a history may not open on a
+    // call (Gemini refuses a function-call turn that follows no user turn).
+    const first = parts.findIndex((_, i) => !gone.has(i));
+    if (parts[first]?.[0]?.role === 'assistant') {
+      const asked = parts.findLastIndex((u, i) => i < first && u[0]?.role === 'user');
+      if (asked >= 0) gone.delete(asked);
+    }
     return [...system, ...parts.filter((_, i) => !gone.has(i)).flat()];
   };
   // Fewer messages never count more tokens, so the smallest cut that fits is found by bisection

@@ -36,13 +36,15 @@ describe('a policy process that fails', () => {
   it('ends only its own unit, as a strategy crash that says why, when it hangs, exits or writes garbage; the other units finish', async () => {
     const out = tempDir();
     const dir = scenarioWith([entry('hangs', 'hang', 3), entry('exits', 'exit', 4), entry('garbage', 'garbage', 2), entry('old-protocol', 'bad-hello', 0)]);
-    const { code } = await cli(['run', join(dir, 's.yaml'), '--out', out, '--quiet', '--reports', 'json,csv']);
-    expect(code).toBe(0);
+    const { code, stderr } = await cli(['run', join(dir, 's.yaml'), '--out', out, '--quiet', '--reports', 'json,csv']);
+    // Reports are written, and the run fails: a strategy that broke is something CI must see.
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/4 units crashed for a strategy error: hangs on policies: strategy-timeout: policy `node .*` did not answer the context of step 3/);
     const result = readResult(out);
     const unit = (label: string) => result.units.find((u) => u.strategy === label);
     const crash = (label: string) => unit(label)?.events.find((e) => e.type === 'crash');
     expect(unit('full')?.summary).toMatchObject({ steps_completed: 10, crashed: false });
-    expect(unit('hangs')?.summary).toMatchObject({ steps_completed: 3, crashed: true, crash_kind: 'strategy', crash_step: 3 });
+    expect(unit('hangs')?.summary).toMatchObject({ steps_completed: 3, crashed: true, crash_kind: 'strategy-timeout', crash_step: 3 });
     expect(crash('hangs')).toMatchObject({
       message: expect.stringContaining('did not answer the context of step 3 within 1500 ms (timeoutMs) and was killed'),
     });
@@ -59,7 +61,7 @@ describe('a policy process that fails', () => {
   it('fails its unit when the command cannot be started', async () => {
     const out = tempDir();
     const dir = scenarioWith(['  - { label: missing, command: [ctxbench-no-such-policy-binary] }']);
-    expect((await cli(['run', join(dir, 's.yaml'), '--out', out, '--quiet', '--reports', 'json'])).code).toBe(0);
+    expect((await cli(['run', join(dir, 's.yaml'), '--out', out, '--quiet', '--reports', 'json'])).code).toBe(1);
     const crash = readResult(out)
       .units.find((u) => u.strategy === 'missing')
       ?.events.find((e) => e.type === 'crash');

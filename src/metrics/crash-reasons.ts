@@ -1,0 +1,43 @@
+import type { FailureKind } from '../contracts/provider.js';
+import type { UnitResult } from './types.js';
+
+/**
+ * Crash kinds that are the strategy's fault, not the provider's or the window's: a strategy that
+ * threw or returned no message list, one that ran past its time limit, and a context the provider
+ * refuses for its shape. A run with one of them exits 1 (DESIGN.md §9).
+ */
+const STRATEGY_ERRORS: ReadonlySet<FailureKind> = new Set(['strategy', 'strategy-timeout', 'invalid-request']);
+
+function isStrategyError(kind: FailureKind | null): boolean {
+  return kind !== null && STRATEGY_ERRORS.has(kind);
+}
+
+/** Why a unit crashed, in words. */
+export interface CrashReason {
+  scenario: string;
+  strategy: string;
+  kind: FailureKind;
+  step: number;
+  /** `strategy: prepare() returned null at step 4`, `invalid-request: <the provider's message> at step 7`. */
+  text: string;
+}
+
+/** The longest crash message a reason quotes (a provider's message can list hundreds of call ids). */
+const MESSAGE_LIMIT = 300;
+
+/** The reason of every unit that crashed for a strategy error, in unit order (the first crash of each). */
+export function strategyCrashReasons(units: readonly UnitResult[]): CrashReason[] {
+  return units.flatMap((unit) => {
+    if (!isStrategyError(unit.summary.crash_kind)) return [];
+    const crash = unit.events.find((event) => event.type === 'crash' && isStrategyError(event.kind));
+    if (crash?.type !== 'crash') return [];
+    return [{ scenario: unit.scenario, strategy: unit.strategy, kind: crash.kind, step: crash.step, text: reasonText(crash.kind, crash.message, crash.step) }];
+  });
+}
+
+function reasonText(kind: FailureKind, message: string, step: number): string {
+  const flat = message.replace(/\s+/g, ' ').trim();
+  const quoted = flat.length > MESSAGE_LIMIT ? `${flat.slice(0, MESSAGE_LIMIT)}…` : flat;
+  // A hook's own message already names its step (`prepare() returned null at step 4`).
+  return / at step \d+$/.test(quoted) ? `${kind}: ${quoted}` : `${kind}: ${quoted} at step ${step}`;
+}
