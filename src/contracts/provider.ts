@@ -75,9 +75,11 @@ export type Failure =
   | { kind: 'overflow'; message: string; inputTokens?: number; limit?: number }
   | { kind: 'rate-limit'; message: string; retryAfterMs?: number }
   | { kind: 'quota'; message: string }
-  | { kind: 'server'; message: string; status?: number }
+  /** `malformed`: an answer whose body is not a completion at all (broken JSON, an HTML page). */
+  | { kind: 'server'; message: string; status?: number; malformed?: true }
   | { kind: 'bad-request'; message: string; status?: number }
-  | { kind: 'network'; message: string }
+  /** `timedOut`: no answer within the request time limit (`--request-timeout`). */
+  | { kind: 'network'; message: string; timedOut?: true }
   /** A strategy from outside the registry failed (its process crashed, hung or wrote garbage): ends the unit. */
   | { kind: 'strategy'; message: string };
 

@@ -43,10 +43,11 @@ interface RunFlags {
   redact: boolean;
   resume?: string;
   prices?: PriceFile;
+  requestTimeout: number;
 }
 
 /** Flags that may go with --resume: how to run and what to do after, not what to run (the journal says). */
-const RESUME_FLAGS = new Set(['resume', 'workers', 'quiet', 'cache', 'cacheDir', 'baseline', 'checkConfig']);
+const RESUME_FLAGS = new Set(['resume', 'workers', 'quiet', 'cache', 'cacheDir', 'baseline', 'checkConfig', 'requestTimeout']);
 
 export function register(program: Command): void {
   const command = program
@@ -87,6 +88,12 @@ export function register(program: Command): void {
     .option('--lenient', 'skip invalid transcript lines and count them')
     .option('--judge', 'live providers: also score every probe answer with the LLM judge (docs/judge-rubric.md)')
     .option('--base-url <url>', 'live providers: another endpoint (an OpenAI-compatible server, a Gemini proxy)')
+    .option(
+      '--request-timeout <s>',
+      'live providers: seconds to wait for each answer before the request is aborted (a network failure, retried as one)',
+      parseSeconds('--request-timeout'),
+      120,
+    )
     .option('--record <file>', "live providers: save the run's HTTP exchanges and waits as a cassette (keys scrubbed)")
     .option('--replay <file>', 'live providers: re-run a recorded cassette offline (no key needed)')
     .option('--reports <formats>', `report formats (default: all of ${reporterNames().join(', ')})`, parseList)
@@ -120,11 +127,20 @@ async function runCommand(paths: string[], flags: RunFlags, command: Command): P
   const out = flags.resume ?? flags.out;
   const request = resume ? requestOfJournal(resolve(out)) : requestOf(paths, flags);
   if (!resume && !quiet) process.stdout.write(await describeAdHocScenarios(paths, request.overrides, flags.strategies ?? []));
-  const result = await runSession(request, { out, workers: flags.workers, quiet, resume });
+  const result = await runSession(request, { out, workers: flags.workers, quiet, resume, requestTimeoutMs: flags.requestTimeout * 1000 });
   if (flags.baseline !== undefined) {
     if (!quiet) process.stdout.write('\n');
     await checkAndReport(result, flags.baseline, { quiet, ...(flags.checkConfig !== undefined ? { config: flags.checkConfig } : {}) });
   }
+}
+
+/** A positive number of seconds (fractions allowed). */
+function parseSeconds(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} expects a number of seconds > 0, got "${value}"`);
+    return n;
+  };
 }
 
 /** --resume runs what the journal says: paths or flags that would change the run are refused. */
