@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { transpiledPackage } from '../helpers/transpile.js';
 import type { LocalReply, SeenRequest } from '../helpers/local-server.js';
 import { geminiOk, isModelsCall, modelsOk, openaiOk, useLoopbackServers } from '../helpers/live-scenario.js';
 
@@ -168,5 +170,58 @@ describe('fixtures/bad/live: a live provider that misbehaves ends the run bounde
       expect(readFileSync(join(out, 'result.json'), 'utf8')).toBe('{"earlier":true}\n');
     }
     c.after?.(out, server.requests);
+  });
+});
+
+describe('fixtures/bad/live: SIGTERM and SIGINT end a live run whose request hangs, on one worker', () => {
+  let main = '';
+  beforeAll(async () => {
+    main = join(await transpiledPackage(), 'dist', 'cli', 'main.js');
+  }, 120_000);
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('%s: the request in flight is aborted, partial reports written, the lock released (exit %i)', async (signal, exitCode) => {
+    const server = await loopback.serve((request) => (isModelsCall(request) ? modelsOk : hang));
+    const out = tempDir();
+    const child = spawn(
+      process.execPath,
+      [
+        main,
+        'run',
+        join(live, 'openai.yaml'),
+        '--provider',
+        'openai',
+        '--base-url',
+        `${server.origin}/v1`,
+        '--out',
+        out,
+        '--workers',
+        '1',
+        '--no-cache',
+        '--reports',
+        'json',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OPENAI_API_KEY: 'sk-test-dummy-key-0123456789' } },
+    );
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    // Signalled once the first completion is in flight (the server never answers it).
+    const timer = setInterval(() => {
+      if (completions(server.requests).length > 0) {
+        clearInterval(timer);
+        child.kill(signal);
+      }
+    }, 20);
+    const code = await exited;
+    clearInterval(timer);
+    expect(code, stderr).toBe(exitCode);
+    expect(stderr).toContain(`${signal}: stopping`);
+    const partial = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { partial: { planned: number; completed: number; reason: string } };
+    expect(partial.partial).toEqual({ planned: 1, completed: 0, reason: signal });
+    expect(existsSync(join(out, '.lock'))).toBe(false);
+    expect(existsSync(join(out, '.journal.jsonl'))).toBe(true);
   });
 });
