@@ -7,7 +7,7 @@ import { renderTerminalRecommendation } from '../report/terminal-recommendation.
 import { describePartial, describeSkipped } from '../report/notes.js';
 import { redactValue } from '../redact/index.js';
 import { resultForWriting } from '../redact/result.js';
-import { InputError, InterruptedError } from '../errors.js';
+import { HarnessError, InputError, InterruptedError } from '../errors.js';
 import { displayPath } from '../paths.js';
 import type { ScenarioOverrides } from '../scenario/resolve.js';
 import type { ProviderMode } from '../contracts/provider.js';
@@ -46,6 +46,8 @@ export interface SessionOptions {
   quiet: boolean;
   /** Continue the journaled run in `out` instead of starting one. */
   resume: boolean;
+  /** Live mode: each request's time limit in ms (`--request-timeout`). */
+  requestTimeoutMs?: number;
 }
 
 /** The request a journal in `out` was started with (for --resume). */
@@ -79,6 +81,7 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
     const result = await runSuite({
       ...runOptionsOf(request, cassette),
       workers: options.workers,
+      ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       onUnit: progress.onUnit,
       signal: trap.signal,
       beforeUnits: async ({ units, fingerprint }) => {
@@ -123,6 +126,10 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
   } catch (error) {
     // A run that failed before any unit finished (an unusable live provider) leaves --out as it was.
     if (journaled === 0 && !(error instanceof InterruptedError)) journal?.remove();
+    const stoppedBy = trap.stoppedBy();
+    // Stopped before the units ran (the live preflight aborted): nothing to report.
+    if (stoppedBy !== undefined && !(error instanceof HarnessError))
+      throw new InterruptedError(stoppedBy, `stopped by ${stoppedBy} before any unit ran; nothing written`);
     throw error;
   } finally {
     if (!recorded) await cassette?.close(false);

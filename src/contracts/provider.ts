@@ -75,7 +75,8 @@ export type Failure =
   | { kind: 'overflow'; message: string; inputTokens?: number; limit?: number }
   | { kind: 'rate-limit'; message: string; retryAfterMs?: number }
   | { kind: 'quota'; message: string }
-  | { kind: 'server'; message: string; status?: number }
+  /** `malformed`: an answer whose body is not a completion at all (broken JSON, an HTML page). */
+  | { kind: 'server'; message: string; status?: number; malformed?: true }
   | { kind: 'bad-request'; message: string; status?: number }
   /**
    * The provider refused the message list for its shape (a tool call without its result, a result
@@ -83,7 +84,8 @@ export type Failure =
    * `message` is the provider's own.
    */
   | { kind: 'invalid-request'; message: string; status?: number }
-  | { kind: 'network'; message: string }
+  /** `timedOut`: no answer within the request time limit (`--request-timeout`). */
+  | { kind: 'network'; message: string; timedOut?: true }
   /** A strategy from outside the registry failed (its process crashed or wrote garbage, a hook threw or returned no message list): ends the unit. */
   | { kind: 'strategy'; message: string }
   /** A strategy hook (module or process) did not answer within its time limit (`timeoutMs`): ends the unit. */

@@ -19,6 +19,7 @@ import { createProvider } from '../providers/index.js';
 import { installSimulator } from '../providers/mock.js';
 import { createResponseCache, type ResponseCache } from '../providers/cache.js';
 import { createLiveSleep } from '../providers/live-sleep.js';
+import { redactValue } from '../redact/index.js';
 import type { RetrySleep } from '../sim/types.js';
 import { loadGivenProbes, loadJudgeRubric, mayClashWithGenerated, withGeneratedProbes } from '../probes/load.js';
 import type { Probe } from '../transcript/types.js';
@@ -38,6 +39,13 @@ export interface ExecutorOptions {
   env?: Record<string, string | undefined>;
   /** Live mode: folder of the on-disk response cache; absent: no cache. */
   cacheDir?: string;
+  /** Live mode: each request's time limit in ms (`--request-timeout`); absent: none. */
+  requestTimeoutMs?: number;
+  /**
+   * Live mode: the run's stop signal, which aborts the requests and retry waits in flight. Not
+   * plain data, so never sent to a worker thread (threads are stopped instead).
+   */
+  signal?: AbortSignal;
   /**
    * Live mode: how retries wait (default: a real, jittered, measured sleep). A function, so never
    * sent to a worker thread: runs given one stay in this thread.
@@ -191,9 +199,10 @@ interface ReadyScenario {
  */
 export function createUnitExecutor(options: ExecutorOptions, known: ReadonlyMap<string, PreparedScenario> = new Map()): UnitExecutor {
   const ready = new Map<string, Promise<ReadyScenario>>();
-  const cache = options.mode === 'live' && options.cacheDir !== undefined ? createResponseCache(options.cacheDir) : undefined;
+  const cache = options.mode === 'live' && options.cacheDir !== undefined ? createResponseCache(options.cacheDir, { redact: redactValue }) : undefined;
   // Live retries wait for real (DESIGN.md §7's virtual clock stays for mocked runs only).
-  const retrySleep = options.mode === 'live' ? (options.retrySleep ?? createLiveSleep()) : undefined;
+  const retrySleep =
+    options.mode === 'live' ? (options.retrySleep ?? createLiveSleep(options.signal !== undefined ? { signal: options.signal } : {})) : undefined;
   const readyScenario = (ref: ScenarioRef): Promise<ReadyScenario> => {
     const key = scenarioKey(ref);
     let entry = ready.get(key);
@@ -261,6 +270,8 @@ async function runLog(
       ...(options.env !== undefined ? { env: options.env } : {}),
       ...(simulator !== undefined ? { simulator } : {}),
       ...(cache !== undefined ? { cache } : {}),
+      ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
       guard: true,
       // Faults are drawn per call key: a unit's own prefix keeps them independent of run order.
       callKeyPrefix,

@@ -8,6 +8,10 @@ import { scenarioKey } from './plan.js';
 export interface PreflightOptions {
   baseUrl?: string;
   env?: Record<string, string | undefined>;
+  /** Live requests' time limit (`--request-timeout`): the preflight waits no longer, nor over 30 s. */
+  requestTimeoutMs?: number;
+  /** The run's stop signal: aborts the preflight. */
+  signal?: AbortSignal;
 }
 
 /** A preflight that hangs is as bad as one that fails: a black-holed host gives up after this. */
@@ -40,7 +44,8 @@ function liveProvider(name: ProviderName, model: string, options: PreflightOptio
     name,
     mode: 'live',
     model,
-    timeoutMs: PREFLIGHT_TIMEOUT_MS,
+    timeoutMs: Math.min(PREFLIGHT_TIMEOUT_MS, options.requestTimeoutMs ?? PREFLIGHT_TIMEOUT_MS),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
   });

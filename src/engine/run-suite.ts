@@ -58,6 +58,8 @@ export interface RunOptions {
   shard?: ShardSpec;
   /** Live mode: folder of the response cache (identical requests answered from disk); absent: none. */
   cacheDir?: string;
+  /** Live mode: each request's time limit in ms (`--request-timeout`); absent: none. */
+  requestTimeoutMs?: number;
   /**
    * Live mode: how retries wait (default: a real sleep with jitter, measured). Given one, the units
    * run in this thread. Replays of recorded runs pass the recorded waits back here.
@@ -92,6 +94,7 @@ function executorOptionsOf(mode: ProviderMode, options: RunOptions): ExecutorOpt
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   };
 }
 

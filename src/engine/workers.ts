@@ -122,11 +122,16 @@ function executorOptions(options: ExecutorOptions): ExecutorOptions {
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   };
 }
 
 function inThreadOptions(options: PoolOptions): ExecutorOptions {
-  return { ...executorOptions(options), ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}) };
+  return {
+    ...executorOptions(options),
+    ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+  };
 }
 
 async function runInThread(units: readonly PlannedUnit[], executors: readonly UnitExecutor[], options: PoolOptions): Promise<UnitResult[]> {
@@ -138,11 +143,33 @@ async function runInThread(units: readonly PlannedUnit[], executors: readonly Un
     if (options.signal?.aborted === true) break;
     await options.complete?.(scenarioKey(unit.scenario));
     options.onProgress?.({ phase: 'start', unit });
-    const result = await (executors[position % executors.length] as UnitExecutor).run(unit);
+    const result = await runUnlessStopped((executors[position % executors.length] as UnitExecutor).run(unit), options.signal);
+    // Stopped mid-unit (a live request aborted): the unit is dropped, as worker threads drop theirs.
+    if (result === undefined) break;
     options.onProgress?.({ phase: 'end', unit, result });
     results.push(result);
   }
   return results;
+}
+
+/** The unit's result, or undefined when `signal` stopped the run before it finished. */
+async function runUnlessStopped(running: Promise<UnitResult>, signal: AbortSignal | undefined): Promise<UnitResult | undefined> {
+  if (signal === undefined) return running;
+  let onAbort: () => void = () => undefined;
+  const stopped = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  // A unit whose request the stop aborted throws: dropped like the others the stop cut short.
+  const settled = running.catch((error: unknown) => {
+    if (signal.aborted) return undefined;
+    throw error;
+  });
+  try {
+    return await Promise.race([settled, stopped]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /**

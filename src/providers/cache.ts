@@ -49,12 +49,21 @@ export function requestKey(identity: CacheIdentity, request: CompletionRequest):
   return createHash('sha256').update(JSON.stringify(payload)).digest('hex');
 }
 
+export interface ResponseCacheOptions {
+  /**
+   * What a response is stored as: the redactor (src/redact), passed in by the engine, so that a
+   * provider that echoes the prompt leaves no key of the transcript on disk. The caller still gets
+   * the response as it came; a later hit gets the stored one (its usage is the same numbers).
+   */
+  redact?: (response: CompletionOk) => CompletionOk;
+}
+
 /**
  * A cache in `dir`: one JSON file per response under a two-hex-digit fan-out folder. Writes go
  * to a unique temporary file that is then renamed, so workers writing the same key at once
  * never leave a torn file; a file that cannot be read or parsed is a miss.
  */
-export function createResponseCache(dir: string): ResponseCache {
+export function createResponseCache(dir: string, options: ResponseCacheOptions = {}): ResponseCache {
   const pathOf = (key: string): string => join(dir, key.slice(0, 2), `${key}.json`);
   return {
     async get(key) {
@@ -71,7 +80,8 @@ export function createResponseCache(dir: string): ResponseCache {
       const path = pathOf(key);
       await mkdir(join(dir, key.slice(0, 2)), { recursive: true });
       const temporary = `${path}.${randomUUID()}.tmp`;
-      await writeFile(temporary, `${JSON.stringify({ format: CACHE_FORMAT, key, response })}\n`, 'utf8');
+      const stored = options.redact !== undefined ? options.redact(response) : response;
+      await writeFile(temporary, `${JSON.stringify({ format: CACHE_FORMAT, key, response: stored })}\n`, 'utf8');
       await rename(temporary, path);
     },
   };

@@ -1,6 +1,6 @@
 import type { ApiError } from '@google/genai';
 import type { Failure } from '../contracts/provider.js';
-import { parseDuration } from './durations.js';
+import { parseDuration, retryAfterOf } from './durations.js';
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
 const QUOTA_FAILURE = 'type.googleapis.com/google.rpc.QuotaFailure';
@@ -22,14 +22,14 @@ interface GeminiErrorBody {
  * HTTP status and, as its message, the JSON error body; anything else never got a response that
  * the SDK could read (connection refused, timeout, a body that was not JSON) and is `network`.
  */
-export function classifyGeminiError(error: unknown, apiError: typeof ApiError): Failure {
+export function classifyGeminiError(error: unknown, apiError: typeof ApiError, headers?: Pick<Headers, 'get'>): Failure {
   if (!(error instanceof apiError)) {
     return { kind: 'network', message: describeThrown(error) };
   }
   const body = readErrorBody(error.message);
   const message = body?.message ?? error.message;
   const status = error.status;
-  if (status === 429) return classifyExhausted(body, message);
+  if (status === 429) return classifyExhausted(body, message, retryAfterOf(headers));
   if (status >= 500) return { kind: 'server', message, status };
   const overflow = OVERFLOW.exec(message);
   if (status === 400 && overflow !== null) {
@@ -42,15 +42,19 @@ export function classifyGeminiError(error: unknown, apiError: typeof ApiError): 
   return { kind: 'bad-request', message, status };
 }
 
-/** A per-day quota means stop; any other RESOURCE_EXHAUSTED means wait for the RetryInfo delay. */
-function classifyExhausted(body: GeminiErrorBody | undefined, message: string): Failure {
+/**
+ * A per-day quota means stop; any other RESOURCE_EXHAUSTED means wait: the longer of the body's
+ * RetryInfo delay and the answer's `retry-after` header (each is a minimum).
+ */
+function classifyExhausted(body: GeminiErrorBody | undefined, message: string, headerDelay: number | undefined): Failure {
   const details = body?.details ?? [];
   const daily = details.some((detail) => detail['@type'] === QUOTA_FAILURE && violatesDailyQuota(detail));
   if (daily) return { kind: 'quota', message };
   const failure: Failure = { kind: 'rate-limit', message };
   const retry = details.find((detail) => detail['@type'] === RETRY_INFO);
-  const delay = typeof retry?.retryDelay === 'string' ? parseDuration(retry.retryDelay) : undefined;
-  if (delay !== undefined) failure.retryAfterMs = delay;
+  const bodyDelay = typeof retry?.retryDelay === 'string' ? parseDuration(retry.retryDelay) : undefined;
+  const delays = [bodyDelay, headerDelay].filter((delay) => delay !== undefined);
+  if (delays.length > 0) failure.retryAfterMs = Math.max(...delays);
   return failure;
 }
 

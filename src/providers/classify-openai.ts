@@ -3,7 +3,7 @@
 import { APIConnectionError, APIError } from 'openai';
 import type { Failure } from '../contracts/provider.js';
 import { describeThrown } from './classify-gemini.js';
-import { parseDuration } from './durations.js';
+import { retryAfterOf } from './durations.js';
 
 const OVERFLOW_LIMIT = /maximum context length is (\d+) tokens/i;
 const OVERFLOW_INPUT = /(?:resulted in|requested) (\d+) tokens/i;
@@ -45,26 +45,9 @@ function classifyTooMany(error: APIError, message: string): Failure {
     return { kind: 'quota', message };
   }
   const failure: Failure = { kind: 'rate-limit', message };
-  const retryAfterMs = readRetryAfter(error.headers);
+  const retryAfterMs = retryAfterOf(error.headers);
   if (retryAfterMs !== undefined) failure.retryAfterMs = retryAfterMs;
   return failure;
-}
-
-/** The most precise hint first: `retry-after-ms`, then `retry-after` (seconds), then the token reset. */
-function readRetryAfter(headers: Headers | undefined): number | undefined {
-  if (headers === undefined) return undefined;
-  const ms = readNumber(headers.get('retry-after-ms'));
-  if (ms !== undefined) return Math.round(ms);
-  // `retry-after` may also be an HTTP date; only the seconds form is a usable hint here.
-  const seconds = readNumber(headers.get('retry-after'));
-  if (seconds !== undefined) return Math.round(seconds * 1000);
-  return parseDuration(headers.get('x-ratelimit-reset-tokens')) ?? parseDuration(headers.get('x-ratelimit-reset-requests'));
-}
-
-function readNumber(raw: string | null): number | undefined {
-  if (raw === null || raw.trim() === '') return undefined;
-  const value = Number(raw);
-  return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
 function readMessage(error: APIError): string {

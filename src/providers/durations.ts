@@ -31,3 +31,23 @@ export function formatResetDuration(ms: number): string {
   if (minutes > 0) return `${minutes}m${secondsText}`;
   return secondsText;
 }
+
+/**
+ * The wait an HTTP answer's headers ask for, most precise first: `retry-after-ms`, then
+ * `retry-after` (seconds; the HTTP-date form is no usable hint here), then OpenAI's token and
+ * request resets. Read on both providers' 429s.
+ */
+export function retryAfterOf(headers: Pick<Headers, 'get'> | undefined): number | undefined {
+  if (headers === undefined) return undefined;
+  const ms = readNumber(headers.get('retry-after-ms'));
+  if (ms !== undefined) return Math.round(ms);
+  const seconds = readNumber(headers.get('retry-after'));
+  if (seconds !== undefined) return Math.round(seconds * 1000);
+  return parseDuration(headers.get('x-ratelimit-reset-tokens')) ?? parseDuration(headers.get('x-ratelimit-reset-requests'));
+}
+
+function readNumber(raw: string | null): number | undefined {
+  if (raw === null || raw.trim() === '') return undefined;
+  const value = Number(raw);
+  return Number.isFinite(value) && value >= 0 ? value : undefined;
+}

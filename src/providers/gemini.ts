@@ -6,6 +6,7 @@ import type { SimFetch } from './simulated/types.js';
 import { describeNetworkError } from './guard.js';
 import { classifyGeminiError } from './classify-gemini.js';
 import { renderGeminiRequest } from './render-gemini.js';
+import { boundRequest, malformedBody } from './request-bounds.js';
 
 /** Where @google/genai sends Gemini API calls when no base URL is given. */
 const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
@@ -17,7 +18,10 @@ export interface GeminiProviderOptions {
   model: string;
   /** Another endpoint (a proxy, a local server): the SDK's `httpOptions.baseUrl`. */
   baseUrl?: string;
+  /** Each request's time limit (`--request-timeout`): past it the call is aborted, a `network` failure. */
   timeoutMs?: number;
+  /** The run's stop signal: aborts the request in flight, which then throws RequestStopped. */
+  signal?: AbortSignal;
   /** Mocked mode: registers each call's directive with the simulator. */
   tagCall?: CallTagger;
   /** Mocked mode: the simulator's in-process transport, used instead of the global `fetch`. */
@@ -46,15 +50,18 @@ export class GeminiProvider implements Provider {
   private readonly clientOptions: ConstructorParameters<typeof GoogleGenAI>[0];
   private readonly model: string;
   private readonly tagCall: CallTagger | undefined;
+  private readonly timeoutMs: number | undefined;
+  private readonly stop: AbortSignal | undefined;
 
   constructor(options: GeminiProviderOptions) {
     this.mode = options.mode;
     this.model = options.model;
     this.tagCall = options.tagCall;
+    this.timeoutMs = options.timeoutMs;
+    this.stop = options.signal;
     this.endpoint = options.baseUrl ?? GEMINI_DEFAULT_BASE_URL;
-    const httpOptions: { baseUrl?: string; timeout?: number; fetch?: SimFetch } = {};
+    const httpOptions: { baseUrl?: string; fetch?: SimFetch } = {};
     if (options.baseUrl !== undefined) httpOptions.baseUrl = options.baseUrl;
-    if (options.timeoutMs !== undefined) httpOptions.timeout = options.timeoutMs;
     if (options.fetch !== undefined) httpOptions.fetch = options.fetch;
     this.clientOptions = { apiKey: options.apiKey, vertexai: false, httpOptions };
   }
@@ -80,6 +87,20 @@ export class GeminiProvider implements Provider {
       };
       config.httpOptions = { headers: this.tagCall(request, rendering.shape, canonical) };
     }
+    // Live: the answer's headers are kept, for the `retry-after` of a 429 (the SDK's ApiError drops them).
+    let headers: Headers | undefined;
+    if (this.mode === 'live') {
+      config.httpOptions = {
+        ...config.httpOptions,
+        fetch: async (url: string | URL | Request, init?: RequestInit) => {
+          const response = await globalThis.fetch(url, init);
+          headers = response.headers;
+          return response;
+        },
+      };
+    }
+    const bounds = boundRequest(this.stop, this.timeoutMs);
+    if (bounds.signal !== undefined) config.abortSignal = bounds.signal;
     const { client, sdk } = await this.sdkClient();
     try {
       const response = await client.models.generateContent({
@@ -89,25 +110,32 @@ export class GeminiProvider implements Provider {
       });
       return readGeminiResponse(response);
     } catch (error) {
-      return { ok: false, failure: classifyGeminiError(error, sdk.ApiError) };
+      return { ok: false, failure: bounds.failureOf(error, (thrown) => classifyGeminiError(thrown, sdk.ApiError, headers)) };
     }
   }
 
   /** `GET v1beta/models/{model}`: authenticated and free. */
   async checkAccess(): Promise<Failure | undefined> {
     const { client, sdk } = await this.sdkClient();
+    const bounds = boundRequest(this.stop, this.timeoutMs);
     try {
-      await client.models.get({ model: this.model });
+      await client.models.get({ model: this.model, ...(bounds.signal !== undefined ? { config: { abortSignal: bounds.signal } } : {}) });
       return undefined;
     } catch (error) {
-      const failure = classifyGeminiError(error, sdk.ApiError);
+      const failure = bounds.failureOf(error, (thrown) => classifyGeminiError(thrown, sdk.ApiError));
       return failure.kind === 'network' ? { kind: 'network', message: describeNetworkError(error) } : failure;
     }
   }
 }
 
-/** The first candidate's parts as text, thinking and calls; a missing candidate is a failure. */
+/**
+ * The first candidate's parts as text, thinking and calls; a missing candidate is a failure, and
+ * an answer with neither candidates, prompt feedback nor usage is not a generateContent answer.
+ */
 function readGeminiResponse(response: GenerateContentResponse): CompletionResult {
+  if (response.candidates === undefined && response.promptFeedback === undefined && response.usageMetadata === undefined) {
+    return { ok: false, failure: malformedBody(`no candidates, prompt feedback or usage: ${JSON.stringify(response).slice(0, 80)}`) };
+  }
   const candidate = response.candidates?.[0];
   if (candidate?.content?.parts === undefined) {
     const blocked = response.promptFeedback?.blockReason;

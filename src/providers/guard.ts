@@ -14,6 +14,7 @@ const GEMINI_BAD_KEY = /API key not valid|API_KEY_INVALID/i;
 function unusableCause(failure: Failure, phase: 'preflight' | 'run'): string | undefined {
   if (failure.kind === 'quota') return `quota exhausted: ${failure.message}`;
   if (failure.kind === 'network') return phase === 'preflight' ? `cannot reach it: ${failure.message}` : undefined;
+  if (failure.kind === 'server' && failure.malformed === true && phase === 'preflight') return failure.message;
   if (failure.kind !== 'bad-request') return undefined;
   if (failure.status === 401 || (failure.status === 400 && GEMINI_BAD_KEY.test(failure.message))) {
     return `authentication failed (HTTP ${failure.status}): ${failure.message}`;
@@ -29,11 +30,25 @@ function describeUnusable(name: ProviderName, endpoint: string | undefined, caus
 }
 
 /**
+ * Why a provider that has not yet given one usable answer cannot be used: its first answer was a
+ * body that is not a completion (an HTML page, broken JSON), or never came within the request
+ * time limit. Once it has answered, the same failures are measured outcomes (a unit crash with
+ * the reason, after the retry policy's tries).
+ */
+function unansweredCause(failure: Failure): string | undefined {
+  if (failure.kind === 'server' && failure.malformed === true) return failure.message;
+  if (failure.kind === 'network' && failure.timedOut === true) return failure.message;
+  return undefined;
+}
+
+/**
  * A live provider that raises ProviderError on a failure that makes the whole run meaningless
- * (see `unusableCause`), instead of letting every unit record it as a crash: the run stops with
- * exit 2 before any report is written. Every other failure is returned as data, as usual.
+ * (see `unusableCause`, `unansweredCause`), instead of letting every unit record it as a crash:
+ * the run stops with exit 2 before any report is written. Every other failure is returned as
+ * data, as usual.
  */
 export function guardLiveProvider(provider: Provider): Provider {
+  let answered = false;
   const guarded: Provider = {
     name: provider.name,
     mode: provider.mode,
@@ -41,7 +56,8 @@ export function guardLiveProvider(provider: Provider): Provider {
     ...(provider.endpoint !== undefined ? { endpoint: provider.endpoint } : {}),
     async complete(request) {
       const result = await provider.complete(request);
-      const cause = result.ok ? undefined : unusableCause(result.failure, 'run');
+      if (result.ok) answered = true;
+      const cause = result.ok ? undefined : (unusableCause(result.failure, 'run') ?? (answered ? undefined : unansweredCause(result.failure)));
       if (cause !== undefined) throw new ProviderError(describeUnusable(provider.name, provider.endpoint, cause));
       return result;
     },

@@ -22,7 +22,10 @@ export interface CreateProviderOptions {
    * tests that write their own nock replies.
    */
   simulator?: Simulator;
+  /** Live mode: each request's time limit (`--request-timeout`); past it the call is aborted, a `network` failure. */
   timeoutMs?: number;
+  /** Live mode: the run's stop signal (SIGINT / SIGTERM): aborts the request in flight (RequestStopped is thrown). */
+  signal?: AbortSignal;
   /**
    * Mocked mode: prefix of this provider's call keys (e.g. the unit's name), so that seeded faults
    * differ between units while staying independent of the order units run in.
@@ -64,7 +67,8 @@ function createUncachedProvider(options: CreateProviderOptions): Provider {
   const common = {
     mode: options.mode,
     model: options.model,
-    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.timeoutMs !== undefined && !mock ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.signal !== undefined && !mock ? { signal: options.signal } : {}),
     ...(tagCall !== undefined ? { tagCall } : {}),
     ...(mock && options.simulator?.fetch !== undefined ? { fetch: options.simulator.fetch } : {}),
   };

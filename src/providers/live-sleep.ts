@@ -11,6 +11,8 @@ export interface LiveSleepOptions {
   random?: () => number;
   /** A monotonic clock in ms (default performance.now). */
   now?: () => number;
+  /** The run's stop signal: a wait under way ends at once when it aborts. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -24,7 +26,18 @@ export function createLiveSleep(options: LiveSleepOptions = {}): RetrySleep {
   return async (delayMs) => {
     const target = Math.max(0, delayMs) * (1 + jitter * random());
     const started = now();
-    await new Promise<void>((resolve) => setTimeout(resolve, Math.ceil(target)));
+    const { signal } = options;
+    if (signal?.aborted !== true) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.ceil(target));
+        signal?.addEventListener('abort', done, { once: true });
+      });
+    }
     return Math.round(now() - started);
   };
 }

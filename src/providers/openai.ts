@@ -8,6 +8,7 @@ import { describeNetworkError } from './guard.js';
 import { classifyOpenAIError } from './classify-openai.js';
 import { encodeOpenAIBody, parseArguments } from './render-openai.js';
 import { effortFor } from '../contracts/thinking.js';
+import { boundRequest, malformedBody } from './request-bounds.js';
 
 export interface OpenAIProviderOptions {
   apiKey: string;
@@ -18,7 +19,10 @@ export interface OpenAIProviderOptions {
   baseUrl: string;
   organization?: string | null;
   project?: string | null;
+  /** Each request's time limit (`--request-timeout`): past it the call is aborted, a `network` failure. */
   timeoutMs?: number;
+  /** The run's stop signal: aborts the request in flight, which then throws RequestStopped. */
+  signal?: AbortSignal;
   /** Mocked mode: registers each call's directive with the simulator. */
   tagCall?: CallTagger;
   /** Mocked mode: the simulator's in-process transport, used instead of the global `fetch`. */
@@ -34,19 +38,22 @@ export class OpenAIProvider implements Provider {
   private readonly client: OpenAI;
   private readonly model: string;
   private readonly tagCall: CallTagger | undefined;
+  private readonly timeoutMs: number | undefined;
+  private readonly stop: AbortSignal | undefined;
 
   constructor(options: OpenAIProviderOptions) {
     this.mode = options.mode;
     this.model = options.model;
     this.endpoint = options.baseUrl;
     this.tagCall = options.tagCall;
+    this.timeoutMs = options.timeoutMs;
+    this.stop = options.signal;
     this.client = new OpenAI({
       apiKey: options.apiKey,
       baseURL: options.baseUrl,
       organization: options.organization ?? null,
       project: options.project ?? null,
       maxRetries: 0,
-      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
       // The simulator's transport when mocked; else the global fetch, looked up per call, so that
       // an HTTP interceptor installed after this client (a cassette, a test's nock) still sees it.
       fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
@@ -78,21 +85,27 @@ export class OpenAIProvider implements Provider {
       request.instruction,
     );
     const params: ChatCompletionCreateParamsNonStreaming = { model, messages: [], stream: false };
+    const bounds = boundRequest(this.stop, this.timeoutMs);
     try {
-      const completion = await this.client.chat.completions.create(params, { body, headers: { ...tag, 'content-type': 'application/json' } });
+      const completion = await this.client.chat.completions.create(params, {
+        body,
+        headers: { ...tag, 'content-type': 'application/json' },
+        ...(bounds.signal !== undefined ? { signal: bounds.signal } : {}),
+      });
       return readOpenAICompletion(completion);
     } catch (error) {
-      return { ok: false, failure: classifyOpenAIError(error) };
+      return { ok: false, failure: bounds.failureOf(error, classifyOpenAIError) };
     }
   }
 
   /** `GET {baseUrl}/models`: authenticated, free, and served by most OpenAI-compatible servers. */
   async checkAccess(): Promise<Failure | undefined> {
+    const bounds = boundRequest(this.stop, this.timeoutMs);
     try {
-      await this.client.models.list();
+      await this.client.models.list(bounds.signal !== undefined ? { signal: bounds.signal } : {});
       return undefined;
     } catch (error) {
-      const failure = classifyOpenAIError(error);
+      const failure = bounds.failureOf(error, classifyOpenAIError);
       return failure.kind === 'network' ? { kind: 'network', message: describeNetworkError(error) } : failure;
     }
   }
@@ -107,7 +120,8 @@ function readOpenAICompletion(completion: unknown): CompletionResult {
   const choices = (completion as Partial<ChatCompletion> | null)?.choices;
   const message = Array.isArray(choices) ? choices[0]?.message : undefined;
   if (message === undefined) {
-    return { ok: false, failure: { kind: 'server', message: 'the response is not a chat completion' } };
+    const body = typeof completion === 'string' ? completion : JSON.stringify(completion);
+    return { ok: false, failure: malformedBody(`not a chat completion: ${(body ?? '').slice(0, 80)}`) };
   }
   const toolCalls: ToolCall[] = [];
   for (const call of message.tool_calls ?? []) {

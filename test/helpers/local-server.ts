@@ -16,6 +16,8 @@ export interface LocalReply {
   headers?: Record<string, string>;
   /** JSON-encoded unless a string. */
   body?: unknown;
+  /** Never answer: the request hangs until the client gives up or the server closes. */
+  hang?: true;
 }
 
 export interface LocalServer {
@@ -39,6 +41,7 @@ export async function startLocalServer(reply: (request: SeenRequest, index: numb
       const seen: SeenRequest = { method: req.method ?? 'GET', path: req.url ?? '/', headers: req.headers, body, at: performance.now() };
       requests.push(seen);
       const answer = reply(seen, requests.length - 1);
+      if (answer.hang === true) return;
       const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? {});
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
       res.end(text);

@@ -107,13 +107,13 @@ describe('GeminiProvider against the simulator', () => {
     expect((await provider.complete(stepRequest({ messages, directive }))).ok).toBe(true);
   });
 
-  it('turns injected 500s, 503s, timeouts and truncated bodies into server and network failures', async () => {
+  it('turns injected 500s, 503s and truncated bodies into server failures, timeouts into network ones', async () => {
     const kinds = new Map<string, string>();
     for (const [fault, expected] of [
       ['server500', 'server'],
       ['unavailable503', 'server'],
       ['timeout', 'network'],
-      ['malformed', 'network'],
+      ['malformed', 'server'],
     ] as const) {
       simulator.uninstall();
       simulator = installSimulator({ tokenizer, seed: 7, faults: { [fault]: 1 } });

@@ -92,12 +92,12 @@ describe('OpenAIProvider against the simulator', () => {
     expect(failureOf(await provider.complete(stepRequest({ directive: { purpose: 'step', window: 100_000, rateLimit } }))).kind).toBe('quota');
   });
 
-  it('turns injected 500s, 503s, timeouts and truncated bodies into server and network failures', async () => {
+  it('turns injected 500s, 503s and truncated bodies into server failures, timeouts into network ones', async () => {
     for (const [fault, expected] of [
       ['server500', 'server'],
       ['unavailable503', 'server'],
       ['timeout', 'network'],
-      ['malformed', 'network'],
+      ['malformed', 'server'],
     ] as const) {
       simulator.uninstall();
       simulator = installSimulator({ tokenizer, seed: 11, faults: { [fault]: 1 } });
@@ -269,11 +269,11 @@ describe('OpenAIProvider against hand-written replies copied from the real API',
     expect(failureOf(await live().complete(request))).toMatchObject({ kind: 'bad-request', status: 401 });
   });
 
-  it('calls a truncated JSON body network and a 200 text body that is no completion server', async () => {
+  it('calls a truncated JSON body and a 200 text body that is no completion a malformed answer (server)', async () => {
     nock(host).post(path).reply(200, '{"id": "chatcmpl-1", "choi', json);
-    expect(failureOf(await live().complete(request)).kind).toBe('network');
+    expect(failureOf(await live().complete(request))).toMatchObject({ kind: 'server', malformed: true });
     nock(host).post(path).reply(200, 'upstream connect error', { 'Content-Type': 'text/plain' });
-    expect(failureOf(await live().complete(request)).kind).toBe('server');
+    expect(failureOf(await live().complete(request))).toMatchObject({ kind: 'server', malformed: true });
   });
 
   it('talks to any OpenAI-compatible base URL', async () => {

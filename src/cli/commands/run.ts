@@ -48,10 +48,11 @@ interface RunFlags extends ScenarioFlags, DecisionFlags {
   resume?: string;
   prices?: PriceFile;
   strategyTimeout?: number;
+  requestTimeout: number;
 }
 
 /** Flags that may go with --resume: how to run and what to do after, not what to run (the journal says). */
-const RESUME_FLAGS = new Set(['resume', 'workers', 'quiet', 'cache', 'cacheDir', 'baseline', 'checkConfig']);
+const RESUME_FLAGS = new Set(['resume', 'workers', 'quiet', 'cache', 'cacheDir', 'baseline', 'checkConfig', 'requestTimeout']);
 
 export function register(program: Command): void {
   const command = program
@@ -80,6 +81,12 @@ export function register(program: Command): void {
     .option(STRATEGY_TIMEOUT_FLAG, STRATEGY_TIMEOUT_HELP, parseStrategyTimeout)
     .option('--judge', 'live providers: also score every probe answer with the LLM judge (docs/judge-rubric.md)')
     .option('--base-url <url>', 'live providers: another endpoint (an OpenAI-compatible server, a Gemini proxy)')
+    .option(
+      '--request-timeout <s>',
+      'live providers: seconds to wait for each answer before the request is aborted (a network failure, retried as one)',
+      parseSeconds('--request-timeout'),
+      120,
+    )
     .option('--record <file>', "live providers: save the run's HTTP exchanges and waits as a cassette (keys scrubbed)")
     .option('--replay <file>', 'live providers: re-run a recorded cassette offline (no key needed)')
     .option('--reports <formats>', `report formats (default: all of ${reporterNames().join(', ')})`, parseList)
@@ -114,7 +121,7 @@ async function runCommand(given: string[] | undefined, flags: RunFlags, command:
   const out = flags.resume ?? flags.out;
   const request = resume ? requestOfJournal(resolve(out)) : requestOf(paths, flags);
   if (!resume && !quiet) process.stdout.write(await describeAdHocScenarios(paths, request.overrides, flags.strategies ?? []));
-  const result = await runSession(request, { out, workers: flags.workers, quiet, resume });
+  const result = await runSession(request, { out, workers: flags.workers, quiet, resume, requestTimeoutMs: flags.requestTimeout * 1000 });
   if (flags.baseline !== undefined) {
     if (!quiet) process.stdout.write('\n');
     await checkAndReport(result, flags.baseline, { quiet, ...(flags.checkConfig !== undefined ? { config: flags.checkConfig } : {}) });
@@ -128,6 +135,15 @@ async function runCommand(given: string[] | undefined, flags: RunFlags, command:
       `${crashed.length} unit${crashed.length === 1 ? '' : 's'} crashed for a strategy error: ${first.strategy} on ${first.scenario}: ${first.text}${more}`,
     );
   }
+}
+
+/** A positive number of seconds (fractions allowed). */
+function parseSeconds(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} expects a number of seconds > 0, got "${value}"`);
+    return n;
+  };
 }
 
 /** --resume runs what the journal says: paths or flags that would change the run are refused. */
