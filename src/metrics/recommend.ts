@@ -252,13 +252,15 @@ function recallNote(candidate: Candidate, figures: readonly Figures[]): string {
 }
 
 function pickReason(pick: LabelledCandidate, judged: readonly LabelledCandidate[], options: DecisionOptions): string {
-  const alone = judged.filter((c) => c.verdict === 'acceptable' || c.verdict === 'recommended').length === 1;
+  const passing = judged.filter((c) => c.verdict === 'acceptable' || c.verdict === 'recommended').length;
   const lead =
-    pick.label === REFERENCE
-      ? alone
-        ? 'nothing else passes'
-        : 'no strategy is cheaper while passing'
-      : `${formatObjective(pick, options.objective)}, ${pick.reason}`;
+    pick.label !== REFERENCE
+      ? `${formatObjective(pick, options.objective)}, ${pick.reason}`
+      : judged.length === 1
+        ? 'the only candidate'
+        : passing === 1
+          ? 'nothing else passes'
+          : 'no strategy is cheaper while passing';
   return `${lead} (${describeConstraints(options)})`;
 }
 
