@@ -4,7 +4,7 @@ import { bootstrapInterval } from './bootstrap.js';
 import { deriveSeed } from '../random.js';
 
 /** Bootstrap settings of the per-strategy intervals (docs/decision.md): fixed, so results stay byte-identical. */
-export const INTERVAL_OPTIONS = { resamples: 2000, confidence: 0.95, seed: 27 } as const;
+const INTERVAL_OPTIONS = { resamples: 2000, confidence: 0.95, seed: 27 } as const;
 
 /** 95 % intervals of a unit over several logs; `null` where not measured. */
 export interface UnitIntervals {

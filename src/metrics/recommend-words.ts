@@ -53,3 +53,32 @@ export function describeScenarioFigures(
     ? `${figures} on ${worst.scenario}`
     : `mean recall ${percentText(recall ?? 0)}, falls furthest on ${worst.scenario} (${figures})`;
 }
+
+/** A strategy with its settings as the --grid flags write them: `codex-rebuild trigger=0.5`. */
+export function describeChoice(choice: { strategy: string; settings: Record<string, unknown> }): string {
+  const settings = Object.entries(flatten(choice.settings)).map(
+    ([key, value]) => `${key}=${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`,
+  );
+  return settings.length === 0 ? choice.strategy : `${choice.strategy} ${settings.join(' ')}`;
+}
+
+/** `{a: {b: 1}}` → `{'a.b': 1}`: settings as the --grid flags write them. */
+function flatten(settings: Record<string, unknown>, prefix = ''): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(settings)) {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) Object.assign(out, flatten(value as Record<string, unknown>, `${prefix}${key}.`));
+    else out[`${prefix}${key}`] = value;
+  }
+  return out;
+}
+
+/** `3 crash, 2 lose recall`: why nothing passes. */
+export function summarizeExclusions(judged: readonly Candidate[]): string {
+  const count = (verdict: Candidate['verdict']): number => judged.filter((c) => c.verdict === verdict).length;
+  const parts = [
+    [count('crashes'), 'crash'],
+    [count('unsafe-recall'), 'lose recall'],
+    [count('dearer-than-full'), 'cost more than full'],
+  ] as const;
+  return parts.flatMap(([n, what]) => (n > 0 ? [`${n} ${what}`] : [])).join(', ') || 'no candidate';
+}

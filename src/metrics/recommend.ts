@@ -1,6 +1,6 @@
 import type { SummaryRow } from './types.js';
 import type { AggregateRule, Candidate, Objective, Recommendation, RecommendationConstraints, Verdict } from './recommendation.js';
-import { describeConstraints, describeScenarioFigures, formatObjective, OBJECTIVE_WORDS, percentText } from './recommend-words.js';
+import { describeConstraints, describeScenarioFigures, formatObjective, OBJECTIVE_WORDS, percentText, summarizeExclusions } from './recommend-words.js';
 
 /** What the user asks the recommendation for: the objective, the constraints and the aggregation rule. */
 export interface DecisionOptions {
@@ -252,42 +252,16 @@ function recallNote(candidate: Candidate, figures: readonly Figures[]): string {
 }
 
 function pickReason(pick: LabelledCandidate, judged: readonly LabelledCandidate[], options: DecisionOptions): string {
-  const alone = judged.filter((c) => c.verdict === 'acceptable' || c.verdict === 'recommended').length === 1;
+  const passing = judged.filter((c) => c.verdict === 'acceptable' || c.verdict === 'recommended').length;
   const lead =
-    pick.label === REFERENCE
-      ? alone
-        ? 'nothing else passes'
-        : 'no strategy is cheaper while passing'
-      : `${formatObjective(pick, options.objective)}, ${pick.reason}`;
+    pick.label !== REFERENCE
+      ? `${formatObjective(pick, options.objective)}, ${pick.reason}`
+      : judged.length === 1
+        ? 'the only candidate'
+        : passing === 1
+          ? 'nothing else passes'
+          : 'no strategy is cheaper while passing';
   return `${lead} (${describeConstraints(options)})`;
-}
-
-function summarizeExclusions(judged: readonly LabelledCandidate[]): string {
-  const count = (verdict: Verdict): number => judged.filter((c) => c.verdict === verdict).length;
-  const parts = [
-    [count('crashes'), 'crash'],
-    [count('unsafe-recall'), 'lose recall'],
-    [count('dearer-than-full'), 'cost more than full'],
-  ] as const;
-  return parts.flatMap(([n, what]) => (n > 0 ? [`${n} ${what}`] : [])).join(', ') || 'no candidate';
-}
-
-/** A strategy with its settings as the --grid flags write them: `codex-rebuild trigger=0.5`. */
-export function describeChoice(choice: { strategy: string; settings: Record<string, unknown> }): string {
-  const settings = Object.entries(flatten(choice.settings)).map(
-    ([key, value]) => `${key}=${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`,
-  );
-  return settings.length === 0 ? choice.strategy : `${choice.strategy} ${settings.join(' ')}`;
-}
-
-/** `{a: {b: 1}}` → `{'a.b': 1}`: settings as the --grid flags write them. */
-function flatten(settings: Record<string, unknown>, prefix = ''): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(settings)) {
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) Object.assign(out, flatten(value as Record<string, unknown>, `${prefix}${key}.`));
-    else out[`${prefix}${key}`] = value;
-  }
-  return out;
 }
 
 function objectiveValue(candidate: Candidate, objective: Objective): number | null {

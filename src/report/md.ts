@@ -164,7 +164,7 @@ export function findNotables(rows: readonly SummaryRow[]): Finding[] {
     findings.push({
       kind: 'saving',
       strategies: saving.strategies,
-      text: `${verb(saving, 'saves', 'save')} the most against full: ${percent(saving.value)} fewer tokens`,
+      text: `${verb(saving, 'saves', 'save')} the most against full: ${percent(saving.value)} fewer tokens${recallCaveat(rows, saving.strategies)}`,
     });
   }
   const recall = leaders(rows, (row) => row.answer_recall);
@@ -184,6 +184,18 @@ export function findNotables(rows: readonly SummaryRow[]): Finding[] {
     });
   }
   return findings;
+}
+
+/**
+ * A saving is no praise when it was bought with recall: `, but recall 10% vs full's 85%` when a
+ * leader answers more than 5 points worse than `full` (the recommendation's default floor).
+ */
+function recallCaveat(rows: readonly SummaryRow[], strategies: readonly string[]): string {
+  const full = rows.find((row) => row.strategy === 'full')?.answer_recall ?? null;
+  if (full === null) return '';
+  const worst = rows.filter((row) => strategies.includes(row.strategy) && row.answer_recall !== null && row.answer_recall < full - 0.05);
+  const lowest = worst.reduce<number | null>((low, row) => (low === null || (row.answer_recall ?? 1) < low ? row.answer_recall : low), null);
+  return lowest === null ? '' : `, but recall ${percent(lowest)} vs full's ${percent(full)}`;
 }
 
 function groupCrashes(rows: readonly SummaryRow[]): Finding[] {

@@ -1,5 +1,5 @@
 import type { Candidate, Recommendation } from '../metrics/recommendation.js';
-import { describeChoice } from '../metrics/recommend.js';
+import { describeChoice } from '../metrics/recommend-words.js';
 
 /** The decision in four short parts, for the head of summary.md and of the terminal. */
 export interface RecommendationBlock {

@@ -120,7 +120,7 @@ function rankPoints(run: RunResult, axes: readonly GridAxis[], grid: readonly Gr
           ...(unit.logs !== undefined ? { logs: unit.logs.map((log) => log.summary) } : {}),
         })),
   );
-  const recommendation = recommend(rows, options.decision ?? DEFAULT_DECISION);
+  const recommendation = withRepeats(recommend(rows, options.decision ?? DEFAULT_DECISION), all, sameAs);
   const points = all.map((point, i): SweepPoint => {
     const first = all[sameAs[i] ?? i] as GridPoint;
     const settings = pointOptions(axes, point);
@@ -157,6 +157,15 @@ function rankPoints(run: RunResult, axes: readonly GridAxis[], grid: readonly Gr
     recommendation,
     run: { ...run, recommendation },
   };
+}
+
+/** The reason says which points were not candidates because they repeat another's results exactly. */
+function withRepeats(recommendation: Recommendation, points: readonly GridPoint[], sameAs: readonly (number | null)[]): Recommendation {
+  const counts = new Map<number, number>();
+  for (const first of sameAs) if (first !== null) counts.set(first, (counts.get(first) ?? 0) + 1);
+  if (counts.size === 0) return recommendation;
+  const words = [...counts].map(([first, n]) => `${n} point${n === 1 ? '' : 's'} give${n === 1 ? 's' : ''} the same results as ${points[first]?.label ?? '?'}`);
+  return { ...recommendation, reason: `${recommendation.reason}; ${words.join(', ')} (same_as in sweep.csv)` };
 }
 
 /** For each point, the position of the first earlier point with identical summary rows (the label aside); null when none. */

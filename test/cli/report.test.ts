@@ -28,6 +28,23 @@ describe('ctxbench report', () => {
     expect(stdout).toMatch(/^wrote 7 files to .+\/\n$/);
   });
 
+  it('makes the recommendation again under the flags given; summary.md leads with it', async () => {
+    const saved = JSON.parse(readFileSync(join(run, 'result.json'), 'utf8')) as { recommendation: { objective: string; strategy: string | null } };
+    expect(saved.recommendation.objective).toBe('cost');
+    const md = readFileSync(join(run, 'summary.md'), 'utf8');
+    expect(md.split('\n').find((line) => line.startsWith('### '))).toMatch(/^### Recommendation: (ship \S+|no strategy passes)$/);
+    const out = tempDir();
+    const args = ['report', join(run, 'result.json'), '--out', out, '--format', 'json,md', '--objective', 'peak', '--min-recall', '0.5', '--quiet'];
+    expect((await cli(args)).code).toBe(0);
+    const again = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as {
+      recommendation: { objective: string; constraints: { minRecall: unknown }; candidates: { verdict: string; reason: string }[] };
+    };
+    expect(again.recommendation.objective).toBe('peak');
+    expect(again.recommendation.constraints.minRecall).toEqual({ kind: 'absolute', value: 0.5 });
+    for (const candidate of again.recommendation.candidates) expect(candidate.reason).not.toBe('');
+    expect((await cli(['report', join(run, 'result.json'), '--out', out, '--min-recall', 'most'])).code).toBe(2);
+  });
+
   it('writes only the formats asked for, beside the result by default', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'result.json'), readFileSync(join(run, 'result.json')));

@@ -37,6 +37,7 @@ describe('ctxbench sweep', () => {
     expect(ranked[0]).toMatch(/^ {2}\* {2}1 /);
     // recentUserTokens changes nothing on this session: its points collapse into one.
     expect(stdout).toMatch(/\(\+1 identical\)/);
+    expect(stdout).toMatch(/\n {2}why: .*; \d+ points? gives? the same results as codex-rebuild trigger=0\.5 recentUserTokens=1000/);
 
     const [header, ...rows] = readFileSync(join(out, 'sweep.csv'), 'utf8').trim().split('\n');
     expect(header).toBe(

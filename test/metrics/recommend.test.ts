@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_DECISION, describeChoice, recommend, type DecisionRow } from '../../src/metrics/recommend.js';
+import { DEFAULT_DECISION, recommend, type DecisionRow } from '../../src/metrics/recommend.js';
+import { describeChoice } from '../../src/metrics/recommend-words.js';
 import type { SummaryRow } from '../../src/metrics/types.js';
 import { NO_INTERVALS } from '../../src/metrics/intervals.js';
 

@@ -80,6 +80,13 @@ describe('findNotables', () => {
     ]);
   });
 
+  it('does not praise a saving bought with recall', () => {
+    const rows = [row('full', { saving_vs_full: 0, answer_recall: 0.85 }), row('tri-modal', { saving_vs_full: 0.6, answer_recall: 0.1 })];
+    expect(findNotables(rows).find((f) => f.kind === 'saving')?.text).toBe("saves the most against full: 60% fewer tokens, but recall 10% vs full's 85%");
+    const kept = [row('full', { saving_vs_full: 0, answer_recall: 0.85 }), row('rolling-window', { saving_vs_full: 0.3, answer_recall: 0.82 })];
+    expect(findNotables(kept).find((f) => f.kind === 'saving')?.text).toBe('saves the most against full: 30% fewer tokens');
+  });
+
   it('says nothing about savings, recall or 429s that were not measured or did not happen', () => {
     const rows = [
       row('full', { saving_vs_full: 0, answer_recall: null, rate_limit_hits: 0 }),

@@ -86,13 +86,15 @@ describe('a sweep over a strategy of your own', () => {
     const { code } = await cli(['sweep', scenario, '--grid', 'js-masking.keepLast=2,20', '--out', out, '--quiet']);
     expect(code).toBe(0);
     const sweep = JSON.parse(readFileSync(join(out, 'sweep.json'), 'utf8')) as {
-      strategy: string;
+      strategies: string[];
       points: { label: string; units: { strategy: string; steps_completed: number }[] }[];
     };
-    expect(sweep.strategy).toBe('js-masking');
+    expect(sweep.strategies).toEqual(['js-masking']);
+    // full runs beside the points as the reference (it overflows this scenario's window).
     expect(sweep.points.map((p) => [p.label, p.units[0]?.steps_completed])).toEqual([
-      ['keepLast=2', 40],
-      ['keepLast=20', 40],
+      ['full', 27],
+      ['js-masking keepLast=2', 40],
+      ['js-masking keepLast=20', 40],
     ]);
     const bad = await cli(['sweep', scenario, '--grid', 'js-masking.keepLast=-2,20', '--out', tempDir(), '--quiet']);
     expect(bad.code).toBe(2);
