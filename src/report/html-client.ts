@@ -97,8 +97,8 @@ export const CLIENT_SCRIPT = String.raw`(function () {
   function fade(color) { return typeof color === 'string' && /^#[0-9a-f]{6}/i.test(color) ? color.slice(0, 7) + '30' : color; }
   function strong(color) { return typeof color === 'string' && /^#[0-9a-f]{6}/i.test(color) ? color.slice(0, 7) : color; }
   function restyle(dataset, key, faded) {
-    if (!dataset.base) dataset.base = { border: dataset.borderColor, background: dataset.backgroundColor, width: dataset.borderWidth };
-    var base = dataset.base;
+    if (!dataset.ctxbenchBase) dataset.ctxbenchBase = { border: dataset.borderColor, background: dataset.backgroundColor, width: dataset.borderWidth };
+    var base = dataset.ctxbenchBase;
     dataset.borderColor = faded ? fade(base.border) : base.border;
     dataset.backgroundColor = faded ? fade(base.background) : base.background;
     if (typeof base.width === 'number' && dataset.showLine !== false) dataset.borderWidth = faded ? 1 : base.width + (key ? 0.5 : 0);
@@ -115,10 +115,10 @@ export const CLIENT_SCRIPT = String.raw`(function () {
         var key = dataset.strategy || dataset.label;
         if (known[key]) return restyle(dataset, selected[key], any && !selected[key]);
         // One dataset, a bar per strategy (the spread of a corpus): fade bar by bar.
-        if (Array.isArray(dataset.backgroundColor) || (dataset.base && Array.isArray(dataset.base.background))) {
-          if (!dataset.base) dataset.base = { border: dataset.borderColor, background: dataset.backgroundColor };
-          dataset.backgroundColor = dataset.base.background.map(function (color, i) { return any && known[labels[i]] && !selected[labels[i]] ? fade(color) : color; });
-          if (Array.isArray(dataset.base.border)) dataset.borderColor = dataset.base.border.map(function (color, i) { return any && known[labels[i]] && !selected[labels[i]] ? fade(color) : strong(color); });
+        if (Array.isArray(dataset.backgroundColor) || (dataset.ctxbenchBase && Array.isArray(dataset.ctxbenchBase.background))) {
+          if (!dataset.ctxbenchBase) dataset.ctxbenchBase = { border: dataset.borderColor, background: dataset.backgroundColor };
+          dataset.backgroundColor = dataset.ctxbenchBase.background.map(function (color, i) { return any && known[labels[i]] && !selected[labels[i]] ? fade(color) : color; });
+          if (Array.isArray(dataset.ctxbenchBase.border)) dataset.borderColor = dataset.ctxbenchBase.border.map(function (color, i) { return any && known[labels[i]] && !selected[labels[i]] ? fade(color) : strong(color); });
         }
       });
       chart.update('none');

@@ -20,12 +20,12 @@ export interface PageReport {
  * the page made, its console errors and exceptions, how many pixels each chart canvas painted,
  * and a full-page screenshot.
  */
-export async function inspectPage(browser: Browser, url: string): Promise<PageReport> {
+export async function inspectPage(browser: Browser, url: string, viewport: { width: number; height: number } = VIEWPORT): Promise<PageReport> {
   const { targetId } = (await browser.send('Target.createTarget', { url: 'about:blank' })) as { targetId: string };
   const { sessionId } = (await browser.send('Target.attachToTarget', { targetId, flatten: true })) as { sessionId: string };
   const send = (method: string, params: Record<string, unknown> = {}) => browser.send(method, params, sessionId);
   for (const domain of ['Page', 'Runtime', 'Network', 'Log']) await send(`${domain}.enable`);
-  await send('Emulation.setDeviceMetricsOverride', { ...VIEWPORT, deviceScaleFactor: 1, mobile: false });
+  await send('Emulation.setDeviceMetricsOverride', { ...viewport, deviceScaleFactor: 1, mobile: false });
   const firstEvent = browser.events.length;
   const loaded = browser.waitFor('Page.loadEventFired', 30_000);
   await send('Page.navigate', { url });
@@ -42,7 +42,7 @@ export async function inspectPage(browser: Browser, url: string): Promise<PageRe
   await evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
   const canvases = (await evaluate(PAINTED_PIXELS)) as PageReport['canvases'];
   const metrics = (await send('Page.getLayoutMetrics')) as { cssContentSize: { width: number; height: number } };
-  const clip = { x: 0, y: 0, width: VIEWPORT.width, height: Math.ceil(metrics.cssContentSize.height), scale: 1 };
+  const clip = { x: 0, y: 0, width: viewport.width, height: Math.ceil(metrics.cssContentSize.height), scale: 1 };
   const shot = (await send('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, clip })) as { data: string };
   const first = (await send('Page.captureScreenshot', { format: 'png' })) as { data: string };
   const events = browser.events.slice(firstEvent).filter((event) => event.sessionId === sessionId);
