@@ -1,4 +1,5 @@
 import type { ContextMessage, MessageEvent, Transcript } from '../transcript/types.js';
+import { freezeEvents } from '../transcript/freeze.js';
 import type { Strategy, StrategyAction, StrategyEnv } from '../strategies/types.js';
 import type { CompletionResult } from '../contracts/provider.js';
 import { createTokenizer } from '../tokens/tokenizer.js';
@@ -124,6 +125,7 @@ function createConformanceEnv(window: number, actions: StrategyAction[]): Strate
 
 /** Feeds a transcript as the engine does (prepare at each assistant message, then observe) and checks every context. */
 export async function driveStrategy(strategy: Strategy, options: unknown, transcript: Transcript, window = CONFORMANCE_WINDOW): Promise<StrategyDrive> {
+  freezeEvents(transcript.events);
   const actions: StrategyAction[] = [];
   const env = createConformanceEnv(window, actions);
   const run: StrategyDrive = { contexts: [], actions: [], violations: [] };

@@ -327,6 +327,22 @@ const CASES: Case[] = [
     stdout: /invalid-request +step 2: OpenAI refuses the request \(400\): .*did not have response messages: ghost-2 +\[ids: invented-2\]/,
   },
   {
+    name: 'a JS policy that edits messages in place (run)',
+    args: ['run', tiny, '--strategy-module', policy('edits-in-place.mjs'), '--reports', 'json,md'],
+    out: true,
+    code: 1,
+    message:
+      /edits-in-place on tiny: strategy: strategy module .*edits-in-place\.mjs edited a message in place in prepare \(Cannot assign to read only property 'text'/,
+    reported: /\*\*edits-in-place\*\* crashed: strategy: .*edited a message in place in prepare/,
+  },
+  {
+    name: 'a JS policy that edits messages in place (verify)',
+    args: ['verify', policy('edits-in-place.mjs')],
+    code: 1,
+    message: /verify edits-in-place: \d+ invariant violations?/,
+    stdout: /edited a message in place in prepare/,
+  },
+  {
     name: 'a never-settling prepare, one thread',
     args: ['run', policy('never-resolves.yaml'), '--workers', '1', '--reports', 'json,md'],
     out: true,

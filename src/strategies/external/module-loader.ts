@@ -61,7 +61,7 @@ function guarded(strategy: Strategy, path: string): Strategy {
         return (await fn.apply(strategy, args)) as unknown;
       } catch (error) {
         if (error instanceof StrategyFailedError) throw error;
-        throw new StrategyFailedError(`strategy module ${displayPath(path)} threw in ${hook}: ${error instanceof Error ? error.message : String(error)}`);
+        throw hookFailure(path, hook, error);
       }
     };
   };
@@ -73,6 +73,24 @@ function guarded(strategy: Strategy, path: string): Strategy {
   if (transform !== undefined) out.transform = transform as NonNullable<Strategy['transform']>;
   if (recover !== undefined) out.recover = recover as NonNullable<Strategy['recover']>;
   return out;
+}
+
+/** V8's words for a write to a frozen object (modules are strict): a message edited in place. */
+const FROZEN_WRITE = /^Cannot (assign to read only property|add property|delete property|define property)|object is not extensible/;
+
+/**
+ * What a hook's throw becomes. Messages and events are frozen once they enter a run
+ * (transcript/freeze.ts): an edit in place (`m.text = m.text.slice(0, 200)`) throws, and is
+ * explained as such rather than as a bare TypeError.
+ */
+function hookFailure(path: string, hook: string, error: unknown): StrategyFailedError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof TypeError && FROZEN_WRITE.test(message)) {
+    return new StrategyFailedError(
+      `strategy module ${displayPath(path)} edited a message in place in ${hook} (${message}): messages are frozen once they enter a run, so that every count sees what was sent; return a changed copy ({ ...message, text }) instead`,
+    );
+  }
+  return new StrategyFailedError(`strategy module ${displayPath(path)} threw in ${hook}: ${message}`);
 }
 
 /** What keeps a value from being a strategy, in words; undefined when it is one. */
