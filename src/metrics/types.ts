@@ -280,7 +280,7 @@ export interface RunResult {
   partial?: PartialInfo;
   /** `off` when the run was written with `--no-redact` (secrets left as they were); absent: redacted. */
   redaction?: 'off';
-  /** The strategy to ship under the run's objective (metrics/recommendation.ts); absent on a shard. */
+  /** The strategy to ship under the run's objective (metrics/recommend.ts, docs/decision.md); absent on a shard and on a stopped run. */
   recommendation?: Recommendation;
 }
 
