@@ -14,7 +14,7 @@ function readResult(dir: string): RunResult {
   return JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as RunResult;
 }
 
-/** A 10-step session; each policy entry runs `node <fixture> ...args` with a short timeout. */
+/** A 10-step session; each policy entry runs `node <fixture> ...args`. */
 function scenarioWith(entries: string[]): string {
   return writeFiles({
     's.yaml': [
@@ -29,13 +29,19 @@ function scenarioWith(entries: string[]): string {
   });
 }
 
-const entry = (label: string, how: string, step: number, timeoutMs = 1500): string =>
+// Only the hanging policy waits out its limit; the others get one no loaded machine reaches.
+const entry = (label: string, how: string, step: number, timeoutMs = 60_000): string =>
   `  - { label: ${label}, command: [node, ${JSON.stringify(misbehaving)}, ${how}, "${step}"], timeoutMs: ${timeoutMs} }`;
 
 describe('a policy process that fails', () => {
   it('ends only its own unit, as a strategy crash that says why, when it hangs, exits or writes garbage; the other units finish', async () => {
     const out = tempDir();
-    const dir = scenarioWith([entry('hangs', 'hang', 3), entry('exits', 'exit', 4), entry('garbage', 'garbage', 2), entry('old-protocol', 'bad-hello', 0)]);
+    const dir = scenarioWith([
+      entry('hangs', 'hang', 3, 5000),
+      entry('exits', 'exit', 4),
+      entry('garbage', 'garbage', 2),
+      entry('old-protocol', 'bad-hello', 0),
+    ]);
     const { code, stderr } = await cli(['run', join(dir, 's.yaml'), '--out', out, '--quiet', '--reports', 'json,csv']);
     // Reports are written, and the run fails: a strategy that broke is something CI must see.
     expect(code).toBe(1);
@@ -46,7 +52,7 @@ describe('a policy process that fails', () => {
     expect(unit('full')?.summary).toMatchObject({ steps_completed: 10, crashed: false });
     expect(unit('hangs')?.summary).toMatchObject({ steps_completed: 3, crashed: true, crash_kind: 'strategy-timeout', crash_step: 3 });
     expect(crash('hangs')).toMatchObject({
-      message: expect.stringContaining('did not answer the context of step 3 within 1500 ms (timeoutMs) and was killed'),
+      message: expect.stringContaining('did not answer the context of step 3 within 5000 ms (timeoutMs) and was killed'),
     });
     expect(unit('exits')?.summary).toMatchObject({ steps_completed: 4, crashed: true, crash_kind: 'strategy', crash_step: 4 });
     expect(crash('exits')).toMatchObject({
