@@ -87,9 +87,9 @@ const CASES: Case[] = [
       name: `${provider}: a first completion that never comes: exit 2 after --request-timeout, --out untouched`,
       provider,
       reply: () => hang,
-      extraArgs: ['--request-timeout', '0.5'],
+      extraArgs: ['--request-timeout', '1.5'],
       code: 2,
-      message: /cannot be used: no answer within 0\.5 s \(--request-timeout\)/,
+      message: /cannot be used: no answer within 1\.5 s \(--request-timeout\)/,
       untouched: true,
       after: (_out, requests) => expect(completions(requests)).toHaveLength(1),
     },
@@ -109,12 +109,12 @@ const CASES: Case[] = [
       name: `${provider}: a hang after a usable answer: each try ends at --request-timeout, the unit crashes`,
       provider,
       reply: (n) => (n === 0 ? okOf(provider) : hang),
-      extraArgs: ['--request-timeout', '0.3'],
+      extraArgs: ['--request-timeout', '1.5'],
       code: 0,
       untouched: false,
       after: (out) => {
         expect(summaryRow(out)).toMatchObject({ crashed: 'true', crash_kind: 'network', crash_step: '1' });
-        expect(readFileSync(join(out, 'events.csv'), 'utf8')).toMatch(/no answer within 0\.3 s/);
+        expect(readFileSync(join(out, 'events.csv'), 'utf8')).toMatch(/no answer within 1\.5 s/);
       },
     },
     {
