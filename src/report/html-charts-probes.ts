@@ -27,6 +27,24 @@ export function buildRetentionChart(units: readonly UnitResult[], colors: Map<st
   return buildChart('line', datasets, { x: { title: 'step', format: 'step' }, y: { title: 'evidence retained', format: 'percent', max: 1 } });
 }
 
+/**
+ * Answer recall over the session for each strategy: at every step with a valid answer, the share
+ * of that step's answers that were right (ask points through the session, issue 25). `undefined`
+ * when no unit has a recall curve.
+ */
+export function buildRecallCurveChart(units: readonly UnitResult[], colors: Map<string, string>): ChartSpec | undefined {
+  const measured = units.filter((unit) => (unit.probes?.recallCurve ?? []).length > 0);
+  if (measured.length === 0) return undefined;
+  const datasets = measured.map((unit) =>
+    curve(
+      unit.strategy,
+      colors.get(unit.strategy) ?? FRONT_COLOR,
+      (unit.probes?.recallCurve ?? []).map((point) => ({ x: point.step, y: point.correct / point.answered })),
+    ),
+  );
+  return buildChart('line', datasets, { x: { title: 'step', format: 'step' }, y: { title: 'answer recall', format: 'percent', max: 1 } });
+}
+
 /** Answer recall by probe kind, one bar per strategy; `undefined` when nothing was answered. */
 export function buildRecallByKindChart(units: readonly UnitResult[], colors: Map<string, string>): ChartSpec | undefined {
   const kinds = KIND_ORDER.filter((kind) => units.some((unit) => unit.probes?.byKind[kind]?.answerRecall != null));

@@ -2,7 +2,7 @@ import type { ScenarioInfo, UnitResult } from '../metrics/types.js';
 import type { ChartSpec } from './html-chart-kit.js';
 import { buildContextChart, buildCumulativeChart, buildQuotaChart } from './html-charts.js';
 import { buildCachedShareChart, buildCostChart } from './html-charts-cost.js';
-import { buildRecallByKindChart, buildRetentionChart, buildTradeoffChart } from './html-charts-probes.js';
+import { buildRecallByKindChart, buildRecallCurveChart, buildRetentionChart, buildTradeoffChart } from './html-charts-probes.js';
 import { escapeHtml } from './html-escape.js';
 import { renderProbeTable } from './html-probe-table.js';
 import { renderSummaryTable } from './html-summary-table.js';
@@ -135,6 +135,13 @@ function buildPanels(info: ScenarioInfo | undefined, units: readonly UnitResult[
       title: 'Retention over steps',
       caption: 'Share of the probes’ evidence still in the context, among evidence seen so far.',
       spec: buildRetentionChart(units, colors),
+      empty: noProbes,
+    },
+    {
+      key: 'recall-curve',
+      title: 'Recall over the session',
+      caption: 'Share of the valid answers right at each ask point (evidence ten steps old, after a rewrite touched it, the end).',
+      spec: buildRecallCurveChart(units, colors),
       empty: noProbes,
     },
     {
