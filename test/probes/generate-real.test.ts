@@ -16,7 +16,7 @@ import { importTranscript } from '../../src/transcript/importers/index.js';
 
 const ROOT = 'fixtures/real';
 /** Folders copied in before their importer work (issue 29) lands; that work takes them out of here. */
-const PENDING = new Set(['claude-code-compactions', 'codex-patches']);
+const PENDING = new Set(['claude-code-compactions']);
 const files = readdirSync(ROOT, { withFileTypes: true })
   .filter((entry) => entry.isDirectory() && !PENDING.has(entry.name))
   .flatMap((dir) =>
