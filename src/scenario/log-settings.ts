@@ -13,7 +13,7 @@ export interface TranscriptFacts {
 }
 
 /** A resolved setting and where it came from, in words (the ad-hoc scenario prints it). */
-export interface Setting<T> {
+interface Setting<T> {
   value: T;
   from: string;
 }

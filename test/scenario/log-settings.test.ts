@@ -46,7 +46,7 @@ describe('settings from the log', () => {
   it('an older SWE-agent trajectory: the model whose list prices give the cost its model_stats recorded', async () => {
     const s = settingsOf(await logOf('fixtures/transcript/import/swe-agent-0.x-thought-action.traj'));
     expect([s.model.value, s.window.value]).toEqual(['gpt-4-turbo', 128_000]);
-    expect(s.model.from).toMatch(/recorded cost \(\$0\.35353 for 31,927 tokens in, 1,142 out\)/);
+    expect(s.model.from).toMatch(/recorded cost \(\$0\.23265 for 21,354 tokens in, 637 out\)/);
   });
 
   it('the command line and the scenario file win, and say so', async () => {

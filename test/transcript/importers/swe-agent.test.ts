@@ -66,7 +66,7 @@ describe('swe-agent importer on thought/action trajectories (SWE-agent 0.x)', ()
 
   it('keeps the run totals of model_stats in the header', async () => {
     const transcript = await sweAgent.import(FILE, {});
-    expect(transcript.header.totals).toEqual({ costUsd: 0.35353, input: 31_927, output: 1_142, calls: 9 });
+    expect(transcript.header.totals).toEqual({ costUsd: 0.23265, input: 21_354, output: 637, calls: 9 });
     expect(transcript.header.model).toBeUndefined();
   });
 
