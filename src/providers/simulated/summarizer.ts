@@ -95,30 +95,53 @@ function composeLines(style: SummaryStyle, material: readonly MaterialItem[], ch
   const lines: Line[] = [];
   const seen = new Set<string>();
   let carry = 0;
+  // Per prose section, what its pass did not take: lines passed over for their cost, and the rest of its material.
+  const untaken: Iterable<Candidate>[] = [];
   sections.forEach((section, index) => {
     let left = carry + section.share * options.budgetTokens - (section.title === undefined ? 0 : options.count(section.title) + 2);
-    for (const line of section.isData === true ? dataLines(chosen).map(candidate) : proseOf(section, byKind, chosen)) {
-      const { text, key } = line;
+    if (section.isData === true) {
+      for (const line of dataLines(chosen).map(candidate)) {
+        if (seen.has(line.key)) continue;
+        seen.add(line.key);
+        lines.push({ section: index, text: line.text, isData: true });
+        left -= counts.get(line.text, options.count) + 2;
+      }
+      carry = Math.max(0, left);
+      return;
+    }
+    const passed: Candidate[] = [];
+    const prose = proseOf(section, byKind, chosen);
+    for (let next = prose.next(); next.done !== true; next = prose.next()) {
+      const line = next.value;
       // A line costs at least 2 (its count and the line break): once less is left, no prose line
       // of this section fits, and the rest need not be paraphrased and counted.
-      if (section.isData !== true && left < 2) break;
-      if (seen.has(key)) continue;
+      if (left < 2) {
+        passed.push(line);
+        break;
+      }
+      if (seen.has(line.key)) continue;
       // A line whose floor does not fit is passed over uncounted, as its count would pass it over.
-      if (section.isData !== true && options.atLeast !== undefined && floorOf(line, options.atLeast) + 2 > left) continue;
-      const cost = counts.get(text, options.count) + 2;
-      if (cost > left && section.isData !== true) continue;
-      seen.add(key);
-      lines.push({ section: index, text, isData: section.isData === true });
+      if (options.atLeast !== undefined && floorOf(line, options.atLeast) + 2 > left) {
+        passed.push(line);
+        continue;
+      }
+      const cost = counts.get(line.text, options.count) + 2;
+      if (cost > left) {
+        passed.push(line);
+        continue;
+      }
+      seen.add(line.key);
+      lines.push({ section: index, text: line.text, isData: false });
       left -= cost;
     }
+    untaken[index] = followedBy(passed, prose);
     carry = Math.max(0, left);
   });
   // What the sections left unspent (a section short of material passes its share on, and the last
   // one has no section after it) goes to more of their material, in their order, as a model writes
-  // on until it has said what it had to.
-  sections.forEach((section, index) => {
-    if (section.isData === true || carry < 2) return;
-    for (const line of proseOf(section, byKind, chosen)) {
+  // on until it has said what it had to: each section's untaken lines, in the order first met.
+  untaken.forEach((rest, index) => {
+    for (const line of rest) {
       if (carry < 2) break;
       if (seen.has(line.key)) continue;
       if (options.atLeast !== undefined && floorOf(line, options.atLeast) + 2 > carry) continue;
@@ -130,6 +153,12 @@ function composeLines(style: SummaryStyle, material: readonly MaterialItem[], ch
     }
   });
   return lines;
+}
+
+/** The lines passed over, then what is left of the generator they came from. */
+function* followedBy(passed: readonly Candidate[], rest: Iterator<Candidate>): Generator<Candidate> {
+  yield* passed;
+  for (let next = rest.next(); next.done !== true; next = rest.next()) yield next.value;
 }
 
 /** A candidate line and its identity for de-duplication (case does not matter); its floor, for the function that found it. */
