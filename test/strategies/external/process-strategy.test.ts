@@ -35,7 +35,12 @@ const entry = (label: string, how: string, step: number, timeoutMs = 1500): stri
 describe('a policy process that fails', () => {
   it('ends only its own unit, as a strategy crash that says why, when it hangs, exits or writes garbage; the other units finish', async () => {
     const out = tempDir();
-    const dir = scenarioWith([entry('hangs', 'hang', 3), entry('exits', 'exit', 4), entry('garbage', 'garbage', 2), entry('old-protocol', 'bad-hello', 0)]);
+    const dir = scenarioWith([
+      entry('hangs', 'hang', 3),
+      entry('exits', 'exit', 4, 20_000),
+      entry('garbage', 'garbage', 2, 20_000),
+      entry('old-protocol', 'bad-hello', 0, 20_000),
+    ]);
     const { code, stderr } = await cli(['run', join(dir, 's.yaml'), '--out', out, '--quiet', '--reports', 'json,csv']);
     // Reports are written, and the run fails: a strategy that broke is something CI must see.
     expect(code).toBe(1);
