@@ -36,7 +36,7 @@ describe('a policy process that fails', () => {
   it('ends only its own unit, as a strategy crash that says why, when it hangs, exits or writes garbage; the other units finish', async () => {
     const out = tempDir();
     const dir = scenarioWith([
-      entry('hangs', 'hang', 3),
+      entry('hangs', 'hang', 3, 4_000),
       entry('exits', 'exit', 4, 20_000),
       entry('garbage', 'garbage', 2, 20_000),
       entry('old-protocol', 'bad-hello', 0, 20_000),
@@ -51,7 +51,7 @@ describe('a policy process that fails', () => {
     expect(unit('full')?.summary).toMatchObject({ steps_completed: 10, crashed: false });
     expect(unit('hangs')?.summary).toMatchObject({ steps_completed: 3, crashed: true, crash_kind: 'strategy-timeout', crash_step: 3 });
     expect(crash('hangs')).toMatchObject({
-      message: expect.stringContaining('did not answer the context of step 3 within 1500 ms (timeoutMs) and was killed'),
+      message: expect.stringContaining('did not answer the context of step 3 within 4000 ms (timeoutMs) and was killed'),
     });
     expect(unit('exits')?.summary).toMatchObject({ steps_completed: 4, crashed: true, crash_kind: 'strategy', crash_step: 4 });
     expect(crash('exits')).toMatchObject({
