@@ -107,6 +107,22 @@ const holds = (m: MessageEvent, answer: string): boolean =>
     .toLowerCase()
     .includes(answer.toLowerCase());
 
+/**
+ * The messages without those `drop` selects, each with its whole tool round (the call and all its
+ * results): a request with a call or result left alone is one the provider refuses.
+ */
+function withoutRounds(all: readonly MessageEvent[], drop: (m: MessageEvent) => boolean): MessageEvent[] {
+  const calls = new Set<string>();
+  for (const m of all.filter(drop)) {
+    for (const call of m.toolCalls ?? []) calls.add(call.id);
+    if (m.role === 'tool' && m.toolCallId !== undefined) calls.add(m.toolCallId);
+  }
+  for (const m of all) if ((m.toolCalls ?? []).some((call) => calls.has(call.id))) for (const call of m.toolCalls ?? []) calls.add(call.id);
+  const inRound = (m: MessageEvent): boolean =>
+    (m.toolCalls ?? []).some((call) => calls.has(call.id)) || (m.role === 'tool' && m.toolCallId !== undefined && calls.has(m.toolCallId));
+  return all.filter((m) => !drop(m) && !inRound(m));
+}
+
 describe('the simulated reader never sees the ground truth', () => {
   it('has probes with answers to hide', () => {
     expect(probes.length).toBeGreaterThanOrEqual(8);
@@ -114,7 +130,7 @@ describe('the simulated reader never sees the ground truth', () => {
 
   it.each(probes.map((p) => [p.id, p] as const))('%s: without its evidence, the answer is wrong or "not found"', async (_, probe) => {
     const answer = answerOf(probe);
-    const context = messages.filter((m) => !holds(m, answer));
+    const context = withoutRounds(messages, (m) => holds(m, answer));
     expect(context.length).toBeLessThan(messages.length);
     const bodies = recording.bodies.length;
     const directives = recording.directives.length;
