@@ -17,9 +17,10 @@ import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCorpus } from './corpus.js';
+import { benchLongOutput } from './long-output.js';
 import { SESSIONS, benchQuota, benchRetention, benchSession, benchSuite, type BenchReport, type BenchRow, type Measurement, type Session } from './cases.js';
 
-const PARTS = [...Object.keys(SESSIONS), 'suite', 'micro', 'corpus'];
+const PARTS = [...Object.keys(SESSIONS), 'suite', 'micro', 'tokenizer', 'corpus'];
 
 async function main(): Promise<number> {
   const asked = process.argv.slice(2);
@@ -45,6 +46,7 @@ async function main(): Promise<number> {
     writeFileSync(join(dir, 'bench.json'), `${JSON.stringify(report, null, 2)}\n`);
   };
   if (wanted('micro')) rows.push(await benchRetention(), await benchQuota());
+  if (wanted('tokenizer')) rows.push(benchLongOutput(true), benchLongOutput(false));
   // The real sessions, then the suite, then the 5,000-step synthetic session (the longest part).
   const names = Object.keys(SESSIONS);
   const order = [...names.filter((n) => !n.startsWith('synthetic')), 'suite', ...names.filter((n) => n.startsWith('synthetic'))];

@@ -61,7 +61,7 @@ function notWritable(flag: string, out: string, where: string, error: unknown): 
  * ever (at 100 % CPU, deaf to signals) where mkdir answers ENOENT under a folder that exists, as
  * everywhere under /proc: a folder that cannot be made here is a usage error at once.
  */
-export function makeFolder(path: string, flag = '--out'): void {
+function makeFolder(path: string, flag = '--out'): void {
   const missing: string[] = [];
   for (let at = resolve(path); !existsSync(at) && dirname(at) !== at; at = dirname(at)) missing.unshift(at);
   for (const dir of missing) {

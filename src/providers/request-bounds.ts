@@ -14,7 +14,7 @@ export interface RequestBounds {
 }
 
 /** Thrown by a live provider whose request the run's stop signal aborted: not a provider failure. */
-export class RequestStopped extends Error {
+class RequestStopped extends Error {
   constructor(reason: unknown) {
     super(`the run was stopped (${String(reason)}): the request in flight was aborted`);
     this.name = 'RequestStopped';

@@ -8,6 +8,7 @@ import { calibrationFor } from './calibration.js';
 import { messageOverhead, requestOverhead } from './overhead.js';
 import { asSent } from '../transcript/sent-as-text.js';
 import { SEGMENT_MIN_TEXT, segmentsOf } from './segments.js';
+import { LONG_SEGMENT, boundedPieces } from './bounded-pieces.js';
 
 /**
  * One tiktoken encoder per encoding per process, never freed: the process's exit releases its memory,
@@ -39,7 +40,12 @@ function countRaw(encoding: Encoding, text: string): number {
   // Segments are slices of the text: kept as copies, so the memo does not keep the text alive.
   if (segments === undefined) segmentCaches.set(encoding, (segments = createTextMemo<number>(CACHE_CHARS, { copyKeys: true })));
   let n = 0;
-  for (const segment of segmentsOf(text)) n += segments.get(segment, (piece) => encode(encoding, piece));
+  const count = (piece: string): number => (segments as TextMemo<number>).get(piece, (copy) => encode(encoding, copy));
+  for (const segment of segmentsOf(text)) {
+    if (segment.length <= LONG_SEGMENT) n += count(segment);
+    // A long line (a minified file, a blob) goes to the WASM in bounded pieces (bounded-pieces.ts).
+    else for (const piece of boundedPieces(segment)) n += count(piece);
+  }
   return n;
 }
 
