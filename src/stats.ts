@@ -84,9 +84,3 @@ export function minOf(values: Iterable<number>, ceiling = Number.POSITIVE_INFINI
   for (const value of values) if (value < min) min = value;
   return min;
 }
-
-/** Appends `items` to `target` one by one (`target.push(...items)` overflows the stack on long arrays). */
-export function appendAll<T>(target: T[], items: Iterable<T>): T[] {
-  for (const item of items) target.push(item);
-  return target;
-}

@@ -9,7 +9,7 @@ import { measure, type BenchRow, type Measurement } from './cases.js';
 const SOURCE = fileURLToPath(new URL('../../fixtures/real/mini-swe-agent/', import.meta.url));
 
 /** A benchmark's worth of logs (issue 27: 499 SWE-bench trajectories held 5.7 GB and wrote nothing). */
-export const CORPUS_SIZE = 500;
+const CORPUS_SIZE = 500;
 
 /** The peak memory a corpus run must stay under, on 2 worker threads (MiB). */
 const PEAK_TARGET_MIB = 2560;
@@ -19,7 +19,7 @@ const PEAK_TARGET_MIB = 2560;
  * named apart) and a scenario over it with generated probes and every strategy, in a fresh
  * temporary folder the caller removes.
  */
-export function buildCorpus(size = CORPUS_SIZE): { dir: string; scenario: string } {
+function buildCorpus(size = CORPUS_SIZE): { dir: string; scenario: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ctxbench-corpus-'));
   const logs = join(dir, 'logs');
   mkdirSync(logs);

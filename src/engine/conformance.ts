@@ -141,7 +141,7 @@ export async function driveStrategy(strategy: Strategy, options: unknown, transc
       if (event.type === 'message' && event.role === 'assistant') {
         const context = await strategy.prepare(state, env);
         run.contexts.push(context);
-        run.violations.push(...checkContext(env.step, context, history));
+        for (const violation of checkContext(env.step, context, history)) run.violations.push(violation);
         env.step += 1;
       }
       if (event.type === 'message') {

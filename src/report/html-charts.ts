@@ -92,7 +92,8 @@ export function buildQuotaChart(info: ScenarioInfo | undefined, units: readonly 
   // A session shorter than two minutes reads better in seconds than in 0:01, 0:01, 0:02.
   const unitMs = lastMs < 2 * MINUTE_MS ? 1000 : MINUTE_MS;
   const datasets: ChartDataset[] = units.map((unit) => {
-    const points = unit.steps.map((step) => ({ x: step.atMs / unitMs, y: trailingMinuteTokens(unit.steps, step.atMs) }));
+    const totals = trailingMinuteSeries(unit.steps);
+    const points = unit.steps.map((step, i) => ({ x: step.atMs / unitMs, y: totals[i] ?? 0 }));
     return curve(unit.strategy, colorOf(colors, unit), points);
   });
   const peak = maxOf(
@@ -131,6 +132,28 @@ export function cumulativeTokens(steps: readonly StepRecord[]): ChartPoint[] {
     total += step.promptTokens + step.completionTokens + step.overheadTokens;
     return { x: step.step, y: total };
   });
+}
+
+/**
+ * `trailingMinuteTokens` at every step's time, in one pass when the steps are in time order (a
+ * window sliding over them: a corpus-sized unit has hundreds of thousands of steps), else step by
+ * step.
+ */
+export function trailingMinuteSeries(steps: readonly StepRecord[]): number[] {
+  const ordered = steps.every((step, i) => i === 0 || (steps[i - 1] as StepRecord).atMs <= step.atMs);
+  if (!ordered) return steps.map((step) => trailingMinuteTokens(steps, step.atMs));
+  const sent = (step: StepRecord): number => (step.status === 'ok' ? step.promptTokens + step.overheadTokens : 0);
+  const out: number[] = [];
+  let sum = 0;
+  let from = 0;
+  let to = 0;
+  for (const step of steps) {
+    // In: every step at or before this time (later steps of the same time too, as the scan counts them).
+    while (to < steps.length && (steps[to] as StepRecord).atMs <= step.atMs) sum += sent(steps[to++] as StepRecord);
+    while (from < to && (steps[from] as StepRecord).atMs <= step.atMs - MINUTE_MS) sum -= sent(steps[from++] as StepRecord);
+    out.push(sum);
+  }
+  return out;
 }
 
 /** Prompt and overhead tokens of the steps sent in the minute up to and including `atMs`. */

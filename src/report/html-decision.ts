@@ -67,8 +67,9 @@ function describeRecommendation(rec: Recommendation): string {
 
 function describeUnranked(result: RunResult): string {
   const scenarios = new Set(result.units.map((unit) => unit.scenario)).size;
+  const priced = result.units.every((unit) => unit.summary.cost_usd !== null);
   const over = scenarios > 1 ? ` summed over ${scenarios} scenarios (recall: their mean)` : '';
-  return `<span class="dim">This result carries no recommendation (written by an older ctxbench): strategies ranked by cost${over}, without verdicts.</span>`;
+  return `<span class="dim">This result carries no recommendation (written by an older ctxbench): strategies ranked by ${priced ? 'cost' : 'total tokens (no price)'}${over}, without verdicts.</span>`;
 }
 
 function rowsFromCandidates(rec: Recommendation, units: readonly UnitResult[]): DecisionRow[] {

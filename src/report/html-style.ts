@@ -22,7 +22,7 @@ a { color: #1d4ed8; }
 section.scenario, section.overview { padding: 22px 0 12px; border-bottom: 1px solid var(--line); }
 table.overview-table { font-size: 12px; table-layout: fixed; }
 table.overview-table thead th { white-space: normal; vertical-align: bottom; text-align: right; line-height: 1.15; font-size: 10px; overflow-wrap: normal; word-break: keep-all; hyphens: manual; }
-table.overview-table thead th:first-child, table.overview-table tbody th { text-align: left; width: 170px; }
+table.overview-table thead th:first-child, table.overview-table tbody th { text-align: left; width: 150px; }
 table.overview-table th, table.overview-table td { padding: 3px 3px; }
 table.overview-table tbody th { font-weight: 500; overflow-wrap: break-word; }
 table.overview-table td { text-align: right; font-size: 11px; line-height: 1.25; overflow: hidden; }

@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { runSuite } from '../../src/engine/run-suite.js';
 import { renderJson } from '../../src/report/json.js';
 import { InputError } from '../../src/errors.js';
-import type { RunResult, UnitResult } from '../../src/metrics/types.js';
+import type { RunResult, UnitProbeResult, UnitResult } from '../../src/metrics/types.js';
+import type { Transcript } from '../../src/transcript/types.js';
+import { combineLogResults, type LogResult } from '../../src/engine/combine-logs.js';
+import { summarizeUnit } from '../../src/metrics/summarize.js';
+import { CORPUS_LOGS } from '../../src/metrics/corpus.js';
 import { writeFiles } from '../helpers/temp.js';
 
 /**
@@ -84,5 +88,41 @@ describe('a scenario over several logs', () => {
     const error = await runSuite({ scenarios: [scenarioOver('logs/*.nothing')] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).location.field).toBe('transcript');
+  });
+});
+
+describe('a corpus of logs', () => {
+  /** A log whose one probe kept its evidence at `kept` of two steps. */
+  function logPart(i: number, kept: 0 | 1): LogResult {
+    const summary = summarizeUnit({ scenario: 'c', strategy: 'full', totalSteps: 2, steps: [], events: [] });
+    const probes: UnitProbeResult = {
+      answers: [],
+      retention: [
+        {
+          probeId: 'p',
+          kind: 'recall',
+          points: [
+            [0, 1],
+            [1, kept],
+          ],
+        },
+      ],
+      recall: { withoutRetrieval: null, withRetrieval: null, retrievalTokens: 0, probeTokens: 0 },
+      byKind: {},
+      specifics: { paths: null, commands: null, numbers: null },
+    };
+    const transcript = { header: { id: `log-${i}` } } as unknown as Transcript;
+    return { log: { file: `/logs/${i}.json`, transcript }, result: { scenario: 'c', strategy: 'full', options: {}, summary, steps: [], events: [], probes } };
+  }
+
+  it(`keeps the retention curves up to ${CORPUS_LOGS} logs and only their figures past it`, () => {
+    const parts = (n: number) => Array.from({ length: n }, (_, i) => logPart(i, (i % 2) as 0 | 1));
+    const kept = combineLogResults(parts(CORPUS_LOGS));
+    expect(kept.probes?.retention).toHaveLength(CORPUS_LOGS);
+    const corpus = combineLogResults(parts(CORPUS_LOGS + 1));
+    expect(corpus.probes?.retention).toEqual([]);
+    // Half the logs kept the evidence at both steps, half at one of two: 0.75 (13 of 25 at one: 0.74),
+    // computed from the curves before they went.
+    expect([kept.summary.retention, corpus.summary.retention]).toEqual([0.74, 0.75]);
   });
 });

@@ -14,7 +14,7 @@ const USD_PER_TOKEN = 3e-7;
  * it: ranked by cost; `crashes` for a crashed strategy, `unsafe-recall` more than 5 points below
  * full, `dearer-than-full` costing more, the cheapest left `recommended`, the rest `acceptable`.
  */
-export function handMadeRecommendation(result: RunResult): Recommendation {
+function handMadeRecommendation(result: RunResult): Recommendation {
   const rows = result.units.map((unit) => unit.summary);
   const full = rows.find((row) => row.strategy === 'full');
   const cost = (row: SummaryRow) => row.cost_usd ?? row.total_tokens * USD_PER_TOKEN;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../src/metrics/types.js';
 import type { ChartSpec } from '../../src/report/html-chart-kit.js';
-import { buildContextChart, buildQuotaChart, cumulativeTokens, trailingMinuteTokens } from '../../src/report/html-charts.js';
+import { buildContextChart, buildQuotaChart, cumulativeTokens, trailingMinuteSeries, trailingMinuteTokens } from '../../src/report/html-charts.js';
 import { meanRetention, paretoFront } from '../../src/report/html-charts-probes.js';
 import { renderHtml } from '../../src/report/html.js';
 import { buildRunResult } from './run-result.js';
@@ -62,7 +62,7 @@ describe('renderHtml: one self-contained page', () => {
     expect(html).toMatch(/<dt>ctxbench<\/dt><dd>0\.1\.0<\/dd>/);
     expect(html).toMatch(/<dt>providers<\/dt><dd>mock \(simulated\)<\/dd>/);
     expect(html).toMatch(/<dt>scenarios<\/dt><dd>1<\/dd>/);
-    expect(html).toMatch(/<dt>strategies<\/dt><dd>full, rolling-window<\/dd>/);
+    expect(html).toMatch(/<dt>strategies<\/dt><dd>2<\/dd>/);
   });
 
   it('has a sortable summary table with the crashed strategy flagged and the best values marked', () => {
@@ -190,6 +190,10 @@ describe('chart data', () => {
     const steps = result.units[1]?.steps ?? [];
     expect(trailingMinuteTokens(steps, 9200)).toBe(3000 + 3000 + 3100 + 700);
     expect(trailingMinuteTokens(steps, 70_000)).toBe(0);
+    // The one-pass series equals the scan at every step, with steps in time order or not.
+    const spread = steps.map((step, i) => ({ ...step, atMs: i * 31_000 }));
+    for (const series of [steps, spread, [...spread].reverse()])
+      expect(trailingMinuteSeries(series)).toEqual(series.map((step) => trailingMinuteTokens(series, step.atMs)));
     expect(cumulativeTokens(steps)).toEqual([
       { x: 0, y: 3120 },
       { x: 1, y: 6240 },
