@@ -134,7 +134,7 @@ describe('renderHtml: one self-contained page', () => {
   it('says "no probes in this scenario" instead of drawing empty recall charts', () => {
     const bare = page(withoutProbes());
     expect(Object.keys(charts(bare))).toEqual(['scenario-0-context', 'scenario-0-cached', 'scenario-0-cumulative', 'scenario-0-quota']);
-    expect(bare.match(/<p class="no-data">no probes in this scenario<\/p>/g)).toHaveLength(3);
+    expect(bare.match(/<p class="no-data">no probes in this scenario<\/p>/g)).toHaveLength(4);
   });
 
   it('lists each strategy’s actions and crash in its timeline, and the probe answers collapsed', () => {
