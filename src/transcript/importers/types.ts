@@ -19,7 +19,8 @@ export interface Importer {
   description: string;
   /**
    * Whether the file looks like this format, judged from its first lines only (a prefix of the
-   * file: the last line given may be cut short). Never throws.
+   * file: the last line given may be cut short), or, when no importer knows those and the file is
+   * one JSON document, from its outline (every top-level key, long values cut; index.ts). Never throws.
    */
   detect(firstLines: string[]): boolean;
   /**
