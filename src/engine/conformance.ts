@@ -71,7 +71,7 @@ function checkContext(step: number, context: readonly ContextMessage[], history:
       }
     }
   }
-  problems.push(...refusals(step, context));
+  for (const refusal of refusals(step, context)) problems.push(refusal);
   const system = history.find((m) => m.role === 'system');
   if (system !== undefined && !context.some((m) => m.role === 'system' && m.text === system.text)) {
     problems.push({ invariant: 'system-prompt', step, message: `step ${step}: system prompt ${system.id} not sent`, ids: [system.id] });

@@ -32,7 +32,7 @@ const FEW_KINDS: Record<string, [number, number]> = {
   'claude-code/vibecoding-session.jsonl': [1, 1], // its facts are paths and versions whose lines hold only the answer's words
   'claude-code-compactions/mclaude-97b0ffde.jsonl': [3, 1], // an ssh session: commands and redacted addresses, its decisions are all answer
   'claude-code-compactions/swordintel-e95a823a.jsonl': [20, 2],
-  'codex-patches/moonmind-019a7ae6.jsonl': [9, 2],
+  'codex-patches/moonmind-019a7ae6.jsonl': [11, 2],
   'codex-patches/moonmind-019a7fa9.jsonl': [7, 2],
   'mini-swe-agent/django__django-11451.traj.json': [13, 2],
 };

@@ -109,6 +109,41 @@ class Collector implements TranscriptBuilder {
     this.unknown[type] = (this.unknown[type] ?? 0) + 1;
   }
 
+  /**
+   * A call with no result while the session went on after it: the line that held its result was
+   * skipped (`--lenient` over a damaged log). The agent got an answer, and no provider accepts a
+   * call without one (the simulated provider refuses such a request as the real one does), so the
+   * call is answered with a stand-in right after its turn's other results, counted in `unknown`.
+   * A call left open at the end of the log needs no answer: no request follows it.
+   */
+  private answerLostResults(): void {
+    if (this.calls.every((call) => call.answered)) return;
+    const open = new Set(this.calls.filter((call) => !call.answered).map((call) => call.id));
+    for (let i = 0; i < this.events.length; i++) {
+      const event = this.events[i] as TranscriptEvent;
+      if (event.type !== 'message' || event.role !== 'assistant' || event.toolCalls === undefined) continue;
+      const lost = event.toolCalls.filter((call) => open.has(call.id));
+      if (lost.length === 0) continue;
+      let end = i + 1;
+      while (end < this.events.length && isToolMessage(this.events[end] as TranscriptEvent)) end++;
+      if (!this.events.slice(end).some((later) => later.type === 'message')) continue;
+      const stand = lost.map((call) => {
+        this.countUnknown('tool call whose result was not recorded');
+        return {
+          type: 'message',
+          id: uniqueIn(this.usedIds, `${call.id}:lost-result`),
+          role: 'tool',
+          text: LOST_RESULT_TEXT,
+          toolCallId: call.id,
+          toolName: call.name,
+          dialect: event.dialect,
+        } as MessageEvent;
+      });
+      this.events.splice(end, 0, ...stand);
+      i = end + stand.length - 1;
+    }
+  }
+
   reject(error: InputError): void {
     if (!this.lenient) throw error;
     this.skipped.push({ line: error.location.line ?? 0, reason: reasonOf(error) });
@@ -124,17 +159,25 @@ class Collector implements TranscriptBuilder {
   }
 
   build(header: HeaderInit): Transcript {
+    this.answerLostResults();
     const source = { format: this.format, file: basename(this.file) };
     const session = withoutUndefined({ type: 'session', ...header, source, dialect: this.dialect }) as SessionHeader;
     return { header: session, events: this.events, file: this.file, skipped: this.skipped, unknown: this.unknown };
   }
 }
 
+/** What a call whose result the log lost is answered with: the agent got a result; its text is unknown. */
+export const LOST_RESULT_TEXT = '[no result recorded: the log line that held it could not be read]';
+
 function findCall(result: ToolResultInit, bySource: Map<string, CallRecord>, calls: CallRecord[]): CallRecord | undefined {
   const byId = result.callId === undefined ? undefined : bySource.get(result.callId);
   if (byId !== undefined || result.name === undefined) return byId;
   // Without ids (older Gemini contents), a response answers the oldest open call of the same name.
   return calls.find((call) => !call.answered && call.name === result.name);
+}
+
+function isToolMessage(event: TranscriptEvent): boolean {
+  return event.type === 'message' && event.role === 'tool';
 }
 
 /** `base`, or `base#2`, `base#3`, ... : the first not yet used. Deterministic, so ids stay stable. */
