@@ -35,6 +35,25 @@ export function strategyCrashReasons(units: readonly UnitResult[]): CrashReason[
   });
 }
 
+/**
+ * The reason of every unit a provider fault ended after the provider had answered before: a 200
+ * whose body is no completion (`malformed`), or no answer within `--request-timeout`
+ * (`timedOut`), still so after the retries. Unlike an overflow or a 429 these measure nothing about
+ * the strategy, so a run with one exits 1 (DESIGN.md §9); one before any usable answer exits 2
+ * before `--out` is touched.
+ */
+export function providerFaultReasons(units: readonly UnitResult[]): CrashReason[] {
+  return units.flatMap((unit) => {
+    const crash = unit.events.find((event) => event.type === 'crash');
+    if (crash?.type !== 'crash' || (crash.kind !== 'server' && crash.kind !== 'network')) return [];
+    const fault = unit.events.findLast(
+      (event) => event.type === 'failure' && event.step === crash.step && ('malformed' in event.failure || 'timedOut' in event.failure),
+    );
+    if (fault === undefined) return [];
+    return [{ scenario: unit.scenario, strategy: unit.strategy, kind: crash.kind, step: crash.step, text: reasonText(crash.kind, crash.message, crash.step) }];
+  });
+}
+
 function reasonText(kind: FailureKind, message: string, step: number): string {
   const flat = message.replace(/\s+/g, ' ').trim();
   const quoted = flat.length > MESSAGE_LIMIT ? `${flat.slice(0, MESSAGE_LIMIT)}…` : flat;

@@ -94,10 +94,11 @@ const CASES: Case[] = [
       after: (_out, requests) => expect(completions(requests)).toHaveLength(1),
     },
     {
-      name: `${provider}: broken JSON after a usable answer: the unit crashes with the reason, the run reports`,
+      name: `${provider}: broken JSON after a usable answer: the unit crashes with the reason, the run reports and exits 1`,
       provider,
       reply: (n) => (n === 0 ? okOf(provider) : brokenJson),
-      code: 0,
+      code: 1,
+      message: /1 unit crashed for a provider fault: full on live-bad-[a-z]+: server: .*malformed response/,
       untouched: false,
       after: (out, requests) => {
         expect(completions(requests)).toHaveLength(3); // the step that worked, then the broken one and its one retry
@@ -106,11 +107,12 @@ const CASES: Case[] = [
       },
     },
     {
-      name: `${provider}: a hang after a usable answer: each try ends at --request-timeout, the unit crashes`,
+      name: `${provider}: a hang after a usable answer: each try ends at --request-timeout, the unit crashes, the run exits 1`,
       provider,
       reply: (n) => (n === 0 ? okOf(provider) : hang),
       extraArgs: ['--request-timeout', '1.5'],
-      code: 0,
+      code: 1,
+      message: /1 unit crashed for a provider fault: full on live-bad-[a-z]+: network: .*no answer within 1\.5 s/,
       untouched: false,
       after: (out) => {
         expect(summaryRow(out)).toMatchObject({ crashed: 'true', crash_kind: 'network', crash_step: '1' });

@@ -13,7 +13,7 @@ import {
   STRATEGY_TIMEOUT_HELP,
 } from '../options.js';
 import { GateError, UsageError } from '../../errors.js';
-import { strategyCrashReasons } from '../../metrics/crash-reasons.js';
+import { providerFaultReasons, strategyCrashReasons } from '../../metrics/crash-reasons.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import { parseShard, type ShardSpec } from '../../engine/shard.js';
 import { checkAndReport } from '../check-report.js';
@@ -127,12 +127,16 @@ async function runCommand(given: string[] | undefined, flags: RunFlags, command:
     await checkAndReport(result, flags.baseline, { quiet, ...(flags.checkConfig !== undefined ? { config: flags.checkConfig } : {}) });
   }
   // A strategy that failed (threw, hung, built a context the provider refuses) fails the run: CI must see it.
-  const crashed = strategyCrashReasons(result.units);
-  if (crashed.length > 0) {
-    const first = crashed[0] as (typeof crashed)[number];
-    const more = crashed.length > 1 ? ` (and ${crashed.length - 1} more)` : '';
+  // So does a live provider that broke mid-run (a malformed body, no answer in time): nothing was measured.
+  for (const [reasons, cause] of [
+    [strategyCrashReasons(result.units), 'a strategy error'],
+    [providerFaultReasons(result.units), 'a provider fault'],
+  ] as const) {
+    const first = reasons[0];
+    if (first === undefined) continue;
+    const more = reasons.length > 1 ? ` (and ${reasons.length - 1} more)` : '';
     throw new GateError(
-      `${crashed.length} unit${crashed.length === 1 ? '' : 's'} crashed for a strategy error: ${first.strategy} on ${first.scenario}: ${first.text}${more}`,
+      `${reasons.length} unit${reasons.length === 1 ? '' : 's'} crashed for ${cause}: ${first.strategy} on ${first.scenario}: ${first.text}${more}`,
     );
   }
 }
