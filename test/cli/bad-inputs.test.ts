@@ -194,6 +194,19 @@ const CASES: Case[] = [
     message: /codex-session\.jsonl: read as claude-code, it holds no messages/,
   },
   {
+    name: 'run --from codex of a Claude Code log says which format it looks like',
+    args: ['run', at('import/claude-session-with-secrets.jsonl'), '--from', 'codex', '--strategies', 'full'],
+    out: true,
+    code: 2,
+    message: /claude-session-with-secrets\.jsonl: does not look like a codex log: it looks like a claude-code log; use --from claude-code/,
+  },
+  {
+    name: 'probes generate --from codex of a Claude Code log says which format it looks like',
+    args: ['probes', 'generate', '--from', 'codex', at('import/claude-session-with-secrets.jsonl')],
+    code: 2,
+    message: /claude-session-with-secrets\.jsonl: does not look like a codex log: it looks like a claude-code log; use --from claude-code/,
+  },
+  {
     name: 'import --from codex of a Claude Code log says which format it looks like',
     args: ['import', '--from', 'codex', at('import/claude-session-with-secrets.jsonl'), '-o', join(tempDir(), 'x.ctx.jsonl')],
     code: 2,

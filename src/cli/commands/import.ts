@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { detectFormat, getImporter, importTranscript, importerNames } from '../../transcript/importers/index.js';
+import { detectedName, importTranscript, importerNames } from '../../transcript/importers/index.js';
 import { serializeTranscript, writeTranscript } from '../../transcript/write.js';
 import { addExamples, addOutOption, outOf } from '../options.js';
 import { checkOutFile } from '../out-dir.js';
@@ -52,7 +52,7 @@ export function register(program: Command): void {
     const out = outOf(flags);
     if (out !== undefined) checkOutFile(out);
     if (flags.sidechains === true && out === undefined) throw new UsageError('--sidechains writes a file per subagent conversation beside -o <file>: give -o');
-    const transcript = redactImport(await importNamed(file, flags.from, lenient), flags.redact);
+    const transcript = redactImport(await importTranscript(file, { from: flags.from, lenient }), flags.redact);
     refuseEmptyImport(transcript, flags.from, await detectedName(file));
     if (out === undefined) {
       process.stdout.write(serializeTranscript(transcript));
@@ -91,30 +91,6 @@ function redactImport(transcript: Transcript, redact: boolean): Transcript {
 function sidechainPath(out: string, n: number): string {
   const suffix = out.endsWith('.ctx.jsonl') ? '.ctx.jsonl' : extname(out);
   return `${out.slice(0, out.length - suffix.length)}.sidechain-${n}${suffix}`;
-}
-
-/**
- * Imports `file` as the format `--from` names (or the detected one). A file the named importer
- * rejects, but that reads as another format, is a wrong `--from`: the error says which format
- * the file looks like, not the first field the wrong schema missed.
- */
-async function importNamed(file: string, from: string | undefined, lenient: boolean): Promise<Transcript> {
-  try {
-    return await importTranscript(file, { from, lenient });
-  } catch (error) {
-    const detected = from !== undefined && error instanceof InputError ? await detectedName(file) : undefined;
-    if (detected === undefined || detected === from) throw error;
-    throw new InputError(
-      { file: displayPath(file) },
-      `does not look like a ${from} log: it looks like a ${detected} log; use --from ${detected}, or leave out --from to detect the format`,
-    );
-  }
-}
-
-/** The format `file` looks like, or undefined when none fits or it cannot be read. */
-async function detectedName(file: string): Promise<string | undefined> {
-  const importer = await detectFormat(file).catch(() => undefined);
-  return importer === undefined ? undefined : importerNames().find((name) => getImporter(name) === importer);
 }
 
 /** An import that found no message read the wrong format (or an empty log): exit 2, not an empty file. */

@@ -66,5 +66,24 @@ export async function importTranscript(file: string, options: ImportTranscriptOp
   if (importer === undefined) {
     throw new InputError({ file }, `cannot tell the transcript format; name it with --from (one of: ${importerNames().join(', ')})`);
   }
-  return importer.import(file, { lenient: options.lenient });
+  if (options.from === undefined) return importer.import(file, { lenient: options.lenient });
+  try {
+    return await importer.import(file, { lenient: options.lenient });
+  } catch (error) {
+    // A file the named importer rejects but that reads as another format is a wrong --from: say
+    // which format it looks like, not the first field the wrong schema missed. Every command that
+    // takes --from (run, import, probes generate, fidelity) reads through here.
+    const detected = error instanceof InputError ? await detectedName(file) : undefined;
+    if (detected === undefined || detected === options.from) throw error;
+    throw new InputError(
+      { file },
+      `does not look like a ${options.from} log: it looks like a ${detected} log; use --from ${detected}, or leave out --from to detect the format`,
+    );
+  }
+}
+
+/** The name of the format `file` looks like, or undefined when none fits or it cannot be read. */
+export async function detectedName(file: string): Promise<string | undefined> {
+  const importer = await detectFormat(file).catch(() => undefined);
+  return importer === undefined ? undefined : importerNames().find((name) => getImporter(name) === importer);
 }
