@@ -25,6 +25,25 @@ export function parseStrategyTimeout(value: string): number {
   return Math.max(1, Math.round(seconds * 1000));
 }
 
+/** The `--request-timeout <s>` flag of run and sweep (live providers): each request's time limit. */
+export function addRequestTimeoutOption(command: Command): Command {
+  return command.option(
+    '--request-timeout <s>',
+    'live providers: seconds to wait for each answer before the request is aborted (a network failure, retried as one)',
+    parseSeconds('--request-timeout'),
+    120,
+  );
+}
+
+/** A positive number of seconds (fractions allowed). */
+function parseSeconds(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} expects a number of seconds > 0, got "${value}"`);
+    return n;
+  };
+}
+
 /** Parses a comma-separated list flag. */
 export function parseList(value: string): string[] {
   return value

@@ -175,6 +175,18 @@ describe('fixtures/bad/live: a live provider that misbehaves ends the run bounde
   });
 });
 
+describe('sweep --request-timeout', () => {
+  it('bounds a live sweep the same way: a first completion that never comes exits 2 after the limit', async () => {
+    const server = await loopback.serve((request) => (isModelsCall(request) ? modelsOk : hang));
+    const out = tempDir();
+    const args = ['sweep', join(live, 'openai.yaml'), '--grid', 'rolling-window.groups=2', '--provider', 'openai', '--base-url', `${server.origin}/v1`];
+    const { code, stderr } = await cli([...args, '--out', out, '--quiet', '--workers', '1', '--no-cache', '--request-timeout', '1.5']);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toMatch(/cannot be used: no answer within 1\.5 s \(--request-timeout\)/);
+    expect(readdirSync(out)).toEqual([]);
+  });
+});
+
 describe('fixtures/bad/live: SIGTERM and SIGINT end a live run whose request hangs, on one worker', () => {
   let main = '';
   beforeAll(async () => {

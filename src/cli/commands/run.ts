@@ -11,6 +11,7 @@ import {
   parseStrategyTimeout,
   STRATEGY_TIMEOUT_FLAG,
   STRATEGY_TIMEOUT_HELP,
+  addRequestTimeoutOption,
 } from '../options.js';
 import { GateError, UsageError } from '../../errors.js';
 import { providerFaultReasons, strategyCrashReasons } from '../../metrics/crash-reasons.js';
@@ -81,12 +82,6 @@ export function register(program: Command): void {
     .option(STRATEGY_TIMEOUT_FLAG, STRATEGY_TIMEOUT_HELP, parseStrategyTimeout)
     .option('--judge', 'live providers: also score every probe answer with the LLM judge (docs/judge-rubric.md)')
     .option('--base-url <url>', 'live providers: another endpoint (an OpenAI-compatible server, a Gemini proxy)')
-    .option(
-      '--request-timeout <s>',
-      'live providers: seconds to wait for each answer before the request is aborted (a network failure, retried as one)',
-      parseSeconds('--request-timeout'),
-      120,
-    )
     .option('--record <file>', "live providers: save the run's HTTP exchanges and waits as a cassette (keys scrubbed)")
     .option('--replay <file>', 'live providers: re-run a recorded cassette offline (no key needed)')
     .option('--reports <formats>', `report formats (default: all of ${reporterNames().join(', ')})`, parseList)
@@ -101,7 +96,7 @@ export function register(program: Command): void {
     )
     .option('--no-redact', 'write secrets found in transcripts as they are (the reports say so)')
     .option('--resume <dir>', 'finish the interrupted run whose output folder is <dir>: run only its missing units');
-  addParallelOptions(addDecisionOptions(addScenarioOptions(command))).action(runCommand);
+  addRequestTimeoutOption(addParallelOptions(addDecisionOptions(addScenarioOptions(command)))).action(runCommand);
   addExamples(command, [
     ['ctxbench run', 'the bundled suite, mocked providers'],
     ['ctxbench run scenarios/published/', 'every scenario under a folder'],
@@ -139,15 +134,6 @@ async function runCommand(given: string[] | undefined, flags: RunFlags, command:
       `${reasons.length} unit${reasons.length === 1 ? '' : 's'} crashed for ${cause}: ${first.strategy} on ${first.scenario}: ${first.text}${more}`,
     );
   }
-}
-
-/** A positive number of seconds (fractions allowed). */
-function parseSeconds(flag: string): (value: string) => number {
-  return (value) => {
-    const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} expects a number of seconds > 0, got "${value}"`);
-    return n;
-  };
 }
 
 /** --resume runs what the journal says: paths or flags that would change the run are refused. */

@@ -21,6 +21,7 @@ import {
   parseStrategyTimeout,
   STRATEGY_TIMEOUT_FLAG,
   STRATEGY_TIMEOUT_HELP,
+  addRequestTimeoutOption,
 } from '../options.js';
 import { createProgress } from '../progress.js';
 import { addParallelOptions, cacheDirOf } from '../parallel-options.js';
@@ -34,6 +35,7 @@ interface SweepFlags extends ScenarioFlags, DecisionFlags {
   seed?: number;
   front: 'cost' | 'tokens';
   provider: 'mock' | ProviderName;
+  requestTimeout: number;
   baseUrl?: string;
   out: string;
   reports: string[];
@@ -67,7 +69,7 @@ export function register(program: Command): void {
     .option('-o, --out <dir>', 'output folder', 'reports/sweep')
     .option('--reports <formats>', `reports of the underlying run besides sweep.* (of ${reporterNames().join(', ')})`, parseList, ['json', 'csv'])
     .option('--quiet', 'print nothing but errors');
-  addParallelOptions(addDecisionOptions(addScenarioOptions(command))).action(sweepCommand);
+  addRequestTimeoutOption(addParallelOptions(addDecisionOptions(addScenarioOptions(command)))).action(sweepCommand);
   addExamples(command, [
     ["ctxbench sweep --grid 'codex-rebuild.trigger=0.5..0.95:0.05'", 'ten points over the bundled suite'],
     [
@@ -103,6 +105,7 @@ async function sweepCommand(given: string[] | undefined, flags: SweepFlags): Pro
     },
     ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
     workers: flags.workers,
+    requestTimeoutMs: flags.requestTimeout * 1000,
     ...cacheDirOf(flags, live),
     onUnit: progress.onUnit,
   });
