@@ -33,13 +33,32 @@ export function renderJson(result: RunResult): ReportFile[] {
  * The result as `result.json` stores it: fractions rounded to the stored decimals. Every report
  * renders from this form, so a report rendered from a result read back from its file (`merge`,
  * `report`) has the same bytes as the run's own; rounding a raw mean to the CSV's 4 decimals and
- * a stored one gave 48522.0099 against 48522.01 (rounded twice).
+ * a stored one gave 48522.0099 against 48522.01 (rounded twice). A copy made as JSON would make it
+ * (undefined fields dropped, non-finite numbers null), without building one string of the whole
+ * result, which a corpus run's would overflow; made once per result, however many reporters ask.
  */
 export function storedForm(result: RunResult): RunResult {
-  return JSON.parse(JSON.stringify(result, roundFractions)) as RunResult;
+  const known = storedForms.get(result);
+  if (known !== undefined) return known;
+  const stored = asStored(result) as RunResult;
+  storedForms.set(result, stored);
+  storedForms.set(stored, stored);
+  return stored;
 }
 
-function roundFractions(_key: string, value: unknown): unknown {
+const storedForms = new WeakMap<RunResult, RunResult>();
+
+function asStored(value: unknown): unknown {
+  if (typeof value === 'number') return !Number.isFinite(value) ? null : Object.is(value, -0) ? 0 : roundFractions('', value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => (item === undefined || typeof item === 'function' ? null : asStored(item)));
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) if (item !== undefined && typeof item !== 'function') copy[key] = asStored(item);
+  return copy;
+}
+
+/** A `JSON.stringify` replacer: fractions keep `DECIMALS` decimals (result.json, sweep.json). */
+export function roundFractions(_key: string, value: unknown): unknown {
   if (typeof value !== 'number' || Number.isInteger(value) || !Number.isFinite(value)) return value;
   const rounded = Number(value.toFixed(DECIMALS));
   // toFixed can leave -0 for tiny negatives; JSON would print it as 0 anyway, keep it explicit.

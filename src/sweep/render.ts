@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ReportFile } from '../report/types.js';
+import { roundFractions } from '../report/json.js';
 import type { SweepPoint, SweepResult } from './run.js';
 import { formatCount, formatDuration } from '../report/terminal.js';
 import { renderSweepHtml } from './render-html.js';
@@ -34,11 +35,6 @@ function sweepJson(sweep: SweepResult): Record<string, unknown> {
     recommendation: sweep.recommendation,
     points: sweep.points,
   };
-}
-
-function roundFractions(_key: string, value: unknown): unknown {
-  if (typeof value !== 'number' || Number.isInteger(value) || !Number.isFinite(value)) return value;
-  return Number(value.toFixed(6));
 }
 
 /** The axis keys of every swept strategy, in flag order, each once. */

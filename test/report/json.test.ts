@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { renderJson } from '../../src/report/json.js';
+import { renderJson, roundFractions, storedForm } from '../../src/report/json.js';
+import type { RunResult } from '../../src/metrics/types.js';
 import { buildRunResult } from './run-result.js';
 
 describe('renderJson', () => {
@@ -32,5 +33,23 @@ describe('renderJson', () => {
     first.summary = { ...first.summary, cached_prefix_share: 0.1 + 0.2 };
     second.summary = { ...second.summary, cached_prefix_share: 0.3 };
     expect(renderJson(a)[0]?.contents).toBe(renderJson(b)[0]?.contents);
+  });
+});
+
+describe('storedForm', () => {
+  it('is the result as read back from its result.json, made once per result', () => {
+    const base = buildRunResult();
+    const result = {
+      ...base,
+      units: base.units.map((unit, i) => ({
+        ...unit,
+        summary: { ...unit.summary, retention: 0.30724999, mean_context_tokens: i === 0 ? Number.NaN : -0 },
+        options: { dropped: undefined, kept: [1.23456789, undefined, Infinity] },
+      })),
+    } as unknown as RunResult;
+    const stored = storedForm(result);
+    expect(stored).toStrictEqual(JSON.parse(JSON.stringify(result, roundFractions)));
+    expect(storedForm(result)).toBe(stored);
+    expect(storedForm(stored)).toBe(stored);
   });
 });
