@@ -3,25 +3,9 @@ import type { StepRecord } from '../../src/metrics/run-events.js';
 import type { LogSummary, ProbeAnswer } from '../../src/metrics/types.js';
 import { unitIntervals, type IntervalInput } from '../../src/metrics/intervals.js';
 import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
+import { stepRecord } from '../helpers/records.js';
 
-function step(n: number, tokens: number): StepRecord {
-  return {
-    step: n,
-    messageId: `m${n}`,
-    atMs: n,
-    promptTokens: tokens,
-    completionTokens: 0,
-    contextTokens: tokens,
-    contextMessages: 1,
-    cachedPrefixTokens: 0,
-    overheadTokens: 0,
-    retries: 0,
-    rateLimitHits: 0,
-    waitMs: 0,
-    status: 'ok',
-    costUsd: tokens / 1000,
-  };
-}
+const step = (n: number, tokens: number): StepRecord => stepRecord(n, tokens, { costUsd: tokens / 1000 });
 
 function answer(log: string, id: string, correct: boolean): ProbeAnswer {
   return {

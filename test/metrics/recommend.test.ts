@@ -2,44 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_DECISION, recommend, type DecisionRow } from '../../src/metrics/recommend.js';
 import { describeChoice } from '../../src/metrics/recommend-words.js';
 import type { SummaryRow } from '../../src/metrics/types.js';
-import { NO_INTERVALS } from '../../src/metrics/intervals.js';
+import { summaryRow } from '../helpers/records.js';
 
+/** A row of a run that measured recall (85 % over 20 probes) and cost ($1), as the decision reads it. */
 function row(strategy: string, figures: Partial<SummaryRow> = {}, scenario = 's'): SummaryRow {
-  return {
-    scenario,
-    strategy,
-    steps: 10,
-    steps_completed: 10,
-    crashed: false,
-    crash_kind: null,
-    crash_step: null,
-    prompt_tokens: 0,
-    completion_tokens: 0,
-    overhead_tokens: 0,
-    total_tokens: 1000,
-    peak_context_tokens: 500,
-    saving_vs_full: 0,
-    rate_limit_hits: 0,
-    wait_ms: 0,
-    compactions: 0,
-    retention: null,
-    answer_recall: 0.85,
-    probes: 20,
-    mean_context_tokens: 0,
-    cached_prefix_share: null,
-    overhead_calls: 0,
-    unanswered: 0,
-    logs: null,
-    crashed_logs: null,
-    retrieval_tokens: 0,
-    cached_input_tokens: 0,
-    cache_write_tokens: 0,
-    cost_usd: 1,
-    cost_vs_full: 0,
-    invalid_asks: null,
-    ...NO_INTERVALS,
-    ...figures,
-  };
+  return summaryRow(scenario, strategy, { saving_vs_full: 0, answer_recall: 0.85, probes: 20, unanswered: 0, cost_usd: 1, cost_vs_full: 0, ...figures });
 }
 
 function decision(summary: SummaryRow, settings: Record<string, unknown> = {}): DecisionRow {

@@ -1,5 +1,5 @@
 import type { Candidate, Recommendation, Verdict } from '../../src/metrics/recommendation.js';
-import { NO_INTERVALS } from '../../src/metrics/intervals.js';
+import { summaryRow } from '../helpers/records.js';
 import type { RunEvent } from '../../src/metrics/run-events.js';
 import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
 import type { LogSummary, RunResult, SummaryRow, UnitResult } from '../../src/metrics/types.js';
@@ -148,7 +148,7 @@ export function corpusDecisionRun(logs = 500): RunResult {
       const crashed = strategy === 'tri-modal' && i % 7 === 3;
       if (crashed)
         events.push({ type: 'crash', step: firstStep + 12, atMs: 0, kind: 'overflow', message: `prepare() returned a context over the window at step 12` });
-      const row = summaryRow(strategy, steps, Math.round(fullTokens * share), crashed, Math.max(0, Math.min(1, 0.85 - s / 60 + (next() - 0.5) / 4)));
+      const row = corpusRow(strategy, steps, Math.round(fullTokens * share), crashed, Math.max(0, Math.min(1, 0.85 - s / 60 + (next() - 0.5) / 4)));
       const log: LogSummary = {
         transcript: `corpus/log-${String(i).padStart(3, '0')}.traj.json`,
         id: `task-${String(i).padStart(3, '0')}`,
@@ -162,7 +162,7 @@ export function corpusDecisionRun(logs = 500): RunResult {
     const crashedLogs = perLog.filter((log) => log.summary.crashed).length;
     const recalls = perLog.map((log) => log.summary.answer_recall ?? 0);
     const summary: SummaryRow = {
-      ...summaryRow(
+      ...corpusRow(
         strategy,
         sum((r) => r.steps),
         sum((r) => r.total_tokens),
@@ -206,10 +206,8 @@ export function corpusDecisionRun(logs = 500): RunResult {
   return { ...result, recommendation: handMadeRecommendation(result) };
 }
 
-function summaryRow(strategy: string, steps: number, tokens: number, crashed: boolean, recall: number): SummaryRow {
-  return {
-    scenario: 'swe-corpus',
-    strategy,
+function corpusRow(strategy: string, steps: number, tokens: number, crashed: boolean, recall: number): SummaryRow {
+  return summaryRow('swe-corpus', strategy, {
     steps,
     steps_completed: crashed ? 12 : steps,
     crashed,
@@ -217,28 +215,16 @@ function summaryRow(strategy: string, steps: number, tokens: number, crashed: bo
     crash_step: crashed ? 12 : null,
     prompt_tokens: Math.round(tokens * 0.98),
     completion_tokens: tokens - Math.round(tokens * 0.98),
-    overhead_tokens: 0,
     total_tokens: tokens,
     peak_context_tokens: Math.round(tokens / Math.max(1, steps)) * 2,
-    saving_vs_full: null,
-    rate_limit_hits: 0,
-    wait_ms: 0,
-    compactions: 0,
     retention: recall,
     answer_recall: Number(recall.toFixed(4)),
     probes: 12,
     mean_context_tokens: Math.round(tokens / Math.max(1, steps)),
     cached_prefix_share: 0.9,
-    overhead_calls: 0,
     unanswered: 0,
-    logs: null,
-    crashed_logs: null,
-    retrieval_tokens: 0,
     cached_input_tokens: Math.round(tokens * 0.9),
-    cache_write_tokens: 0,
     cost_usd: Number((tokens * USD_PER_TOKEN).toFixed(6)),
-    cost_vs_full: null,
     invalid_asks: 0,
-    ...NO_INTERVALS,
-  };
+  });
 }

@@ -2,23 +2,10 @@ import type { RunEvent, StepRecord } from '../../src/metrics/run-events.js';
 import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
 import { RESULT_SCHEMA_VERSION, type RunResult, type UnitResult } from '../../src/metrics/types.js';
 import { strategyNames } from '../../src/strategies/index.js';
+import { stepRecord } from '../helpers/records.js';
 
 function step(n: number, context: number): StepRecord {
-  return {
-    step: n,
-    messageId: `a${n}`,
-    atMs: n * 5000,
-    promptTokens: context,
-    completionTokens: 150,
-    contextTokens: context,
-    contextMessages: 2 + 2 * n,
-    cachedPrefixTokens: 0,
-    overheadTokens: 0,
-    retries: 0,
-    rateLimitHits: 0,
-    waitMs: 0,
-    status: 'ok',
-  };
+  return stepRecord(n, context, { messageId: `a${n}`, atMs: n * 5000, completionTokens: 150, contextMessages: 2 + 2 * n });
 }
 
 /** A run of `count` steps through every registered strategy: full grows, the others compact every 50 + i steps. */
