@@ -6,18 +6,17 @@
  *
  *   measure.js floor <scenario.yaml>            read the scenario's transcript, tokenize each distinct text once
  *   measure.js run <scenario file|dir> <workers> runSuite, mocked, no report written
- *   measure.js report <scenario> <workers> <out>  runSuite, then every report written to <out> (as `ctxbench run` writes them)
+ *   measure.js report <scenario> <workers> <out>  `ctxbench run --quiet`: every report written to <out>
  */
 import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
+import { readdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { countTokens, tokenizerStats, toolCallText } from '../tokens/tokenizer.js';
 import { runSuite } from '../engine/run-suite.js';
-import { renderReports, reporterNames } from '../report/index.js';
-import { writeReportFiles } from '../report/write.js';
-import { resultForWriting } from '../redact/result.js';
+import { runSession } from '../cli/run-session.js';
 
 interface Measurement {
   seconds: number;
@@ -51,13 +50,12 @@ async function run(scenarios: string, workers: number): Promise<string> {
   return `${result.units.length} units, ${steps} steps`;
 }
 
-/** A run and its reports, written one format after another, redacted, as `ctxbench run` writes them. */
+/** A run and every report, as `ctxbench run --quiet` makes them (journaled, redacted, written one format after another). */
 async function runAndReport(scenarios: string, workers: number, out: string): Promise<string> {
-  const result = resultForWriting(await runSuite({ scenarios: [scenarios], workers }), true);
-  let files = 0;
-  for (const name of reporterNames()) files += (await writeReportFiles(out, renderReports(result, [name]))).length;
+  rmSync(out, { recursive: true, force: true });
+  const result = await runSession({ scenarios: [scenarios], overrides: {}, mode: 'mock', redact: true }, { out, workers, quiet: true, resume: false });
   const steps = result.units.reduce((n, u) => n + u.summary.steps_completed, 0);
-  return `${result.units.length} units, ${steps} steps, ${files} report files`;
+  return `${result.units.length} units, ${steps} steps, ${readdirSync(out).length} report files`;
 }
 
 async function main(): Promise<void> {

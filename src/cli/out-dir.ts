@@ -1,10 +1,35 @@
-import { accessSync, appendFileSync, constants, existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  appendFileSync,
+  closeSync,
+  constants,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { displayPath } from '../paths.js';
-import { JOURNAL_FILE, formatJournalHeader, formatJournalUnit, parseJournal, type Journal, type JournalHeader } from '../engine/journal.js';
+import {
+  JOURNAL_FILE,
+  formatJournalHeader,
+  formatJournalUnit,
+  journalUnitIndex,
+  parseJournal,
+  parseJournalUnitLine,
+  type Journal,
+  type JournalHeader,
+} from '../engine/journal.js';
 import type { UnitResult } from '../metrics/types.js';
+import type { UnitDetails } from '../report/types.js';
 
 /**
  * The output folder of a run: validated before anything runs, locked while the run writes to it
@@ -200,16 +225,76 @@ export function readJournal(out: string): Journal {
   return journal;
 }
 
-/** Units an unfinished run left journaled in `out` (0 when none). */
+/**
+ * The whole units journaled in `out`, in plan order (the order of a run's result), each read from
+ * its line when asked: the reports of a run whose units came back summary-only (a corpus's) are
+ * rendered from these, one unit in memory at a time. A unit journaled twice: its last line.
+ */
+export function journalDetails(out: string): UnitDetails {
+  const path = journalPath(out);
+  const lines = indexUnitLines(path);
+  const order = [...lines.keys()].sort((a, b) => a - b).map((index) => lines.get(index) as Span);
+  return {
+    count: order.length,
+    load(i) {
+      const span = order[i];
+      if (span === undefined) throw new RangeError(`no unit ${i} in ${displayPath(path)} (${order.length} journaled)`);
+      return parseJournalUnitLine(readSpan(path, span));
+    },
+  };
+}
+
+/** Bytes `offset` to `offset + length` of a file. */
+interface Span {
+  offset: number;
+  length: number;
+}
+
+/** Where each journaled unit's line is, by plan index (a torn last line left out). */
+function indexUnitLines(path: string): Map<number, Span> {
+  const lines = new Map<number, Span>();
+  const fd = openSync(path, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(1 << 22);
+    let start = 0;
+    for (let position = 0; ;) {
+      const read = readSync(fd, chunk, 0, chunk.length, position);
+      if (read === 0) break;
+      for (let at = chunk.indexOf(10); at !== -1 && at < read; at = chunk.indexOf(10, at + 1)) {
+        const end = position + at;
+        const head = Buffer.allocUnsafe(Math.min(32, end - start));
+        readSync(fd, head, 0, head.length, start);
+        const index = journalUnitIndex(head.toString('utf8'));
+        if (index !== undefined) lines.set(index, { offset: start, length: end - start });
+        start = end + 1;
+      }
+      position += read;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return lines;
+}
+
+function readSpan(path: string, span: Span): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(span.length);
+    for (let done = 0; done < span.length;) {
+      const read = readSync(fd, buffer, done, span.length - done, span.offset + done);
+      if (read === 0) throw new Error(`${displayPath(path)} ended inside a journaled unit`);
+      done += read;
+    }
+    return buffer.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Units an unfinished run left journaled in `out` (0 when none), counted without reading the journal whole (a corpus's passes V8's longest string). */
 export function countJournaled(out: string): number {
   const path = journalPath(out);
-  if (!existsSync(path)) return 0;
-  return Math.max(
-    0,
-    readFileSync(path, 'utf8')
-      .split('\n')
-      .filter((line) => line !== '').length - 1,
-  );
+  return existsSync(path) ? indexUnitLines(path).size : 0;
 }
 
 /**

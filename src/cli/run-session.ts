@@ -14,7 +14,8 @@ import type { ProviderMode } from '../contracts/provider.js';
 import type { ShardSpec } from '../engine/shard.js';
 import type { DecisionOptions } from '../metrics/recommend.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
-import { checkOutDir, countJournaled, lockOutDir, openJournal, readJournal, journalPath, type JournalWriter } from './out-dir.js';
+import { checkOutDir, countJournaled, journalDetails, lockOutDir, openJournal, readJournal, journalPath, type JournalWriter } from './out-dir.js';
+import { isCorpus } from '../metrics/corpus.js';
 import { trapStopSignals } from './signals.js';
 import { createProgress } from './progress.js';
 import { useColor } from './options.js';
@@ -81,6 +82,8 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
     const result = await runSuite({
       ...runOptionsOf(request, cassette),
       workers: options.workers,
+      // Every unit is journaled whole: a corpus's units stay in memory summary-only, and its reports read them back.
+      summaryOnlyCorpus: true,
       ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       onUnit: progress.onUnit,
       signal: trap.signal,
@@ -112,10 +115,12 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
     await cassette?.close(true);
     recorded = true;
     const shown = resultForWriting(result, request.redact);
-    // One format at a time: a corpus's files are never all in memory together.
+    // The journal holds each unit as the reports show it (redacted unless --no-redact).
+    const details = isCorpus(result.units) ? journalDetails(out) : undefined;
+    // One format at a time, each file's units one at a time: a corpus's files are never all in memory together.
     const written: string[] = [];
     for (const name of request.reports ?? reporterNames())
-      written.push(...(await writeReportFiles(out, renderReports(shown, [name]), { redact: request.redact })));
+      written.push(...(await writeReportFiles(out, renderReports(shown, [name], details), { redact: request.redact })));
     if (result.partial === undefined) journal?.remove();
     // The terminal is a log: always redacted.
     if (!options.quiet) printSummary(request.redact ? shown : resultForWriting(result, true), written.length, out, started);

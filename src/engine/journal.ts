@@ -53,6 +53,20 @@ export function formatJournalUnit(index: number, result: UnitResult): string {
   return `${JSON.stringify({ unit: index, result })}\n`;
 }
 
+/**
+ * The plan index of a journaled unit from the start of its line (`{"unit":<index>,...`), so that a
+ * journal of units tens of MB each can be indexed without parsing them; undefined for another line.
+ */
+export function journalUnitIndex(lineStart: string): number | undefined {
+  const match = /^\{"unit":(\d+),/.exec(lineStart);
+  return match === null ? undefined : Number(match[1]);
+}
+
+/** The unit of one journaled line (`formatJournalUnit`'s). */
+export function parseJournalUnitLine(line: string): UnitResult {
+  return (JSON.parse(line) as { result: UnitResult }).result;
+}
+
 /** Parses a journal; errors name the file, line and field. A torn last line is dropped. */
 export function parseJournal(text: string, file: string): Journal {
   const lines = text.split('\n');

@@ -5,7 +5,8 @@ import type { Transcript } from '../transcript/types.js';
 import { RESULT_SCHEMA_VERSION } from '../metrics/types.js';
 import { expandScenarioPaths, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { DEFAULT_SEED, type ScenarioOverrides } from '../scenario/resolve.js';
-import { applySavingVsFull } from '../metrics/summarize.js';
+import { applySavingVsFull, type SavingInput } from '../metrics/summarize.js';
+import { savingInputOf, summaryOnly } from '../metrics/summary-only.js';
 import type { DecisionOptions } from '../metrics/recommend.js';
 import { recommendRun } from './recommend-run.js';
 import { VERSION } from '../version.js';
@@ -79,6 +80,12 @@ export interface RunOptions {
   /** Called with each unit's result as soon as it finishes (the CLI journals it). */
   onUnitResult?: (index: number, result: UnitResult) => void;
   /**
+   * The caller keeps each unit's whole form (`onUnitResult`, `beforeUnits`): units over a corpus of
+   * logs come back summary-only (metrics/summary-only.ts), their summaries the same, so that a
+   * benchmark's worth of logs is never all in memory. Default false: every unit whole.
+   */
+  summaryOnlyCorpus?: boolean;
+  /**
    * Aborting stops starting units (worker threads drop the units in flight); the result then
    * holds the finished units and says so in `partial`, with the abort reason.
    */
@@ -148,7 +155,8 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
   if (early) await Promise.all(prepared.map(completeProbes));
   if (mode === 'live') await preflightLiveProviders(units, byKey, options);
   const done = (await options.beforeUnits?.({ units, fingerprint: fingerprintRun(prepared, units, mode) })) ?? new Map<number, UnitResult>();
-  const finished = new Map(done);
+  const finished = new FinishedUnits(options.summaryOnlyCorpus === true);
+  for (const [index, result] of done) finished.set(index, result);
   await runPlannedUnits(
     units.filter((unit) => !done.has(unit.index)),
     {
@@ -159,9 +167,10 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
       ...(started !== undefined ? { started } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
       onProgress: reportProgress(options, units, prepared, finished),
+      collect: false,
     },
   );
-  const results = applySavingVsFull(units.flatMap((unit) => finished.get(unit.index) ?? []));
+  const results = finished.results(units);
   const whole = options.shard === undefined && results.length === units.length;
   return {
     schemaVersion: RESULT_SCHEMA_VERSION,
@@ -213,7 +222,7 @@ function reportProgress(
   options: RunOptions,
   units: readonly PlannedUnit[],
   prepared: readonly PreparedScenario[],
-  finished: Map<number, UnitResult>,
+  finished: FinishedUnits,
 ): (event: UnitProgress) => void {
   const positions = new Map(units.map((unit, position) => [unit.index, position]));
   const names = new Map(prepared.map(({ scenario }) => [scenario.file, scenario.name]));
@@ -244,6 +253,40 @@ function reportProgress(
       ...(result !== undefined ? { unit: result } : {}),
     });
   };
+}
+
+/**
+ * The finished units of a run by plan index, each as the run keeps it: whole, or (`summaryOnly`) a
+ * corpus's units summary-only beside what their pairing with `full` needs.
+ */
+class FinishedUnits {
+  private readonly kept = new Map<number, UnitResult>();
+  private readonly pairing = new Map<number, SavingInput>();
+
+  constructor(private readonly summaryOnly: boolean) {}
+
+  get size(): number {
+    return this.kept.size;
+  }
+
+  has(index: number): boolean {
+    return this.kept.has(index);
+  }
+
+  set(index: number, result: UnitResult): void {
+    const kept = this.summaryOnly ? summaryOnly(result) : result;
+    this.kept.set(index, kept);
+    if (kept !== result) this.pairing.set(index, savingInputOf(result));
+  }
+
+  /** The finished units of `units`, in their order, with `saving_vs_full`, `cost_vs_full` and the intervals filled in. */
+  results(units: readonly PlannedUnit[]): UnitResult[] {
+    const indices = units.map((unit) => unit.index).filter((index) => this.kept.has(index));
+    const kept = indices.map((index) => this.kept.get(index) as UnitResult);
+    if (this.pairing.size === 0) return applySavingVsFull(kept);
+    const paired = applySavingVsFull(indices.map((index, i) => this.pairing.get(index) ?? (kept[i] as UnitResult)));
+    return kept.map((unit, i) => ({ ...unit, summary: (paired[i] as SavingInput).summary }));
+  }
 }
 
 function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[]): ScenarioInfo {

@@ -20,6 +20,11 @@ export interface PoolOptions extends ExecutorOptions {
   prepared?: ReadonlyMap<string, PreparedScenario>;
   onProgress?: (event: UnitProgress) => void;
   /**
+   * `false`: each result goes to `onProgress` only and none is kept here (the call returns none),
+   * so that a run which keeps less of each (a corpus's units, run-suite.ts) never holds them all.
+   */
+  collect?: boolean;
+  /**
    * Finishes a prepared scenario (its generated probes, run-suite.ts) before a unit of it runs
    * or it crosses to a thread. With threads, this thread finishes them one after another while
    * the threads run the units of those already finished.
@@ -147,7 +152,7 @@ async function runInThread(units: readonly PlannedUnit[], executors: readonly Un
     // Stopped mid-unit (a live request aborted): the unit is dropped, as worker threads drop theirs.
     if (result === undefined) break;
     options.onProgress?.({ phase: 'end', unit, result });
-    results.push(result);
+    if (options.collect !== false) results.push(result);
   }
   return results;
 }
@@ -179,6 +184,7 @@ async function runUnlessStopped(running: Promise<UnitResult>, signal: AbortSigna
  */
 function runOnWorkers(units: readonly PlannedUnit[], count: number, options: PoolOptions): Promise<UnitResult[]> {
   const byIndex = new Map<number, UnitResult>();
+  let ended = 0;
   const positions = new Map(units.map((unit, position) => [unit.index, position]));
   const queue = unitQueue(units, options.prepared);
   let settled = false;
@@ -222,9 +228,10 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
         if (message.type === 'error') return finish(reviveError(message));
         const unit = units[positions.get(message.index) ?? -1] as PlannedUnit;
         if (message.type === 'start') return options.onProgress?.({ phase: 'start', unit });
-        byIndex.set(message.index, message.result);
+        if (options.collect !== false) byIndex.set(message.index, message.result);
+        ended += 1;
         options.onProgress?.({ phase: 'end', unit, result: message.result });
-        if (byIndex.size === units.length) return finish(undefined);
+        if (ended === units.length) return finish(undefined);
         feed(thread);
       });
       thread.on('error', (error) => finish(error));

@@ -25,12 +25,15 @@ export const NO_INTERVALS: UnitIntervals = {
   answer_recall_ci_high: null,
 };
 
+/** What the pairing with `full` reads of a step: its number, status, tokens and cost. */
+export type PairedStep = Pick<StepRecord, 'step' | 'status' | 'promptTokens' | 'completionTokens' | 'overheadTokens' | 'costUsd'>;
+
 /** What the intervals need of a unit: its steps, its logs and its probe answers. */
 export interface IntervalInput {
   summary: { scenario: string; strategy: string };
-  steps: readonly StepRecord[];
+  steps: readonly PairedStep[];
   logs?: readonly LogSummary[];
-  probes?: { answers: readonly ProbeAnswer[] };
+  probes?: { answers: readonly Pick<ProbeAnswer, 'probeId' | 'correct' | 'unanswered'>[] };
 }
 
 /** One log of a unit, paired with the same log of `full`: the sums the statistics take. */
@@ -87,8 +90,8 @@ export function unitIntervals(unit: IntervalInput, full: IntervalInput | undefin
 }
 
 function logSample(unit: IntervalInput, full: IntervalInput | undefined, log: LogSummary, end: number): LogSample {
-  const inLog = (step: StepRecord): boolean => step.step >= log.firstStep && step.step < end;
-  const baseline = new Map<number, StepRecord>();
+  const inLog = (step: PairedStep): boolean => step.step >= log.firstStep && step.step < end;
+  const baseline = new Map<number, PairedStep>();
   for (const step of full?.steps ?? []) if (step.status === 'ok' && inLog(step)) baseline.set(step.step, step);
   const tokens = { mine: 0, theirs: 0 };
   let cost: { mine: number; theirs: number } | null = { mine: 0, theirs: 0 };
@@ -132,6 +135,6 @@ function recallOf(drawn: readonly LogSample[]): number | null {
   return asked === 0 ? null : correct / asked;
 }
 
-function stepTokens(step: StepRecord): number {
+function stepTokens(step: PairedStep): number {
   return step.promptTokens + step.completionTokens + step.overheadTokens;
 }

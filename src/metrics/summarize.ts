@@ -1,7 +1,7 @@
 import type { CallPurpose } from '../contracts/provider.js';
 import type { RunEvent, StepRecord } from './run-events.js';
 import type { SummaryRow } from './types.js';
-import { NO_INTERVALS, unitIntervals, type IntervalInput } from './intervals.js';
+import { NO_INTERVALS, unitIntervals, type IntervalInput, type PairedStep } from './intervals.js';
 
 /** The probe figures of a unit, already reduced by the probes module; `null` = not measured. */
 interface ProbeFigures {
@@ -102,7 +102,7 @@ function sumOverheadCalls(events: readonly RunEvent[]): { tokens: number; calls:
 /** What the saving needs of a unit: its summary row and its per-step records (and, over several logs, its logs and answers for the intervals). */
 export interface SavingInput extends IntervalInput {
   summary: SummaryRow;
-  steps: readonly StepRecord[];
+  steps: readonly PairedStep[];
 }
 
 /**
@@ -140,7 +140,7 @@ export function applySavingVsFull<T extends SavingInput>(units: readonly T[]): T
 function pairedTotals(
   unit: SavingInput,
   full: SavingInput | undefined,
-  value: (step: StepRecord) => number | undefined,
+  value: (step: PairedStep) => number | undefined,
 ): { mine: number; theirs: number } | undefined {
   if (full === undefined) return undefined;
   const baseline = new Map<number, number | undefined>();
@@ -158,7 +158,7 @@ function pairedTotals(
   return theirs === 0 ? undefined : { mine, theirs };
 }
 
-function stepTokens(step: StepRecord): number {
+function stepTokens(step: PairedStep): number {
   return step.promptTokens + step.completionTokens + step.overheadTokens;
 }
 

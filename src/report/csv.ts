@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import { SUMMARY_COLUMNS } from '../metrics/columns.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
-import { partedFile, type ReportFile, type Reporter } from './types.js';
+import { detailsOf, partedFile, type ReportFile, type Reporter, type UnitDetails } from './types.js';
 
 type Cell = string | number | boolean | null | undefined;
 type Row = Record<string, Cell>;
@@ -86,7 +86,7 @@ const PROBE_COLUMNS = [
 ] as const;
 
 /** `summary.csv`, `steps.csv`, `events.csv` and `probes.csv` (header only when nothing was probed). */
-export function renderCsv(result: RunResult): ReportFile[] {
+export function renderCsv(result: RunResult, details: UnitDetails = detailsOf(result)): ReportFile[] {
   return [
     {
       file: 'summary.csv',
@@ -95,17 +95,16 @@ export function renderCsv(result: RunResult): ReportFile[] {
         result.units.map((unit) => ({ ...unit.summary, cost_usd: usd(unit.summary.cost_usd) })),
       ),
     },
-    partedFile('steps.csv', unitParts(STEP_COLUMNS, result.units, stepRows)),
-    partedFile('events.csv', unitParts(EVENT_COLUMNS, result.units, eventRows)),
-    partedFile('probes.csv', unitParts(PROBE_COLUMNS, result.units, probeRows)),
+    partedFile('steps.csv', () => unitParts(STEP_COLUMNS, details, stepRows)),
+    partedFile('events.csv', () => unitParts(EVENT_COLUMNS, details, eventRows)),
+    partedFile('probes.csv', () => unitParts(PROBE_COLUMNS, details, probeRows)),
   ];
 }
 
-/** The header, then each unit's rows as a part of its own: a corpus's rows are never all in memory at once. */
-function unitParts(columns: readonly string[], units: readonly UnitResult[], rowsOf: (unit: UnitResult) => Row[]): string[] {
-  const parts = [toCsv(columns, [])];
-  for (const unit of units) parts.push(toCsv(columns, rowsOf(unit), false));
-  return parts;
+/** The header, then each unit's rows as a part of its own, made as it is read: a corpus's rows are never all in memory at once. */
+function* unitParts(columns: readonly string[], details: UnitDetails, rowsOf: (unit: UnitResult) => Row[]): Generator<string> {
+  yield toCsv(columns, []);
+  for (let i = 0; i < details.count; i++) yield toCsv(columns, rowsOf(details.load(i)), false);
 }
 
 function toCsv(columns: readonly string[], rows: Row[], header = true): string {

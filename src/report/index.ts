@@ -1,13 +1,13 @@
 import { UsageError } from '../errors.js';
 import { csv } from './csv.js';
 import { html } from './html.js';
-import { json, storedForm } from './json.js';
+import { json, storedDetails, storedForm } from './json.js';
 import { junit } from './junit.js';
 import { md } from './md.js';
 import type { RunResult } from '../metrics/types.js';
-import type { ReportFile, Reporter } from './types.js';
+import { detailsOf, type ReportFile, type Reporter, type UnitDetails } from './types.js';
 
-export type { ReportFile, Reporter } from './types.js';
+export type { ReportFile, Reporter, UnitDetails } from './types.js';
 
 /** Every file reporter by name; a new format is one file in `src/report/` and one line here. */
 export const reporters = { json, csv, html, md, junit } satisfies Record<string, Reporter>;
@@ -29,10 +29,12 @@ export function resolveReporter(name: string): Reporter {
 
 /**
  * Renders `result` with the named reporters (all of them when `names` is omitted), in the order
- * given. Every name is resolved before anything renders, so a typo fails fast.
+ * given. Every name is resolved before anything renders, so a typo fails fast. `details`: the
+ * whole units of a result whose units are summary-only (read as the files are written).
  */
-export function renderReports(result: RunResult, names: readonly string[] = reporterNames()): ReportFile[] {
+export function renderReports(result: RunResult, names: readonly string[] = reporterNames(), details?: UnitDetails): ReportFile[] {
   const chosen = [...new Set(names)].map(resolveReporter);
   const stored = storedForm(result);
-  return chosen.flatMap((reporter) => reporter.render(stored));
+  const whole = details === undefined ? detailsOf(stored) : storedDetails(stored, details);
+  return chosen.flatMap((reporter) => reporter.render(stored, whole));
 }

@@ -1,5 +1,5 @@
-import type { RunResult } from '../metrics/types.js';
-import { partedFile, type ReportFile, type Reporter } from './types.js';
+import type { RunResult, UnitResult } from '../metrics/types.js';
+import { detailsOf, partedFile, type ReportFile, type Reporter, type UnitDetails } from './types.js';
 
 /** Fractional numbers keep this many decimals, so float noise never changes the bytes. */
 const DECIMALS = 6;
@@ -13,20 +13,23 @@ const UNITS_MARK = '\u0000ctxbench-units\u0000';
  * per unit (the bytes are those of one `JSON.stringify` of the whole): a corpus of 500 logs ×
  * every strategy makes a file larger than V8's longest string.
  */
-export function renderJson(result: RunResult): ReportFile[] {
+export function renderJson(result: RunResult, details: UnitDetails = detailsOf(result)): ReportFile[] {
   const frame = `${JSON.stringify({ ...result, units: UNITS_MARK }, roundFractions, 2)}\n`;
   const mark = JSON.stringify(UNITS_MARK);
   const at = frame.indexOf(mark);
-  if (result.units.length === 0) return [{ file: 'result.json', contents: frame.replace(mark, '[]') }];
-  const parts = [`${frame.slice(0, at)}[\n`];
-  result.units.forEach((unit, i) => {
-    // A unit sits two levels deep (the result's keys, then the array): four spaces more per line.
-    // JSON strings hold no raw newline, so every newline is the layout's own.
-    const text = `    ${JSON.stringify(unit, roundFractions, 2).replace(/\n/g, '\n    ')}`;
-    parts.push(i < result.units.length - 1 ? `${text},\n` : `${text}\n  ]`);
-  });
-  parts.push(frame.slice(at + mark.length));
-  return [partedFile('result.json', parts)];
+  if (details.count === 0) return [{ file: 'result.json', contents: frame.replace(mark, '[]') }];
+  return [
+    partedFile('result.json', function* () {
+      yield `${frame.slice(0, at)}[\n`;
+      for (let i = 0; i < details.count; i++) {
+        // A unit sits two levels deep (the result's keys, then the array): four spaces more per line.
+        // JSON strings hold no raw newline, so every newline is the layout's own.
+        const text = `    ${JSON.stringify(details.load(i), roundFractions, 2).replace(/\n/g, '\n    ')}`;
+        yield i < details.count - 1 ? `${text},\n` : `${text}\n  ]`;
+      }
+      yield frame.slice(at + mark.length);
+    }),
+  ];
 }
 
 /**
@@ -47,6 +50,25 @@ export function storedForm(result: RunResult): RunResult {
 }
 
 const storedForms = new WeakMap<RunResult, RunResult>();
+
+/**
+ * The details of a stored result (`storedForm`): each unit in its stored form, with the stored
+ * result's own summary row (`details` may hold a unit as it was before `saving_vs_full` and the
+ * intervals were filled in, which only the summary row holds).
+ */
+export function storedDetails(stored: RunResult, details: UnitDetails): UnitDetails {
+  if (details.count !== stored.units.length) throw new Error(`unit details: ${details.count} units for a result of ${stored.units.length}`);
+  return {
+    count: details.count,
+    load(i) {
+      const own = stored.units[i] as UnitResult;
+      const unit = asStored(details.load(i)) as UnitResult;
+      if (unit.scenario !== own.scenario || unit.strategy !== own.strategy)
+        throw new Error(`unit details: unit ${i} is ${unit.scenario} × ${unit.strategy}, the result's is ${own.scenario} × ${own.strategy}`);
+      return { ...unit, summary: own.summary };
+    },
+  };
+}
 
 function asStored(value: unknown): unknown {
   if (typeof value === 'number') return !Number.isFinite(value) ? null : Object.is(value, -0) ? 0 : roundFractions('', value);

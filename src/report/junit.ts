@@ -1,5 +1,5 @@
 import type { RunResult, ScenarioInfo, SummaryRow, UnitResult } from '../metrics/types.js';
-import type { ReportFile, Reporter } from './types.js';
+import { detailsOf, type ReportFile, type Reporter, type UnitDetails } from './types.js';
 import { SUMMARY_CONTRACT_COLUMNS } from '../metrics/columns.js';
 import { maxOf } from '../stats.js';
 
@@ -16,17 +16,21 @@ const PROPERTY_FIELDS = SUMMARY_CONTRACT_COLUMNS.filter((field) => !IN_CASE.has(
  * a `<failure>` naming its kind, step and message. `time` is the unit's virtual duration in
  * seconds, never wall time, so the file is deterministic.
  */
-export function renderJunit(result: RunResult): ReportFile[] {
+export function renderJunit(result: RunResult, details: UnitDetails = detailsOf(result)): ReportFile[] {
+  // Each unit's span, read from its whole form one unit at a time (a corpus's units are summary-only).
+  const seconds = new Map(result.units.map((unit, i) => [unit, virtualSeconds(details.load(i))]));
+  const secondsOf = (unit: UnitResult): number => seconds.get(unit) ?? 0;
   const suites = scenarioNames(result).map((name) =>
     renderSuite(
       name,
       result.scenarios.find((s) => s.name === name),
       result.units.filter((unit) => unit.scenario === name),
+      secondsOf,
     ),
   );
   const units = result.units;
   const failures = units.filter((unit) => unit.summary.crashed).length;
-  const time = units.reduce((sum, unit) => sum + virtualSeconds(unit), 0);
+  const time = units.reduce((sum, unit) => sum + secondsOf(unit), 0);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="ctxbench" tests="${units.length}" failures="${failures}" errors="0" time="${formatSeconds(time)}">`,
@@ -36,15 +40,15 @@ export function renderJunit(result: RunResult): ReportFile[] {
   return [{ file: 'junit.xml', contents: `${lines.join('\n')}\n` }];
 }
 
-function renderSuite(name: string, info: ScenarioInfo | undefined, units: readonly UnitResult[]): string {
+function renderSuite(name: string, info: ScenarioInfo | undefined, units: readonly UnitResult[], secondsOf: (unit: UnitResult) => number): string {
   const failures = units.filter((unit) => unit.summary.crashed).length;
-  const time = units.reduce((sum, unit) => sum + virtualSeconds(unit), 0);
+  const time = units.reduce((sum, unit) => sum + secondsOf(unit), 0);
   const attributes = `name="${escapeXml(name)}" tests="${units.length}" failures="${failures}" errors="0" skipped="0" time="${formatSeconds(time)}"`;
   const properties = info === undefined ? [] : suiteProperties(info);
   return [
     `  <testsuite ${attributes}>`,
     ...(properties.length > 0 ? ['    <properties>', ...properties.map((p) => `      ${p}`), '    </properties>'] : []),
-    ...units.map(renderCase),
+    ...units.map((unit) => renderCase(unit, secondsOf(unit))),
     '  </testsuite>',
   ].join('\n');
 }
@@ -62,8 +66,8 @@ function suiteProperties(info: ScenarioInfo): string[] {
   return entries.filter(([, value]) => value !== undefined).map(([key, value]) => property(key, String(value)));
 }
 
-function renderCase(unit: UnitResult): string {
-  const attributes = `classname="${escapeXml(unit.scenario)}" name="${escapeXml(unit.strategy)}" time="${formatSeconds(virtualSeconds(unit))}"`;
+function renderCase(unit: UnitResult, seconds: number): string {
+  const attributes = `classname="${escapeXml(unit.scenario)}" name="${escapeXml(unit.strategy)}" time="${formatSeconds(seconds)}"`;
   const properties = PROPERTY_FIELDS.map((field) => property(field, formatValue(unit.summary[field])));
   const lines = [`    <testcase ${attributes}>`, '      <properties>', ...properties.map((p) => `        ${p}`), '      </properties>'];
   const failure = describeCrash(unit);

@@ -31,7 +31,7 @@ export async function writeReportFiles(dir: string, files: readonly ReportFile[]
  * Writes one text file atomically (temporary name, then rename), redacted unless told not to. Text
  * in parts is redacted and written one part at a time, so only one part is ever copied.
  */
-export async function writeFileAtomic(path: string, contents: string | readonly string[], options: WriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(path: string, contents: string | Iterable<string>, options: WriteOptions = {}): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   try {

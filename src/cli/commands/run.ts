@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { reporterNames, resolveReporter } from '../../report/index.js';
 import type { ProviderName } from '../../contracts/provider.js';
 import {
@@ -15,6 +15,7 @@ import {
 } from '../options.js';
 import { GateError, UsageError } from '../../errors.js';
 import { providerFaultReasons, strategyCrashReasons } from '../../metrics/crash-reasons.js';
+import { isCorpus } from '../../metrics/corpus.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import { parseShard, type ShardSpec } from '../../engine/shard.js';
 import { checkAndReport } from '../check-report.js';
@@ -119,7 +120,9 @@ async function runCommand(given: string[] | undefined, flags: RunFlags, command:
   const result = await runSession(request, { out, workers: flags.workers, quiet, resume, requestTimeoutMs: flags.requestTimeout * 1000 });
   if (flags.baseline !== undefined) {
     if (!quiet) process.stdout.write('\n');
-    await checkAndReport(result, flags.baseline, { quiet, ...(flags.checkConfig !== undefined ? { config: flags.checkConfig } : {}) });
+    // A corpus's units came back summary-only: the check pairs steps and answers, so it reads them from result.json.
+    const current = isCorpus(result.units) ? join(resolve(out), 'result.json') : result;
+    await checkAndReport(current, flags.baseline, { quiet, ...(flags.checkConfig !== undefined ? { config: flags.checkConfig } : {}) });
   }
   // A strategy that failed (threw, hung, built a context the provider refuses) fails the run: CI must see it.
   // So does a live provider that broke mid-run (a malformed body, no answer in time): nothing was measured.

@@ -1,0 +1,60 @@
+import type { RunEvent } from './run-events.js';
+import type { UnitResult } from './types.js';
+import type { SavingInput } from './summarize.js';
+import type { PairedStep } from './intervals.js';
+import { isCorpus } from './corpus.js';
+
+/**
+ * A unit over a corpus of logs as a run keeps it in memory once its whole form is streamed to disk
+ * (the run journal, cli/run-session.ts): everything but its per-step records, its per-event
+ * timeline and its per-probe answers and curves. Those are most of a unit's weight (21 units of
+ * 500 logs held more than 2.5 GB with them), and no view of a corpus reads them (report/html-corpus.ts
+ * draws the logs' summaries): the reports that write them (result.json, the CSVs) read the whole
+ * units back one at a time. Kept: the crash events and the provider faults behind them, from
+ * which every report words its crash reasons. A unit of fewer logs is returned as it is. Pure.
+ */
+export function summaryOnly(unit: UnitResult): UnitResult {
+  if (!isCorpus([unit])) return unit;
+  const probes =
+    unit.probes === undefined
+      ? undefined
+      : (() => {
+          const { recallCurve: _curve, specificsAfterCompaction: _after, ...rest } = unit.probes;
+          return { ...rest, answers: [], retention: [] };
+        })();
+  return { ...unit, steps: [], events: unit.events.filter(isCrashEvidence), ...(probes !== undefined ? { probes } : {}) };
+}
+
+/** A crash, or a provider fault (a malformed body, a timeout) that may have ended the session. */
+function isCrashEvidence(event: RunEvent): boolean {
+  if (event.type === 'crash') return true;
+  return event.type === 'failure' && ('malformed' in event.failure || 'timedOut' in event.failure);
+}
+
+/**
+ * What `applySavingVsFull` reads of a unit (metrics/summarize.ts), and no more: per step its number,
+ * status, tokens and cost; per answer its probe id and whether it was right or unanswered. A
+ * corpus unit is paired with `full` from this once its whole form is gone: the figures are those
+ * of the whole units.
+ */
+export function savingInputOf(unit: UnitResult): SavingInput {
+  const steps = unit.steps.map((step): PairedStep => ({
+    step: step.step,
+    status: step.status,
+    promptTokens: step.promptTokens,
+    completionTokens: step.completionTokens,
+    overheadTokens: step.overheadTokens,
+    ...(step.costUsd !== undefined ? { costUsd: step.costUsd } : {}),
+  }));
+  const answers = (unit.probes?.answers ?? []).map((answer) => ({
+    probeId: answer.probeId,
+    correct: answer.correct,
+    ...(answer.unanswered !== undefined ? { unanswered: answer.unanswered } : {}),
+  }));
+  return {
+    summary: unit.summary,
+    steps,
+    ...(unit.logs !== undefined ? { logs: unit.logs } : {}),
+    ...(unit.probes !== undefined ? { probes: { answers } } : {}),
+  };
+}
