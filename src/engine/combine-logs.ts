@@ -31,51 +31,106 @@ interface Offset {
  * are the same either way). Pure.
  */
 export function combineLogResults(parts: readonly LogResult[]): UnitResult {
-  const first = parts[0];
-  if (first === undefined) throw new Error('combineLogResults: no logs');
+  const combiner = createLogCombiner();
+  for (const part of parts) combiner.add(part);
+  return combiner.finish();
+}
+
+/**
+ * `combineLogResults` one log at a time, as the logs are replayed: each log's records are moved
+ * into the unit's as it comes, so that a unit of a corpus is never held twice (every log's result,
+ * and the unit made of them).
+ */
+export function createLogCombiner(): { add(part: LogResult): void; finish(): UnitResult } {
+  let first: UnitResult | undefined;
   const steps: StepRecord[] = [];
   const events: RunEvent[] = [];
   const logs: LogSummary[] = [];
-  const probeParts: { prefix: string; offset: Offset; probes: UnitProbeResult; list: { id: string; kind: ProbeKind; source: 'output' | 'agent' }[] }[] = [];
+  const probes: CombinedProbes = { list: [], answers: [], retention: [], afterCompaction: [], specifics: [] };
+  let probed = false;
+  let crashedLogs = 0;
   const offset: Offset = { step: 0, atMs: 0 };
-  for (const { log, result } of parts) {
-    const at = { ...offset };
-    for (const s of result.steps) steps.push({ ...s, step: s.step + at.step, atMs: s.atMs + at.atMs });
-    for (const e of result.events) events.push(shiftEvent(e, at));
-    const id = log.transcript.header.id;
-    logs.push({ transcript: displayPath(log.file), id, firstStep: at.step, summary: result.summary });
-    if (result.probes !== undefined) {
-      const list = (log.probes?.probes ?? []).map((mp) => ({ id: `${id}/${mp.probe.id}`, kind: mp.probe.kind, source: mp.source }));
-      probeParts.push({ prefix: `${id}/`, offset: at, probes: result.probes, list });
-    }
-    offset.step += result.summary.steps;
-    offset.atMs += endTime(result);
-  }
-  const probes = probeParts.length === 0 ? undefined : combineProbes(probeParts);
-  // At corpus scale the retention curves (a point per probe per step: most of a unit's weight)
-  // are reduced to their figures; no chart of a corpus draws them (report/html-corpus.ts).
-  if (probes !== undefined && parts.length > CORPUS_LOGS) probes.detail.retention = [];
-  const summary = summarizeUnit({
-    scenario: first.result.scenario,
-    strategy: first.result.strategy,
-    totalSteps: offset.step,
-    steps,
-    events,
-    ...(probes !== undefined ? { probes: probes.figures } : {}),
-  });
-  summary.logs = parts.length;
-  summary.crashed_logs = parts.filter((part) => part.result.summary.crashed).length;
   return {
-    scenario: first.result.scenario,
-    strategy: first.result.strategy,
-    options: first.result.options,
-    summary,
-    steps,
-    events,
-    ...(first.result.thresholds !== undefined ? { thresholds: first.result.thresholds } : {}),
-    ...(probes !== undefined ? { probes: probes.detail } : {}),
-    logs,
+    add({ log, result }) {
+      first ??= result;
+      const at = { ...offset };
+      for (const s of result.steps) steps.push({ ...s, step: s.step + at.step, atMs: s.atMs + at.atMs });
+      for (const e of result.events) events.push(shiftEvent(e, at));
+      const id = log.transcript.header.id;
+      logs.push({ transcript: displayPath(log.file), id, firstStep: at.step, summary: result.summary });
+      if (result.summary.crashed) crashedLogs += 1;
+      if (result.probes !== undefined) {
+        probed = true;
+        addProbes(probes, `${id}/`, at, result.probes, log.probes?.probes ?? []);
+      }
+      offset.step += result.summary.steps;
+      offset.atMs += endTime(result);
+    },
+    finish() {
+      if (first === undefined) throw new Error('combineLogResults: no logs');
+      const combined = probed ? aggregateCombined(probes) : undefined;
+      // At corpus scale the retention curves (a point per probe per step: most of a unit's weight)
+      // are reduced to their figures; no chart of a corpus draws them (report/html-corpus.ts).
+      if (combined !== undefined && logs.length > CORPUS_LOGS) combined.detail.retention = [];
+      const summary = summarizeUnit({
+        scenario: first.scenario,
+        strategy: first.strategy,
+        totalSteps: offset.step,
+        steps,
+        events,
+        ...(combined !== undefined ? { probes: combined.figures } : {}),
+      });
+      summary.logs = logs.length;
+      summary.crashed_logs = crashedLogs;
+      return {
+        scenario: first.scenario,
+        strategy: first.strategy,
+        options: first.options,
+        summary,
+        steps,
+        events,
+        ...(first.thresholds !== undefined ? { thresholds: first.thresholds } : {}),
+        ...(combined !== undefined ? { probes: combined.detail } : {}),
+        logs,
+      };
+    },
   };
+}
+
+/** The probes of the logs so far, their answers and curves moved to the unit's steps and ids. */
+interface CombinedProbes {
+  list: { id: string; kind: ProbeKind; source: 'output' | 'agent' }[];
+  answers: ProbeAnswer[];
+  retention: RetentionCurve[];
+  afterCompaction: NonNullable<UnitProbeResult['specificsAfterCompaction']>;
+  specifics: UnitProbeResult['specifics'][];
+}
+
+function addProbes(
+  into: CombinedProbes,
+  prefix: string,
+  offset: Offset,
+  probes: UnitProbeResult,
+  logProbes: NonNullable<PreparedLog['probes']>['probes'],
+): void {
+  for (const mp of logProbes) into.list.push({ id: `${prefix}${mp.probe.id}`, kind: mp.probe.kind, source: mp.source });
+  for (const a of probes.answers) into.answers.push({ ...a, probeId: `${prefix}${a.probeId}`, step: a.step + offset.step });
+  for (const c of probes.retention) {
+    into.retention.push({ ...c, probeId: `${prefix}${c.probeId}`, points: c.points.map(([step, kept]): [number, 0 | 1] => [step + offset.step, kept]) });
+  }
+  for (const s of probes.specificsAfterCompaction ?? []) into.afterCompaction.push({ ...s, step: s.step + offset.step });
+  into.specifics.push(probes.specifics);
+}
+
+function aggregateCombined(probes: CombinedProbes) {
+  const { figures, ...detail } = aggregateProbes({
+    probes: probes.list,
+    answers: probes.answers,
+    retention: probes.retention,
+    specifics: meanSpecifics(probes.specifics),
+    ...(probes.afterCompaction.length > 0 ? { specificsAfterCompaction: probes.afterCompaction } : {}),
+  });
+  return { figures, detail };
 }
 
 /** The virtual time a log's session ended at: its last step or event. */
@@ -88,29 +143,6 @@ function endTime(result: UnitResult): number {
 
 function shiftEvent(event: RunEvent, at: Offset): RunEvent {
   return { ...event, step: event.step + at.step, atMs: event.atMs + at.atMs };
-}
-
-function combineProbes(
-  parts: readonly { prefix: string; offset: Offset; probes: UnitProbeResult; list: { id: string; kind: ProbeKind; source: 'output' | 'agent' }[] }[],
-) {
-  const answers: ProbeAnswer[] = [];
-  const retention: RetentionCurve[] = [];
-  const afterCompaction: NonNullable<UnitProbeResult['specificsAfterCompaction']> = [];
-  for (const { prefix, offset, probes } of parts) {
-    for (const a of probes.answers) answers.push({ ...a, probeId: `${prefix}${a.probeId}`, step: a.step + offset.step });
-    for (const c of probes.retention) {
-      retention.push({ ...c, probeId: `${prefix}${c.probeId}`, points: c.points.map(([step, kept]): [number, 0 | 1] => [step + offset.step, kept]) });
-    }
-    for (const s of probes.specificsAfterCompaction ?? []) afterCompaction.push({ ...s, step: s.step + offset.step });
-  }
-  const { figures, ...detail } = aggregateProbes({
-    probes: parts.flatMap((p) => p.list),
-    answers,
-    retention,
-    specifics: meanSpecifics(parts.map((p) => p.probes.specifics)),
-    ...(afterCompaction.length > 0 ? { specificsAfterCompaction: afterCompaction } : {}),
-  });
-  return { figures, detail };
 }
 
 type Specifics = UnitProbeResult['specifics'];

@@ -10,7 +10,7 @@ import { InputError } from '../errors.js';
 import type { Transcript } from '../transcript/types.js';
 import { importClaudeSidechains } from '../transcript/claude-sidechains.js';
 import { displayPath } from '../paths.js';
-import { combineLogResults, type LogResult } from './combine-logs.js';
+import { createLogCombiner } from './combine-logs.js';
 import type { PlannedUnit, ScenarioRef } from './plan.js';
 import { listTranscriptLogs, loadScenarioFile } from '../scenario/load.js';
 import { resolveScenario, scenarioSeed, transcriptSource } from '../scenario/resolve.js';
@@ -238,11 +238,11 @@ async function runPlannedUnit(
 ): Promise<UnitResult> {
   const { logs } = ready.prepared;
   if (logs === undefined) return runLog(unit, ready, ready.prepared, options, cache, retrySleep, `${unit.spec.label}/`);
-  const parts: LogResult[] = [];
+  const combiner = createLogCombiner();
   // Each log is a session of its own (its own clock, quota and simulator); the prefix keeps the
   // fault draws of one log independent of the others.
-  for (const [i, log] of logs.entries()) parts.push({ log, result: await runLog(unit, ready, log, options, cache, retrySleep, `${unit.spec.label}/${i}/`) });
-  return combineLogResults(parts);
+  for (const [i, log] of logs.entries()) combiner.add({ log, result: await runLog(unit, ready, log, options, cache, retrySleep, `${unit.spec.label}/${i}/`) });
+  return combiner.finish();
 }
 
 async function runLog(

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from '../helpers/temp.js';
+import { runSession } from '../../src/cli/run-session.js';
+import { runSuite } from '../../src/engine/run-suite.js';
+import { renderReports } from '../../src/report/index.js';
+import { writeReportFiles } from '../../src/report/write.js';
+import { resultForWriting } from '../../src/redact/result.js';
+import { CORPUS_LOGS } from '../../src/metrics/corpus.js';
+import { JOURNAL_FILE } from '../../src/engine/journal.js';
+
+const REAL = fileURLToPath(new URL('../../fixtures/real/mini-swe-agent/', import.meta.url));
+
+/** A corpus just past `CORPUS_LOGS`: the two shortest real trajectories, alternately, each copy named apart. */
+function corpusScenario(): string {
+  const dir = tempDir();
+  mkdirSync(join(dir, 'logs'));
+  const sources = ['django__django-11163.traj.json', 'django__django-10999.traj.json'];
+  for (let i = 0; i <= CORPUS_LOGS; i++) {
+    const name = sources[i % sources.length] as string;
+    copyFileSync(join(REAL, name), join(dir, 'logs', `${String(i).padStart(2, '0')}-${name}`));
+  }
+  const scenario = join(dir, 'corpus.yaml');
+  writeFileSync(scenario, 'name: corpus\ntranscript: logs\nprobes: generate\nstrategies: [full, observation-masking]\n');
+  return scenario;
+}
+
+describe('the reports of a corpus run', () => {
+  it('are the bytes of the whole result in memory, though the run kept its units summary-only and read them back from its journal', async () => {
+    const scenario = corpusScenario();
+    const streamed = tempDir();
+    const result = await runSession(
+      { scenarios: [scenario], overrides: {}, mode: 'mock', redact: true },
+      { out: streamed, workers: 1, quiet: true, resume: false },
+    );
+    // The run kept no step, event or answer of a corpus unit in memory...
+    expect(result.units.map((unit) => [unit.steps.length, unit.probes?.answers.length])).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
+    expect(result.units.every((unit) => unit.summary.saving_vs_full !== null && unit.summary.saving_ci_low !== null)).toBe(true);
+    expect(existsSync(join(streamed, JOURNAL_FILE))).toBe(false);
+
+    // ...and wrote what rendering the whole result in memory writes.
+    const whole = tempDir();
+    await writeReportFiles(whole, renderReports(resultForWriting(await runSuite({ scenarios: [scenario] }), true)));
+    const files = readdirSync(whole).sort();
+    expect(readdirSync(streamed).sort()).toEqual(files);
+    expect(readFileSync(join(whole, 'steps.csv'), 'utf8').split('\n').length).toBeGreaterThan(300);
+    for (const file of files) expect({ file, same: readFileSync(join(streamed, file)).equals(readFileSync(join(whole, file))) }).toEqual({ file, same: true });
+  });
+});
