@@ -28,10 +28,10 @@ function count(n: number): string {
   return `${Number((n / 1_000_000).toFixed(2))}M`;
 }
 
-/** The objective and constraints in words: "cheapest in dollars …, no crash where full does not, recall within 5 points of full". */
+/** The objective and constraints in words: "cheapest in dollars …, no crash where another strategy completes, recall within 5 points of full". */
 export function describeConstraints(options: { objective: Objective; constraints: RecommendationConstraints; aggregate: AggregateRule }): string {
   const { minRecall, maxCrashes } = options.constraints;
-  const crashes = maxCrashes === 0 ? 'no crash where full does not' : `at most ${maxCrashes} crash(es) where full does not`;
+  const crashes = maxCrashes === 0 ? 'no crash where another strategy completes' : `at most ${maxCrashes} crash(es) where another strategy completes`;
   const recall =
     minRecall.kind === 'relative'
       ? `recall within ${Math.round(minRecall.points * 1000) / 10} points of full`
