@@ -41,17 +41,23 @@ export function describeConstraints(options: { objective: Objective; constraints
 
 /** Why recall excludes a candidate: "recall 10 % vs full's 85 %", naming the worst scenario when there are several. */
 export function describeScenarioFigures(
-  worst: { scenario: string; recall: number | null; fullRecall: number | null } | undefined,
+  worst: { scenario: string; recall: number | null; fullRecall: number | null; fullAnsweredNothing: boolean } | undefined,
   scenarios: number,
   aggregate: AggregateRule,
   recall: number | null,
 ): string {
   if (worst === undefined || worst.recall === null || worst.fullRecall === null) return `recall ${recall === null ? 'not measured' : percentText(recall)}`;
-  const figures = `recall ${percentText(worst.recall)} vs full's ${percentText(worst.fullRecall)}`;
+  const figures = `recall ${percentText(worst.recall)} vs ${referenceWords(worst)}`;
   if (scenarios === 1) return figures;
   return aggregate === 'worst-case'
     ? `${figures} on ${worst.scenario}`
     : `mean recall ${percentText(recall ?? 0)}, falls furthest on ${worst.scenario} (${figures})`;
+}
+
+/** `full's 85 %`, or, when `full` crashed before its first ask, what its whole history answers. */
+export function referenceWords(figures: { fullRecall: number | null; fullAnsweredNothing: boolean }): string {
+  const recall = percentText(figures.fullRecall ?? 0);
+  return figures.fullAnsweredNothing ? `${recall} from full's history (full crashed before its first ask)` : `full's ${recall}`;
 }
 
 /** A strategy with its settings as the --grid flags write them: `codex-rebuild trigger=0.5`. */

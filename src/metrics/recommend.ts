@@ -1,6 +1,14 @@
 import type { SummaryRow } from './types.js';
 import type { AggregateRule, Candidate, Objective, Recommendation, RecommendationConstraints, Verdict } from './recommendation.js';
-import { describeConstraints, describeScenarioFigures, formatObjective, OBJECTIVE_WORDS, percentText, summarizeExclusions } from './recommend-words.js';
+import {
+  describeConstraints,
+  describeScenarioFigures,
+  formatObjective,
+  OBJECTIVE_WORDS,
+  percentText,
+  referenceWords,
+  summarizeExclusions,
+} from './recommend-words.js';
 
 /** What the user asks the recommendation for: the objective, the constraints and the aggregation rule. */
 export interface DecisionOptions {
@@ -49,6 +57,8 @@ interface Figures {
   excessWhereFullCrashed: number;
   recall: number | null;
   fullRecall: number | null;
+  /** `full` crashed before its first ask: the reference is its whole history's recall (1). */
+  fullAnsweredNothing: boolean;
   /** The objective's change against `full`, paired over the steps both completed (+0.12 = 12 % dearer). */
   change: number | null;
 }
@@ -189,9 +199,22 @@ function figuresOf(row: DecisionRow, all: readonly DecisionRow[], objective: Obj
     units: Math.max(1, logs.length),
     excessWhereFullCrashed: isFull ? 0 : excessUnits.filter((crashed, i) => crashed && fullCrashed(i)).length,
     recall: row.summary.answer_recall,
-    fullRecall: full?.summary.answer_recall ?? null,
+    fullRecall: referenceRecall(full),
+    fullAnsweredNothing: full !== undefined && full.summary.answer_recall === null && referenceRecall(full) !== null,
     change: isFull ? 0 : full === undefined ? null : changeAgainstFull(row.summary, full.summary, objective),
   };
+}
+
+/**
+ * `full`'s answer recall, the reference of a relative floor. A probe is valid at an ask point only
+ * where the reader answers it from `full`'s whole history there (probes/reference.ts), so the
+ * whole history answers every valid ask: when `full` crashed before its first ask, the reference
+ * is 1, not "unmeasured" (that let a strategy at 25 % recall pass the floor unchecked).
+ */
+function referenceRecall(full: DecisionRow | undefined): number | null {
+  if (full === undefined) return null;
+  if (full.summary.answer_recall !== null) return full.summary.answer_recall;
+  return full.summary.crashed && (full.summary.unanswered ?? 0) > 0 ? 1 : null;
 }
 
 /** The objective's change against `full`: paired cost and tokens (summary.ts); the peak as it is. */
@@ -276,9 +299,9 @@ function describeSaving(change: number | null, objective: Objective): string {
 
 function recallNote(candidate: Candidate, figures: readonly Figures[]): string {
   if (candidate.answerRecall === null) return ', recall not measured';
-  const full = figures.find((f) => f.fullRecall !== null)?.fullRecall;
-  return figures.length === 1 && full !== undefined && full !== null
-    ? `, recall ${percentText(candidate.answerRecall)} vs full's ${percentText(full)}`
+  const reference = figures.find((f) => f.fullRecall !== null);
+  return figures.length === 1 && reference !== undefined
+    ? `, recall ${percentText(candidate.answerRecall)} vs ${referenceWords(reference)}`
     : `, recall ${percentText(candidate.answerRecall)}`;
 }
 

@@ -101,6 +101,23 @@ describe('recommend', () => {
     expect(rec.reason).toMatch(/: 2 crash, 2 lose recall; closest: tiered-truncation \(recall 70 % vs full's 85 %\)$/);
   });
 
+  it("holds recall to full's whole history when full crashed before its first ask", () => {
+    const rows = [
+      decision(row('full', { crashed: true, crash_kind: 'overflow', crash_step: 3, answer_recall: null, unanswered: 40 })),
+      decision(row('codex-rebuild', { cost_usd: 0.8, cost_vs_full: -0.14, answer_recall: 0.25 })),
+      decision(row('reactive-compress', { cost_usd: 1.2, cost_vs_full: 0, answer_recall: 0.97 })),
+    ];
+    const rec = recommend(rows);
+    expect(rec.candidates.find((c) => c.strategy === 'codex-rebuild')?.reason).toBe(
+      "recall 25 % vs 100 % from full's history (full crashed before its first ask)",
+    );
+    expect(rec.strategy).toBe('reactive-compress');
+    expect(rec.reason).toContain("recall 97 % vs 100 % from full's history");
+    // Without probes nothing is measured, crash or not.
+    const unprobed = rows.map((r) => ({ ...r, summary: { ...r.summary, answer_recall: null, probes: null, unanswered: null } }));
+    expect(recommend(unprobed).reason).toContain('answer recall not measured');
+  });
+
   it('excuses a crash where every strategy crashed, and still ranks fewer crashes first', () => {
     const crash = { crashed: true, crash_kind: 'quota' as const, crash_step: 8 };
     const rows = [
