@@ -200,7 +200,7 @@ function figuresOf(row: DecisionRow, all: readonly DecisionRow[], objective: Obj
     excessWhereFullCrashed: isFull ? 0 : excessUnits.filter((crashed, i) => crashed && fullCrashed(i)).length,
     recall: row.summary.answer_recall,
     fullRecall: referenceRecall(full),
-    fullAnsweredNothing: full !== undefined && full.summary.answer_recall === null && referenceRecall(full) !== null,
+    fullAnsweredNothing: full?.summary.answer_recall === null && referenceRecall(full) !== null,
     change: isFull ? 0 : full === undefined ? null : changeAgainstFull(row.summary, full.summary, objective),
   };
 }
