@@ -62,11 +62,13 @@ describe('token-accounting calibration on the real logs', () => {
     expect(Math.max(...growth.map(Math.abs))).toBeLessThanOrEqual(2);
   });
 
-  it('Claude Code: median |error| under 2 % (reached 1.55 %), p95 under 4.5 % (reached 3.76 %); raw median |error| 14.8 % with the prefix alone', () => {
+  it('Claude Code: median |error| under 2 % (reached 1.55 %), p95 under 4.5 % (reached 3.76 %); raw median |error| 11.7 % with the prefix alone', () => {
     const claude = format('claude-code');
     expect(claude.offset?.medianAbs).toBeLessThan(0.02);
     expect(claude.offset?.p95Abs).toBeLessThan(0.045);
-    expect(claude.uncalibrated?.medianAbs).toBeGreaterThan(0.14);
+    // 14.8 % before a persistent per-call excess was charged: counted raw, the tool-call framing
+    // calibration adds (55 tokens a call) shows as one, and is charged as unlogged (engine/unlogged.ts).
+    expect(claude.uncalibrated?.medianAbs).toBeGreaterThan(0.1);
   });
 
   it('Claude Code: what the agent sent unlogged is found on the long sessions only, at the jumps of the recorded usage', () => {
