@@ -67,7 +67,7 @@ describe('token-accounting calibration on the real logs', () => {
     expect(claude.offset?.medianAbs).toBeLessThan(0.02);
     expect(claude.offset?.p95Abs).toBeLessThan(0.045);
     // 14.8 % before a persistent per-call excess was charged: counted raw, the tool-call framing
-    // calibration adds (55 tokens a call) shows as one, and is charged as unlogged (engine/unlogged.ts).
+    // calibration adds (55 tokens a call) shows as one, and is charged as unlogged (replay/unlogged.ts).
     expect(claude.uncalibrated?.medianAbs).toBeGreaterThan(0.1);
   });
 
