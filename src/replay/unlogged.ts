@@ -23,8 +23,8 @@ import { median } from '../stats.js';
  * PERSISTENT_SMALL_CALL tokens, jumps left out) when it exceeds PERSISTENT_MIN_TOKENS. Measured on
  * small calls only, because tokenizer mismatch grows with the call (±20 % of 250 tokens stays
  * within the 50): a per-call constant shows there, a miscounted tokenizer does not. On small
- * calls the median excess per log is −32 to +30 tokens on the other 37 real logs, 95–218 on the
- * three Claude Code 1.0.8x ones.
+ * calls the median excess per log is at most +31 tokens on the other 35 real logs that have small
+ * calls, 95–218 on the three Claude Code 1.0.8x ones.
  */
 export const UNLOGGED_MIN_TOKENS = 500;
 export const UNLOGGED_MIN_SHARE = 0.5;
