@@ -27,7 +27,7 @@ import {
   parseJournalUnitLine,
   type Journal,
   type JournalHeader,
-} from '../engine/journal.js';
+} from '../run/journal.js';
 import type { UnitResult } from '../metrics/types.js';
 import type { UnitDetails } from '../report/types.js';
 

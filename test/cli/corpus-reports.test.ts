@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from '../helpers/temp.js';
 import { runSession } from '../../src/cli/run-session.js';
-import { runSuite } from '../../src/engine/run-suite.js';
+import { runSuite } from '../../src/run/run-suite.js';
 import { renderReports } from '../../src/report/index.js';
 import { writeReportFiles } from '../../src/report/write.js';
 import { resultForWriting } from '../../src/redact/result.js';
 import { CORPUS_LOGS } from '../../src/metrics/corpus.js';
-import { JOURNAL_FILE } from '../../src/engine/journal.js';
+import { JOURNAL_FILE } from '../../src/run/journal.js';
 
 const REAL = fileURLToPath(new URL('../../fixtures/real/mini-swe-agent/', import.meta.url));
 
