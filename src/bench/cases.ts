@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,35 @@ export interface Measurement {
   cpuSeconds: number;
   maxRssMiB: number;
   note: string;
+}
+
+const cliScript = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+const usagePreload = new URL('./exit-usage.js', import.meta.url).href;
+
+/**
+ * Runs `ctxbench <args>` once, in a child process, as a user runs it, and measures it: its wall
+ * time, and (src/bench/exit-usage.ts, preloaded) its CPU seconds and peak RSS, worker threads
+ * included. A command that could not run (exit 2 and up) fails the bench.
+ */
+export async function measureCli(log: (line: string) => void, label: string, args: string[]): Promise<Measurement> {
+  log(`  ${label}…`);
+  const usageFile = join(mkdtempSync(join(tmpdir(), 'ctxbench-usage-')), 'usage.json');
+  const started = performance.now();
+  try {
+    await execFileAsync(process.execPath, ['--import', usagePreload, cliScript, ...args], {
+      cwd: root,
+      env: { ...process.env, CTXBENCH_USAGE_FILE: usageFile },
+      maxBuffer: 64 * 2 ** 20,
+    });
+  } catch (error) {
+    // Exit 1: the run finished and wrote its reports, but a unit crashed for a strategy error.
+    if ((error as { code?: unknown }).code !== 1) throw error;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as { cpuSeconds: number; maxRssMiB: number };
+  const m: Measurement = { seconds, cpuSeconds: usage.cpuSeconds, maxRssMiB: usage.maxRssMiB, note: `ctxbench ${args[0] ?? ''}` };
+  log(`  ${label}: ${m.seconds.toFixed(2)} s wall, ${m.cpuSeconds.toFixed(2)} s CPU, ${m.maxRssMiB.toFixed(0)} MiB peak`);
+  return m;
 }
 
 /** One line of the table: a ratio (or a time) and its target. */

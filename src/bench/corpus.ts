@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { strategyNames } from '../strategies/index.js';
-import { measure, type BenchRow, type Measurement } from './cases.js';
+import { measureCli, type BenchRow, type Measurement } from './cases.js';
 
 /** The real trajectories the corpus is made of, repeated. */
 const SOURCE = fileURLToPath(new URL('../../fixtures/real/mini-swe-agent/', import.meta.url));
@@ -43,11 +43,14 @@ export async function benchCorpus(log: (line: string) => void, into: Record<stri
   const { dir, scenario } = buildCorpus();
   try {
     const out = join(dir, 'out');
-    const m = (into['corpus/500'] = await measure(log, `corpus ${CORPUS_SIZE} logs × ${strategyNames().length} strategies, 2 workers`, [
-      'report',
+    const m = (into['corpus/500'] = await measureCli(log, `corpus ${CORPUS_SIZE} logs × ${strategyNames().length} strategies, 2 workers`, [
+      'run',
       scenario,
+      '--workers',
       '2',
+      '--out',
       out,
+      '--quiet',
     ]));
     const html = statSync(join(out, 'index.html')).size / 2 ** 20;
     const json = statSync(join(out, 'result.json')).size / 2 ** 20;

@@ -6,17 +6,14 @@
  *
  *   measure.js floor <scenario.yaml>            read the scenario's transcript, tokenize each distinct text once
  *   measure.js run <scenario file|dir> <workers> runSuite, mocked, no report written
- *   measure.js report <scenario> <workers> <out>  `ctxbench run --quiet`: every report written to <out>
  */
 import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
-import { readdirSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { countTokens, tokenizerStats, toolCallText } from '../tokens/tokenizer.js';
 import { runSuite } from '../run/run-suite.js';
-import { runSession } from '../cli/run-session.js';
 
 interface Measurement {
   seconds: number;
@@ -50,25 +47,12 @@ async function run(scenarios: string, workers: number): Promise<string> {
   return `${result.units.length} units, ${steps} steps`;
 }
 
-/** A run and every report, as `ctxbench run --quiet` makes them (journaled, redacted, written one format after another). */
-async function runAndReport(scenarios: string, workers: number, out: string): Promise<string> {
-  rmSync(out, { recursive: true, force: true });
-  const result = await runSession({ scenarios: [scenarios], overrides: {}, mode: 'mock', redact: true }, { out, workers, quiet: true, resume: false });
-  const steps = result.units.reduce((n, u) => n + u.summary.steps_completed, 0);
-  return `${result.units.length} units, ${steps} steps, ${readdirSync(out).length} report files`;
-}
-
 async function main(): Promise<void> {
-  const [kind, target, workers, out] = process.argv.slice(2);
+  const [kind, target, workers] = process.argv.slice(2);
   if (target === undefined) throw new Error('usage: measure.js floor|run <scenario> [workers]');
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const note =
-    kind === 'floor'
-      ? await floor(target)
-      : kind === 'report'
-        ? await runAndReport(target, Number(workers ?? '1'), out ?? 'reports/bench/corpus')
-        : await run(target, Number(workers ?? '1'));
+  const note = kind === 'floor' ? await floor(target) : await run(target, Number(workers ?? '1'));
   const used = process.cpuUsage(cpu);
   const measurement: Measurement = {
     seconds: (performance.now() - started) / 1000,

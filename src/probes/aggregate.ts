@@ -48,8 +48,8 @@ function judgeMean(answers: readonly ProbeAnswer[]): { judgeMean?: number | null
   return { judgeMean: mean(judged.flatMap((j) => ('total' in j ? [j.total] : []))) };
 }
 
-function meanRetention(curves: readonly RetentionCurve[]): number | null {
-  return mean(curves.map(curveRetention).filter((r): r is number => r !== null));
+function meanRetention(curves: readonly { share: number | null }[]): number | null {
+  return mean(curves.map((curve) => curve.share).filter((r): r is number => r !== null));
 }
 
 /** An answer that counts for recall: asked, and valid there. */
@@ -106,6 +106,11 @@ export interface AggregateInput {
   probes: readonly { id: string; kind: ProbeKind; source?: 'output' | 'agent' }[];
   answers: ProbeAnswer[];
   retention: RetentionCurve[];
+  /**
+   * Each curve's retention (`curveRetention`), in curve order, when the curves are not all kept (a
+   * corpus's, run/combine-logs.ts): the figures are reduced from these instead of `retention`.
+   */
+  retentionShares?: readonly { kind: ProbeKind; share: number | null }[];
   specifics: UnitProbeResult['specifics'];
   specificsAfterCompaction?: UnitProbeResult['specificsAfterCompaction'];
 }
@@ -113,12 +118,13 @@ export interface AggregateInput {
 /** The unit's probe result and its summary figures. */
 export function aggregateProbes(input: AggregateInput): UnitProbeResult & { figures: RecallFigures } {
   const { probes, answers, retention } = input;
+  const shares = input.retentionShares ?? retention.map((curve) => ({ kind: curve.kind, share: curveRetention(curve) }));
   const kinds = [...new Set(probes.map((p) => p.kind))];
   const byKind: Partial<Record<ProbeKind, RecallFigures>> = {};
   for (const kind of kinds) {
     const ofKind = answers.filter((a) => a.kind === kind);
     byKind[kind] = {
-      retention: meanRetention(retention.filter((c) => c.kind === kind)),
+      retention: meanRetention(shares.filter((c) => c.kind === kind)),
       answerRecall: shareCorrect(ofKind, (a) => a.correct),
       count: probes.filter((p) => p.kind === kind).length,
       unanswered: countUnanswered(ofKind),
@@ -143,7 +149,7 @@ export function aggregateProbes(input: AggregateInput): UnitProbeResult & { figu
     specifics: input.specifics,
     ...(input.specificsAfterCompaction === undefined ? {} : { specificsAfterCompaction: input.specificsAfterCompaction }),
     figures: {
-      retention: meanRetention(retention),
+      retention: meanRetention(shares),
       answerRecall: shareCorrect(answers, (a) => a.correct),
       count: probes.length,
       unanswered: countUnanswered(answers),

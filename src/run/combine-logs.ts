@@ -3,7 +3,7 @@ import type { ProbeKind } from '../transcript/types.js';
 import type { PreparedLog } from './prepared-scenario.js';
 import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import { summarizeUnit } from '../metrics/summarize.js';
-import { aggregateProbes } from '../probes/aggregate.js';
+import { aggregateProbes, curveRetention } from '../probes/aggregate.js';
 import { displayPath } from '../paths.js';
 import { CORPUS_LOGS } from '../metrics/corpus.js';
 
@@ -46,7 +46,7 @@ export function createLogCombiner(): { add(part: LogResult): void; finish(): Uni
   const steps: StepRecord[] = [];
   const events: RunEvent[] = [];
   const logs: LogSummary[] = [];
-  const probes: CombinedProbes = { list: [], answers: [], retention: [], afterCompaction: [], specifics: [] };
+  const probes: CombinedProbes = { list: [], answers: [], retention: [], shares: [], afterCompaction: [], specifics: [] };
   let probed = false;
   let crashedLogs = 0;
   const offset: Offset = { step: 0, atMs: 0 };
@@ -59,9 +59,13 @@ export function createLogCombiner(): { add(part: LogResult): void; finish(): Uni
       const id = log.transcript.header.id;
       logs.push({ transcript: displayPath(log.file), id, firstStep: at.step, summary: result.summary });
       if (result.summary.crashed) crashedLogs += 1;
+      // At corpus scale the retention curves (a point per probe per step: most of a unit's weight)
+      // are reduced to their shares as they come; no chart of a corpus draws them (report/html-corpus.ts).
+      const isCorpus = logs.length > CORPUS_LOGS;
+      if (isCorpus) probes.retention = [];
       if (result.probes !== undefined) {
         probed = true;
-        addProbes(probes, `${id}/`, at, result.probes, log.probes?.probes ?? []);
+        addProbes(probes, { prefix: `${id}/`, offset: at, keepCurves: !isCorpus }, result.probes, log.probes?.probes ?? []);
       }
       offset.step += result.summary.steps;
       offset.atMs += endTime(result);
@@ -69,9 +73,6 @@ export function createLogCombiner(): { add(part: LogResult): void; finish(): Uni
     finish() {
       if (first === undefined) throw new Error('combineLogResults: no logs');
       const combined = probed ? aggregateCombined(probes) : undefined;
-      // At corpus scale the retention curves (a point per probe per step: most of a unit's weight)
-      // are reduced to their figures; no chart of a corpus draws them (report/html-corpus.ts).
-      if (combined !== undefined && logs.length > CORPUS_LOGS) combined.detail.retention = [];
       const summary = summarizeUnit({
         scenario: first.scenario,
         strategy: first.strategy,
@@ -102,20 +103,23 @@ interface CombinedProbes {
   list: { id: string; kind: ProbeKind; source: 'output' | 'agent' }[];
   answers: ProbeAnswer[];
   retention: RetentionCurve[];
+  /** Each curve's retention, kept when the curves are not (past `CORPUS_LOGS` logs). */
+  shares: { kind: ProbeKind; share: number | null }[];
   afterCompaction: NonNullable<UnitProbeResult['specificsAfterCompaction']>;
   specifics: UnitProbeResult['specifics'][];
 }
 
 function addProbes(
   into: CombinedProbes,
-  prefix: string,
-  offset: Offset,
+  { prefix, offset, keepCurves }: { prefix: string; offset: Offset; keepCurves: boolean },
   probes: UnitProbeResult,
   logProbes: NonNullable<PreparedLog['probes']>['probes'],
 ): void {
   for (const mp of logProbes) into.list.push({ id: `${prefix}${mp.probe.id}`, kind: mp.probe.kind, source: mp.source });
   for (const a of probes.answers) into.answers.push({ ...a, probeId: `${prefix}${a.probeId}`, step: a.step + offset.step });
   for (const c of probes.retention) {
+    into.shares.push({ kind: c.kind, share: curveRetention(c) });
+    if (!keepCurves) continue;
     into.retention.push({ ...c, probeId: `${prefix}${c.probeId}`, points: c.points.map(([step, kept]): [number, 0 | 1] => [step + offset.step, kept]) });
   }
   for (const s of probes.specificsAfterCompaction ?? []) into.afterCompaction.push({ ...s, step: s.step + offset.step });
@@ -127,6 +131,7 @@ function aggregateCombined(probes: CombinedProbes) {
     probes: probes.list,
     answers: probes.answers,
     retention: probes.retention,
+    retentionShares: probes.shares,
     specifics: meanSpecifics(probes.specifics),
     ...(probes.afterCompaction.length > 0 ? { specificsAfterCompaction: probes.afterCompaction } : {}),
   });
