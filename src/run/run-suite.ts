@@ -157,6 +157,11 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
   const done = (await options.beforeUnits?.({ units, fingerprint: fingerprintRun(prepared, units, mode) })) ?? new Map<number, UnitResult>();
   const finished = new FinishedUnits(options.summaryOnlyCorpus === true);
   for (const [index, result] of done) finished.set(index, result);
+  const scenarios = prepared.map(({ scenario, transcript, logs }) => scenarioInfo(scenario, logs?.map((log) => log.transcript) ?? [transcript]));
+  const onProgress = reportProgress(options, units, prepared, finished);
+  // From here the pool holds the prepared scenarios (byKey): with worker threads it lets each go
+  // once every thread has its copy, so that a corpus's logs and probes are not held once more here.
+  prepared.length = 0;
   await runPlannedUnits(
     units.filter((unit) => !done.has(unit.index)),
     {
@@ -166,8 +171,9 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
       complete: (key) => completeProbes(byKey.get(key) as PreparedScenario),
       ...(started !== undefined ? { started } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
-      onProgress: reportProgress(options, units, prepared, finished),
+      onProgress,
       collect: false,
+      release: true,
     },
   );
   const results = finished.results(units);
@@ -177,7 +183,7 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
     tool: { name: 'ctxbench', version: VERSION },
     seed: options.overrides?.seed ?? DEFAULT_SEED,
     mode,
-    scenarios: prepared.map(({ scenario, transcript, logs }) => scenarioInfo(scenario, logs?.map((log) => log.transcript) ?? [transcript])),
+    scenarios,
     units: results,
     ...(options.shard !== undefined ? { shard: describeShard(options.shard, planned.length, units) } : {}),
     ...(results.length < units.length

@@ -20,6 +20,11 @@ export interface PoolOptions extends ExecutorOptions {
   prepared?: ReadonlyMap<string, PreparedScenario>;
   onProgress?: (event: UnitProgress) => void;
   /**
+   * Worker threads: delete each scenario from `prepared` once every thread has been sent it (the
+   * caller keeps no other reference, run-suite.ts), so that this thread lets its copy go.
+   */
+  release?: boolean;
+  /**
    * `false`: each result goes to `onProgress` only and none is kept here (the call returns none),
    * so that a run which keeps less of each (a corpus's units, run-suite.ts) never holds them all.
    */
@@ -222,6 +227,8 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
       const prepared = known.has(key) ? undefined : options.prepared?.get(key);
       known.add(key);
       thread.postMessage({ type: 'run', unit, ...(prepared !== undefined ? { prepared } : {}) } satisfies ToWorker);
+      if (options.release === true && [...sent.values()].every((keys) => keys.has(key)))
+        (options.prepared as Map<string, PreparedScenario> | undefined)?.delete(key);
     };
     for (const thread of threads) {
       thread.on('message', (message: FromWorker) => {
