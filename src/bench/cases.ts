@@ -137,7 +137,7 @@ function scenarioFile(session: Session, length: 'full' | 'lengthFull' | 'lengthH
  * shared machine a run is only ever slowed down by its neighbours, so the minimum is the figure
  * least disturbed by them (the usual practice for timing).
  */
-export async function measure(log: (line: string) => void, label: string, args: string[], repeats = 1): Promise<Measurement> {
+async function measure(log: (line: string) => void, label: string, args: string[], repeats = 1): Promise<Measurement> {
   let best: Measurement | undefined;
   for (let i = 0; i < repeats; i++) {
     log(`  ${label}${repeats > 1 ? ` (${i + 1}/${repeats})` : ''}…`);
