@@ -14,7 +14,7 @@ import { deriveSeed } from '../random.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { createArchive } from './archive.js';
 import { hiddenTokensOf } from '../tokens/hidden-tokens.js';
-import { resolveHiddenPrefix } from './hidden-prefix.js';
+import { fitRestored, resolveHiddenPrefix } from './hidden-prefix.js';
 import { createGateway } from '../sim/gateway.js';
 import { resolveStrategy } from './resolve-strategy.js';
 import { createStrategyModel } from './strategy-model.js';
@@ -128,7 +128,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
   let probes: Awaited<ReturnType<NonNullable<UnitObserver['onEnd']>>> | undefined;
   let crashed = false;
   try {
-    for (const event of transcript.events) {
+    for (const event of fitRestored(transcript.events, hiddenPrefix)) {
       if (event.type === 'message' && event.role === 'assistant') {
         clock.advanceTo(timer.timeOfStep(env.step, lastOutput, clock.now()));
         preparing = event;
