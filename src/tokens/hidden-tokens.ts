@@ -19,10 +19,10 @@ export interface HiddenPrefix {
   /**
    * Of the texts an importer rebuilt as re-attached after a compaction (`CompactionEvent.restored`,
    * most recent file first), how many fit what the recorded usage shows came back, by compaction
-   * id (auto only; engine/hidden-prefix.ts `fitRestored`).
+   * id (auto only; replay/hidden-prefix.ts `fitRestored`).
    */
   restoredKept?: Record<string, number>;
-  /** Tokens the agent sent with a logged message but did not log, by message id (auto only; engine/unlogged.ts). */
+  /** Tokens the agent sent with a logged message but did not log, by message id (auto only; replay/unlogged.ts). */
   unlogged?: Record<string, number>;
 }
 
