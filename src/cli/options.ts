@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import { scenarioFileSchema } from '../scenario/schema.js';
+import { describeSchemaError } from '../validate.js';
 
 /** Parses a positive integer flag value or fails with a usage error naming the flag. */
 export function parsePositiveInt(flag: string): (value: string) => number {
@@ -92,9 +93,8 @@ export function parseScenarioFlag(flag: string, field: 'window' | 'seed' | 'quot
     const fragment = tail === undefined ? { [head]: n } : { [head]: { [tail]: n } };
     const parsed = scenarioFileSchema.safeParse({ name: 'flags', transcript: 'flags', ...fragment });
     if (parsed.success) return n;
-    const issue = parsed.error.issues[0];
     const hint = noneAllowed ? `; for no limit write ${flag} none` : '';
-    throw new UsageError(`${flag} "${value}": ${(issue?.message ?? 'invalid').toLowerCase()} (as the scenario field ${field}${hint})`);
+    throw new UsageError(`${flag} "${value}": ${describeSchemaError(parsed.error).message.toLowerCase()} (as the scenario field ${field}${hint})`);
   };
 }
 

@@ -3,6 +3,7 @@ import { getStrategy } from '../strategies/index.js';
 import { HarnessError, UsageError } from '../errors.js';
 import { parseOptionAxis, type GridAxis } from './grid.js';
 import { mergeOptions, pointOptions } from './points.js';
+import { describeSchemaError } from '../validate.js';
 
 /**
  * `run --set strategy.option=value`: one value of a strategy option for the whole run, written
@@ -52,9 +53,8 @@ function applySettings(spec: StrategySpec, axes: readonly GridAxis[]): StrategyS
     options = mergeOptions(options, pointOptions([axis], { index: 0, strategy: axis.strategy, values: { [axis.key]: axis.values[0] as never }, label: '' }));
     const parsed = getStrategy(spec.strategy).options.safeParse(options);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const at = (issue?.path ?? []).map(String).join('.');
-      throw new UsageError(`--set '${axis.flag}': not valid for ${spec.strategy}: ${issue?.message ?? 'invalid options'}${at !== '' ? ` (option ${at})` : ''}`);
+      const { field, message } = describeSchemaError(parsed.error, 'invalid options');
+      throw new UsageError(`--set '${axis.flag}': not valid for ${spec.strategy}: ${message}${field !== '' ? ` (option ${field})` : ''}`);
     }
   }
   return { ...spec, options, ...(stages !== undefined ? { stages } : {}) };

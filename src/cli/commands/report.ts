@@ -12,6 +12,7 @@ import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir, lockOutDir } from '../out-dir.js';
 import { recommendRun } from '../../engine/recommend-run.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
+import { parseInput } from '../../validate.js';
 
 interface ReportFlags extends DecisionFlags {
   format?: string[];
@@ -103,11 +104,7 @@ async function readResult(file: string): Promise<RunResult> {
     const found = version === undefined ? 'none' : JSON.stringify(version);
     throw new InputError({ file: shown, field: 'schemaVersion' }, `expected result schema version ${RESULT_SCHEMA_VERSION}, found ${found}`);
   }
-  const parsed = resultShape.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InputError({ file: shown, field: issue?.path.join('.') ?? '' }, issue?.message ?? 'not a ctxbench result');
-  }
+  parseInput(resultShape, data, { file: shown, what: 'not a ctxbench result' });
   return data as RunResult;
 }
 
