@@ -175,13 +175,17 @@ describe('ctxbench strategies and --help', () => {
     ['merge'],
     ['sweep'],
     ['calibrate'],
+    ['verify'],
     [],
   ])('ctxbench %j --help ends with examples', async (...command) => {
     const { code, stdout } = await cli([...command.flat(), '--help']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/\nExamples:\n {2}# .+\n {2}\$ ctxbench /);
     // A default that says nothing (an empty list of a repeatable flag or of paths) is not shown.
-    expect(stdout).not.toMatch(/\(default: (\[\]|""|\{\})\)/);
+    expect(stdout).not.toMatch(/\(default: (\[\]|""|\{\}|false)\)/);
+    // Nor a second default after a description that names it ("mock (default), gemini or openai").
+    const options = (stdout.split('\nOptions:\n')[1] ?? '').split('\nExamples:\n')[0] ?? '';
+    for (const option of options.split(/\n(?= {2}-)/)) expect(option.match(/\bdefault\b/g)?.length ?? 0, option).toBeLessThanOrEqual(1);
   });
 });
 
