@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../src/report/md.js';
 import { renderTerminalRecommendation } from '../../src/report/terminal-recommendation.js';
-import { recommendRun } from '../../src/engine/recommend-run.js';
+import { recommendRun } from '../../src/run/recommend-run.js';
 import { buildRunResult } from './run-result.js';
 
 // full overflows at step 2; rolling-window compacts and finishes.
