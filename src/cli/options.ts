@@ -99,11 +99,30 @@ export function parseScenarioFlag(flag: string, field: 'window' | 'seed' | 'quot
 }
 
 /**
+ * Adds an old spelling of a flag, kept working for scripts: not shown in help, and each use prints
+ * one line on stderr naming the spelling to use. Its value is under the old name: read `new ?? old`.
+ */
+export function addDeprecatedOption(command: Command, flags: string, replacement: string, parse: (value: string) => unknown = (value) => value): Command {
+  const option = new Option(flags).hideHelp().argParser((value: string) => {
+    process.stderr.write(`ctxbench: ${commandPath(command)} ${option.long ?? flags} is deprecated: use ${replacement}\n`);
+    return parse(value);
+  });
+  return command.addOption(option);
+}
+
+/** `probes generate`: the names from below the program down to `command`. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent !== null && at !== null; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+/**
  * `-o, --out <file>`, the one spelling of "where to write" across commands; `--output`, the old
- * spelling of `probes generate`, still works but is not shown. Read the value with `outOf`.
+ * spelling of `probes generate`, still works (deprecated). Read the value with `outOf`.
  */
 export function addOutOption(command: Command, description: string): Command {
-  return command.option('-o, --out <file>', description).addOption(new Option('--output <file>', description).hideHelp());
+  return addDeprecatedOption(command.option('-o, --out <file>', description), '--output <file>', '-o/--out');
 }
 
 /** The value of `-o/--out` (or of its hidden alias `--output`). */

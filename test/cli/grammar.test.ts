@@ -145,8 +145,9 @@ describe('-o/--out and stdout', () => {
     const dir = tempDir();
     for (const flag of ['-o', '--out', '--output']) {
       const file = join(dir, `probes${flag}.json`);
-      const { code } = await cli(['probes', 'generate', probedLog, '--max', '3', flag, file]);
+      const { code, stderr } = await cli(['probes', 'generate', probedLog, '--max', '3', flag, file]);
       expect(code).toBe(0);
+      expect(stderr.includes('ctxbench: probes generate --output is deprecated: use -o/--out\n')).toBe(flag === '--output');
       const probes = (JSON.parse(readFileSync(file, 'utf8')) as { probes: { id: string }[] }).probes;
       expect(probes.length).toBeGreaterThan(0);
       expect(probes.length).toBeLessThanOrEqual(3);

@@ -7,7 +7,7 @@ import { RESULT_SCHEMA_VERSION, type RunResult } from '../../metrics/types.js';
 import { displayPath } from '../../paths.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
-import { addExamples, parseList } from '../options.js';
+import { addExamples, addDeprecatedOption, parseList } from '../options.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir, lockOutDir } from '../out-dir.js';
 import { recommendRun } from '../../run/recommend-run.js';
@@ -15,6 +15,8 @@ import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-
 import { parseInput } from '../../validate.js';
 
 interface ReportFlags extends DecisionFlags {
+  reports?: string[];
+  /** The old spelling of --reports. */
   format?: string[];
   out?: string;
   quiet?: boolean;
@@ -47,7 +49,7 @@ export function register(program: Command): void {
     .description('re-render reports from a saved result.json, without running anything')
     .argument('<result>', 'a result.json written by `ctxbench run`')
     .option(
-      '--format <formats>',
+      '--reports <formats>',
       `comma-separated formats (default: all but json: ${reporterNames()
         .filter((n) => n !== 'json')
         .join(', ')})`,
@@ -55,10 +57,11 @@ export function register(program: Command): void {
     )
     .option('-o, --out <dir>', 'output folder (default: the folder of the result file)')
     .option('--quiet', 'print nothing but errors');
+  addDeprecatedOption(command, '--format <formats>', '--reports', parseList);
   addDecisionOptions(command);
   addExamples(command, [
     ['ctxbench report reports/latest/result.json', 'every report again, beside the result'],
-    ['ctxbench report result.json --format html,md -o /tmp/r', 'two formats, elsewhere'],
+    ['ctxbench report result.json --reports html,md -o /tmp/r', 'two formats, elsewhere'],
     ['ctxbench report result.json --objective tokens --min-recall 0.8', 'the recommendation again, under another objective and floor'],
   ]);
   command.action(async (file: string, flags: ReportFlags) => {
@@ -67,8 +70,8 @@ export function register(program: Command): void {
     // or a stopped run's result has none, as when it was written.
     const whole = saved.shard === undefined && saved.partial === undefined;
     const result = whole ? { ...saved, recommendation: recommendRun(saved.units, decisionOf(flags)) } : saved;
-    // result.json is the input; rewriting it is opt-in (`--format json`).
-    const formats = flags.format ?? reporterNames().filter((name) => name !== 'json');
+    // result.json is the input; rewriting it is opt-in (`--reports json`).
+    const formats = flags.reports ?? flags.format ?? reporterNames().filter((name) => name !== 'json');
     const out = resolve(flags.out ?? dirname(file));
     checkOutDir(out);
     // A folder a running run holds is refused: its reports would be overwritten under it.
