@@ -127,6 +127,43 @@ describe('ctxbench run --set strategy.option=value', () => {
   });
 });
 
+describe('ctxbench run --set on a strategy of your own', () => {
+  const examples = resolve(import.meta.dirname, '../../examples');
+
+  it('reaches a --strategy-module strategy, validated by its own options check', async () => {
+    const out = tempDir();
+    const module = join(examples, 'js-policy', 'masking.mjs');
+    const args = ['run', generated('s.ctx.jsonl'), '--strategy-module', module, '--reports', 'json', '--workers', '1', '--quiet'];
+    expect((await cli([...args, '--set', 'masking.keepLast=3', '-o', out])).code).toBe(0);
+    expect(readResult(out).units.map((u) => [u.strategy, u.options.keepLast])).toEqual([['masking', 3]]);
+    const bad = await cli([...args, '--set', 'masking.keepLast=-1', '-o', tempDir()]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--set 'masking.keepLast=-1': not valid for masking: expects a whole number >= 0 (option keepLast)");
+  });
+
+  it('reaches a policy process named by its label, and names the own strategies when the name is unknown', async () => {
+    const dir = writeFiles({
+      'policy.yaml': [
+        'name: policy',
+        'transcript: { generate: { steps: 8, seed: 3, toolOutputTokens: 300 } }',
+        'window: 6000',
+        'strategies:',
+        `  - { label: python-masking, command: [python3, ${JSON.stringify(join(examples, 'python-policy', 'masking.py'))}], options: { keepLast: 10 } }`,
+      ].join('\n'),
+    });
+    const out = tempDir();
+    const args = ['run', join(dir, 'policy.yaml'), '--reports', 'json', '--workers', '1', '--quiet'];
+    const { code, stderr } = await cli([...args, '--set', 'python-masking.keepLast=2', '-o', out]);
+    expect(code, stderr).toBe(0);
+    expect(readResult(out).units.map((u) => [u.strategy, u.options.keepLast])).toEqual([['python-masking', 2]]);
+    const unknown = await cli([...args, '--set', 'python-maskng.keepLast=2', '-o', tempDir()]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /--set 'python-maskng\.keepLast=2': unknown strategy "python-maskng"; known strategies: full, .*; policy's own: python-masking/,
+    );
+  });
+});
+
 describe('-o/--out and stdout', () => {
   it('import writes the transcript to stdout without -o, and what it holds to stderr', async () => {
     const { code, stdout, stderr } = await cli(['import', claudeLog]);
