@@ -2,6 +2,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { parseInput, readDocument } from '../validate.js';
+import { displayPath } from '../paths.js';
 import { scenarioFileSchema, type ScenarioFile } from './schema.js';
 import { importerNames } from '../transcript/importers/index.js';
 import { adHocScenario, isTranscriptFile } from './ad-hoc.js';
@@ -54,10 +55,11 @@ export async function loadScenarioFile(file: string, options: { from?: string } 
       `neither a scenario nor a transcript of a known format; name its format with --from (one of: ${importerNames().join(', ')})`,
     );
   }
+  const shown = displayPath(file);
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new InputError({ file }, `cannot read scenario: ${error.code ?? error.message}`);
+    throw new InputError({ file: shown }, `cannot read scenario: ${error.code ?? error.message}`);
   });
-  return parseScenarioText(text, file);
+  return parseScenarioText(text, shown);
 }
 
 export function parseScenarioText(text: string, file: string): LoadedScenario {

@@ -164,6 +164,22 @@ describe('ctxbench run --set on a strategy of your own', () => {
   });
 });
 
+describe('paths in messages', () => {
+  it('a path under the working directory shows relative, one outside it absolute (never ../../tmp)', async () => {
+    const bad = await cli(['run', 'fixtures/bad/scenarios/wrong-type.yaml', '-o', tempDir()]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^ctxbench: fixtures\/bad\/transcripts\/wrong-type\.ctx\.jsonl:3 \(field text\)/);
+    const scenario = await cli(['run', 'fixtures/bad/scenarios/window-zero.yaml', '-o', tempDir()]);
+    expect(scenario.stderr).toMatch(/^ctxbench: fixtures\/bad\/scenarios\/window-zero\.yaml:4 \(field window\)/);
+    const file = generated('s.ctx.jsonl');
+    const out = tempDir();
+    const { code, stdout } = await cli(['run', file, '--strategies', 'full', '--reports', 'json', '--workers', '1', '-o', out]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`# ${file} is a transcript, not a scenario`);
+    expect(stdout).toContain(`wrote 1 files to ${out}/`);
+  });
+});
+
 describe('-o/--out and stdout', () => {
   it('import writes the transcript to stdout without -o, and what it holds to stderr', async () => {
     const { code, stdout, stderr } = await cli(['import', claudeLog]);
