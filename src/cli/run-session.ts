@@ -4,7 +4,7 @@ import { renderReports, reporterNames } from '../report/index.js';
 import { writeReportFiles } from '../report/write.js';
 import { renderTerminalTable } from '../report/terminal.js';
 import { renderTerminalRecommendation } from '../report/terminal-recommendation.js';
-import { describePartial, describeSkipped } from '../report/notes.js';
+import { describePartial, describeSeed, describeSkipped } from '../report/notes.js';
 import { redactValue } from '../redact/index.js';
 import { resultForWriting } from '../redact/result.js';
 import { HarnessError, InputError, InterruptedError } from '../errors.js';
@@ -170,7 +170,7 @@ function printSummary(result: RunResult, files: number, out: string, started: nu
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const shard =
     result.shard === undefined ? '' : ` · shard ${result.shard.index}/${result.shard.count} (${result.units.length} of ${result.shard.planned} units)`;
-  process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers${shard}\n\n`);
+  process.stdout.write(`ctxbench ${result.tool.version} · ${describeSeed(result)} · ${result.mode} providers${shard}\n\n`);
   if (result.recommendation !== undefined)
     process.stdout.write(`${renderTerminalRecommendation(result.recommendation, { color: useColor(process.stdout) })}\n`);
   process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));

@@ -164,6 +164,19 @@ describe('ctxbench run --set on a strategy of your own', () => {
   });
 });
 
+describe('the run header', () => {
+  it("shows the scenarios' own seeds, not the run's default", async () => {
+    const scenario = (name: string, seed: number): string =>
+      [`name: ${name}`, 'transcript: { generate: { steps: 4, seed: 1, toolOutputTokens: 100 } }', `seed: ${seed}`, 'window: 64000', 'strategies: [full]'].join(
+        '\n',
+      );
+    const dir = writeFiles({ 'a.yaml': scenario('a', 5), 'b.yaml': scenario('b', 9) });
+    const { code, stdout } = await cli(['run', dir, '--reports', 'json', '--workers', '1', '-o', tempDir()]);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(/^ctxbench \S+ · seeds 5, 9 · mock providers$/);
+  });
+});
+
 describe('paths in messages', () => {
   it('a path under the working directory shows relative, one outside it absolute (never ../../tmp)', async () => {
     const bad = await cli(['run', 'fixtures/bad/scenarios/wrong-type.yaml', '-o', tempDir()]);
