@@ -54,7 +54,7 @@ export function parseInput<T>(schema: z.ZodType<T>, value: unknown, source: Inpu
 }
 
 /** The InputError of a failed validation of a value from `source` (see parseInput). */
-export function inputErrorOf(error: IssueList, source: InputSource): InputError {
+function inputErrorOf(error: IssueList, source: InputSource): InputError {
   const problem = describeSchemaError(error, 'unexpected shape');
   const path = [...(source.at ?? []), ...problem.path];
   const line = source.lineOf?.(path) ?? source.line;
