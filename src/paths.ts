@@ -1,5 +1,11 @@
 import { isAbsolute, relative, sep } from 'node:path';
 
+/** A path the user typed, as messages echo it: as typed (absolute or relative), without a trailing slash. */
+export function givenPath(path: string): string {
+  const trimmed = path.replace(/[\\/]+$/, '');
+  return (trimmed === '' ? path : trimmed).split(sep).join('/');
+}
+
 /**
  * A path as messages and results show it: relative to the working directory when it lies under
  * it (so a result file is the same on every machine that runs the suite from the project root),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayPath } from '../src/paths.js';
+import { displayPath, givenPath } from '../src/paths.js';
 
 describe('displayPath', () => {
   it('shows a path under the working directory relative to it, and any other path absolute as it is', () => {
@@ -12,5 +12,13 @@ describe('displayPath', () => {
 
   it('keeps a path relative to the working directory as it is', () => {
     expect(displayPath('scenarios/a.yaml')).toBe('scenarios/a.yaml');
+  });
+});
+
+describe('givenPath', () => {
+  it('echoes a typed path as it is, without a trailing slash', () => {
+    expect(givenPath('/work/repo/out/')).toBe('/work/repo/out');
+    expect(givenPath('../out')).toBe('../out');
+    expect(givenPath('/')).toBe('/');
   });
 });

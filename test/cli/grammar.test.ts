@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
@@ -190,6 +190,17 @@ describe('paths in messages', () => {
     expect(code).toBe(0);
     expect(stdout).toContain(`# ${file} is a transcript, not a scenario`);
     expect(stdout).toContain(`wrote 1 files to ${out}/`);
+  });
+
+  it('an --out typed absolute stays absolute, even under the working directory', async () => {
+    const out = join(process.cwd(), 'reports', `paths-test-${process.pid}`);
+    try {
+      const { code, stdout } = await cli(['run', generated('s.ctx.jsonl'), '--strategies', 'full', '--reports', 'json', '--workers', '1', '-o', `${out}/`]);
+      expect(code).toBe(0);
+      expect(stdout).toContain(`wrote 1 files to ${out}/\n`);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
 

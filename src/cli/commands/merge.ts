@@ -8,7 +8,7 @@ import { renderTerminalRecommendation } from '../../report/terminal-recommendati
 import { writeReportFiles } from '../../report/write.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir } from '../out-dir.js';
-import { displayPath } from '../../paths.js';
+import { givenPath } from '../../paths.js';
 import { addExamples, parseList, useColor } from '../options.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 import { describeSeed } from '../../report/notes.js';
@@ -40,6 +40,6 @@ export function register(program: Command): void {
     if (result.recommendation !== undefined)
       process.stdout.write(`${renderTerminalRecommendation(result.recommendation, { color: useColor(process.stdout) })}\n`);
     process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
-    process.stdout.write(`\n${result.units.length} runs · wrote ${written.length} files to ${displayPath(resolve(flags.out))}/\n`);
+    process.stdout.write(`\n${result.units.length} runs · wrote ${written.length} files to ${givenPath(flags.out)}/\n`);
   });
 }

@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../../errors.js';
 import { RESULT_SCHEMA_VERSION, type RunResult } from '../../metrics/types.js';
-import { displayPath } from '../../paths.js';
+import { givenPath } from '../../paths.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
 import { addExamples, addDeprecatedOption, parseList } from '../options.js';
@@ -82,13 +82,13 @@ export function register(program: Command): void {
     } finally {
       lock.release();
     }
-    if (flags.quiet !== true) process.stdout.write(`wrote ${written.length} files to ${displayPath(out)}/\n`);
+    if (flags.quiet !== true) process.stdout.write(`wrote ${written.length} files to ${givenPath(flags.out ?? dirname(file))}/\n`);
   });
 }
 
 /** Reads and checks a saved result; anything unusable is an InputError naming the file. */
 async function readResult(file: string): Promise<RunResult> {
-  const shown = displayPath(resolve(file));
+  const shown = givenPath(file);
   let text: string;
   try {
     text = await readFile(file, 'utf8');

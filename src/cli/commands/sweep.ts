@@ -9,7 +9,7 @@ import { writeReportFiles } from '../../report/write.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir, lockOutDir, refuseHeldOutDir } from '../out-dir.js';
 import { DEFAULT_SEED } from '../../scenario/resolve.js';
-import { displayPath } from '../../paths.js';
+import { givenPath } from '../../paths.js';
 import { GateError, UsageError } from '../../errors.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import {
@@ -120,7 +120,7 @@ async function sweepCommand(given: string[] | undefined, flags: SweepFlags): Pro
   }
   if (flags.quiet !== true) {
     process.stdout.write(renderSweepTerminal(sweep));
-    process.stdout.write(`wrote ${written.length} files to ${displayPath(out)}/\n`);
+    process.stdout.write(`wrote ${written.length} files to ${givenPath(flags.out)}/\n`);
   }
   if (sweep.recommendation.strategy === null) throw new GateError(`no recommendation: ${sweep.recommendation.reason}`);
 }
