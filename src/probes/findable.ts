@@ -118,9 +118,9 @@ function anchorLines(index: LineIndex, line: number): number[] {
 /**
  * Whether `question` picks out a line of an evidence message that holds `answer`: enough of its
  * anchors on that line (or the line before it), and no line elsewhere with the same anchors that
- * does not lead to the answer.
+ * does not lead to the answer (for a `latest` question, no such line after it).
  */
-export function isFindable(index: LineIndex, question: string, answer: string, evidence: ReadonlySet<number>): boolean {
+export function isFindable(index: LineIndex, question: string, answer: string, evidence: ReadonlySet<number>, latest = false): boolean {
   const wanted = normaliseAnswer(answer);
   const words = contentWords(question);
   const needed = Math.min(MIN_ANCHORS, words.length);
@@ -133,7 +133,9 @@ export function isFindable(index: LineIndex, question: string, answer: string, e
         const own = new Set(wordsOf(index.lines[anchorLine]?.raw ?? ''));
         const anchors = words.filter((w) => own.has(w));
         if (anchors.length < needed) continue;
-        if (linesWithAll(index, anchors).every((other) => leadsTo(index, other, wanted))) return true;
+        // A latest-state question (fact.ts `latest`) asks for the last value: earlier lines with
+        // the same anchors hold the values it replaced, and the latest statement wins.
+        if (linesWithAll(index, anchors).every((other) => (latest && other < line) || leadsTo(index, other, wanted))) return true;
       }
     }
   }

@@ -302,15 +302,19 @@ export function generateProbes(transcript: Transcript, options: GenerateOptions 
   const candidates: Candidate[] = [];
   // Earlier answers to the same question stem (the errors of one command, one count over runs).
   const earlier = new Map<string, string[]>();
-  for (const fact of extractFacts(messages)) {
+  const facts = extractFacts(messages);
+  // A latest-state question is asked of its last fact only: the earlier answers are stale.
+  const lastOf = new Map<string, Fact>();
+  for (const fact of facts) if (fact.latest) lastOf.set(fact.question, fact);
+  for (const fact of facts) {
     const key = normaliseAnswer(fact.answer);
     const before = earlier.get(fact.question) ?? [];
     earlier.set(fact.question, [...before, fact.answer]);
-    if (seen.has(key)) continue;
+    if (seen.has(key) || (fact.latest && lastOf.get(fact.question) !== fact)) continue;
     const built = buildCandidate(fact, session);
     if (built === undefined) continue;
     const superseded = [...new Set(before.filter((a) => !containsNormalised(key, normaliseAnswer(a)) && !containsNormalised(normaliseAnswer(a), key)))];
-    const probe = superseded.length > 0 && fact.kind !== 'artifact' && fact.kind !== 'decision' ? { ...built, superseded } : built;
+    const probe = superseded.length > 0 && ((fact.kind !== 'artifact' && fact.kind !== 'decision') || fact.latest) ? { ...built, superseded } : built;
     seen.add(key);
     const source: EvidenceSource = messages[fact.index]?.role === 'tool' ? 'output' : 'agent';
     candidates.push({ kind: fact.kind, source, order: candidates.length, probe });

@@ -93,7 +93,7 @@ export function phraseQuestion(fact: Fact, span: readonly number[], passages: Li
   const isFair = (question: string): boolean =>
     !containsNormalised(normaliseAnswer(question), answer) &&
     leakedTokens(question, fact.answer).length === 0 &&
-    isFindable(passages, question, fact.answer, evidence);
+    isFindable(passages, question, fact.answer, evidence, fact.latest === true);
   for (let n = 0; n <= Math.min(MAX_HINTS, candidates.length); n++) {
     const question = n === 0 ? fact.question : `${fact.question} (context: ${candidates.slice(0, n).join(', ')})`;
     if (isFair(question)) return question;

@@ -32,7 +32,7 @@ const files = readdirSync(ROOT, { withFileTypes: true })
  *   OpenAI wire a replay speaks does not carry, so no question may lean on it (generate.ts `sent`).
  */
 const FEW_KINDS: Record<string, [number, number]> = {
-  'claude-code/vibecoding-session.jsonl': [2, 1],
+  'claude-code/vibecoding-session.jsonl': [3, 2],
   'codex-patches/moonmind-019a7ae6.jsonl': [12, 2],
 };
 

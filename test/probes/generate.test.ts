@@ -27,6 +27,34 @@ function inlineTranscript(messages: Omit<MessageEvent, 'type'>[]): Transcript {
   };
 }
 
+describe('latest-state probes', () => {
+  it("ask a file's last change only, with the values it replaced as stale", () => {
+    const edit = (id: string, value: string, old: string): Omit<MessageEvent, 'type'> => ({
+      id,
+      role: 'assistant',
+      text: '',
+      toolCalls: [{ id: `c-${id}`, name: 'Edit', args: { file_path: 'deploy/settings.yaml', old_string: old, new_string: value } }],
+    });
+    const result = (id: string): Omit<MessageEvent, 'type'> => ({ id: `r-${id}`, role: 'tool', toolCallId: `c-${id}`, toolName: 'Edit', text: 'updated' });
+    const filler = Array.from({ length: 24 }, (_, i): Omit<MessageEvent, 'type'>[] => [
+      { id: `f${i}`, role: 'assistant', text: `Checking item ${i} of the queue.` },
+      { id: `u${i}`, role: 'user', text: `ok ${i}` },
+    ]).flat();
+    const transcript = inlineTranscript([
+      { id: 'u', role: 'user', text: 'Tune the deployment.' },
+      edit('a', 'replicas: 3', 'replicas: 1'),
+      result('a'),
+      edit('b', 'replicas: 7', 'replicas: 3'),
+      result('b'),
+      ...filler,
+    ]);
+    const state = generateProbes(transcript).filter((p) => p.question.startsWith('What did the agent change'));
+    expect(state.map((p) => [p.question, answerOf(p), p.superseded])).toEqual([
+      ['What did the agent change `settings.yaml` to with `Edit`?', 'replicas: 7', ['replicas: 3']],
+    ]);
+  });
+});
+
 describe('generateProbes on the fixture session', async () => {
   const transcript = await readTranscript(fixture);
   const messages = listMessages(transcript.events);
@@ -36,6 +64,8 @@ describe('generateProbes on the fixture session', async () => {
   it('finds facts of every kind', () => {
     expect(byAnswer.get('src/server/config.ts')?.kind).toBe('artifact');
     expect(byAnswer.get('tests/db/pool.test.ts')?.kind).toBe('artifact');
+    // The latest state of a file: what the edit put in it.
+    expect(byAnswer.get('createMemoryDatabase()')).toMatchObject({ kind: 'artifact', question: 'What did the agent change `setup.ts` to with `edit_file`?' });
     expect(byAnswer.get('run the test suite to see')?.kind).toBe('continuation');
     // A command line is all answer: no question may name its words (leak.ts); the sentence that
     // announces it, the line a reader reads on from (findable.ts), gives the hints.
@@ -89,7 +119,7 @@ describe('generateProbes on the fixture session', async () => {
       const read = readProbe([...messages, { type: 'message', id: 'q', role: 'user', text: probe.question }]);
       return !gradeAnswer(probe.expected, read.answer).correct;
     });
-    expect(probes).toHaveLength(13);
+    expect(probes).toHaveLength(14);
     expect(missed.map(answerOf)).toEqual([]);
   });
 
