@@ -1,10 +1,13 @@
+import { memosEnabled, runOwned } from './memo.js';
+
 /**
  * Per-item values of lists that change little from one call to the next: a step's context is
  * mostly the previous step's message objects in the same order. The memo remembers the last few
  * lists it mapped (as copies: callers append to their own arrays) and, for a new list, reuses the
  * values of the longest run of identical leading items it shares with one of them, computing only
  * the rest. Items must never change once built (messages never do), and `f` must depend on the
- * item only (a memo per tokenizer, per format, and so on).
+ * item only (a memo per tokenizer, per format, and so on). With memos off (memo.ts) every call
+ * maps the whole list.
  */
 export interface ListMemo<T, V> {
   /** `items.map(f)`, as a new array the caller may change (the values themselves are shared). */
@@ -22,6 +25,7 @@ const LISTS = 4;
 export function createListMemo<T, V>(): ListMemo<T, V> {
   const lists: { items: T[]; values: V[] }[] = [];
   const values = (items: readonly T[], f: (item: T) => V): readonly V[] => {
+    if (!memosEnabled()) return items.map(f);
     let best = -1;
     let shared = 0;
     // Most recently used first; a list that holds all of `items`, or that `items` extends, is the one.
@@ -61,9 +65,10 @@ export function createListMemo<T, V>(): ListMemo<T, V> {
  * memo: a history that grew by a message is tested at that message only.
  */
 export function createPositionsMemo<T>(test: (item: T) => boolean): (items: readonly T[]) => number[] {
-  const memo = createListMemo<T, boolean>();
+  // Module-level positions memos hold lists of messages: owned by the run, dropped with it.
+  const memo = runOwned(() => createListMemo<T, boolean>());
   return (items) => {
-    const holds = memo.values(items, test);
+    const holds = memo()?.values(items, test) ?? items.map(test);
     const positions: number[] = [];
     for (let i = 0; i < items.length; i++) if (holds[i] === true) positions.push(i);
     return positions;

@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import { createHash } from 'node:crypto';
 import type { ProviderName } from '../contracts/provider.js';
 import type { ContextMessage } from '../transcript/types.js';
@@ -11,7 +12,7 @@ export interface CacheRequest {
   breakpoints: number[];
 }
 
-const fingerprints = new WeakMap<ContextMessage, string>();
+const fingerprints = runWeakMap<ContextMessage, string>();
 
 /** Of a request's prompt, what the log does not hold (tokens/hidden-tokens.ts). */
 export interface HiddenSplit {
@@ -123,7 +124,7 @@ export function strategyCallRequest(
 }
 
 /** Each tokenizer's memo of message parts, per format: a step's request is mostly the previous step's messages. */
-const partMemos = new WeakMap<Tokenizer, Record<ProviderName, ListMemo<ContextMessage, CachePart>>>();
+const partMemos = runWeakMap<Tokenizer, Record<ProviderName, ListMemo<ContextMessage, CachePart>>>();
 
 /** One part per message (fingerprint and count), shared with the requests before: parts are never changed, only replaced. */
 function messageParts(messages: readonly ContextMessage[], tokenizer: Tokenizer, format: ProviderName): CachePart[] {

@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import type { Transcript } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
 import type { Tokenizer } from '../tokens/types.js';
@@ -69,7 +70,7 @@ function estimateHiddenPrefix(transcript: Transcript, tokenizer: Tokenizer, form
   };
 }
 
-const estimates = new WeakMap<Transcript, WeakMap<Tokenizer, Map<ProviderName, HiddenPrefix>>>();
+const estimates = runWeakMap<Transcript, WeakMap<Tokenizer, Map<ProviderName, HiddenPrefix>>>();
 
 /** The scenario's `hiddenPrefix` setting resolved for one transcript. */
 export function resolveHiddenPrefix(setting: 'auto' | number, transcript: Transcript, tokenizer: Tokenizer, format: ProviderName): HiddenPrefix {

@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import type { ContextMessage } from '../transcript/types.js';
 import type { StrategyEnv } from './types.js';
 import { requestSummary } from './helpers/summary-call.js';
@@ -119,7 +120,7 @@ function summaryMessage(state: TurnSummaryState, text: string, tag: string): Con
   return message;
 }
 
-const summaryMessages = new WeakMap<TurnSummaryState, { id: string; summary: string; message: ContextMessage }>();
+const summaryMessages = runWeakMap<TurnSummaryState, { id: string; summary: string; message: ContextMessage }>();
 
 /** Number of turns after the head. */
 export const turnCount = (messages: readonly ContextMessage[]): number => turnStarts(messages, headEnd(messages)).length;

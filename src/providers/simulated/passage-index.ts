@@ -1,4 +1,4 @@
-import { createTextMemo } from '../../memo.js';
+import { runTextMemo } from '../../memo.js';
 import type { ContextMessage } from '../../transcript/types.js';
 import { toolCallText } from '../../tokens/tokenizer.js';
 import { extractTerms } from './terms.js';
@@ -57,7 +57,7 @@ export function idfOf(containing: readonly number[], total: number): number[] {
  * context lines. A pure function of the text, so the memo changes no answer; it is emptied when
  * it grows large.
  */
-const termMemo = createTextMemo<PassageTerms>(4_000_000);
+const termMemo = runTextMemo<PassageTerms>('passage-terms');
 
 export function passageTerms(text: string): PassageTerms {
   return termMemo.get(text, () => {
@@ -83,7 +83,7 @@ export interface TextPassages {
  * scan of only the texts that hold one of its terms. A pure function of the text (text keys are
  * safe across strategies, requests and workers); emptied when large.
  */
-const textMemo = createTextMemo<TextPassages>(8_000_000);
+const textMemo = runTextMemo<TextPassages>('passage-texts');
 
 export function textPassages(text: string): TextPassages {
   return textMemo.get(text, () => {
