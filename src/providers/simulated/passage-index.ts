@@ -1,4 +1,5 @@
-import { runTextMemo } from '../../memo.js';
+import { runOwned, runTextMemo } from '../../memo.js';
+import { createListMemo } from '../../list-memo.js';
 import type { ContextMessage } from '../../transcript/types.js';
 import { toolCallText } from '../../tokens/tokenizer.js';
 import { extractTerms } from './terms.js';
@@ -129,16 +130,29 @@ export interface IndexedContext {
   readonly totalLength: number;
 }
 
+/**
+ * Each message's texts that hold passages, per list of messages: every probe of an ask point reads
+ * the same context with another question, and the next ask point's context mostly extends it, so
+ * only the messages past the run a list shares with one read before are looked up by text.
+ */
+const messagePassages = runOwned(() => createListMemo<ContextMessage, readonly TextPassages[]>());
+
+function passagesOfMessage(message: ContextMessage): readonly TextPassages[] {
+  return passageTextsOf(message)
+    .map(textPassages)
+    .filter((passages) => passages.pieces.length > 0);
+}
+
 /** The passages of `messages`, in the order `splitPassages` lists them, each text from its memo. */
 export function indexContext(messages: readonly ContextMessage[]): IndexedContext {
   const texts: { messageId: string; passages: TextPassages; start: number }[] = [];
   let count = 0;
   let totalLength = 0;
-  for (const message of messages) {
-    for (const text of passageTextsOf(message)) {
-      const passages = textPassages(text);
-      if (passages.pieces.length === 0) continue;
-      texts.push({ messageId: message.id, passages, start: count });
+  const each = messagePassages()?.values(messages, passagesOfMessage) ?? messages.map(passagesOfMessage);
+  for (let i = 0; i < messages.length; i++) {
+    const messageId = (messages[i] as ContextMessage).id;
+    for (const passages of each[i] as readonly TextPassages[]) {
+      texts.push({ messageId, passages, start: count });
       count += passages.pieces.length;
       totalLength += passages.totalLength;
     }
