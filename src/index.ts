@@ -8,8 +8,8 @@
  * `test/api/exports.test.ts` holds every entry's export list: a change to it is a conscious one.
  */
 // Run
-export { runSuite, type RunOptions } from './engine/run-suite.js';
-export { runUnit, type UnitInput } from './engine/run-unit.js';
+export { runSuite, type RunOptions } from './run/run-suite.js';
+export { runUnit, type UnitInput } from './replay/run-unit.js';
 export { loadScenarioFile } from './scenario/load.js';
 export type { ScenarioOverrides } from './scenario/resolve.js';
 export type { Scenario, StrategySpec } from './scenario/types.js';

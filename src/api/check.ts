@@ -7,7 +7,7 @@ export { checkRun, compareResults, readResultFile, DEFAULT_CHECK_RULES, type Che
 export { runSweep, type SweepOptions, type SweepResult } from '../sweep/run.js';
 export { paretoFront } from '../sweep/pareto.js';
 export { recommend, DEFAULT_DECISION, type DecisionOptions, type DecisionRow } from '../metrics/recommend.js';
-export { recommendRun } from '../engine/recommend-run.js';
-export { mergeShards } from '../engine/shard.js';
+export { recommendRun } from '../run/recommend-run.js';
+export { mergeShards } from '../run/shard.js';
 export { measureFidelity } from '../fidelity/measure.js';
 export { renderFidelity } from '../fidelity/render.js';

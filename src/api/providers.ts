@@ -3,7 +3,7 @@
  * provider contract, and the tokenizers and their calibration.
  */
 export { createProvider } from '../providers/index.js';
-export { installSimulator } from '../providers/mock.js';
+export { createSimulator } from '../simulator/transport.js';
 export type { Provider, CompletionRequest, CompletionResult, Failure } from '../contracts/provider.js';
 export { createTokenizer, encodingForModel, countTokens, tokenizerForModel } from '../tokens/tokenizer.js';
 export { DEFAULT_CALIBRATION, calibrationFor, calibrationFamily } from '../tokens/calibration.js';

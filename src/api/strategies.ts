@@ -8,7 +8,7 @@ export type { Strategy, StrategyEnv, StrategyAction, StrategyModelCall, Archive,
 export { optionsFromValidate, type ValidateOptions, type OptionsValidation } from '../strategies/external/options.js';
 export { createHistory, applyToHistory, type History } from '../strategies/helpers/history.js';
 export { StrategyFailedError } from '../strategies/external/failure.js';
-export { checkConformance, driveStrategy, conformanceSession, type Violation, type InvariantName } from '../engine/conformance.js';
+export { checkConformance, driveStrategy, conformanceSession, type Violation, type InvariantName } from '../replay/conformance.js';
 export { createProcessStrategy, type PolicyCommand } from '../strategies/external/process-strategy.js';
 export { PROTOCOL_VERSION } from '../strategies/external/protocol.js';
 export { describeOptions } from '../strategies/helpers/describe.js';

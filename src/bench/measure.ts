@@ -14,7 +14,7 @@ import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { countTokens, tokenizerStats, toolCallText } from '../tokens/tokenizer.js';
-import { runSuite } from '../engine/run-suite.js';
+import { runSuite } from '../run/run-suite.js';
 import { renderReports, reporterNames } from '../report/index.js';
 import { writeReportFiles } from '../report/write.js';
 import { resultForWriting } from '../redact/result.js';

@@ -11,7 +11,13 @@
  *   inactivity" (ctxbench takes 5), writes free.
  * - Gemini implicit caching: https://ai.google.dev/gemini-api/docs/caching — automatic, minimum
  *   1,024 tokens on Flash, 2,048 on Pro (2.5 family); no TTL published: ctxbench assumes 5 minutes
- *   refreshed on hit, as the other two.
+ *   refreshed on hit, as the other two. Not published, but what every Gemini log and report shows:
+ *   it serves whole 2,048-token blocks (871 of the 899 hits of the 23 mini-swe-agent Gemini 3 Pro
+ *   runs read 0–5 % under a multiple of 2,048 tokens, median 1.4 % under; 2.5 Flash reads 4,075
+ *   of a repeated 4k prompt), and Gemini 3 Flash serves larger blocks to larger requests: 2,048-token blocks to a
+ *   request under 8,192 tokens, nothing to one of 8,192–17k, then 16,384, 24,576, 32,768… —
+ *   8,192-token blocks from two of them (googleapis/python-genai#2064: a 35-turn sweep of a
+ *   byte-identical growing prefix on gemini-3-flash-preview, reproduced on gemini-3.5-flash).
  */
 type CacheFamily = 'anthropic' | 'openai' | 'gemini';
 
@@ -30,19 +36,33 @@ export const CACHE_ESTIMATES: readonly CacheEstimate[] = ['expected', 'upper-bou
  * saving guarantee"), so real logs read less than the longest prefix the provider could hold.
  * Fitted 2026-11-26 as recorded cached tokens / upper-bound cached tokens, each as a share of its
  * prompt, pooled over the real logs that record cached tokens (`ctxbench fidelity` prints the fit):
- * - OpenAI: 3 Codex rollouts (gpt-5, gpt-5-codex), 201 steps: recorded 90.1 %, upper bound 95.0 %.
+ * - OpenAI: 3 Codex rollouts (gpt-5, gpt-5-codex), 201 steps: recorded 90.1 %, upper bound 94.5 %.
  * - Gemini: 23 mini-swe-agent runs (gemini-3-pro-preview), 1,019 steps: recorded 83.6 %, upper
- *   bound 96.2 % (the one Gemini CLI log, 6 steps of gemini-3-flash-preview, reads 24 % against
- *   60 %: too short to fit on, and no prefix model explains its hits).
+ *   bound 91.6 % in whole 2,048-token blocks (96.2 % before blocks). Not fitted on the Gemini CLI
+ *   log (6 steps of gemini-3-flash-preview), which it predicts at 25.4 % for 24.2 % recorded.
  */
-const EXPECTED_HIT: Record<Exclude<CacheFamily, 'anthropic'>, number> = { openai: 0.95, gemini: 0.87 };
+const EXPECTED_HIT: Record<Exclude<CacheFamily, 'anthropic'>, number> = { openai: 0.95, gemini: 0.91 };
 
-export interface CacheRules {
-  family: CacheFamily;
-  /** A prefix shorter than this is never cached (nor written). */
+/** How a cache serves a prefix to a request of some size: whole blocks of `increment`, none under `minTokens`. */
+interface CacheBlocks {
+  /** A prefix shorter than this is never served. */
   minTokens: number;
-  /** Above `minTokens`, the cached length is rounded down to a multiple of this; 1 = exact. */
+  /** The served length is rounded down to a multiple of this; 1 = exact. */
   increment: number;
+}
+
+/** Blocks a cache serves to a request of at least `fromPrompt` tokens (the largest tier that applies wins). */
+interface CacheTier extends CacheBlocks {
+  fromPrompt: number;
+}
+
+export interface CacheRules extends CacheBlocks {
+  family: CacheFamily;
+  /**
+   * Larger requests served in other blocks than `increment` (Gemini 3 Flash), in ascending
+   * `fromPrompt`; what the provider stores does not change, only what it serves.
+   */
+  tiers?: readonly CacheTier[];
   /** Idle time after which an entry is evicted; every hit refreshes it. */
   ttlMs: number;
   /**
@@ -67,8 +87,24 @@ export function cacheRulesForModel(model: string, estimate: CacheEstimate = 'exp
   }
   const family = name.includes('gemini') ? 'gemini' : 'openai';
   const hitShare = estimate === 'expected' ? EXPECTED_HIT[family] : 1;
-  if (family === 'gemini') return { family, minTokens: name.includes('pro') ? 2048 : 1024, increment: 1, ttlMs: FIVE_MINUTES, mode: 'implicit', hitShare };
+  if (family === 'gemini') {
+    const rules: CacheRules = { family, minTokens: name.includes('pro') ? 2048 : 1024, increment: 2048, ttlMs: FIVE_MINUTES, mode: 'implicit', hitShare };
+    return GEMINI_3_FLASH.test(name) ? { ...rules, tiers: GEMINI_3_FLASH_TIERS } : rules;
+  }
   return { family, minTokens: 1024, increment: 128, ttlMs: FIVE_MINUTES, mode: 'implicit', hitShare };
+}
+
+const GEMINI_3_FLASH = /gemini-3(\.\d+)?-flash/;
+const GEMINI_3_FLASH_TIERS: readonly CacheTier[] = [{ fromPrompt: 8192, minTokens: 16_384, increment: 8192 }];
+
+/**
+ * Of a live prefix of `matched` tokens, what the cache serves to a request of `promptTokens`:
+ * whole blocks of the tier the request's size falls in, nothing under its minimum.
+ */
+export function servedPrefix(matched: number, promptTokens: number, rules: CacheRules): number {
+  const blocks = rules.tiers?.findLast((tier) => promptTokens >= tier.fromPrompt) ?? rules;
+  if (matched < blocks.minTokens) return 0;
+  return Math.floor(matched / blocks.increment) * blocks.increment;
 }
 
 /** How a cache family is modelled, in words, for the reports: which estimate and what it means. */

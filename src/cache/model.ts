@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CacheRules } from './families.js';
+import { servedPrefix, type CacheRules } from './families.js';
 
 /**
  * The simulated prompt cache of one session (issue 14): what a provider bills as cached input,
@@ -48,8 +48,9 @@ export function createCacheState(rules: CacheRules): CacheState {
  * Bills one request at virtual time `atMs` and records what it leaves in the cache (mutates
  * `state`). `breakpoints` are part indices after which an explicit-cache provider stores the
  * prefix (Claude Code: after the hidden prefix and after the last message); ignored for implicit
- * caches, which store every prefix. The read is the longest prefix of live entries, rounded to
- * the family's increment; an explicit cache then writes up to its last breakpoint.
+ * caches, which store every prefix. The read is the longest prefix of live entries, in the whole
+ * blocks the family serves to a request of this size (`servedPrefix`); an explicit cache then
+ * writes up to its last breakpoint.
  */
 export function applyCache(state: CacheState, parts: readonly CachePart[], atMs: number, breakpoints: readonly number[] = []): CacheUsage {
   const { rules, entries, pending } = state;
@@ -75,7 +76,8 @@ export function applyCache(state: CacheState, parts: readonly CachePart[], atMs:
   }
   // An implicit cache serves its expected share of the prefix (families.ts); the prefix itself is
   // still what the provider holds, so what it stores below does not change.
-  const cached = rules.hitShare === 1 ? roundDown(matched, rules) : Math.floor(rules.hitShare * roundDown(matched, rules));
+  const served = servedPrefix(matched, total, rules);
+  const cached = rules.hitShare === 1 ? served : Math.floor(rules.hitShare * served);
   let write = 0;
   if (rules.mode === 'implicit') {
     pending.count = chain.length;
@@ -143,9 +145,4 @@ function extendChain(parts: readonly CachePart[], last: CacheState['last'], shar
   keys.length = parts.length;
   chain.length = parts.length;
   return chain;
-}
-
-function roundDown(tokens: number, rules: CacheRules): number {
-  if (tokens < rules.minTokens) return 0;
-  return rules.minTokens + Math.floor((tokens - rules.minTokens) / rules.increment) * rules.increment;
 }

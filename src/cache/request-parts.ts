@@ -77,7 +77,7 @@ export function cacheRequest(
  * The re-sent reasoning of the current turn goes where the API sends it: with the assistant
  * message that produced it (a Responses API reasoning item sits before its call), not after the
  * last message. So it is read from cache with that message while the turn lasts, and the prefix
- * breaks there when the next user message drops it. Only sizes the log recorded
+ * breaks there when the next user message drops it (the part's key changes with it). Only sizes the log recorded
  * (`reasoningTokens`) are placed; whatever else of `reasoning` there is stays at the end.
  */
 function attachReasoning(parts: CachePart[], messages: readonly ContextMessage[], reasoning: number): void {
@@ -88,7 +88,9 @@ function attachReasoning(parts: CachePart[], messages: readonly ContextMessage[]
     if (m.role !== 'assistant' || m.reasoningTokens === undefined) continue;
     const tokens = Math.min(m.reasoningTokens, left);
     const part = parts[i] as CachePart;
-    parts[i] = { key: part.key, tokens: part.tokens + tokens };
+    // Other bytes than the message without it: when the next user message drops the reasoning,
+    // the prefix breaks here (a key, not only a size, must differ: the chain hashes keys alone).
+    parts[i] = { key: `${part.key}+reasoning:${tokens}`, tokens: part.tokens + tokens };
     left -= tokens;
   }
 }

@@ -1,8 +1,8 @@
-import { summarizeMessages } from '../providers/simulated/summarizer.js';
+import { summarizeMessages } from '../simulator/summarizer.js';
 import { STRUCTURED_SUMMARY_PROMPT } from '../strategies/reactive-compress.js';
 import type { ContextMessage, Transcript } from '../transcript/types.js';
-import { callArgumentText, measureSurvival, SPECIFIC_KINDS, type SpecificKind, type Survival } from '../providers/simulated/specific-kinds.js';
-import type { SummarizerFit } from '../providers/simulated/summary-fit.js';
+import { callArgumentText, measureSurvival, SPECIFIC_KINDS, type SpecificKind, type Survival } from '../simulator/specific-kinds.js';
+import type { SummarizerFit } from '../simulator/summary-fit.js';
 
 /**
  * Calibration of the simulated summarizer on real compactions: for each compaction an agent

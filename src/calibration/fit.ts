@@ -1,7 +1,7 @@
 import { fitTheilSen } from '../stats.js';
-import { extractSpecifics, SPECIFIC_KINDS, type SpecificKind } from '../providers/simulated/specific-kinds.js';
-import { MENTION_PLACES, RECURRENCE_FROM, recurrenceClass, type MentionPlace, type SummarizerFit } from '../providers/simulated/summary-fit.js';
-import { mentionsOf } from '../providers/simulated/summary-specifics.js';
+import { extractSpecifics, SPECIFIC_KINDS, type SpecificKind } from '../simulator/specific-kinds.js';
+import { MENTION_PLACES, RECURRENCE_FROM, recurrenceClass, type MentionPlace, type SummarizerFit } from '../simulator/summary-fit.js';
+import { mentionsOf } from '../simulator/summary-specifics.js';
 import type { ContextMessage } from '../transcript/types.js';
 
 /** One real compaction as the fit reads it: the history it replaced and the summary that replaced it. */

@@ -5,7 +5,7 @@ import { loadTranscript } from '../scenario/load-transcript.js';
 import { calibrateCompaction, findCompactions, type CompactionCalibration, type FoundCompaction } from './calibrate.js';
 import { fitSummarizer } from './fit.js';
 import { poolCalibrations, type PooledCalibration } from './pool.js';
-import { roundFit, type SummarizerFit } from '../providers/simulated/summary-fit.js';
+import { roundFit, type SummarizerFit } from '../simulator/summary-fit.js';
 
 export interface CalibrationReport {
   /** Every distinct compaction, replayed under the shipped fit (summary-fit.ts FITTED). */

@@ -1,5 +1,5 @@
 import { median } from '../stats.js';
-import { SPECIFIC_KINDS, type SpecificKind } from '../providers/simulated/specific-kinds.js';
+import { SPECIFIC_KINDS, type SpecificKind } from '../simulator/specific-kinds.js';
 import type { CompactionCalibration } from './calibrate.js';
 
 /** The spread of one per-compaction ratio (simulated / real): lowest, median, highest. */

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { writeFileAtomic } from '../report/write.js';
-import type { RunOptions } from '../engine/run-suite.js';
+import type { RunOptions } from '../run/run-suite.js';
 import type { ProviderName } from '../contracts/provider.js';
 import { parseCassette, startRecording, startReplay } from '../providers/cassette.js';
 import { createLiveSleep } from '../providers/live-sleep.js';

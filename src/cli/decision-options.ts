@@ -26,7 +26,7 @@ export function addDecisionOptions(command: Command): Command {
       DEFAULT_DECISION.objective,
     )
     .option('--min-recall <floor>', 'recall floor of the recommendation: a fraction (0.8), or points below full (full-5, the default)', parseMinRecall)
-    .option('--max-crashes <n>', 'crashed units (or logs) allowed where full does not crash', parsePositiveInt('--max-crashes'), 0)
+    .option('--max-crashes <n>', 'crashed units (or logs) allowed where another strategy completes', parsePositiveInt('--max-crashes'), 0)
     .option(
       '--aggregate <rule>',
       'over several scenarios: worst-case (pass on every one) or mean',

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { displayPath } from '../paths.js';
-import { JOURNAL_FILE, formatJournalHeader, formatJournalUnit, parseJournal, type Journal, type JournalHeader } from '../engine/journal.js';
+import { JOURNAL_FILE, formatJournalHeader, formatJournalUnit, parseJournal, type Journal, type JournalHeader } from '../run/journal.js';
 import type { UnitResult } from '../metrics/types.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { RunOptions } from '../engine/run-suite.js';
+import type { RunOptions } from '../run/run-suite.js';
 
 type UnitEvent = Parameters<NonNullable<RunOptions['onUnit']>>[0];
 

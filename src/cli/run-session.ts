@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { runSuite, type RunOptions } from '../engine/run-suite.js';
+import { runSuite, type RunOptions } from '../run/run-suite.js';
 import { renderReports, reporterNames } from '../report/index.js';
 import { writeReportFiles } from '../report/write.js';
 import { renderTerminalTable } from '../report/terminal.js';
@@ -11,7 +11,7 @@ import { HarnessError, InputError, InterruptedError } from '../errors.js';
 import { displayPath } from '../paths.js';
 import type { ScenarioOverrides } from '../scenario/resolve.js';
 import type { ProviderMode } from '../contracts/provider.js';
-import type { ShardSpec } from '../engine/shard.js';
+import type { ShardSpec } from '../run/shard.js';
 import type { DecisionOptions } from '../metrics/recommend.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
 import { checkOutDir, countJournaled, lockOutDir, openJournal, readJournal, journalPath, type JournalWriter } from './out-dir.js';

@@ -4,7 +4,7 @@
  * (a level). A level stands for a budget by Gemini's own mapping of `reasoning_effort` in its
  * OpenAI-compatible API (ai.google.dev/gemini-api/docs/openai, "thinking"): low 1,024,
  * medium 8,192, high 24,576 tokens. The simulated model caps the replayed step's reasoning tokens
- * at the budget the request carries (src/providers/simulated/model.ts).
+ * at the budget the request carries (src/simulator/model.ts).
  */
 export interface ThinkingLimit {
   /** At most this many reasoning tokens in the answer. */

@@ -4,8 +4,8 @@ import type { MeasuredTranscript } from './measure.js';
 import { calibrationFamily } from '../tokens/calibration.js';
 import { displayPath } from '../paths.js';
 import { median, quantile } from '../stats.js';
-import { OFFSET_STEPS } from '../engine/hidden-prefix.js';
-import { unloggedInContext } from '../engine/unlogged.js';
+import { OFFSET_STEPS } from '../replay/hidden-prefix.js';
+import { unloggedInContext } from '../replay/unlogged.js';
 
 /** The bounds ctxbench holds its replay to, per format: median |error| and p95 |error|. */
 const TARGET = { medianAbs: 0.03, p95Abs: 0.08 } as const;

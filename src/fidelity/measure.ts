@@ -5,7 +5,7 @@ import { loadTranscript } from '../scenario/load-transcript.js';
 import { displayPath } from '../paths.js';
 import { fitTheilSen, summarizeErrors } from '../stats.js';
 import { replayRecorded, type RecordedReplay } from './replay.js';
-import { OFFSET_STEPS } from '../engine/hidden-prefix.js';
+import { OFFSET_STEPS } from '../replay/hidden-prefix.js';
 import { compareCache, poolCacheByFormat } from './cache.js';
 import { cacheRulesForModel, describeCacheRules } from '../cache/families.js';
 

@@ -8,8 +8,8 @@ import { resolveScenario } from '../scenario/resolve.js';
 import { encodingForModel, tokenizerForModel } from '../tokens/tokenizer.js';
 import type { HiddenPrefix } from '../tokens/hidden-tokens.js';
 import { createProvider } from '../providers/index.js';
-import { installSimulator } from '../providers/mock.js';
-import { runUnit } from '../engine/run-unit.js';
+import { createSimulator } from '../simulator/transport.js';
+import { runUnit } from '../replay/run-unit.js';
 
 /**
  * The replay has no window and no quota: fidelity measures how tokens are counted, not whether
@@ -40,7 +40,7 @@ export async function replayRecorded(transcript: Transcript, options: { calibrat
   const scenario = resolveScenario({ file, data }, transcript, { promptCache: 'upper-bound' });
   const encoding = encodingForModel(scenario.model);
   const tokenizer = tokenizerForModel(scenario.model, options);
-  const simulator = installSimulator({ tokenizer, seed: scenario.seed });
+  const simulator = createSimulator({ tokenizer, seed: scenario.seed });
   try {
     const provider = createProvider({ name: scenario.provider, mode: 'mock', model: scenario.model, simulator });
     const spec = scenario.strategies[0] ?? { label: 'recorded', strategy: 'recorded', options: {} };

@@ -63,14 +63,14 @@ export interface FidelityFile {
   crashed: number;
   /**
    * Tokens the agent sent that the log does not hold (its system prompt, tool schemas), as the
-   * replay charged it (engine/hidden-prefix.ts). 0 when no step has usage.
+   * replay charged it (replay/hidden-prefix.ts). 0 when no step has usage.
    */
   offset: number;
   /** How many first steps the offset was estimated on. */
   offsetSteps: number;
   /** Tokens the agent re-attached after each of its compactions, by compaction id. */
   restored?: Record<string, number>;
-  /** Content the agent sent with logged messages but did not log (engine/unlogged.ts): tokens in all, messages carrying it. */
+  /** Content the agent sent with logged messages but did not log (replay/unlogged.ts): tokens in all, messages carrying it. */
   unlogged?: { tokens: number; messages: number };
   /** The agent's own compactions (with a summary) the replay followed. */
   compactions: number;

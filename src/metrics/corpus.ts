@@ -1,6 +1,6 @@
 /**
  * Past this many logs a scenario is a corpus: its units keep no per-probe retention curves
- * (engine/combine-logs.ts) and the HTML report shows it in aggregate views with a per-log
+ * (run/combine-logs.ts) and the HTML report shows it in aggregate views with a per-log
  * drill-down instead of per-step charts and per-event timelines (report/html-corpus.ts).
  */
 export const CORPUS_LOGS = 25;

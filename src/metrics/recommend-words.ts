@@ -28,10 +28,10 @@ function count(n: number): string {
   return `${Number((n / 1_000_000).toFixed(2))}M`;
 }
 
-/** The objective and constraints in words: "cheapest in dollars …, no crash where full does not, recall within 5 points of full". */
+/** The objective and constraints in words: "cheapest in dollars …, no crash where another strategy completes, recall within 5 points of full". */
 export function describeConstraints(options: { objective: Objective; constraints: RecommendationConstraints; aggregate: AggregateRule }): string {
   const { minRecall, maxCrashes } = options.constraints;
-  const crashes = maxCrashes === 0 ? 'no crash where full does not' : `at most ${maxCrashes} crash(es) where full does not`;
+  const crashes = maxCrashes === 0 ? 'no crash where another strategy completes' : `at most ${maxCrashes} crash(es) where another strategy completes`;
   const recall =
     minRecall.kind === 'relative'
       ? `recall within ${Math.round(minRecall.points * 1000) / 10} points of full`
@@ -41,17 +41,23 @@ export function describeConstraints(options: { objective: Objective; constraints
 
 /** Why recall excludes a candidate: "recall 10 % vs full's 85 %", naming the worst scenario when there are several. */
 export function describeScenarioFigures(
-  worst: { scenario: string; recall: number | null; fullRecall: number | null } | undefined,
+  worst: { scenario: string; recall: number | null; fullRecall: number | null; fullAnsweredNothing: boolean } | undefined,
   scenarios: number,
   aggregate: AggregateRule,
   recall: number | null,
 ): string {
   if (worst === undefined || worst.recall === null || worst.fullRecall === null) return `recall ${recall === null ? 'not measured' : percentText(recall)}`;
-  const figures = `recall ${percentText(worst.recall)} vs full's ${percentText(worst.fullRecall)}`;
+  const figures = `recall ${percentText(worst.recall)} vs ${referenceWords(worst)}`;
   if (scenarios === 1) return figures;
   return aggregate === 'worst-case'
     ? `${figures} on ${worst.scenario}`
     : `mean recall ${percentText(recall ?? 0)}, falls furthest on ${worst.scenario} (${figures})`;
+}
+
+/** `full's 85 %`, or, when `full` crashed before its first ask, what its whole history answers. */
+export function referenceWords(figures: { fullRecall: number | null; fullAnsweredNothing: boolean }): string {
+  const recall = percentText(figures.fullRecall ?? 0);
+  return figures.fullAnsweredNothing ? `${recall} from full's history (full crashed before its first ask)` : `full's ${recall}`;
 }
 
 /** A strategy with its settings as the --grid flags write them: `codex-rebuild trigger=0.5`. */

@@ -1,6 +1,14 @@
 import type { SummaryRow } from './types.js';
 import type { AggregateRule, Candidate, Objective, Recommendation, RecommendationConstraints, Verdict } from './recommendation.js';
-import { describeConstraints, describeScenarioFigures, formatObjective, OBJECTIVE_WORDS, percentText, summarizeExclusions } from './recommend-words.js';
+import {
+  describeConstraints,
+  describeScenarioFigures,
+  formatObjective,
+  OBJECTIVE_WORDS,
+  percentText,
+  referenceWords,
+  summarizeExclusions,
+} from './recommend-words.js';
 
 /** What the user asks the recommendation for: the objective, the constraints and the aggregation rule. */
 export interface DecisionOptions {
@@ -11,7 +19,7 @@ export interface DecisionOptions {
 
 /**
  * The default decision (issue 27): the cheapest in dollars, net of prompt cache, that does not
- * crash where `full` does not and keeps answer recall within 5 points of `full`; over several
+ * crash where another strategy completes and keeps answer recall within 5 points of `full`; over several
  * scenarios, a strategy must pass on every one (worst case).
  */
 export const DEFAULT_DECISION: DecisionOptions = {
@@ -42,11 +50,15 @@ interface Figures {
   scenario: string;
   row: DecisionRow;
   crashes: number;
-  /** Crashes (units or logs) where `full` did not crash; for `full` itself, its own. */
+  /** Crashes (units or logs) where some candidate completed; for `full` itself, its own. */
   excess: number;
   units: number;
+  /** Of `excess`, the units (logs) `full` crashed on too. */
+  excessWhereFullCrashed: number;
   recall: number | null;
   fullRecall: number | null;
+  /** `full` crashed before its first ask: the reference is its whole history's recall (1). */
+  fullAnsweredNothing: boolean;
   /** The objective's change against `full`, paired over the steps both completed (+0.12 = 12 % dearer). */
   change: number | null;
 }
@@ -55,13 +67,14 @@ interface Figures {
  * The strategy (with settings) to ship under `options`, from the summary rows of a run or sweep.
  * Every candidate gets a verdict and a reason in words. Pure: the same rows give the same object.
  *
- * - Crashes count where `full` did not crash (per log over several logs); `full` is held to its
- *   own. Recall is answer recall; a relative floor is measured against `full` of the same scenario.
+ * - Crashes count where another candidate completed (per log over several logs): shipping a
+ *   strategy that stops where another goes on is a choice, even when `full` stops there too.
+ *   Where every candidate crashed they are excused; `full` is held to its own. Recall is answer recall; a relative floor is measured against `full` of the same scenario.
  * - Dearer than `full`: the objective's paired change against `full` is above zero.
  * - Over several scenarios (`aggregate`): `worst-case` takes each figure's worst scenario (largest
  *   recall gap, dearest change), `mean` their mean; crashes and the objective are summed (peak: max).
- * - The pick: among candidates passing everything, fewest crashes (those excused because `full`
- *   crashed too), then the objective, then input order.
+ * - The pick: among candidates passing everything, fewest crashes (those excused because every
+ *   candidate crashed there), then the objective, then input order.
  */
 export function recommend(rows: readonly DecisionRow[], options: DecisionOptions = DEFAULT_DECISION): Recommendation {
   const objective = options.objective === 'cost' && rows.some((row) => row.summary.cost_usd === null) ? 'tokens' : options.objective;
@@ -136,9 +149,27 @@ function decide(rows: readonly DecisionRow[], options: DecisionOptions): Decided
     candidates: order.map(({ candidate }) => candidate),
     pick,
     runnerUp,
-    reason: pick !== undefined ? pick.reason : `no strategy passes (${describeConstraints(options)}): ${summarizeExclusions(judged)}`,
+    reason:
+      pick !== undefined ? pick.reason : `no strategy passes (${describeConstraints(options)}): ${summarizeExclusions(judged)}${closestNote(judged, options)}`,
     notes,
   };
+}
+
+/**
+ * When nothing passes, the candidate that came closest: among those that complete (no counted
+ * crash) and are not dearer than `full`, the highest answer recall, then the objective.
+ */
+function closestNote(judged: readonly LabelledCandidate[], options: DecisionOptions): string {
+  const closest = judged
+    .filter((c) => c.label !== REFERENCE && (c.verdict === 'unsafe-recall' || c.verdict === 'dearer-than-full') && c.answerRecall !== null)
+    .sort(
+      (a, b) =>
+        Number(a.verdict === 'dearer-than-full') - Number(b.verdict === 'dearer-than-full') ||
+        (b.answerRecall as number) - (a.answerRecall as number) ||
+        compareValues(objectiveValue(a, options.objective), objectiveValue(b, options.objective)) ||
+        a.rank - b.rank,
+    )[0];
+  return closest === undefined ? '' : `; closest: ${closest.strategy} (${closest.reason})`;
 }
 
 function figuresOf(row: DecisionRow, all: readonly DecisionRow[], objective: Objective): Figures {
@@ -146,25 +177,44 @@ function figuresOf(row: DecisionRow, all: readonly DecisionRow[], objective: Obj
   const isFull = row.label === REFERENCE;
   const logs = row.logs ?? [];
   const crashes = logs.length > 0 ? logs.filter((log) => log.crashed).length : row.summary.crashed ? 1 : 0;
-  let excess = crashes;
-  if (!isFull && full !== undefined) {
-    excess =
-      logs.length > 0 && full.logs !== undefined
-        ? logs.filter((log, i) => log.crashed && full.logs?.[i]?.crashed !== true).length
-        : row.summary.crashed && !full.summary.crashed
-          ? 1
-          : 0;
-  }
+  // A crash counts where some candidate of the scenario completed that log: there, shipping one
+  // that stops is a choice. Where every candidate crashed (a quota nothing survives), it is
+  // excused, but still counted for the pick. `full` is held to its own crashes.
+  const rivals = all.filter((other) => other.summary.scenario === row.summary.scenario);
+  const counted = (crashed: (other: DecisionRow) => boolean): boolean => !isFull && !rivals.every(crashed);
+  const excessUnits: boolean[] = isFull
+    ? logs.length > 0
+      ? logs.map((log) => log.crashed)
+      : [row.summary.crashed]
+    : logs.length > 0
+      ? logs.map((log, i) => log.crashed && counted((other) => other.logs?.[i]?.crashed === true))
+      : [row.summary.crashed && counted((other) => other.summary.crashed)];
+  const fullCrashed = (i: number): boolean => (logs.length > 0 ? full?.logs?.[i]?.crashed === true : full?.summary.crashed === true);
+  const excess = excessUnits.filter(Boolean).length;
   return {
     scenario: row.summary.scenario,
     row,
     crashes,
     excess,
     units: Math.max(1, logs.length),
+    excessWhereFullCrashed: isFull ? 0 : excessUnits.filter((crashed, i) => crashed && fullCrashed(i)).length,
     recall: row.summary.answer_recall,
-    fullRecall: full?.summary.answer_recall ?? null,
+    fullRecall: referenceRecall(full),
+    fullAnsweredNothing: full?.summary.answer_recall === null && referenceRecall(full) !== null,
     change: isFull ? 0 : full === undefined ? null : changeAgainstFull(row.summary, full.summary, objective),
   };
+}
+
+/**
+ * `full`'s answer recall, the reference of a relative floor. A probe is valid at an ask point only
+ * where the reader answers it from `full`'s whole history there (probes/reference.ts), so the
+ * whole history answers every valid ask: when `full` crashed before its first ask, the reference
+ * is 1, not "unmeasured" (that let a strategy at 25 % recall pass the floor unchecked).
+ */
+function referenceRecall(full: DecisionRow | undefined): number | null {
+  if (full === undefined) return null;
+  if (full.summary.answer_recall !== null) return full.summary.answer_recall;
+  return full.summary.crashed && (full.summary.unanswered ?? 0) > 0 ? 1 : null;
 }
 
 /** The objective's change against `full`: paired cost and tokens (summary.ts); the peak as it is. */
@@ -213,7 +263,11 @@ function verdictOf(
   const units = sum(figures.map((f) => f.units));
   const excess = candidate.crashesBeyondFull ?? 0;
   if (excess > options.constraints.maxCrashes) {
-    const where = isFull ? 'crashes itself' : 'crashes where full does not';
+    const where = isFull
+      ? 'crashes itself'
+      : figures.some((f) => f.excessWhereFullCrashed > 0)
+        ? 'crashes where others complete'
+        : 'crashes where full does not';
     return ['crashes', `${where}: ${describeCrashes(figures, excess, units)}`];
   }
   const floor = options.constraints.minRecall;
@@ -227,7 +281,7 @@ function verdictOf(
     return ['dearer-than-full', `${percentText(aggregated.change)} ${OBJECTIVE_WORDS[options.objective].more} than full`];
   }
   if (isFull) return ['acceptable', 'the reference: never compacts'];
-  const crashed = candidate.crashes > 0 ? `; crashes only where full does too (${candidate.crashes})` : '';
+  const crashed = candidate.crashes > 0 ? `; crashes only where every strategy does (${candidate.crashes})` : '';
   return ['acceptable', `${describeSaving(aggregated.change, options.objective)}${recallNote(candidate, figures)}${crashed}`];
 }
 
@@ -245,9 +299,9 @@ function describeSaving(change: number | null, objective: Objective): string {
 
 function recallNote(candidate: Candidate, figures: readonly Figures[]): string {
   if (candidate.answerRecall === null) return ', recall not measured';
-  const full = figures.find((f) => f.fullRecall !== null)?.fullRecall;
-  return figures.length === 1 && full !== undefined && full !== null
-    ? `, recall ${percentText(candidate.answerRecall)} vs full's ${percentText(full)}`
+  const reference = figures.find((f) => f.fullRecall !== null);
+  return figures.length === 1 && reference !== undefined
+    ? `, recall ${percentText(candidate.answerRecall)} vs ${referenceWords(reference)}`
     : `, recall ${percentText(candidate.answerRecall)}`;
 }
 

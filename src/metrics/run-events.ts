@@ -37,7 +37,7 @@ export interface StepRecord {
   /** Tokens of the strategy's own calls made while preparing this step. */
   overheadTokens: number;
   /**
-   * Tokens of tool output the agent had to fetch back because the strategy had cut it (engine/
+   * Tokens of tool output the agent had to fetch back because the strategy had cut it (replay/
    * follow-up.ts); already part of `promptTokens`. Absent in results written before it existed.
    */
   retrievalTokens?: number;

@@ -40,7 +40,7 @@ export interface SummaryRow {
   logs: number | null;
   /** ... and how many of them crashed (`crashed` is true when any did); `null` for one log. */
   crashed_logs: number | null;
-  /** Tokens of tool output fetched back because the strategy had cut it (engine/follow-up.ts); part of `prompt_tokens`. */
+  /** Tokens of tool output fetched back because the strategy had cut it (replay/follow-up.ts); part of `prompt_tokens`. */
   retrieval_tokens: number;
   /** Prompt tokens served from the provider's prompt cache (src/cache/), over completed steps. */
   cached_input_tokens: number;

@@ -1,13 +1,13 @@
-import type { Gateway } from '../sim/gateway.js';
+import type { Gateway } from '../quota/gateway.js';
 import type { RunEvent } from '../metrics/run-events.js';
 import type { CompletionRequest, CompletionResult, Failure } from '../contracts/provider.js';
 import type { Scenario } from '../scenario/types.js';
-import type { Clock } from '../sim/types.js';
+import type { Clock } from '../quota/types.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
-import { retryDelay } from '../sim/retry.js';
-import { pauseToRetry, waitToRetry } from '../sim/retry-wait.js';
+import { retryDelay } from '../quota/retry.js';
+import { pauseToRetry, waitToRetry } from '../quota/retry-wait.js';
 
 /**
  * The probe call (DESIGN.md §3, closed-loop measurement): the probe question on top of the exact

@@ -1,8 +1,8 @@
 import { runWeakMap } from '../memo.js';
 import type { ContextMessage, Probe } from '../transcript/types.js';
 import type { Tokenizer } from '../tokens/types.js';
-import { READER_ANSWER_TOKENS } from '../providers/simulated/model.js';
-import { readProbe } from '../providers/simulated/reader.js';
+import { READER_ANSWER_TOKENS } from '../simulator/model.js';
+import { readProbe } from '../simulator/reader.js';
 import { askQuestion, type ProbeCallDeps } from './ask.js';
 import { gradeAnswer } from './grade.js';
 

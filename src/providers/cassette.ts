@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { z } from 'zod';
 import { HarnessError, InputError } from '../errors.js';
-import type { RetrySleep } from '../sim/types.js';
+import type { RetrySleep } from '../quota/types.js';
 import type { ProviderName } from '../contracts/provider.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { ApiError } from '@google/genai';
 import type { Failure } from '../contracts/provider.js';
-import { parseDuration, retryAfterOf } from './durations.js';
+import { parseDuration, retryAfterOf } from '../wire/durations.js';
 
 const RETRY_INFO = 'type.googleapis.com/google.rpc.RetryInfo';
 const QUOTA_FAILURE = 'type.googleapis.com/google.rpc.QuotaFailure';

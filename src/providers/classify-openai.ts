@@ -3,7 +3,7 @@
 import { APIConnectionError, APIError } from 'openai';
 import type { Failure } from '../contracts/provider.js';
 import { describeThrown } from './classify-gemini.js';
-import { retryAfterOf } from './durations.js';
+import { retryAfterOf } from '../wire/durations.js';
 
 const OVERFLOW_LIMIT = /maximum context length is (\d+) tokens/i;
 const OVERFLOW_INPUT = /(?:resulted in|requested) (\d+) tokens/i;

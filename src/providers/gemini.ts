@@ -1,11 +1,11 @@
 import type { GoogleGenAI, GenerateContentResponse, GenerateContentConfig } from '@google/genai';
 import type { ToolCall } from '../transcript/types.js';
 import type { CompletionRequest, CompletionResult, CompletionUsage, Failure, Provider, ProviderMode } from '../contracts/provider.js';
-import type { CallTagger } from './call-tag.js';
-import type { SimFetch } from './simulated/types.js';
+import type { CallTagger } from '../simulator/call-tag.js';
+import type { SimFetch } from '../simulator/types.js';
 import { describeNetworkError } from './guard.js';
 import { classifyGeminiError } from './classify-gemini.js';
-import { renderGeminiRequest } from './render-gemini.js';
+import { renderGeminiRequest } from '../wire/render-gemini.js';
 import { boundRequest, malformedBody } from './request-bounds.js';
 
 /** Where @google/genai sends Gemini API calls when no base URL is given. */

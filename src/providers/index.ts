@@ -1,9 +1,9 @@
 import { ConfigError } from '../errors.js';
 import type { Provider, ProviderMode, ProviderName } from '../contracts/provider.js';
-import { createCallTagger } from './call-tag.js';
+import { createCallTagger } from '../simulator/call-tag.js';
 import { GeminiProvider } from './gemini.js';
 import { OpenAIProvider } from './openai.js';
-import type { Simulator } from './simulated/types.js';
+import type { Simulator } from '../simulator/types.js';
 import { withResponseCache, type ResponseCache } from './cache.js';
 import { checkBaseUrl, guardLiveProvider } from './guard.js';
 
@@ -100,5 +100,5 @@ function readKey(env: Record<string, string | undefined>, provider: ProviderName
 }
 
 export { OpenAIProvider } from './openai.js';
-// installSimulator lives in './mock.js'; it patches nothing global (nock is imported only by the
+// createSimulator lives in './mock.js'; it patches nothing global (nock is imported only by the
 // --record/--replay cassettes, and only when they are used).

@@ -1,4 +1,4 @@
-import type { RetrySleep } from '../sim/types.js';
+import type { RetrySleep } from '../quota/types.js';
 
 export interface LiveSleepOptions {
   /**

@@ -2,11 +2,11 @@ import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { ToolCall } from '../transcript/types.js';
 import type { CompletionRequest, CompletionResult, Failure, Provider, ProviderMode } from '../contracts/provider.js';
-import type { CallTagger } from './call-tag.js';
-import type { SimFetch } from './simulated/types.js';
+import type { CallTagger } from '../simulator/call-tag.js';
+import type { SimFetch } from '../simulator/types.js';
 import { describeNetworkError } from './guard.js';
 import { classifyOpenAIError } from './classify-openai.js';
-import { encodeOpenAIBody, parseArguments } from './render-openai.js';
+import { encodeOpenAIBody, parseArguments } from '../wire/render-openai.js';
 import { effortFor } from '../contracts/thinking.js';
 import { boundRequest, malformedBody } from './request-bounds.js';
 

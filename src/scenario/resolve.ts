@@ -4,8 +4,8 @@ import type { OnCrash, Scenario, StrategySpec, TranscriptSource } from './types.
 import type { LoadedScenario } from './load.js';
 import type { ScenarioFile } from './schema.js';
 import { resolveRelative } from './load.js';
-import { DEFAULT_RETRY_POLICY } from '../sim/retry.js';
-import { DEFAULT_PACING } from '../sim/pacing.js';
+import { DEFAULT_RETRY_POLICY } from '../quota/retry.js';
+import { DEFAULT_PACING } from '../quota/pacing.js';
 import { strategyNames } from '../strategies/index.js';
 import { InputError } from '../errors.js';
 import type { PriceOverride } from '../pricing/resolve.js';

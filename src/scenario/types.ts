@@ -1,5 +1,5 @@
 import type { ProviderName } from '../contracts/provider.js';
-import type { PacingModel, QuotaLimits, RetryPolicy } from '../sim/types.js';
+import type { PacingModel, QuotaLimits, RetryPolicy } from '../quota/types.js';
 import type { StrategySpec } from '../strategies/types.js';
 import type { CacheEstimate } from '../cache/families.js';
 

@@ -132,7 +132,7 @@ const DEFAULT_STAGES: Record<string, Strategy> = { 'tiered-truncation': tieredTr
 
 /**
  * The registered pipeline knows its default stages only: this file cannot import the registry
- * (the registry imports it). Scenarios are resolved by src/engine/resolve-strategy.ts, which
+ * (the registry imports it). Scenarios are resolved by src/replay/resolve-strategy.ts, which
  * builds `createPipeline(getStrategy)` so that any registered strategy can be a stage.
  */
 export const pipeline = createPipeline((name) => {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ContextMessage, MessageEvent, TranscriptEvent } from '../transcript/types.js';
 import type { CompletionResult, Failure, ProviderName } from '../contracts/provider.js';
-import type { Clock, QuotaView } from '../sim/types.js';
+import type { Clock, QuotaView } from '../quota/types.js';
 import type { ThinkingLimit } from '../contracts/thinking.js';
 
 /** What a strategy did, for the timeline: every eviction, truncation, compaction and trigger. */

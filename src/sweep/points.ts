@@ -2,7 +2,7 @@ import type { Scenario, StrategySpec } from '../scenario/types.js';
 import type { Strategy } from '../strategies/types.js';
 import type { AxisValue, GridAxis, GridPoint } from './grid.js';
 import { getStrategy, strategyNames } from '../strategies/index.js';
-import { resolveStrategy } from '../engine/resolve-strategy.js';
+import { resolveStrategy } from '../replay/resolve-strategy.js';
 import { HarnessError, UsageError } from '../errors.js';
 
 type Options = Record<string, unknown>;

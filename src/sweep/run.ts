@@ -1,8 +1,8 @@
 import type { RunResult, SummaryRow, UnitResult } from '../metrics/types.js';
-import type { RunOptions } from '../engine/run-suite.js';
+import type { RunOptions } from '../run/run-suite.js';
 import type { Scenario, StrategySpec } from '../scenario/types.js';
 import type { Recommendation, Verdict } from '../metrics/recommendation.js';
-import { runSuite } from '../engine/run-suite.js';
+import { runSuite } from '../run/run-suite.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_DECISION, recommend, REFERENCE, type DecisionOptions, type DecisionRow } from '../metrics/recommend.js';
 import { axesOf, checkAxes, choosePoints, gridSize, parseGridFlag, type AxisValue, type GridAxis, type GridPoint } from './grid.js';

@@ -7,7 +7,7 @@ import type { Calibration } from './types.js';
  * on logs nobody has seen. The derivation of each default is in the README (Fidelity).
  *
  * claude — fitted on fixtures/real/claude-code and claude-code-long (6 sessions, 373 calls), with
- * the content Claude Code sent but did not log charged (engine/unlogged.ts): Claude's tokenizer
+ * the content Claude Code sent but did not log charged (replay/unlogged.ts): Claude's tokenizer
  * cuts code, paths and LaTeX finer than o200k_base (≈ 1.19 ×), and Anthropic renders each
  * tool_use / tool_result pair in a framing of its own that costs ≈ 55 tokens more than the
  * chat-completions framing ctxbench counts.

@@ -16,7 +16,7 @@ export interface HiddenPrefix {
   estimatedOn?: number;
   /** Tokens re-attached after a recorded compaction, by compaction id (auto only). */
   restored?: Record<string, number>;
-  /** Tokens the agent sent with a logged message but did not log, by message id (auto only; engine/unlogged.ts). */
+  /** Tokens the agent sent with a logged message but did not log, by message id (auto only; replay/unlogged.ts). */
   unlogged?: Record<string, number>;
 }
 

@@ -2,7 +2,7 @@
  * Deep-freezes a transcript's events once they enter a run: every memo of the replay (token sums,
  * the prompt-cache model, retention, the simulator) keys on message objects and assumes a message
  * never changes after it was sent. A strategy that edits one in place (`m.text = …`) would be
- * charged for the text it had before; frozen, the edit throws (engine/strategy-crash.ts turns the
+ * charged for the text it had before; frozen, the edit throws (replay/strategy-crash.ts turns the
  * throw into a crash that says so). Objects already frozen are not walked again, so freezing the
  * same transcript for every unit costs one check per event.
  */

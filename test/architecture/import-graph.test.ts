@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildFolderGraph, describeCycle, findCycles, importsOf, layerViolations, parseLayers, readTree } from './folder-graph.js';
@@ -16,8 +16,25 @@ describe('import graph of src/', () => {
   it('only imports downwards through the layers of docs/ARCHITECTURE.md', () => {
     const layers = parseLayers(architecture);
     expect(layers.get('transcript')).toBe(2);
-    expect(layers.get('cli')).toBe(12);
+    expect(layers.get('cli')).toBe(14);
     expect(layerViolations(buildFolderGraph(readTree(srcRoot)), layers)).toEqual([]);
+  });
+});
+
+describe('the folder map of docs/ARCHITECTURE.md', () => {
+  it('gives every folder of src/ a row, and names only folders that exist', () => {
+    const mapped = [...architecture.matchAll(/^\| `src\/([a-z-]+)\/` \|/gm)].map((row) => row[1] as string).sort();
+    const folders = readdirSync(srcRoot, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    expect(mapped).toEqual(folders);
+  });
+
+  it('answers "where is it" with folders that exist', () => {
+    const answers = [...architecture.matchAll(/^- [^\n]*: `src\/([a-z-]+)\/`$/gm)].map((line) => line[1] as string);
+    expect(answers).toEqual(['simulator', 'quota', 'replay', 'run']);
+    for (const folder of answers) expect(existsSync(path.join(srcRoot, folder))).toBe(true);
   });
 });
 

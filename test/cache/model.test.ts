@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { applyCache, createCacheState, type CachePart, type CacheUsage } from '../../src/cache/model.js';
-import { cacheRulesForModel, type CacheRules } from '../../src/cache/families.js';
+import { cacheRulesForModel, servedPrefix, type CacheRules } from '../../src/cache/families.js';
 import { createRandom, hashString } from '../../src/random.js';
 
 const part = (key: string, tokens: number): CachePart => ({ key, tokens });
@@ -12,8 +12,8 @@ describe('cacheRulesForModel', () => {
     ['claude-sonnet-4-5-20250929', 'anthropic', 1024, 1],
     ['claude-haiku-4-5', 'anthropic', 2048, 1],
     ['gpt-5', 'openai', 1024, 128],
-    ['gemini-2.5-flash', 'gemini', 1024, 1],
-    ['gemini-2.5-pro', 'gemini', 2048, 1],
+    ['gemini-2.5-flash', 'gemini', 1024, 2048],
+    ['gemini-2.5-pro', 'gemini', 2048, 2048],
   ])('%s → %s, min %d, increment %d', (model, family, min, increment) => {
     const rules = cacheRulesForModel(model);
     expect([rules.family, rules.minTokens, rules.increment]).toEqual([family, min, increment]);
@@ -47,18 +47,36 @@ describe('applyCache, implicit (OpenAI)', () => {
   });
 });
 
+describe('applyCache, Gemini blocks (issue 29)', () => {
+  it('serves a Gemini prefix in whole 2,048-token blocks', () => {
+    const state = createCacheState(cacheRulesForModel('gemini-3-pro-preview', 'upper-bound'));
+    applyCache(state, [part('sys', 5000)], 0);
+    expect(applyCache(state, [part('sys', 5000), part('a', 1000)], MIN).cached).toBe(4096);
+  });
+
+  it('serves Gemini 3 Flash nothing at 8k–16k and 8,192-token blocks from 16,384 (python-genai#2064)', () => {
+    const rules = cacheRulesForModel('gemini-3-flash-preview', 'upper-bound');
+    // The sweep: 2,048-token blocks under 8k, none to a 9k–17k request, then 16,384, 24,576, 32,768.
+    expect([3124, 7006, 8986, 15_000, 17_100, 25_000, 33_100].map((matched) => servedPrefix(matched, matched + 1000, rules))).toEqual([
+      2048, 6144, 0, 0, 16_384, 24_576, 32_768,
+    ]);
+    expect(servedPrefix(9000, 10_000, cacheRulesForModel('gemini-3-pro-preview'))).toBe(8192);
+    expect(servedPrefix(9000, 10_000, cacheRulesForModel('gpt-5'))).toBe(8960);
+  });
+});
+
 describe('applyCache, expected hit rate (issue 29)', () => {
   it('bills an implicit cache its expected share of the longest live prefix, and keeps the prefix itself', () => {
     const expected = cacheRulesForModel('gemini-3-pro-preview');
     const upper = cacheRulesForModel('gemini-3-pro-preview', 'upper-bound');
-    expect([expected.hitShare, upper.hitShare]).toEqual([0.87, 1]);
+    expect([expected.hitShare, upper.hitShare]).toEqual([0.91, 1]);
     const [a, b] = [createCacheState(expected), createCacheState(upper)];
-    const requests = [[part('sys', 3000)], [part('sys', 3000), part('a', 1000)], [part('sys', 3000), part('a', 1000), part('b', 500)]];
+    const requests = [[part('sys', 4100)], [part('sys', 4100), part('a', 2100)], [part('sys', 4100), part('a', 2100), part('b', 500)]];
     const billed = requests.map((request, i) => [applyCache(a, request, i * MIN), applyCache(b, request, i * MIN)]);
     expect(billed.map(([e, u]) => [e?.cached, u?.cached])).toEqual([
       [0, 0],
-      [Math.floor(0.87 * 3000), 3000],
-      [Math.floor(0.87 * 4000), 4000],
+      [Math.floor(0.91 * 4096), 4096],
+      [Math.floor(0.91 * 6144), 6144],
     ]);
     // What is not served from cache is billed uncached: every prompt token is billed once.
     for (const [e, u] of billed) expect((e?.cached ?? 0) + (e?.uncached ?? 0)).toBe((u?.cached ?? 0) + (u?.uncached ?? 0));

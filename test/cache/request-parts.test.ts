@@ -42,6 +42,20 @@ describe('cacheRequest', () => {
   });
 });
 
+describe('cacheRequest re-sent reasoning', () => {
+  it('keys a message with the reasoning re-sent with it apart from the same message without it', () => {
+    const reply = { ...message('a1', 'assistant', 'Reading src/parse.ts now.'), reasoningTokens: 500 };
+    const messages = [history[0] as ContextMessage, history[1] as ContextMessage, reply];
+    const counted = messages.reduce((n, m) => n + tokenizer.countMessage(m, 'openai'), 0);
+    const within = cacheRequest(messages, counted + 15_000 + 500, tokenizer, 'openai', { prefix: 15_000, reasoning: 500 });
+    const after = cacheRequest(messages, counted + 15_000, tokenizer, 'openai', { prefix: 15_000, reasoning: 0 });
+    expect(within.parts.slice(0, 3)).toEqual(after.parts.slice(0, 3));
+    // The cache chain hashes keys alone: a key that stayed the same would read the old prefix back.
+    expect(within.parts[3]?.key).not.toBe(after.parts[3]?.key);
+    expect((within.parts[3]?.tokens ?? 0) - (after.parts[3]?.tokens ?? 0)).toBe(500);
+  });
+});
+
 describe('cacheRequest servedBy', () => {
   it('keeps one cache per model: the first request after a switch reads nothing, and the switch back reads the old entries', () => {
     const state = createCacheState(cacheRulesForModel('claude-sonnet-4'));

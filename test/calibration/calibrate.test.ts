@@ -3,7 +3,7 @@ import { calibrateTranscript, findCompactions } from '../../src/calibration/cali
 import { calibrateFiles } from '../../src/calibration/load.js';
 import { renderCalibration } from '../../src/calibration/render.js';
 import { InputError } from '../../src/errors.js';
-import { FITTED, roundFit } from '../../src/providers/simulated/summary-fit.js';
+import { FITTED, roundFit } from '../../src/simulator/summary-fit.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 import type { Transcript } from '../../src/transcript/types.js';
 

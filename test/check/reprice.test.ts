@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { runSuite } from '../../src/engine/run-suite.js';
+import { runSuite } from '../../src/run/run-suite.js';
 import { repriceResult } from '../../src/check/reprice.js';
 import { writeFiles } from '../helpers/temp.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createProgress, formatElapsed, type ProgressStream } from '../../src/cli/progress.js';
-import type { UnitProgressEvent } from '../../src/engine/run-suite.js';
+import type { UnitProgressEvent } from '../../src/run/run-suite.js';
 
 /** A stream that records what was written, and a clock the test moves by hand. */
 function harness(isTTY: boolean, columns = 120) {

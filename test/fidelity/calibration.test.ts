@@ -62,11 +62,13 @@ describe('token-accounting calibration on the real logs', () => {
     expect(Math.max(...growth.map(Math.abs))).toBeLessThanOrEqual(2);
   });
 
-  it('Claude Code: median |error| under 2 % (reached 1.55 %), p95 under 4.5 % (reached 3.76 %); raw median |error| 14.8 % with the prefix alone', () => {
+  it('Claude Code: median |error| under 2 % (reached 1.55 %), p95 under 4.5 % (reached 3.76 %); raw median |error| 11.7 % with the prefix alone', () => {
     const claude = format('claude-code');
     expect(claude.offset?.medianAbs).toBeLessThan(0.02);
     expect(claude.offset?.p95Abs).toBeLessThan(0.045);
-    expect(claude.uncalibrated?.medianAbs).toBeGreaterThan(0.14);
+    // 14.8 % before a persistent per-call excess was charged: counted raw, the tool-call framing
+    // calibration adds (55 tokens a call) shows as one, and is charged as unlogged (replay/unlogged.ts).
+    expect(claude.uncalibrated?.medianAbs).toBeGreaterThan(0.1);
   });
 
   it('Claude Code: what the agent sent unlogged is found on the long sessions only, at the jumps of the recorded usage', () => {
@@ -92,11 +94,22 @@ describe('token-accounting calibration on the real logs', () => {
     expect(mini.uncalibrated?.medianAbs).toBeGreaterThan(0.1);
   });
 
-  it('mini-swe-agent (Gemini): the expected hit rate predicts the recorded cached share within 5 points (83.7 % for 83.6 %; upper bound 96.2 %)', () => {
+  it('mini-swe-agent (Gemini): the expected hit rate predicts the recorded cached share within 5 points (83.3 % for 83.6 %; upper bound 91.6 % in 2,048-token blocks)', () => {
     const cache = report.cache.find((f) => f.format === 'mini-swe-agent');
     expect(cache?.steps).toBe(1019);
     expect(Math.abs((cache?.predictedShare ?? 0) - (cache?.recordedShare ?? 1))).toBeLessThan(0.05);
-    expect((cache?.upperBoundShare ?? 0) - (cache?.recordedShare ?? 0)).toBeGreaterThan(0.1);
+    expect((cache?.upperBoundShare ?? 0) - (cache?.recordedShare ?? 0)).toBeGreaterThan(0.05);
+    const served = report.files.filter((f) => f.format === 'mini-swe-agent').flatMap((f) => f.compared.map((s) => s.upperBoundCached ?? 0));
+    expect(served.every((tokens) => tokens % 2048 === 0)).toBe(true);
+  });
+
+  it('Gemini CLI (Gemini 3 Flash): the cached share is predicted within 5 points (25.4 % for 24.2 %; 51.8 % before blocks and tiers)', () => {
+    const cache = report.cache.find((f) => f.format === 'gemini-cli');
+    expect(Math.abs((cache?.predictedShare ?? 0) - (cache?.recordedShare ?? 1))).toBeLessThan(0.05);
+    const steps = report.files.find((f) => f.format === 'gemini-cli')?.compared ?? [];
+    // Step 3 (a 41k request) is served four 8,192-token blocks of step 2's 38k request, as recorded (32,637);
+    // step 4 is served nothing: the next user message dropped the first turn's reasoning, 13.9k tokens in.
+    expect(steps.map((s) => s.upperBoundCached)).toEqual([0, 0, 24_576, 32_768, 0, 0]);
   });
 
   it('Claude Code: the explicit (Anthropic) cache is predicted exactly as the model bills it, no hit rate applied', () => {

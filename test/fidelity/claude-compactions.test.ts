@@ -36,13 +36,22 @@ describe('fidelity of Claude Code sessions with compactions', () => {
     ]);
   });
 
-  it('median |error| under 2.5 % (reached 2.13 %), p95 under 9.5 % (reached 9.09 %), every log under 5 % median', () => {
+  it('median |error| under 2 % (reached 1.59 %), p95 under 6.5 % (reached 5.98 %; 9.09 % before the persistent excess), every log under 5 % median', () => {
     const claude = report.formats.find((f) => f.format === 'claude-code');
-    expect(claude?.offset?.medianAbs).toBeLessThan(0.025);
-    expect(claude?.offset?.p95Abs).toBeLessThan(0.095);
+    expect(claude?.offset?.medianAbs).toBeLessThan(0.02);
+    expect(claude?.offset?.p95Abs).toBeLessThan(0.065);
     for (const file of report.files) {
       const errors = file.compared.flatMap((s) => (s.offsetError === undefined ? [] : [Math.abs(s.offsetError)]));
       expect(median(errors), file.file).toBeLessThan(0.05);
     }
+  });
+
+  it('charges the ~200 tokens a call Claude Code 1.0.81 sent unlogged on swordintel-0c45b0a6: its median error −4.2 % → −1.2 %', () => {
+    const file = report.files.find((f) => f.file.endsWith('swordintel-0c45b0a6.jsonl'));
+    const errors = file?.compared.map((s) => s.offsetError) ?? [];
+    expect(Math.abs(median(errors))).toBeLessThan(0.02);
+    // Charged on most of its calls, as a small amount each: not found as a few jumps.
+    expect(file?.unlogged?.messages).toBeGreaterThan(200);
+    expect((file?.unlogged?.tokens ?? 0) / (file?.unlogged?.messages ?? 1)).toBeLessThan(600);
   });
 });

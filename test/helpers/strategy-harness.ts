@@ -2,9 +2,9 @@ import type { ContextMessage, TranscriptEvent } from '../../src/transcript/types
 import type { Strategy, StrategyAction, StrategyEnv, StrategyModelCall } from '../../src/strategies/types.js';
 import type { CompletionResult } from '../../src/contracts/provider.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
-import { createArchive } from '../../src/engine/archive.js';
-import { createClock } from '../../src/sim/clock.js';
-import { QuotaGate } from '../../src/sim/quota.js';
+import { createArchive } from '../../src/replay/archive.js';
+import { createClock } from '../../src/quota/clock.js';
+import { QuotaGate } from '../../src/quota/quota.js';
 
 /** Builds canonical messages tersely for strategy tables. */
 export const msg = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { runSuite } from '../../src/engine/run-suite.js';
+import { runSuite } from '../../src/run/run-suite.js';
 
 const recallFits = resolve(import.meta.dirname, '../../scenarios/recall-fits.yaml');
 

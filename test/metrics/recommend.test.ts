@@ -74,7 +74,7 @@ describe('recommend', () => {
     expect(rec.reason).toContain('answer recall not measured (no probes)');
   });
 
-  it('does not count a crash full shares, but does not ship full when full itself crashes', () => {
+  it('counts a crash full shares where another strategy completes, and never ships full when full itself crashes', () => {
     const crash = { crashed: true, crash_kind: 'overflow' as const, crash_step: 6 };
     const rows = [
       decision(row('full', { ...crash, cost_usd: 0.5 })),
@@ -83,8 +83,52 @@ describe('recommend', () => {
     ];
     const rec = recommend(rows);
     expect(rec.strategy).toBe('rolling-window');
-    expect(rec.runnerUp?.strategy).toBe('tri-modal');
+    expect(rec.runnerUp).toBeNull();
     expect(rec.candidates.find((c) => c.strategy === 'full')?.verdict).toBe('crashes');
+    expect(rec.candidates.find((c) => c.strategy === 'tri-modal')?.reason).toBe('crashes where others complete: overflow at step 6 of 10');
+  });
+
+  it('names the closest candidate when nothing passes: the best recall among those that complete', () => {
+    const crash = { crashed: true, crash_kind: 'overflow' as const, crash_step: 6 };
+    const rows = [
+      decision(row('full', { ...crash, cost_usd: 0.5 })),
+      decision(row('recorded', { ...crash, cost_usd: 0.5, cost_vs_full: 0 })),
+      decision(row('rolling-window', { cost_usd: 0.9, cost_vs_full: -0.2, answer_recall: 0.6 })),
+      decision(row('tiered-truncation', { cost_usd: 0.95, cost_vs_full: -0.1, answer_recall: 0.7 })),
+    ];
+    const rec = recommend(rows);
+    expect(rec.strategy).toBeNull();
+    expect(rec.reason).toMatch(/: 2 crash, 2 lose recall; closest: tiered-truncation \(recall 70 % vs full's 85 %\)$/);
+  });
+
+  it("holds recall to full's whole history when full crashed before its first ask", () => {
+    const rows = [
+      decision(row('full', { crashed: true, crash_kind: 'overflow', crash_step: 3, answer_recall: null, unanswered: 40 })),
+      decision(row('codex-rebuild', { cost_usd: 0.8, cost_vs_full: -0.14, answer_recall: 0.25 })),
+      decision(row('reactive-compress', { cost_usd: 1.2, cost_vs_full: 0, answer_recall: 0.97 })),
+    ];
+    const rec = recommend(rows);
+    expect(rec.candidates.find((c) => c.strategy === 'codex-rebuild')?.reason).toBe(
+      "recall 25 % vs 100 % from full's history (full crashed before its first ask)",
+    );
+    expect(rec.strategy).toBe('reactive-compress');
+    expect(rec.reason).toContain("recall 97 % vs 100 % from full's history");
+    // Without probes nothing is measured, crash or not.
+    const unprobed = rows.map((r) => ({ ...r, summary: { ...r.summary, answer_recall: null, probes: null, unanswered: null } }));
+    expect(recommend(unprobed).reason).toContain('answer recall not measured');
+  });
+
+  it('excuses a crash where every strategy crashed, and still ranks fewer crashes first', () => {
+    const crash = { crashed: true, crash_kind: 'quota' as const, crash_step: 8 };
+    const rows = [
+      decision(row('full', { ...crash, cost_usd: 0.5 })),
+      decision(row('rolling-window', { ...crash, cost_usd: 0.45, cost_vs_full: -0.1, answer_recall: 0.84 })),
+      decision(row('tri-modal', { ...crash, cost_usd: 0.3, cost_vs_full: -0.4, answer_recall: 0.5 })),
+    ];
+    const rec = recommend(rows);
+    expect(rec.strategy).toBe('rolling-window');
+    expect(rec.reason).toContain('crashes only where every strategy does (1)');
+    expect(rec.candidates.find((c) => c.strategy === 'tri-modal')?.verdict).toBe('unsafe-recall');
   });
 
   it('keeps full when nothing cheaper passes', () => {
@@ -122,7 +166,7 @@ describe('recommend', () => {
     expect(mean.aggregate).toBe('mean');
   });
 
-  it('counts crashes per log of a scenario of several logs, against the same log of full', () => {
+  it('counts crashes per log of a scenario of several logs, excused only on a log every strategy crashed on', () => {
     const logsOf = (crashed: boolean[]): SummaryRow[] => crashed.map((c) => row('x', { crashed: c }));
     const rows: DecisionRow[] = [
       { ...decision(row('full', { crashed: true, logs: 3, crashed_logs: 1 })), logs: logsOf([true, false, false]) },
@@ -130,10 +174,12 @@ describe('recommend', () => {
         ...decision(row('rolling-window', { crashed: true, logs: 3, crashed_logs: 1, cost_usd: 0.5, cost_vs_full: -0.5 })),
         logs: logsOf([true, false, false]),
       },
-      { ...decision(row('tri-modal', { crashed: true, logs: 3, crashed_logs: 2, cost_usd: 0.2, cost_vs_full: -0.8 })), logs: logsOf([false, true, true]) },
+      { ...decision(row('tri-modal', { crashed: true, logs: 3, crashed_logs: 3, cost_usd: 0.2, cost_vs_full: -0.8 })), logs: logsOf([true, true, true]) },
     ];
     const rec = recommend(rows);
     expect(rec.strategy).toBe('rolling-window');
+    const survivor = rows.map((r) => (r.label === 'tri-modal' ? { ...r, logs: logsOf([false, true, true]) } : r));
+    expect(recommend(survivor).candidates.find((c) => c.strategy === 'rolling-window')?.reason).toBe('crashes where others complete: crashed on 1 of 3 logs');
     expect(rec.candidates.find((c) => c.strategy === 'tri-modal')?.reason).toBe('crashes where full does not: crashed on 2 of 3 logs');
   });
 

@@ -50,7 +50,7 @@ describe('the simulated reader, seen only through the validity filter', () => {
   // finding, phrasing and grading stay independent of the reader.
   it('is imported by src/probes/reference.ts alone', () => {
     const dir = join(__dirname, '../../src/probes');
-    const importers = readdirSync(dir).filter((file) => readFileSync(join(dir, file), 'utf8').includes('providers/simulated'));
+    const importers = readdirSync(dir).filter((file) => readFileSync(join(dir, file), 'utf8').includes('../simulator/'));
     expect(importers).toEqual(['reference.ts']);
   });
 });

@@ -5,7 +5,7 @@ import { containsNormalised, gradeAnswer, normaliseAnswer } from '../../src/prob
 import { listMessages, renderMessageText } from '../../src/probes/message-text.js';
 import { isRetained } from '../../src/probes/retention.js';
 import { probeSchema } from '../../src/transcript/probe-schema.js';
-import { readProbe } from '../../src/providers/simulated/reader.js';
+import { readProbe } from '../../src/simulator/reader.js';
 import { leakedTokens } from '../../src/probes/leak.js';
 import type { MessageEvent, Probe, Transcript } from '../../src/transcript/types.js';
 

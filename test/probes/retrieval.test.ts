@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createArchive } from '../../src/engine/archive.js';
+import { createArchive } from '../../src/replay/archive.js';
 import { chooseRetrievalKeys, fetchArchived, needsRetrieval, retrievedMessage } from '../../src/probes/retrieval.js';
-import { NOT_FOUND_ANSWER } from '../../src/providers/simulated/reader.js';
+import { NOT_FOUND_ANSWER } from '../../src/simulator/reader.js';
 import { retrievalHint } from '../../src/strategies/helpers/hints.js';
 import type { ContextMessage, MessageEvent } from '../../src/transcript/types.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { prepareScenarios } from '../../src/engine/run-suite.js';
+import { prepareScenarios } from '../../src/run/run-suite.js';
 import { InputError } from '../../src/errors.js';
 import { loadScenarioProbes } from '../../src/probes/load.js';
 import { loadScenarioFile } from '../../src/scenario/load.js';

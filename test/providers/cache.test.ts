@@ -4,7 +4,7 @@ import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createResponseCache, requestKey } from '../../src/providers/cache.js';
 import { createProvider, OpenAIProvider } from '../../src/providers/index.js';
-import { runSuite } from '../../src/engine/run-suite.js';
+import { runSuite } from '../../src/run/run-suite.js';
 import { renderJson } from '../../src/report/json.js';
 import type { CompletionRequest } from '../../src/contracts/provider.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';

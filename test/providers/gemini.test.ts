@@ -1,8 +1,8 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createProvider } from '../../src/providers/index.js';
-import { installSimulator } from '../../src/providers/mock.js';
-import type { Simulator } from '../../src/providers/simulated/types.js';
+import { createSimulator } from '../../src/simulator/transport.js';
+import type { Simulator } from '../../src/simulator/types.js';
 import type { CompletionRequest, Provider } from '../../src/contracts/provider.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 import { agentSession, failureOf } from './conversation.js';
@@ -33,7 +33,7 @@ describe('GeminiProvider against the simulator', () => {
   let simulator: Simulator;
   let provider: Provider;
   beforeEach(() => {
-    simulator = installSimulator({ tokenizer, seed: 7 });
+    simulator = createSimulator({ tokenizer, seed: 7 });
     provider = createProvider({ name: 'gemini', mode: 'mock', model: MODEL, simulator });
   });
   afterEach(() => simulator.uninstall());
@@ -116,7 +116,7 @@ describe('GeminiProvider against the simulator', () => {
       ['malformed', 'server'],
     ] as const) {
       simulator.uninstall();
-      simulator = installSimulator({ tokenizer, seed: 7, faults: { [fault]: 1 } });
+      simulator = createSimulator({ tokenizer, seed: 7, faults: { [fault]: 1 } });
       provider = createProvider({ name: 'gemini', mode: 'mock', model: MODEL, simulator });
       const failure = failureOf(await provider.complete(stepRequest()));
       kinds.set(fault, failure.kind);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { expandScenarioPaths, loadScenarioFile, parseScenarioText } from '../../src/scenario/load.js';
-import { prepareScenarios } from '../../src/engine/run-suite.js';
+import { prepareScenarios } from '../../src/run/run-suite.js';
 import { InputError, UsageError } from '../../src/errors.js';
 import { strategyNames } from '../../src/strategies/index.js';
 import { writeFiles } from '../helpers/temp.js';

@@ -1,6 +1,6 @@
 import { expandScenarioPaths } from '../../src/scenario/load.js';
-import { prepareScenarios } from '../../src/engine/run-suite.js';
-import type { PreparedScenario } from '../../src/engine/prepared-scenario.js';
+import { prepareScenarios } from '../../src/run/run-suite.js';
+import type { PreparedScenario } from '../../src/run/prepared-scenario.js';
 
 const BUNDLED = 'scenarios';
 let bundled: Promise<PreparedScenario[]> | undefined;

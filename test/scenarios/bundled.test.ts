@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runSuite } from '../../src/engine/run-suite.js';
+import { runSuite } from '../../src/run/run-suite.js';
 import { preparedBundled } from './bundled-prepared.js';
 
 /**

@@ -1,5 +1,5 @@
 import { loadScenarioFile } from '../../src/scenario/load.js';
-import { runSuite } from '../../src/engine/run-suite.js';
+import { runSuite } from '../../src/run/run-suite.js';
 import type { StrategyAction } from '../../src/strategies/types.js';
 import type { RunResult, UnitResult } from '../../src/metrics/types.js';
 

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { expandScenarioPaths, loadScenarioFile } from '../../src/scenario/load.js';
-import { runSuite } from '../../src/engine/run-suite.js';
+import { runSuite } from '../../src/run/run-suite.js';
 import { preparedBundled } from './bundled-prepared.js';
 import { strategyNames } from '../../src/strategies/index.js';
 import { writeFiles } from '../helpers/temp.js';

@@ -1,9 +1,9 @@
 import type { ContextMessage, TranscriptEvent } from '../../src/transcript/types.js';
 import type { Strategy } from '../../src/strategies/types.js';
 import type { CompletionResult, Failure } from '../../src/contracts/provider.js';
-import type { QuotaView } from '../../src/sim/types.js';
+import type { QuotaView } from '../../src/quota/types.js';
 import { createHarness, type Harness } from '../helpers/strategy-harness.js';
-import { summarizeMessages } from '../../src/providers/simulated/summarizer.js';
+import { summarizeMessages } from '../../src/simulator/summarizer.js';
 import { generateSession } from '../../src/transcript/synthetic/generate.js';
 
 /** Shared pieces of the compacting strategies' tables (codex-rebuild, tri-modal, reactive-compress, gatekeeper). */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createPipeline, pipeline } from '../../src/strategies/pipeline.js';
 import { getStrategy } from '../../src/strategies/index.js';
 import { full } from '../../src/strategies/full.js';
-import { resolveStrategy } from '../../src/engine/resolve-strategy.js';
+import { resolveStrategy } from '../../src/replay/resolve-strategy.js';
 import { InputError, UsageError } from '../../src/errors.js';
 import type { Strategy } from '../../src/strategies/types.js';
 import type { StrategySpec } from '../../src/scenario/types.js';
@@ -135,7 +135,7 @@ describe('pipeline', () => {
   });
 });
 
-describe('pipeline resolution (src/engine/resolve-strategy.ts)', () => {
+describe('pipeline resolution (src/replay/resolve-strategy.ts)', () => {
   const spec = (over: Partial<StrategySpec>): StrategySpec => ({ label: 'chain', strategy: 'pipeline', options: {}, ...over });
 
   it('resolves each stage of a `pipeline:` list with its own schema, defaults filled', () => {

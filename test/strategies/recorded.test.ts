@@ -9,9 +9,9 @@ import { loadTranscript } from '../../src/scenario/load-transcript.js';
 import { scenarioFileSchema } from '../../src/scenario/schema.js';
 import { resolveScenario } from '../../src/scenario/resolve.js';
 import { tokenizerForModel } from '../../src/tokens/tokenizer.js';
-import { installSimulator } from '../../src/providers/mock.js';
+import { createSimulator } from '../../src/simulator/transport.js';
 import { createProvider } from '../../src/providers/index.js';
-import { runUnit } from '../../src/engine/run-unit.js';
+import { runUnit } from '../../src/replay/run-unit.js';
 
 const compaction: CompactionEvent = { type: 'compaction', id: 'k1', summary: 'Summary: u1 asked for X; a1 ran c1.' };
 const session: TranscriptEvent[] = [
@@ -61,7 +61,7 @@ async function runReal(path: string, window: number): Promise<Record<string, Uni
   const tokenizer = tokenizerForModel(scenario.model);
   const units: Record<string, UnitResult> = {};
   for (const spec of scenario.strategies) {
-    const simulator = installSimulator({ tokenizer, seed: scenario.seed });
+    const simulator = createSimulator({ tokenizer, seed: scenario.seed });
     try {
       const provider = createProvider({ name: scenario.provider, mode: 'mock', model: scenario.model, simulator });
       units[spec.label] = await runUnit({ scenario, transcript, spec, provider, tokenizer });
@@ -86,7 +86,7 @@ describe('recorded on the long Claude Code session with a real compaction (vsla-
     expect(peak).toBeLessThan(154_565);
     expect(Math.abs(peak - 154_565) / 154_565).toBeLessThan(0.05);
     // Of that, 13.1k is what Claude Code appended to messages without logging it (file-change
-    // reminders after the sed over twelve .tex files, step 46, and others; engine/unlogged.ts).
+    // reminders after the sed over twelve .tex files, step 46, and others; replay/unlogged.ts).
     expect(Object.keys(rec.hiddenPrefix?.unlogged ?? {}).length).toBeGreaterThan(0);
     expect((rec.steps[157]?.hiddenTokens ?? 0) - (rec.hiddenPrefix?.tokens ?? 0)).toBe(13_061);
     // The first call after the compaction (recorded 30,905) holds the summary, not the history.

@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { strategies } from '../../src/strategies/index.js';
 import type { Strategy } from '../../src/strategies/types.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
-import { checkConformance, conformanceSession, driveStrategy, CONFORMANCE_WINDOW } from '../../src/engine/conformance.js';
+import { checkConformance, conformanceSession, driveStrategy, CONFORMANCE_WINDOW } from '../../src/replay/conformance.js';
 import { createHarness } from '../helpers/strategy-harness.js';
 
 /**
  * One test over the whole registry (STYLE.md "a test over each whole registry"): every strategy,
- * including those added later, passes the invariants of issue 3 (src/engine/conformance.ts,
+ * including those added later, passes the invariants of issue 3 (src/replay/conformance.ts,
  * which `ctxbench verify` runs on a user's strategy too) on a synthetic session whose history
  * outgrows a small window, so that the compacting strategies act.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join, resolve } from 'node:path';
-import { createUnitExecutor } from '../../src/engine/execute-unit.js';
-import type { PlannedUnit } from '../../src/engine/plan.js';
+import { createUnitExecutor } from '../../src/run/execute-unit.js';
+import type { PlannedUnit } from '../../src/run/plan.js';
 
 const scenarios = resolve(import.meta.dirname, '../../scenarios');
 

@@ -4,8 +4,8 @@ import { checkResultSummary } from '../../src/strategies/helpers/summary-check.j
 import { findRetrievalHints } from '../../src/strategies/helpers/hints.js';
 import { createHarness, ids, msg, replay } from '../helpers/strategy-harness.js';
 import { createProvider } from '../../src/providers/index.js';
-import { installSimulator } from '../../src/providers/mock.js';
-import type { Simulator } from '../../src/providers/simulated/types.js';
+import { createSimulator } from '../../src/simulator/transport.js';
+import type { Simulator } from '../../src/simulator/types.js';
 import type { Provider } from '../../src/contracts/provider.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 import type { ContextMessage, TaskEvent, TranscriptEvent } from '../../src/transcript/types.js';
@@ -201,7 +201,7 @@ describe('surgical-eviction on Gemini (real provider, simulated model)', () => {
   let simulator: Simulator;
   let provider: Provider;
   beforeEach(() => {
-    simulator = installSimulator({ tokenizer, seed: 3 });
+    simulator = createSimulator({ tokenizer, seed: 3 });
     provider = createProvider({ name: 'gemini', mode: 'mock', model: 'gemini-2.5-flash', simulator });
   });
   afterEach(() => simulator.uninstall());

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importClaudeSidechains } from '../../src/transcript/claude-sidechains.js';
 import { importTranscript } from '../../src/transcript/importers/index.js';
-import { runSuite } from '../../src/engine/run-suite.js';
+import { runSuite } from '../../src/run/run-suite.js';
 import { InputError } from '../../src/errors.js';
 import { claudeAssistant, claudeUser } from './importers/samples.js';
 import { jsonl, messagesOf, writeTemp, expectCanonical } from './importers/helpers.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import { readResultFile } from '../../check/load-result.js';
-import { mergeShards, type ShardFile } from '../../engine/shard.js';
+import { mergeShards, type ShardFile } from '../../run/shard.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { renderTerminalTable } from '../../report/terminal.js';
 import { renderTerminalRecommendation } from '../../report/terminal-recommendation.js';

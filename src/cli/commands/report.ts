@@ -10,7 +10,7 @@ import { writeReportFiles } from '../../report/write.js';
 import { addExamples, parseList } from '../options.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir, lockOutDir } from '../out-dir.js';
-import { recommendRun } from '../../engine/recommend-run.js';
+import { recommendRun } from '../../run/recommend-run.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 
 interface ReportFlags extends DecisionFlags {

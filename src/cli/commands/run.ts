@@ -16,7 +16,7 @@ import {
 import { GateError, UsageError } from '../../errors.js';
 import { providerFaultReasons, strategyCrashReasons } from '../../metrics/crash-reasons.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
-import { parseShard, type ShardSpec } from '../../engine/shard.js';
+import { parseShard, type ShardSpec } from '../../run/shard.js';
 import { checkAndReport } from '../check-report.js';
 import { addParallelOptions } from '../parallel-options.js';
 import { requestOfJournal, runSession, type RunRequest } from '../run-session.js';

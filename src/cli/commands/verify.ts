@@ -4,8 +4,8 @@ import { GateError, UsageError } from '../../errors.js';
 import type { ExternalStrategySource, StrategySpec } from '../../scenario/types.js';
 import { parsePositiveInt, parseStrategyTimeout, STRATEGY_TIMEOUT_FLAG, STRATEGY_TIMEOUT_HELP } from '../options.js';
 import { loadStrategyModules } from '../../strategies/external/module-loader.js';
-import { checkConformance, conformanceSession, CONFORMANCE_WINDOW, type Violation } from '../../engine/conformance.js';
-import { resolveStrategy } from '../../engine/resolve-strategy.js';
+import { checkConformance, conformanceSession, CONFORMANCE_WINDOW, type Violation } from '../../replay/conformance.js';
+import { resolveStrategy } from '../../replay/resolve-strategy.js';
 import { DEFAULT_STRATEGY_TIMEOUT_MS } from '../../strategies/external/bounded.js';
 
 interface VerifyFlags {

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { runSuite } from '../../../src/engine/run-suite.js';
+import { runSuite } from '../../../src/run/run-suite.js';
 import { renderJson } from '../../../src/report/json.js';
 import { tempDir, writeFiles } from '../../helpers/temp.js';
 import { transpiledPackage } from '../../helpers/transpile.js';

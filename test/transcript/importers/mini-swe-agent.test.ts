@@ -5,7 +5,7 @@ import { miniSweAgent } from '../../../src/transcript/importers/mini-swe-agent.j
 import { detectFormat, importTranscript } from '../../../src/transcript/importers/index.js';
 import { readHead } from '../../../src/transcript/importers/shared/lines.js';
 import { createTokenizer } from '../../../src/tokens/tokenizer.js';
-import { renderOpenAIRequest } from '../../../src/providers/render-openai.js';
+import { renderOpenAIRequest } from '../../../src/wire/render-openai.js';
 import type { ContextMessage } from '../../../src/transcript/types.js';
 import { expectCanonical, messagesOf, writeTemp } from './helpers.js';
 import { miniSweAgentSample } from './samples.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gradeAnswer } from '../../../src/probes/grade.js';
-import { readProbe } from '../../../src/providers/simulated/reader.js';
+import { readProbe } from '../../../src/simulator/reader.js';
 import { generateSession, type SyntheticOptionsInput } from '../../../src/transcript/synthetic/generate.js';
 import { ABSENT_QUESTIONS } from '../../../src/transcript/synthetic/hard.js';
 import { serializeTranscript } from '../../../src/transcript/write.js';

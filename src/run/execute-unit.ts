@@ -1,0 +1,296 @@
+import { tokenizerForModel } from '../tokens/tokenizer.js';
+import type { ProviderMode } from '../contracts/provider.js';
+import type { UnitResult } from '../metrics/types.js';
+import type { Tokenizer } from '../tokens/types.js';
+import type { LoadedScenario } from '../scenario/load.js';
+import type { ScenarioOverrides } from '../scenario/resolve.js';
+import type { PreparedLog, PreparedScenario } from './prepared-scenario.js';
+import type { Scenario } from '../scenario/types.js';
+import { InputError } from '../errors.js';
+import type { Transcript } from '../transcript/types.js';
+import { importClaudeSidechains } from '../transcript/claude-sidechains.js';
+import { displayPath } from '../paths.js';
+import { combineLogResults, type LogResult } from './combine-logs.js';
+import type { PlannedUnit, ScenarioRef } from './plan.js';
+import { listTranscriptLogs, loadScenarioFile } from '../scenario/load.js';
+import { resolveScenario, scenarioSeed, transcriptSource } from '../scenario/resolve.js';
+import { loadTranscript } from '../scenario/load-transcript.js';
+import { createProvider } from '../providers/index.js';
+import { createSimulator } from '../simulator/transport.js';
+import { createResponseCache, type ResponseCache } from '../providers/cache.js';
+import { createLiveSleep } from '../providers/live-sleep.js';
+import { redactValue } from '../redact/index.js';
+import type { RetrySleep } from '../quota/types.js';
+import { loadGivenProbes, loadJudgeRubric, mayClashWithGenerated, withGeneratedProbes } from '../probes/load.js';
+import type { Probe } from '../transcript/types.js';
+import { createProbeObserver } from '../replay/probe-observer.js';
+import { prepareProbeSet } from '../probes/probe-set.js';
+import { resolveStrategy } from '../replay/resolve-strategy.js';
+import { loadStrategyModules } from '../strategies/external/module-loader.js';
+import { runUnit } from '../replay/run-unit.js';
+import { scenarioKey } from './plan.js';
+
+/** How units are run; plain data (but `retrySleep`), so a worker thread receives it as it is. */
+export interface ExecutorOptions {
+  mode: ProviderMode;
+  /** OpenAI-compatible base URL (live mode). */
+  baseUrl?: string;
+  /** Environment for live keys (default: the thread's process.env). */
+  env?: Record<string, string | undefined>;
+  /** Live mode: folder of the on-disk response cache; absent: no cache. */
+  cacheDir?: string;
+  /** Live mode: each request's time limit in ms (`--request-timeout`); absent: none. */
+  requestTimeoutMs?: number;
+  /** False: the run keeps no memo (memo.ts); the results are the same. Default true. */
+  memo?: boolean;
+  /**
+   * Live mode: the run's stop signal, which aborts the requests and retry waits in flight. Not
+   * plain data, so never sent to a worker thread (threads are stopped instead).
+   */
+  signal?: AbortSignal;
+  /**
+   * Live mode: how retries wait (default: a real, jittered, measured sleep). A function, so never
+   * sent to a worker thread: runs given one stay in this thread.
+   */
+  retrySleep?: RetrySleep;
+}
+
+/** Runs planned units one at a time, preparing (once) each scenario it meets. */
+export interface UnitExecutor {
+  run(unit: PlannedUnit): Promise<UnitResult>;
+}
+
+/** How a scenario is prepared. */
+export interface PrepareOptions {
+  /**
+   * Leave `probes: generate` for `completeProbes` (run-suite.ts generates them while the first
+   * units run): generating is derived work that cannot meet bad input, and it was most of the
+   * serial start of a run. A scenario whose own probe ids could clash with generated ones still
+   * generates at once, so that the clash stops the run before anything runs.
+   */
+  deferGenerated?: boolean;
+}
+
+/** Scenarios whose generated probes were left for later: what makes them, and the making once begun. */
+const deferredProbes = new WeakMap<PreparedScenario, { finish: () => Promise<void>; done?: Promise<void> }>();
+
+/**
+ * Resolves a loaded scenario against its transcript, validates its strategies and resolves its
+ * probes: everything a unit of it needs, in memory (but generated probes, with `deferGenerated`).
+ */
+export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: ScenarioOverrides, options: PrepareOptions = {}): Promise<PreparedScenario> {
+  const seed = scenarioSeed(loaded, overrides);
+  const source = transcriptSource(loaded, overrides);
+  const logFiles = source.kind === 'file' ? await listTranscriptLogs(source.path, loaded.file) : undefined;
+  const withSidechains = loaded.data.sidechains === 'include';
+  if (source.kind === 'file' && (logFiles !== undefined || withSidechains)) {
+    const logs = await loadLogs(loaded.file, logFiles ?? [source.path], { lenient: source.lenient, withSidechains, format: source.format });
+    return prepareLogs(loaded, overrides, logs, options);
+  }
+  const transcript = await loadTranscript(source, seed);
+  const scenario = resolveScenario(loaded, transcript, overrides);
+  await loadStrategyModules(scenario.strategies, scenario.file);
+  for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
+  const given = await loadGivenProbes(scenario, transcript);
+  const prepared: PreparedScenario = { scenario, transcript };
+  const finish = async (): Promise<void> => {
+    const probes = withGeneratedProbes(scenario, transcript, given);
+    if (probes.length === 0) return;
+    prepared.probes = prepareProbeSet(transcript, probes);
+    if (scenario.judge) prepared.judgeRubric = await loadJudgeRubric();
+  };
+  return settle(prepared, finish, defers(scenario, [given], options));
+}
+
+/** Whether a scenario's generated probes wait for `completeProbes`. */
+const defers = (scenario: Scenario, given: readonly Probe[][], options: PrepareOptions): boolean =>
+  options.deferGenerated === true && scenario.probesGenerate !== undefined && !given.some(mayClashWithGenerated);
+
+async function settle(prepared: PreparedScenario, finish: () => Promise<void>, defer: boolean): Promise<PreparedScenario> {
+  if (defer) deferredProbes.set(prepared, { finish });
+  else await finish();
+  return prepared;
+}
+
+/**
+ * Makes the probes `prepareLoadedScenario` left for later (none: nothing to do), once however many
+ * ask; a scenario of several logs yields to the event loop between them, so that a thread waiting
+ * for its next unit is not held up.
+ */
+export function completeProbes(prepared: PreparedScenario): Promise<void> {
+  const deferred = deferredProbes.get(prepared);
+  if (deferred === undefined) return Promise.resolve();
+  deferred.done ??= deferred.finish();
+  return deferred.done;
+}
+
+/**
+ * A scenario of several logs: each is loaded and gets its own probes; the first log's header
+ * resolves the scenario (provider, model), so the logs of one scenario should come from one agent.
+ */
+async function prepareLogs(
+  loaded: LoadedScenario,
+  overrides: ScenarioOverrides,
+  loadedLogs: { file: string; transcript: Transcript }[],
+  options: PrepareOptions,
+): Promise<PreparedScenario> {
+  const logs: PreparedLog[] = [];
+  const given: Probe[][] = [];
+  let scenario: Scenario | undefined;
+  for (const { file, transcript } of loadedLogs) {
+    scenario ??= resolveScenario(loaded, transcript, overrides);
+    if (scenario.probesFile !== undefined) {
+      throw new InputError({ file: loaded.file, field: 'probes' }, 'a probe file answers one transcript; a scenario of several logs takes `probes: generate`');
+    }
+    given.push(await loadGivenProbes(scenario, transcript));
+    logs.push({ file, transcript });
+  }
+  const first = logs[0];
+  if (scenario === undefined || first === undefined) throw new InputError({ file: loaded.file, field: 'transcript' }, 'no transcript to replay');
+  await loadStrategyModules(scenario.strategies, scenario.file);
+  for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
+  const resolved = scenario;
+  const prepared: PreparedScenario = { scenario, transcript: first.transcript, logs };
+  const finish = async (): Promise<void> => {
+    for (const [i, log] of logs.entries()) {
+      const probes = withGeneratedProbes(resolved, log.transcript, given[i] ?? []);
+      if (probes.length > 0) log.probes = prepareProbeSet(log.transcript, probes);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    if (resolved.judge && logs.some((log) => log.probes !== undefined)) prepared.judgeRubric = await loadJudgeRubric();
+  };
+  return settle(prepared, finish, defers(scenario, given, options));
+}
+
+/**
+ * Each log file's transcript, followed (with `sidechains: include`) by its subagent conversations.
+ * The scenario's `format`, when it names one, is the format of every file of a folder or pattern.
+ */
+async function loadLogs(
+  scenarioFile: string,
+  files: readonly string[],
+  options: { lenient: boolean; withSidechains: boolean; format?: string | undefined },
+): Promise<{ file: string; transcript: Transcript }[]> {
+  const { lenient, withSidechains, format } = options;
+  const logs: { file: string; transcript: Transcript }[] = [];
+  for (const file of files) {
+    const transcript = await loadTranscript({ kind: 'file', path: file, lenient, ...(format !== undefined ? { format } : {}) }, 0);
+    logs.push({ file, transcript });
+    if (!withSidechains) continue;
+    if (transcript.header.source?.format !== 'claude-code') {
+      throw new InputError(
+        { file: scenarioFile, field: 'sidechains' },
+        `only Claude Code logs have subagent sidechains; ${displayPath(file)} is ${transcript.header.source?.format ?? 'a canonical transcript'}`,
+      );
+    }
+    for (const sidechain of await importClaudeSidechains(file, { lenient })) logs.push({ file, transcript: sidechain });
+  }
+  return logs;
+}
+
+interface ReadyScenario {
+  prepared: PreparedScenario;
+  tokenizer: Tokenizer;
+}
+
+/**
+ * An executor with its own cache of prepared scenarios (seeded with `known`, keyed by
+ * `scenarioKey`). Every unit gets a fresh provider, observer and, in mocked mode, its own
+ * simulator installed for the unit alone: the simulator answers from (seed, call key, request)
+ * only, so a unit's result does not depend on which units ran before it in the same thread.
+ */
+export function createUnitExecutor(options: ExecutorOptions, known: ReadonlyMap<string, PreparedScenario> = new Map()): UnitExecutor {
+  const ready = new Map<string, Promise<ReadyScenario>>();
+  const cache = options.mode === 'live' && options.cacheDir !== undefined ? createResponseCache(options.cacheDir, { redact: redactValue }) : undefined;
+  // Live retries wait for real (DESIGN.md §7's virtual clock stays for mocked runs only).
+  const retrySleep =
+    options.mode === 'live' ? (options.retrySleep ?? createLiveSleep(options.signal !== undefined ? { signal: options.signal } : {})) : undefined;
+  const readyScenario = (ref: ScenarioRef): Promise<ReadyScenario> => {
+    const key = scenarioKey(ref);
+    let entry = ready.get(key);
+    if (entry === undefined) {
+      entry = loadReady(ref, known.get(key));
+      ready.set(key, entry);
+    }
+    return entry;
+  };
+  return {
+    async run(unit) {
+      return runPlannedUnit(unit, await readyScenario(unit.scenario), options, cache, retrySleep);
+    },
+  };
+}
+
+async function loadReady(ref: ScenarioRef, known: PreparedScenario | undefined): Promise<ReadyScenario> {
+  const prepared =
+    known ??
+    (await prepareLoadedScenario(await loadScenarioFile(ref.file, ref.overrides.from !== undefined ? { from: ref.overrides.from } : {}), ref.overrides));
+  // A synthetic session is written to budgets in o200k_base tokens (toolOutputTokens, ...): its
+  // counts are what the generator meant. Logs of real agents are counted as their model counts.
+  const calibrate = prepared.scenario.transcript.kind === 'file';
+  return { prepared, tokenizer: tokenizerForModel(prepared.scenario.model, { calibrate }) };
+}
+
+async function runPlannedUnit(
+  unit: PlannedUnit,
+  ready: ReadyScenario,
+  options: ExecutorOptions,
+  cache: ResponseCache | undefined,
+  retrySleep: RetrySleep | undefined,
+): Promise<UnitResult> {
+  const { logs } = ready.prepared;
+  if (logs === undefined) return runLog(unit, ready, ready.prepared, options, cache, retrySleep, `${unit.spec.label}/`);
+  const parts: LogResult[] = [];
+  // Each log is a session of its own (its own clock, quota and simulator); the prefix keeps the
+  // fault draws of one log independent of the others.
+  for (const [i, log] of logs.entries()) parts.push({ log, result: await runLog(unit, ready, log, options, cache, retrySleep, `${unit.spec.label}/${i}/`) });
+  return combineLogResults(parts);
+}
+
+async function runLog(
+  unit: PlannedUnit,
+  ready: ReadyScenario,
+  log: Pick<PreparedLog, 'transcript' | 'probes'>,
+  options: ExecutorOptions,
+  cache: ResponseCache | undefined,
+  retrySleep: RetrySleep | undefined,
+  callKeyPrefix: string,
+): Promise<UnitResult> {
+  const { scenario, judgeRubric } = ready.prepared;
+  const { transcript, probes } = log;
+  const { tokenizer } = ready;
+  const simulator =
+    options.mode === 'mock'
+      ? createSimulator({ tokenizer, seed: scenario.seed, ...(scenario.faults !== undefined ? { faults: scenario.faults } : {}) })
+      : undefined;
+  try {
+    const provider = createProvider({
+      name: scenario.provider,
+      mode: options.mode,
+      model: scenario.model,
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+      ...(simulator !== undefined ? { simulator } : {}),
+      ...(cache !== undefined ? { cache } : {}),
+      ...(options.requestTimeoutMs !== undefined ? { timeoutMs: options.requestTimeoutMs } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      guard: true,
+      // Faults are drawn per call key: a unit's own prefix keeps them independent of run order.
+      callKeyPrefix,
+    });
+    // A fresh observer per unit: its curves and answers are that unit's alone.
+    const reference = options.mode === 'live' ? 'provider' : 'simulated';
+    const observer = probes === undefined ? undefined : createProbeObserver(probes, { reference, ...(judgeRubric !== undefined ? { judgeRubric } : {}) });
+    return await runUnit({
+      scenario,
+      transcript,
+      spec: unit.spec,
+      provider,
+      tokenizer,
+      ...(observer !== undefined ? { observer } : {}),
+      ...(retrySleep !== undefined ? { retrySleep } : {}),
+    });
+  } finally {
+    simulator?.uninstall();
+  }
+}

@@ -1,0 +1,27 @@
+import type { Scenario } from '../scenario/types.js';
+import type { Transcript } from '../transcript/types.js';
+import type { ProbeSet } from '../probes/probe-set.js';
+
+/** One log of a scenario that names a folder or pattern of logs, with its own probes. */
+export interface PreparedLog {
+  /** Absolute path of the log. */
+  file: string;
+  transcript: Transcript;
+  probes?: ProbeSet;
+}
+
+/** A scenario ready to run: resolved, with its transcript and its probes in memory. */
+export interface PreparedScenario {
+  scenario: Scenario;
+  /** The transcript; for a scenario of several logs, the first (its header resolved the scenario). */
+  transcript: Transcript;
+  /** Inline, side-file and generated probes, resolved against the transcript; none: no recall measured. */
+  probes?: ProbeSet;
+  /**
+   * A scenario whose `transcript` is a folder or a pattern: every log, in order. Each is replayed
+   * through each strategy and the unit's result combines them (run/combine-logs.ts).
+   */
+  logs?: PreparedLog[];
+  /** The LLM judge's rubric, when the scenario asks for the judge and has probes to judge. */
+  judgeRubric?: string;
+}

@@ -1,0 +1,276 @@
+import type { ProviderMode } from '../contracts/provider.js';
+import type { RunResult, ScenarioInfo, UnitResult } from '../metrics/types.js';
+import type { Scenario, StrategySpec } from '../scenario/types.js';
+import type { Transcript } from '../transcript/types.js';
+import { RESULT_SCHEMA_VERSION } from '../metrics/types.js';
+import { expandScenarioPaths, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
+import { DEFAULT_SEED, type ScenarioOverrides } from '../scenario/resolve.js';
+import { applySavingVsFull } from '../metrics/summarize.js';
+import type { DecisionOptions } from '../metrics/recommend.js';
+import { recommendRun } from './recommend-run.js';
+import { VERSION } from '../version.js';
+import { displayPath } from '../paths.js';
+import { formatLocation, InputError, UsageError } from '../errors.js';
+import { completeProbes, prepareLoadedScenario, type PrepareOptions } from './execute-unit.js';
+import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
+import { describeShard, selectShard, type ShardSpec } from './shard.js';
+import { runPlannedUnits, startUnitWorkers, stopUnitWorkers, type StartedWorkers, type UnitProgress } from './workers.js';
+import type { ExecutorOptions } from './execute-unit.js';
+import { preflightLiveProviders } from './preflight.js';
+import type { RetrySleep } from '../quota/types.js';
+import { fingerprintRun } from './journal.js';
+import { cacheRulesForModel, describeCacheRules } from '../cache/families.js';
+import type { PreparedScenario } from './prepared-scenario.js';
+import { openRunMemos } from '../memo.js';
+
+/** A unit starting or ending, for progress displays. */
+export interface UnitProgressEvent {
+  phase: 'start' | 'end';
+  scenario: string;
+  strategy: string;
+  /** The unit's position in this run (this shard's units). */
+  index: number;
+  /** Units in this run. */
+  total: number;
+  /** Units of this run finished so far, those a `--resume` took from the journal included. */
+  done: number;
+  /** ... of which taken from the journal, not run now. */
+  resumed: number;
+  /** Units of this unit's scenario in this run, and how many of them are finished. */
+  scenarioTotal: number;
+  scenarioDone: number;
+  unit?: UnitResult;
+}
+
+export interface RunOptions {
+  /** Scenario files or folders. */
+  scenarios: string[];
+  overrides?: ScenarioOverrides;
+  mode?: ProviderMode;
+  /** OpenAI-compatible base URL (live mode). */
+  baseUrl?: string;
+  /** Environment for live keys (default: process.env). */
+  env?: Record<string, string | undefined>;
+  /** Called before each unit starts and after it ends (progress display). */
+  onUnit?: (event: UnitProgressEvent) => void;
+  /** Worker threads to run units on (default 1: this thread); the result does not depend on it. */
+  workers?: number;
+  /** Run only this slice of the planned units; the result records it (`shard`), for `merge`. */
+  shard?: ShardSpec;
+  /** Live mode: folder of the response cache (identical requests answered from disk); absent: none. */
+  cacheDir?: string;
+  /** Live mode: each request's time limit in ms (`--request-timeout`); absent: none. */
+  requestTimeoutMs?: number;
+  /**
+   * False: keep no memo (`--no-memo`, docs/performance.md): every count, index and request part is
+   * computed again at each use. The results are byte-identical; only the time differs. Default true.
+   */
+  memo?: boolean;
+  /**
+   * Live mode: how retries wait (default: a real sleep with jitter, measured). Given one, the units
+   * run in this thread. Replays of recorded runs pass the recorded waits back here.
+   */
+  retrySleep?: RetrySleep;
+  /**
+   * The strategy specs to run on a scenario, in place of its own (a sweep's points). Called while
+   * planning, before any unit runs: it may reject bad options by throwing.
+   */
+  specsOf?: (scenario: Scenario) => StrategySpec[];
+  /**
+   * Called once the run is planned, before any unit runs (the CLI locks its output folder and
+   * opens its journal here). It may return results of units already finished, by plan index
+   * (`--resume`): those units are not run again.
+   */
+  beforeUnits?: (plan: RunPlan) => Promise<ReadonlyMap<number, UnitResult> | undefined>;
+  /** Called with each unit's result as soon as it finishes (the CLI journals it). */
+  onUnitResult?: (index: number, result: UnitResult) => void;
+  /**
+   * Aborting stops starting units (worker threads drop the units in flight); the result then
+   * holds the finished units and says so in `partial`, with the abort reason.
+   */
+  signal?: AbortSignal;
+  /** What the recommendation is made under (default: metrics/recommend.ts DEFAULT_DECISION); none on a shard or a partial run. */
+  decision?: DecisionOptions;
+}
+
+function executorOptionsOf(mode: ProviderMode, options: RunOptions): ExecutorOptions {
+  return {
+    mode,
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+    ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.memo !== undefined ? { memo: options.memo } : {}),
+  };
+}
+
+/** The units a run will run, and a fingerprint of everything their results depend on. */
+interface RunPlan {
+  units: readonly PlannedUnit[];
+  fingerprint: string;
+}
+
+/**
+ * Loads and validates every scenario, its transcript and its strategies before anything runs, so
+ * that bad input stops the run before any work is done (and none is lost).
+ */
+export async function prepareScenarios(paths: string[], overrides: ScenarioOverrides = {}, options: PrepareOptions = {}): Promise<PreparedScenario[]> {
+  const files = await expandScenarioPaths(paths);
+  if (files.length === 0) throw new UsageError(`nothing to run: no scenario files (.yaml, .yml, .json) in ${paths.map((p) => displayPath(p)).join(', ')}`);
+  const loaded: LoadedScenario[] = [];
+  for (const file of files) loaded.push(await loadScenarioFile(file, overrides.from !== undefined ? { from: overrides.from } : {}));
+  const prepared: PreparedScenario[] = [];
+  for (const l of loaded) prepared.push(refuseEmpty(await prepareLoadedScenario(l, overrides, options)));
+  return prepared;
+}
+
+/**
+ * Runs every scenario × strategy unit (or the units of one shard) and returns the deterministic
+ * result. The run is planned first (run/plan.ts), then the units run on `workers` threads and
+ * come back in plan order, so the result is the same whatever the number of workers.
+ */
+export async function runSuite(options: RunOptions): Promise<RunResult> {
+  const mode = options.mode ?? 'mock';
+  const overrides = options.overrides ?? {};
+  const started = startUnitWorkers(options.workers ?? 1, executorOptionsOf(mode, options));
+  // The memos of this thread (probe generation, units run here) are the run's: dropped when it ends.
+  const closeMemos = openRunMemos({ enabled: options.memo !== false });
+  try {
+    return await runStarted(options, mode, overrides, started);
+  } finally {
+    closeMemos();
+    // Threads the run did not take over (it failed before, or needed fewer) end here.
+    await stopUnitWorkers(started);
+  }
+}
+
+async function runStarted(options: RunOptions, mode: ProviderMode, overrides: ScenarioOverrides, started: StartedWorkers | undefined): Promise<RunResult> {
+  // Generated probes are made while the first units run, unless the run needs them all first:
+  // a resumable run fingerprints them, a live run checks its providers before anything runs.
+  const early = mode === 'live' || options.beforeUnits !== undefined;
+  const prepared = await prepareScenarios(options.scenarios, overrides, { deferGenerated: !early });
+  checkJudgeMode(prepared, overrides, mode);
+  const planned = planUnits(prepared, overrides, options.specsOf);
+  if (planned.length === 0) throw new UsageError(`nothing to run: no strategy units in ${options.scenarios.map((p) => displayPath(p)).join(', ')}`);
+  const units = options.shard === undefined ? planned : selectShard(planned, options.shard);
+  const byKey = new Map(prepared.map((p) => [scenarioKey({ file: p.scenario.file, overrides }), p]));
+  if (early) await Promise.all(prepared.map(completeProbes));
+  if (mode === 'live') await preflightLiveProviders(units, byKey, options);
+  const done = (await options.beforeUnits?.({ units, fingerprint: fingerprintRun(prepared, units, mode) })) ?? new Map<number, UnitResult>();
+  const finished = new Map(done);
+  await runPlannedUnits(
+    units.filter((unit) => !done.has(unit.index)),
+    {
+      ...executorOptionsOf(mode, options),
+      workers: options.workers ?? 1,
+      prepared: byKey,
+      complete: (key) => completeProbes(byKey.get(key) as PreparedScenario),
+      ...(started !== undefined ? { started } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      onProgress: reportProgress(options, units, prepared, finished),
+    },
+  );
+  const results = applySavingVsFull(units.flatMap((unit) => finished.get(unit.index) ?? []));
+  const whole = options.shard === undefined && results.length === units.length;
+  return {
+    schemaVersion: RESULT_SCHEMA_VERSION,
+    tool: { name: 'ctxbench', version: VERSION },
+    seed: options.overrides?.seed ?? DEFAULT_SEED,
+    mode,
+    scenarios: prepared.map(({ scenario, transcript, logs }) => scenarioInfo(scenario, logs?.map((log) => log.transcript) ?? [transcript])),
+    units: results,
+    ...(options.shard !== undefined ? { shard: describeShard(options.shard, planned.length, units) } : {}),
+    ...(results.length < units.length
+      ? { partial: { planned: units.length, completed: results.length, reason: String(options.signal?.reason ?? 'stopped') } }
+      : {}),
+    ...(whole ? { recommendation: recommendRun(results, options.decision) } : {}),
+  };
+}
+
+/** A transcript without a single step (assistant message) has nothing to replay: bad input. */
+function refuseEmpty(prepared: PreparedScenario): PreparedScenario {
+  if (countSteps(prepared.transcript) > 0) return prepared;
+  const source = prepared.scenario.transcript;
+  const file = displayPath(source.kind === 'file' ? source.path : prepared.scenario.file);
+  throw new InputError(
+    { file, ...(source.kind === 'file' ? {} : { field: 'transcript.generate' }) },
+    'the transcript has no steps (no assistant message): nothing to replay',
+  );
+}
+
+function countSteps(transcript: Transcript): number {
+  return transcript.events.filter((e) => e.type === 'message' && e.role === 'assistant').length;
+}
+
+/**
+ * The LLM judge grades live answers only: the simulated model refuses to fake one, so a mocked
+ * run that asks for it could not run as asked (a usage error, before any unit starts).
+ */
+function checkJudgeMode(prepared: readonly PreparedScenario[], overrides: ScenarioOverrides, mode: ProviderMode): void {
+  if (mode !== 'mock') return;
+  const needs = 'needs a live provider (--provider gemini or openai): the mocked simulator has no judge';
+  if (overrides.judge === true) throw new UsageError(`--judge ${needs}`);
+  const asking = prepared.find(({ scenario }) => scenario.judge);
+  if (asking !== undefined) throw new UsageError(`${formatLocation({ file: displayPath(asking.scenario.file), field: 'judge' })}: the LLM judge ${needs}`);
+}
+
+/**
+ * Adapts pool progress to `RunOptions.onUnit` (`index` is the unit's position in this run) and
+ * hands each result to `onUnitResult`.
+ */
+function reportProgress(
+  options: RunOptions,
+  units: readonly PlannedUnit[],
+  prepared: readonly PreparedScenario[],
+  finished: Map<number, UnitResult>,
+): (event: UnitProgress) => void {
+  const positions = new Map(units.map((unit, position) => [unit.index, position]));
+  const names = new Map(prepared.map(({ scenario }) => [scenario.file, scenario.name]));
+  const resumed = finished.size;
+  const scenarioTotal = new Map<string, number>();
+  const scenarioDone = new Map<string, number>();
+  for (const unit of units) {
+    scenarioTotal.set(unit.scenario.file, (scenarioTotal.get(unit.scenario.file) ?? 0) + 1);
+    if (finished.has(unit.index)) scenarioDone.set(unit.scenario.file, (scenarioDone.get(unit.scenario.file) ?? 0) + 1);
+  }
+  return ({ phase, unit, result }) => {
+    const file = unit.scenario.file;
+    if (result !== undefined) {
+      finished.set(unit.index, result);
+      scenarioDone.set(file, (scenarioDone.get(file) ?? 0) + 1);
+      options.onUnitResult?.(unit.index, result);
+    }
+    options.onUnit?.({
+      phase,
+      scenario: names.get(file) ?? file,
+      strategy: unit.spec.label,
+      index: positions.get(unit.index) ?? 0,
+      total: units.length,
+      done: finished.size,
+      resumed,
+      scenarioTotal: scenarioTotal.get(file) ?? 0,
+      scenarioDone: scenarioDone.get(file) ?? 0,
+      ...(result !== undefined ? { unit: result } : {}),
+    });
+  };
+}
+
+function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[]): ScenarioInfo {
+  const steps = transcripts.reduce((n, t) => n + countSteps(t), 0);
+  return {
+    name: scenario.name,
+    file: displayPath(scenario.file),
+    ...(scenario.description !== undefined ? { description: scenario.description } : {}),
+    transcript: scenario.transcript.kind === 'file' ? displayPath(scenario.transcript.path) : `synthetic:${JSON.stringify(scenario.transcript.options)}`,
+    provider: scenario.provider,
+    model: scenario.model,
+    window: scenario.window,
+    promptCache: describeCacheRules(cacheRulesForModel(scenario.model, scenario.promptCache)),
+    ...scenario.quota,
+    steps,
+    seed: scenario.seed,
+    skippedLines: transcripts.reduce((n, t) => n + t.skipped.length, 0),
+    ...(transcripts.length > 1 ? { logs: transcripts.length } : {}),
+  };
+}

@@ -1,0 +1,360 @@
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type { UnitResult } from '../metrics/types.js';
+import type { PreparedScenario } from './prepared-scenario.js';
+import { scenarioKey, type PlannedUnit } from './plan.js';
+import type { Transcript } from '../transcript/types.js';
+import { HarnessError } from '../errors.js';
+import { openRunMemos } from '../memo.js';
+import { createUnitExecutor, type ExecutorOptions, type UnitExecutor } from './execute-unit.js';
+
+/** Progress of one unit: sent when it starts and when it ends (with its result). */
+export interface UnitProgress {
+  phase: 'start' | 'end';
+  unit: PlannedUnit;
+  result?: UnitResult;
+}
+
+export interface PoolOptions extends ExecutorOptions {
+  /** Worker threads to use; 1 (or a single unit) runs in this thread. */
+  workers: number;
+  /** Scenarios this thread has prepared already, by `scenarioKey`; reused when running in-process. */
+  prepared?: ReadonlyMap<string, PreparedScenario>;
+  onProgress?: (event: UnitProgress) => void;
+  /**
+   * Finishes a prepared scenario (its generated probes, run-suite.ts) before a unit of it runs
+   * or it crosses to a thread. With threads, this thread finishes them one after another while
+   * the threads run the units of those already finished.
+   */
+  complete?: (key: string) => Promise<void>;
+  /** Threads started ahead of the run (`startUnitWorkers`); taken over, or stopped when not needed. */
+  started?: StartedWorkers;
+  /**
+   * Once aborted, no unit starts; worker threads are stopped and the units they were running
+   * dropped. The returned results then cover only the units that finished (see `onProgress`).
+   */
+  signal?: AbortSignal;
+}
+
+/** Marks the workerData of our own workers, so that importing this module elsewhere starts nothing. */
+const WORKER_MARK = 'ctxbench-unit-worker';
+
+interface ToWorker {
+  type: 'run';
+  unit: PlannedUnit;
+  /** The unit's scenario as this thread prepared it, sent with the first unit of it a thread gets. */
+  prepared?: PreparedScenario;
+}
+type FromWorker =
+  | { type: 'start'; index: number }
+  | { type: 'done'; index: number; result: UnitResult }
+  | { type: 'error'; name: string; message: string; exitCode?: number; stack?: string };
+
+/**
+ * Runs planned units and returns their results in plan order, whoever ran them: with
+ * `workers > 1` on that many worker threads (each gets the scenarios this thread prepared, and has its own
+ * simulator), else in this thread. Every unit's result depends only on the unit, so the
+ * results are the same whatever the number of workers.
+ *
+ * Worker threads run this module's compiled JavaScript. When this module is TypeScript source
+ * (tests run under vitest, which compiles in-process and cannot hand a .ts file to a worker), the
+ * pool is simulated in this thread: as many executors as workers, taking units in turn — the code
+ * path a worker runs, minus the thread. They reuse the scenarios this thread prepared already, so
+ * running from source costs no more than running with one worker; test/run/workers.test.ts
+ * compiles the sources to exercise the real threads.
+ */
+export async function runPlannedUnits(units: readonly PlannedUnit[], options: PoolOptions): Promise<UnitResult[]> {
+  // A custom retry sleep is a function, which cannot cross to a thread: such runs stay here.
+  const workers = options.retrySleep !== undefined ? 1 : Math.max(1, Math.min(options.workers, units.length));
+  if (workers === 1 || isSourceModule()) {
+    await stopUnitWorkers(options.started);
+    if (workers === 1) return runInThread(units, [createUnitExecutor(inThreadOptions(options), options.prepared)], options);
+    return runInThread(
+      units,
+      Array.from({ length: workers }, () => createUnitExecutor(executorOptions(options), options.prepared)),
+      options,
+    );
+  }
+  return runOnWorkers(units, workers, options);
+}
+
+/** Unit threads started before the run was planned, with what happened to them meanwhile. */
+export interface StartedWorkers {
+  threads: Worker[];
+  /** A thread that failed or stopped before the run took it over. */
+  early: { error?: Error; exitCode?: number };
+}
+
+/**
+ * Starts the threads a run on `workers` threads will use, when it will use threads at all: their
+ * start-up (loading ctxbench and the SDKs, half a second each) then overlaps the preparation of
+ * the scenarios in this thread. `runPlannedUnits` takes them over; `stopUnitWorkers` ends them
+ * when the run stops before it gets there.
+ */
+export function startUnitWorkers(workers: number, options: ExecutorOptions): StartedWorkers | undefined {
+  if (workers <= 1 || options.retrySleep !== undefined || isSourceModule()) return undefined;
+  const started: StartedWorkers = { threads: [], early: {} };
+  for (let i = 0; i < workers; i++) {
+    const thread = spawnWorker(options);
+    // Until the run takes it over, a failure is kept for it to see (an 'error' nobody listens to would crash the process).
+    thread.on('error', (error) => (started.early.error ??= error));
+    thread.on('exit', (code) => (started.early.exitCode ??= code));
+    started.threads.push(thread);
+  }
+  return started;
+}
+
+export async function stopUnitWorkers(started: StartedWorkers | undefined): Promise<void> {
+  if (started !== undefined) await Promise.all(started.threads.map((thread) => thread.terminate()));
+}
+
+function spawnWorker(options: ExecutorOptions): Worker {
+  return new Worker(new URL(import.meta.url), { workerData: { [WORKER_MARK]: executorOptions(options) } });
+}
+
+/** Whether this module runs from TypeScript source rather than from the built JavaScript. */
+function isSourceModule(): boolean {
+  return import.meta.url.endsWith('.ts');
+}
+
+/** The options a worker thread receives: plain data only (no `retrySleep`). */
+function executorOptions(options: ExecutorOptions): ExecutorOptions {
+  return {
+    mode: options.mode,
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
+    ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
+    ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.memo !== undefined ? { memo: options.memo } : {}),
+  };
+}
+
+function inThreadOptions(options: PoolOptions): ExecutorOptions {
+  return {
+    ...executorOptions(options),
+    ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+  };
+}
+
+async function runInThread(units: readonly PlannedUnit[], executors: readonly UnitExecutor[], options: PoolOptions): Promise<UnitResult[]> {
+  const results: UnitResult[] = [];
+  for (const [position, unit] of units.entries()) {
+    // Mocked units answer in-process and never wait on I/O: yield once per unit so that a signal
+    // (Ctrl-C, SIGTERM) is handled between units rather than after the whole run.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (options.signal?.aborted === true) break;
+    await options.complete?.(scenarioKey(unit.scenario));
+    options.onProgress?.({ phase: 'start', unit });
+    const result = await runUnlessStopped((executors[position % executors.length] as UnitExecutor).run(unit), options.signal);
+    // Stopped mid-unit (a live request aborted): the unit is dropped, as worker threads drop theirs.
+    if (result === undefined) break;
+    options.onProgress?.({ phase: 'end', unit, result });
+    results.push(result);
+  }
+  return results;
+}
+
+/** The unit's result, or undefined when `signal` stopped the run before it finished. */
+async function runUnlessStopped(running: Promise<UnitResult>, signal: AbortSignal | undefined): Promise<UnitResult | undefined> {
+  if (signal === undefined) return running;
+  let onAbort: () => void = () => undefined;
+  const stopped = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  // A unit whose request the stop aborted throws: dropped like the others the stop cut short.
+  const settled = running.catch((error: unknown) => {
+    if (signal.aborted) return undefined;
+    throw error;
+  });
+  try {
+    return await Promise.race([settled, stopped]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * A queue served by `count` threads: each takes the next unit when it is free, so a long unit
+ * does not hold up the others. The first failure stops every worker and is raised here, with its
+ * exit code when it is a harness error (bad input in a scenario a worker prepared, say).
+ */
+function runOnWorkers(units: readonly PlannedUnit[], count: number, options: PoolOptions): Promise<UnitResult[]> {
+  const byIndex = new Map<number, UnitResult>();
+  const positions = new Map(units.map((unit, position) => [unit.index, position]));
+  const queue = unitQueue(units, options.prepared);
+  let settled = false;
+  const started = options.started?.threads ?? [];
+  void Promise.all(started.slice(count).map((thread) => thread.terminate()));
+  const threads = Array.from({ length: count }, (_, i) => started[i] ?? spawnWorker(options));
+  return new Promise<UnitResult[]>((resolve, reject) => {
+    const finish = (error: Error | undefined): void => {
+      if (settled) return;
+      settled = true;
+      options.signal?.removeEventListener('abort', stop);
+      void Promise.all(threads.map((thread) => thread.terminate())).then(() => {
+        if (error !== undefined) reject(error);
+        else resolve(units.flatMap((unit) => byIndex.get(unit.index) ?? []));
+      });
+    };
+    const stop = (): void => finish(undefined);
+    if (options.signal?.aborted === true) return stop();
+    options.signal?.addEventListener('abort', stop, { once: true });
+    // A scenario crosses to a thread once, as data (a structured clone takes milliseconds; reading
+    // the log and generating its probes again took most of a second per thread).
+    const sent = new Map<Worker, Set<string>>(threads.map((thread) => [thread, new Set()]));
+    // Scenarios finished (`options.complete`) and so ready to run; threads that found none wait for the next.
+    const keys = completionOrder(units, options.prepared);
+    const ready = new Set(options.complete === undefined ? keys : []);
+    const idle: Worker[] = [];
+    const feed = (thread: Worker): void => {
+      const known = sent.get(thread) as Set<string>;
+      const unit = queue.next(known, ready);
+      if (unit === undefined) {
+        if (ready.size < keys.length) idle.push(thread);
+        return;
+      }
+      const key = scenarioKey(unit.scenario);
+      const prepared = known.has(key) ? undefined : options.prepared?.get(key);
+      known.add(key);
+      thread.postMessage({ type: 'run', unit, ...(prepared !== undefined ? { prepared } : {}) } satisfies ToWorker);
+    };
+    for (const thread of threads) {
+      thread.on('message', (message: FromWorker) => {
+        if (message.type === 'error') return finish(reviveError(message));
+        const unit = units[positions.get(message.index) ?? -1] as PlannedUnit;
+        if (message.type === 'start') return options.onProgress?.({ phase: 'start', unit });
+        byIndex.set(message.index, message.result);
+        options.onProgress?.({ phase: 'end', unit, result: message.result });
+        if (byIndex.size === units.length) return finish(undefined);
+        feed(thread);
+      });
+      thread.on('error', (error) => finish(error));
+      thread.on('exit', (code) => finish(settled ? undefined : new Error(`a unit worker stopped unexpectedly (exit code ${code})`)));
+      feed(thread);
+    }
+    const { complete } = options;
+    if (complete !== undefined) {
+      void (async () => {
+        for (const key of keys) {
+          await complete(key);
+          if (settled) return;
+          ready.add(key);
+          for (const thread of idle.splice(0)) feed(thread);
+        }
+      })().catch(finish);
+    }
+    const early = options.started?.early;
+    if (early?.error !== undefined) finish(early.error);
+    else if (early?.exitCode !== undefined) finish(new Error(`a unit worker stopped unexpectedly (exit code ${early.exitCode})`));
+  });
+}
+
+/**
+ * The units of a run as threads take them: each thread takes the heaviest unit left of a scenario
+ * it already holds, else of a scenario no thread has started, else any (a thread that would idle
+ * helps with another's scenario). A scenario's texts are then tokenized, indexed and read by one
+ * thread rather than by every thread: taking units in plain heaviest-first order had both threads
+ * start on the heaviest scenario and do that work twice. With `ready`, only units of those
+ * scenarios are taken (none: the thread waits for the next scenario to be finished).
+ */
+export function unitQueue(
+  units: readonly PlannedUnit[],
+  prepared: PoolOptions['prepared'],
+): { next(held: ReadonlySet<string>, ready?: ReadonlySet<string>): PlannedUnit | undefined } {
+  const order = longestFirst(units, prepared).map((unit) => ({ unit, key: scenarioKey(unit.scenario) }));
+  const begun = new Set<string>();
+  return {
+    next(held, ready) {
+      const at = [(key: string) => held.has(key), (key: string) => !begun.has(key), () => true]
+        .map((wanted) => order.findIndex(({ key }) => (ready === undefined || ready.has(key)) && wanted(key)))
+        .find((i) => i >= 0);
+      if (at === undefined) return undefined;
+      const [{ unit, key }] = order.splice(at, 1) as [{ unit: PlannedUnit; key: string }];
+      begun.add(key);
+      return unit;
+    },
+  };
+}
+
+/**
+ * The order this thread finishes the scenarios in while threads run: those of one transcript
+ * first (their probes take a fraction of a second), heaviest first, then those of several logs,
+ * so that no thread waits at the start for the probes of a scenario of many logs.
+ */
+function completionOrder(units: readonly PlannedUnit[], prepared: PoolOptions['prepared']): string[] {
+  const keys = [...new Set(longestFirst(units, prepared).map((unit) => scenarioKey(unit.scenario)))];
+  const several = (key: string): boolean => prepared?.get(key)?.logs !== undefined;
+  return [...keys.filter((key) => !several(key)), ...keys.filter(several)];
+}
+
+/**
+ * The units in the order the threads take them: the heaviest first (by the characters their
+ * requests re-send, summed over steps), so that no long session starts last and keeps one thread
+ * busy while the others idle. Only the order of work changes: results are put back by index.
+ */
+export function longestFirst(units: readonly PlannedUnit[], prepared: PoolOptions['prepared']): PlannedUnit[] {
+  const weights = new Map<string, number>();
+  const weightOf = (unit: PlannedUnit): number => {
+    const key = scenarioKey(unit.scenario);
+    let weight = weights.get(key);
+    if (weight === undefined) {
+      const scenario = prepared?.get(key);
+      const logs = scenario === undefined ? [] : (scenario.logs?.map((log) => log.transcript) ?? [scenario.transcript]);
+      weight = logs.reduce((n, transcript) => n + resentCharacters(transcript), 0);
+      weights.set(key, weight);
+    }
+    return weight;
+  };
+  return units
+    .map((unit, position) => ({ unit, position, weight: weightOf(unit) }))
+    .sort((a, b) => b.weight - a.weight || a.position - b.position)
+    .map(({ unit }) => unit);
+}
+
+/** The characters of a transcript's messages summed over the steps that send them (a replay's work grows so). */
+function resentCharacters(transcript: Transcript): number {
+  let context = 0;
+  let total = 0;
+  for (const event of transcript.events) {
+    if (event.type !== 'message') continue;
+    if (event.role === 'assistant') total += context;
+    context += event.text.length;
+  }
+  return total;
+}
+
+function reviveError(message: Extract<FromWorker, { type: 'error' }>): Error {
+  if (message.exitCode === 0 || message.exitCode === 1 || message.exitCode === 2) return new HarnessError(message.message, message.exitCode);
+  const error = new Error(`in a unit worker: ${message.message}`);
+  if (message.stack !== undefined) error.stack = message.stack;
+  return error;
+}
+
+/** The worker side: run each unit the parent posts and post its result back. */
+function serveUnits(options: ExecutorOptions): void {
+  const port = parentPort;
+  if (port === null) return;
+  // The thread lives for one run: its memos are the run's, dropped when the thread ends.
+  openRunMemos({ enabled: options.memo !== false });
+  const prepared = new Map<string, PreparedScenario>();
+  const executor = createUnitExecutor(options, prepared);
+  port.on('message', (message: ToWorker) => {
+    const { unit } = message;
+    if (message.prepared !== undefined) prepared.set(scenarioKey(unit.scenario), message.prepared);
+    port.postMessage({ type: 'start', index: unit.index } satisfies FromWorker);
+    executor.run(unit).then(
+      (result) => port.postMessage({ type: 'done', index: unit.index, result } satisfies FromWorker),
+      (error: unknown) => port.postMessage(describeError(error)),
+    );
+  });
+}
+
+function describeError(error: unknown): FromWorker {
+  if (error instanceof HarnessError) return { type: 'error', name: error.name, message: error.message, exitCode: error.exitCode };
+  if (error instanceof Error) return { type: 'error', name: error.name, message: error.message, ...(error.stack !== undefined ? { stack: error.stack } : {}) };
+  return { type: 'error', name: 'Error', message: String(error) };
+}
+
+const marked = (workerData as Record<string, unknown> | null)?.[WORKER_MARK];
+if (!isMainThread && marked !== undefined) serveUnits(marked as ExecutorOptions);

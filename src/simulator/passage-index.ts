@@ -1,0 +1,213 @@
+import { runOwned, runTextMemo } from '../memo.js';
+import { createListMemo } from '../list-memo.js';
+import type { ContextMessage } from '../transcript/types.js';
+import { toolCallText } from '../tokens/tokenizer.js';
+import { extractTerms } from './terms.js';
+
+/** One retrievable unit of context: a line or sentence of one message. */
+export interface Passage {
+  messageId: string;
+  text: string;
+}
+
+export interface ScoredPassage extends Passage {
+  /** Position in the passage list (later = more recent). */
+  index: number;
+  /** BM25 score against the question. */
+  score: number;
+  /** IDF-weighted share of the question's terms the passage contains, in [0, 1]. */
+  coverage: number;
+}
+
+/** A passage's term count and term frequencies. */
+export interface PassageTerms {
+  length: number;
+  counts: Map<string, number>;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+const LONG_LINE_WORDS = 60;
+
+/** BM25 of one passage: the terms in query order, so that every caller adds the same floats alike. */
+export function scoreOf(
+  doc: PassageTerms,
+  queryTerms: readonly string[],
+  idf: readonly number[],
+  averageLength: number,
+): { score: number; matchedIdf: number } {
+  let score = 0;
+  let matchedIdf = 0;
+  for (let t = 0; t < queryTerms.length; t++) {
+    const tf = doc.counts.get(queryTerms[t] as string) ?? 0;
+    if (tf === 0) continue;
+    const weight = idf[t] as number;
+    matchedIdf += weight;
+    score += (weight * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * doc.length) / Math.max(1, averageLength)));
+  }
+  return { score, matchedIdf };
+}
+
+/** The inverse document frequency of each query term among `total` passages, `containing[t]` of which hold it. */
+export function idfOf(containing: readonly number[], total: number): number[] {
+  return containing.map((n) => Math.log(1 + (total - n + 0.5) / (n + 0.5)));
+}
+
+/**
+ * The terms of each passage text, computed once per text: every probe question re-reads the same
+ * context lines. A pure function of the text, so the memo changes no answer; it is emptied when
+ * it grows large.
+ */
+const termMemo = runTextMemo<PassageTerms>('passage-terms');
+
+export function passageTerms(text: string): PassageTerms {
+  return termMemo.get(text, () => {
+    const terms = extractTerms(text);
+    const counts = new Map<string, number>();
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    return { length: terms.length, counts };
+  });
+}
+
+/** One message text read as passages: its pieces, their terms, and on how many pieces each term occurs. */
+export interface TextPassages {
+  readonly pieces: readonly string[];
+  readonly terms: readonly PassageTerms[];
+  /** Terms over all pieces. */
+  readonly totalLength: number;
+  readonly pieceFrequency: ReadonlyMap<string, number>;
+}
+
+/**
+ * Each text split and counted once: every probe of a step, and every strategy that keeps the
+ * message, hands the reader the same texts again, so a question costs a lookup per text and a
+ * scan of only the texts that hold one of its terms. A pure function of the text (text keys are
+ * safe across strategies, requests and workers); emptied when large.
+ */
+const textMemo = runTextMemo<TextPassages>('passage-texts');
+
+export function textPassages(text: string): TextPassages {
+  return textMemo.get(text, () => {
+    const pieces = splitText(text);
+    const terms = pieces.map(passageTerms);
+    const pieceFrequency = new Map<string, number>();
+    let totalLength = 0;
+    for (const doc of terms) {
+      totalLength += doc.length;
+      for (const term of doc.counts.keys()) pieceFrequency.set(term, (pieceFrequency.get(term) ?? 0) + 1);
+    }
+    return { pieces, terms, totalLength, pieceFrequency };
+  });
+}
+
+/** The memo sizes, for a test that holds them bounded. */
+export function passageMemoSizes(): { texts: number; terms: number } {
+  return { texts: textMemo.size, terms: termMemo.size };
+}
+
+function splitText(text: string): string[] {
+  const pieces: string[] = [];
+  // Tool output that an agent recorded as a JSON string (Codex) still reads as lines to a model.
+  for (const line of text.split(/\r?\n|\\n/)) {
+    const trimmed = line.trim();
+    if (!/[\p{L}\p{N}]/u.test(trimmed)) continue;
+    if (trimmed.split(/\s+/).length <= LONG_LINE_WORDS) pieces.push(trimmed);
+    else pieces.push(...trimmed.split(/(?<=[.!?])\s+/).filter((sentence) => sentence !== ''));
+  }
+  return pieces;
+}
+
+/** The texts a message offers as passages, in order: thinking, text, tool calls. */
+export function passageTextsOf(message: ContextMessage): string[] {
+  return [message.thinking ?? '', message.text, ...(message.toolCalls ?? []).map(toolCallText)];
+}
+
+/** A context's texts as passages, with where each text's passages start in the whole list. */
+export interface IndexedContext {
+  readonly texts: readonly { messageId: string; passages: TextPassages; start: number }[];
+  /** Passages in all. */
+  readonly count: number;
+  readonly totalLength: number;
+}
+
+/**
+ * Each message's texts that hold passages, per list of messages: every probe of an ask point reads
+ * the same context with another question, and the next ask point's context mostly extends it, so
+ * only the messages past the run a list shares with one read before are looked up by text.
+ */
+const messagePassages = runOwned(() => createListMemo<ContextMessage, readonly TextPassages[]>());
+
+function passagesOfMessage(message: ContextMessage): readonly TextPassages[] {
+  return passageTextsOf(message)
+    .map(textPassages)
+    .filter((passages) => passages.pieces.length > 0);
+}
+
+/** The passages of `messages`, in the order `splitPassages` lists them, each text from its memo. */
+export function indexContext(messages: readonly ContextMessage[]): IndexedContext {
+  const texts: { messageId: string; passages: TextPassages; start: number }[] = [];
+  let count = 0;
+  let totalLength = 0;
+  const each = messagePassages()?.values(messages, passagesOfMessage) ?? messages.map(passagesOfMessage);
+  for (let i = 0; i < messages.length; i++) {
+    const messageId = (messages[i] as ContextMessage).id;
+    for (const passages of each[i] as readonly TextPassages[]) {
+      texts.push({ messageId, passages, start: count });
+      count += passages.pieces.length;
+      totalLength += passages.totalLength;
+    }
+  }
+  return { texts, count, totalLength };
+}
+
+/** The passage at position `index` of an indexed context (as `splitPassages(...)[index]`). */
+export function passageAt(context: IndexedContext, index: number): Passage | undefined {
+  const { texts } = context;
+  let low = 0;
+  let high = texts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((texts[mid]?.start ?? 0) <= index) low = mid;
+    else high = mid - 1;
+  }
+  const entry = texts[low];
+  const text = entry?.passages.pieces[index - entry.start];
+  return entry === undefined || text === undefined || index < 0 ? undefined : { messageId: entry.messageId, text };
+}
+
+/**
+ * The passages of an indexed context that match a query term (score > 0), scored and ranked as
+ * reader.ts ranks a passage list: the same document frequencies (added per text), the same floats
+ * (`scoreOf`), the same total order. Texts that hold no query term are never opened. With
+ * `minShare`, only the passages scoring at least that share of the best: the ranked list's prefix
+ * a reader stops at, without sorting the thousands of passages a common term matches.
+ */
+export function scoreIndexed(queryTerms: readonly string[], context: IndexedContext, minShare = 0): ScoredPassage[] {
+  const containing = new Array<number>(queryTerms.length).fill(0);
+  const matching: number[] = [];
+  context.texts.forEach(({ passages }, i) => {
+    let holds = false;
+    for (let t = 0; t < queryTerms.length; t++) {
+      const pieces = passages.pieceFrequency.get(queryTerms[t] as string) ?? 0;
+      containing[t] = (containing[t] as number) + pieces;
+      if (pieces > 0) holds = true;
+    }
+    if (holds) matching.push(i);
+  });
+  const averageLength = context.totalLength / Math.max(1, context.count);
+  const idf = idfOf(containing, context.count);
+  const totalIdf = idf.reduce((sum, weight) => sum + weight, 0);
+  let scored: ScoredPassage[] = [];
+  let best = 0;
+  for (const i of matching) {
+    const { messageId, passages, start } = context.texts[i] as IndexedContext['texts'][number];
+    for (let p = 0; p < passages.pieces.length; p++) {
+      const { score, matchedIdf } = scoreOf(passages.terms[p] as PassageTerms, queryTerms, idf, averageLength);
+      if (score <= 0) continue;
+      scored.push({ messageId, text: passages.pieces[p] as string, index: start + p, score, coverage: totalIdf > 0 ? matchedIdf / totalIdf : 0 });
+      if (score > best) best = score;
+    }
+  }
+  if (minShare > 0) scored = scored.filter((passage) => !(passage.score < best * minShare));
+  return scored.sort((a, b) => b.score - a.score || b.index - a.index);
+}

@@ -1,0 +1,118 @@
+import { runTextMemo } from '../memo.js';
+
+/** Lexical helpers shared by the simulated reader and summarizer. */
+
+const STOPWORDS = new Set(
+  (
+    'a about above after again all also am an and any are as at be been before being below between both but by ' +
+    'can could did do does doing done down during each either else ever few for from further get got had has have ' +
+    'having he her here hers him his how i if in into is it its itself just let me more most my no nor not now of ' +
+    'off on once only or other our ours out over own same she should so some such than that the their theirs them ' +
+    'then there these they this those through to too under until up upon us very was we were what when where which ' +
+    'while who whom whose why will with would you your yours yourself'
+  ).split(' '),
+);
+
+/**
+ * Words that frame a question about a session rather than name its content ("which command did the
+ * agent run"): dropped from questions, so a reader is not penalised for not finding them.
+ */
+const QUESTION_FRAMING = new Set(
+  (
+    'agent assistant user command commands file files line lines use used using run ran value name named called ' +
+    'happen happened say said tell mention mentioned exact exactly current currently session conversation context ' +
+    'earlier previously still next last first answer know'
+  ).split(' '),
+);
+
+/** The framing words as `extractTerms` stems them, built once rather than per question. */
+const STEMMED_FRAMING = new Set([...QUESTION_FRAMING].map(stem));
+
+const TOKEN = /[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g;
+
+/**
+ * The content terms of a text, lowercased and lightly stemmed. A compound token such as a path
+ * (`src/auth/login.ts`) or identifier (`max_retries`) yields itself and its pieces, so a question
+ * that names a piece still matches.
+ */
+export function extractTerms(text: string): string[] {
+  const terms: string[] = [];
+  for (const token of text.toLowerCase().match(TOKEN) ?? []) {
+    for (const term of termsOfToken(token)) terms.push(term);
+  }
+  return terms;
+}
+
+/**
+ * The terms of each token, worked out once: a session repeats a small vocabulary many times over.
+ * A pure function of the token; emptied when large.
+ */
+const tokenMemo = runTextMemo<readonly string[]>('simulator-terms');
+
+function termsOfToken(token: string): readonly string[] {
+  return tokenMemo.get(token, () => {
+    const built: string[] = [];
+    addTerm(built, token);
+    if (/[_./-]/.test(token)) {
+      for (const piece of token.split(/[_./-]+/)) addTerm(built, piece);
+    }
+    return built;
+  });
+}
+
+/** The content terms of a question: its terms without the words that only frame it. */
+export function extractQuestionTerms(question: string): string[] {
+  return extractTerms(question).filter((term) => !STEMMED_FRAMING.has(term) && !QUESTION_FRAMING.has(term));
+}
+
+function addTerm(terms: string[], token: string): void {
+  if (token === '' || STOPWORDS.has(token)) return;
+  if (token.length === 1 && !/\d/.test(token)) return;
+  terms.push(stem(token));
+}
+
+/** Strips common English suffixes, keeping at least three letters (so `decided`/`decide` meet). */
+function stem(word: string): string {
+  if (/\d|[_./-]/.test(word)) return word;
+  let stemmed = word;
+  for (const [suffix, replacement] of [
+    ['ies', 'y'],
+    ['ing', ''],
+    ['ed', ''],
+    ['es', ''],
+    ['s', ''],
+  ] as const) {
+    if (suffix === 's' && stemmed.endsWith('ss')) break;
+    if (stemmed.endsWith(suffix) && stemmed.length - suffix.length + replacement.length >= 3) {
+      stemmed = stemmed.slice(0, stemmed.length - suffix.length) + replacement;
+      break;
+    }
+  }
+  if (stemmed.endsWith('e') && stemmed.length > 3) stemmed = stemmed.slice(0, -1);
+  return stemmed;
+}
+
+/**
+ * Cuts `text` to at most `maxTokens`, keeping whole words and starting a little before word
+ * `focus`. Words are counted one by one (cheap and cached), then the result is checked whole.
+ */
+export function trimToTokens(text: string, maxTokens: number, count: (text: string) => number, focus = 0): string {
+  if (maxTokens <= 0) return '';
+  if (count(text) <= maxTokens) return text;
+  const words = text.split(/\s+/).filter((word) => word !== '');
+  const start = Math.max(0, Math.min(focus - 8, words.length - 1));
+  const kept: string[] = [];
+  let used = start > 0 ? 1 : 0;
+  for (const word of words.slice(start)) {
+    const cost = count(` ${word}`);
+    if (used + cost + 1 > maxTokens) break;
+    kept.push(word);
+    used += cost;
+  }
+  let result = (start > 0 ? '…' : '') + kept.join(' ') + '…';
+  while (kept.length > 0 && count(result) > maxTokens) {
+    kept.pop();
+    result = (start > 0 ? '…' : '') + kept.join(' ') + '…';
+  }
+  return kept.length > 0 ? result : '';
+}

@@ -1,0 +1,154 @@
+import type { Tokenizer } from '../tokens/types.js';
+import type { ProviderName, SimDirective } from '../contracts/provider.js';
+import { CALL_HEADER } from './call-tag.js';
+import { FORMATS, simulateCall } from './model.js';
+import type { FaultRates, SimCall, SimFetch, SimReply, Simulator } from './types.js';
+
+const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
+const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+export interface SimulatorOptions {
+  tokenizer: Tokenizer;
+  seed: number;
+  faults?: FaultRates;
+  /** The OpenAI-compatible base URL the simulator answers for (default `https://api.openai.com/v1`). */
+  openaiBaseUrl?: string;
+  /** The Gemini base URL the simulator answers for (default `https://generativelanguage.googleapis.com`). */
+  geminiBaseUrl?: string;
+}
+
+interface PendingCall extends SimCall {
+  directive: SimDirective;
+  key: string;
+}
+
+/**
+ * Creates the simulated model of one run (DESIGN.md §5) and its in-process transport: a `fetch`
+ * that the run's SDK clients are given instead of the global one. It answers Gemini's
+ * `models/{model}:generateContent` and OpenAI's `chat/completions` for requests carrying an
+ * `x-ctxbench-call` header with the directive registered under it, by handing the request body to
+ * the simulator and wrapping its reply in a `Response` — no HTTP parsing, no interception. It
+ * changes no global: concurrent simulators in one process are independent, nothing needs
+ * restoring, and a request it does not answer fails as a network error, so a mocked client never
+ * reaches the network by construction.
+ */
+export function createSimulator(options: SimulatorOptions): Simulator {
+  const pending = new Map<string, PendingCall>();
+  let registered = 0;
+  let uninstalled = false;
+  const gemini = new URL(options.geminiBaseUrl ?? DEFAULT_GEMINI_BASE_URL);
+  const openai = new URL(options.openaiBaseUrl ?? DEFAULT_OPENAI_BASE_URL);
+  const geminiPath = new RegExp(`^${escapeRegExp(trimSlash(gemini.pathname))}/v1beta/models/([^/:]+):generateContent$`);
+  const openaiPath = `${trimSlash(openai.pathname)}/chat/completions`;
+
+  const answer = (format: ProviderName, model: string, body: unknown, call: PendingCall): SimReply => {
+    const { directive, key, shape, canonical } = call;
+    return simulateCall({
+      ...options,
+      format,
+      body,
+      model,
+      directive,
+      key,
+      ...(shape !== undefined ? { shape } : {}),
+      ...(canonical !== undefined ? { canonical } : {}),
+    });
+  };
+
+  const route = (url: URL, method: string, headers: Headers): { format: ProviderName; model?: string } | undefined => {
+    if (uninstalled || method !== 'POST' || !headers.has(CALL_HEADER)) return undefined;
+    if (url.origin === gemini.origin) {
+      const match = geminiPath.exec(url.pathname);
+      if (match !== null) return { format: 'gemini', model: decodeURIComponent(match[1] as string) };
+    }
+    if (url.origin === openai.origin && url.pathname === openaiPath) return { format: 'openai' };
+    return undefined;
+  };
+
+  const fetch: SimFetch = async (input, init) => {
+    const request = input instanceof Request ? input : undefined;
+    // input is a string or a URL when request is absent.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
+    const url = new URL(request?.url ?? String(input));
+    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
+    const headers = new Headers(init?.headers ?? request?.headers);
+    const target = route(url, method, headers);
+    if (target === undefined) {
+      throw new TypeError(`ctxbench simulator: refused ${method} ${url.origin}${url.pathname} (mocked runs never reach the network)`);
+    }
+    const id = headers.get(CALL_HEADER);
+    const call = id === null ? undefined : pending.get(id);
+    if (id === null || call === undefined) {
+      return toResponse(FORMATS[target.format].badRequest(`ctxbench simulator: no directive registered for call ${id ?? '(none)'}.`));
+    }
+    pending.delete(id);
+    // An OpenAI call registered with what its body was rendered from is read from that, not parsed back.
+    if (target.format === 'openai' && call.canonical !== undefined) return toResponse(answer('openai', call.canonical.model, undefined, call));
+    // Both SDKs hand over their JSON body as a string: read as is, not streamed through a Response.
+    const raw = init?.body;
+    const text =
+      typeof raw === 'string' ? raw : raw !== undefined && raw !== null ? await new Response(raw).text() : request !== undefined ? await request.text() : '';
+    const body = parseBody(text);
+    const model = target.model ?? (isRecord(body) && typeof body.model === 'string' ? body.model : 'gpt');
+    return toResponse(answer(target.format, model, body, call));
+  };
+
+  return {
+    openaiBaseUrl: openai.href.replace(/\/$/, ''),
+    geminiBaseUrl: gemini.href.replace(/\/$/, ''),
+    fetch,
+    register(directive, call = {}) {
+      registered += 1;
+      const key = call.key ?? `sim-${registered}`;
+      // The key may repeat across providers; the id must not, while calls are in flight.
+      const id = `${key}#${registered}`;
+      pending.set(id, { ...call, directive, key });
+      return id;
+    },
+    uninstall() {
+      uninstalled = true;
+      pending.clear();
+    },
+  };
+}
+
+/** A timeout is a connection error the SDKs report as such, without waiting (as a socket's ETIMEDOUT). */
+function toResponse(reply: SimReply): Response {
+  if (reply.kind === 'timeout') {
+    throw Object.assign(new Error('simulated timeout: the connection timed out'), { code: 'ETIMEDOUT' });
+  }
+  const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+  return simulatedResponse(body, { status: reply.status, headers: reply.headers });
+}
+
+/**
+ * A `Response` whose body is read from the string it was made of: the SDKs read a reply with
+ * `json()` or `text()`, and a body streamed through undici (encoded, chunked, read back, decoded)
+ * cost a sixth of a mocked request. The same text, so the same parsed value.
+ */
+function simulatedResponse(text: string, init: ResponseInit): Response {
+  const response = new Response(null, init);
+  const json = (): Promise<unknown> => new Promise((resolve) => resolve(JSON.parse(text) as unknown));
+  return Object.defineProperties(response, { text: { value: () => Promise.resolve(text) }, json: { value: json } });
+}
+
+/** The body as JSON when it is JSON, else the text (as an HTTP interceptor would hand it over). */
+function parseBody(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function trimSlash(path: string): string {
+  return path.replace(/\/+$/, '');
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import {
+  PERSISTENT_MIN_TOKENS,
+  PERSISTENT_SMALL_CALL,
+  PERSISTENT_WINDOW,
+  UNLOGGED_MIN_SHARE,
+  UNLOGGED_MIN_TOKENS,
+  unloggedBySteps,
+  unloggedInContext,
+} from '../../src/replay/unlogged.js';
+
+const step = (recorded: number, computed: number, segment = 0): { recorded: number; computed: number; segment: number } => ({ recorded, computed, segment });
+
+describe('unloggedBySteps', () => {
+  it('finds the recorded growth that the added messages cannot explain (a 6.5k reminder after a 400-token result)', () => {
+    // Shaped on vsla-0a725fb5 steps 45–46: recorded +6,857 for +392 computed.
+    expect(unloggedBySteps([step(57_792, 43_400), step(64_649, 43_792)])).toEqual([0, 6_465]);
+  });
+  it('leaves growth within the tokenizer mismatch alone: under 500 tokens, or under half the computed growth', () => {
+    expect(UNLOGGED_MIN_TOKENS).toBe(500);
+    expect(UNLOGGED_MIN_SHARE).toBe(0.5);
+    // +450 beyond a 100-token increment; +1,500 beyond an 8,320-token increment (18 %).
+    expect(unloggedBySteps([step(20_000, 5_000), step(20_550, 5_100), step(30_370, 13_420)])).toEqual([0, 0, 0]);
+    // +2,903 beyond a 3,943-token increment (74 %) is content the log does not hold.
+    expect(unloggedBySteps([step(123_602, 100_000), step(130_448, 103_943)])).toEqual([0, 2_903]);
+  });
+  it('never compares across a compaction, and finds nothing where the replay counts more than was sent', () => {
+    expect(unloggedBySteps([step(150_000, 130_000), step(31_000, 2_000, 1), step(30_000, 4_000, 1)])).toEqual([0, 0, 0]);
+  });
+});
+
+describe('unloggedBySteps, persistent excess', () => {
+  /** Calls that each add `growth` computed tokens and `growth + excess` recorded ones. */
+  const calls = (n: number, growth: number, excess: (i: number) => number, segment = 0) => {
+    const out = [step(20_000, 2_000, segment)];
+    for (let i = 1; i < n; i++) {
+      const last = out[i - 1] as { recorded: number; computed: number };
+      out.push(step(last.recorded + growth + excess(i), last.computed + growth, segment));
+    }
+    return out;
+  };
+
+  it('charges every call the median excess of the ten calls before it when that passes 50 tokens (hook output on every call)', () => {
+    expect([PERSISTENT_WINDOW, PERSISTENT_MIN_TOKENS]).toEqual([10, 50]);
+    // Shaped on swordintel-0c45b0a6 (Claude Code 1.0.81): ~200 tokens a call beyond 100–300-token steps.
+    const found = unloggedBySteps(calls(14, 150, (i) => (i % 2 === 0 ? 190 : 210)));
+    expect(found.slice(0, 11)).toEqual(Array(11).fill(0));
+    expect(found.slice(11)).toEqual([200, 200, 200]);
+  });
+
+  it('charges nothing for tokenizer mismatch (a median under 50 tokens, of either sign, or on large calls) nor past a compaction', () => {
+    expect([PERSISTENT_SMALL_CALL]).toEqual([250]);
+    expect(unloggedBySteps(calls(30, 200, (i) => (i % 3 === 0 ? 120 : 40))).every((n) => n === 0)).toBe(true);
+    expect(unloggedBySteps(calls(30, 200, () => -150)).every((n) => n === 0)).toBe(true);
+    // 15 % uncounted on 2,000-token calls is the tokenizer, not content sent with every call.
+    expect(unloggedBySteps(calls(30, 2_000, () => 300)).every((n) => n === 0)).toBe(true);
+    // Ten calls of excess, then a compaction: the next segment starts its own window.
+    const steps = [...calls(11, 150, () => 200), ...calls(5, 150, () => 200, 1)];
+    expect(unloggedBySteps(steps).slice(11)).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('leaves a jump out of the window and charges it alone; a large call is charged the rate the small ones show', () => {
+    const steps = calls(13, 150, (i) => (i === 12 ? 3_000 : 200));
+    expect(unloggedBySteps(steps).slice(10)).toEqual([0, 200, 3_000]);
+    const mixed = [...calls(12, 150, () => 200)];
+    const last = mixed.at(-1) as { recorded: number; computed: number };
+    mixed.push(step(last.recorded + 4_000 + 250, last.computed + 4_000));
+    expect(unloggedBySteps(mixed).slice(11)).toEqual([200, 200]);
+  });
+});
+
+describe('unloggedInContext', () => {
+  it('adds up within a segment and starts again after a compaction', () => {
+    const steps = [step(20_000, 5_000), step(27_000, 5_200), step(28_000, 6_100), step(10_000, 1_000, 1), step(11_000, 1_900, 1)];
+    expect(unloggedBySteps(steps)).toEqual([0, 6_800, 0, 0, 0]);
+    expect(unloggedInContext(steps)).toEqual([0, 6_800, 6_800, 0, 0]);
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { formatJournalHeader, formatJournalUnit, parseJournal } from '../../src/run/journal.js';
+import type { UnitResult } from '../../src/metrics/types.js';
+
+const unit = (strategy: string) => ({ scenario: 'a', strategy, options: {}, summary: {}, steps: [], events: [] }) as unknown as UnitResult;
+const header = formatJournalHeader({ fingerprint: 'f00d', planned: 3, options: { scenarios: ['/s/a.yaml'], redact: true } });
+
+describe('run journal', () => {
+  it('reads back the header and the units by plan index', () => {
+    const journal = parseJournal(header + formatJournalUnit(2, unit('full')) + formatJournalUnit(0, unit('rolling-window')), 'j');
+    expect(journal.header).toMatchObject({ format: 'ctxbench-journal/1', fingerprint: 'f00d', planned: 3, options: { redact: true } });
+    expect([...journal.units.entries()].map(([i, u]) => [i, u.strategy])).toEqual([
+      [2, 'full'],
+      [0, 'rolling-window'],
+    ]);
+    expect(journal.truncated).toBe(false);
+  });
+
+  it('drops a last line cut short by a kill, and only the last', () => {
+    const torn = header + formatJournalUnit(0, unit('full')) + formatJournalUnit(1, unit('gatekeeper')).slice(0, 25);
+    const journal = parseJournal(torn, 'j');
+    expect([...journal.units.keys()]).toEqual([0]);
+    expect(journal.truncated).toBe(true);
+    expect(() => parseJournal(`${header}{"unit":1,"res\n${formatJournalUnit(0, unit('full'))}`, 'out/.journal.jsonl')).toThrow(
+      /^out\/\.journal\.jsonl:2: not JSON/,
+    );
+  });
+
+  it('refuses a file that is not a journal, naming the line and field', () => {
+    expect(() => parseJournal('{"format":"other"}\n', 'out/.journal.jsonl')).toThrow(/^out\/\.journal\.jsonl:1 \(field format\): not a ctxbench run journal/);
+    expect(() => parseJournal(`${header}{"unit":-1,"result":{}}\n`, 'j')).toThrow(/^j:2 \(field unit\): not a journaled unit/);
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { runSuite, prepareScenarios } from '../../src/run/run-suite.js';
+import { planUnits } from '../../src/run/plan.js';
+import { runPlannedUnits, type UnitProgress } from '../../src/run/workers.js';
+import { renderJson } from '../../src/report/json.js';
+import { writeFiles } from '../helpers/temp.js';
+import { transpiledPackage } from '../helpers/transpile.js';
+import { resultsOnOneAndTwoThreads } from '../helpers/thread-results.js';
+
+const run = promisify(execFile);
+const root = resolve(import.meta.dirname, '../..');
+
+/** Two small scenarios in different provider formats, three strategies each. */
+function suite(): string {
+  const common = (name: string, dialect: string, seed: number) =>
+    [
+      `name: ${name}`,
+      'transcript:',
+      `  generate: { steps: 16, seed: ${seed}, dialect: ${dialect}, toolOutputTokens: 700, facts: 4 }`,
+      `provider: ${dialect}`,
+      'window: 16000',
+      'quota: { tpm: 60000 }',
+      `seed: ${seed}`,
+      'strategies: [full, rolling-window, codex-rebuild]',
+    ].join('\n');
+  return writeFiles({ 'a.yaml': common('gemini-small', 'gemini', 3), 'b.yaml': common('openai-small', 'openai', 4) });
+}
+
+const resultJson = async (scenarios: string, workers: number): Promise<string> =>
+  (renderJson(await runSuite({ scenarios: [scenarios], workers }))[0] as { contents: string }).contents;
+
+describe('workers: results do not depend on the worker count', () => {
+  const dir = suite();
+
+  it('gives byte-identical results with 1, 2 and 3 workers (the in-thread pool of the TypeScript source)', async () => {
+    const one = await resultJson(dir, 1);
+    expect(await resultJson(dir, 2)).toBe(one);
+    expect(await resultJson(dir, 3)).toBe(one);
+    const result = JSON.parse(one) as { units: { scenario: string; strategy: string; summary: { steps_completed: number } }[] };
+    expect(result.units.map((u) => `${u.scenario}/${u.strategy}`)).toEqual([
+      'gemini-small/full',
+      'gemini-small/rolling-window',
+      'gemini-small/codex-rebuild',
+      'openai-small/full',
+      'openai-small/rolling-window',
+      'openai-small/codex-rebuild',
+    ]);
+    expect(result.units.every((u) => u.summary.steps_completed > 0)).toBe(true);
+  });
+
+  it('reports each unit starting and ending, and returns results in plan order', async () => {
+    const prepared = await prepareScenarios([dir]);
+    const units = planUnits(prepared, {});
+    const events: UnitProgress[] = [];
+    const results = await runPlannedUnits(units, { mode: 'mock', workers: 2, onProgress: (e) => events.push(e) });
+    expect(results.map((r) => r.strategy)).toEqual(units.map((u) => u.spec.label));
+    expect(events.filter((e) => e.phase === 'start').map((e) => e.unit.index)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(events.filter((e) => e.phase === 'end').every((e) => e.result !== undefined)).toBe(true);
+  });
+});
+
+/**
+ * Worker threads run JavaScript: vitest compiles the TypeScript in its own process and cannot hand
+ * a .ts module to a thread. So this test runs the CLI from the sources transpiled file by file
+ * into a temporary package (test/helpers/transpile.ts: no whole-project compile, never a stale
+ * dist/), with --workers 1 and --workers 2.
+ */
+describe('workers: real worker threads (sources transpiled on the fly)', () => {
+  it('gives the same result.json with 1 and 2 threads', { timeout: 300_000 }, async () => {
+    const build = await transpiledPackage();
+    const cli = join(build, 'dist', 'cli', 'main.js');
+    expect(existsSync(cli), 'no dist/cli/main.js in the transpiled package').toBe(true);
+
+    const dir = suite();
+    const outputs = await resultsOnOneAndTwoThreads(dir);
+    expect(outputs.two, '--workers 2 (threads of the transpiled CLI) against --workers 1 (in this process)').toBe(outputs.one);
+    const units = (JSON.parse(outputs.two) as { units: { summary: { steps_completed: number } }[] }).units;
+    // Six units answered by the simulator inside the workers (each with its own in-process transport).
+    expect(units.map((u) => u.summary.steps_completed > 0)).toEqual([true, true, true, true, true, true]);
+
+    // A unit that fails in a worker stops the pool and comes back as the harness error it was.
+    const probe = join(build, 'failing-unit.mjs');
+    const unit = (index: number) => ({
+      index,
+      scenario: { file: join(dir, 'missing.yaml'), overrides: {} },
+      spec: { label: 'full', strategy: 'full', options: {} },
+    });
+    writeFileSync(
+      probe,
+      [
+        `import { runPlannedUnits } from ${JSON.stringify(pathToFileURL(join(build, 'dist', 'run', 'workers.js')).href)};`,
+        `runPlannedUnits(${JSON.stringify([unit(0), unit(1), unit(2)])}, { mode: 'mock', workers: 2 })`,
+        "  .then(() => console.log('resolved'), (e) => console.log(`${e.exitCode} ${e.message}`));",
+      ].join('\n'),
+    );
+    const { stdout } = await run(process.execPath, [probe], { cwd: root });
+    expect(stdout.trim()).toMatch(/^2 .*missing\.yaml: cannot read scenario: ENOENT$/);
+  });
+});
