@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeTestMemos, openTestMemos } from './helpers/test-memos.js';
-import { createTextMemo, memosEnabled, openRunMemos, runTextMemo, runWeakMap, withRunMemos } from '../src/memo.js';
-import { createListMemo } from '../src/list-memo.js';
+import { createTextMemo, memosEnabled, openRunMemos, runTextMemo, runWeakMap, withRunMemos, createListMemo } from '../src/memo.js';
 
 describe('createTextMemo', () => {
   it('computes each text once, undefined included, and keeps two generations of half its characters', () => {

@@ -1,10 +1,9 @@
-import { runWeakMap } from '../memo.js';
+import { runWeakMap, createListMemo, type ListMemo } from '../memo.js';
 import { createHash } from 'node:crypto';
 import type { ProviderName } from '../contracts/provider.js';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { CachePart } from './model.js';
-import { createListMemo, type ListMemo } from '../list-memo.js';
 
 /** What `applyCache` needs of a request: its parts and where an explicit cache puts breakpoints. */
 export interface CacheRequest {

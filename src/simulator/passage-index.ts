@@ -1,5 +1,4 @@
-import { runOwned, runTextMemo } from '../memo.js';
-import { createListMemo } from '../list-memo.js';
+import { runOwned, runTextMemo, createListMemo } from '../memo.js';
 import type { ContextMessage } from '../transcript/types.js';
 import { toolCallText } from '../tokens/tokenizer.js';
 import { extractTerms } from './terms.js';

@@ -1,9 +1,8 @@
-import { runWeakMap } from '../memo.js';
+import { runWeakMap, createPositionsMemo } from '../memo.js';
 import type { ContextMessage } from '../transcript/types.js';
 import type { StrategyEnv } from './types.js';
 import { requestSummary } from './helpers/summary-call.js';
 import { renderAsText } from './helpers/message-units.js';
-import { createPositionsMemo } from '../list-memo.js';
 
 /**
  * A rolling summary over turns, shared by llm-summary-every-n, hybrid and anchored-summary: the

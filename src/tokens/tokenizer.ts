@@ -1,5 +1,4 @@
-import { type TextMemo, runTextMemo, runWeakMap } from '../memo.js';
-import { createListMemo, type ListMemo } from '../list-memo.js';
+import { type TextMemo, runTextMemo, runWeakMap, createListMemo, type ListMemo } from '../memo.js';
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import type { ContextMessage } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
