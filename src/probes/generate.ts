@@ -137,6 +137,12 @@ function askPoints(session: Session, evidence: readonly number[]): ProbeAsk[] {
 /** What judging a candidate needs of the whole session. */
 interface Session {
   messages: readonly MessageEvent[];
+  /**
+   * The messages as a replay sends them, which is what a reader reads: without thinking unless the
+   * log's dialect carries it (Gemini; the OpenAI wire the simulator speaks for OpenAI and Claude
+   * logs has no thinking, scenario/log-settings.ts), so no question leans on words it never sees.
+   */
+  sent: readonly MessageEvent[];
   /** The first step whose context can hold each message (structure.ts `firstVisibleStep`). */
   visibleAt: readonly number[];
   /** Steps of the session (assistant messages). */
@@ -162,7 +168,7 @@ function buildCandidate(fact: Fact, session: Session): Omit<Probe, 'id'> | undef
   if (question === undefined || touchesSecret(question, [fact.index, ...evidence], session)) return undefined;
   // The validity filter's reader must answer it from the whole log (`full`'s last context), or the
   // probe would measure the reader rather than any strategy (reference.ts).
-  const read = readSimulated(APPROXIMATE_TOKENS, { id: 'candidate', question }, session.messages);
+  const read = readSimulated(APPROXIMATE_TOKENS, { id: 'candidate', question }, session.sent);
   if (!containsNormalised(normaliseAnswer(read), answer)) return undefined;
   return {
     kind: fact.kind,
@@ -183,6 +189,12 @@ function extractFacts(messages: readonly MessageEvent[]): Fact[] {
     for (const call of message.toolCalls ?? []) calls.set(call.id, call);
     return [...readToolFacts(message, index, links), ...readDecisionFacts(message, index)];
   });
+}
+
+function withoutThinking(message: MessageEvent): MessageEvent {
+  if (message.thinking === undefined) return message;
+  const { thinking: _thinking, ...rest } = message;
+  return rest;
 }
 
 /** The step each message becomes visible at, in `listMessages` order, and the number of steps. */
@@ -214,11 +226,25 @@ function pickEvenly<T>(items: readonly T[], count: number, next: () => number): 
  */
 function selectSpread(candidates: readonly Candidate[], max: number, seed: number, outputShare: number): Candidate[] {
   if (candidates.length <= max) return [...candidates];
-  const outputs = candidates.filter((c) => c.source === 'output');
-  const agent = candidates.filter((c) => c.source === 'agent');
-  let outputQuota = Math.min(outputs.length, Math.round(max * outputShare));
-  outputQuota = Math.max(outputQuota, max - agent.length);
-  return [...selectKinds(outputs, outputQuota, seed), ...selectKinds(agent, max - outputQuota, seed + 1)].sort((a, b) => a.order - b.order);
+  // One of each kind first: a session whose characters are nearly all tool output would otherwise
+  // give the agent's own kinds (decisions, what it set out to do) no probe at all.
+  const reserved = reserveKinds(candidates, max, seed);
+  const rest = candidates.filter((c) => !reserved.includes(c));
+  const left = max - reserved.length;
+  const outputs = rest.filter((c) => c.source === 'output');
+  const agent = rest.filter((c) => c.source === 'agent');
+  let outputQuota = Math.min(outputs.length, Math.round(left * outputShare));
+  outputQuota = Math.max(outputQuota, left - agent.length);
+  return [...reserved, ...selectKinds(outputs, outputQuota, seed), ...selectKinds(agent, left - outputQuota, seed + 1)].sort((a, b) => a.order - b.order);
+}
+
+/** One candidate of each kind there is (at most `max`), chosen at a seeded place among its kind. */
+function reserveKinds(candidates: readonly Candidate[], max: number, seed: number): Candidate[] {
+  const random = createRandom(seed + 2);
+  return KIND_ORDER.flatMap((kind) => {
+    const list = candidates.filter((c) => c.kind === kind);
+    return list.length === 0 ? [] : [list[Math.floor(random.next() * list.length)] as Candidate];
+  }).slice(0, max);
 }
 
 /** The share of a session's characters (text, thinking and call arguments) that tool outputs hold. */
@@ -273,12 +299,14 @@ function generateFrom(transcript: Transcript, options: GenerateOptions): Probe[]
   const max = options.max ?? DEFAULT_MAX;
   if (max <= 0) return [];
   const messages = listMessages(transcript.events);
+  const sent = transcript.header.dialect === 'gemini' ? messages : messages.map(withoutThinking);
   const session: Session = {
     messages,
     ...stepsOf(transcript),
     askAfter: options.askAfter ?? DEFAULT_ASK_AFTER,
     corpus: buildCorpus(messages),
-    passages: indexLines(messages),
+    sent,
+    passages: indexLines(sent),
     secrets: new Map(),
   };
   const seen = new Set<string>();

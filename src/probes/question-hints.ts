@@ -45,12 +45,15 @@ function isHintWord(word: string): boolean {
   return word.length >= 3 && word.length <= 24 && !STOPWORDS.has(word) && !(/\d/.test(word) && word.length > 10);
 }
 
-/** Words of the evidence lines: those of message `index` that hold the answer. */
+/**
+ * Words of the evidence lines: those of message `index` that hold the answer, then those of the
+ * line before each in the message (a reader who finds that line reads on to the answer's, findable.ts).
+ */
 function evidenceWords(lines: LineIndex, index: number, answer: string): readonly string[] {
-  return (lines.byMessage[index] ?? []).flatMap((line) => {
-    const text = lines.lines[line]?.text ?? '';
-    return containsNormalised(text, answer) ? termWords(text) : [];
-  });
+  const own = lines.byMessage[index] ?? [];
+  const holding = own.filter((line) => containsNormalised(lines.lines[line]?.text ?? '', answer));
+  const before = holding.filter((line) => own.includes(line - 1) && !holding.includes(line - 1)).map((line) => line - 1);
+  return [...holding, ...before].flatMap((line) => termWords(lines.lines[line]?.text ?? ''));
 }
 
 /** Whether a hint word adds an anchor the index can use: each of its pieces occurs in the session. */

@@ -101,17 +101,16 @@ function readCommandFact(message: MessageEvent, index: number, call: ToolCall, o
   // What the call says it is for (Claude Code's `description`) words the question best.
   const purpose = otherArgs(call, command);
   const outputText = output?.text ?? '';
-  const status = readExitStatus(outputText);
-  const isFailing = isFailingOutput(outputText);
-  const exit = status === undefined ? '' : ` (exit code ${status})`;
-  if (isFailing) {
+  // The question does not name the exit status: it stands in the output, a message apart from the
+  // command, and a rare number there (`128`) would lead a reader to the output instead of the call.
+  if (isFailingOutput(outputText)) {
     return [
       {
         kind: 'continuation',
         answer: command,
         isStructured: true,
         index,
-        question: `Which command failed${exit} when the agent ran it with \`${call.name}\`?`,
+        question: `Which command failed when the agent ran it with \`${call.name}\`?`,
         hintSources: [purpose, outputText, message.text],
       },
     ];
@@ -122,7 +121,7 @@ function readCommandFact(message: MessageEvent, index: number, call: ToolCall, o
       answer: command,
       isStructured: true,
       index,
-      question: `Which command did the agent run with \`${call.name}\`${exit}?`,
+      question: `Which command did the agent run with \`${call.name}\`?`,
       hintSources: [purpose, message.text, outputText],
     },
   ];

@@ -15,7 +15,7 @@ import { withRunMemos } from '../memo.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { createArchive } from './archive.js';
 import { hiddenTokensOf } from '../tokens/hidden-tokens.js';
-import { resolveHiddenPrefix } from './hidden-prefix.js';
+import { fitRestored, resolveHiddenPrefix } from './hidden-prefix.js';
 import { createGateway } from '../quota/gateway.js';
 import { resolveStrategy } from './resolve-strategy.js';
 import { createStrategyModel } from './strategy-model.js';
@@ -134,7 +134,7 @@ async function replayUnit(input: UnitInput): Promise<UnitResult> {
   let probes: Awaited<ReturnType<NonNullable<UnitObserver['onEnd']>>> | undefined;
   let crashed = false;
   try {
-    for (const event of transcript.events) {
+    for (const event of fitRestored(transcript.events, hiddenPrefix)) {
       if (event.type === 'message' && event.role === 'assistant') {
         clock.advanceTo(timer.timeOfStep(env.step, lastOutput, clock.now()));
         preparing = event;

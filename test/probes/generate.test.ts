@@ -37,8 +37,12 @@ describe('generateProbes on the fixture session', async () => {
     expect(byAnswer.get('src/server/config.ts')?.kind).toBe('artifact');
     expect(byAnswer.get('tests/db/pool.test.ts')?.kind).toBe('artifact');
     expect(byAnswer.get('run the test suite to see')?.kind).toBe('continuation');
-    // A command line is all answer: no question may name its words (leak.ts), so none is asked.
-    expect(byAnswer.has('npm test -- --reporter=dot')).toBe(false);
+    // A command line is all answer: no question may name its words (leak.ts); the sentence that
+    // announces it, the line a reader reads on from (findable.ts), gives the hints.
+    expect(byAnswer.get('npm test -- --reporter=dot')).toMatchObject({
+      kind: 'continuation',
+      question: 'Which command failed when the agent ran it with `bash`? (context: fine, suite)',
+    });
     // The error line is all answer too.
     expect(byAnswer.has('Error: connect ECONNREFUSED 127.0.0.1:5432')).toBe(false);
     expect(byAnswer.get('5432')?.kind).toBe('recall');
@@ -85,7 +89,7 @@ describe('generateProbes on the fixture session', async () => {
       const read = readProbe([...messages, { type: 'message', id: 'q', role: 'user', text: probe.question }]);
       return !gradeAnswer(probe.expected, read.answer).correct;
     });
-    expect(probes).toHaveLength(9);
+    expect(probes).toHaveLength(13);
     expect(missed.map(answerOf)).toEqual([]);
   });
 
@@ -119,10 +123,11 @@ describe('generateProbes on the fixture session', async () => {
     const capped = generateProbes(transcript, { max: 8 });
     expect(capped).toHaveLength(8);
     expect(new Set(capped.map((p) => p.kind)).size).toBe(4);
-    const positions = capped.map((p) => messages.findIndex((m) => m.id === p.evidence[0]));
+    // Where each fact was read: its last evidence message (an earlier one may hold the answer too).
+    const positions = capped.map((p) => messages.findIndex((m) => m.id === p.evidence.at(-1)));
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     // Taking the first eight candidates would stop at the eighth one's message; spreading goes further.
-    const firstEightEnd = messages.findIndex((m) => m.id === probes[7]?.evidence[0]);
+    const firstEightEnd = messages.findIndex((m) => m.id === probes[7]?.evidence.at(-1));
     expect(Math.max(...positions)).toBeGreaterThan(firstEightEnd);
     expect(generateProbes(transcript, { max: 0 })).toEqual([]);
   });
