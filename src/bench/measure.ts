@@ -18,6 +18,7 @@ import { runSuite } from '../run/run-suite.js';
 import { renderReports, reporterNames } from '../report/index.js';
 import { writeReportFiles } from '../report/write.js';
 import { resultForWriting } from '../redact/result.js';
+import { withRunMemos } from '../memo.js';
 
 interface Measurement {
   seconds: number;
@@ -27,7 +28,12 @@ interface Measurement {
 }
 
 /** The floor: the transcript read (as a run reads it) and every distinct text tokenized once. */
+/** Reading the transcript and tokenizing each distinct text once (the run's memos hold the counts, as a run's do). */
 async function floor(scenarioFile: string): Promise<string> {
+  return withRunMemos({}, () => readAndCount(scenarioFile));
+}
+
+async function readAndCount(scenarioFile: string): Promise<string> {
   const data = parse(await readFile(scenarioFile, 'utf8')) as { transcript: string | { generate: Record<string, unknown> }; seed?: number };
   const source =
     typeof data.transcript === 'string'

@@ -43,6 +43,8 @@ export interface RunRequest {
 export interface SessionOptions {
   out: string;
   workers: number;
+  /** False: `--no-memo` (RunOptions.memo). */
+  memo?: boolean;
   quiet: boolean;
   /** Continue the journaled run in `out` instead of starting one. */
   resume: boolean;
@@ -81,6 +83,7 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
     const result = await runSuite({
       ...runOptionsOf(request, cassette),
       workers: options.workers,
+      ...(options.memo === false ? { memo: false } : {}),
       ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       onUnit: progress.onUnit,
       signal: trap.signal,

@@ -10,6 +10,7 @@ import { indexLines, type LineIndex } from './findable.js';
 import { phraseQuestion } from './question-hints.js';
 import { readSimulated } from './reference.js';
 import type { ToolLinks } from './tool-facts.js';
+import { openRunMemos } from '../memo.js';
 
 export interface GenerateOptions {
   /** At most this many probes (default 20). */
@@ -285,6 +286,16 @@ function selectKinds(candidates: readonly Candidate[], max: number, seed: number
  * Deterministic for a transcript and options; ids are `gen-<kind>-<n>` in transcript order.
  */
 export function generateProbes(transcript: Transcript, options: GenerateOptions = {}): Probe[] {
+  // Within a run this joins the run's memos; on its own (`ctxbench probes generate`) it owns them.
+  const closeMemos = openRunMemos();
+  try {
+    return generateFrom(transcript, options);
+  } finally {
+    closeMemos();
+  }
+}
+
+function generateFrom(transcript: Transcript, options: GenerateOptions): Probe[] {
   const max = options.max ?? DEFAULT_MAX;
   if (max <= 0) return [];
   const messages = listMessages(transcript.events);

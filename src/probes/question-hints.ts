@@ -1,4 +1,4 @@
-import { createTextMemo } from '../memo.js';
+import { runTextMemo } from '../memo.js';
 import type { Fact } from './fact.js';
 import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
@@ -30,7 +30,7 @@ function termWords(text: string): readonly string[] {
 }
 
 /** `termWords` of each text once: the facts of one tool result all offer its whole output as hints. */
-const termWordsMemo = createTextMemo<readonly string[]>(8_000_000);
+const termWordsMemo = runTextMemo<readonly string[]>('question-terms');
 
 function readTermWords(text: string): string[] {
   const words: string[] = [];

@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import type { CompactionEvent, Transcript, TranscriptEvent } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
 import type { Tokenizer } from '../tokens/types.js';
@@ -106,7 +107,7 @@ export function fitRestored(events: readonly TranscriptEvent[], hidden: HiddenPr
   });
 }
 
-const estimates = new WeakMap<Transcript, WeakMap<Tokenizer, Map<ProviderName, HiddenPrefix>>>();
+const estimates = runWeakMap<Transcript, WeakMap<Tokenizer, Map<ProviderName, HiddenPrefix>>>();
 
 /** The scenario's `hiddenPrefix` setting resolved for one transcript. */
 export function resolveHiddenPrefix(setting: 'auto' | number, transcript: Transcript, tokenizer: Tokenizer, format: ProviderName): HiddenPrefix {

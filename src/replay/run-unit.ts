@@ -11,6 +11,7 @@ import { createClock } from '../quota/clock.js';
 import { QuotaGate } from '../quota/quota.js';
 import { createStepTimer, parseAtTimes } from '../quota/pacing.js';
 import { deriveSeed } from '../random.js';
+import { withRunMemos } from '../memo.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { createArchive } from './archive.js';
 import { hiddenTokensOf } from '../tokens/hidden-tokens.js';
@@ -48,6 +49,11 @@ export interface UnitInput {
  * strategy's `recover` and then the retry policy. Everything happens on a virtual clock.
  */
 export async function runUnit(input: UnitInput): Promise<UnitResult> {
+  // A unit run on its own (fidelity, a library caller) owns its memos; within a run it joins the run's.
+  return withRunMemos({}, () => replayUnit(input));
+}
+
+async function replayUnit(input: UnitInput): Promise<UnitResult> {
   const { scenario, transcript, spec, provider, tokenizer } = input;
   freezeEvents(transcript.events);
   if (input.strategyOverride === undefined) await loadStrategyModules([spec], scenario.file);

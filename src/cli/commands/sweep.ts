@@ -42,6 +42,7 @@ interface SweepFlags extends ScenarioFlags, DecisionFlags {
   reports: string[];
   quiet?: boolean;
   workers: number;
+  memo: boolean;
   cache: boolean;
   cacheDir: string;
   prices?: PriceFile;
@@ -105,6 +106,7 @@ async function sweepCommand(given: string[] | undefined, flags: SweepFlags): Pro
     },
     ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
     workers: flags.workers,
+    ...(flags.memo ? {} : { memo: false }),
     requestTimeoutMs: flags.requestTimeout * 1000,
     ...cacheDirOf(flags, live),
     onUnit: progress.onUnit,
