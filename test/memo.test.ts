@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { createTextMemo } from '../src/memo.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeTestMemos, openTestMemos } from './helpers/test-memos.js';
+import { createTextMemo, memosEnabled, openRunMemos, runTextMemo, runWeakMap, withRunMemos, createListMemo } from '../src/memo.js';
 
 describe('createTextMemo', () => {
   it('computes each text once, undefined included, and keeps two generations of half its characters', () => {
@@ -45,5 +46,54 @@ describe('createTextMemo', () => {
     memo.get(text.slice(0, 20), (t) => (computed++, t.length));
     memo.get(text.slice(0, 20), (t) => (computed++, t.length));
     expect(computed).toBe(1);
+  });
+});
+
+describe('memos owned by the run', () => {
+  // Out of the run test/setup.ts opens for this file.
+  beforeAll(closeTestMemos);
+  afterAll(openTestMemos);
+  const counter = () => {
+    let computed = 0;
+    return { length: (text: string) => (computed++, text.length), computed: () => computed };
+  };
+
+  it('keep nothing outside a run, and drop what they hold when the last run open closes', async () => {
+    const memo = runTextMemo<number>('strategy-hints');
+    const objects = runWeakMap<object, number>();
+    const key = {};
+    const { length, computed } = counter();
+    memo.get('outside', length);
+    memo.get('outside', length);
+    objects.set(key, 1);
+    expect([computed(), memo.size, objects.has(key), memosEnabled()]).toEqual([2, 0, false, false]);
+    const closeOuter = openRunMemos();
+    await withRunMemos({ enabled: false }, async () => {
+      // A run opened inside another joins its store: the switch stays as the first run set it.
+      memo.get('inside', length);
+      memo.get('inside', length);
+      objects.set(key, 2);
+    });
+    expect([computed(), memo.size, objects.get(key)]).toEqual([3, 1, 2]);
+    closeOuter();
+    closeOuter();
+    expect([memo.size, objects.get(key), memosEnabled()]).toEqual([0, undefined, false]);
+  });
+
+  it('compute every value each time in a run opened with memos off, with the same values', async () => {
+    const memo = runTextMemo<number>('strategy-hints');
+    const list = createListMemo<string, number>();
+    const { length, computed } = counter();
+    const values = await withRunMemos({ enabled: false }, async () => [memo.get('abc', length), memo.get('abc', length), list.map(['a', 'bc'], length)]);
+    expect(values).toEqual([3, 3, [1, 2]]);
+    expect(computed()).toBe(4);
+    const memoized = await withRunMemos({}, async () => [
+      memo.get('abc', length),
+      memo.get('abc', length),
+      list.map(['a', 'bc'], length),
+      list.map(['a', 'bc'], length),
+    ]);
+    expect(memoized).toEqual([3, 3, [1, 2], [1, 2]]);
+    expect(computed()).toBe(7);
   });
 });

@@ -14,6 +14,7 @@ import { parse } from 'yaml';
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { countTokens, tokenizerStats, toolCallText } from '../tokens/tokenizer.js';
 import { runSuite } from '../run/run-suite.js';
+import { withRunMemos } from '../memo.js';
 
 interface Measurement {
   seconds: number;
@@ -23,7 +24,12 @@ interface Measurement {
 }
 
 /** The floor: the transcript read (as a run reads it) and every distinct text tokenized once. */
+/** Reading the transcript and tokenizing each distinct text once (the run's memos hold the counts, as a run's do). */
 async function floor(scenarioFile: string): Promise<string> {
+  return withRunMemos({}, () => readAndCount(scenarioFile));
+}
+
+async function readAndCount(scenarioFile: string): Promise<string> {
   const data = parse(await readFile(scenarioFile, 'utf8')) as { transcript: string | { generate: Record<string, unknown> }; seed?: number };
   const source =
     typeof data.transcript === 'string'

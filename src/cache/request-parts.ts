@@ -1,9 +1,9 @@
+import { runWeakMap, createListMemo, type ListMemo } from '../memo.js';
 import { createHash } from 'node:crypto';
 import type { ProviderName } from '../contracts/provider.js';
 import type { ContextMessage } from '../transcript/types.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { CachePart } from './model.js';
-import { createListMemo, type ListMemo } from '../list-memo.js';
 
 /** What `applyCache` needs of a request: its parts and where an explicit cache puts breakpoints. */
 export interface CacheRequest {
@@ -11,7 +11,7 @@ export interface CacheRequest {
   breakpoints: number[];
 }
 
-const fingerprints = new WeakMap<ContextMessage, string>();
+const fingerprints = runWeakMap<ContextMessage, string>();
 
 /** Of a request's prompt, what the log does not hold (tokens/hidden-tokens.ts). */
 export interface HiddenSplit {
@@ -125,7 +125,7 @@ export function strategyCallRequest(
 }
 
 /** Each tokenizer's memo of message parts, per format: a step's request is mostly the previous step's messages. */
-const partMemos = new WeakMap<Tokenizer, Record<ProviderName, ListMemo<ContextMessage, CachePart>>>();
+const partMemos = runWeakMap<Tokenizer, Record<ProviderName, ListMemo<ContextMessage, CachePart>>>();
 
 /** One part per message (fingerprint and count), shared with the requests before: parts are never changed, only replaced. */
 function messageParts(messages: readonly ContextMessage[], tokenizer: Tokenizer, format: ProviderName): CachePart[] {

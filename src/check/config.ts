@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { LineCounter, isNode, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
+import { parseInput, readDocument } from '../validate.js';
 import type { CheckRules } from './types.js';
 
 /** The rules a check uses when neither a config file nor a flag says otherwise. */
@@ -55,29 +55,8 @@ export async function loadCheckConfig(file: string): Promise<CheckConfig> {
 }
 
 export function parseCheckConfig(text: string, file: string): CheckConfig {
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
-  const syntax = doc.errors[0];
-  if (syntax !== undefined) {
-    throw new InputError({ file, line: counter.linePos(syntax.pos[0]).line }, `not valid YAML/JSON: ${syntax.message.split('\n')[0]}`);
-  }
-  const parsed = checkConfigSchema.safeParse(doc.toJS() ?? {});
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const path = (issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)));
-  // An unknown key is reported at the key itself, not at the object holding it.
-  const unknown = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
-  const field = [...path, ...(unknown !== undefined ? [unknown] : [])];
-  throw new InputError({ file, line: lineOf(doc, counter, field), field: field.join('.') || undefined }, issue?.message ?? 'invalid check config');
-}
-
-/** The line of the deepest node of `path` that exists in the document. */
-function lineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, path: (string | number)[]): number | undefined {
-  for (let n = path.length; n >= 0; n--) {
-    const node: unknown = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-    if (isNode(node) && node.range !== undefined && node.range !== null) return counter.linePos(node.range[0]).line;
-  }
-  return undefined;
+  const doc = readDocument(text, file);
+  return parseInput(checkConfigSchema, doc.data ?? {}, { file, lineOf: doc.lineOf });
 }
 
 /** The rules of a check: the defaults, then the config file, then the command line. */

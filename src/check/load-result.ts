@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
 import { RESULT_SCHEMA_VERSION, type RunResult } from '../metrics/types.js';
+import { parseInput } from '../validate.js';
 
 /**
  * The fields that check and merge read, validated loosely: anything else a result holds is
@@ -50,11 +51,6 @@ function parseResultText(text: string, file: string): RunResult {
       `was written with result schema ${version}; this ctxbench reads schema ${RESULT_SCHEMA_VERSION}: run it again with this version`,
     );
   }
-  const parsed = resultShape.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = (issue?.path ?? []).map(String).join('.');
-    throw new InputError({ file, ...(field !== '' ? { field } : {}) }, `not a ctxbench result: ${issue?.message ?? 'unexpected shape'}`);
-  }
+  parseInput(resultShape, data, { file, what: 'not a ctxbench result' });
   return data as RunResult;
 }

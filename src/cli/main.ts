@@ -18,10 +18,11 @@ import { register as registerSweep } from './commands/sweep.js';
 import { register as registerCalibrate } from './commands/calibrate.js';
 import { register as registerVerify } from './commands/verify.js';
 import { addExamples } from './options.js';
+import { configureHelp } from './help.js';
 
 /** Builds the CLI; each command file maps flags to the library's options. */
 export function buildProgram(): Command {
-  const program = new Command('ctxbench')
+  const program = configureHelp(new Command('ctxbench'))
     .description('Replay agent transcripts through context-management strategies; measure tokens, crashes and recall.')
     .version(VERSION)
     .exitOverride()

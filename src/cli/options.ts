@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import { scenarioFileSchema } from '../scenario/schema.js';
+import { describeSchemaError } from '../validate.js';
 
 /** Parses a positive integer flag value or fails with a usage error naming the flag. */
 export function parsePositiveInt(flag: string): (value: string) => number {
@@ -92,18 +93,36 @@ export function parseScenarioFlag(flag: string, field: 'window' | 'seed' | 'quot
     const fragment = tail === undefined ? { [head]: n } : { [head]: { [tail]: n } };
     const parsed = scenarioFileSchema.safeParse({ name: 'flags', transcript: 'flags', ...fragment });
     if (parsed.success) return n;
-    const issue = parsed.error.issues[0];
     const hint = noneAllowed ? `; for no limit write ${flag} none` : '';
-    throw new UsageError(`${flag} "${value}": ${(issue?.message ?? 'invalid').toLowerCase()} (as the scenario field ${field}${hint})`);
+    throw new UsageError(`${flag} "${value}": ${describeSchemaError(parsed.error).message.toLowerCase()} (as the scenario field ${field}${hint})`);
   };
 }
 
 /**
+ * Adds an old spelling of a flag, kept working for scripts: not shown in help, and each use prints
+ * one line on stderr naming the spelling to use. Its value is under the old name: read `new ?? old`.
+ */
+export function addDeprecatedOption(command: Command, flags: string, replacement: string, parse: (value: string) => unknown = (value) => value): Command {
+  const option = new Option(flags).hideHelp().argParser((value: string) => {
+    process.stderr.write(`ctxbench: ${commandPath(command)} ${option.long ?? flags} is deprecated: use ${replacement}\n`);
+    return parse(value);
+  });
+  return command.addOption(option);
+}
+
+/** `probes generate`: the names from below the program down to `command`. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let at: Command | null = command; at?.parent !== null && at !== null; at = at.parent) names.unshift(at.name());
+  return names.join(' ');
+}
+
+/**
  * `-o, --out <file>`, the one spelling of "where to write" across commands; `--output`, the old
- * spelling of `probes generate`, still works but is not shown. Read the value with `outOf`.
+ * spelling of `probes generate`, still works (deprecated). Read the value with `outOf`.
  */
 export function addOutOption(command: Command, description: string): Command {
-  return command.option('-o, --out <file>', description).addOption(new Option('--output <file>', description).hideHelp());
+  return addDeprecatedOption(command.option('-o, --out <file>', description), '--output <file>', '-o/--out');
 }
 
 /** The value of `-o/--out` (or of its hidden alias `--output`). */

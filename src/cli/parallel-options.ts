@@ -5,10 +5,11 @@ import { DEFAULT_CACHE_DIR } from '../providers/cache.js';
 import { UsageError } from '../errors.js';
 import { parsePositiveInt } from './options.js';
 
-/** Flags `run` and `sweep` share: worker threads and the live response cache. */
+/** Flags `run` and `sweep` share: worker threads, memos and the live response cache. */
 export function addParallelOptions(command: Command): Command {
   return command
     .option('--workers <n>', "worker threads (default: the machine's cores); the result does not depend on it", parseWorkers, availableParallelism())
+    .option('--no-memo', 'keep no memo: compute every count and index again at each use (slower; the same results)')
     .option('--no-cache', 'live providers: do not answer identical requests from the response cache')
     .option('--cache-dir <dir>', 'live providers: response cache folder', DEFAULT_CACHE_DIR);
 }

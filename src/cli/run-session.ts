@@ -4,11 +4,11 @@ import { renderReports, reporterNames } from '../report/index.js';
 import { writeReportFiles } from '../report/write.js';
 import { renderTerminalTable } from '../report/terminal.js';
 import { renderTerminalRecommendation } from '../report/terminal-recommendation.js';
-import { describePartial, describeSkipped } from '../report/notes.js';
+import { describePartial, describeSeed, describeSkipped } from '../report/notes.js';
 import { redactValue } from '../redact/index.js';
 import { resultForWriting } from '../redact/result.js';
 import { HarnessError, InputError, InterruptedError } from '../errors.js';
-import { displayPath } from '../paths.js';
+import { displayPath, givenPath } from '../paths.js';
 import type { ScenarioOverrides } from '../scenario/resolve.js';
 import type { ProviderMode } from '../contracts/provider.js';
 import type { ShardSpec } from '../run/shard.js';
@@ -44,6 +44,8 @@ export interface RunRequest {
 export interface SessionOptions {
   out: string;
   workers: number;
+  /** False: `--no-memo` (RunOptions.memo). */
+  memo?: boolean;
   quiet: boolean;
   /** Continue the journaled run in `out` instead of starting one. */
   resume: boolean;
@@ -84,6 +86,7 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
       workers: options.workers,
       // Every unit is journaled whole: a corpus's units stay in memory summary-only, and its reports read them back.
       summaryOnlyCorpus: true,
+      ...(options.memo === false ? { memo: false } : {}),
       ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
       onUnit: progress.onUnit,
       signal: trap.signal,
@@ -102,7 +105,7 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
         }
         const left = countJournaled(out);
         if (left > 0 && !options.quiet)
-          process.stderr.write(`ctxbench: ${displayPath(out)} held an unfinished run (${left} units journaled); starting over (--resume continues it)\n`);
+          process.stderr.write(`ctxbench: ${givenPath(options.out)} held an unfinished run (${left} units journaled); starting over (--resume continues it)\n`);
         journal = openJournal(out, { fingerprint, planned: units.length, options: request as unknown as Record<string, unknown> });
         return undefined;
       },
@@ -123,10 +126,13 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
       written.push(...(await writeReportFiles(out, renderReports(shown, [name], details), { redact: request.redact })));
     if (result.partial === undefined) journal?.remove();
     // The terminal is a log: always redacted.
-    if (!options.quiet) printSummary(request.redact ? shown : resultForWriting(result, true), written.length, out, started);
+    if (!options.quiet) printSummary(request.redact ? shown : resultForWriting(result, true), written.length, givenPath(options.out), started);
     const stoppedBy = trap.stoppedBy();
     if (result.partial !== undefined && stoppedBy !== undefined)
-      throw new InterruptedError(stoppedBy, `${describePartial(result.partial).replace('<out>', displayPath(out))} Reports written to ${displayPath(out)}/.`);
+      throw new InterruptedError(
+        stoppedBy,
+        `${describePartial(result.partial).replace('<out>', givenPath(options.out))} Reports written to ${givenPath(options.out)}/.`,
+      );
     return result;
   } catch (error) {
     // A run that failed before any unit finished (an unusable live provider) leaves --out as it was.
@@ -175,11 +181,11 @@ function printSummary(result: RunResult, files: number, out: string, started: nu
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const shard =
     result.shard === undefined ? '' : ` · shard ${result.shard.index}/${result.shard.count} (${result.units.length} of ${result.shard.planned} units)`;
-  process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers${shard}\n\n`);
+  process.stdout.write(`ctxbench ${result.tool.version} · ${describeSeed(result)} · ${result.mode} providers${shard}\n\n`);
   if (result.recommendation !== undefined)
     process.stdout.write(`${renderTerminalRecommendation(result.recommendation, { color: useColor(process.stdout) })}\n`);
   process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
-  const notes = [describeSkipped(result), result.partial !== undefined ? describePartial(result.partial).replace('<out>', displayPath(out)) : undefined];
+  const notes = [describeSkipped(result), result.partial !== undefined ? describePartial(result.partial).replace('<out>', out) : undefined];
   for (const note of notes) if (note !== undefined) process.stdout.write(`\n${note}\n`);
-  process.stdout.write(`\n${result.units.length} runs in ${seconds} s · wrote ${files} files to ${displayPath(out)}/\n`);
+  process.stdout.write(`\n${result.units.length} runs in ${seconds} s · wrote ${files} files to ${out}/\n`);
 }

@@ -43,10 +43,25 @@ export async function replayFiles(paths: readonly string[], options: FidelityOpt
     // Seed only matters for synthetic transcripts, which fidelity never reads.
     const transcript = await loadTranscript({ kind: 'file', path, lenient: options.lenient === true }, 0);
     const replay = await replayRecorded(transcript);
-    const uncalibrated = replay.calibrated ? await replayRecorded(transcript, { calibrate: false }) : replay;
+    const uncalibrated = replay.calibrated ? await replayRecorded(loggedOnly(transcript), { calibrate: false }) : replay;
     out.push({ transcript, replay, uncalibrated });
   }
   return out;
+}
+
+/**
+ * The transcript without the texts an importer rebuilt as re-attached after a compaction
+ * (`CompactionEvent.restored`): the raw replay, which calibration is fitted on (fit.ts), counts
+ * what the log holds; what came back after a compaction stays in its hidden estimate there.
+ */
+function loggedOnly(transcript: Transcript): Transcript {
+  if (!transcript.events.some((e) => e.type === 'compaction' && e.restored !== undefined)) return transcript;
+  const events = transcript.events.map((e) => {
+    if (e.type !== 'compaction' || e.restored === undefined) return e;
+    const { restored: _rebuilt, ...rest } = e;
+    return rest;
+  });
+  return { ...transcript, events };
 }
 
 /**

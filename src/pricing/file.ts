@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { LineCounter, isNode, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
+import { describeSchemaError, readDocument } from '../validate.js';
 import type { PriceOverride } from './resolve.js';
 
 /**
@@ -34,22 +34,16 @@ export function loadPriceFile(file: string): PriceFile {
 }
 
 export function parsePriceFile(text: string, file: string): PriceFile {
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
-  const syntax = doc.errors[0];
-  if (syntax !== undefined) throw new InputError({ file, line: counter.linePos(syntax.pos[0]).line }, `not valid YAML/JSON: ${syntax.message.split('\n')[0]}`);
-  const data: unknown = doc.toJS();
+  const doc = readDocument(text, file);
+  const data = doc.data ?? {};
   // Judged against the shape it claims, so the error names the field that is wrong, not the union.
-  const schema = typeof data === 'object' && data !== null && 'models' in data ? priceFileSchema.options[1] : priceFileSchema.options[0];
-  const parsed = schema.safeParse(data ?? {});
+  const claimsModels = typeof data === 'object' && data !== null && 'models' in data;
+  const schema = claimsModels ? priceFileSchema.options[1] : priceFileSchema.options[0];
+  const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
-  // A misspelt key explains the missing one it was meant to be: name it first.
-  const issue = parsed.error.issues.find((i) => i.code === 'unrecognized_keys') ?? parsed.error.issues[0];
-  const path = (issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)));
-  const unknown = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
-  const field = [...path, ...(unknown !== undefined ? [unknown] : [])];
-  const hint = field.length === 0 ? ' (expected {input, output, cachedInput?, cacheWrite?} or {models: {<model>: {...}}})' : '';
-  throw new InputError({ file, line: lineOf(doc, counter, field), field: field.join('.') || undefined }, `${issue?.message ?? 'invalid price file'}${hint}`);
+  const problem = describeSchemaError(parsed.error, 'invalid price file');
+  const hint = problem.field === '' ? ' (expected {input, output, cachedInput?, cacheWrite?} or {models: {<model>: {...}}})' : '';
+  throw new InputError({ file, line: doc.lineOf(problem.path), field: problem.field || undefined }, `${problem.message}${hint}`);
 }
 
 /** The override a price file gives `model`, if any. */
@@ -59,13 +53,4 @@ export function priceOverrideFor(prices: PriceFile, model: string): PriceOverrid
   let best: string | undefined;
   for (const key of Object.keys(prices.models)) if (name.startsWith(key.toLowerCase()) && (best === undefined || key.length > best.length)) best = key;
   return best === undefined ? undefined : prices.models[best];
-}
-
-/** The line of the deepest node of `path` that exists in the document. */
-function lineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, path: (string | number)[]): number | undefined {
-  for (let n = path.length; n >= 0; n--) {
-    const node: unknown = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-    if (isNode(node) && node.range !== undefined && node.range !== null) return counter.linePos(node.range[0]).line;
-  }
-  return undefined;
 }

@@ -1,4 +1,4 @@
-import { createTextMemo, type TextMemo } from '../memo.js';
+import { type TextMemo, createOwnedTextMemo, runWeakMap } from '../memo.js';
 import type { MessageEvent } from '../transcript/types.js';
 import { normaliseAnswer } from './grade.js';
 import { renderMessageText } from './message-text.js';
@@ -13,7 +13,7 @@ interface MessageTexts {
 
 // Strategies send the same message objects step after step; each is rendered (and normalised)
 // once. A weak map keeps the texts without holding messages alive.
-const textCache = new WeakMap<MessageEvent, MessageTexts>();
+const textCache = runWeakMap<MessageEvent, MessageTexts>();
 
 function textsOf(message: MessageEvent): MessageTexts {
   let entry = textCache.get(message);
@@ -85,8 +85,7 @@ interface ProbeList {
   /** Probes whose truth holds the separator: it may span two messages, so it is searched joined. */
   readonly truthSpansMessages: readonly boolean[];
 }
-const probeLists = new WeakMap<readonly PreparedProbe[], ProbeList>();
-const TEXT_FINDINGS_CHARS = 8_000_000;
+const probeLists = runWeakMap<readonly PreparedProbe[], ProbeList>();
 
 function probeListOf(probes: readonly PreparedProbe[]): ProbeList {
   let list = probeLists.get(probes);
@@ -100,7 +99,7 @@ function probeListOf(probes: readonly PreparedProbe[]): ProbeList {
     list = {
       probes,
       byMessage: new WeakMap(),
-      byText: createTextMemo<MessageFindings>(TEXT_FINDINGS_CHARS),
+      byText: createOwnedTextMemo<MessageFindings>('probe-findings'),
       allOfStart,
       allOfSlots,
       truthSpansMessages: probes.map((probe) => [...probe.anyOf, ...probe.allOf].some((s) => s.includes(SEPARATOR))),

@@ -14,6 +14,8 @@ const INSTEAD_OF = new RegExp(String.raw`\b${CHOICE_VERB}\s+(.+?)\s+instead of\s
 const WILL_USE = new RegExp(String.raw`\b(?:I'll|I will|I'm going to|I am going to|let's|let me|we'll|we will|we should)\s+${CHOICE_VERB}\s+(.+?)${END}`, 'i');
 const DECIDED_TO = new RegExp(String.raw`\b(?:decided|decide|chose|choose) to\s+(.+?)${END}`, 'i');
 const BECAUSE = /^(.*?\w)\s*,?\s+because\s+(.+?)(?=[.;!?]|$)/i;
+// A fronted reason: `Since the tests pass, I'll commit`, `…, but since X, I can't Y`.
+const SINCE = /(?:^|,\s*|\bbut\s+)since\s+([^,]+?),\s*(.+?)(?=[.;!?]|$)/i;
 const NEXT_STEP =
   /\b(?:next|then|after that|afterwards),?\s+(?:I'll|I will|I need to|I should|we'll|we will|we need to|we should|let's|let me)\s+(.+?)(?=[.;:!?]|$)/i;
 
@@ -49,10 +51,16 @@ function readChoice(sentence: string, index: number): Fact | undefined {
 }
 
 function readReason(sentence: string, index: number): Fact | undefined {
-  const match = BECAUSE.exec(sentence);
-  const answer = match?.[2] === undefined ? undefined : cleanPhrase(match[2], 8);
-  if (match === null || answer === undefined) return undefined;
-  const clause = (match[1] ?? '').split(/\s+/).slice(-12).join(' ');
+  const because = BECAUSE.exec(sentence);
+  const since = because === null ? SINCE.exec(sentence) : null;
+  const reason = because?.[2] ?? since?.[1];
+  const answer = reason === undefined ? undefined : cleanPhrase(reason, 8);
+  if (answer === undefined) return undefined;
+  const decided = because?.[1] ?? since?.[2] ?? '';
+  const clause = decided
+    .split(/\s+/)
+    .slice(because === null ? 0 : -12, because === null ? 12 : undefined)
+    .join(' ');
   return { kind: 'decision', answer, index, question: `What reason did the assistant give for "${clause}"?`, hintSources: [sentence] };
 }
 

@@ -21,6 +21,11 @@ export interface Fact {
    * may not: a piece of those is most of the answer.
    */
   isStructured?: boolean;
+  /**
+   * The latest state of something (what a file holds after an edit): only the last fact with this
+   * question makes a probe, and the earlier answers are its superseded values (`stale`).
+   */
+  latest?: true;
 }
 
 // Words that carry no retrieval signal: a hint made of them finds nothing.

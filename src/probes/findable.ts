@@ -1,7 +1,7 @@
 import type { MessageEvent } from '../transcript/types.js';
+import { toolCallText } from '../tokens/tokenizer.js';
 import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
-import { renderMessageText } from './message-text.js';
 
 /**
  * Whether a generated question picks out its evidence: a *unique span* criterion that shares
@@ -12,6 +12,12 @@ import { renderMessageText } from './message-text.js';
  * facts of one listing then cannot share a question, and a question that names nothing specific
  * to its line is dropped, whatever any reader would have answered.
  *
+ * A line is what a reader reads as one: a message's thinking, text and tool calls in that order,
+ * a tool call as one line (its name and JSON arguments, split where an argument has a line
+ * break). As a reader who finds a line reads on to the next line of its message, the anchors may
+ * also lie on the line just before the answer's (a call's description, the sentence announcing
+ * a command); then every line holding them must hold the answer or be followed by one that does.
+ *
  * Selection and grading are thereby independent of the model under test: `full` no longer scores
  * 100 % because probes were kept only when the simulator's own retriever found them.
  */
@@ -20,8 +26,11 @@ import { renderMessageText } from './message-text.js';
 const MIN_ANCHORS = 2;
 
 export interface LineIndex {
-  /** Each line's message index, its raw text, and its normalised text. */
-  lines: { message: number; raw: string; text: string }[];
+  /**
+   * Each line's message index, its raw text, its normalised text, and the part of the message it
+   * belongs to (its thinking, its text, or one tool call; numbered over the session), `isCall` for a call's.
+   */
+  lines: { message: number; raw: string; text: string; part: number; isCall: boolean }[];
   /** The lines of each message, in order. */
   byMessage: number[][];
   /** For each word, the lines that hold it, ascending. */
@@ -38,24 +47,35 @@ function contentWords(text: string): string[] {
   return [...new Set(wordsOf(text).filter((w) => w.length >= 3 && !STOPWORDS.has(w)))];
 }
 
-/** Indexes the lines of a session's messages (their text, thinking and tool calls). */
+/** A message's texts in the order a reader reads them: thinking, text, each tool call as its name and JSON arguments. */
+function readTexts(message: MessageEvent): string[] {
+  return [message.thinking ?? '', message.text, ...(message.toolCalls ?? []).map(toolCallText)];
+}
+
+/** Indexes the lines of a session's messages (their thinking, text and tool calls). */
 export function indexLines(messages: readonly MessageEvent[]): LineIndex {
   const lines: LineIndex['lines'] = [];
   const byMessage: number[][] = messages.map(() => []);
   const postings = new Map<string, number[]>();
+  let part = 0;
   messages.forEach((message, m) => {
-    // Tool output an agent recorded as a JSON string (Codex) still has lines.
-    for (const raw of renderMessageText(message, { thinking: true }).split(/\r?\n|\\n/)) {
-      if (!/[\p{L}\p{N}]/u.test(raw)) continue;
-      const index = lines.length;
-      for (const word of new Set(wordsOf(raw))) {
-        const list = postings.get(word) ?? [];
-        list.push(index);
-        postings.set(word, list);
+    const calls = message.toolCalls?.length ?? 0;
+    readTexts(message).forEach((partText, p, parts) => {
+      part++;
+      const isCall = p >= parts.length - calls;
+      // Tool output an agent recorded as a JSON string (Codex) still has lines.
+      for (const raw of partText.split(/\r?\n|\\n/)) {
+        if (!/[\p{L}\p{N}]/u.test(raw)) continue;
+        const index = lines.length;
+        for (const word of new Set(wordsOf(raw))) {
+          const list = postings.get(word) ?? [];
+          list.push(index);
+          postings.set(word, list);
+        }
+        byMessage[m]?.push(index);
+        lines.push({ message: m, raw: raw.trim(), text: normaliseAnswer(raw), part, isCall });
       }
-      byMessage[m]?.push(index);
-      lines.push({ message: m, raw: raw.trim(), text: normaliseAnswer(raw) });
-    }
+    });
   });
   return { lines, byMessage, postings };
 }
@@ -74,10 +94,33 @@ function linesWithAll(index: LineIndex, words: readonly string[]): number[] {
 }
 
 /**
- * Whether `question` picks out a line of an evidence message that holds `answer`: enough of its
- * anchors on that line, and no line elsewhere with the same anchors but without the answer.
+ * Whether a reader who finds line `line` reads on to the next one: it is the next line of the same
+ * message, and of the same part unless `line` is prose (a sibling call names its own file or command).
  */
-export function isFindable(index: LineIndex, question: string, answer: string, evidence: ReadonlySet<number>): boolean {
+function readsOnTo(index: LineIndex, line: number): boolean {
+  const own = index.lines[line];
+  const next = index.lines[line + 1];
+  if (own === undefined || next?.message !== own.message) return false;
+  return next.part === own.part || !own.isCall;
+}
+
+/** Whether a line holds `wanted`, or the line a reader reads on to does. */
+function leadsTo(index: LineIndex, line: number, wanted: string): boolean {
+  if (containsNormalised(index.lines[line]?.text ?? '', wanted)) return true;
+  return readsOnTo(index, line) && containsNormalised(index.lines[line + 1]?.text ?? '', wanted);
+}
+
+/** The lines whose anchors may lead to line `line`: itself, and the line before it when a reader reads on from there. */
+function anchorLines(index: LineIndex, line: number): number[] {
+  return readsOnTo(index, line - 1) ? [line, line - 1] : [line];
+}
+
+/**
+ * Whether `question` picks out a line of an evidence message that holds `answer`: enough of its
+ * anchors on that line (or the line before it), and no line elsewhere with the same anchors that
+ * does not lead to the answer (for a `latest` question, no such line after it).
+ */
+export function isFindable(index: LineIndex, question: string, answer: string, evidence: ReadonlySet<number>, latest = false): boolean {
   const wanted = normaliseAnswer(answer);
   const words = contentWords(question);
   const needed = Math.min(MIN_ANCHORS, words.length);
@@ -86,11 +129,14 @@ export function isFindable(index: LineIndex, question: string, answer: string, e
     for (const line of index.byMessage[message] ?? []) {
       const entry = index.lines[line];
       if (entry === undefined || !containsNormalised(entry.text, wanted)) continue;
-      const own = new Set(wordsOf(entry.raw));
-      const anchors = words.filter((w) => own.has(w));
-      if (anchors.length < needed) continue;
-      const isUnique = linesWithAll(index, anchors).every((other) => containsNormalised(index.lines[other]?.text ?? '', wanted));
-      if (isUnique) return true;
+      for (const anchorLine of anchorLines(index, line)) {
+        const own = new Set(wordsOf(index.lines[anchorLine]?.raw ?? ''));
+        const anchors = words.filter((w) => own.has(w));
+        if (anchors.length < needed) continue;
+        // A latest-state question (fact.ts `latest`) asks for the last value: earlier lines with
+        // the same anchors hold the values it replaced, and the latest statement wins.
+        if (linesWithAll(index, anchors).every((other) => (latest && other < line) || leadsTo(index, other, wanted))) return true;
+      }
     }
   }
   return false;

@@ -10,6 +10,7 @@ import { indexLines, type LineIndex } from './findable.js';
 import { phraseQuestion } from './question-hints.js';
 import { readSimulated } from './reference.js';
 import type { ToolLinks } from './tool-facts.js';
+import { openRunMemos } from '../memo.js';
 
 export interface GenerateOptions {
   /** At most this many probes (default 20). */
@@ -136,6 +137,12 @@ function askPoints(session: Session, evidence: readonly number[]): ProbeAsk[] {
 /** What judging a candidate needs of the whole session. */
 interface Session {
   messages: readonly MessageEvent[];
+  /**
+   * The messages as a replay sends them, which is what a reader reads: without thinking unless the
+   * log's dialect carries it (Gemini; the OpenAI wire the simulator speaks for OpenAI and Claude
+   * logs has no thinking, scenario/log-settings.ts), so no question leans on words it never sees.
+   */
+  sent: readonly MessageEvent[];
   /** The first step whose context can hold each message (structure.ts `firstVisibleStep`). */
   visibleAt: readonly number[];
   /** Steps of the session (assistant messages). */
@@ -161,7 +168,7 @@ function buildCandidate(fact: Fact, session: Session): Omit<Probe, 'id'> | undef
   if (question === undefined || touchesSecret(question, [fact.index, ...evidence], session)) return undefined;
   // The validity filter's reader must answer it from the whole log (`full`'s last context), or the
   // probe would measure the reader rather than any strategy (reference.ts).
-  const read = readSimulated(APPROXIMATE_TOKENS, { id: 'candidate', question }, session.messages);
+  const read = readSimulated(APPROXIMATE_TOKENS, { id: 'candidate', question }, session.sent);
   if (!containsNormalised(normaliseAnswer(read), answer)) return undefined;
   return {
     kind: fact.kind,
@@ -182,6 +189,12 @@ function extractFacts(messages: readonly MessageEvent[]): Fact[] {
     for (const call of message.toolCalls ?? []) calls.set(call.id, call);
     return [...readToolFacts(message, index, links), ...readDecisionFacts(message, index)];
   });
+}
+
+function withoutThinking(message: MessageEvent): MessageEvent {
+  if (message.thinking === undefined) return message;
+  const { thinking: _thinking, ...rest } = message;
+  return rest;
 }
 
 /** The step each message becomes visible at, in `listMessages` order, and the number of steps. */
@@ -213,11 +226,25 @@ function pickEvenly<T>(items: readonly T[], count: number, next: () => number): 
  */
 function selectSpread(candidates: readonly Candidate[], max: number, seed: number, outputShare: number): Candidate[] {
   if (candidates.length <= max) return [...candidates];
-  const outputs = candidates.filter((c) => c.source === 'output');
-  const agent = candidates.filter((c) => c.source === 'agent');
-  let outputQuota = Math.min(outputs.length, Math.round(max * outputShare));
-  outputQuota = Math.max(outputQuota, max - agent.length);
-  return [...selectKinds(outputs, outputQuota, seed), ...selectKinds(agent, max - outputQuota, seed + 1)].sort((a, b) => a.order - b.order);
+  // One of each kind first: a session whose characters are nearly all tool output would otherwise
+  // give the agent's own kinds (decisions, what it set out to do) no probe at all.
+  const reserved = reserveKinds(candidates, max, seed);
+  const rest = candidates.filter((c) => !reserved.includes(c));
+  const left = max - reserved.length;
+  const outputs = rest.filter((c) => c.source === 'output');
+  const agent = rest.filter((c) => c.source === 'agent');
+  let outputQuota = Math.min(outputs.length, Math.round(left * outputShare));
+  outputQuota = Math.max(outputQuota, left - agent.length);
+  return [...reserved, ...selectKinds(outputs, outputQuota, seed), ...selectKinds(agent, left - outputQuota, seed + 1)].sort((a, b) => a.order - b.order);
+}
+
+/** One candidate of each kind there is (at most `max`), chosen at a seeded place among its kind. */
+function reserveKinds(candidates: readonly Candidate[], max: number, seed: number): Candidate[] {
+  const random = createRandom(seed + 2);
+  return KIND_ORDER.flatMap((kind) => {
+    const list = candidates.filter((c) => c.kind === kind);
+    return list.length === 0 ? [] : [list[Math.floor(random.next() * list.length)] as Candidate];
+  }).slice(0, max);
 }
 
 /** The share of a session's characters (text, thinking and call arguments) that tool outputs hold. */
@@ -259,30 +286,46 @@ function selectKinds(candidates: readonly Candidate[], max: number, seed: number
  * Deterministic for a transcript and options; ids are `gen-<kind>-<n>` in transcript order.
  */
 export function generateProbes(transcript: Transcript, options: GenerateOptions = {}): Probe[] {
+  // Within a run this joins the run's memos; on its own (`ctxbench probes generate`) it owns them.
+  const closeMemos = openRunMemos();
+  try {
+    return generateFrom(transcript, options);
+  } finally {
+    closeMemos();
+  }
+}
+
+function generateFrom(transcript: Transcript, options: GenerateOptions): Probe[] {
   const max = options.max ?? DEFAULT_MAX;
   if (max <= 0) return [];
   const messages = listMessages(transcript.events);
+  const sent = transcript.header.dialect === 'gemini' ? messages : messages.map(withoutThinking);
   const session: Session = {
     messages,
     ...stepsOf(transcript),
     askAfter: options.askAfter ?? DEFAULT_ASK_AFTER,
     corpus: buildCorpus(messages),
-    passages: indexLines(messages),
+    sent,
+    passages: indexLines(sent),
     secrets: new Map(),
   };
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   // Earlier answers to the same question stem (the errors of one command, one count over runs).
   const earlier = new Map<string, string[]>();
-  for (const fact of extractFacts(messages)) {
+  const facts = extractFacts(messages);
+  // A latest-state question is asked of its last fact only: the earlier answers are stale.
+  const lastOf = new Map<string, Fact>();
+  for (const fact of facts) if (fact.latest) lastOf.set(fact.question, fact);
+  for (const fact of facts) {
     const key = normaliseAnswer(fact.answer);
     const before = earlier.get(fact.question) ?? [];
     earlier.set(fact.question, [...before, fact.answer]);
-    if (seen.has(key)) continue;
+    if (seen.has(key) || (fact.latest && lastOf.get(fact.question) !== fact)) continue;
     const built = buildCandidate(fact, session);
     if (built === undefined) continue;
     const superseded = [...new Set(before.filter((a) => !containsNormalised(key, normaliseAnswer(a)) && !containsNormalised(normaliseAnswer(a), key)))];
-    const probe = superseded.length > 0 && fact.kind !== 'artifact' && fact.kind !== 'decision' ? { ...built, superseded } : built;
+    const probe = superseded.length > 0 && ((fact.kind !== 'artifact' && fact.kind !== 'decision') || fact.latest) ? { ...built, superseded } : built;
     seen.add(key);
     const source: EvidenceSource = messages[fact.index]?.role === 'tool' ? 'output' : 'agent';
     candidates.push({ kind: fact.kind, source, order: candidates.length, probe });

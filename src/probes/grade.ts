@@ -10,12 +10,15 @@ export interface Grade {
 const QUOTES = /["'`\u2018\u2019\u201A\u201B\u201C\u201D\u201E\u201F\u00AB\u00BB\u2039\u203A]/g;
 
 /**
- * Normalises a text for matching: lower case, `\` as `/`, no quotes or backticks, no leading `./`
- * on paths, whitespace collapsed, no trailing punctuation. Applied to both sides of every match.
+ * Normalises a text for matching: lower case, JSON escapes of quotes and backslashes undone (a
+ * tool call's arguments are read as JSON: `findstr \"Default Gateway\"`), `\` as `/`, no quotes
+ * or backticks, no leading `./` on paths, whitespace collapsed, no trailing punctuation. Applied
+ * to both sides of every match.
  */
 export function normaliseAnswer(text: string): string {
   return text
     .toLowerCase()
+    .replace(/\\(["'\\])/g, '$1')
     .replace(/\\/g, '/')
     .replace(QUOTES, '')
     .replace(/(^|[\s(=:])\.\//g, '$1')

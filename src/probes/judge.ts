@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ContextMessage, Probe, ProbeExpectation } from '../transcript/types.js';
+import { describeSchemaError } from '../validate.js';
 
 /**
  * The optional LLM judge of live runs (DESIGN.md §6): builds the request and reads the reply.
@@ -89,8 +90,8 @@ export function parseJudgeReply(text: string): JudgeVerdict {
   }
   const parsed = replySchema.safeParse(value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { error: `judge reply: ${issue?.path.join('.') || 'reply'}: ${issue?.message ?? 'invalid'}` };
+    const { field, message } = describeSchemaError(parsed.error);
+    return { error: `judge reply: ${field || 'reply'}: ${message}` };
   }
   const artifactTrail = parsed.data.artifactTrail ?? parsed.data.artifact_trail;
   if (artifactTrail === undefined) return { error: 'judge reply: artifactTrail: missing' };

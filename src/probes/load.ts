@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { LineCounter, parseDocument, type Document } from 'yaml';
-import type { z } from 'zod';
 import { InputError } from '../errors.js';
+import { parseInput, readDocument, type FieldPath, type LocatedDocument } from '../validate.js';
 import type { Scenario } from '../scenario/types.js';
 import type { Probe, Transcript } from '../transcript/types.js';
 import { generateProbes } from './generate.js';
@@ -32,15 +31,6 @@ interface LocatedProbe {
   field: string;
 }
 
-type FieldPath = readonly (string | number)[];
-
-function formatIssue(issue: z.ZodError['issues'][number] | undefined): { path: FieldPath; message: string } {
-  const path = (issue?.path ?? []).map((k) => (typeof k === 'number' ? k : String(k)));
-  // An unknown key is reported on its parent; name the key itself, as the reader must remove it.
-  const key = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
-  return { path: key === undefined ? path : [...path, key], message: issue?.message ?? 'invalid probe' };
-}
-
 function parseJsonLines(file: string, text: string): LocatedProbe[] {
   const probes: LocatedProbe[] = [];
   text.split(/\r?\n/).forEach((source, i) => {
@@ -54,61 +44,35 @@ function parseJsonLines(file: string, text: string): LocatedProbe[] {
     }
     const isEvent = typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'probe';
     const prefix: FieldPath = isEvent ? ['probe'] : [];
-    const parsed = probeSchema.safeParse(isEvent ? (value as { probe?: unknown }).probe : value);
-    if (!parsed.success) {
-      const { path, message } = formatIssue(parsed.error.issues[0]);
-      throw new InputError({ file, line, field: [...prefix, ...path].join('.') }, message);
-    }
-    probes.push({ probe: parsed.data, line, field: [...prefix, 'id'].join('.') });
+    const probe = parseInput(probeSchema, isEvent ? (value as { probe?: unknown }).probe : value, { file, line, at: prefix });
+    probes.push({ probe, line, field: [...prefix, 'id'].join('.') });
   });
   return probes;
 }
 
-/** The 1-based line of the deepest node of `path` that exists in the document. */
-function locateLine(doc: Document, counter: LineCounter, path: FieldPath): number | undefined {
-  for (let depth = path.length; depth >= 0; depth--) {
-    const node: unknown = depth === 0 ? doc.contents : doc.getIn(path.slice(0, depth), true);
-    const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
-    if (range !== undefined) return counter.linePos(range[0]).line;
-  }
-  return undefined;
-}
-
-function lineOf(doc: Document, counter: LineCounter, path: FieldPath): { line?: number } {
-  const line = locateLine(doc, counter, path);
-  return line === undefined ? {} : { line };
-}
-
 /** The probe items of a document: a bare array, or the array under `probes` (and no other key). */
-function readItems(file: string, doc: Document, counter: LineCounter): { items: unknown[]; prefix: FieldPath } {
-  const root: unknown = doc.toJS();
+function readItems(file: string, doc: LocatedDocument): { items: unknown[]; prefix: FieldPath } {
+  const root = doc.data;
   if (Array.isArray(root)) return { items: root, prefix: [] };
   const keys = typeof root === 'object' && root !== null ? Object.keys(root) : [];
   const extra = keys.find((k) => k !== 'probes');
-  if (extra !== undefined) throw new InputError({ file, ...lineOf(doc, counter, [extra]), field: extra }, 'unknown key');
+  if (extra !== undefined) throw new InputError({ file, line: doc.lineOf([extra]), field: extra }, 'unknown key');
   const items = (root as { probes?: unknown } | null)?.probes;
   if (!Array.isArray(items)) {
-    throw new InputError({ file, ...lineOf(doc, counter, ['probes']), field: 'probes' }, 'expected an array of probes, or {probes: [...]}');
+    throw new InputError({ file, line: doc.lineOf(['probes']), field: 'probes' }, 'expected an array of probes, or {probes: [...]}');
   }
   return { items, prefix: ['probes'] };
 }
 
 function parseDocumentFile(file: string, text: string): LocatedProbe[] {
-  const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
-  const syntaxError = doc.errors[0];
-  if (syntaxError !== undefined) {
-    const line = syntaxError.linePos?.[0].line ?? counter.linePos(syntaxError.pos[0]).line;
-    throw new InputError({ file, line }, `invalid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'}: ${syntaxError.message}`);
-  }
-  const { items, prefix } = readItems(file, doc, counter);
-  // A bare array and `{probes: [...]}` report the same field names: `probes.3.expected`.
+  const doc = readDocument(text, file);
+  const { items, prefix } = readItems(file, doc);
+  // A bare array and `{probes: [...]}` report the same field names: `probes.3.expected`; the line
+  // is looked up at the item's own place in the document.
   return items.map((item, index) => {
-    const parsed = probeSchema.safeParse(item);
-    if (parsed.success) return { probe: parsed.data, ...lineOf(doc, counter, [...prefix, index]), field: `probes.${index}.id` };
-    const { path, message } = formatIssue(parsed.error.issues[0]);
-    const field = ['probes', index, ...path].join('.');
-    throw new InputError({ file, ...lineOf(doc, counter, [...prefix, index, ...path]), field }, message);
+    const lineOf = (path: FieldPath) => doc.lineOf([...prefix, ...path.slice(1)]);
+    const probe = parseInput(probeSchema, item, { file, at: ['probes', index], lineOf });
+    return { probe, line: lineOf(['probes', index]), field: `probes.${index}.id` };
   });
 }
 

@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import type { MessageEvent } from '../transcript/types.js';
 import { messageText } from './context-text.js';
 import { SEPARATOR } from './retention.js';
@@ -92,7 +93,7 @@ function numberIndexOf(values: readonly SpecificValue[]): { byValue: Map<string,
   return index;
 }
 
-const numberIndexes = new WeakMap<readonly SpecificValue[], { byValue: Map<string, number>; longest: number }>();
+const numberIndexes = runWeakMap<readonly SpecificValue[], { byValue: Map<string, number>; longest: number }>();
 
 const isDigitCode = (code: number): boolean => code >= 48 && code <= 57;
 
@@ -134,8 +135,8 @@ interface SpecificValue {
 }
 
 /** Per specifics, per message object: the indexes (in `valuesOf`) of the values the message holds. */
-const foundMemo = new WeakMap<Specifics, WeakMap<MessageEvent, readonly number[]>>();
-const valuesMemo = new WeakMap<Specifics, readonly SpecificValue[]>();
+const foundMemo = runWeakMap<Specifics, WeakMap<MessageEvent, readonly number[]>>();
+const valuesMemo = runWeakMap<Specifics, readonly SpecificValue[]>();
 
 function valuesOf(specifics: Specifics): readonly SpecificValue[] {
   let values = valuesMemo.get(specifics);

@@ -38,6 +38,8 @@ const NUMBER_RULES: readonly NumberRule[] = [
 // A list marker or a linter code may come first: `- E999 IndentationError: unexpected indent`.
 const ERROR_LINE =
   /^\s*(?:E\s{2,}|[-*•]\s+(?:[A-Z]\d{3,4}\s+)?)?((?:[\w.]*(?:Error|Exception)|ERROR|[Ee]rror(?:\[\w+\])?(?:\s+TS\d+)?|fatal|FATAL)\s*:\s*\S.*|npm ERR!.*\S)\s*$/;
+// A shell's own error: `setup.sh: line 2: $'\r': command not found`, `cat: x: No such file or directory`.
+const SHELL_ERROR_LINE = /^\s*(\S.*?:\s*(?:command not found|No such file or directory|Permission denied|not a git repository\b.*))\s*$/;
 // `FAILED tests/x.py::test_y - AssertionError`, `FAIL src/a.test.ts > suite > case`, `✗ case`.
 const FAILED_TEST = /^\s*(?:FAILED|FAIL|✗|×)\s+(\S+)/;
 
@@ -87,7 +89,7 @@ function readKeyValueFacts(lines: readonly string[], index: number, source: stri
 function readErrorFacts(lines: readonly string[], index: number, source: string): Fact[] {
   const facts: Fact[] = [];
   lines.forEach((line, i) => {
-    const value = ERROR_LINE.exec(line)?.[1]?.trim();
+    const value = (ERROR_LINE.exec(line) ?? SHELL_ERROR_LINE.exec(line))?.[1]?.trim();
     if (value === undefined || value.length < 10 || facts.length >= MAX_PER_MESSAGE.errors) return;
     const answer = capText(value, 80);
     if (facts.some((f) => f.answer === answer)) return;
@@ -129,8 +131,8 @@ function readListedPaths(text: string, lines: readonly string[], index: number, 
 
 /** The facts of one tool result; `source` names it in questions (fact.ts `describeOutput`). */
 export function readOutputFacts(text: string, index: number, source: string): Fact[] {
-  // Output a tool recorded as a JSON string (Codex) has its lines as `\\n`.
-  const lines = text.split(/\r?\n|\\n/);
+  // Output a tool recorded as a JSON string (Codex) has its lines as `\\n`, or `\\r\\n`.
+  const lines = text.split(/\r?\n|(?:\\r)?\\n/);
   // Failing tests first: a failing test id contains a path, and the continuation is the better probe.
   return [
     ...readFailingFacts(lines, index, source),

@@ -1,4 +1,4 @@
-import { createTextMemo } from '../memo.js';
+import { runTextMemo } from '../memo.js';
 import type { Fact } from './fact.js';
 import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
@@ -30,7 +30,7 @@ function termWords(text: string): readonly string[] {
 }
 
 /** `termWords` of each text once: the facts of one tool result all offer its whole output as hints. */
-const termWordsMemo = createTextMemo<readonly string[]>(8_000_000);
+const termWordsMemo = runTextMemo<readonly string[]>('question-terms');
 
 function readTermWords(text: string): string[] {
   const words: string[] = [];
@@ -45,12 +45,15 @@ function isHintWord(word: string): boolean {
   return word.length >= 3 && word.length <= 24 && !STOPWORDS.has(word) && !(/\d/.test(word) && word.length > 10);
 }
 
-/** Words of the evidence lines: those of message `index` that hold the answer. */
+/**
+ * Words of the evidence lines: those of message `index` that hold the answer, then those of the
+ * line before each in the message (a reader who finds that line reads on to the answer's, findable.ts).
+ */
 function evidenceWords(lines: LineIndex, index: number, answer: string): readonly string[] {
-  return (lines.byMessage[index] ?? []).flatMap((line) => {
-    const text = lines.lines[line]?.text ?? '';
-    return containsNormalised(text, answer) ? termWords(text) : [];
-  });
+  const own = lines.byMessage[index] ?? [];
+  const holding = own.filter((line) => containsNormalised(lines.lines[line]?.text ?? '', answer));
+  const before = holding.filter((line) => own.includes(line - 1) && !holding.includes(line - 1)).map((line) => line - 1);
+  return [...holding, ...before].flatMap((line) => termWords(lines.lines[line]?.text ?? ''));
 }
 
 /** Whether a hint word adds an anchor the index can use: each of its pieces occurs in the session. */
@@ -90,7 +93,7 @@ export function phraseQuestion(fact: Fact, span: readonly number[], passages: Li
   const isFair = (question: string): boolean =>
     !containsNormalised(normaliseAnswer(question), answer) &&
     leakedTokens(question, fact.answer).length === 0 &&
-    isFindable(passages, question, fact.answer, evidence);
+    isFindable(passages, question, fact.answer, evidence, fact.latest === true);
   for (let n = 0; n <= Math.min(MAX_HINTS, candidates.length); n++) {
     const question = n === 0 ? fact.question : `${fact.question} (context: ${candidates.slice(0, n).join(', ')})`;
     if (isFair(question)) return question;

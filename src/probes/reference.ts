@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import type { ContextMessage, Probe } from '../transcript/types.js';
 import type { Tokenizer } from '../tokens/types.js';
 import { READER_ANSWER_TOKENS } from '../simulator/model.js';
@@ -18,7 +19,7 @@ import { gradeAnswer } from './grade.js';
 
 export type ReferenceMode = 'simulated' | 'provider';
 
-const memo = new WeakMap<object, Map<string, boolean>>();
+const memo = runWeakMap<object, Map<string, boolean>>();
 
 /** Whether the reader answers `probe` correctly from `fullContext` (full's context at `step`). */
 export async function isValidAt(

@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import type { Probe } from '../transcript/types.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
 
@@ -114,7 +115,7 @@ interface CacheEntry {
 
 // Probes are long-lived objects asked about at every step; a weak map keeps their prepared form
 // without holding them alive.
-const preparedCache = new WeakMap<Probe, CacheEntry>();
+const preparedCache = runWeakMap<Probe, CacheEntry>();
 
 function sameTexts(a: readonly string[], b: readonly string[]): boolean {
   return a === b || (a.length === b.length && a.every((t, i) => t === b[i]));

@@ -1,4 +1,4 @@
-import { createTextMemo } from '../memo.js';
+import { runTextMemo } from '../memo.js';
 import type { Archive } from '../strategies/types.js';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import { findRetrievalHints } from '../strategies/helpers/hints.js';
@@ -70,7 +70,7 @@ function bestMatchingMessages(question: string, context: readonly ContextMessage
  * Each word of a text → the lines (split at line breaks) that hold it, ascending, built once per
  * text: every probe asked on a context reads the same messages again. Emptied when large.
  */
-const lineWordsMemo = createTextMemo<ReadonlyMap<string, readonly number[]>>(8_000_000);
+const lineWordsMemo = runTextMemo<ReadonlyMap<string, readonly number[]>>('retrieval-line-words');
 
 function lineWordsOf(text: string): ReadonlyMap<string, readonly number[]> {
   return lineWordsMemo.get(text, () => {

@@ -75,7 +75,7 @@ function readPatchFacts(message: MessageEvent, index: number, call: ToolCall): F
   const facts: Fact[] = [];
   for (const match of body.matchAll(PATCH_FILE)) {
     const answer = match[2] ?? '';
-    if (facts.some((f) => f.answer === answer)) continue;
+    if (facts.some((f) => f.answer === answer && !f.latest)) continue;
     // What the patch wrote into the file says what the file is for.
     const section = body.slice((match.index ?? 0) + match[0].length).split(/\*\*\* (?:Add|Update|Delete|End)/)[0] ?? '';
     const written = section
@@ -83,6 +83,21 @@ function readPatchFacts(message: MessageEvent, index: number, call: ToolCall): F
       .filter((line) => line.startsWith('+') || line.startsWith('@@'))
       .join('\n');
     const verb = PATCH_VERBS[match[1] ?? 'Update'] ?? 'change';
+    const added = section
+      .split('\n')
+      .filter((line) => line.startsWith('+') && !line.startsWith('+++'))
+      .map((line) => line.slice(1).trim())
+      .find((line) => line.length >= 3 && line.length <= 80 && /[A-Za-z0-9]/.test(line));
+    if (added !== undefined && verb !== 'delete') {
+      facts.push({
+        kind: 'artifact',
+        answer: added,
+        index,
+        question: `What did the agent change \`${answer.split('/').pop() ?? answer}\` to with a patch?`,
+        hintSources: [message.text],
+        latest: true,
+      });
+    }
     facts.push({
       kind: 'artifact',
       answer,
@@ -95,23 +110,91 @@ function readPatchFacts(message: MessageEvent, index: number, call: ToolCall): F
   return facts;
 }
 
+// Arguments that carry the text an edit or write left in a file, and the text it replaced.
+const NEW_TEXT_KEYS = ['new_string', 'new_str', 'content', 'file_text'];
+const OLD_TEXT_KEYS = ['old_string', 'old_str'];
+
+/**
+ * The latest state of a file an edit or write changed: the first line of the new text the old
+ * text did not hold (`go 1.23` for `toolchain go1.24.3` → `go 1.23`), asked as what the agent
+ * changed the file to. Only the file's last such change makes a probe (`latest`).
+ */
+function readStateFacts(message: MessageEvent, index: number, call: ToolCall): Fact[] {
+  const verb = TOOL_VERBS.find(([pattern]) => pattern.test(call.name))?.[1];
+  if (verb !== 'edit' && verb !== 'write') return [];
+  const paths = readPathArgs(call);
+  const newText = stringArg(call, NEW_TEXT_KEYS);
+  if (paths.length !== 1 || newText === undefined) return [];
+  const old = new Set((stringArg(call, OLD_TEXT_KEYS) ?? '').split('\n').map((line) => line.trim()));
+  const line = newText
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l.length > 0 && !old.has(l));
+  if (line === undefined || line.length < 3 || line.length > 80 || !/[A-Za-z0-9]/.test(line)) return [];
+  const name = (paths[0] as string).split('/').pop() as string;
+  return [
+    {
+      kind: 'artifact',
+      answer: line,
+      index,
+      question: `What did the agent change \`${name}\` to with \`${call.name}\`?`,
+      hintSources: [message.text],
+      latest: true,
+    },
+  ];
+}
+
+/**
+ * What the agent was working on, from a plan or todo list it keeps through a tool (Claude Code's
+ * `TodoWrite`, Codex's `update_plan`): the item marked `in_progress`. Asked of the last such list
+ * (`latest`): the items it moved on from are stale.
+ */
+function readPlanFacts(message: MessageEvent, index: number, call: ToolCall): Fact[] {
+  for (const value of Object.values(call.args)) {
+    if (!Array.isArray(value)) continue;
+    const current = value.find(
+      (item): item is Record<string, unknown> => typeof item === 'object' && item !== null && (item as Record<string, unknown>).status === 'in_progress',
+    );
+    const task = current === undefined ? undefined : ['content', 'step', 'title', 'description'].map((key) => current[key]).find((v) => typeof v === 'string');
+    if (typeof task !== 'string' || task.trim().length < 3 || task.length > 120) continue;
+    return [
+      {
+        kind: 'continuation',
+        answer: task.trim(),
+        index,
+        question: `Which item was in_progress when the agent last updated it with \`${call.name}\`?`,
+        hintSources: [message.text],
+        latest: true,
+      },
+    ];
+  }
+  return [];
+}
+
+function stringArg(call: ToolCall, keys: readonly string[]): string | undefined {
+  for (const key of keys) {
+    const value = call.args[key];
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
+}
+
 function readCommandFact(message: MessageEvent, index: number, call: ToolCall, output: MessageEvent | undefined): Fact[] {
   const command = readShellCommand(call);
   if (command === undefined || !isWorthyCommand(command)) return [];
   // What the call says it is for (Claude Code's `description`) words the question best.
   const purpose = otherArgs(call, command);
   const outputText = output?.text ?? '';
-  const status = readExitStatus(outputText);
-  const isFailing = isFailingOutput(outputText);
-  const exit = status === undefined ? '' : ` (exit code ${status})`;
-  if (isFailing) {
+  // The question does not name the exit status: it stands in the output, a message apart from the
+  // command, and a rare number there (`128`) would lead a reader to the output instead of the call.
+  if (isFailingOutput(outputText)) {
     return [
       {
         kind: 'continuation',
         answer: command,
         isStructured: true,
         index,
-        question: `Which command failed${exit} when the agent ran it with \`${call.name}\`?`,
+        question: `Which command failed when the agent ran it with \`${call.name}\`?`,
         hintSources: [purpose, outputText, message.text],
       },
     ];
@@ -122,7 +205,7 @@ function readCommandFact(message: MessageEvent, index: number, call: ToolCall, o
       answer: command,
       isStructured: true,
       index,
-      question: `Which command did the agent run with \`${call.name}\`${exit}?`,
+      question: `Which command did the agent run with \`${call.name}\`?`,
       hintSources: [purpose, message.text, outputText],
     },
   ];
@@ -151,6 +234,8 @@ export function readToolFacts(message: MessageEvent, index: number, links: ToolL
   }
   return (message.toolCalls ?? []).flatMap((call) => [
     ...readPathFacts(message, index, call),
+    ...readStateFacts(message, index, call),
+    ...readPlanFacts(message, index, call),
     ...readPatchFacts(message, index, call),
     ...readCommandFact(message, index, call, links.results.get(call.id)),
   ]);

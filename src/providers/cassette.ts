@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { HarnessError, InputError } from '../errors.js';
 import type { RetrySleep } from '../quota/types.js';
 import type { ProviderName } from '../contracts/provider.js';
+import { parseInput } from '../validate.js';
 
 /**
  * Recorded HTTP of a live run (DESIGN.md §5): the exchanges as nock definitions, with keys and
@@ -52,12 +53,7 @@ export function parseCassette(text: string, file: string): Cassette {
   } catch (error) {
     throw new InputError({ file }, `not JSON: ${(error as Error).message}`);
   }
-  const parsed = cassetteSchema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InputError({ file, field: issue?.path.join('.') ?? '' }, `not a ctxbench cassette: ${issue?.message ?? 'invalid'}`);
-  }
-  return parsed.data as Cassette;
+  return parseInput(cassetteSchema, data, { file, what: 'not a ctxbench cassette' }) as Cassette;
 }
 
 /**

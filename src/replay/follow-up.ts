@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import type { Archive } from '../strategies/types.js';
 import { mayNameRef, readChunks, refHolding, refsNamedBy, refsOffered } from './ref-reads.js';
@@ -81,7 +82,7 @@ function linesUsedBy(completion: MessageEvent): readonly string[] {
   return lines;
 }
 
-const linesUsed = new WeakMap<MessageEvent, readonly string[]>();
+const linesUsed = runWeakMap<MessageEvent, readonly string[]>();
 
 function readLinesUsedBy(completion: MessageEvent): string[] {
   const fromEdits = (completion.toolCalls ?? []).flatMap((call) => Object.entries(call.args).flatMap(([key, value]) => editTexts(value, key, false)));
@@ -102,7 +103,7 @@ interface LineIndex {
 
 // Keyed by the first tool result observed; a tracker that observes something else than the index
 // holds at its position goes on with an index of its own.
-const sharedIndexes = new WeakMap<MessageEvent, LineIndex>();
+const sharedIndexes = runWeakMap<MessageEvent, LineIndex>();
 
 function indexResult(index: LineIndex, message: MessageEvent): void {
   const position = index.results.length;

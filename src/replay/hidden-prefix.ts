@@ -1,4 +1,5 @@
-import type { Transcript } from '../transcript/types.js';
+import { runWeakMap } from '../memo.js';
+import type { CompactionEvent, Transcript, TranscriptEvent } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { HiddenPrefix } from '../tokens/hidden-tokens.js';
@@ -41,7 +42,8 @@ function estimateHiddenPrefix(transcript: Transcript, tokenizer: Tokenizer, form
       }
     } else if (event.type === 'message') carrier = event.id;
     if (event.type === 'compaction' && event.summary !== undefined) compactionIds.push(event.id);
-    applyRecorded(history, event);
+    // What came back after a compaction is measured without the texts rebuilt for it, then fitted to it.
+    applyRecorded(history, event.type === 'compaction' ? withoutRestored(event) : event);
   }
   const unlogged = unloggedBySteps(steps);
   const inContext = unloggedInContext(steps, unlogged);
@@ -51,9 +53,23 @@ function estimateHiddenPrefix(transcript: Transcript, tokenizer: Tokenizer, form
   if (first.length === 0) return NO_HIDDEN_PREFIX;
   const tokens = Math.max(0, Math.round(median(first)));
   const restored: Record<string, number> = {};
+  const restoredKept: Record<string, number> = {};
+  const compactions = new Map(transcript.events.flatMap((e) => (e.type === 'compaction' ? [[e.id, e] as const] : [])));
   compactionIds.forEach((id, segment) => {
     const mine = residuals(segment);
-    if (id !== undefined && mine.length > 0) restored[id] = Math.max(0, Math.round(median(mine)) - tokens);
+    if (id === undefined || mine.length === 0) return;
+    const measured = Math.max(0, Math.round(median(mine)) - tokens);
+    // The rebuilt texts, most recent file first, while they fit what the usage shows came back.
+    let kept = 0;
+    let used = 0;
+    for (const text of compactions.get(id)?.restored ?? []) {
+      const cost = tokenizer.countMessages([{ type: 'message', id, role: 'user', text }], format);
+      if (used + cost > measured) break;
+      used += cost;
+      kept++;
+    }
+    if ((compactions.get(id)?.restored ?? []).length > 0) restoredKept[id] = kept;
+    restored[id] = measured - used;
   });
   const carried: Record<string, number> = {};
   steps.forEach((s, i) => {
@@ -65,11 +81,33 @@ function estimateHiddenPrefix(transcript: Transcript, tokenizer: Tokenizer, form
     source: 'auto',
     estimatedOn: first.length,
     ...(Object.keys(restored).length > 0 ? { restored } : {}),
+    ...(Object.keys(restoredKept).length > 0 ? { restoredKept } : {}),
     ...(Object.keys(carried).length > 0 ? { unlogged: carried } : {}),
   };
 }
 
-const estimates = new WeakMap<Transcript, WeakMap<Tokenizer, Map<ProviderName, HiddenPrefix>>>();
+function withoutRestored(event: CompactionEvent): CompactionEvent {
+  if (event.restored === undefined) return event;
+  const { restored: _rebuilt, ...rest } = event;
+  return rest;
+}
+
+/**
+ * The events a unit replays: each compaction's rebuilt re-attached texts cut to those the recorded
+ * usage has room for (`HiddenPrefix.restoredKept`); without an estimate (no usage, or a given
+ * prefix) as the importer rebuilt them.
+ */
+export function fitRestored(events: readonly TranscriptEvent[], hidden: HiddenPrefix): readonly TranscriptEvent[] {
+  const kept = hidden.restoredKept;
+  if (kept === undefined) return events;
+  return events.map((event) => {
+    const n = event.type === 'compaction' ? kept[event.id] : undefined;
+    if (event.type !== 'compaction' || n === undefined || event.restored === undefined) return event;
+    return n === 0 ? withoutRestored(event) : { ...event, restored: event.restored.slice(0, n) };
+  });
+}
+
+const estimates = runWeakMap<Transcript, WeakMap<Tokenizer, Map<ProviderName, HiddenPrefix>>>();
 
 /** The scenario's `hiddenPrefix` setting resolved for one transcript. */
 export function resolveHiddenPrefix(setting: 'auto' | number, transcript: Transcript, tokenizer: Tokenizer, format: ProviderName): HiddenPrefix {

@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import type { ProbeFigures, UnitObserver } from './observer.js';
 import type { StepContext } from './step.js';
 import type { RunEvent, StepRecord } from '../metrics/run-events.js';
@@ -247,7 +248,7 @@ class ProbeRun {
 }
 
 // One list per probe set, so that every unit of a scenario shares the per-message findings.
-const preparedLists = new WeakMap<ProbeSet, readonly PreparedProbe[]>();
+const preparedLists = runWeakMap<ProbeSet, readonly PreparedProbe[]>();
 
 function preparedProbesOf(set: ProbeSet): readonly PreparedProbe[] {
   let list = preparedLists.get(set);

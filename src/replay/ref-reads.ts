@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import type { Archive } from '../strategies/types.js';
 import { findRetrievalHints } from '../strategies/helpers/hints.js';
@@ -40,7 +41,7 @@ function hintsOf(message: ContextMessage): readonly string[] {
   return keys;
 }
 
-const hintsByMessage = new WeakMap<ContextMessage, readonly string[]>();
+const hintsByMessage = runWeakMap<ContextMessage, readonly string[]>();
 
 /** The ref through which message `id` is read back: the one holding fewest messages (the closest). */
 export function refHolding(refs: ReadonlyMap<string, MessageEvent[]>, id: string): string | undefined {
@@ -97,4 +98,4 @@ function saidBy(completion: MessageEvent): string {
   return said;
 }
 
-const saidMemo = new WeakMap<MessageEvent, string>();
+const saidMemo = runWeakMap<MessageEvent, string>();

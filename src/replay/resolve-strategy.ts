@@ -6,6 +6,7 @@ import { InputError } from '../errors.js';
 import { loadedStrategyModule } from '../strategies/external/module-loader.js';
 import { createProcessStrategy } from '../strategies/external/process-strategy.js';
 import { boundStrategy, DEFAULT_STRATEGY_TIMEOUT_MS } from '../strategies/external/bounded.js';
+import { parseInput } from '../validate.js';
 
 /** A strategy with its options validated and defaults filled. */
 export interface ResolvedStrategy {
@@ -41,13 +42,7 @@ function resolveAt(spec: StrategySpec, file: string, path: string[]): ResolvedSt
 }
 
 function parseOptions(strategy: Strategy, options: Record<string, unknown>, file: string, path: string[]): Record<string, unknown> {
-  const parsed = strategy.options.safeParse(options);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = [...path, 'options', ...(issue?.path ?? []).map(String)].join('.');
-    throw new InputError({ file, field }, issue?.message ?? 'invalid options');
-  }
-  return parsed.data as Record<string, unknown>;
+  return parseInput(strategy.options, options, { file, at: [...path, 'options'] }) as Record<string, unknown>;
 }
 
 /**

@@ -11,10 +11,11 @@ import { createClock } from '../quota/clock.js';
 import { QuotaGate } from '../quota/quota.js';
 import { createStepTimer, parseAtTimes } from '../quota/pacing.js';
 import { deriveSeed } from '../random.js';
+import { withRunMemos } from '../memo.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { createArchive } from './archive.js';
 import { hiddenTokensOf } from '../tokens/hidden-tokens.js';
-import { resolveHiddenPrefix } from './hidden-prefix.js';
+import { fitRestored, resolveHiddenPrefix } from './hidden-prefix.js';
 import { createGateway } from '../quota/gateway.js';
 import { resolveStrategy } from './resolve-strategy.js';
 import { createStrategyModel } from './strategy-model.js';
@@ -48,6 +49,11 @@ export interface UnitInput {
  * strategy's `recover` and then the retry policy. Everything happens on a virtual clock.
  */
 export async function runUnit(input: UnitInput): Promise<UnitResult> {
+  // A unit run on its own (fidelity, a library caller) owns its memos; within a run it joins the run's.
+  return withRunMemos({}, () => replayUnit(input));
+}
+
+async function replayUnit(input: UnitInput): Promise<UnitResult> {
   const { scenario, transcript, spec, provider, tokenizer } = input;
   freezeEvents(transcript.events);
   if (input.strategyOverride === undefined) await loadStrategyModules([spec], scenario.file);
@@ -128,7 +134,7 @@ export async function runUnit(input: UnitInput): Promise<UnitResult> {
   let probes: Awaited<ReturnType<NonNullable<UnitObserver['onEnd']>>> | undefined;
   let crashed = false;
   try {
-    for (const event of transcript.events) {
+    for (const event of fitRestored(transcript.events, hiddenPrefix)) {
       if (event.type === 'message' && event.role === 'assistant') {
         clock.advanceTo(timer.timeOfStep(env.step, lastOutput, clock.now()));
         preparing = event;

@@ -41,6 +41,8 @@ export interface ExecutorOptions {
   cacheDir?: string;
   /** Live mode: each request's time limit in ms (`--request-timeout`); absent: none. */
   requestTimeoutMs?: number;
+  /** False: the run keeps no memo (memo.ts); the results are the same. Default true. */
+  memo?: boolean;
   /**
    * Live mode: the run's stop signal, which aborts the requests and retry waits in flight. Not
    * plain data, so never sent to a worker thread (threads are stopped instead).

@@ -6,6 +6,7 @@ import type { PreparedScenario } from './prepared-scenario.js';
 import type { PlannedUnit } from './plan.js';
 import { InputError } from '../errors.js';
 import { VERSION } from '../version.js';
+import { parseInput } from '../validate.js';
 
 /**
  * The run journal (`<out>/.journal.jsonl`): a header line that says how to run the run again,
@@ -73,8 +74,7 @@ export function parseJournal(text: string, file: string): Journal {
   const complete = text.endsWith('\n');
   if (complete) lines.pop();
   const first = parseLine(lines[0] ?? '', file, 1);
-  const header = headerSchema.safeParse(first);
-  if (!header.success) throw issueError(header.error, file, 1, 'not a ctxbench run journal');
+  const header = parseInput(headerSchema, first, { file, line: 1, what: 'not a ctxbench run journal' });
   const units = new Map<number, UnitResult>();
   let truncated = false;
   lines.slice(1).forEach((line, i) => {
@@ -83,11 +83,10 @@ export function parseJournal(text: string, file: string): Journal {
       truncated = true;
       return;
     }
-    const parsed = unitSchema.safeParse(parseLine(line, file, i + 2));
-    if (!parsed.success) throw issueError(parsed.error, file, i + 2, 'not a journaled unit');
-    units.set(parsed.data.unit, parsed.data.result as unknown as UnitResult);
+    const parsed = parseInput(unitSchema, parseLine(line, file, i + 2), { file, line: i + 2, what: 'not a journaled unit' });
+    units.set(parsed.unit, parsed.result as unknown as UnitResult);
   });
-  return { header: header.data, units, truncated };
+  return { header, units, truncated };
 }
 
 function parseLine(line: string, file: string, number: number): unknown {
@@ -96,12 +95,6 @@ function parseLine(line: string, file: string, number: number): unknown {
   } catch (error) {
     throw new InputError({ file, line: number }, `not JSON: ${(error as Error).message}`);
   }
-}
-
-function issueError(error: z.ZodError, file: string, line: number, what: string): InputError {
-  const issue = error.issues[0];
-  const field = (issue?.path ?? []).map(String).join('.');
-  return new InputError({ file, line, ...(field !== '' ? { field } : {}) }, `${what}: ${issue?.message ?? 'unexpected shape'}`);
 }
 
 /**

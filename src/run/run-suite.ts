@@ -22,6 +22,7 @@ import type { RetrySleep } from '../quota/types.js';
 import { fingerprintRun } from './journal.js';
 import { cacheRulesForModel, describeCacheRules } from '../cache/families.js';
 import type { PreparedScenario } from './prepared-scenario.js';
+import { openRunMemos } from '../memo.js';
 
 /** A unit starting or ending, for progress displays. */
 export interface UnitProgressEvent {
@@ -61,6 +62,11 @@ export interface RunOptions {
   cacheDir?: string;
   /** Live mode: each request's time limit in ms (`--request-timeout`); absent: none. */
   requestTimeoutMs?: number;
+  /**
+   * False: keep no memo (`--no-memo`, docs/performance.md): every count, index and request part is
+   * computed again at each use. The results are byte-identical; only the time differs. Default true.
+   */
+  memo?: boolean;
   /**
    * Live mode: how retries wait (default: a real sleep with jitter, measured). Given one, the units
    * run in this thread. Replays of recorded runs pass the recorded waits back here.
@@ -102,6 +108,7 @@ function executorOptionsOf(mode: ProviderMode, options: RunOptions): ExecutorOpt
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.memo !== undefined ? { memo: options.memo } : {}),
   };
 }
 
@@ -134,9 +141,12 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
   const mode = options.mode ?? 'mock';
   const overrides = options.overrides ?? {};
   const started = startUnitWorkers(options.workers ?? 1, executorOptionsOf(mode, options));
+  // The memos of this thread (probe generation, units run here) are the run's: dropped when it ends.
+  const closeMemos = openRunMemos({ enabled: options.memo !== false });
   try {
     return await runStarted(options, mode, overrides, started);
   } finally {
+    closeMemos();
     // Threads the run did not take over (it failed before, or needed fewer) end here.
     await stopUnitWorkers(started);
   }

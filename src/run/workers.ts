@@ -4,6 +4,7 @@ import type { PreparedScenario } from './prepared-scenario.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
 import type { Transcript } from '../transcript/types.js';
 import { HarnessError } from '../errors.js';
+import { openRunMemos } from '../memo.js';
 import { createUnitExecutor, type ExecutorOptions, type UnitExecutor } from './execute-unit.js';
 
 /** Progress of one unit: sent when it starts and when it ends (with its result). */
@@ -133,6 +134,7 @@ function executorOptions(options: ExecutorOptions): ExecutorOptions {
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.memo !== undefined ? { memo: options.memo } : {}),
   };
 }
 
@@ -347,6 +349,8 @@ function reviveError(message: Extract<FromWorker, { type: 'error' }>): Error {
 function serveUnits(options: ExecutorOptions): void {
   const port = parentPort;
   if (port === null) return;
+  // The thread lives for one run: its memos are the run's, dropped when the thread ends.
+  openRunMemos({ enabled: options.memo !== false });
   const prepared = new Map<string, PreparedScenario>();
   const executor = createUnitExecutor(options, prepared);
   port.on('message', (message: ToWorker) => {

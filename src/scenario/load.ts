@@ -1,7 +1,8 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { LineCounter, parseDocument, isNode } from 'yaml';
 import { InputError, UsageError } from '../errors.js';
+import { parseInput, readDocument } from '../validate.js';
+import { displayPath } from '../paths.js';
 import { scenarioFileSchema, type ScenarioFile } from './schema.js';
 import { importerNames } from '../transcript/importers/index.js';
 import { adHocScenario, isTranscriptFile } from './ad-hoc.js';
@@ -54,43 +55,23 @@ export async function loadScenarioFile(file: string, options: { from?: string } 
       `neither a scenario nor a transcript of a known format; name its format with --from (one of: ${importerNames().join(', ')})`,
     );
   }
+  const shown = displayPath(file);
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new InputError({ file }, `cannot read scenario: ${error.code ?? error.message}`);
+    throw new InputError({ file: shown }, `cannot read scenario: ${error.code ?? error.message}`);
   });
-  return parseScenarioText(text, file);
+  return parseScenarioText(text, shown);
 }
 
 export function parseScenarioText(text: string, file: string): LoadedScenario {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const syntax = doc.errors[0];
-  if (syntax !== undefined) {
-    const line = lineCounter.linePos(syntax.pos[0]).line;
-    throw new InputError({ file, line }, `not valid YAML/JSON: ${syntax.message.split('\n')[0]}`);
-  }
-  const parsed = scenarioFileSchema.safeParse(doc.toJS());
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = (issue?.path ?? []).map((p) => (typeof p === 'number' ? p : String(p)));
-    throw new InputError({ file, line: lineOf(doc, lineCounter, path), field: path.join('.') || undefined }, issue?.message ?? 'invalid scenario');
-  }
-  const format = parsed.data.format;
-  if (format !== undefined && !importerNames().includes(format)) {
+  const doc = readDocument(text, file);
+  const data = parseInput(scenarioFileSchema, doc.data, { file, lineOf: doc.lineOf });
+  if (data.format !== undefined && !importerNames().includes(data.format)) {
     throw new InputError(
-      { file, line: lineOf(doc, lineCounter, ['format']), field: 'format' },
-      `unknown transcript format "${format}"; known formats: ${importerNames().join(', ')}`,
+      { file, line: doc.lineOf(['format']), field: 'format' },
+      `unknown transcript format "${data.format}"; known formats: ${importerNames().join(', ')}`,
     );
   }
-  return { file: resolve(file), data: parsed.data };
-}
-
-/** The line of the deepest node of `path` that exists in the document. */
-function lineOf(doc: ReturnType<typeof parseDocument>, counter: LineCounter, path: (string | number)[]): number | undefined {
-  for (let n = path.length; n >= 0; n--) {
-    const node: unknown = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
-    if (isNode(node) && node.range !== undefined && node.range !== null) return counter.linePos(node.range[0]).line;
-  }
-  return undefined;
+  return { file: resolve(file), data };
 }
 
 /** Resolves a path written in a scenario relative to the scenario file's folder. */

@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import type { Tokenizer } from '../tokens/types.js';
 import { toolCallText } from '../tokens/tokenizer.js';
 import type { ProviderName, SimDirective } from '../contracts/provider.js';
@@ -110,7 +111,7 @@ function composeAnswer(request: ParsedRequest, directive: SimDirective, tokenize
  * One count function and one token floor (token-floor.ts) per tokenizer, so that what the
  * summarizer keeps per function (line counts, line floors) carries over between requests.
  */
-const counters = new WeakMap<Tokenizer, { count: (text: string) => number; atLeast?: (text: string) => number }>();
+const counters = runWeakMap<Tokenizer, { count: (text: string) => number; atLeast?: (text: string) => number }>();
 
 function countersOf(tokenizer: Tokenizer): { count: (text: string) => number; atLeast?: (text: string) => number } {
   let known = counters.get(tokenizer);

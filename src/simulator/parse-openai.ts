@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import type { ContextMessage, ToolCall } from '../transcript/types.js';
 import type { RenderShape } from '../wire/render-shape.js';
 import type { CanonicalCall, ParsedRequest } from './types.js';
@@ -48,7 +49,7 @@ export function parsedFromCanonical(canonical: CanonicalCall, options: { message
  * every request, and the summarizer's per-message memos hit on it. A message that moves (a rolling
  * window shifts it at every step) keeps its latest few positions.
  */
-const parsedCopies = new WeakMap<ContextMessage, Map<number, ContextMessage>>();
+const parsedCopies = runWeakMap<ContextMessage, Map<number, ContextMessage>>();
 const POSITIONS_KEPT = 4;
 
 function parsedAt(message: ContextMessage, index: number): ContextMessage {
@@ -73,7 +74,7 @@ function asParsed(message: ContextMessage, id: string): ContextMessage {
 }
 
 /** The round-tripped calls of each calls array, built once (calls are never changed once built). */
-const roundTripped = new WeakMap<readonly ToolCall[], ToolCall[]>();
+const roundTripped = runWeakMap<readonly ToolCall[], ToolCall[]>();
 
 function parsedCalls(calls: readonly ToolCall[]): ToolCall[] {
   let parsed = roundTripped.get(calls);

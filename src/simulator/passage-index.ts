@@ -1,4 +1,4 @@
-import { createTextMemo } from '../memo.js';
+import { runOwned, runTextMemo, createListMemo } from '../memo.js';
 import type { ContextMessage } from '../transcript/types.js';
 import { toolCallText } from '../tokens/tokenizer.js';
 import { extractTerms } from './terms.js';
@@ -57,7 +57,7 @@ export function idfOf(containing: readonly number[], total: number): number[] {
  * context lines. A pure function of the text, so the memo changes no answer; it is emptied when
  * it grows large.
  */
-const termMemo = createTextMemo<PassageTerms>(4_000_000);
+const termMemo = runTextMemo<PassageTerms>('passage-terms');
 
 export function passageTerms(text: string): PassageTerms {
   return termMemo.get(text, () => {
@@ -83,7 +83,7 @@ export interface TextPassages {
  * scan of only the texts that hold one of its terms. A pure function of the text (text keys are
  * safe across strategies, requests and workers); emptied when large.
  */
-const textMemo = createTextMemo<TextPassages>(8_000_000);
+const textMemo = runTextMemo<TextPassages>('passage-texts');
 
 export function textPassages(text: string): TextPassages {
   return textMemo.get(text, () => {
@@ -129,16 +129,29 @@ export interface IndexedContext {
   readonly totalLength: number;
 }
 
+/**
+ * Each message's texts that hold passages, per list of messages: every probe of an ask point reads
+ * the same context with another question, and the next ask point's context mostly extends it, so
+ * only the messages past the run a list shares with one read before are looked up by text.
+ */
+const messagePassages = runOwned(() => createListMemo<ContextMessage, readonly TextPassages[]>());
+
+function passagesOfMessage(message: ContextMessage): readonly TextPassages[] {
+  return passageTextsOf(message)
+    .map(textPassages)
+    .filter((passages) => passages.pieces.length > 0);
+}
+
 /** The passages of `messages`, in the order `splitPassages` lists them, each text from its memo. */
 export function indexContext(messages: readonly ContextMessage[]): IndexedContext {
   const texts: { messageId: string; passages: TextPassages; start: number }[] = [];
   let count = 0;
   let totalLength = 0;
-  for (const message of messages) {
-    for (const text of passageTextsOf(message)) {
-      const passages = textPassages(text);
-      if (passages.pieces.length === 0) continue;
-      texts.push({ messageId: message.id, passages, start: count });
+  const each = messagePassages()?.values(messages, passagesOfMessage) ?? messages.map(passagesOfMessage);
+  for (let i = 0; i < messages.length; i++) {
+    const messageId = (messages[i] as ContextMessage).id;
+    for (const passages of each[i] as readonly TextPassages[]) {
+      texts.push({ messageId, passages, start: count });
       count += passages.pieces.length;
       totalLength += passages.totalLength;
     }

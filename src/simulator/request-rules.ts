@@ -1,3 +1,4 @@
+import { runOwned } from '../memo.js';
 import type { ProviderName } from '../contracts/provider.js';
 import type { ContextMessage } from '../transcript/types.js';
 import { asSent } from '../transcript/sent-as-text.js';
@@ -112,16 +113,17 @@ const geminiScan: Scan<GeminiScan> = {
 const SCANS: { openai: Scan<OpenAIScan>; gemini: Scan<GeminiScan> } = { openai: openaiScan, gemini: geminiScan };
 
 /** The last list each format accepted and the scan's state at its end, to resume from when a list extends it. */
-const lastAccepted = new Map<ProviderName, { messages: readonly ContextMessage[]; state: object }>();
+const lastAccepted = runOwned(() => new Map<ProviderName, { messages: readonly ContextMessage[]; state: object }>());
 
 function accepts(format: ProviderName, messages: readonly ContextMessage[]): boolean {
   const scan = SCANS[format] as Scan<object>;
-  const last = lastAccepted.get(format);
+  const accepted = lastAccepted();
+  const last = accepted?.get(format);
   const resume = last !== undefined && extendsList(messages, last.messages);
   const state = resume ? { ...last.state } : scan.start();
   for (let i = resume ? last.messages.length : 0; i < messages.length; i++) if (!scan.step(state, messages, i)) return false;
   if (!scan.end(state)) return false;
-  lastAccepted.set(format, { messages, state: { ...state } });
+  accepted?.set(format, { messages, state: { ...state } });
   return true;
 }
 

@@ -1,4 +1,4 @@
-import { createTextMemo, type TextMemo } from '../memo.js';
+import { type TextMemo, createOwnedTextMemo, runWeakMap } from '../memo.js';
 import { SPECIFIC_KINDS } from './specific-kinds.js';
 import type { ContextMessage } from '../transcript/types.js';
 import { gatherMaterial, type MaterialItem, type MaterialKind } from './summary-material.js';
@@ -74,12 +74,11 @@ function systemText(messages: readonly ContextMessage[]): string {
  * had them tokenized again (61,000 tokenizations of 34,000 distinct lines on the 1000-step
  * synthetic run). Bounded by the characters of its lines.
  */
-const lineCounts = new WeakMap<(text: string) => number, TextMemo<number>>();
-const LINE_COUNT_CHARS = 4_000_000;
+const lineCounts = runWeakMap<(text: string) => number, TextMemo<number>>();
 
 function lineCounter(count: (text: string) => number): TextMemo<number> {
   let counts = lineCounts.get(count);
-  if (counts === undefined) lineCounts.set(count, (counts = createTextMemo<number>(LINE_COUNT_CHARS)));
+  if (counts === undefined) lineCounts.set(count, (counts = createOwnedTextMemo<number>('summary-line-counts')));
   return counts;
 }
 
@@ -178,7 +177,7 @@ function candidate(text: string): Candidate {
 }
 
 /** The candidate line of each paraphrase, null when it has no word left; paraphrases recur across requests (summary-specifics.ts). */
-const candidates = new WeakMap<Paraphrase, Candidate | null>();
+const candidates = runWeakMap<Paraphrase, Candidate | null>();
 
 /** A section's candidate sentences, paraphrased, in its order of preference (each paraphrased when reached). */
 function* proseOf(section: SummarySection, byKind: ReadonlyMap<MaterialKind, MaterialItem[]>, chosen: ChosenSpecifics): Generator<Candidate> {

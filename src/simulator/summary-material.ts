@@ -1,5 +1,5 @@
 import { factsOf, type LineFacts, type TextFacts } from './text-facts.js';
-import { detachedCopy } from '../memo.js';
+import { detachedCopy, runWeakMap } from '../memo.js';
 import type { ContextMessage, ToolCall } from '../transcript/types.js';
 
 /**
@@ -120,8 +120,8 @@ export type Voice = 'user' | 'tool' | 'assistant';
  * rewrite of a history keeps most texts), else read line by line (text-facts.ts). Messages and
  * their tool calls are never changed once built.
  */
-const saidOf = new WeakMap<ContextMessage, readonly Said[]>();
-const saidOfCalls = new WeakMap<readonly ToolCall[], readonly Said[]>();
+const saidOf = runWeakMap<ContextMessage, readonly Said[]>();
+const saidOfCalls = runWeakMap<readonly ToolCall[], readonly Said[]>();
 
 /** The material of a history, in order. */
 export function gatherMaterial(messages: readonly ContextMessage[]): MaterialItem[] {

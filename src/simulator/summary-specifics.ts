@@ -1,4 +1,4 @@
-import { createTextMemo } from '../memo.js';
+import { runTextMemo, runWeakMap } from '../memo.js';
 import { factsOf } from './text-facts.js';
 import { callArgumentText, findSpecifics, SPECIFIC_KINDS, type SpecificKind } from './specific-kinds.js';
 import type { ContextMessage, ToolCall } from '../transcript/types.js';
@@ -112,8 +112,8 @@ interface NamedInMessage {
  * (text-facts.ts); per tool call object. Only the recency of each mention changes from one summary
  * request to the next. Messages and tool calls are never changed once built.
  */
-const namedOf = new WeakMap<ContextMessage, NamedInMessage>();
-const specificsOfCall = new WeakMap<ToolCall, { specifics: Specifics; chars: number }>();
+const namedOf = runWeakMap<ContextMessage, NamedInMessage>();
+const specificsOfCall = runWeakMap<ToolCall, { specifics: Specifics; chars: number }>();
 
 const PLACE_OF_ROLE = { user: 0, assistant: 1, tool: 3 } as const;
 const CALL_PLACE = 2;
@@ -214,7 +214,7 @@ interface Asked {
  * successive summaries of one history restate the same sentences under nearly the same choice, and
  * a sentence that names no specific asks nothing.
  */
-const paraphrases = createTextMemo<{ last?: Paraphrase }>(8_000_000);
+const paraphrases = runTextMemo<{ last?: Paraphrase }>('summary-paraphrases');
 
 /** `paraphraseSpecifics`, as the object kept for the text (the same object while the answers stay the same). */
 export function paraphraseOf(text: string, chosen: ChosenSpecifics): Paraphrase {

@@ -1,4 +1,4 @@
-import { createTextMemo } from '../memo.js';
+import { runTextMemo } from '../memo.js';
 
 /** Lexical helpers shared by the simulated reader and summarizer. */
 
@@ -47,7 +47,7 @@ export function extractTerms(text: string): string[] {
  * The terms of each token, worked out once: a session repeats a small vocabulary many times over.
  * A pure function of the token; emptied when large.
  */
-const tokenMemo = createTextMemo<readonly string[]>(2_000_000);
+const tokenMemo = runTextMemo<readonly string[]>('simulator-terms');
 
 function termsOfToken(token: string): readonly string[] {
   return tokenMemo.get(token, () => {

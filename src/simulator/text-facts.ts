@@ -1,4 +1,4 @@
-import { createTextMemo, detachedCopy } from '../memo.js';
+import { detachedCopy, runTextMemo } from '../memo.js';
 import type { LineReading, Said, Voice } from './summary-material.js';
 import type { Specifics } from './summary-specifics.js';
 
@@ -33,8 +33,8 @@ export interface LineFacts {
  * 8 million characters, the 2,500-step synthetic session through every strategy ran 79–90 s and
  * peaked at 2.0 GB; at 24 million, 68–72 s and 1.6 GB).
  */
-const texts = createTextMemo<TextFacts>(16_000_000);
-const lines = createTextMemo<LineFacts>(24_000_000, { copyKeys: true });
+const texts = runTextMemo<TextFacts>('text-facts');
+const lines = runTextMemo<LineFacts>('line-facts', { copyKeys: true });
 
 /** The facts of `text`: its lines (cut at every `\n`) and whatever was read of it before. */
 export function factsOf(text: string): TextFacts {

@@ -118,7 +118,18 @@ function toResponse(reply: SimReply): Response {
     throw Object.assign(new Error('simulated timeout: the connection timed out'), { code: 'ETIMEDOUT' });
   }
   const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-  return new Response(body, { status: reply.status, headers: reply.headers });
+  return simulatedResponse(body, { status: reply.status, headers: reply.headers });
+}
+
+/**
+ * A `Response` whose body is read from the string it was made of: the SDKs read a reply with
+ * `json()` or `text()`, and a body streamed through undici (encoded, chunked, read back, decoded)
+ * cost a sixth of a mocked request. The same text, so the same parsed value.
+ */
+function simulatedResponse(text: string, init: ResponseInit): Response {
+  const response = new Response(null, init);
+  const json = (): Promise<unknown> => new Promise((resolve) => resolve(JSON.parse(text) as unknown));
+  return Object.defineProperties(response, { text: { value: () => Promise.resolve(text) }, json: { value: json } });
 }
 
 /** The body as JSON when it is JSON, else the text (as an HTTP interceptor would hand it over). */

@@ -5,6 +5,7 @@ import type { RecoverDecision, Strategy, StrategyEnv } from './types.js';
 import type { Failure } from '../contracts/provider.js';
 import { tieredTruncation } from './tiered-truncation.js';
 import { rollingWindow } from './rolling-window.js';
+import { describeSchemaError } from '../validate.js';
 
 const stageSchema = z.strictObject({
   strategy: z.string().min(1),
@@ -48,7 +49,10 @@ export type StageLookup = (name: string) => Strategy;
 
 function initStage(strategy: Strategy, spec: StageSpec, index: number, context: { sessionId: string; window: number }): Stage {
   const parsed = strategy.options.safeParse(spec.options);
-  if (!parsed.success) throw new UsageError(`pipeline stage ${index} (${spec.strategy}): invalid options: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  if (!parsed.success) {
+    const { field, message } = describeSchemaError(parsed.error);
+    throw new UsageError(`pipeline stage ${index} (${spec.strategy}): invalid options: ${message}${field !== '' ? ` (option ${field})` : ''}`);
+  }
   const observesTranscript = index === 0 || strategy.transform !== undefined;
   return { strategy, options: parsed.data, state: strategy.init(parsed.data, context), observesTranscript, fed: new Set() };
 }

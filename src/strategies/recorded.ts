@@ -23,14 +23,29 @@ function recordedSummaryMessage(event: CompactionEvent & { summary: string }): C
 }
 
 /**
+ * What the agent re-attached with its summary (a file it had read, its todo list), as the user
+ * messages it sent them in: context like any other, so retention and answers count them.
+ */
+function restoredMessages(event: CompactionEvent): ContextMessage[] {
+  return (event.restored ?? []).map((text, i) => ({
+    type: 'message',
+    id: `${event.id}/restored-${i + 1}`,
+    role: 'user',
+    text,
+    synthetic: 'recorded-restored',
+    ...(event.at !== undefined ? { at: event.at } : {}),
+  }));
+}
+
+/**
  * Applies an event as the recorded agent did: messages join the history; at a compaction with a
- * summary, the history becomes the system messages followed by the summary. Returns true when
- * the history changed.
+ * summary, the history becomes the system messages followed by the summary and what the agent
+ * re-attached with it. Returns true when the history changed.
  */
 export function applyRecorded(history: History, event: TranscriptEvent): boolean {
   if (event.type !== 'compaction' || event.summary === undefined) return applyToHistory(history, event);
   const system = history.messages.filter((m) => m.role === 'system');
-  history.messages = [...system, recordedSummaryMessage({ ...event, summary: event.summary })];
+  history.messages = [...system, recordedSummaryMessage({ ...event, summary: event.summary }), ...restoredMessages(event)];
   return true;
 }
 
@@ -40,7 +55,8 @@ export function applyRecorded(history: History, event: TranscriptEvent): boolean
  */
 export const recorded: Strategy<z.infer<typeof options>, History> = {
   name: 'recorded',
-  description: "Replays exactly what the agent sent, following the log's own compactions (the recorded summary replaces the history).",
+  description:
+    "Replays exactly what the agent sent, following the log's own compactions (the recorded summary, and what the agent re-attached with it, replace the history).",
   options,
   init: () => createHistory(),
   observe(event, state, env) {

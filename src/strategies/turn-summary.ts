@@ -1,8 +1,8 @@
+import { runWeakMap, createPositionsMemo } from '../memo.js';
 import type { ContextMessage } from '../transcript/types.js';
 import type { StrategyEnv } from './types.js';
 import { requestSummary } from './helpers/summary-call.js';
 import { renderAsText } from './helpers/message-units.js';
-import { createPositionsMemo } from '../list-memo.js';
 
 /**
  * A rolling summary over turns, shared by llm-summary-every-n, hybrid and anchored-summary: the
@@ -119,7 +119,7 @@ function summaryMessage(state: TurnSummaryState, text: string, tag: string): Con
   return message;
 }
 
-const summaryMessages = new WeakMap<TurnSummaryState, { id: string; summary: string; message: ContextMessage }>();
+const summaryMessages = runWeakMap<TurnSummaryState, { id: string; summary: string; message: ContextMessage }>();
 
 /** Number of turns after the head. */
 export const turnCount = (messages: readonly ContextMessage[]): number => turnStarts(messages, headEnd(messages)).length;

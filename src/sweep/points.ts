@@ -4,6 +4,7 @@ import type { AxisValue, GridAxis, GridPoint } from './grid.js';
 import { getStrategy, strategyNames } from '../strategies/index.js';
 import { resolveStrategy } from '../replay/resolve-strategy.js';
 import { HarnessError, UsageError } from '../errors.js';
+import { describeSchemaError } from '../validate.js';
 
 type Options = Record<string, unknown>;
 
@@ -84,12 +85,8 @@ function isPlainObject(value: unknown): value is Options {
 export function validatePoint(strategy: Strategy, axes: readonly GridAxis[], point: GridPoint, options: Options, where = ''): void {
   const parsed = strategy.options.safeParse(options);
   if (parsed.success) return;
-  const issue = parsed.error.issues[0];
-  const path = (issue?.path ?? []).map(String);
-  const unknown = issue?.code === 'unrecognized_keys' ? issue.keys.map((key) => [...path, key].join('.')) : [];
-  const at = path.join('.');
-  const axis = axes.find((a) => unknown.includes(a.key) || (at !== '' && (a.key === at || at.startsWith(`${a.key}.`) || a.key.startsWith(`${at}.`))));
-  const message = issue?.message ?? 'invalid options';
+  const { field: at, message } = describeSchemaError(parsed.error, 'invalid options');
+  const axis = axes.find((a) => at !== '' && (a.key === at || at.startsWith(`${a.key}.`) || a.key.startsWith(`${at}.`)));
   if (axis === undefined)
     throw new UsageError(`--grid: the point ${point.label}${where} is not valid for ${strategy.name}: ${message}${at !== '' ? ` (option ${at})` : ''}`);
   throw new UsageError(`--grid '${axis.flag}': ${axis.key}=${String(point.values[axis.key])}${where} is not valid for ${strategy.name}: ${message}`);

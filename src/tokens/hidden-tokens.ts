@@ -14,8 +14,14 @@ export interface HiddenPrefix {
   source: 'auto' | 'given' | 'none';
   /** Steps the estimate rests on (auto only). */
   estimatedOn?: number;
-  /** Tokens re-attached after a recorded compaction, by compaction id (auto only). */
+  /** Tokens re-attached after a recorded compaction that no logged text accounts for, by compaction id (auto only). */
   restored?: Record<string, number>;
+  /**
+   * Of the texts an importer rebuilt as re-attached after a compaction (`CompactionEvent.restored`,
+   * most recent file first), how many fit what the recorded usage shows came back, by compaction
+   * id (auto only; replay/hidden-prefix.ts `fitRestored`).
+   */
+  restoredKept?: Record<string, number>;
   /** Tokens the agent sent with a logged message but did not log, by message id (auto only; replay/unlogged.ts). */
   unlogged?: Record<string, number>;
 }

@@ -1,5 +1,4 @@
-import { createTextMemo, type TextMemo } from '../memo.js';
-import { createListMemo, type ListMemo } from '../list-memo.js';
+import { type TextMemo, runTextMemo, runWeakMap, createListMemo, type ListMemo } from '../memo.js';
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import type { ContextMessage } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
@@ -16,11 +15,11 @@ import { LONG_SEGMENT, boundedPieces } from './bounded-pieces.js';
  */
 const encoders = new Map<Encoding, Tiktoken>();
 /**
- * Per-encoding count cache: no text is tokenized twice in a process, within a bound of 32 million
- * characters (strategies make new texts all session long: summary requests hold whole spans).
+ * Per-encoding count cache, owned by the run (memo.ts): no text is tokenized twice in a run, within
+ * its share of the memo budget (strategies make new texts all session long: summary requests hold
+ * whole spans).
  */
 const caches = new Map<Encoding, TextMemo<number>>();
-const CACHE_CHARS = 32 * 2 ** 20;
 const stats = { tokenized: 0, hits: 0 };
 
 function encoderFor(encoding: Exclude<Encoding, 'chars4'>): Tiktoken {
@@ -38,7 +37,7 @@ function countRaw(encoding: Encoding, text: string): number {
   if (text.length < SEGMENT_MIN_TEXT) return encode(encoding, text);
   let segments = segmentCaches.get(encoding);
   // Segments are slices of the text: kept as copies, so the memo does not keep the text alive.
-  if (segments === undefined) segmentCaches.set(encoding, (segments = createTextMemo<number>(CACHE_CHARS, { copyKeys: true })));
+  if (segments === undefined) segmentCaches.set(encoding, (segments = runTextMemo<number>('token-segments', { copyKeys: true })));
   let n = 0;
   const count = (piece: string): number => (segments as TextMemo<number>).get(piece, (copy) => encode(encoding, copy));
   for (const segment of segmentsOf(text)) {
@@ -57,10 +56,10 @@ function encode(encoding: Exclude<Encoding, 'chars4'>, text: string): number {
 /** Per-encoding count of each segment of a long text (segments.ts): exact, and shared by every text that holds it. */
 const segmentCaches = new Map<Encoding, TextMemo<number>>();
 
-/** Counts `text` with `encoding`, from the process-wide cache when it was counted before. */
+/** Counts `text` with `encoding`, from the run's memo when it was counted before. */
 export function countTokens(encoding: Encoding, text: string): number {
   let cache = caches.get(encoding);
-  if (cache === undefined) caches.set(encoding, (cache = createTextMemo<number>(CACHE_CHARS)));
+  if (cache === undefined) caches.set(encoding, (cache = runTextMemo<number>('token-counts')));
   let hit = true;
   const n = cache.get(text, () => {
     hit = false;
@@ -77,7 +76,7 @@ export function tokenizerStats(): { tokenized: number; hits: number } {
 }
 
 /** Each call's text, built once per call object (calls are never changed once built). */
-const callTexts = new WeakMap<object, string>();
+const callTexts = runWeakMap<object, string>();
 
 /** The text of a tool call as it is charged: name and JSON arguments, or a freeform tool's raw input. */
 export function toolCallText(call: { name: string; args: Record<string, unknown>; freeform?: true }): string {
@@ -96,7 +95,7 @@ export function toolCallText(call: { name: string; args: Record<string, unknown>
  * message a strategy rewrites (a new object) is counted afresh; messages are never changed once
  * built (importers and parsers finish them before anything counts them).
  */
-const messageCounts = new WeakMap<ContextMessage, Map<string, number>>();
+const messageCounts = runWeakMap<ContextMessage, Map<string, number>>();
 
 /** The encoding that best approximates a model's tokenizer. */
 export function encodingForModel(model: string): Encoding {

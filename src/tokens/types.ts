@@ -4,7 +4,7 @@ import type { ProviderName } from '../contracts/provider.js';
 export type Encoding = 'o200k_base' | 'cl100k_base' | 'chars4';
 
 /**
- * Counts tokens. Implementations cache per text, so no text is tokenized twice in a process —
+ * Counts tokens. Implementations cache per text, so no text is tokenized twice in a run (memo.ts) —
  * across steps, strategies and scenarios.
  */
 /**

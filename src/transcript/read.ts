@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { InputError } from '../errors.js';
 import { eventSchemas, isEventType, sessionHeaderSchema } from './schema.js';
 import type { MessageEvent, SessionHeader, SkippedLine, Transcript, TranscriptEvent } from './types.js';
+import { describeSchemaError } from '../validate.js';
 
 export interface ReadOptions {
   /** Skip invalid event lines (recorded in `transcript.skipped`) instead of failing. A broken header is always fatal. */
@@ -138,12 +139,8 @@ function parseJsonObject(text: string): LineResult<Record<string, unknown>> {
 function validate<T>(schema: z.ZodType<T>, value: unknown): LineResult<T> {
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
-  const issue = result.error.issues[0];
-  if (issue === undefined) return { ok: false, error: { problem: 'invalid event' } };
-  const path = issue.path.map(String);
-  // Zod reports an unknown key at the object's path; the key itself is the field to fix.
-  if (issue.code === 'unrecognized_keys' && issue.keys[0] !== undefined) path.push(issue.keys[0]);
-  return { ok: false, error: { field: path.join('.'), problem: issue.message } };
+  const { field, message } = describeSchemaError(result.error, 'invalid event');
+  return { ok: false, error: { field, problem: message } };
 }
 
 /** Ids must be unique, and a tool result must answer a call made earlier in the session. */

@@ -117,6 +117,7 @@ const compactionEventSchema = z.strictObject({
   type: z.literal('compaction'),
   id: z.string().min(1),
   summary: z.string().optional(),
+  restored: z.array(z.string()).optional(),
   tokensBefore: tokenCountSchema.optional(),
   tokensAfter: tokenCountSchema.optional(),
   at: isoTimeSchema.optional(),

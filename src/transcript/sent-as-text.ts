@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import type { ContextMessage } from './types.js';
 
 /**
@@ -20,7 +21,7 @@ export function asSent<M extends ContextMessage>(message: M): M {
   return plain;
 }
 
-const plainCopies = new WeakMap<ContextMessage, ContextMessage>();
+const plainCopies = runWeakMap<ContextMessage, ContextMessage>();
 
 function plainOf<M extends ContextMessage>(message: M): M {
   if (message.role === 'assistant' && message.toolCalls !== undefined) {

@@ -169,6 +169,12 @@ export interface CompactionEvent {
   type: 'compaction';
   id: string;
   summary?: string;
+  /**
+   * What the agent re-attached with its summary, one text per message it sent after it (Claude Code:
+   * the latest contents of the files it read most recently, and its todo list, as
+   * `<system-reminder>` texts). Rebuilt from the log by the importer when the log does not record them.
+   */
+  restored?: string[];
   tokensBefore?: number;
   tokensAfter?: number;
   at?: string;

@@ -32,7 +32,7 @@ const KEY_ORDER = {
   probe: ['id', 'kind', 'question', 'expected', 'evidence', 'ask', 'origin'],
   expected: ['anyOf', 'allOf', 'regex', 'notInSession'],
   control: ['type', 'action', 'group', 'dialect', 'at'],
-  compaction: ['type', 'id', 'summary', 'tokensBefore', 'tokensAfter', 'at'],
+  compaction: ['type', 'id', 'summary', 'restored', 'tokensBefore', 'tokensAfter', 'at'],
 } as const satisfies Record<string, readonly string[]>;
 
 type Plain = Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { runWeakMap } from '../memo.js';
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import type { ContextMessage, ToolCall } from '../transcript/types.js';
 import type { RenderShape } from './render-shape.js';
@@ -33,7 +34,7 @@ export function encodeOpenAIBody(messages: readonly ContextMessage[], fields: Op
   return body + '}';
 }
 
-const encodedMessages = new WeakMap<ContextMessage, string>();
+const encodedMessages = runWeakMap<ContextMessage, string>();
 
 function encodedMessage(message: ContextMessage): string {
   let encoded = encodedMessages.get(message);

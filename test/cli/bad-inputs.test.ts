@@ -117,7 +117,20 @@ const CASES: Case[] = [
     args: ['run', at('scenarios/unknown-key.yaml')],
     out: true,
     code: 2,
-    message: /unknown-key\.yaml:1: Unrecognized key: "windw"/,
+    message: /unknown-key\.yaml:4 \(field windw\): Unrecognized key: "windw"/,
+  },
+  {
+    name: 'a probe file with a misspelt key',
+    args: ['run', at('probes/bad-probe.yaml')],
+    out: true,
+    code: 2,
+    message: /probes\.yaml:9 \(field probes\.1\.expected\.exactly\): Unrecognized key: "exactly"/,
+  },
+  {
+    name: 'a check config with a threshold that is not a number',
+    args: [...check('run-seed-1.json'), '--config', at('check/bad-config.yaml')],
+    code: 2,
+    message: /bad-config\.yaml:4 \(field overrides\.0\.maxRecallDrop\): Invalid input: expected number/,
   },
   {
     name: 'a scenario naming an unknown strategy',

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventEmitter } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
@@ -127,6 +127,83 @@ describe('ctxbench run --set strategy.option=value', () => {
   });
 });
 
+describe('ctxbench run --set on a strategy of your own', () => {
+  const examples = resolve(import.meta.dirname, '../../examples');
+
+  it('reaches a --strategy-module strategy, validated by its own options check', async () => {
+    const out = tempDir();
+    const module = join(examples, 'js-policy', 'masking.mjs');
+    const args = ['run', generated('s.ctx.jsonl'), '--strategy-module', module, '--reports', 'json', '--workers', '1', '--quiet'];
+    expect((await cli([...args, '--set', 'masking.keepLast=3', '-o', out])).code).toBe(0);
+    expect(readResult(out).units.map((u) => [u.strategy, u.options.keepLast])).toEqual([['masking', 3]]);
+    const bad = await cli([...args, '--set', 'masking.keepLast=-1', '-o', tempDir()]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--set 'masking.keepLast=-1': not valid for masking: expects a whole number >= 0 (option keepLast)");
+  });
+
+  it('reaches a policy process named by its label, and names the own strategies when the name is unknown', async () => {
+    const dir = writeFiles({
+      'policy.yaml': [
+        'name: policy',
+        'transcript: { generate: { steps: 8, seed: 3, toolOutputTokens: 300 } }',
+        'window: 6000',
+        'strategies:',
+        `  - { label: python-masking, command: [python3, ${JSON.stringify(join(examples, 'python-policy', 'masking.py'))}], options: { keepLast: 10 } }`,
+      ].join('\n'),
+    });
+    const out = tempDir();
+    const args = ['run', join(dir, 'policy.yaml'), '--reports', 'json', '--workers', '1', '--quiet'];
+    const { code, stderr } = await cli([...args, '--set', 'python-masking.keepLast=2', '-o', out]);
+    expect(code, stderr).toBe(0);
+    expect(readResult(out).units.map((u) => [u.strategy, u.options.keepLast])).toEqual([['python-masking', 2]]);
+    const unknown = await cli([...args, '--set', 'python-maskng.keepLast=2', '-o', tempDir()]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(
+      /--set 'python-maskng\.keepLast=2': unknown strategy "python-maskng"; known strategies: full, .*; policy's own: python-masking/,
+    );
+  });
+});
+
+describe('the run header', () => {
+  it("shows the scenarios' own seeds, not the run's default", async () => {
+    const scenario = (name: string, seed: number): string =>
+      [`name: ${name}`, 'transcript: { generate: { steps: 4, seed: 1, toolOutputTokens: 100 } }', `seed: ${seed}`, 'window: 64000', 'strategies: [full]'].join(
+        '\n',
+      );
+    const dir = writeFiles({ 'a.yaml': scenario('a', 5), 'b.yaml': scenario('b', 9) });
+    const { code, stdout } = await cli(['run', dir, '--reports', 'json', '--workers', '1', '-o', tempDir()]);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(/^ctxbench \S+ · seeds 5, 9 · mock providers$/);
+  });
+});
+
+describe('paths in messages', () => {
+  it('a path under the working directory shows relative, one outside it absolute (never ../../tmp)', async () => {
+    const bad = await cli(['run', 'fixtures/bad/scenarios/wrong-type.yaml', '-o', tempDir()]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^ctxbench: fixtures\/bad\/transcripts\/wrong-type\.ctx\.jsonl:3 \(field text\)/);
+    const scenario = await cli(['run', 'fixtures/bad/scenarios/window-zero.yaml', '-o', tempDir()]);
+    expect(scenario.stderr).toMatch(/^ctxbench: fixtures\/bad\/scenarios\/window-zero\.yaml:4 \(field window\)/);
+    const file = generated('s.ctx.jsonl');
+    const out = tempDir();
+    const { code, stdout } = await cli(['run', file, '--strategies', 'full', '--reports', 'json', '--workers', '1', '-o', out]);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`# ${file} is a transcript, not a scenario`);
+    expect(stdout).toContain(`wrote 1 files to ${out}/`);
+  });
+
+  it('an --out typed absolute stays absolute, even under the working directory', async () => {
+    const out = join(process.cwd(), 'reports', `paths-test-${process.pid}`);
+    try {
+      const { code, stdout } = await cli(['run', generated('s.ctx.jsonl'), '--strategies', 'full', '--reports', 'json', '--workers', '1', '-o', `${out}/`]);
+      expect(code).toBe(0);
+      expect(stdout).toContain(`wrote 1 files to ${out}/\n`);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('-o/--out and stdout', () => {
   it('import writes the transcript to stdout without -o, and what it holds to stderr', async () => {
     const { code, stdout, stderr } = await cli(['import', claudeLog]);
@@ -145,8 +222,9 @@ describe('-o/--out and stdout', () => {
     const dir = tempDir();
     for (const flag of ['-o', '--out', '--output']) {
       const file = join(dir, `probes${flag}.json`);
-      const { code } = await cli(['probes', 'generate', probedLog, '--max', '3', flag, file]);
+      const { code, stderr } = await cli(['probes', 'generate', probedLog, '--max', '3', flag, file]);
       expect(code).toBe(0);
+      expect(stderr.includes('ctxbench: probes generate --output is deprecated: use -o/--out\n')).toBe(flag === '--output');
       const probes = (JSON.parse(readFileSync(file, 'utf8')) as { probes: { id: string }[] }).probes;
       expect(probes.length).toBeGreaterThan(0);
       expect(probes.length).toBeLessThanOrEqual(3);
@@ -175,13 +253,17 @@ describe('ctxbench strategies and --help', () => {
     ['merge'],
     ['sweep'],
     ['calibrate'],
+    ['verify'],
     [],
   ])('ctxbench %j --help ends with examples', async (...command) => {
     const { code, stdout } = await cli([...command.flat(), '--help']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/\nExamples:\n {2}# .+\n {2}\$ ctxbench /);
     // A default that says nothing (an empty list of a repeatable flag or of paths) is not shown.
-    expect(stdout).not.toMatch(/\(default: (\[\]|""|\{\})\)/);
+    expect(stdout).not.toMatch(/\(default: (\[\]|""|\{\}|false)\)/);
+    // Nor a second default after a description that names it ("mock (default), gemini or openai").
+    const options = (stdout.split('\nOptions:\n')[1] ?? '').split('\nExamples:\n')[0] ?? '';
+    for (const option of options.split(/\n(?= {2}-)/)) expect(option.match(/\bdefault\b/g)?.length ?? 0, option).toBeLessThanOrEqual(1);
   });
 });
 

@@ -95,8 +95,14 @@ describe('interrupted runs (the transpiled CLI in its own process)', () => {
     expect(killed.stdout).toContain(`Partial run: ${partial.units.length} of 8 units finished`);
     expect(existsSync(join(out, '.lock'))).toBe(false);
 
-    const resumed = await exec(process.execPath, [main, 'run', '--resume', out, '--quiet', '--workers', '1']);
-    expect(resumed.stderr).toBe('');
+    const resumed = await exec(process.execPath, [main, 'run', '--resume', out, '--workers', '1']);
+    // Progress counts on from the journaled units (it once restarted at 1), and says nothing else.
+    const lines = resumed.stderr.split('\n').filter((line) => line !== '');
+    for (const line of lines) expect(line).toMatch(/^ctxbench: (scenario \w+ done \(.*\) · |.* · )?\d+\/8 units/);
+    const counts = lines.map((line) => Number(/(\d+)\/8 units/.exec(line)?.[1]));
+    expect(counts.length).toBeGreaterThan(0);
+    expect(Math.min(...counts)).toBeGreaterThan(partial.units.length);
+    expect(counts.at(-1)).toBe(8);
     expect(readFileSync(join(out, 'result.json'), 'utf8')).toBe(reference);
     expect(existsSync(join(out, '.journal.jsonl'))).toBe(false);
   });

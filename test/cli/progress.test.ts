@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createProgress, formatElapsed, type ProgressStream } from '../../src/cli/progress.js';
 import type { UnitProgressEvent } from '../../src/run/run-suite.js';
+import { cli } from '../helpers/cli.js';
+import { tempDir, writeFiles } from '../helpers/temp.js';
 
 /** A stream that records what was written, and a clock the test moves by hand. */
 function harness(isTTY: boolean, columns = 120) {
@@ -174,4 +176,29 @@ describe('formatElapsed', () => {
     [125, '2m 05s'],
     [3725, '1h 02m'],
   ])('%d s → %s', (seconds, text) => expect(formatElapsed(seconds)).toBe(text));
+});
+
+describe('ctxbench run: progress in a log (stderr not a terminal)', () => {
+  it('says each scenario is done once, when its last unit is, and ends at every unit, on three workers', async () => {
+    const scenario = (name: string, seed: number): string =>
+      [
+        `name: ${name}`,
+        `transcript: { generate: { steps: 6, seed: ${seed}, toolOutputTokens: 200 } }`,
+        'window: 64000',
+        'strategies: [full, rolling-window, observation-masking]',
+      ].join('\n');
+    const dir = writeFiles({ 'a.yaml': scenario('a', 1), 'b.yaml': scenario('b', 2), 'c.yaml': scenario('c', 3) });
+    const tty = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY');
+    Object.defineProperty(process.stderr, 'isTTY', { value: false, configurable: true });
+    try {
+      const { code, stderr } = await cli(['run', dir, '--workers', '3', '--reports', 'json', '-o', tempDir()]);
+      expect(code, stderr).toBe(0);
+      const done = stderr.split('\n').filter((line) => line.includes(' done ('));
+      expect(done.map((line) => /scenario (\w+) done \(3 strategies/.exec(line)?.[1]).sort()).toEqual(['a', 'b', 'c']);
+      expect(done.at(-1)).toMatch(/· 9\/9 units$/);
+    } finally {
+      if (tty === undefined) delete (process.stderr as { isTTY?: boolean }).isTTY;
+      else Object.defineProperty(process.stderr, 'isTTY', tty);
+    }
+  });
 });

@@ -34,7 +34,7 @@ describe('ctxbench report', () => {
     const md = readFileSync(join(run, 'summary.md'), 'utf8');
     expect(md.split('\n').find((line) => line.startsWith('### '))).toMatch(/^### Recommendation: (ship \S+|no strategy passes)$/);
     const out = tempDir();
-    const args = ['report', join(run, 'result.json'), '--out', out, '--format', 'json,md', '--objective', 'peak', '--min-recall', '0.5', '--quiet'];
+    const args = ['report', join(run, 'result.json'), '--out', out, '--reports', 'json,md', '--objective', 'peak', '--min-recall', '0.5', '--quiet'];
     expect((await cli(args)).code).toBe(0);
     const again = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as {
       recommendation: { objective: string; constraints: { minRecall: unknown }; candidates: { verdict: string; reason: string }[] };
@@ -48,21 +48,32 @@ describe('ctxbench report', () => {
   it('writes only the formats asked for, beside the result by default', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'result.json'), readFileSync(join(run, 'result.json')));
-    const { code } = await cli(['report', join(dir, 'result.json'), '--format', 'md,junit', '--quiet']);
+    const { code, stderr } = await cli(['report', join(dir, 'result.json'), '--reports', 'md,junit', '--quiet']);
     expect(code).toBe(0);
+    expect(stderr).toBe('');
     expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'result.json', 'summary.md']);
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toBe(readFileSync(join(run, 'summary.md'), 'utf8'));
   });
 
+  it('still takes the old --format, saying once on stderr that it is deprecated', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'result.json'), readFileSync(join(run, 'result.json')));
+    const { code, stderr } = await cli(['report', join(dir, 'result.json'), '--format', 'md', '--quiet']);
+    expect(code).toBe(0);
+    expect(stderr).toBe('ctxbench: report --format is deprecated: use --reports\n');
+    expect(readdirSync(dir).sort()).toEqual(['result.json', 'summary.md']);
+    expect((await cli(['report', '--help'])).stdout).not.toContain('--format');
+  });
+
   it('rewrites result.json byte for byte when asked to', async () => {
     const out = tempDir();
-    expect((await cli(['report', join(run, 'result.json'), '--format', 'json', '--out', out, '--quiet'])).code).toBe(0);
+    expect((await cli(['report', join(run, 'result.json'), '--reports', 'json', '--out', out, '--quiet'])).code).toBe(0);
     expect(readFileSync(join(out, 'result.json'))).toEqual(readFileSync(join(run, 'result.json')));
   });
 
   it('an unknown format is a usage error (exit 2) and writes nothing', async () => {
     const out = tempDir();
-    const { code, stderr } = await cli(['report', join(run, 'result.json'), '--format', 'md,pdf', '--out', out]);
+    const { code, stderr } = await cli(['report', join(run, 'result.json'), '--reports', 'md,pdf', '--out', out]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/unknown reporter "pdf"/);
     expect(readdirSync(out)).toEqual([]);

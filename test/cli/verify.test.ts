@@ -54,8 +54,8 @@ describe('ctxbench verify', () => {
   it('fails a policy process that crashes while verified', async () => {
     const { code, stdout } = await cli([
       'verify',
-      '--timeout-ms',
-      '2000',
+      '--strategy-timeout',
+      '2',
       '--',
       'node',
       resolve(import.meta.dirname, '../../fixtures/policies/misbehaving.mjs'),

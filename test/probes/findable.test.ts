@@ -15,7 +15,9 @@ describe('findable questions (a unique span, no ranking)', () => {
   const index = indexLines(messages);
 
   it('indexes every line and counts the lines a word is on', () => {
-    expect(index.lines.map((l) => l.message)).toEqual([0, 1, 1, 1, 2, 2, 2, 3]);
+    // A tool call is one line, as a reader reads it: its name and JSON arguments.
+    expect(index.lines.map((l) => l.message)).toEqual([0, 1, 1, 2, 2, 2, 3]);
+    expect(index.lines[2]?.raw).toBe('Glob{"pattern":"**/*.py"}');
     expect(lineFrequency(index, 'scripts')).toBe(3);
     expect(lineFrequency(index, 'release')).toBe(2);
     expect(lineFrequency(index, 'kubernetes')).toBe(0);
@@ -42,6 +44,44 @@ describe('findable questions (a unique span, no ranking)', () => {
 
   it('finds nothing for words the session never uses', () => {
     expect(isFindable(index, 'Which Kubernetes namespace?', 'default', new Set([0, 1, 2, 3]))).toBe(false);
+  });
+});
+
+describe('anchors on the line before the answer (a reader reads on to the next line of a message)', () => {
+  const calls: MessageEvent[] = [
+    {
+      type: 'message',
+      id: 'a',
+      role: 'assistant',
+      text: '',
+      thinking: '**Inspecting the deployment manifest**',
+      toolCalls: [
+        { id: 'c1', name: 'shell', args: { command: 'cat k8s/app.yaml' } },
+        { id: 'c2', name: 'shell', args: { command: 'cat k8s/db.yaml' } },
+      ],
+    },
+    {
+      type: 'message',
+      id: 'b',
+      role: 'assistant',
+      text: 'Inspecting the logs next.',
+      toolCalls: [{ id: 'c3', name: 'shell', args: { command: 'kubectl logs web' } }],
+    },
+  ];
+  const index = indexLines(calls);
+
+  it('accepts anchors on the prose line just before the call that holds the answer', () => {
+    expect(isFindable(index, 'Which command? (context: deployment, manifest)', 'cat k8s/app.yaml', new Set([0]))).toBe(true);
+  });
+
+  it('rejects anchors that also lead to a line without the answer', () => {
+    // `inspecting` is before the app.yaml call and before the logs call.
+    expect(isFindable(index, 'Which command? (context: inspecting, shell)', 'cat k8s/app.yaml', new Set([0]))).toBe(false);
+  });
+
+  it('does not take anchors from a sibling call', () => {
+    // The app.yaml call is the line before the db.yaml call; its words name its own file.
+    expect(isFindable(index, 'Which command? (context: app, yaml)', 'cat k8s/db.yaml', new Set([0]))).toBe(false);
   });
 });
 

@@ -24,17 +24,16 @@ const files = readdirSync(ROOT, { withFileTypes: true })
   );
 
 /**
- * Logs of 30 steps or more where fewer than three kinds survive the rules (no answer token in the
- * question, the reader answers from the whole log): pinned as [probes, kinds], so a change is a
- * decision. These are the known gaps of issue 25 (see docs/probes.md).
+ * Logs of 30 steps or more below three kinds, pinned as [probes, kinds] so a change is a decision.
+ * - vibecoding-session: its prose (text, thinking, todo items) is Chinese; decisions and next steps
+ *   are read from English phrasing (decision-facts.ts), hint words are Latin; its calls are reads
+ *   and edits that name only their file, which no question may name (leak.ts).
+ * - moonmind-019a7ae6 (Codex): what each command was for stands only in its reasoning, which the
+ *   OpenAI wire a replay speaks does not carry, so no question may lean on it (generate.ts `sent`).
  */
 const FEW_KINDS: Record<string, [number, number]> = {
-  'claude-code/vibecoding-session.jsonl': [1, 1], // its facts are paths and versions whose lines hold only the answer's words
-  'claude-code-compactions/mclaude-97b0ffde.jsonl': [3, 1], // an ssh session: commands and redacted addresses, its decisions are all answer
-  'claude-code-compactions/swordintel-e95a823a.jsonl': [20, 2],
-  'codex-patches/moonmind-019a7ae6.jsonl': [11, 2],
-  'codex-patches/moonmind-019a7fa9.jsonl': [7, 2],
-  'mini-swe-agent/django__django-11451.traj.json': [13, 2],
+  'claude-code/vibecoding-session.jsonl': [3, 2],
+  'codex-patches/moonmind-019a7ae6.jsonl': [12, 2],
 };
 
 describe.each(files)('generateProbes on %s', async (file) => {
@@ -47,12 +46,12 @@ describe.each(files)('generateProbes on %s', async (file) => {
   it.runIf(steps >= 30)('asks at three steps or more, and three kinds or more (or its pinned gap)', () => {
     const askSteps = new Set(probes.flatMap((p) => p.ask.flatMap((a) => (typeof a === 'object' ? [a.step] : []))));
     const kinds = new Set(probes.map((p) => p.kind)).size;
+    expect(askSteps.size + 1).toBeGreaterThanOrEqual(3); // + the end
     const pinned = FEW_KINDS[file];
     if (pinned !== undefined) {
       expect([probes.length, kinds]).toEqual(pinned);
       return;
     }
-    expect(askSteps.size + 1).toBeGreaterThanOrEqual(3); // + the end
     expect(kinds).toBeGreaterThanOrEqual(3);
   });
 

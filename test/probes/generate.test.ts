@@ -27,6 +27,34 @@ function inlineTranscript(messages: Omit<MessageEvent, 'type'>[]): Transcript {
   };
 }
 
+describe('latest-state probes', () => {
+  it("ask a file's last change only, with the values it replaced as stale", () => {
+    const edit = (id: string, value: string, old: string): Omit<MessageEvent, 'type'> => ({
+      id,
+      role: 'assistant',
+      text: '',
+      toolCalls: [{ id: `c-${id}`, name: 'Edit', args: { file_path: 'deploy/settings.yaml', old_string: old, new_string: value } }],
+    });
+    const result = (id: string): Omit<MessageEvent, 'type'> => ({ id: `r-${id}`, role: 'tool', toolCallId: `c-${id}`, toolName: 'Edit', text: 'updated' });
+    const filler = Array.from({ length: 24 }, (_, i): Omit<MessageEvent, 'type'>[] => [
+      { id: `f${i}`, role: 'assistant', text: `Checking item ${i} of the queue.` },
+      { id: `u${i}`, role: 'user', text: `ok ${i}` },
+    ]).flat();
+    const transcript = inlineTranscript([
+      { id: 'u', role: 'user', text: 'Tune the deployment.' },
+      edit('a', 'replicas: 3', 'replicas: 1'),
+      result('a'),
+      edit('b', 'replicas: 7', 'replicas: 3'),
+      result('b'),
+      ...filler,
+    ]);
+    const state = generateProbes(transcript).filter((p) => p.question.startsWith('What did the agent change'));
+    expect(state.map((p) => [p.question, answerOf(p), p.superseded])).toEqual([
+      ['What did the agent change `settings.yaml` to with `Edit`?', 'replicas: 7', ['replicas: 3']],
+    ]);
+  });
+});
+
 describe('generateProbes on the fixture session', async () => {
   const transcript = await readTranscript(fixture);
   const messages = listMessages(transcript.events);
@@ -36,9 +64,15 @@ describe('generateProbes on the fixture session', async () => {
   it('finds facts of every kind', () => {
     expect(byAnswer.get('src/server/config.ts')?.kind).toBe('artifact');
     expect(byAnswer.get('tests/db/pool.test.ts')?.kind).toBe('artifact');
+    // The latest state of a file: what the edit put in it.
+    expect(byAnswer.get('createMemoryDatabase()')).toMatchObject({ kind: 'artifact', question: 'What did the agent change `setup.ts` to with `edit_file`?' });
     expect(byAnswer.get('run the test suite to see')?.kind).toBe('continuation');
-    // A command line is all answer: no question may name its words (leak.ts), so none is asked.
-    expect(byAnswer.has('npm test -- --reporter=dot')).toBe(false);
+    // A command line is all answer: no question may name its words (leak.ts); the sentence that
+    // announces it, the line a reader reads on from (findable.ts), gives the hints.
+    expect(byAnswer.get('npm test -- --reporter=dot')).toMatchObject({
+      kind: 'continuation',
+      question: 'Which command failed when the agent ran it with `bash`? (context: fine, suite)',
+    });
     // The error line is all answer too.
     expect(byAnswer.has('Error: connect ECONNREFUSED 127.0.0.1:5432')).toBe(false);
     expect(byAnswer.get('5432')?.kind).toBe('recall');
@@ -85,7 +119,7 @@ describe('generateProbes on the fixture session', async () => {
       const read = readProbe([...messages, { type: 'message', id: 'q', role: 'user', text: probe.question }]);
       return !gradeAnswer(probe.expected, read.answer).correct;
     });
-    expect(probes).toHaveLength(9);
+    expect(probes).toHaveLength(14);
     expect(missed.map(answerOf)).toEqual([]);
   });
 
@@ -119,10 +153,11 @@ describe('generateProbes on the fixture session', async () => {
     const capped = generateProbes(transcript, { max: 8 });
     expect(capped).toHaveLength(8);
     expect(new Set(capped.map((p) => p.kind)).size).toBe(4);
-    const positions = capped.map((p) => messages.findIndex((m) => m.id === p.evidence[0]));
+    // Where each fact was read: its last evidence message (an earlier one may hold the answer too).
+    const positions = capped.map((p) => messages.findIndex((m) => m.id === p.evidence.at(-1)));
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
     // Taking the first eight candidates would stop at the eighth one's message; spreading goes further.
-    const firstEightEnd = messages.findIndex((m) => m.id === probes[7]?.evidence[0]);
+    const firstEightEnd = messages.findIndex((m) => m.id === probes[7]?.evidence.at(-1));
     expect(Math.max(...positions)).toBeGreaterThan(firstEightEnd);
     expect(generateProbes(transcript, { max: 0 })).toEqual([]);
   });

@@ -40,7 +40,7 @@ describe('loadProbeFile', () => {
     ['unknown-key.yaml', 7, 'probes.0.expected.exactly', /Unrecognized key/],
     ['invalid-line.jsonl', 2, 'extra', /Unrecognized key/],
     ['broken.jsonl', 2, undefined, /invalid JSON/],
-    ['broken.yaml', 4, undefined, /invalid YAML/],
+    ['broken.yaml', 4, undefined, /not valid YAML/],
     ['duplicate.yaml', 3, 'probes.1.id', /duplicate probe id "same"/],
     ['wrong-root.json', 1, 'questions', /unknown key/],
   ])('rejects %s naming line %i and field %j', async (file, line, field, problem) => {

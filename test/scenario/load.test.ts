@@ -19,7 +19,7 @@ function errorOf(fn: () => unknown): InputError {
 describe('parseScenarioText', () => {
   const table: { name: string; text: string; line: number | undefined; field: string | undefined; says: RegExp }[] = [
     { name: 'a wrong type names its line and field', text: 'name: a\ntranscript: t.ctx.jsonl\nwindow: lots\n', line: 3, field: 'window', says: /number/ },
-    { name: 'an unknown key is refused', text: 'name: a\ntranscript: t.ctx.jsonl\nwindwo: 100\n', line: 1, field: undefined, says: /windwo/ },
+    { name: 'an unknown key is refused', text: 'name: a\ntranscript: t.ctx.jsonl\nwindwo: 100\n', line: 3, field: 'windwo', says: /windwo/ },
     { name: 'a missing name', text: 'transcript: t.ctx.jsonl\n', line: 1, field: 'name', says: /./ },
     { name: 'a nested field', text: 'name: a\ntranscript: t.ctx.jsonl\nquota:\n  tpm: -5\n', line: 4, field: 'quota.tpm', says: /./ },
     { name: 'broken YAML', text: 'name: a\ntranscript: [unclosed\n', line: 3, field: undefined, says: /YAML/ },

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { indexContext, passageAt, passageMemoSizes, scoreIndexed, textPassages } from '../../src/simulator/passage-index.js';
 import { answerFromContext, rankPassages, readProbe, splitPassages } from '../../src/simulator/reader.js';
-import { extractQuestionTerms } from '../../src/simulator/terms.js';
+import { extractQuestionTerms, extractTerms } from '../../src/simulator/terms.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
+import { editedLists } from '../helpers/list-edits.js';
 
 /** A small seeded generator, so that the varied sessions are the same at every run. */
 function lcg(seed: number): () => number {
@@ -65,6 +66,17 @@ describe('the passage index', () => {
       passages.forEach((passage, i) => expect(passageAt(context, i)).toEqual(passage));
       expect(passageAt(context, passages.length)).toBeUndefined();
       expect(passageAt(context, -1)).toBeUndefined();
+    }
+  });
+
+  it('indexes a list read after others as from scratch, whatever the edits between reads (appends, cuts, swaps, earlier versions)', () => {
+    const pool = sessionOf(13, 40);
+    for (const messages of editedLists(pool, 300, 5)) {
+      const context = indexContext(messages);
+      const passages = splitPassages(messages);
+      expect(context.count).toBe(passages.length);
+      expect(context.totalLength).toBe(passages.reduce((n, p) => n + extractTerms(p.text).length, 0));
+      passages.forEach((passage, i) => expect(passageAt(context, i)).toEqual(passage));
     }
   });
 

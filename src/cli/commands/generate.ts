@@ -6,6 +6,7 @@ import { serializeTranscript, writeTranscript } from '../../transcript/write.js'
 import { FACT_POSITIONS, type FactPosition } from '../../transcript/synthetic/placement.js';
 import { addExamples, addOutOption, outOf, parseChoice, parsePositiveInt } from '../options.js';
 import { checkOutFile } from '../out-dir.js';
+import { describeSchemaError } from '../../validate.js';
 
 interface GenerateFlags {
   steps?: number;
@@ -82,7 +83,6 @@ function toOptions(flags: GenerateFlags): SyntheticOptions {
   const options = Object.fromEntries(Object.entries(flags).filter(([key, value]) => key !== 'out' && key !== 'output' && value !== undefined));
   const parsed = syntheticOptionsSchema.safeParse(options);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const key = String(issue?.path[0] ?? '') as keyof SyntheticOptions;
-  throw new UsageError(`${FLAG_OF[key] ?? 'generate'}: ${issue?.message ?? 'invalid value'}`);
+  const { path, message } = describeSchemaError(parsed.error, 'invalid value');
+  throw new UsageError(`${FLAG_OF[String(path[0] ?? '') as keyof SyntheticOptions] ?? 'generate'}: ${message}`);
 }

@@ -8,9 +8,10 @@ import { renderTerminalRecommendation } from '../../report/terminal-recommendati
 import { writeReportFiles } from '../../report/write.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir } from '../out-dir.js';
-import { displayPath } from '../../paths.js';
+import { givenPath } from '../../paths.js';
 import { addExamples, parseList, useColor } from '../options.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
+import { describeSeed } from '../../report/notes.js';
 
 interface MergeFlags extends DecisionFlags {
   out: string;
@@ -35,10 +36,10 @@ export function register(program: Command): void {
     checkOutDir(resolve(flags.out));
     const written = await writeReportFiles(resolve(flags.out), renderReports(resultForWriting(result, true), flags.reports));
     if (flags.quiet === true) return;
-    process.stdout.write(`ctxbench ${result.tool.version} · seed ${result.seed} · ${result.mode} providers · merged ${files.length} shards\n\n`);
+    process.stdout.write(`ctxbench ${result.tool.version} · ${describeSeed(result)} · ${result.mode} providers · merged ${files.length} shards\n\n`);
     if (result.recommendation !== undefined)
       process.stdout.write(`${renderTerminalRecommendation(result.recommendation, { color: useColor(process.stdout) })}\n`);
     process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
-    process.stdout.write(`\n${result.units.length} runs · wrote ${written.length} files to ${displayPath(resolve(flags.out))}/\n`);
+    process.stdout.write(`\n${result.units.length} runs · wrote ${written.length} files to ${givenPath(flags.out)}/\n`);
   });
 }

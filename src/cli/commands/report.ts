@@ -4,16 +4,19 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../../errors.js';
 import { RESULT_SCHEMA_VERSION, type RunResult } from '../../metrics/types.js';
-import { displayPath } from '../../paths.js';
+import { givenPath } from '../../paths.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
-import { addExamples, parseList } from '../options.js';
+import { addExamples, addDeprecatedOption, parseList } from '../options.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir, lockOutDir } from '../out-dir.js';
 import { recommendRun } from '../../run/recommend-run.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
+import { parseInput } from '../../validate.js';
 
 interface ReportFlags extends DecisionFlags {
+  reports?: string[];
+  /** The old spelling of --reports. */
   format?: string[];
   out?: string;
   quiet?: boolean;
@@ -46,7 +49,7 @@ export function register(program: Command): void {
     .description('re-render reports from a saved result.json, without running anything')
     .argument('<result>', 'a result.json written by `ctxbench run`')
     .option(
-      '--format <formats>',
+      '--reports <formats>',
       `comma-separated formats (default: all but json: ${reporterNames()
         .filter((n) => n !== 'json')
         .join(', ')})`,
@@ -54,10 +57,11 @@ export function register(program: Command): void {
     )
     .option('-o, --out <dir>', 'output folder (default: the folder of the result file)')
     .option('--quiet', 'print nothing but errors');
+  addDeprecatedOption(command, '--format <formats>', '--reports', parseList);
   addDecisionOptions(command);
   addExamples(command, [
     ['ctxbench report reports/latest/result.json', 'every report again, beside the result'],
-    ['ctxbench report result.json --format html,md -o /tmp/r', 'two formats, elsewhere'],
+    ['ctxbench report result.json --reports html,md -o /tmp/r', 'two formats, elsewhere'],
     ['ctxbench report result.json --objective tokens --min-recall 0.8', 'the recommendation again, under another objective and floor'],
   ]);
   command.action(async (file: string, flags: ReportFlags) => {
@@ -66,8 +70,8 @@ export function register(program: Command): void {
     // or a stopped run's result has none, as when it was written.
     const whole = saved.shard === undefined && saved.partial === undefined;
     const result = whole ? { ...saved, recommendation: recommendRun(saved.units, decisionOf(flags)) } : saved;
-    // result.json is the input; rewriting it is opt-in (`--format json`).
-    const formats = flags.format ?? reporterNames().filter((name) => name !== 'json');
+    // result.json is the input; rewriting it is opt-in (`--reports json`).
+    const formats = flags.reports ?? flags.format ?? reporterNames().filter((name) => name !== 'json');
     const out = resolve(flags.out ?? dirname(file));
     checkOutDir(out);
     // A folder a running run holds is refused: its reports would be overwritten under it.
@@ -78,13 +82,13 @@ export function register(program: Command): void {
     } finally {
       lock.release();
     }
-    if (flags.quiet !== true) process.stdout.write(`wrote ${written.length} files to ${displayPath(out)}/\n`);
+    if (flags.quiet !== true) process.stdout.write(`wrote ${written.length} files to ${givenPath(flags.out ?? dirname(file))}/\n`);
   });
 }
 
 /** Reads and checks a saved result; anything unusable is an InputError naming the file. */
 async function readResult(file: string): Promise<RunResult> {
-  const shown = displayPath(resolve(file));
+  const shown = givenPath(file);
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -103,11 +107,7 @@ async function readResult(file: string): Promise<RunResult> {
     const found = version === undefined ? 'none' : JSON.stringify(version);
     throw new InputError({ file: shown, field: 'schemaVersion' }, `expected result schema version ${RESULT_SCHEMA_VERSION}, found ${found}`);
   }
-  const parsed = resultShape.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InputError({ file: shown, field: issue?.path.join('.') ?? '' }, issue?.message ?? 'not a ctxbench result');
-  }
+  parseInput(resultShape, data, { file: shown, what: 'not a ctxbench result' });
   return data as RunResult;
 }
 

@@ -39,6 +39,7 @@ interface RunFlags extends ScenarioFlags, DecisionFlags {
   reports?: string[];
   quiet?: boolean;
   workers: number;
+  memo: boolean;
   shard?: ShardSpec;
   cache: boolean;
   cacheDir: string;
@@ -54,7 +55,7 @@ interface RunFlags extends ScenarioFlags, DecisionFlags {
 }
 
 /** Flags that may go with --resume: how to run and what to do after, not what to run (the journal says). */
-const RESUME_FLAGS = new Set(['resume', 'workers', 'quiet', 'cache', 'cacheDir', 'baseline', 'checkConfig', 'requestTimeout']);
+const RESUME_FLAGS = new Set(['resume', 'workers', 'memo', 'quiet', 'cache', 'cacheDir', 'baseline', 'checkConfig', 'requestTimeout']);
 
 export function register(program: Command): void {
   const command = program
@@ -117,7 +118,14 @@ async function runCommand(given: string[] | undefined, flags: RunFlags, command:
   const out = flags.resume ?? flags.out;
   const request = resume ? requestOfJournal(resolve(out)) : requestOf(paths, flags);
   if (!resume && !quiet) process.stdout.write(await describeAdHocScenarios(paths, request.overrides, flags.strategies ?? []));
-  const result = await runSession(request, { out, workers: flags.workers, quiet, resume, requestTimeoutMs: flags.requestTimeout * 1000 });
+  const result = await runSession(request, {
+    out,
+    workers: flags.workers,
+    memo: flags.memo,
+    quiet,
+    resume,
+    requestTimeoutMs: flags.requestTimeout * 1000,
+  });
   if (flags.baseline !== undefined) {
     if (!quiet) process.stdout.write('\n');
     // A corpus's units came back summary-only: the check pairs steps and answers, so it reads them from result.json.

@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { resolve } from 'node:path';
 import type { ProviderName } from '../../contracts/provider.js';
 import { runSweep } from '../../sweep/run.js';
@@ -9,12 +9,13 @@ import { writeReportFiles } from '../../report/write.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir, lockOutDir, refuseHeldOutDir } from '../out-dir.js';
 import { DEFAULT_SEED } from '../../scenario/resolve.js';
-import { displayPath } from '../../paths.js';
+import { givenPath } from '../../paths.js';
 import { GateError, UsageError } from '../../errors.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import {
   addExamples,
   bundledSuite,
+  addDeprecatedOption,
   parseChoice,
   parseList,
   parsePositiveInt,
@@ -41,6 +42,7 @@ interface SweepFlags extends ScenarioFlags, DecisionFlags {
   reports: string[];
   quiet?: boolean;
   workers: number;
+  memo: boolean;
   cache: boolean;
   cacheDir: string;
   prices?: PriceFile;
@@ -60,7 +62,6 @@ export function register(program: Command): void {
     ])
     .option('--sample <n>', 'run a seeded random sample of n grid points', parsePositiveInt('--sample'))
     .option('--sample-seed <n>', `seed of the sample (default ${DEFAULT_SEED})`, parsePositiveInt('--sample-seed'))
-    .addOption(new Option('--seed <n>', 'deprecated: --sample-seed').argParser(parsePositiveInt('--seed')).hideHelp())
     .option('--front <axis>', "the front's spending axis against recall: cost (default) or tokens", parseChoice('--front', ['cost', 'tokens'] as const), 'cost')
     .option('--provider <name>', 'mock (default), gemini or openai', parseChoice('--provider', ['mock', 'gemini', 'openai'] as const), 'mock')
     .option('--base-url <url>', 'OpenAI-compatible base URL (live openai)')
@@ -69,6 +70,7 @@ export function register(program: Command): void {
     .option('-o, --out <dir>', 'output folder', 'reports/sweep')
     .option('--reports <formats>', `reports of the underlying run besides sweep.* (of ${reporterNames().join(', ')})`, parseList, ['json', 'csv'])
     .option('--quiet', 'print nothing but errors');
+  addDeprecatedOption(command, '--seed <n>', '--sample-seed', parsePositiveInt('--seed'));
   addRequestTimeoutOption(addParallelOptions(addDecisionOptions(addScenarioOptions(command)))).action(sweepCommand);
   addExamples(command, [
     ["ctxbench sweep --grid 'codex-rebuild.trigger=0.5..0.95:0.05'", 'ten points over the bundled suite'],
@@ -89,7 +91,6 @@ async function sweepCommand(given: string[] | undefined, flags: SweepFlags): Pro
   refuseHeldOutDir(out);
   const progress = createProgress({ quiet: flags.quiet === true });
   const live = flags.provider !== 'mock';
-  if (flags.seed !== undefined) process.stderr.write('ctxbench: sweep --seed is deprecated: use --sample-seed\n');
   const sampleSeed = flags.sampleSeed ?? flags.seed ?? DEFAULT_SEED;
   const sweep = await runSweep({
     scenarios: paths.length > 0 ? paths : bundledSuite(),
@@ -105,6 +106,7 @@ async function sweepCommand(given: string[] | undefined, flags: SweepFlags): Pro
     },
     ...(flags.baseUrl !== undefined ? { baseUrl: flags.baseUrl } : {}),
     workers: flags.workers,
+    ...(flags.memo ? {} : { memo: false }),
     requestTimeoutMs: flags.requestTimeout * 1000,
     ...cacheDirOf(flags, live),
     onUnit: progress.onUnit,
@@ -120,7 +122,7 @@ async function sweepCommand(given: string[] | undefined, flags: SweepFlags): Pro
   }
   if (flags.quiet !== true) {
     process.stdout.write(renderSweepTerminal(sweep));
-    process.stdout.write(`wrote ${written.length} files to ${displayPath(out)}/\n`);
+    process.stdout.write(`wrote ${written.length} files to ${givenPath(flags.out)}/\n`);
   }
   if (sweep.recommendation.strategy === null) throw new GateError(`no recommendation: ${sweep.recommendation.reason}`);
 }

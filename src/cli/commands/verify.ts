@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { basename, extname, resolve } from 'node:path';
 import { GateError, UsageError } from '../../errors.js';
 import type { ExternalStrategySource, StrategySpec } from '../../scenario/types.js';
-import { parsePositiveInt, parseStrategyTimeout, STRATEGY_TIMEOUT_FLAG, STRATEGY_TIMEOUT_HELP } from '../options.js';
+import { addDeprecatedOption, addExamples, parsePositiveInt, parseStrategyTimeout, STRATEGY_TIMEOUT_FLAG, STRATEGY_TIMEOUT_HELP } from '../options.js';
 import { loadStrategyModules } from '../../strategies/external/module-loader.js';
 import { checkConformance, conformanceSession, CONFORMANCE_WINDOW, type Violation } from '../../replay/conformance.js';
 import { resolveStrategy } from '../../replay/resolve-strategy.js';
@@ -19,18 +19,18 @@ const MODULE_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
 const SHOWN = 20;
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('verify')
     .description('check a strategy of your own against the invariants every built-in keeps (exit 1 when one breaks)')
     .argument('<target...>', 'a strategy module (.js, .mjs), or after -- the command of a policy process (docs/process-protocol.md)')
     .option('--options <json>', "the strategy's options as a JSON object (default: its defaults)", parseOptionsFlag)
-    .option(STRATEGY_TIMEOUT_FLAG, STRATEGY_TIMEOUT_HELP.replace("the scenario's timeoutMs, else ", ''), parseStrategyTimeout)
-    .option('--timeout-ms <ms>', 'the same limit in milliseconds (kept for older scripts)', parsePositiveInt('--timeout-ms'))
-    .addHelpText(
-      'after',
-      '\nExamples:\n  ctxbench verify examples/js-policy/masking.mjs\n  ctxbench verify --options \'{"keepLast":5}\' -- python3 examples/python-policy/masking.py\n',
-    )
-    .action(verifyCommand);
+    .option(STRATEGY_TIMEOUT_FLAG, STRATEGY_TIMEOUT_HELP.replace("the scenario's timeoutMs, else ", ''), parseStrategyTimeout);
+  addDeprecatedOption(command, '--timeout-ms <ms>', '--strategy-timeout <seconds>', parsePositiveInt('--timeout-ms'));
+  addExamples(command, [
+    ['ctxbench verify examples/js-policy/masking.mjs', 'a JS strategy module with its default options'],
+    ['ctxbench verify --options \'{"keepLast":5}\' -- python3 examples/python-policy/masking.py', 'a policy process, with options'],
+  ]);
+  command.action(verifyCommand);
 }
 
 async function verifyCommand(target: string[], flags: VerifyFlags): Promise<void> {

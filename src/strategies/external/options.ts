@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { describeSchemaError } from '../../validate.js';
 
 /**
  * What a plain validate function returns for a strategy's raw options: the options with their
@@ -25,7 +26,7 @@ export function optionsFromValidate<Options>(validate: ValidateOptions<Options>)
     parse(raw: unknown): Options {
       const parsed = safeParse(raw);
       if (parsed.success) return parsed.data;
-      throw new Error(parsed.error.issues[0]?.message ?? 'invalid options');
+      throw new Error(describeSchemaError(parsed.error, 'invalid options').message);
     },
   };
   return schema as unknown as z.ZodType<Options>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messageEventSchema } from '../../transcript/schema.js';
+import { describeSchemaError } from '../../validate.js';
 
 /**
  * The JSON-lines protocol a policy process speaks (docs/process-protocol.md). One JSON object per
@@ -69,9 +70,8 @@ export function parsePolicyLine(line: string): { ok: true; message: PolicyMessag
   }
   const parsed = policyMessageSchema.safeParse(json);
   if (parsed.success) return { ok: true, message: parsed.data };
-  const issue = parsed.error.issues[0];
-  const field = (issue?.path ?? []).map(String).join('.');
-  return { ok: false, problem: `wrote a malformed message${field === '' ? '' : ` (field ${field})`}: ${issue?.message ?? 'invalid'}: ${quote(line)}` };
+  const { field, message } = describeSchemaError(parsed.error);
+  return { ok: false, problem: `wrote a malformed message${field === '' ? '' : ` (field ${field})`}: ${message}: ${quote(line)}` };
 }
 
 /** A line as an error message quotes it: at most 200 characters. */

@@ -1,3 +1,4 @@
+import { runWeakMap } from '../../memo.js';
 import type { ContextMessage } from '../../transcript/types.js';
 
 /**
@@ -9,7 +10,7 @@ import type { ContextMessage } from '../../transcript/types.js';
  * the message (messages are never changed once built); what depends on a unit's tokenizer names
  * it with `scopeOf(env.count)`.
  */
-const derived = new WeakMap<ContextMessage, Map<unknown, unknown>>();
+const derived = runWeakMap<ContextMessage, Map<unknown, unknown>>();
 
 /** `edit` is a name, or an object that names the edit by identity (a module's placeholder function, say: never one made per call). */
 export function deriveOnce<T>(message: ContextMessage, edit: string | object, build: () => T): T {

@@ -1,3 +1,4 @@
+import { runWeakMap } from '../../memo.js';
 import type { ContextMessage } from '../../transcript/types.js';
 
 /**
@@ -39,7 +40,7 @@ export function createBook(): EvictionBook {
 }
 
 /** Each book's blocks by member id, built once (a book is never changed: evictions commit a new one). */
-const blockIndexes = new WeakMap<EvictionBook, Map<string, EvictionBlock>>();
+const blockIndexes = runWeakMap<EvictionBook, Map<string, EvictionBlock>>();
 
 function indexBlocks(book: EvictionBook): Map<string, EvictionBlock> {
   let byId = blockIndexes.get(book);
@@ -60,7 +61,7 @@ interface EvictionPass {
 }
 
 /** The last passes of each book: a history grows by a message or two between two steps. */
-const passesOf = new WeakMap<EvictionBook, EvictionPass[]>();
+const passesOf = runWeakMap<EvictionBook, EvictionPass[]>();
 const PASSES_KEPT = 2;
 
 /**

@@ -1,4 +1,4 @@
-import { createTextMemo } from '../../memo.js';
+import { runTextMemo } from '../../memo.js';
 
 /**
  * Retrieval hints: the marker a strategy leaves where it removed text that it kept in the
@@ -18,7 +18,7 @@ export function retrievalHint(key: string): string {
  * at every message of a context at every step, and kept messages hand them the same texts again.
  * A pure function of the text; emptied when large.
  */
-const hintMemo = createTextMemo<readonly string[]>(8_000_000);
+const hintMemo = runTextMemo<readonly string[]>('strategy-hints');
 
 /** The keys of every retrieval hint in `text`, in order (a new array: callers may add to it). */
 export function findRetrievalHints(text: string): string[] {

@@ -1,5 +1,5 @@
 import type { ContextMessage, ControlEvent, TranscriptEvent } from '../../transcript/types.js';
-import { createPositionsMemo } from '../../list-memo.js';
+import { createPositionsMemo } from '../../memo.js';
 
 /**
  * The conversation as the agent sees it, kept by strategies that build on the plain history.

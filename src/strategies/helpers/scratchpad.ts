@@ -1,3 +1,4 @@
+import { runOwned } from '../../memo.js';
 import type { ContextMessage } from '../../transcript/types.js';
 
 /**
@@ -37,15 +38,16 @@ export function syntheticSystem(id: string, kind: string, heading: string, lines
   if (lines.length === 0) return undefined;
   const text = [heading, ...lines].join('\n');
   const key = `${kind}\u0000${id}`;
-  const last = lastBlocks.get(key);
+  const blocks = lastBlocks();
+  const last = blocks?.get(key);
   if (last?.text === text) return last;
   const message: ContextMessage = { type: 'message', id, role: 'system', text, synthetic: kind };
-  lastBlocks.set(key, message);
+  blocks?.set(key, message);
   return message;
 }
 
 /** The last block made of each kind and id (a handful: scratchpads and state blocks). */
-const lastBlocks = new Map<string, ContextMessage>();
+const lastBlocks = runOwned(() => new Map<string, ContextMessage>());
 
 /** The scratchpad as a synthetic system message, or undefined when it is empty. */
 export function scratchpadMessage(id: string, notes: readonly string[]): ContextMessage | undefined {

@@ -8,6 +8,7 @@ import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builde
 import { parseHeadObjects, readJsonLines, type JsonLine } from './shared/lines.js';
 import { normalizeTime, parseShape } from './shared/validate.js';
 import { withDerivedTasks } from '../tasks/derive.js';
+import { createFileState, noteToolCall, noteToolResult, restoreAfterCompaction, type FileState } from '../claude-restored.js';
 
 const blockSchema = z.looseObject({ type: z.string() });
 const contentSchema = z.union([z.string(), z.array(blockSchema)]);
@@ -16,7 +17,12 @@ const knownBlockSchemas = {
   text: z.looseObject({ type: z.literal('text'), text: z.string() }),
   thinking: z.looseObject({ type: z.literal('thinking'), thinking: z.string() }),
   tool_use: z.looseObject({ type: z.literal('tool_use'), id: z.string().min(1), name: z.string().min(1), input: z.record(z.string(), z.unknown()).nullish() }),
-  tool_result: z.looseObject({ type: z.literal('tool_result'), tool_use_id: z.string().min(1), content: contentSchema.nullish() }),
+  tool_result: z.looseObject({
+    type: z.literal('tool_result'),
+    tool_use_id: z.string().min(1),
+    content: contentSchema.nullish(),
+    is_error: z.boolean().nullish(),
+  }),
 };
 
 const usageSchema = z.looseObject({
@@ -46,7 +52,7 @@ type Block =
   | { kind: 'text'; text: string }
   | { kind: 'thinking'; text: string }
   | { kind: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { kind: 'tool_result'; callId: string; text: string }
+  | { kind: 'tool_result'; callId: string; text: string; isError: boolean }
   | { kind: 'other'; type: string };
 
 /** One line, checked and flattened; `apply` trusts it. */
@@ -72,6 +78,8 @@ interface ClaudeState {
   asSidechain: boolean;
   /** TodoWrite calls by id: their results went to the model with the list attached (see todoReminder). */
   todoWrites: Map<string, unknown>;
+  /** The files read or written so far and the todo list: what a compaction re-attaches (claude-restored.ts). */
+  fileState: FileState;
 }
 
 export const claudeCode: Importer = {
@@ -100,7 +108,7 @@ export async function buildClaudeTranscript(
   lines: AsyncIterable<JsonLine> | Iterable<JsonLine>,
   asSidechain: boolean,
 ): Promise<Transcript> {
-  const state: ClaudeState = { byApiId: new Map(), seenUuids: new Set(), asSidechain, todoWrites: new Map(), hasHistory: false };
+  const state: ClaudeState = { byApiId: new Map(), seenUuids: new Set(), asSidechain, todoWrites: new Map(), hasHistory: false, fileState: createFileState() };
   for await (const { line, value } of lines) {
     builder.attempt(() => applyLine(builder, state, parseLine(builder.file, line, value)));
   }
@@ -133,7 +141,7 @@ function parseBlock(block: { type: string }, where: { file: string; line: number
     }
     case 'tool_result': {
       const result = parseShape(knownBlockSchemas.tool_result, block, where);
-      return { kind: 'tool_result', callId: result.tool_use_id, text: resultText(result.content) };
+      return { kind: 'tool_result', callId: result.tool_use_id, text: resultText(result.content), isError: result.is_error === true };
     }
     default:
       return { kind: 'other', type: block.type };
@@ -173,6 +181,7 @@ function applyUser(builder: TranscriptBuilder, state: ClaudeState, { record, blo
   for (const block of blocks) {
     if (block.kind === 'tool_result') {
       builder.addToolResult({ id: `${id}/${block.callId}`, callId: block.callId, text: block.text + todoReminder(state, block.callId), at });
+      noteToolResult(state.fileState, block.callId, block.text, block.isError);
       state.hasHistory = true;
     } else if (block.kind === 'text') texts.push(block.text);
     // An image or document the user attached: a marker keeps its place in the conversation.
@@ -182,16 +191,24 @@ function applyUser(builder: TranscriptBuilder, state: ClaudeState, { record, blo
   const text = texts.join('\n');
   if (isCompactionSummary(record, text)) {
     // The summary that replaced the history at the last compact boundary: it belongs to that event.
-    if (state.openCompaction !== undefined && state.openCompaction.summary === undefined) state.openCompaction.summary = text;
+    // What Claude Code re-attached with it is rebuilt from the files read before (claude-restored.ts).
+    if (state.openCompaction !== undefined && state.openCompaction.summary === undefined) {
+      state.openCompaction.summary = text;
+      withRestored(state.openCompaction, restoreAfterCompaction(state.fileState));
+    }
     // Claude Code 1.0.8x repeats the summary that closed the previous file as the first line of the
     // next one: there it replaces no history of this file, it is where this file's context begins.
     else if (!state.hasHistory) builder.addMessage({ id, role: 'user', text, at });
-    else builder.addCompaction({ id, summary: text, at });
+    else withRestored(builder.addCompaction({ id, summary: text, at }), restoreAfterCompaction(state.fileState));
     state.hasHistory = true;
     return;
   }
   state.hasHistory = true;
   builder.addMessage({ id, role: 'user', text, at });
+}
+
+function withRestored(event: CompactionEvent, restored: string[]): void {
+  if (restored.length > 0) event.restored = restored;
 }
 
 /** Claude Code 1.0.8x writes no boundary, and not every version marks the summary: it opens a new chain with these words. */
@@ -218,7 +235,11 @@ function applyAssistant(builder: TranscriptBuilder, state: ClaudeState, { record
     state.byApiId.set(apiId, message);
   }
   for (const block of blocks) {
-    if (block.kind === 'tool_use' && block.name === 'TodoWrite') state.todoWrites.set(block.id, block.input.todos);
+    if (block.kind === 'tool_use') noteToolCall(state.fileState, block);
+    if (block.kind === 'tool_use' && block.name === 'TodoWrite') {
+      state.todoWrites.set(block.id, block.input.todos);
+      state.fileState.todos = block.input.todos;
+    }
     appendAssistantBlock(builder, message, block);
   }
   const usage = convertUsage(record.message?.usage);

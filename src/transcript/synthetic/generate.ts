@@ -8,6 +8,7 @@ import { MARKER_PATTERN, renderDraft, type Draft, type DraftFact } from './rende
 import { ALNUM, createProject, randomString } from './vocab.js';
 import { pickAbsentQuestions } from './hard.js';
 import { FACT_POSITIONS } from './placement.js';
+import { describeSchemaError } from '../../validate.js';
 
 /**
  * A seeded synthetic session of a coding agent (DESIGN.md §6: probes planted by the generator).
@@ -113,8 +114,8 @@ function identityOf(options: SyntheticOptions): Partial<SyntheticOptions> {
 function parseOptions(input: SyntheticOptionsInput): SyntheticOptions {
   const parsed = syntheticOptionsSchema.safeParse(input);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new UsageError(`invalid synthetic option ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+  const { field, message } = describeSchemaError(parsed.error);
+  throw new UsageError(`invalid synthetic option ${field}: ${message}`);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { InputError, type InputLocation } from '../../../errors.js';
+import type { InputLocation } from '../../../errors.js';
+import { parseInput } from '../../../validate.js';
 
 /**
  * Checks one foreign record against the (loose) schema of the fields an importer reads. Foreign
@@ -8,12 +9,8 @@ import { InputError, type InputLocation } from '../../../errors.js';
  * @throws InputError at `where`, its field extended by the path of the first problem.
  */
 export function parseShape<T>(schema: z.ZodType<T>, value: unknown, where: InputLocation): T {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = [where.field, ...(issue?.path ?? []).map(String)].filter((part) => part !== undefined && part !== '');
-  const field = path.join('.');
-  throw new InputError({ ...where, ...(field === '' ? {} : { field }) }, issue?.message ?? 'unexpected shape');
+  const at = where.field === undefined || where.field === '' ? [] : [where.field];
+  return parseInput(schema, value, { file: where.file, line: where.line, at });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createListMemo, createPositionsMemo } from '../src/list-memo.js';
+import { createListMemo, createPositionsMemo } from '../src/memo.js';
 import { editedLists } from './helpers/list-edits.js';
 
 describe('createListMemo', () => {
