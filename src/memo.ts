@@ -64,6 +64,17 @@ export function openRunMemos(options: RunMemoOptions = {}): () => void {
   };
 }
 
+/**
+ * Empties every memo of the open store (each is made again on next use); the run stays open. A
+ * corpus unit calls it between logs (run/execute-unit.ts): its logs share almost no text, and
+ * per-object memos keyed on a log's messages, which live as long as the run, would otherwise
+ * hold what every log computed until the run ends.
+ */
+export function emptyRunMemos(): void {
+  if (owner === undefined) return;
+  for (const drop of dropHooks) drop();
+}
+
 /** Runs `body` with the run's memo store open, closing it however `body` ends. */
 export async function withRunMemos<T>(options: RunMemoOptions, body: () => Promise<T>): Promise<T> {
   const close = openRunMemos(options);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeTestMemos, openTestMemos } from './helpers/test-memos.js';
-import { createTextMemo, memosEnabled, openRunMemos, runTextMemo, runWeakMap, withRunMemos, createListMemo } from '../src/memo.js';
+import { createTextMemo, emptyRunMemos, memosEnabled, openRunMemos, runTextMemo, runWeakMap, withRunMemos, createListMemo } from '../src/memo.js';
 
 describe('createTextMemo', () => {
   it('computes each text once, undefined included, and keeps two generations of half its characters', () => {
@@ -78,6 +78,23 @@ describe('memos owned by the run', () => {
     closeOuter();
     closeOuter();
     expect([memo.size, objects.get(key), memosEnabled()]).toEqual([0, undefined, false]);
+  });
+
+  it('empty on demand while the run stays open (a corpus between its logs), and fill again', async () => {
+    const memo = runTextMemo<number>('strategy-hints');
+    const objects = runWeakMap<object, number>();
+    const key = {};
+    const { length, computed } = counter();
+    await withRunMemos({}, async () => {
+      memo.get('log one', length);
+      objects.set(key, 1);
+      emptyRunMemos();
+      expect([memo.size, objects.has(key), memosEnabled()]).toEqual([0, false, true]);
+      memo.get('log one', length);
+      memo.get('log one', length);
+    });
+    expect(computed()).toBe(2);
+    emptyRunMemos();
   });
 
   it('compute every value each time in a run opened with memos off, with the same values', async () => {

@@ -11,6 +11,8 @@ import type { Transcript } from '../transcript/types.js';
 import { importClaudeSidechains } from '../transcript/claude-sidechains.js';
 import { displayPath } from '../paths.js';
 import { createLogCombiner } from './combine-logs.js';
+import { CORPUS_LOGS } from '../metrics/corpus.js';
+import { emptyRunMemos } from '../memo.js';
 import type { PlannedUnit, ScenarioRef } from './plan.js';
 import { listTranscriptLogs, loadScenarioFile } from '../scenario/load.js';
 import { resolveScenario, scenarioSeed, transcriptSource } from '../scenario/resolve.js';
@@ -243,7 +245,12 @@ async function runPlannedUnit(
   const combiner = createLogCombiner();
   // Each log is a session of its own (its own clock, quota and simulator); the prefix keeps the
   // fault draws of one log independent of the others.
-  for (const [i, log] of logs.entries()) combiner.add({ log, result: await runLog(unit, ready, log, options, cache, retrySleep, `${unit.spec.label}/${i}/`) });
+  // A corpus's logs share almost no text: what one log memoized is dropped before the next.
+  const corpus = logs.length > CORPUS_LOGS;
+  for (const [i, log] of logs.entries()) {
+    if (corpus && i > 0) emptyRunMemos();
+    combiner.add({ log, result: await runLog(unit, ready, log, options, cache, retrySleep, `${unit.spec.label}/${i}/`) });
+  }
   return combiner.finish();
 }
 
