@@ -19,8 +19,8 @@ export interface RunMemoOptions {
 }
 
 let owner: MemoOwner | undefined;
-/** Run-owned memos, each emptied when the store is dropped. */
-const dropHooks: (() => void)[] = [];
+/** Run-owned memos, each emptied when the store is dropped; `bounded`: a text memo held to its share of the budget. */
+const dropHooks: { drop: () => void; bounded: boolean }[] = [];
 
 /**
  * Each text memo's share of the budget, in millions of characters: the bounds the memos had when
@@ -60,19 +60,21 @@ export function openRunMemos(options: RunMemoOptions = {}): () => void {
     held.users -= 1;
     if (held.users > 0 || owner !== held) return;
     owner = undefined;
-    for (const drop of dropHooks) drop();
+    for (const hook of dropHooks) hook.drop();
   };
 }
 
 /**
- * Empties every memo of the open store (each is made again on next use); the run stays open. A
- * corpus unit calls it between logs (run/execute-unit.ts): its logs share almost no text, and
- * per-object memos keyed on a log's messages, which live as long as the run, would otherwise
- * hold what every log computed until the run ends.
+ * Empties the open store's memos that no budget bounds (per-object memos, list memos, maps; each
+ * is made again on next use) and keeps its text memos; the run stays open. A corpus unit calls it
+ * between logs (run/execute-unit.ts): per-object memos keyed on a log's messages, which live as
+ * long as the run, would otherwise hold what every log computed until the run ends (a 100-log
+ * corpus peaked at twice the memory), while the text memos, bounded, are what the next strategy
+ * over the same log reads again (token counts).
  */
 export function emptyRunMemos(): void {
   if (owner === undefined) return;
-  for (const drop of dropHooks) drop();
+  for (const hook of dropHooks) if (!hook.bounded) hook.drop();
 }
 
 /** Runs `body` with the run's memo store open, closing it however `body` ends. */
@@ -94,12 +96,15 @@ export function memosEnabled(): boolean {
  * A value owned by the run (a map, a memo): made on first use while a run with memos is open,
  * dropped with the store. `undefined` when memos are off.
  */
-export function runOwned<T>(create: () => T): () => T | undefined {
+export function runOwned<T>(create: () => T, bounded = false): () => T | undefined {
   let value: T | undefined;
   let made = false;
-  dropHooks.push(() => {
-    value = undefined;
-    made = false;
+  dropHooks.push({
+    drop: () => {
+      value = undefined;
+      made = false;
+    },
+    bounded,
   });
   return () => {
     if (owner?.enabled !== true) return undefined;
@@ -113,7 +118,7 @@ export function runOwned<T>(create: () => T): () => T | undefined {
 
 /** A text memo owned by the run, bounded by its share of the run's budget; computes each time when memos are off. */
 export function runTextMemo<V>(name: MemoName, options: TextMemoOptions = {}): TextMemo<V> {
-  const memo = runOwned(() => createTextMemo<V>(shareOf(name), options));
+  const memo = runOwned(() => createTextMemo<V>(shareOf(name), options), true);
   return {
     get(text, compute) {
       const held = memo();
