@@ -193,7 +193,7 @@ function sameSettings(a: Record<string, unknown>, b: Record<string, unknown>): b
 
 /**
  * A point's score over its units: tokens, crashes and waiting summed; answer recall pooled as
- * correct answers / answers over every scenario (a scenario with more ask points weighs more, as
+ * correct answers / valid answers over every scenario (a scenario with more ask points weighs more, as
  * in a unit's own recall).
  */
 function scorePoint(units: readonly UnitResult[]): PointScore {
@@ -201,8 +201,10 @@ function scorePoint(units: readonly UnitResult[]): PointScore {
   let correct = 0;
   for (const unit of units) {
     for (const answer of unit.probes?.answers ?? []) {
-      // Unreached ask points are not answers; a crash is scored in `crashes`.
-      if (answer.unanswered === true) continue;
+      // Unreached ask points are not answers (a crash is scored in `crashes`), and an ask the
+      // reader misses on `full`'s context measures the reader (`invalid`): both are left out, as
+      // in a unit's own `answer_recall`.
+      if (answer.unanswered === true || answer.invalid === true) continue;
       asked += 1;
       if (answer.correct) correct += 1;
     }

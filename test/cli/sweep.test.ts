@@ -65,6 +65,20 @@ describe('ctxbench sweep', () => {
     expect(existsSync(join(out, 'result.json'))).toBe(true);
   });
 
+  it("scores a point's recall over the valid answers, as its units' answer_recall (a real log with an invalid ask)", async () => {
+    const out = tempDir();
+    const log = 'fixtures/real/claude-code-compactions/mclaude-97b0ffde.jsonl';
+    const { code } = await cli(['sweep', log, '--window', '100000', '--grid', 'codex-rebuild.trigger=0.9', '--out', out, '--quiet']);
+    expect(code).toBe(0);
+    const [, fullRow] = readFileSync(join(out, 'sweep.csv'), 'utf8').trim().split('\n');
+    const summary = readFileSync(join(out, 'summary.csv'), 'utf8').trim().split('\n');
+    const columns = (summary[0] as string).split(',');
+    const fullSummary = (summary[1] as string).split(',');
+    expect(fullSummary[columns.indexOf('invalid_asks')]).toBe('1');
+    expect(fullSummary[columns.indexOf('answer_recall')]).toBe('1');
+    expect(fullRow).toMatch(/^full,full,,\d+,1,0,/);
+  });
+
   it('runs a seeded sample of the grid', async () => {
     const out = tempDir();
     const args = [
