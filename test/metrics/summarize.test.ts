@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent, StepRecord } from '../../src/metrics/run-events.js';
 import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
+import { stepRecord } from '../helpers/records.js';
 
 function step(overrides: Partial<StepRecord> & { step: number }): StepRecord {
-  return {
-    messageId: `m${overrides.step}`,
-    atMs: overrides.step * 1000,
-    promptTokens: 1000,
-    completionTokens: 100,
-    contextTokens: 1000,
-    contextMessages: 4,
-    cachedPrefixTokens: 0,
-    overheadTokens: 0,
-    retries: 0,
-    rateLimitHits: 0,
-    waitMs: 0,
-    status: 'ok',
-    ...overrides,
-  };
+  return stepRecord(overrides.step, 1000, { atMs: overrides.step * 1000, completionTokens: 100, contextMessages: 4, ...overrides });
 }
 
 const steps: StepRecord[] = [

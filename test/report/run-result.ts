@@ -1,5 +1,6 @@
 import type { RunEvent, StepRecord } from '../../src/metrics/run-events.js';
 import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
+import { stepRecord } from '../helpers/records.js';
 import { RESULT_SCHEMA_VERSION, type ProbeAnswer, type RunResult, type UnitProbeResult, type UnitResult } from '../../src/metrics/types.js';
 
 /**
@@ -32,22 +33,14 @@ export function buildRunResult(): RunResult {
 }
 
 function record(step: number, prompt: number, overrides: Partial<StepRecord> = {}): StepRecord {
-  return {
-    step,
+  return stepRecord(step, prompt, {
     messageId: `a${step}`,
     atMs: step * 4600,
-    promptTokens: prompt,
     completionTokens: 120,
-    contextTokens: prompt,
     contextMessages: 2 + step * 2,
     cachedPrefixTokens: step === 0 ? 0 : Math.max(0, prompt - 900),
-    overheadTokens: 0,
-    retries: 0,
-    rateLimitHits: 0,
-    waitMs: 0,
-    status: 'ok',
     ...overrides,
-  };
+  });
 }
 
 function unit(
