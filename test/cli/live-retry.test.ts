@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cli } from '../helpers/cli.js';
@@ -6,21 +6,10 @@ import { tempDir } from '../helpers/temp.js';
 import type { LocalReply, LocalServer, SeenRequest } from '../helpers/local-server.js';
 import { geminiOk, isModelsCall, liveRunArgs, liveScenario, modelsOk, openaiOk, useLoopbackServers } from '../helpers/live-scenario.js';
 
-// Live runs against a loopback server. The live sleep is replaced by one that records each wait the
-// run asks for and returns at once, reporting that wait as the time that passed: what is checked is
-// which waits the retry policy asked for (the provider's hints honoured) and what the run reports,
-// never the wall clock. That the real sleep waits, and reports what it measured, is
-// test/providers/live-sleep.test.ts's.
-const sleeps = vi.hoisted(() => ({ asked: [] as number[] }));
-vi.mock('../../src/providers/live-sleep.js', () => ({
-  createLiveSleep: () => async (delayMs: number) => {
-    sleeps.asked.push(delayMs);
-    return Math.round(delayMs);
-  },
-}));
-beforeEach(() => {
-  sleeps.asked.length = 0;
-});
+// Live runs against a loopback server: retries wait for real, and what is reported is measured.
+// Every time check here is a lower bound (a wait that really happened, the run at least as long as
+// its waits): the behaviour under test, which a loaded machine can only lengthen, never a speed
+// target (those are in npm run bench).
 const loopback = useLoopbackServers();
 
 /** The step calls the server answered with `replies` in turn (then `last`); models calls succeed. */
@@ -41,33 +30,37 @@ function summaryRow(out: string): Record<string, string> {
 }
 
 const steps = (requests: SeenRequest[]) => requests.filter((r) => !isModelsCall(r));
-const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
+const gap = (requests: SeenRequest[], i: number) => (requests[i + 1]?.at ?? 0) - (requests[i]?.at ?? 0);
 const openaiRateLimit = (headers: Record<string, string>): LocalReply => ({
   status: 429,
   headers,
   body: { error: { message: 'Rate limit reached for gpt-4.1 on tokens per min (TPM)', type: 'tokens', code: 'rate_limit_exceeded' } },
 });
 
+// `elapsed` is only ever a lower bound in these tests (elapsed >= the waits the run reports): it
+// proves live mode really sleeps, and a loaded machine can only make it longer, never fail it.
 async function runLive(provider: 'openai' | 'gemini', baseUrl: string, out = tempDir()) {
-  return { ...(await cli(liveRunArgs(provider, baseUrl, out))), out };
+  const started = performance.now();
+  const outcome = await cli(liveRunArgs(provider, baseUrl, out));
+  return { ...outcome, out, elapsed: performance.now() - started };
 }
 
-describe('live retries wait what the provider asks', () => {
+describe('live retries wait in real time', () => {
   it('openai: honours retry-after-ms and retry-after, and reports the waits that happened', async () => {
     const local = await serve([openaiRateLimit({ 'retry-after-ms': '400' }), openaiRateLimit({ 'retry-after': '1' })], openaiOk);
-    const { code, stderr, out } = await runLive('openai', `${local.origin}/v1`);
+    const { code, stderr, out, elapsed } = await runLive('openai', `${local.origin}/v1`);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     // The preflight, two refusals, then the two steps: nothing more.
     expect(local.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models', ...Array(4).fill('POST /v1/chat/completions')]);
-    expect(sleeps.asked).toHaveLength(2);
-    expect(sleeps.asked[0]).toBeGreaterThanOrEqual(400);
-    expect(sleeps.asked[1]).toBeGreaterThanOrEqual(1000);
+    const sent = steps(local.requests);
+    expect(gap(sent, 0)).toBeGreaterThanOrEqual(400 - 5);
+    expect(gap(sent, 1)).toBeGreaterThanOrEqual(1000 - 5);
     const row = summaryRow(out);
     expect(row.rate_limit_hits).toBe('2');
     const waited = Number(row.wait_ms);
-    expect(waited).toBeGreaterThanOrEqual(1400);
-    expect(waited).toBe(sum(sleeps.asked));
+    expect(waited).toBeGreaterThanOrEqual(1400 - 5);
+    expect(elapsed).toBeGreaterThanOrEqual(waited);
   });
 
   it('gemini (httpOptions.baseUrl): honours RetryInfo retryDelay', async () => {
@@ -86,19 +79,18 @@ describe('live retries wait what the provider asks', () => {
       },
     };
     const local = await serve([exhausted], geminiOk);
-    const { code, stderr, out } = await runLive('gemini', local.origin);
+    const { code, stderr, out, elapsed } = await runLive('gemini', local.origin);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(local.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /v1beta/models/gemini-2.5-flash',
       ...Array(3).fill('POST /v1beta/models/gemini-2.5-flash:generateContent'),
     ]);
-    expect(sleeps.asked).toHaveLength(1);
-    expect(sleeps.asked[0]).toBeGreaterThanOrEqual(600);
+    expect(gap(steps(local.requests), 0)).toBeGreaterThanOrEqual(600 - 5);
     const row = summaryRow(out);
     expect(row.rate_limit_hits).toBe('1');
-    expect(Number(row.wait_ms)).toBeGreaterThanOrEqual(600);
-    expect(Number(row.wait_ms)).toBe(sum(sleeps.asked));
+    expect(Number(row.wait_ms)).toBeGreaterThanOrEqual(600 - 5);
+    expect(elapsed).toBeGreaterThanOrEqual(Number(row.wait_ms));
   });
 
   it("a 500 once the run is under way stays a measured crash, after the policy's real backoff", async () => {
@@ -106,14 +98,15 @@ describe('live retries wait what the provider asks', () => {
     const local = await serve([], failing);
     const out = tempDir();
     const scenario = liveScenario('openai', ['retry: { maxRetries: 2, baseDelayMs: 100, factor: 2 }']);
+    const started = performance.now();
     const { code } = await cli(['run', scenario, '--provider', 'openai', '--base-url', `${local.origin}/v1`, '--out', out, '--quiet', '--no-cache']);
+    const elapsed = performance.now() - started;
     expect(code).toBe(0);
     expect(steps(local.requests)).toHaveLength(3);
     const row = summaryRow(out);
     expect(row).toMatchObject({ crashed: 'true', crash_kind: 'server', crash_step: '0' });
-    // The policy's backoff: 100 ms, then 200 ms.
-    expect(sleeps.asked).toEqual([100, 200]);
-    expect(Number(row.wait_ms)).toBe(sum(sleeps.asked));
+    expect(Number(row.wait_ms)).toBeGreaterThanOrEqual(300 - 5);
+    expect(elapsed).toBeGreaterThanOrEqual(Number(row.wait_ms));
   });
 });
 
