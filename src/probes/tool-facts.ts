@@ -162,7 +162,8 @@ function readPlanFacts(message: MessageEvent, index: number, call: ToolCall): Fa
         kind: 'continuation',
         answer: task.trim(),
         index,
-        question: `Which item was in_progress when the agent last updated it with \`${call.name}\`?`,
+        // No verb such as `updated`: plan items are made of such words, and no question may hold one (leak.ts).
+        question: `Which item was in_progress in the last \`${call.name}\` call?`,
         hintSources: [message.text],
         latest: true,
       },

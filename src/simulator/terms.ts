@@ -29,16 +29,26 @@ const QUESTION_FRAMING = new Set(
 const STEMMED_FRAMING = new Set([...QUESTION_FRAMING].map(stem));
 
 const TOKEN = /[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g;
+// Chinese and Japanese (and Korean, as search indexes treat it) write words without spaces.
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
  * The content terms of a text, lowercased and lightly stemmed. A compound token such as a path
  * (`src/auth/login.ts`) or identifier (`max_retries`) yields itself and its pieces, so a question
- * that names a piece still matches.
+ * that names a piece still matches. A run of CJK characters, which has no word boundaries, yields
+ * its overlapping character pairs (`修改文件` → `修改`, `改文`, `文件`), as CJK search indexes do.
  */
 export function extractTerms(text: string): string[] {
   const terms: string[] = [];
-  for (const token of text.toLowerCase().match(TOKEN) ?? []) {
+  const lower = text.toLowerCase();
+  for (const token of lower.match(TOKEN) ?? []) {
     for (const term of termsOfToken(token)) terms.push(term);
+  }
+  if (!HAS_CJK.test(lower)) return terms;
+  for (const [run] of lower.matchAll(CJK_RUN)) {
+    const chars = [...run];
+    for (let i = 0; i + 1 < chars.length; i++) terms.push(`${chars[i]}${chars[i + 1]}`);
   }
   return terms;
 }
