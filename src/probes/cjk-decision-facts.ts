@@ -22,7 +22,7 @@ const NEXT_STEP = new RegExp(String.raw`^(?:接下來|接下来|然後|然后|�
 
 // A choice, at a clause's start or after who chose: `決定…` (decided), `改用`/`採用`/`選擇`/`選用` (switch to, adopt, choose).
 const CHOOSER = String.raw`(?:我們|我们|我|所以|因此|最終|最终|最後|最后)?`;
-const DECIDED = new RegExp(String.raw`^${CHOOSER}(?:決定|决定)\s*(.+)$`, 'u');
+const DECIDED = new RegExp(String.raw`^${CHOOSER}(?:決定|决定)(?:改用|使用|採用|采用|用)?\s*(.+)$`, 'u');
 const CHOSE = new RegExp(String.raw`^${CHOOSER}(?:改用|採用|采用|選擇|选择|選用|选用)\s*(.+)$`, 'u');
 const INSTEAD = /(?:使用|用|採用|采用|改用|選擇|选择)\s*(.+?)\s*(?:而不是|而非|來代替|来代替|代替|取代)\s*(.+)$/u;
 
@@ -32,7 +32,6 @@ const TRAILING_REASON = /^(.+?)[，,]\s*(?:這是|这是)?(?:因為|因为|由�
 const SO_REASON = /^(.+?)[，,]\s*(?:所以|因此)\s*(.+)$/u;
 // A labelled line of a summary: `**原因**: …`, `理由：…` (reason), `**解決**: …`, `決定：…` (what was done).
 const LABELLED = /^[-*•\s]*\**\s*(原因|理由|解決方案|解决方案|解決|解决|決定|决定)\s*\**\s*[:：]\s*(.+)$/u;
-const REASON_LABELS = new Set(['原因', '理由']);
 
 /** Sentences of a text: a CJK full stop, `！`, `？`, `；` or a line break ends one. */
 function splitSentences(text: string): string[] {
@@ -59,10 +58,18 @@ function cleanSpan(span: string): string | undefined {
   return han >= 2 ? text : undefined;
 }
 
-/** A clause as a question quotes it: at most a dozen characters, from the end nearest the answer. */
+/** A clause as a question quotes it: about a dozen characters (whole Latin words), from the end nearest the answer. */
 function quoteClause(clause: string, fromEnd: boolean): string {
   const chars = [...clause.replace(/[*`]/g, '').trim()];
-  return (fromEnd ? chars.slice(-12) : chars.slice(0, 12)).join('');
+  const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\w.]/.test(c);
+  if (fromEnd) {
+    let start = Math.max(0, chars.length - 12);
+    while (start > 0 && isWordChar(chars[start - 1]) && isWordChar(chars[start])) start--;
+    return chars.slice(start).join('').trim();
+  }
+  let end = Math.min(chars.length, 12);
+  while (end < chars.length && isWordChar(chars[end - 1]) && isWordChar(chars[end])) end++;
+  return chars.slice(0, end).join('').trim();
 }
 
 /** The clauses of a sentence: what follows a lead-in (`你說得對，讓我…`) starts a clause of its own. */
@@ -93,10 +100,8 @@ function readReason(sentence: string, index: number): Fact | undefined {
   if (label !== null) {
     const answer = cleanSpan(label[2] ?? '');
     if (answer === undefined) return undefined;
-    const question = REASON_LABELS.has(label[1] ?? '')
-      ? `What reason (${label[1]}) did the assistant state?`
-      : `What did the assistant settle on (${label[1]})?`;
-    return { kind: 'decision', answer, index, question, hintSources: [sentence] };
+    // The label is the question: English words such as `reason` stand on no line of a Chinese session.
+    return { kind: 'decision', answer, index, question: `What did the assistant say under ${label[1]}?`, hintSources: [sentence] };
   }
   const fronted = FRONTED_REASON.exec(sentence);
   const trailing = fronted === null ? TRAILING_REASON.exec(sentence) : null;

@@ -162,8 +162,9 @@ function readPlanFacts(message: MessageEvent, index: number, call: ToolCall): Fa
         kind: 'continuation',
         answer: task.trim(),
         index,
-        // No verb such as `updated`: plan items are made of such words, and no question may hold one (leak.ts).
-        question: `Which item was in_progress in the last \`${call.name}\` call?`,
+        // Only words of the call's own line (its name, `status`): plan items are made of words such as
+        // `updated`, and no question may hold one of its answer's (leak.ts).
+        question: `What had status in_progress in the last \`${call.name}\`?`,
         hintSources: [message.text],
         latest: true,
       },
