@@ -33,7 +33,7 @@ const files = readdirSync(ROOT, { withFileTypes: true })
  */
 const FEW_KINDS: Record<string, [number, number]> = {
   'claude-code/vibecoding-session.jsonl': [3, 2],
-  'codex-patches/moonmind-019a7ae6.jsonl': [12, 2],
+  'codex-patches/moonmind-019a7ae6.jsonl': [13, 2],
 };
 
 describe.each(files)('generateProbes on %s', async (file) => {
