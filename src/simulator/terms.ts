@@ -115,7 +115,11 @@ export function trimToTokens(text: string, maxTokens: number, count: (text: stri
   let used = start > 0 ? 1 : 0;
   for (const word of words.slice(start)) {
     const cost = count(` ${word}`);
-    if (used + cost + 1 > maxTokens) break;
+    if (used + cost + 1 > maxTokens) {
+      // A word longer than the whole budget (CJK writes a clause without a space): its head, not nothing.
+      if (kept.length === 0) kept.push(headWithin(word, maxTokens - used - 2, count));
+      break;
+    }
     kept.push(word);
     used += cost;
   }
@@ -124,5 +128,18 @@ export function trimToTokens(text: string, maxTokens: number, count: (text: stri
     kept.pop();
     result = (start > 0 ? '…' : '') + kept.join(' ') + '…';
   }
-  return kept.length > 0 ? result : '';
+  return kept.length > 0 && kept[0] !== '' ? result : '';
+}
+
+/** The longest head of `word` (whole characters) that counts at most `maxTokens`, found by halving. */
+function headWithin(word: string, maxTokens: number, count: (text: string) => number): string {
+  const chars = [...word];
+  let low = 0;
+  let high = chars.length;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (count(chars.slice(0, mid).join('')) <= maxTokens) low = mid;
+    else high = mid - 1;
+  }
+  return chars.slice(0, low).join('');
 }
