@@ -321,5 +321,8 @@ function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[]): S
     seed: scenario.seed,
     skippedLines: transcripts.reduce((n, t) => n + t.skipped.length, 0),
     ...(transcripts.length > 1 ? { logs: transcripts.length } : {}),
+    ...(scenario.contextRot !== undefined
+      ? { contextRot: { name: scenario.contextRot.name, points: scenario.contextRot.points.map(([t, p]) => [t, p]) } }
+      : {}),
   };
 }
