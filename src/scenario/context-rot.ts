@@ -57,7 +57,7 @@ export function resolveContextRot(spec: ContextRotSpec): ContextRotCurve | undef
  * with length, within the benchmark's noise, would let a longer context read what a shorter one
  * missed).
  */
-export function normalisedPoints(row: PublishedRow): [number, number][] {
+function normalisedPoints(row: PublishedRow): [number, number][] {
   const points: [number, number][] = [[row.referenceTokens, 1]];
   let floor = 1;
   for (const [tokens, score] of row.scores) {
