@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cli } from '../helpers/cli.js';
-import { tempDir } from '../helpers/temp.js';
+import { tempDir, writeFiles } from '../helpers/temp.js';
 
 /** A real Claude Code session of 119 steps whose context grows past 100k tokens. */
 const log = resolve(import.meta.dirname, '../../fixtures/real/claude-code-long/vsla-5f8cbb78.jsonl');
@@ -64,5 +64,34 @@ describe('run --context-rot on a long real log', () => {
     expect(readCsv(none, 'summary.csv').columns).not.toContain('answer_recall_rot');
     expect(readCsv(none, 'probes.csv').columns).not.toContain('correct_rot');
     expect(JSON.parse(readFileSync(join(none, 'result.json'), 'utf8'))).toEqual(withoutRot(JSON.parse(readFileSync(join(on, 'result.json'), 'utf8'))));
+  });
+
+  it("takes a scenario's own curve (custom points), which --context-rot off turns off", async () => {
+    const dir = writeFiles({
+      's.yaml': [
+        'name: rot-custom',
+        'transcript:',
+        '  generate: { steps: 24, toolOutputTokens: 600, facts: 4 }',
+        'window: 60000',
+        'strategies: [full]',
+        'reader:',
+        '  contextRot: { points: [[1000, 1], [4000, 0.3]] }',
+      ].join('\n'),
+    });
+    const on = tempDir();
+    const off = tempDir();
+    expect((await cli(['run', dir, '--out', on, '--quiet', '--reports', 'json,csv'])).code).toBe(0);
+    expect((await cli(['run', dir, '--out', off, '--quiet', '--reports', 'json,csv', '--context-rot', 'off'])).code).toBe(0);
+    const [row] = readCsv(on, 'summary.csv').rows;
+    expect(Number(row?.answer_recall_rot)).toBeLessThan(Number(row?.answer_recall));
+    const result = JSON.parse(readFileSync(join(on, 'result.json'), 'utf8')) as { scenarios: { contextRot?: { name: string; points: number[][] } }[] };
+    expect(result.scenarios[0]?.contextRot).toEqual({
+      name: 'custom',
+      points: [
+        [1000, 1],
+        [4000, 0.3],
+      ],
+    });
+    expect(readCsv(off, 'summary.csv').columns).not.toContain('answer_recall_rot');
   });
 });
