@@ -51,7 +51,7 @@ const COLUMNS: Column[] = [
   { title: 'probes', hint: 'probe answers graded', better: 'none', value: (r) => r.probes, text: (r) => (r.probes === null ? '–' : String(r.probes)) },
 ];
 
-/** Last, only when the reader's context-length effect was on: recall under it, apart from `recall`. */
+/** Beside recall, only when the reader's context-length effect was on: recall under it, apart from `recall`. */
 const ROT_COLUMN = ratio(
   'recall (rot)',
   "answer recall when the reader's retrieval falls with the context's length (reader.contextRot, calibrated on NoLiMa / RULER); the recommendation uses recall",
@@ -61,7 +61,8 @@ const ROT_COLUMN = ratio(
 
 /** The columns of a table of these rows. */
 function columnsOf(rows: readonly SummaryRow[]): Column[] {
-  return rows.some((row) => row.answer_recall_rot !== undefined) ? [...COLUMNS, ROT_COLUMN] : COLUMNS;
+  if (!rows.some((row) => row.answer_recall_rot !== undefined)) return COLUMNS;
+  return COLUMNS.flatMap((column) => (column.title === 'recall' ? [column, ROT_COLUMN] : [column]));
 }
 
 /**

@@ -51,7 +51,7 @@ const COLUMNS: Column[] = [
   { title: 'unanswered', align: 'right', cell: (r) => (r.unanswered === null ? '–' : String(r.unanswered)) },
 ];
 
-/** Last, only when the reader's context-length effect was on: recall under it, reported apart. */
+/** Beside recall, only when the reader's context-length effect was on: recall under it, reported apart. */
 const ROT_COLUMN: Column = { title: 'recall (context rot)', align: 'right', cell: (r) => percent(r.answer_recall_rot ?? null) };
 
 /** GitHub refuses comments over 65,536 characters; stay clear of it. */
@@ -141,7 +141,7 @@ function renderScenario(name: string, info: ScenarioInfo | undefined, rows: read
   if (info !== undefined) lines.push(describeScenario(info), '');
   if (rows.length === 0) return [...lines, '_No strategies ran._'];
   if (table) {
-    const columns = rows.some((row) => row.answer_recall_rot !== undefined) ? [...COLUMNS, ROT_COLUMN] : COLUMNS;
+    const columns = rows.some((row) => row.answer_recall_rot !== undefined) ? COLUMNS.flatMap((c) => (c.title === 'recall' ? [c, ROT_COLUMN] : [c])) : COLUMNS;
     lines.push(
       `| ${columns.map((c) => c.title).join(' | ')} |`,
       `| ${columns.map((c) => (c.align === 'left' ? ':--' : '--:')).join(' | ')} |`,
