@@ -1,4 +1,5 @@
-import type { MessageDraft, ToolCall } from '../transcript/types.js';
+import type { ToolCall } from '../transcript/types.js';
+import type { MessageDraft } from '../transcript/draft.js';
 import type { RenderShape } from '../wire/render-shape.js';
 import type { ParsedRequest } from './types.js';
 

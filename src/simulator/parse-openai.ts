@@ -1,5 +1,6 @@
 import { runWeakMap } from '../memo.js';
-import type { ContextMessage, MessageDraft, ToolCall } from '../transcript/types.js';
+import type { ContextMessage, ToolCall } from '../transcript/types.js';
+import type { MessageDraft } from '../transcript/draft.js';
 import type { RenderShape } from '../wire/render-shape.js';
 import type { CanonicalCall, ParsedRequest } from './types.js';
 import { asSent } from '../transcript/sent-as-text.js';

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Dialect, MessageDraft, MessageEvent, Transcript } from '../../src/transcript/types.js';
+import type { Dialect, MessageEvent, Transcript } from '../../src/transcript/types.js';
+import type { MessageDraft } from '../../src/transcript/draft.js';
 import type { FidelityFile, FidelityStep } from '../../src/fidelity/types.js';
 import type { ProviderName } from '../../src/contracts/provider.js';
 import { measureFidelity, poolByFormat } from '../../src/fidelity/measure.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { indexContext, passageAt, passageMemoSizes, scoreIndexed, textPassages } from '../../src/simulator/passage-index.js';
 import { answerFromContext, rankPassages, readProbe, splitPassages } from '../../src/simulator/reader.js';
 import { extractQuestionTerms, extractTerms } from '../../src/simulator/terms.js';
-import type { ContextMessage, MessageDraft } from '../../src/transcript/types.js';
+import type { ContextMessage } from '../../src/transcript/types.js';
+import type { MessageDraft } from '../../src/transcript/draft.js';
 import { editedLists } from '../helpers/list-edits.js';
 
 /** A small seeded generator, so that the varied sessions are the same at every run. */

@@ -10,7 +10,8 @@ import { MAP_PROMPT } from '../../src/strategies/gatekeeper.js';
 import { STRUCTURED_SUMMARY_PROMPT } from '../../src/strategies/reactive-compress.js';
 import { RECAP_PROMPT } from '../../src/strategies/tri-modal.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
-import type { ContextMessage, MessageDraft, ToolCall } from '../../src/transcript/types.js';
+import type { ContextMessage, ToolCall } from '../../src/transcript/types.js';
+import type { MessageDraft } from '../../src/transcript/draft.js';
 import { FITTED } from '../../src/simulator/summary-fit.js';
 
 /**

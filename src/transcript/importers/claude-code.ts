@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../../errors.js';
-import type { CompactionEvent, MessageDraft, RecordedUsage, Transcript, Writable } from '../types.js';
+import type { CompactionEvent, RecordedUsage, Transcript } from '../types.js';
+import type { MessageDraft, Writable } from '../draft.js';
 import type { ImportOptions, Importer } from './types.js';
 import { mergeAdjacentUserMessages } from './shared/merge-user-turns.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';

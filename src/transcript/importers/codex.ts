@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import type { MessageDraft, RecordedUsage, Transcript, Writable } from '../types.js';
+import type { RecordedUsage, Transcript } from '../types.js';
+import type { MessageDraft, Writable } from '../draft.js';
 import type { ImportOptions, Importer } from './types.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
 import { parseHeadObjects, readJsonLines } from './shared/lines.js';

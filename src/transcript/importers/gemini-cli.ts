@@ -1,6 +1,7 @@
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
-import type { RecordedUsage, Transcript, Writable } from '../types.js';
+import type { RecordedUsage, Transcript } from '../types.js';
+import type { Writable } from '../draft.js';
 import type { ImportOptions, Importer } from './types.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
 import { isRecord, parseHeadObjects, parseJsonObject, readHead, readJsonLines } from './shared/lines.js';

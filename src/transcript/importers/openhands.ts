@@ -1,6 +1,7 @@
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
-import type { MessageDraft, Transcript } from '../types.js';
+import type { Transcript } from '../types.js';
+import type { MessageDraft } from '../draft.js';
 import type { ImportOptions, Importer } from './types.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
 import { joinHead, readJsonDocument } from './shared/json-document.js';

@@ -1,4 +1,5 @@
-import type { MessageEvent, TaskEvent, TaskEventSource, Transcript, TranscriptEvent, Writable } from '../types.js';
+import type { MessageEvent, TaskEvent, TaskEventSource, Transcript, TranscriptEvent } from '../types.js';
+import type { Writable } from '../draft.js';
 import { planCalls, type PlanItem } from './plan-tools.js';
 
 const SUMMARY_CHARS = 400;

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { sessionHeaderSchema, transcriptEventSchema } from '../../../src/transcript/schema.js';
-import type { MessageEvent, RecordedUsage, Transcript, Writable } from '../../../src/transcript/types.js';
+import type { MessageEvent, RecordedUsage, Transcript } from '../../../src/transcript/types.js';
+import type { Writable } from '../../../src/transcript/draft.js';
 
 /** Writes `contents` to a fresh temp folder and returns the file's path. */
 export function writeTemp(name: string, contents: string): string {

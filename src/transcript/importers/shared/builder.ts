@@ -1,17 +1,7 @@
 import { basename } from 'node:path';
 import { InputError, formatLocation } from '../../../errors.js';
-import type {
-  CompactionEvent,
-  Dialect,
-  MessageDraft,
-  MessageEvent,
-  SessionHeader,
-  SkippedLine,
-  ToolCall,
-  Transcript,
-  TranscriptEvent,
-  Writable,
-} from '../../types.js';
+import type { CompactionEvent, Dialect, MessageEvent, SessionHeader, SkippedLine, ToolCall, Transcript, TranscriptEvent } from '../../types.js';
+import type { MessageDraft, Writable } from '../../draft.js';
 
 /** A message as an importer describes it; the builder adds `type`, a unique id and the dialect. */
 type MessageInit = Omit<MessageEvent, 'type' | 'dialect'> & { dialect?: Dialect };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { InputLocation } from '../../../errors.js';
-import type { RecordedUsage, Writable } from '../../types.js';
+import type { RecordedUsage } from '../../types.js';
+import type { Writable } from '../../draft.js';
 import { parseArguments } from './chat-completions.js';
 import { parseShape } from './validate.js';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { RecordedUsage, Writable } from '../../types.js';
+import type { RecordedUsage } from '../../types.js';
+import type { Writable } from '../../draft.js';
 
 const count = z.number().int().min(0).nullish();
 
