@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { runSuite } from '../../src/run/run-suite.js';
 import { cli } from '../helpers/cli.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
 
@@ -93,5 +94,32 @@ describe('run --context-rot on a long real log', () => {
       ],
     });
     expect(readCsv(off, 'summary.csv').columns).not.toContain('answer_recall_rot');
+  });
+
+  it('is a usage error (exit 2) in a live run, before any call, asked by the flag or by the scenario', async () => {
+    const dir = writeFiles({
+      's.yaml': [
+        'name: rot-live',
+        'transcript:',
+        '  generate: { steps: 6 }',
+        'provider: openai',
+        'model: gpt-4.1',
+        'strategies: [full]',
+        'reader: { contextRot: ruler }',
+      ].join('\n'),
+      'plain.yaml': ['name: plain-live', 'transcript:', '  generate: { steps: 6 }', 'provider: openai', 'model: gpt-4.1', 'strategies: [full]'].join('\n'),
+    });
+    const env = { OPENAI_API_KEY: 'test-key' };
+    const byFlag = runSuite({ scenarios: [join(dir, 'plain.yaml')], mode: 'live', env, overrides: { contextRot: 'nolima' } });
+    await expect(byFlag).rejects.toMatchObject({
+      name: 'UsageError',
+      exitCode: 2,
+      message: expect.stringMatching(/^--context-rot models the simulated reader/),
+    });
+    const byScenario = runSuite({ scenarios: [join(dir, 's.yaml')], mode: 'live', env });
+    await expect(byScenario).rejects.toMatchObject({
+      exitCode: 2,
+      message: expect.stringMatching(/s\.yaml \(field reader\.contextRot\): the context-length effect models/),
+    });
   });
 });
