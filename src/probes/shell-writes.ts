@@ -20,15 +20,10 @@ interface ShellWrite {
 
 // `<<EOF`, `<< 'EOF'`, `<<-"END"`: the body runs to a line holding the delimiter alone.
 const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_]\w*)\1/g;
-// `> file`, `>> file`, `1> file`; not `2>` (errors), `&>`, `>&2`, `<>`, nor a `=>` or `->` in an argument.
-const REDIRECT = /(?<![\d&<=>-])(>>?)\s*(?![&>])([^\s;|&<>()'"`]+)/g;
-const TEE = /(?:^|[|;&]\s*)tee\s+((?:-\w+\s+)*)([^\s;|&<>()'"`]+)/g;
-// `sed -i`, `sed -i.bak`, `sed -E -i`, `perl -pi -e`, `perl -i -pe`.
-const IN_PLACE = /^\s*(?:sed\s+(?:-[a-zA-Z]*\s+)*-[a-zA-Z]*i|perl\s+(?:-\w+\s+)*-\w*i)/;
-// A substitution `s/old/new/flags` with any delimiter, quoted.
-const SUBSTITUTION = /(?:^|[\s'";])s([/|#,:@])((?:\\.|(?!\1).)*)\1((?:\\.|(?!\1).)*)\1[gimpIe0-9]*/;
+// A substitution `s/old/new/flags` with any delimiter (a sed or perl script, quotes already read).
+const SUBSTITUTION = /(?:^|[\s;{])s([/|#,:@])((?:\\.|(?!\1).)*)\1((?:\\.|(?!\1).)*)\1[gimpIe0-9]*/;
 // A `sed` insert, append or change: `12i\ text`, `/re/a text`, `$a\text`.
-const SED_TEXT = /(?:^|['"\s;])(?:\d+|\$|\/[^/]*\/)\s*[aic](?:\\|\s+)((?:\\.|[^'"\\])+)/;
+const SED_TEXT = /^(?:\d+|\$|\/[^/]*\/)\s*[aic](?:\\|\s+)((?:\\.|[^\\])+)/;
 
 /** Splits a command into its lines outside heredoc bodies, and the bodies by delimiter order. */
 function splitHeredocs(command: string): { lines: string[]; bodies: string[] } {
@@ -49,24 +44,118 @@ function splitHeredocs(command: string): { lines: string[]; bodies: string[] } {
   return { lines, bodies };
 }
 
-/** The last path-like word of a command segment: the file an in-place edit works on. */
-function lastPathWord(segment: string): string | undefined {
-  const words = segment.trim().split(/\s+/).map(unquote);
-  for (let i = words.length - 1; i > 0; i--) {
-    const word = words[i] as string;
-    if (word.startsWith('-')) continue;
-    return isPathLike(word) && !isScratch(word) ? word : undefined;
+/** A piece of a command line as the shell reads it: a word (quotes removed), a redirection, or a separator. */
+type ShellToken = { kind: 'word'; text: string; quoted: boolean } | { kind: 'redirect'; op: '>' | '>>' | 'other' } | { kind: 'separator' };
+
+/**
+ * The tokens of one command line, read as a shell does for what matters here: quotes group a word
+ * (`"s/a;b/c/"` is one word, its `;` no separator), `;`, `|`, `&` separate commands, `>` and `>>`
+ * redirect the output (`2>`, `&>`, `>&2`, `<`, `<<` redirect something else).
+ */
+function shellTokens(line: string): ShellToken[] {
+  const tokens: ShellToken[] = [];
+  let word = '';
+  let inWord = false;
+  let quoted = false;
+  const end = (): void => {
+    if (inWord) tokens.push({ kind: 'word', text: word, quoted });
+    word = '';
+    inWord = false;
+    quoted = false;
+  };
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i] as string;
+    if (c === "'" || c === '"') {
+      const close = line.indexOf(c, i + 1);
+      const stop = close < 0 ? line.length : close;
+      word += c === '"' ? line.slice(i + 1, stop).replace(/\\(["\\$`])/g, '$1') : line.slice(i + 1, stop);
+      inWord = true;
+      quoted = true;
+      i = stop;
+    } else if (c === '\\' && i + 1 < line.length) {
+      word += line[++i] as string;
+      inWord = true;
+    } else if (/\s/.test(c)) {
+      end();
+    } else if (c === '&' && line[i + 1] === '>') {
+      // `&> log`, `&>> log`: both streams, a log rather than a piece of the work.
+      end();
+      tokens.push({ kind: 'redirect', op: 'other' });
+      i += line[i + 2] === '>' ? 2 : 1;
+    } else if (c === ';' || c === '|' || c === '&' || c === '(' || c === ')') {
+      end();
+      tokens.push({ kind: 'separator' });
+      while (line[i + 1] === c) i++;
+    } else if (c === '>' || c === '<') {
+      const fd = inWord && /^\d+$/.test(word) && !quoted ? word : undefined;
+      if (fd !== undefined) {
+        word = '';
+        inWord = false;
+      } else end();
+      const append = c === '>' && line[i + 1] === '>';
+      if (append || (c === '<' && line[i + 1] === '<')) i++;
+      if (line[i + 1] === '&') {
+        // `>&2`: to another stream.
+        tokens.push({ kind: 'redirect', op: 'other' });
+        i++;
+        while (/\d|-/.test(line[i + 1] ?? '')) i++;
+        continue;
+      }
+      const toOutput = c === '>' && (fd === undefined || fd === '1');
+      tokens.push({ kind: 'redirect', op: toOutput ? (append ? '>>' : '>') : 'other' });
+    } else {
+      word += c;
+      inWord = true;
+    }
   }
-  return undefined;
+  end();
+  return tokens;
 }
 
-function unquote(word: string): string {
-  return word.replace(/^(['"])(.*)\1$/, '$2');
+/** A file a command wrote worth a probe: a path, no variable, nothing scratch. */
+function isArtifactPath(word: string): boolean {
+  return isPathLike(word) && !/[$*?{}]/.test(word) && !isScratch(word);
 }
 
 /** Where nothing of the work lands: `/dev/null`, a pipe to a device, a temporary file. */
 function isScratch(path: string): boolean {
   return /^\/(?:dev|proc)\//.test(path) || path.startsWith('/tmp/');
+}
+
+/** The words of each command of a line (separators split them), redirection targets left out. */
+function commandsOf(tokens: readonly ShellToken[]): string[][] {
+  const commands: string[][] = [[]];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as ShellToken;
+    if (token.kind === 'separator') commands.push([]);
+    else if (token.kind === 'redirect') i += tokens[i + 1]?.kind === 'word' ? 1 : 0;
+    else commands[commands.length - 1]?.push(token.text);
+  }
+  return commands.filter((words) => words.length > 0);
+}
+
+/** An in-place edit (`sed -i`, `sed --in-place`, `perl -pi -e`): the file it edits, and what its script writes. */
+function readInPlace(words: readonly string[]): ShellWrite | undefined {
+  const [program, ...args] = words;
+  const options = args.filter((w) => w.startsWith('-'));
+  const inPlace =
+    program === 'sed'
+      ? options.some((o) => /^-[a-zA-Z]*i/.test(o) || o.startsWith('--in-place'))
+      : program === 'perl' && options.some((o) => /^-[a-zA-Z]*i/.test(o));
+  if (!inPlace) return undefined;
+  // The script: the word after `-e` (`-pie` ends in it too), else sed's first operand.
+  let script: string | undefined;
+  const operands: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] as string;
+    if (/^-[a-zA-Z]*e$/.test(word)) script ??= args[++i];
+    else if (!word.startsWith('-')) operands.push(word);
+  }
+  if (script === undefined && program === 'sed') script = operands.shift();
+  const path = operands.at(-1);
+  if (path === undefined || !isArtifactPath(path)) return undefined;
+  const written = script === undefined ? undefined : (SUBSTITUTION.exec(script)?.[3] ?? SED_TEXT.exec(script.trim())?.[1]);
+  return { path, verb: 'edit', ...(written !== undefined ? { text: unescapeSed(written) } : {}) };
 }
 
 /** The files a shell command writes, in order, each once (its last write). */
@@ -82,24 +171,22 @@ export function readShellWrites(command: string): ShellWrite[] {
     const heredocs = [...line.matchAll(HEREDOC)].length;
     const text = heredocs > 0 ? bodies[body] : undefined;
     body += heredocs;
-    // A heredoc's own `<<` is not a redirection; mask it before looking for `>`.
-    const plain = line.replace(HEREDOC, ' ');
-    for (const match of plain.matchAll(REDIRECT)) {
-      const path = unquote(match[2] as string);
-      if (!isPathLike(path) || isScratch(path)) continue;
-      add({ path, verb: match[1] === '>>' ? 'append to' : 'write', ...(text !== undefined ? { text } : {}) });
-    }
-    for (const match of plain.matchAll(TEE)) {
-      const path = match[2] as string;
-      if (!isPathLike(path) || isScratch(path)) continue;
-      add({ path, verb: /-\w*a/.test(match[1] ?? '') ? 'append to' : 'write', ...(text !== undefined ? { text } : {}) });
-    }
-    for (const segment of plain.split(/&&|\|\||;|\|/)) {
-      if (!IN_PLACE.test(segment)) continue;
-      const path = lastPathWord(segment);
-      if (path === undefined) continue;
-      const written = SUBSTITUTION.exec(segment)?.[3] ?? SED_TEXT.exec(segment)?.[1];
-      add({ path, verb: 'edit', ...(written !== undefined ? { text: unescapeSed(written) } : {}) });
+    // A heredoc's own `<<EOF` is no redirection of output: its delimiter is not a file.
+    const tokens = shellTokens(line.replace(HEREDOC, ' '));
+    tokens.forEach((token, i) => {
+      const target = tokens[i + 1];
+      if (token.kind !== 'redirect' || token.op === 'other' || target?.kind !== 'word' || !isArtifactPath(target.text)) return;
+      add({ path: target.text, verb: token.op === '>>' ? 'append to' : 'write', ...(text !== undefined ? { text } : {}) });
+    });
+    for (const words of commandsOf(tokens)) {
+      if (words[0] === 'tee') {
+        const append = words.some((w) => /^-[a-zA-Z]*a/.test(w) || w === '--append');
+        for (const path of words.slice(1).filter((w) => !w.startsWith('-') && isArtifactPath(w))) {
+          add({ path, verb: append ? 'append to' : 'write', ...(text !== undefined ? { text } : {}) });
+        }
+      }
+      const edit = readInPlace(words);
+      if (edit !== undefined) add(edit);
     }
   }
   return [...writes.values()];
@@ -110,12 +197,13 @@ function unescapeSed(text: string): string {
   return text.replace(/\\n/g, '\n').replace(/\\(.)/g, '$1');
 }
 
-/** The first line of written text that makes a fair answer: 3 to 80 characters, something specific. */
+/** The first line of written text (past a shebang) that makes a fair answer: 3 to 80 characters, something specific. */
 function firstLine(text: string): string | undefined {
   const line = text
     .split('\n')
     .map((l) => l.trim())
-    .find((l) => l.length > 0);
+    // A shebang (`#!/bin/bash`) says which interpreter, nothing of what the file is.
+    .find((l) => l.length > 0 && !l.startsWith('#!'));
   return line !== undefined && line.length >= 3 && line.length <= 80 && /[A-Za-z0-9]{2}/.test(line) ? line : undefined;
 }
 

@@ -24,6 +24,17 @@ describe('readShellWrites', () => {
     expect(readShellWrites("perl -pi -e 's#old_name#new_name#g' src/app.rb")).toEqual([{ path: 'src/app.rb', verb: 'edit', text: 'new_name' }]);
   });
 
+  it('reads quotes as the shell does: a quoted `;` or `>` separates and redirects nothing', () => {
+    // A sed script with `;` and a loop variable for a file (vsla-0a725fb5): no file named by the log.
+    expect(readShellWrites("for file in sections/*.tex; do sed -i \"s/^'''//g; s/'''$//g\" \"$file\"; done")).toEqual([]);
+    // A sed script with `{N;d;}` (pytest-6197): the file is the last operand, the script writes nothing.
+    expect(readShellWrites(`sed -i '/if not self.config.getoption("keepduplicates"):/{N;d;}' src/_pytest/main.py`)).toEqual([
+      { path: 'src/_pytest/main.py', verb: 'edit' },
+    ]);
+    expect(readShellWrites('echo "a > b.txt; c" > out/notes.txt 2>&1')).toEqual([{ path: 'out/notes.txt', verb: 'write' }]);
+    expect(readShellWrites('python run.py &> logs/run.log; sed -i.bak -e "s/v1/v2/" setup.cfg')).toEqual([{ path: 'setup.cfg', verb: 'edit', text: 'v2' }]);
+  });
+
   it('leaves out what is no artifact: stderr, /dev/null, temporary files, comparisons, reads', () => {
     expect(readShellWrites('python -m pytest tests/ 2>&1 > /dev/null')).toEqual([]);
     expect(readShellWrites('grep -n "x => y" src/a.ts 2> errors.txt')).toEqual([]);
@@ -44,6 +55,11 @@ describe('readShellWriteFacts', () => {
       ['artifact', 'from astropy.io.fits import Header', 'What did the agent change `reproduce_issue.py` to with `bash`?', true],
     ]);
     for (const fact of facts) expect(fact.question).not.toContain(fact.answer);
+  });
+
+  it('takes the latest state past a shebang', () => {
+    const script: ToolCall = { id: 'c2', name: 'bash', args: { command: "cat > repro.sh <<'EOF'\n#!/bin/bash\n\npytest -p no:cacheprovider tests/\nEOF" } };
+    expect(readShellWriteFacts(message, 4, script).map((f) => f.answer)).toEqual(['repro.sh', 'pytest -p no:cacheprovider tests/']);
   });
 
   it('reads nothing from a tool that runs no shell', () => {
