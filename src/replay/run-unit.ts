@@ -14,7 +14,7 @@ import { deriveSeed } from '../random.js';
 import { withRunMemos } from '../memo.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { createArchive } from './archive.js';
-import { hiddenTokensOf } from '../tokens/hidden-tokens.js';
+import { createHiddenCount, hiddenTokensOf } from '../tokens/hidden-tokens.js';
 import { fitRestored, resolveHiddenPrefix } from './hidden-prefix.js';
 import { createGateway } from '../quota/gateway.js';
 import { resolveStrategy } from './resolve-strategy.js';
@@ -124,7 +124,7 @@ async function replayUnit(input: UnitInput): Promise<UnitResult> {
     contextCount: createContextCount(tokenizer, format),
     stepParts: createStepParts(tokenizer, format),
     followUps,
-    hiddenOf,
+    hiddenCount: createHiddenCount(hiddenPrefix, tokenizer, format, transcript.header.dialect),
     outputThinking,
     countOnlyHidden: provider.mode !== 'mock',
     cache,

@@ -16,14 +16,14 @@ import type { ContextCount } from '../tokens/context-count.js';
 import { costOf, stepUsd } from '../pricing/prices.js';
 import { waitToRetry } from '../quota/retry-wait.js';
 import type { FollowUpTracker } from './follow-up.js';
-import type { HiddenTokens } from '../tokens/hidden-tokens.js';
+import type { HiddenCount, HiddenTokens } from '../tokens/hidden-tokens.js';
 import type { ThinkingLimit } from '../contracts/thinking.js';
 
 /**
  * Everything a step needs. Each attempt of a step takes one `ContextDiff` from the context sent
  * before (`sent.after`) to the one the strategy prepared, and hands it to the step's incremental
- * work: the context's token count, the follow-up check, the prompt cache's parts, and (after the
- * step) the observers' retention.
+ * work: the context's token count and hidden tokens, the follow-up check, the prompt cache's
+ * parts, and (after the step) the observers' retention.
  */
 export interface StepContext {
   scenario: Scenario;
@@ -46,8 +46,8 @@ export interface StepContext {
   cache?: CacheState;
   /** What the scenario's model costs; none = no `costUsd`. */
   price?: ModelPrice;
-  /** What a request sending `context` carries beyond its messages (hidden prefix, re-sent reasoning). */
-  hiddenOf(context: readonly ContextMessage[]): HiddenTokens;
+  /** What the contexts sent carry beyond their messages (hidden prefix, re-sent reasoning), kept along the diffs. */
+  hiddenCount: HiddenCount;
   /** The thinking limit the strategy set while preparing the step (`env.limitOutputThinking`). */
   outputThinking?: { limit?: ThinkingLimit };
   /** Live providers are sent no padding: the hidden tokens are added to the usage they report. */
@@ -75,7 +75,7 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
     ctx.sent = diff;
     const thinking = ctx.outputThinking?.limit;
     const messageTokens = ctx.contextCount.update(diff);
-    const hidden = ctx.hiddenOf(context);
+    const hidden = ctx.hiddenCount.update(diff);
     const hiddenTokens = hidden.prefix + hidden.reasoning;
     // What the strategy's trigger compares to the window: the request's tokens, hidden ones included.
     const contextTokens = messageTokens + hiddenTokens;
