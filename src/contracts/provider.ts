@@ -14,7 +14,7 @@ export type CallPurpose = 'step' | 'summary' | 'recap' | 'probe' | 'judge' | 're
 export interface SimDirective {
   purpose: CallPurpose;
   /** For `step`: the recorded completion to answer with. */
-  replay?: { text: string; thinking?: string; toolCalls?: ToolCall[]; thoughtSignature?: string };
+  replay?: { text: string; thinking?: string; toolCalls?: readonly ToolCall[]; thoughtSignature?: string };
   /** For `summary`: the budget of the summary in tokens. */
   budgetTokens?: number;
   /**

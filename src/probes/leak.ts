@@ -2,7 +2,8 @@ import { wordsOf } from './findable.js';
 
 /**
  * Whether a question gives its answer away (issue 25): no token of the expected answer may appear
- * in the question. A token is a run of letters and digits, lower-cased; for a path, only the
+ * in the question (and no hint word may inflect one: `aliases` for `alias`). A token is a run of
+ * letters and digits, lower-cased; for a path, only the
  * tokens of its last component count (`src/probes/grade.ts` → `grade`, `ts`), as its folders are
  * what a question may use to say where the file lives. English function words (`the`, `of`) are
  * not tokens of an answer: they name nothing.
@@ -28,7 +29,30 @@ export function answerTokens(answer: string): ReadonlySet<string> {
   return new Set(wordsOf(text).filter((token) => !FUNCTION_WORDS.has(token)));
 }
 
-/** The tokens of `answer` that `question` contains, in the question's order; empty when it leaks none. */
+// Endings that leave a word's meaning: `aliases` gives `alias` away, `tests` gives `test`.
+const INFLECTIONS: ReadonlySet<string> = new Set(['s', 'es', 'd', 'ed', 'r', 'er', 'rs', 'ers', 'ing']);
+
+/** Whether two tokens are one word inflected (`alias`/`aliases`, `entry`/`entries`); words of four letters or more. */
+function isInflectionOf(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length < 4) return false;
+  if (long.startsWith(short)) return INFLECTIONS.has(long.slice(short.length));
+  return short.endsWith('y') && long === `${short.slice(0, -1)}ies`;
+}
+
+/** Whether `word` (a token) is one of `tokens`, or an inflection of one. */
+export function isAnswerToken(word: string, tokens: ReadonlySet<string>): boolean {
+  if (tokens.has(word)) return true;
+  for (const token of tokens) if (isInflectionOf(word, token)) return true;
+  return false;
+}
+
+/**
+ * The tokens of `answer` that `question` contains, in the question's order; empty when it leaks none.
+ * Exact tokens: the question's own words name the subject (`Why shard the cache by tenant?` →
+ * `tenants differ wildly in size`); the hint words ctxbench adds must not inflect one either
+ * (`isAnswerToken`, question-hints.ts).
+ */
 export function leakedTokens(question: string, answer: string): string[] {
   const tokens = answerTokens(answer);
   return [...new Set(wordsOf(question).filter((word) => tokens.has(word)))];

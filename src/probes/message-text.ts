@@ -64,7 +64,7 @@ const PATH_KEY =
   /^(?:path|paths|file|files|filename|file_?path|filepath|file_?paths|target_?file|absolute_?path|relative_?path|notebook_?path|source|destination|dest|target)$/i;
 
 /** Whether a string looks like a file path: a directory part or an extension, no spaces. */
-function isPathLike(value: string): boolean {
+export function isPathLike(value: string): boolean {
   if (value.length < 3 || value.length > 200 || /\s/.test(value) || /^[a-z]+:\/\//i.test(value)) return false;
   return /[/\\]/.test(value) || /^[\w.-]+\.[A-Za-z0-9]{1,8}$/.test(value);
 }

@@ -3,7 +3,7 @@ import type { Fact } from './fact.js';
 import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
 import { isFindable, lineFrequency, wordsOf, type LineIndex } from './findable.js';
-import { answerTokens, leakedTokens } from './leak.js';
+import { answerTokens, isAnswerToken, leakedTokens } from './leak.js';
 
 /**
  * The words a generated question adds after its stem (`… (context: a, b)`) so that it picks out
@@ -76,8 +76,8 @@ export function phraseQuestion(fact: Fact, span: readonly number[], passages: Li
     ...tokenizeWords(fact.question),
     ...(fact.isStructured === true ? [] : [...wordsOf(fact.answer), ...tokenizeWords(fact.answer)]),
   ]);
-  // A hint word is never a token of the answer, nor made of one (`release_page` for `release_page.png`).
-  const isClean = (word: string): boolean => !wordsOf(word).some((piece) => leaking.has(piece));
+  // A hint word is never a token of the answer, nor made of one (`release_page` for `release_page.png`), nor inflects one (leak.ts).
+  const isClean = (word: string): boolean => !wordsOf(word).some((piece) => isAnswerToken(piece, leaking));
   const sources = [evidenceWords(passages, fact.index, answer), ...fact.hintSources.map(termWords)];
   const candidates: string[] = [];
   const taken = new Set<string>();

@@ -3,6 +3,7 @@ import type { Fact } from './fact.js';
 import { capText, describeOutput } from './fact.js';
 import { readOutputFacts } from './output-facts.js';
 import { readPathArgs, readShellCommand } from './message-text.js';
+import { readShellWriteFacts } from './shell-writes.js';
 
 /**
  * Facts from tool calls and their results: the files a call read or edited, the commands it ran
@@ -237,6 +238,7 @@ export function readToolFacts(message: MessageEvent, index: number, links: ToolL
     ...readStateFacts(message, index, call),
     ...readPlanFacts(message, index, call),
     ...readPatchFacts(message, index, call),
+    ...readShellWriteFacts(message, index, call),
     ...readCommandFact(message, index, call, links.results.get(call.id)),
   ]);
 }

@@ -28,12 +28,14 @@ export function redactTranscriptEvents(events: readonly TranscriptEvent[]): Reda
     if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDeep(item)]));
     return value;
   };
-  const redactMessage = (message: MessageEvent): MessageEvent => {
-    const out: MessageEvent = { ...message, text: redact(message.text) };
-    if (message.thinking !== undefined) out.thinking = redact(message.thinking);
-    if (message.toolCalls !== undefined) out.toolCalls = message.toolCalls.map((call) => ({ ...call, args: redactDeep(call.args) as Record<string, unknown> }));
-    return out;
-  };
+  const redactMessage = (message: MessageEvent): MessageEvent => ({
+    ...message,
+    text: redact(message.text),
+    ...(message.thinking !== undefined ? { thinking: redact(message.thinking) } : {}),
+    ...(message.toolCalls !== undefined
+      ? { toolCalls: message.toolCalls.map((call) => ({ ...call, args: redactDeep(call.args) as Record<string, unknown> })) }
+      : {}),
+  });
   const redacted = events.map((event): TranscriptEvent => {
     switch (event.type) {
       case 'message':

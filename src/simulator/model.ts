@@ -126,7 +126,7 @@ function countersOf(tokenizer: Tokenizer): { count: (text: string) => number; at
 function replayAnswer(directive: SimDirective): SimAnswer {
   const replay = directive.replay;
   if (replay === undefined) return { text: '', toolCalls: [] };
-  const answer: SimAnswer = { text: replay.text, toolCalls: replay.toolCalls ?? [] };
+  const answer: SimAnswer = { text: replay.text, toolCalls: [...(replay.toolCalls ?? [])] };
   if (replay.thinking !== undefined) answer.thinking = replay.thinking;
   if (replay.thoughtSignature !== undefined) answer.thoughtSignature = replay.thoughtSignature;
   return answer;

@@ -1,4 +1,5 @@
-import type { ContextMessage, ToolCall } from '../transcript/types.js';
+import type { ToolCall } from '../transcript/types.js';
+import type { MessageDraft } from '../transcript/draft.js';
 import type { RenderShape } from '../wire/render-shape.js';
 import type { ParsedRequest } from './types.js';
 
@@ -22,13 +23,14 @@ interface RolePart {
  */
 export function parseGeminiRequest(body: unknown, shape?: RenderShape): ParsedRequest | undefined {
   if (!isRecord(body) || !Array.isArray(body.contents)) return undefined;
-  const parsed: ParsedRequest = { messages: [] };
+  const messages: MessageDraft[] = [];
+  const parsed: ParsedRequest = { messages };
   const systemTexts = readParts(body.systemInstruction).map((part) => textOf(part));
   if (shape?.instruction === true && systemTexts.length > 0) parsed.instruction = systemTexts.shift();
-  for (const text of systemTexts) parsed.messages.push({ type: 'message', id: '', role: 'system', text });
+  for (const text of systemTexts) messages.push({ type: 'message', id: '', role: 'system', text });
   const flat = flattenContents(body.contents);
-  for (const group of groupParts(flat, shape?.partsPerMessage)) parsed.messages.push(toMessage(group));
-  parsed.messages.forEach((message, index) => (message.id = `sim-${index}`));
+  for (const group of groupParts(flat, shape?.partsPerMessage)) messages.push(toMessage(group));
+  messages.forEach((message, index) => (message.id = `sim-${index}`));
   const generation = body.generationConfig;
   const max = isRecord(generation) ? generation.maxOutputTokens : undefined;
   if (typeof max === 'number') parsed.maxOutputTokens = max;
@@ -113,12 +115,12 @@ function rankOf(part: RawPart): number {
   return part.thought === true ? 0 : 1;
 }
 
-function toMessage(group: RolePart[]): ContextMessage {
+function toMessage(group: RolePart[]): MessageDraft {
   const first = group[0]?.part ?? {};
   if (group[0]?.role === 'user') {
     const response = first.functionResponse;
     if (response === undefined) return { type: 'message', id: '', role: 'user', text: textOf(first) };
-    const tool: ContextMessage = { type: 'message', id: '', role: 'tool', text: responseText(response.response) };
+    const tool: MessageDraft = { type: 'message', id: '', role: 'tool', text: responseText(response.response) };
     if (typeof response.id === 'string') tool.toolCallId = response.id;
     if (typeof response.name === 'string') tool.toolName = response.name;
     return tool;
@@ -126,7 +128,7 @@ function toMessage(group: RolePart[]): ContextMessage {
   return toAssistant(group.map((item) => item.part));
 }
 
-function toAssistant(parts: RawPart[]): ContextMessage {
+function toAssistant(parts: RawPart[]): MessageDraft {
   let text = '';
   let thinking: string | undefined;
   const toolCalls: ToolCall[] = [];
@@ -145,7 +147,7 @@ function toAssistant(parts: RawPart[]): ContextMessage {
       text += textOf(part);
     }
   }
-  const message: ContextMessage = { type: 'message', id: '', role: 'assistant', text };
+  const message: MessageDraft = { type: 'message', id: '', role: 'assistant', text };
   if (thinking !== undefined) message.thinking = thinking;
   if (toolCalls.length > 0) message.toolCalls = toolCalls;
   if (thoughtSignature !== undefined) message.thoughtSignature = thoughtSignature;

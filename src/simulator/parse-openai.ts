@@ -1,5 +1,6 @@
 import { runWeakMap } from '../memo.js';
 import type { ContextMessage, ToolCall } from '../transcript/types.js';
+import type { MessageDraft } from '../transcript/draft.js';
 import type { RenderShape } from '../wire/render-shape.js';
 import type { CanonicalCall, ParsedRequest } from './types.js';
 import { asSent } from '../transcript/sent-as-text.js';
@@ -67,7 +68,7 @@ function asParsed(message: ContextMessage, id: string): ContextMessage {
   const { role, text } = message;
   if (role === 'system' || role === 'user') return { type: 'message', id, role, text };
   if (role === 'tool') return { type: 'message', id, role: 'tool', text, toolCallId: message.toolCallId ?? '' };
-  const parsed: ContextMessage = { type: 'message', id, role: 'assistant', text };
+  const parsed: MessageDraft = { type: 'message', id, role: 'assistant', text };
   const calls = message.toolCalls ?? [];
   if (calls.length > 0) parsed.toolCalls = parsedCalls(calls);
   return parsed;
@@ -94,12 +95,12 @@ function toMessage(raw: Record<string, unknown>, id: string): ContextMessage {
   const role = raw.role;
   if (isSystem(role)) return { type: 'message', id, role: 'system', text };
   if (role === 'tool') {
-    const tool: ContextMessage = { type: 'message', id, role: 'tool', text };
+    const tool: MessageDraft = { type: 'message', id, role: 'tool', text };
     if (typeof raw.tool_call_id === 'string') tool.toolCallId = raw.tool_call_id;
     return tool;
   }
   if (role !== 'assistant') return { type: 'message', id, role: 'user', text };
-  const message: ContextMessage = { type: 'message', id, role: 'assistant', text };
+  const message: MessageDraft = { type: 'message', id, role: 'assistant', text };
   const calls = Array.isArray(raw.tool_calls) ? (raw.tool_calls as unknown[]).filter(isRecord) : [];
   if (calls.length > 0) message.toolCalls = calls.map(toToolCall);
   return message;

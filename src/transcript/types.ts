@@ -6,22 +6,22 @@ export type Dialect = 'openai' | 'gemini' | 'anthropic';
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
 export interface ToolCall {
-  id: string;
-  name: string;
-  args: Record<string, unknown>;
+  readonly id: string;
+  readonly name: string;
+  readonly args: Record<string, unknown>;
   /**
    * A freeform tool (OpenAI custom tool, e.g. Codex `apply_patch`): the model wrote one raw text,
    * kept as `args.input`. It is sent and counted as that text, never as escaped JSON arguments.
    */
-  freeform?: true;
+  readonly freeform?: true;
 }
 
 /** Token usage as the agent recorded it for the call that produced a message. */
 export interface RecordedUsage {
-  input?: number;
-  cachedInput?: number;
-  output?: number;
-  reasoning?: number;
+  readonly input?: number;
+  readonly cachedInput?: number;
+  readonly output?: number;
+  readonly reasoning?: number;
 }
 
 export interface SessionSource {
@@ -53,41 +53,41 @@ export interface SessionHeader {
 }
 
 export interface MessageEvent {
-  type: 'message';
-  id: string;
-  role: Role;
-  text: string;
-  thinking?: string;
+  readonly type: 'message';
+  readonly id: string;
+  readonly role: Role;
+  readonly text: string;
+  readonly thinking?: string;
   /** Gemini thought signature of the part that carried thinking or a function call. */
-  thoughtSignature?: string;
-  toolCalls?: ToolCall[];
+  readonly thoughtSignature?: string;
+  readonly toolCalls?: readonly ToolCall[];
   /** For role `tool`: the call this result answers. */
-  toolCallId?: string;
-  toolName?: string;
+  readonly toolCallId?: string;
+  readonly toolName?: string;
   /** ISO 8601 time the message was recorded. */
-  at?: string;
-  usage?: RecordedUsage;
+  readonly at?: string;
+  readonly usage?: RecordedUsage;
   /**
    * The model that produced this (assistant) message, as the agent recorded it. Sessions switch
    * models mid-way (Gemini CLI falls back between models, Claude Code has /model), and `usage`
    * only means something next to the model that spent it.
    */
-  model?: string;
+  readonly model?: string;
   /** The provider format the message was produced in (tool-call isolation reads it). */
-  dialect?: Dialect;
+  readonly dialect?: Dialect;
   /**
    * The agent ran its tools through plain text (mini-swe-agent): this assistant message's calls
    * are written in its text, and this tool result went to the model as a user message. Strategies
    * see the calls and results; providers render, and the tokenizer counts, the plain text that was
    * really sent (see `asSent`).
    */
-  sentAsText?: true;
+  readonly sentAsText?: true;
   /**
    * Reasoning the API re-sends as input on the later calls of the same turn, when the log holds
    * only its size (Codex: an encrypted reasoning item, sized by the call's recorded reasoning
    * output tokens). Dropped at the next user message (tokens/hidden-tokens.ts).
    */
-  reasoningTokens?: number;
+  readonly reasoningTokens?: number;
 }
 
 export type TaskStatus = 'in_progress' | 'completed' | 'failed';
@@ -100,14 +100,14 @@ export type TaskStatus = 'in_progress' | 'completed' | 'failed';
 export type TaskEventSource = 'todo-write' | 'update-plan' | 'user-turns';
 
 export interface TaskEvent {
-  type: 'task';
-  id: string;
-  status: TaskStatus;
-  title?: string;
-  resultSummary?: string;
-  criteria?: string[];
-  at?: string;
-  source?: TaskEventSource;
+  readonly type: 'task';
+  readonly id: string;
+  readonly status: TaskStatus;
+  readonly title?: string;
+  readonly resultSummary?: string;
+  readonly criteria?: readonly string[];
+  readonly at?: string;
+  readonly source?: TaskEventSource;
 }
 
 export type ProbeKind = 'recall' | 'artifact' | 'continuation' | 'decision';
@@ -115,13 +115,13 @@ export type ProbeKind = 'recall' | 'artifact' | 'continuation' | 'decision';
 /** Ground truth, normalised for case, whitespace and quoting before matching. */
 export interface ProbeExpectation {
   /** Correct if the answer contains any of these. */
-  anyOf?: string[];
+  readonly anyOf?: readonly string[];
   /** Correct if the answer contains all of these. */
-  allOf?: string[];
+  readonly allOf?: readonly string[];
   /** Correct if the answer matches this regular expression (case-insensitive). */
-  regex?: string;
+  readonly regex?: string;
   /** The fact is not in the session: the right answer says so. */
-  notInSession?: boolean;
+  readonly notInSession?: boolean;
 }
 
 /**
@@ -131,53 +131,53 @@ export interface ProbeExpectation {
 export type ProbeAsk = 'end' | 'after-compaction' | { step: number };
 
 export interface Probe {
-  id: string;
-  kind: ProbeKind;
-  question: string;
-  expected: ProbeExpectation;
+  readonly id: string;
+  readonly kind: ProbeKind;
+  readonly question: string;
+  readonly expected: ProbeExpectation;
   /** Ids of the messages that hold the evidence. */
-  evidence: string[];
-  ask: ProbeAsk[];
+  readonly evidence: readonly string[];
+  readonly ask: readonly ProbeAsk[];
   /**
    * Older values of the same fact, which a later one replaced (an earlier error of the same
    * command): a context holding one of them and not the latest is `stale`.
    */
-  superseded?: string[];
+  readonly superseded?: readonly string[];
   /** Free-form origin: `hand`, `synthetic`, `generated`. */
-  origin?: string;
+  readonly origin?: string;
 }
 
 export interface ProbeEvent {
-  type: 'probe';
-  probe: Probe;
+  readonly type: 'probe';
+  readonly probe: Probe;
 }
 
 export type ControlAction = 'undo' | 'drop-group' | 'switch-dialect' | 'compact';
 
 export interface ControlEvent {
-  type: 'control';
-  action: ControlAction;
+  readonly type: 'control';
+  readonly action: ControlAction;
   /** For `drop-group`: the index of the group to drop (0-based, in order of user messages). */
-  group?: number;
+  readonly group?: number;
   /** For `switch-dialect`: the dialect the session continues in. */
-  dialect?: Dialect;
-  at?: string;
+  readonly dialect?: Dialect;
+  readonly at?: string;
 }
 
 /** A compaction the recorded agent really performed (kept so reports can show it). */
 export interface CompactionEvent {
-  type: 'compaction';
-  id: string;
-  summary?: string;
+  readonly type: 'compaction';
+  readonly id: string;
+  readonly summary?: string;
   /**
    * What the agent re-attached with its summary, one text per message it sent after it (Claude Code:
    * the latest contents of the files it read most recently, and its todo list, as
    * `<system-reminder>` texts). Rebuilt from the log by the importer when the log does not record them.
    */
-  restored?: string[];
-  tokensBefore?: number;
-  tokensAfter?: number;
-  at?: string;
+  readonly restored?: readonly string[];
+  readonly tokensBefore?: number;
+  readonly tokensAfter?: number;
+  readonly at?: string;
 }
 
 export type TranscriptEvent = MessageEvent | TaskEvent | ProbeEvent | ControlEvent | CompactionEvent;
@@ -202,7 +202,7 @@ export interface SkippedLine {
 /** A message as a strategy sends it; tombstones and summaries are messages too. */
 export type ContextMessage = MessageEvent & {
   /** Set on messages a strategy synthesised (summary, tombstone, recap, preview). */
-  synthetic?: string;
+  readonly synthetic?: string;
   /** Ids of the archived messages this one replaces (retrieval hints point to them). */
-  replaces?: string[];
+  readonly replaces?: readonly string[];
 };

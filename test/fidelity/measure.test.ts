@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Dialect, MessageEvent, Transcript } from '../../src/transcript/types.js';
+import type { MessageDraft } from '../../src/transcript/draft.js';
 import type { FidelityFile, FidelityStep } from '../../src/fidelity/types.js';
 import type { ProviderName } from '../../src/contracts/provider.js';
 import { measureFidelity, poolByFormat } from '../../src/fidelity/measure.js';
@@ -8,7 +9,7 @@ import { tokenizerForModel } from '../../src/tokens/tokenizer.js';
 import { serializeTranscript } from '../../src/transcript/write.js';
 import { writeFiles } from '../helpers/temp.js';
 
-const msg = (id: string, role: MessageEvent['role'], text: string, extra: Partial<MessageEvent> = {}): MessageEvent => ({
+const msg = (id: string, role: MessageEvent['role'], text: string, extra: Partial<MessageDraft> = {}): MessageDraft => ({
   type: 'message',
   id,
   role,
@@ -24,7 +25,7 @@ function sessionWithHiddenPrefix(dialect: Dialect, model: string, hidden: number
   const format: ProviderName = dialect === 'gemini' ? 'gemini' : 'openai';
   // Counted as the replay counts (calibrated for Gemini): the hidden prefix is then all that differs.
   const tokenizer = tokenizerForModel(model);
-  const events: MessageEvent[] = [
+  const events: MessageDraft[] = [
     msg('u1', 'user', 'List the files under src/ and tell me which one parses the config.'),
     msg('a1', 'assistant', '', { thinking: 'I should look at the tree first.', toolCalls: [{ id: 'c1', name: 'shell', args: { cmd: 'ls src' } }] }),
     msg('t1', 'tool', 'config.ts\nmain.ts\nparse "options".ts\n', { toolCallId: 'c1', toolName: 'shell' }),
@@ -87,7 +88,7 @@ describe('measureFidelity', () => {
 
   it('compares the whole recorded prompt, cached part included', async () => {
     const transcript = sessionWithHiddenPrefix('openai', 'gpt-4.1', 0);
-    const a3 = transcript.events.find((e): e is MessageEvent => e.type === 'message' && e.id === 'a3');
+    const a3 = transcript.events.find((e): e is MessageDraft => e.type === 'message' && e.id === 'a3');
     if (a3?.usage?.input === undefined) throw new Error('fixture lost its usage');
     a3.usage.cachedInput = a3.usage.input - 5;
     const { file } = await measureOne(transcript);

@@ -6,7 +6,8 @@ import { containsNormalised, normaliseAnswer } from '../../src/probes/grade.js';
 import { listMessages, renderMessageText } from '../../src/probes/message-text.js';
 import { probeSchema } from '../../src/transcript/probe-schema.js';
 import { importTranscript } from '../../src/transcript/importers/index.js';
-import { leakedTokens } from '../../src/probes/leak.js';
+import { answerTokens, isAnswerToken, leakedTokens } from '../../src/probes/leak.js';
+import { wordsOf } from '../../src/probes/findable.js';
 
 /**
  * Probe generation on every real agent log of fixtures/real (see its PROVENANCE.md): no question
@@ -33,7 +34,7 @@ const files = readdirSync(ROOT, { withFileTypes: true })
  */
 const FEW_KINDS: Record<string, [number, number]> = {
   'claude-code/vibecoding-session.jsonl': [3, 2],
-  'codex-patches/moonmind-019a7ae6.jsonl': [12, 2],
+  'codex-patches/moonmind-019a7ae6.jsonl': [13, 2],
 };
 
 describe.each(files)('generateProbes on %s', async (file) => {
@@ -61,6 +62,13 @@ describe.each(files)('generateProbes on %s', async (file) => {
       const answer = normaliseAnswer(probe.expected.anyOf?.[0] ?? '');
       expect(containsNormalised(normaliseAnswer(probe.question), answer), probe.question).toBe(false);
       expect(leakedTokens(probe.question, probe.expected.anyOf?.[0] ?? ''), `${probe.question} → ${answer}`).toEqual([]);
+      // The hint words ctxbench adds do not inflect an answer token either (`aliases` for `alias`).
+      const hints = /\(context: ([^)]*)\)$/.exec(probe.question)?.[1] ?? '';
+      const tokens = answerTokens(probe.expected.anyOf?.[0] ?? '');
+      expect(
+        wordsOf(hints).filter((word) => isAnswerToken(word, tokens)),
+        `${probe.question} → ${answer}`,
+      ).toEqual([]);
       for (const id of probe.evidence) {
         const message = messages.find((m) => m.id === id);
         expect(message, id).toBeDefined();

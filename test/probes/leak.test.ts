@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerTokens, leakedTokens } from '../../src/probes/leak.js';
+import { answerTokens, isAnswerToken, leakedTokens } from '../../src/probes/leak.js';
 
 describe('leakedTokens', () => {
   it.each([
@@ -19,5 +19,19 @@ describe('leakedTokens', () => {
 
   it('reads a Windows path by its last component too', () => {
     expect([...answerTokens('C:\\src\\app\\main.py')]).toEqual(['main', 'py']);
+  });
+});
+
+describe('isAnswerToken', () => {
+  it.each([
+    // A hint word that inflects an answer token gives it away as well; a short one is compared whole.
+    ['aliases', 'alias | grep -E "claude" | head -10', true],
+    ['entries', 'cache_entry', true],
+    ['tested', 'test_parse.py', true],
+    ['uses', 'use_tls', false],
+    ['parser', 'parse_args', true],
+    ['config', 'configure', false],
+  ])('%s of %s: %s', (word, answer, leaks) => {
+    expect(isAnswerToken(word, answerTokens(answer))).toBe(leaks);
   });
 });

@@ -1,9 +1,10 @@
 import type { CompletionResult, Failure } from '../../src/contracts/provider.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
+import type { MessageDraft } from '../../src/transcript/draft.js';
 
 /** A small agent session in canonical form: a system prompt, a task, a thinking tool call, its result. */
 export function agentSession(options: { signed?: boolean } = {}): ContextMessage[] {
-  const call: ContextMessage = {
+  const call: MessageDraft = {
     type: 'message',
     id: 'm2',
     role: 'assistant',

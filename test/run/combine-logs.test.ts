@@ -61,8 +61,8 @@ describe('a scenario over several logs', () => {
       crash_step: 13,
       prompt_tokens: 138898,
       peak_context_tokens: 9475,
-      probes: 23,
-      unanswered: 18,
+      probes: 25,
+      unanswered: 19,
       logs: 2,
       crashed_logs: 1,
     });

@@ -3,6 +3,7 @@ import { indexContext, passageAt, passageMemoSizes, scoreIndexed, textPassages }
 import { answerFromContext, rankPassages, readProbe, splitPassages } from '../../src/simulator/reader.js';
 import { extractQuestionTerms, extractTerms } from '../../src/simulator/terms.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
+import type { MessageDraft } from '../../src/transcript/draft.js';
 import { editedLists } from '../helpers/list-edits.js';
 
 /** A small seeded generator, so that the varied sessions are the same at every run. */
@@ -41,7 +42,7 @@ function sessionOf(seed: number, size: number): ContextMessage[] {
   const text = (): string => Array.from({ length: 1 + Math.floor(next() * 4) }, line).join(next() < 0.2 ? '\\n' : '\n');
   return Array.from({ length: size }, (_, i): ContextMessage => {
     const role = (['user', 'assistant', 'tool'] as const)[i % 3] as ContextMessage['role'];
-    const message: ContextMessage = { type: 'message', id: `m${i}`, role, text: next() < 0.1 ? '' : text() };
+    const message: MessageDraft = { type: 'message', id: `m${i}`, role, text: next() < 0.1 ? '' : text() };
     if (role === 'assistant' && next() < 0.5) message.toolCalls = [{ id: `c${i}`, name: 'shell', args: { command: line() } }];
     if (role === 'assistant' && next() < 0.3) message.thinking = text();
     return message;

@@ -11,6 +11,7 @@ import { STRUCTURED_SUMMARY_PROMPT } from '../../src/strategies/reactive-compres
 import { RECAP_PROMPT } from '../../src/strategies/tri-modal.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 import type { ContextMessage, ToolCall } from '../../src/transcript/types.js';
+import type { MessageDraft } from '../../src/transcript/draft.js';
 import { FITTED } from '../../src/simulator/summary-fit.js';
 
 /**
@@ -199,7 +200,7 @@ function randomCall(random: Random, id: string): ToolCall {
 function randomHistory(random: Random, length: number): ContextMessage[] {
   return Array.from({ length }, (_, i): ContextMessage => {
     const role = i === 0 ? 'system' : random.pick(['user', 'assistant', 'assistant', 'tool'] as const);
-    const message: ContextMessage = { type: 'message', id: `m${i}`, role, text: randomText(random, role === 'tool' ? 60 : 25) };
+    const message: MessageDraft = { type: 'message', id: `m${i}`, role, text: randomText(random, role === 'tool' ? 60 : 25) };
     if (role === 'assistant' && random.chance(0.5))
       message.toolCalls = [randomCall(random, `c${i}`), ...(random.chance(0.3) ? [randomCall(random, `d${i}`)] : [])];
     return message;

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../../errors.js';
-import type { CompactionEvent, MessageEvent, RecordedUsage, Transcript } from '../types.js';
+import type { CompactionEvent, RecordedUsage, Transcript } from '../types.js';
+import type { MessageDraft, Writable } from '../draft.js';
 import type { ImportOptions, Importer } from './types.js';
 import { mergeAdjacentUserMessages } from './shared/merge-user-turns.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
@@ -68,10 +69,10 @@ interface ClaudeState {
   title?: string;
   model?: string;
   /** Assistant messages by API `message.id`: Claude Code writes one line per content block. */
-  byApiId: Map<string, MessageEvent>;
+  byApiId: Map<string, MessageDraft>;
   seenUuids: Set<string>;
   /** The last compaction, until the summary line that follows its boundary arrives. */
-  openCompaction?: CompactionEvent;
+  openCompaction?: Writable<CompactionEvent>;
   /** A message of this file's conversation was read: a summary before any is the copy that opens a continued file. */
   hasHistory: boolean;
   /** Reading one subagent conversation: its sidechain lines are the context. */
@@ -207,7 +208,7 @@ function applyUser(builder: TranscriptBuilder, state: ClaudeState, { record, blo
   builder.addMessage({ id, role: 'user', text, at });
 }
 
-function withRestored(event: CompactionEvent, restored: string[]): void {
+function withRestored(event: Writable<CompactionEvent>, restored: string[]): void {
   if (restored.length > 0) event.restored = restored;
 }
 
@@ -248,7 +249,7 @@ function applyAssistant(builder: TranscriptBuilder, state: ClaudeState, { record
   if (usage !== undefined) message.usage = usage;
 }
 
-function appendAssistantBlock(builder: TranscriptBuilder, message: MessageEvent, block: Block): void {
+function appendAssistantBlock(builder: TranscriptBuilder, message: MessageDraft, block: Block): void {
   if (block.kind === 'text') message.text = message.text === '' ? block.text : `${message.text}\n\n${block.text}`;
   else if (block.kind === 'thinking') message.thinking = message.thinking === undefined ? block.text : `${message.thinking}\n\n${block.text}`;
   else if (block.kind === 'tool_use') builder.addToolCall(message, { callId: block.id, name: block.name, args: block.input });
@@ -265,7 +266,7 @@ function convertUsage(usage: z.infer<typeof usageSchema> | null | undefined): Re
   if (usage == null) return undefined;
   const parts = [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens];
   if (parts.every((n) => n == null) && usage.output_tokens == null) return undefined;
-  const result: RecordedUsage = { input: parts.reduce<number>((sum, n) => sum + (n ?? 0), 0), output: usage.output_tokens ?? 0 };
+  const result: Writable<RecordedUsage> = { input: parts.reduce<number>((sum, n) => sum + (n ?? 0), 0), output: usage.output_tokens ?? 0 };
   if (usage.cache_read_input_tokens != null) result.cachedInput = usage.cache_read_input_tokens;
   return result;
 }

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import type { MessageEvent, RecordedUsage, Transcript } from '../types.js';
+import type { RecordedUsage, Transcript } from '../types.js';
+import type { MessageDraft, Writable } from '../draft.js';
 import type { ImportOptions, Importer } from './types.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
 import { parseHeadObjects, readJsonLines } from './shared/lines.js';
@@ -10,7 +11,7 @@ import { withDerivedTasks } from '../tasks/derive.js';
 interface Step {
   /** False once the model call is over (its input arrived, or its usage was reported). */
   open: boolean;
-  message?: MessageEvent;
+  message?: MessageDraft;
   usage?: RecordedUsage;
   /** The call produced an encrypted reasoning item, which later calls of its turn send back. */
   carriesReasoning?: boolean;
@@ -146,7 +147,7 @@ function settleReasoning(step: Step): void {
 
 function addUsage(a: RecordedUsage, b: RecordedUsage): RecordedUsage {
   const sum = (x: number | undefined, y: number | undefined): number | undefined => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
-  const result: RecordedUsage = {};
+  const result: Writable<RecordedUsage> = {};
   for (const key of ['input', 'cachedInput', 'output', 'reasoning'] as const) {
     const value = sum(a[key], b[key]);
     if (value !== undefined) result[key] = value;

@@ -1,6 +1,7 @@
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
 import type { RecordedUsage, Transcript } from '../types.js';
+import type { Writable } from '../draft.js';
 import type { ImportOptions, Importer } from './types.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
 import { isRecord, parseHeadObjects, parseJsonObject, readHead, readJsonLines } from './shared/lines.js';
@@ -171,7 +172,7 @@ function thoughtsText(thoughts: CliMessage['thoughts']): string | undefined {
  */
 function convertTokens(tokens: CliMessage['tokens']): RecordedUsage | undefined {
   if (tokens == null) return undefined;
-  const usage: RecordedUsage = { input: (tokens.input ?? 0) + (tokens.tool ?? 0), output: tokens.output ?? 0 };
+  const usage: Writable<RecordedUsage> = { input: (tokens.input ?? 0) + (tokens.tool ?? 0), output: tokens.output ?? 0 };
   if (tokens.cached != null) usage.cachedInput = tokens.cached;
   if (tokens.thoughts != null) usage.reasoning = tokens.thoughts;
   return usage;

@@ -1,6 +1,7 @@
 import { basename, extname } from 'node:path';
 import { z } from 'zod';
-import type { MessageEvent, Transcript } from '../types.js';
+import type { Transcript } from '../types.js';
+import type { MessageDraft } from '../draft.js';
 import type { ImportOptions, Importer } from './types.js';
 import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builder.js';
 import { joinHead, readJsonDocument } from './shared/json-document.js';
@@ -42,7 +43,7 @@ type ToolCallMetadata = z.infer<typeof metadataSchema>;
 interface OpenHandsState {
   model?: string;
   /** Assistant messages by model response: one response can issue several actions. */
-  byResponse: Map<string, MessageEvent>;
+  byResponse: Map<string, MessageDraft>;
   /** Agent actions by event id, for their observations (`cause`) to answer. */
   actions: Map<number, { callId?: string; name: string }>;
 }

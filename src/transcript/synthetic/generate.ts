@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { UsageError } from '../../errors.js';
 import { createRandom, deriveSeed, hashString, type Random } from '../../random.js';
 import { firstVisibleStep } from '../structure.js';
-import type { Dialect, MessageEvent, Probe, ProbeAsk, Transcript, TranscriptEvent } from '../types.js';
+import type { Dialect, MessageEvent, Probe, ProbeAsk, TaskEvent, Transcript, TranscriptEvent } from '../types.js';
+import type { MessageDraft, Writable } from '../draft.js';
 import { planSession } from './plan.js';
 import { MARKER_PATTERN, renderDraft, type Draft, type DraftFact } from './render.js';
 import { ALNUM, createProject, randomString } from './vocab.js';
@@ -213,12 +214,14 @@ function absentProbes(random: Random, events: readonly TranscriptEvent[], offset
 function substitute(event: TranscriptEvent, values: readonly string[]): TranscriptEvent {
   if (event.type !== 'message') return event;
   const fill = (text: string): string => text.replace(MARKER_PATTERN, (_, index: string) => values[Number(index)] ?? '');
-  const message: MessageEvent = { ...event, text: fill(event.text) };
-  if (event.thinking !== undefined) message.thinking = fill(event.thinking);
-  if (event.toolCalls !== undefined) {
-    message.toolCalls = event.toolCalls.map((call) => ({ ...call, args: JSON.parse(fill(JSON.stringify(call.args))) as Record<string, unknown> }));
-  }
-  return message;
+  return {
+    ...event,
+    text: fill(event.text),
+    ...(event.thinking !== undefined ? { thinking: fill(event.thinking) } : {}),
+    ...(event.toolCalls !== undefined
+      ? { toolCalls: event.toolCalls.map((call) => ({ ...call, args: JSON.parse(fill(JSON.stringify(call.args))) as Record<string, unknown> })) }
+      : {}),
+  };
 }
 
 /** Adds dialect, recorded usage (≈ 4 characters a token) and, for Gemini, thought signatures. */
@@ -226,13 +229,15 @@ function decorateMessages(events: TranscriptEvent[], options: SyntheticOptions):
   let contextChars = 0;
   for (const event of events) {
     if (event.type !== 'message') continue;
-    const chars = textsOf(event).length;
-    if (event.role === 'assistant') {
-      const thinking = event.thinking?.length ?? 0;
-      event.usage = { input: Math.ceil(contextChars / 4), output: Math.ceil(chars / 4), ...(thinking > 0 ? { reasoning: Math.ceil(thinking / 4) } : {}) };
-      if (options.dialect === 'gemini' && event.toolCalls !== undefined) event.thoughtSignature = signatureOf(options.seed, event.id);
+    // The generator's own messages (substitute's copies), not yet part of a transcript.
+    const message = event as MessageDraft;
+    const chars = textsOf(message).length;
+    if (message.role === 'assistant') {
+      const thinking = message.thinking?.length ?? 0;
+      message.usage = { input: Math.ceil(contextChars / 4), output: Math.ceil(chars / 4), ...(thinking > 0 ? { reasoning: Math.ceil(thinking / 4) } : {}) };
+      if (options.dialect === 'gemini' && message.toolCalls !== undefined) message.thoughtSignature = signatureOf(options.seed, message.id);
     }
-    event.dialect = options.dialect as Dialect;
+    message.dialect = options.dialect as Dialect;
     contextChars += chars;
   }
 }
@@ -251,9 +256,9 @@ function addTimes(random: Random, events: TranscriptEvent[]): void {
     if (event.type === 'message') {
       if (!first) now += random.int(5, 40) * 1000;
       first = false;
-      event.at = new Date(now).toISOString();
+      (event as MessageDraft).at = new Date(now).toISOString();
     } else if (event.type === 'task') {
-      event.at = new Date(now).toISOString();
+      (event as Writable<TaskEvent>).at = new Date(now).toISOString();
     }
   }
 }

@@ -1,4 +1,5 @@
 import type { MessageEvent, TaskEvent, TaskEventSource, Transcript, TranscriptEvent } from '../types.js';
+import type { Writable } from '../draft.js';
 import { planCalls, type PlanItem } from './plan-tools.js';
 
 const SUMMARY_CHARS = 400;
@@ -39,7 +40,7 @@ function clip(text: string, max: number): string {
 }
 
 function taskEvent(task: Tracked, status: 'in_progress' | 'completed', source: TaskEventSource, at: string | undefined): TaskEvent {
-  const event: TaskEvent = { type: 'task', id: task.id, status, title: task.title, source };
+  const event: Writable<TaskEvent> = { type: 'task', id: task.id, status, title: task.title, source };
   if (status === 'completed' && task.lastText !== undefined) event.resultSummary = clip(task.lastText, SUMMARY_CHARS);
   if (at !== undefined) event.at = at;
   return event;

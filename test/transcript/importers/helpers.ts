@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { sessionHeaderSchema, transcriptEventSchema } from '../../../src/transcript/schema.js';
 import type { MessageEvent, RecordedUsage, Transcript } from '../../../src/transcript/types.js';
+import type { Writable } from '../../../src/transcript/draft.js';
 
 /** Writes `contents` to a fresh temp folder and returns the file's path. */
 export function writeTemp(name: string, contents: string): string {
@@ -41,7 +42,7 @@ export function expectCanonical(transcript: Transcript): void {
 
 /** Recorded usage summed per model (messages without a model under `?`). */
 export function totalsByModel(transcript: Transcript): Record<string, Required<RecordedUsage>> {
-  const totals: Record<string, Required<RecordedUsage>> = {};
+  const totals: Record<string, Required<Writable<RecordedUsage>>> = {};
   for (const message of messagesOf(transcript)) {
     if (message.usage === undefined) continue;
     const sum = (totals[message.model ?? '?'] ??= { input: 0, cachedInput: 0, output: 0, reasoning: 0 });

@@ -1,6 +1,7 @@
 import { basename } from 'node:path';
 import { InputError, formatLocation } from '../../../errors.js';
 import type { CompactionEvent, Dialect, MessageEvent, SessionHeader, SkippedLine, ToolCall, Transcript, TranscriptEvent } from '../../types.js';
+import type { MessageDraft, Writable } from '../../draft.js';
 
 /** A message as an importer describes it; the builder adds `type`, a unique id and the dialect. */
 type MessageInit = Omit<MessageEvent, 'type' | 'dialect'> & { dialect?: Dialect };
@@ -22,16 +23,16 @@ export interface TranscriptBuilder {
   readonly file: string;
   readonly lenient: boolean;
   /** Appends a message; its id is made unique (a repeat gets `#2`, `#3`, ...). Returns the live event, to merge into. */
-  addMessage(init: MessageInit): MessageEvent;
+  addMessage(init: MessageInit): MessageDraft;
   /** Adds a call to an assistant message. A call id the source reused gets a unique one; results pair with the latest. */
-  addToolCall(message: MessageEvent, call: { callId: string; name: string; args: Record<string, unknown>; freeform?: true }): ToolCall;
+  addToolCall(message: MessageDraft, call: { callId: string; name: string; args: Record<string, unknown>; freeform?: true }): ToolCall;
   /**
    * Appends the `tool` message answering a call made earlier. A result with no recorded call
    * cannot be a tool message (no provider accepts it): it becomes a user message, counted in
    * `unknown` as `tool result without a call`.
    */
-  addToolResult(result: ToolResultInit): MessageEvent;
-  addCompaction(init: Omit<CompactionEvent, 'type'>): CompactionEvent;
+  addToolResult(result: ToolResultInit): MessageDraft;
+  addCompaction(init: Omit<CompactionEvent, 'type'>): Writable<CompactionEvent>;
   /** Counts a foreign record type that was seen but not mapped. */
   countUnknown(type: string): void;
   /** Throws the error, or under lenient records its line in `skipped` and carries on. */
@@ -68,18 +69,18 @@ class Collector implements TranscriptBuilder {
     readonly lenient: boolean,
   ) {}
 
-  addMessage(message: MessageInit): MessageEvent {
+  addMessage(message: MessageInit): MessageDraft {
     const event = withoutUndefined({
       type: 'message',
       ...message,
       id: uniqueIn(this.usedIds, message.id),
       dialect: message.dialect ?? this.dialect,
-    }) as MessageEvent;
+    }) as MessageDraft;
     this.events.push(event);
     return event;
   }
 
-  addToolCall(message: MessageEvent, call: { callId: string; name: string; args: Record<string, unknown>; freeform?: true }): ToolCall {
+  addToolCall(message: MessageDraft, call: { callId: string; name: string; args: Record<string, unknown>; freeform?: true }): ToolCall {
     const record = { id: uniqueIn(this.callIds, call.callId), name: call.name, answered: false };
     this.callsBySource.set(call.callId, record);
     this.calls.push(record);
@@ -88,7 +89,7 @@ class Collector implements TranscriptBuilder {
     return toolCall;
   }
 
-  addToolResult(result: ToolResultInit): MessageEvent {
+  addToolResult(result: ToolResultInit): MessageDraft {
     const call = findCall(result, this.callsBySource, this.calls);
     if (call === undefined) {
       this.countUnknown('tool result without a call');
@@ -99,8 +100,8 @@ class Collector implements TranscriptBuilder {
     return this.addMessage({ id: result.id, role: 'tool', text: result.text, toolCallId: call.id, toolName: result.name ?? call.name, at: result.at });
   }
 
-  addCompaction(compaction: Omit<CompactionEvent, 'type'>): CompactionEvent {
-    const event = withoutUndefined({ type: 'compaction', ...compaction, id: uniqueIn(this.usedIds, compaction.id) }) as CompactionEvent;
+  addCompaction(compaction: Omit<CompactionEvent, 'type'>): Writable<CompactionEvent> {
+    const event = withoutUndefined({ type: 'compaction', ...compaction, id: uniqueIn(this.usedIds, compaction.id) }) as Writable<CompactionEvent>;
     this.events.push(event);
     return event;
   }

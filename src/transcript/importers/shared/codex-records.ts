@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { InputLocation } from '../../../errors.js';
 import type { RecordedUsage } from '../../types.js';
+import type { Writable } from '../../draft.js';
 import { parseArguments } from './chat-completions.js';
 import { parseShape } from './validate.js';
 
@@ -127,7 +128,7 @@ function parseResponseItem(payload: unknown, at: InputLocation): CodexRecord {
 
 /** OpenAI's `input_tokens` already include the cached ones, as the canonical `input` does. */
 function convertUsage(usage: z.infer<typeof tokenUsage>): RecordedUsage {
-  const result: RecordedUsage = { input: usage.input_tokens ?? 0, output: usage.output_tokens ?? 0 };
+  const result: Writable<RecordedUsage> = { input: usage.input_tokens ?? 0, output: usage.output_tokens ?? 0 };
   if (usage.cached_input_tokens != null) result.cachedInput = usage.cached_input_tokens;
   if (usage.reasoning_output_tokens != null) result.reasoning = usage.reasoning_output_tokens;
   return result;
