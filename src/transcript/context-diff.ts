@@ -5,8 +5,10 @@ import type { ContextMessage } from './types.js';
  * What changed from one request's messages to the next: the step loop computes one per step,
  * between the context sent at the last step and the one the strategy prepared now, and hands it
  * to every consumer that keeps per-message work from one step to the next (the step's token
- * count, the prompt cache's parts, the follow-up check, retention). Messages are frozen once they
- * enter a run (freeze.ts), so the same object is the same message: messages compare by identity.
+ * count and hidden tokens, the prompt cache's parts, the follow-up check, retention; see
+ * docs/performance.md for what no step diff reaches and memoises instead). Messages are frozen
+ * once they enter a run (freeze.ts), so the same object is the same message: they compare by
+ * identity.
  *
  * A step's context is `before` with the messages from `shared` to `before.length - kept` replaced
  * by `added`: a step that appends has `kept` 0 and nothing removed; a strategy that drops the head
