@@ -51,6 +51,14 @@ const SUMMARY_EXTRA_COLUMNS = [
 /** Every column of a summary row: the contract first, then the extras. */
 export const SUMMARY_COLUMNS = [...SUMMARY_CONTRACT_COLUMNS, ...SUMMARY_EXTRA_COLUMNS] as const;
 
+/** Columns written after all others, only when some row has them (an option that is off adds nothing). */
+const SUMMARY_OPTIONAL_COLUMNS = ['answer_recall_rot'] as const satisfies readonly (keyof SummaryRow)[];
+
+/** The columns of these rows: every column, then the optional ones some row has. */
+export function summaryColumnsOf(rows: readonly SummaryRow[]): readonly (keyof SummaryRow)[] {
+  return [...SUMMARY_COLUMNS, ...SUMMARY_OPTIONAL_COLUMNS.filter((column) => rows.some((row) => row[column] !== undefined))];
+}
+
 // Fails to compile when a SummaryRow field is missing from the lists above.
-type UnlistedColumn = Exclude<keyof SummaryRow, (typeof SUMMARY_COLUMNS)[number]>;
+type UnlistedColumn = Exclude<keyof SummaryRow, (typeof SUMMARY_COLUMNS)[number] | (typeof SUMMARY_OPTIONAL_COLUMNS)[number]>;
 const _summaryColumnsAreComplete: [UnlistedColumn] extends [never] ? true : never = true;

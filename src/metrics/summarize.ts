@@ -10,6 +10,8 @@ interface ProbeFigures {
   count: number | null;
   unanswered?: number | null;
   invalid?: number | null;
+  /** Present only when the reader's context-length effect was on. */
+  answerRecallRot?: number | null;
 }
 
 export interface UnitSummaryInput {
@@ -85,6 +87,7 @@ export function summarizeUnit(input: UnitSummaryInput): SummaryRow {
     cost_vs_full: null,
     invalid_asks: input.probes?.invalid ?? null,
     ...NO_INTERVALS,
+    ...(input.probes?.answerRecallRot !== undefined ? { answer_recall_rot: input.probes.answerRecallRot } : {}),
   };
 }
 

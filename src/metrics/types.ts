@@ -68,6 +68,12 @@ export interface SummaryRow {
   cost_vs_full_ci_high: number | null;
   answer_recall_ci_low: number | null;
   answer_recall_ci_high: number | null;
+  /**
+   * Answer recall under the reader's context-length effect (`reader.contextRot`, docs/probes.md),
+   * over the same ask points as `answer_recall`; the last column, present only when the option
+   * is on (`null`: nothing valid was asked). The recommendation and gates use `answer_recall`.
+   */
+  answer_recall_rot?: number | null;
 }
 
 /** A context size a strategy reacts to (drawn as a line on the context chart). */
@@ -120,6 +126,13 @@ export interface ProbeAnswer {
    * was no answer to judge. Absent when the judge was off or the probe was never asked.
    */
   judge?: ProbeJudgement;
+  /**
+   * With the reader's context-length effect on (`reader.contextRot`): the probability the reader
+   * retrieved evidence at this length (the probe call's input tokens), and whether the answer is
+   * still correct under it (never when `correct` is false). Absent when the option is off and on
+   * unanswered ask points.
+   */
+  rot?: { probability: number; correct: boolean };
 }
 
 /**
@@ -153,6 +166,8 @@ export interface RecallFigures {
   unanswered: number;
   /** Ask points left out as invalid (see `ProbeAnswer.invalid`); absent in older results. */
   invalid?: number;
+  /** Answer recall under the reader's context-length effect; present only when it was on. */
+  answerRecallRot?: number | null;
 }
 
 /** Answer recall at one step of the session: the valid answers given there, and how many were right. */
@@ -177,6 +192,11 @@ export interface UnitProbeResult {
      * was an error. Present only when the judge was on.
      */
     judgeMean?: number | null;
+    /**
+     * Answer recall under the reader's context-length effect (`ProbeAnswer.rot`), over the same
+     * ask points as `withoutRetrieval`. Present only when the option was on.
+     */
+    withContextRot?: number | null;
   };
   byKind: Partial<Record<ProbeKind, RecallFigures>>;
   /** How many ask points ended in each outcome class (every ask point, valid or not); absent in older results. */
@@ -249,6 +269,8 @@ export interface ScenarioInfo {
   skippedLines: number;
   /** A scenario of several logs: how many (`steps` and `skippedLines` are their sums). */
   logs?: number;
+  /** The reader's context-length curve (`nolima:gpt-4o`, …) when `reader.contextRot` was on, with its points `[tokens, probability]`. */
+  contextRot?: { name: string; points: [number, number][] };
 }
 
 /** Which slice of a run's planned units a sharded run (`--shard i/n`) holds. */

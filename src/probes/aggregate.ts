@@ -27,6 +27,8 @@ import type { ProbeKind } from '../transcript/types.js';
  *   the class says what the context held, whichever reader reads it.
  * - recall curve = per step with a valid answer, the answers and how many were right.
  * - with retrieval: the same, graded on the answer given after following retrieval hints.
+ * - with context rot (only when the reader's context-length effect was on, probes/context-rot.ts):
+ *   the same ask points, graded on `rot.correct`; apart from answer recall, never in its place.
  * - count = the number of probes of the scenario.
  * - judge mean (live runs with the judge on) = the mean judge total (0–20) over the answers the
  *   judge scored; answers it could not score (an error) are left out, `null` when none is left.
@@ -141,6 +143,7 @@ export function aggregateProbes(input: AggregateInput): UnitProbeResult & { figu
       retrievalTokens: answers.reduce((n, a) => n + a.retrievalTokens, 0),
       probeTokens: answers.reduce((n, a) => n + sumTokens(a), 0),
       ...judgeMean(answers),
+      ...rotRecall(answers, (withContextRot) => ({ withContextRot })),
     },
     byKind,
     outcomes: countOutcomes(answers),
@@ -154,6 +157,13 @@ export function aggregateProbes(input: AggregateInput): UnitProbeResult & { figu
       count: probes.length,
       unanswered: countUnanswered(answers),
       invalid: countInvalid(answers),
+      ...rotRecall(answers, (answerRecallRot) => ({ answerRecallRot })),
     },
   };
+}
+
+/** Answer recall under context rot, as `field` builds it; nothing when no answer was graded under rot (the option was off). */
+function rotRecall<T>(answers: readonly ProbeAnswer[], field: (recall: number | null) => T): T | Record<string, never> {
+  if (!answers.some((a) => a.rot !== undefined)) return {};
+  return field(shareCorrect(answers, (a) => a.rot?.correct === true));
 }

@@ -1,10 +1,11 @@
 import type { MessageEvent } from '../transcript/types.js';
 import type { Fact } from './fact.js';
 import { capText, cleanPhrase } from './fact.js';
+import { readCjkDecisionFacts } from './cjk-decision-facts.js';
 
 /**
  * Facts in what the assistant said: decisions ("I'll use X", "X instead of Y", "decided to",
- * "because") and announced next steps ("next, I'll …").
+ * "because") and announced next steps ("next, I'll …"); in Chinese prose, cjk-decision-facts.ts.
  */
 
 const END = String.raw`(?=\s+(?:instead|rather|because|since|so that|so|to|for|as|which|and then)\b|[.,;:!?()]|$)`;
@@ -14,8 +15,8 @@ const INSTEAD_OF = new RegExp(String.raw`\b${CHOICE_VERB}\s+(.+?)\s+instead of\s
 const WILL_USE = new RegExp(String.raw`\b(?:I'll|I will|I'm going to|I am going to|let's|let me|we'll|we will|we should)\s+${CHOICE_VERB}\s+(.+?)${END}`, 'i');
 const DECIDED_TO = new RegExp(String.raw`\b(?:decided|decide|chose|choose) to\s+(.+?)${END}`, 'i');
 const BECAUSE = /^(.*?\w)\s*,?\s+because\s+(.+?)(?=[.;!?]|$)/i;
-// A fronted reason: `Since the tests pass, I'll commit`, `…, but since X, I can't Y`.
-const SINCE = /(?:^|,\s*|\bbut\s+)since\s+([^,]+?),\s*(.+?)(?=[.;!?]|$)/i;
+// A fronted reason: `Since the tests pass, I'll commit`, `Because X, Y`, `…, but since X, I can't Y`.
+const SINCE = /(?:^|,\s*|\bbut\s+)(?:since|because)\s+([^,]+?),\s*(.+?)(?=[.;!?]|$)/i;
 const NEXT_STEP =
   /\b(?:next|then|after that|afterwards),?\s+(?:I'll|I will|I need to|I should|we'll|we will|we need to|we should|let's|let me)\s+(.+?)(?=[.;:!?]|$)/i;
 
@@ -79,9 +80,10 @@ export function readDecisionFacts(message: MessageEvent, index: number): Fact[] 
   if (message.role !== 'assistant' || message.text === '') return [];
   const sentences = splitSentences(message.text);
   const calls = (message.toolCalls ?? []).flatMap((call) => Object.values(call.args).filter((v): v is string => typeof v === 'string')).join('\n');
-  return sentences.flatMap((sentence, i) =>
+  const english = sentences.flatMap((sentence, i) =>
     [readChoice(sentence, index), readReason(sentence, index), readNextStep(sentence, sentences[i - 1] ?? '', index, calls)].filter(
       (f): f is Fact => f !== undefined,
     ),
   );
+  return [...english, ...readCjkDecisionFacts(message.text, index, calls)];
 }

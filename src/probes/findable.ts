@@ -37,14 +37,37 @@ export interface LineIndex {
   postings: Map<string, number[]>;
 }
 
-/** The words of a text as this module reads them: lower case, split at every non-word character. */
+// Scripts written without spaces between words (Chinese, Japanese; Korean too, as search indexes do).
+const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
+const HAS_CJK = new RegExp(`[${CJK}]`, 'u');
+const CJK_WORD = new RegExp(`^[${CJK}]+$`, 'u');
+const WORD_OR_CJK_RUN = new RegExp(`[a-z0-9]+|[${CJK}]+`, 'gu');
+
+/**
+ * The words of a text as this module reads them: lower case, split at every non-word character.
+ * A run of CJK characters, which has no word boundaries, gives its overlapping character pairs
+ * (`修改文件` → `修改`, `改文`, `文件`; a lone character itself), as CJK search indexes read it.
+ */
 export function wordsOf(text: string): string[] {
-  return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const lower = text.toLowerCase();
+  if (!HAS_CJK.test(lower)) return lower.match(/[a-z0-9]+/g) ?? [];
+  const words: string[] = [];
+  for (const [run] of lower.matchAll(WORD_OR_CJK_RUN)) {
+    const chars = CJK_WORD.test(run) ? [...run] : [];
+    if (chars.length < 2) words.push(run);
+    else for (let i = 0; i + 1 < chars.length; i++) words.push(`${chars[i]}${chars[i + 1]}`);
+  }
+  return words;
+}
+
+/** Whether a word (of `wordsOf`) is a CJK character pair: as specific as a Latin word of three letters or more. */
+export function isCjkWord(word: string): boolean {
+  return CJK_WORD.test(word) && [...word].length === 2;
 }
 
 /** A question's anchor candidates: its content words, each once. */
 function contentWords(text: string): string[] {
-  return [...new Set(wordsOf(text).filter((w) => w.length >= 3 && !STOPWORDS.has(w)))];
+  return [...new Set(wordsOf(text).filter((w) => (w.length >= 3 || isCjkWord(w)) && !STOPWORDS.has(w)))];
 }
 
 /** A message's texts in the order a reader reads them: thinking, text, each tool call as its name and JSON arguments. */

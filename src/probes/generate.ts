@@ -310,6 +310,7 @@ function generateFrom(transcript: Transcript, options: GenerateOptions): Probe[]
     secrets: new Map(),
   };
   const seen = new Set<string>();
+  const asked = new Set<string>();
   const candidates: Candidate[] = [];
   // Earlier answers to the same question stem (the errors of one command, one count over runs).
   const earlier = new Map<string, string[]>();
@@ -323,7 +324,9 @@ function generateFrom(transcript: Transcript, options: GenerateOptions): Probe[]
     earlier.set(fact.question, [...before, fact.answer]);
     if (seen.has(key) || (fact.latest && lastOf.get(fact.question) !== fact)) continue;
     const built = buildCandidate(fact, session);
-    if (built === undefined) continue;
+    // Two facts of one line can get one question (`Let me A. Let me B.`): a reader could not tell which is asked.
+    if (built === undefined || asked.has(built.question)) continue;
+    asked.add(built.question);
     const superseded = [...new Set(before.filter((a) => !containsNormalised(key, normaliseAnswer(a)) && !containsNormalised(normaliseAnswer(a), key)))];
     const probe = superseded.length > 0 && ((fact.kind !== 'artifact' && fact.kind !== 'decision') || fact.latest) ? { ...built, superseded } : built;
     seen.add(key);

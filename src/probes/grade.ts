@@ -6,25 +6,41 @@ export interface Grade {
   reason: string;
 }
 
-// Straight, smart and angle quotes and backticks: models quote values in any of these.
-const QUOTES = /["'`\u2018\u2019\u201A\u201B\u201C\u201D\u201E\u201F\u00AB\u00BB\u2039\u203A]/g;
+// Straight, smart, angle and CJK corner quotes and backticks: models quote values in any of these.
+const QUOTES = /["'`\u2018\u2019\u201A\u201B\u201C\u201D\u201E\u201F\u00AB\u00BB\u2039\u203A\u300C-\u300F\u301D\u301E]/g;
+
+// Chinese and Japanese (and Korean) letters; a text without any is normalised on the fast path.
+const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
+const WIDE = /[\u2e80-\uffef]/;
+const FULLWIDTH = /[\uff01-\uff5e\u3000]/g;
+const SPACE_BY_CJK = new RegExp(`(?<=[${CJK}])\\s+|\\s+(?=[${CJK}])`, 'gu');
+
+/**
+ * CJK text as matching reads it: fullwidth letters, digits and punctuation as their ASCII forms
+ * (`：` as `:`), the ideographic space as a space, and no space beside a CJK character — CJK
+ * writing has no word spaces, so `修改 go.mod 文件` and `修改go.mod文件` say the same.
+ */
+function normaliseCjk(text: string): string {
+  if (!WIDE.test(text)) return text;
+  return text.replace(FULLWIDTH, (c) => (c === '\u3000' ? ' ' : String.fromCharCode(c.charCodeAt(0) - 0xfee0))).replace(SPACE_BY_CJK, '');
+}
 
 /**
  * Normalises a text for matching: lower case, JSON escapes of quotes and backslashes undone (a
  * tool call's arguments are read as JSON: `findstr \"Default Gateway\"`), `\` as `/`, no quotes
- * or backticks, no leading `./` on paths, whitespace collapsed, no trailing punctuation. Applied
- * to both sides of every match.
+ * or backticks, no leading `./` on paths, whitespace collapsed, CJK text without word spaces and
+ * fullwidth forms (`normaliseCjk`), no trailing punctuation (`。` and `、` too). Applied to both
+ * sides of every match.
  */
 export function normaliseAnswer(text: string): string {
-  return text
-    .toLowerCase()
+  return normaliseCjk(text.toLowerCase())
     .replace(/\\(["'\\])/g, '$1')
     .replace(/\\/g, '/')
     .replace(QUOTES, '')
     .replace(/(^|[\s(=:])\.\//g, '$1')
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/[\s.,;:!?]+$/, '');
+    .replace(/[\s.,;:!?\u3001\u3002]+$/, '');
 }
 
 function isDigit(char: string | undefined): boolean {

@@ -2,7 +2,7 @@ import { runTextMemo } from '../memo.js';
 import type { Fact } from './fact.js';
 import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
-import { isFindable, lineFrequency, wordsOf, type LineIndex } from './findable.js';
+import { isCjkWord, isFindable, lineFrequency, wordsOf, type LineIndex } from './findable.js';
 import { answerTokens, isAnswerToken, leakedTokens } from './leak.js';
 
 /**
@@ -15,7 +15,7 @@ import { answerTokens, isAnswerToken, leakedTokens } from './leak.js';
 const MAX_HINTS = 5;
 
 function tokenizeWords(text: string): string[] {
-  return text.toLowerCase().match(/\b[a-z][a-z0-9_-]*[a-z0-9]\b/g) ?? [];
+  return [...(text.toLowerCase().match(/\b[a-z][a-z0-9_-]*[a-z0-9]\b/g) ?? []), ...wordsOf(text).filter(isCjkWord)];
 }
 
 // Compound tokens (paths, snake_case) and their pieces, so a hint reads as the line wrote it.
@@ -37,7 +37,8 @@ function readTermWords(text: string): string[] {
   for (const token of text.toLowerCase().match(TOKEN) ?? []) {
     words.push(token, ...(/[_./-]/.test(token) ? token.split(/[_./-]+/) : []));
   }
-  return words.filter((w) => /^[a-z][a-z0-9_-]*[a-z0-9]$/.test(w) && isHintWord(w));
+  // CJK prose has no spaces: its character pairs (findable.ts `wordsOf`) are its words.
+  return [...words.filter((w) => /^[a-z][a-z0-9_-]*[a-z0-9]$/.test(w) && isHintWord(w)), ...wordsOf(text).filter(isCjkWord)];
 }
 
 /** A word worth reading in a question: not a stop word, not a hash or an id. */
@@ -95,13 +96,29 @@ export function phraseQuestion(fact: Fact, span: readonly number[], passages: Li
     leakedTokens(question, fact.answer).length === 0 &&
     isFindable(passages, question, fact.answer, evidence, fact.latest === true);
   for (let n = 0; n <= Math.min(MAX_HINTS, candidates.length); n++) {
-    const question = n === 0 ? fact.question : `${fact.question} (context: ${candidates.slice(0, n).join(', ')})`;
+    const question = n === 0 ? fact.question : `${fact.question} (context: ${joinHints(candidates.slice(0, n))})`;
     if (isFair(question)) return question;
   }
   // Last resort: quote the line that holds the answer, with the answer blanked out.
   const line = clozeLine(passages, fact.index, fact.answer);
   const cloze = line === undefined ? undefined : `${fact.question} (the line reads: "${line}")`;
   return cloze !== undefined && isFair(cloze) ? cloze : undefined;
+}
+
+/**
+ * Hint words joined for a question; CJK character pairs that overlap (`我來`, `來幫`) as the one
+ * span they come from (`我來幫`), which reads as the line does and holds the same pairs.
+ */
+function joinHints(words: readonly string[]): string {
+  const joined: string[] = [];
+  for (const word of words) {
+    const last = joined[joined.length - 1];
+    const chars = [...word];
+    if (last !== undefined && isCjkWord(word) && isCjkWord([...last].slice(-2).join('')) && [...last].at(-1) === chars[0])
+      joined[joined.length - 1] = `${last}${chars[1]}`;
+    else joined.push(word);
+  }
+  return joined.join(', ');
 }
 
 const CLOZE_CHARS = 60;

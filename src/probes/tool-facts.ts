@@ -163,7 +163,9 @@ function readPlanFacts(message: MessageEvent, index: number, call: ToolCall): Fa
         kind: 'continuation',
         answer: task.trim(),
         index,
-        question: `Which item was in_progress when the agent last updated it with \`${call.name}\`?`,
+        // Only words of the call's own line (its name, `status`): plan items are made of words such as
+        // `updated`, and no question may hold one of its answer's (leak.ts).
+        question: `What had status in_progress in the last \`${call.name}\`?`,
         hintSources: [message.text],
         latest: true,
       },

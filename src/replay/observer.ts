@@ -14,6 +14,8 @@ export interface ProbeFigures {
   unanswered?: number | null;
   /** Ask points left out as invalid (the reader failed on `full`'s context there). */
   invalid?: number | null;
+  /** Answer recall under the reader's context-length effect; present only when it was on. */
+  answerRecallRot?: number | null;
   /** The detail kept in the result (answers, retention curves). */
   detail?: UnitProbeResult;
 }

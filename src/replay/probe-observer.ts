@@ -19,6 +19,7 @@ import { isValidAt, type ReferenceMode } from '../probes/reference.js';
 import { applyToHistory, createHistory } from '../strategies/helpers/history.js';
 import { containsNormalised } from '../probes/grade.js';
 import type { PreparedContext } from '../probes/retention.js';
+import { withContextRot } from '../probes/context-rot.js';
 
 /**
  * The recall measurement of one unit (DESIGN.md §6), as engine hooks. It sees what the strategy
@@ -185,8 +186,8 @@ class ProbeRun {
       specifics,
       ...(this.afterCompaction.length > 0 ? { specificsAfterCompaction: this.afterCompaction } : {}),
     });
-    const { retention: kept, answerRecall, count, unanswered, invalid } = figures;
-    return { retention: kept, answerRecall, count, unanswered, invalid: invalid ?? 0, detail };
+    const { retention: kept, answerRecall, count, unanswered, invalid, answerRecallRot } = figures;
+    return { retention: kept, answerRecall, count, unanswered, invalid: invalid ?? 0, ...(answerRecallRot !== undefined ? { answerRecallRot } : {}), detail };
   }
 
   /** Step asks after step `after` (and end asks, `withEnd`), never reached: unanswered, recorded at `at`. */
@@ -208,7 +209,7 @@ class ProbeRun {
 
   /** The answer at an ask point, with its outcome, marked invalid when `full`'s reader fails there. */
   private async answer(mp: MeasuredProbe, point: AskPoint, env: StrategyEnv): Promise<ProbeAnswer> {
-    const answer = await answerProbe(this.deps, env.archive, mp, point, this.judge);
+    const answer = withContextRot(await answerProbe(this.deps, env.archive, mp, point, this.judge), this.ctx.scenario.contextRot, this.ctx.scenario.seed);
     const held = this.held[this.set.probes.indexOf(mp)];
     const older = mp.superseded.length > 0 && this.prepared !== undefined && mp.superseded.some((s) => containsNormalised(this.prepared?.normalised ?? '', s));
     const outcome = classifyOutcome({ verbatim: held?.verbatim ?? false, truth: held?.retained ?? false, older }, answer);

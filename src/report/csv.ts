@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { RunEvent, StepRecord } from '../metrics/run-events.js';
-import { SUMMARY_COLUMNS } from '../metrics/columns.js';
+import { summaryColumnsOf } from '../metrics/columns.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
 import { detailsOf, partedFile, type ReportFile, type Reporter, type UnitDetails } from './types.js';
 
@@ -85,19 +85,28 @@ const PROBE_COLUMNS = [
   'valid',
 ] as const;
 
+/**
+ * Written after `valid` only when the reader's context-length effect was on: whether the answer
+ * is still correct under it (empty on unanswered asks), and the probability the reader retrieved
+ * evidence at that length.
+ */
+const ROT_PROBE_COLUMNS = ['correct_rot', 'rot_probability'] as const;
+
 /** `summary.csv`, `steps.csv`, `events.csv` and `probes.csv` (header only when nothing was probed). */
 export function renderCsv(result: RunResult, details: UnitDetails = detailsOf(result)): ReportFile[] {
+  const summaries = result.units.map((unit) => unit.summary);
+  const probeColumns = summaries.some((row) => row.answer_recall_rot !== undefined) ? [...PROBE_COLUMNS, ...ROT_PROBE_COLUMNS] : PROBE_COLUMNS;
   return [
     {
       file: 'summary.csv',
       contents: toCsv(
-        SUMMARY_COLUMNS,
-        result.units.map((unit) => ({ ...unit.summary, cost_usd: usd(unit.summary.cost_usd) })),
+        summaryColumnsOf(summaries),
+        summaries.map((row) => ({ ...row, cost_usd: usd(row.cost_usd) })),
       ),
     },
     partedFile('steps.csv', () => unitParts(STEP_COLUMNS, details, stepRows)),
     partedFile('events.csv', () => unitParts(EVENT_COLUMNS, details, eventRows)),
-    partedFile('probes.csv', () => unitParts(PROBE_COLUMNS, details, probeRows)),
+    partedFile('probes.csv', () => unitParts(probeColumns, details, probeRows)),
   ];
 }
 
@@ -175,6 +184,8 @@ function probeRows(unit: UnitResult): Row[] {
     judge_total: answer.judge !== undefined && 'total' in answer.judge ? answer.judge.total : undefined,
     outcome: answer.outcome,
     valid: answer.unanswered === true ? undefined : answer.invalid !== true,
+    correct_rot: answer.rot?.correct,
+    rot_probability: answer.rot?.probability,
   }));
 }
 

@@ -113,7 +113,12 @@ function renderAnswer(answer: ProbeAnswer): string {
 
 function renderVerdict(answer: ProbeAnswer): string {
   const outcome = answer.outcome === undefined ? '' : ` <span class="dim">${escapeHtml(answer.outcome)}${answer.invalid === true ? ', invalid' : ''}</span>`;
-  return `${renderGrade(answer)}${outcome}`;
+  // With reader.contextRot on: a correct read the context's length cost (reported apart from recall).
+  const rot =
+    answer.rot !== undefined && answer.correct && !answer.rot.correct
+      ? ` <span class="badge warn" title="the reader retrieves evidence at this length with p = ${answer.rot.probability}">lost to context rot</span>`
+      : '';
+  return `${renderGrade(answer)}${outcome}${rot}`;
 }
 
 function renderGrade(answer: ProbeAnswer): string {

@@ -187,6 +187,7 @@ function describeScenario(info: ScenarioInfo): string {
     info.rpm === undefined ? '' : ` · RPM ${formatCount(info.rpm)}`,
     ` · ${info.steps} steps · seed ${info.seed}`,
     info.promptCache === undefined ? '' : ` · cache ${escapeHtml(info.promptCache)}`,
+    info.contextRot === undefined ? '' : ` · reader context rot <code>${escapeHtml(info.contextRot.name)}</code> (column “recall (rot)”, apart from recall)`,
     ` · <span title="${escapeHtml(info.transcript)}">${escapeHtml(info.file)}</span>`,
     info.skippedLines > 0 ? ` · <span class="badge warn">${info.skippedLines} transcript lines skipped</span>` : '',
   ];

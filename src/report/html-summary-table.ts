@@ -51,6 +51,20 @@ const COLUMNS: Column[] = [
   { title: 'probes', hint: 'probe answers graded', better: 'none', value: (r) => r.probes, text: (r) => (r.probes === null ? '–' : String(r.probes)) },
 ];
 
+/** Beside recall, only when the reader's context-length effect was on: recall under it, apart from `recall`. */
+const ROT_COLUMN = ratio(
+  'recall (rot)',
+  "answer recall when the reader's retrieval falls with the context's length (reader.contextRot, calibrated on NoLiMa / RULER); the recommendation uses recall",
+  'higher',
+  (r) => r.answer_recall_rot ?? null,
+);
+
+/** The columns of a table of these rows. */
+function columnsOf(rows: readonly SummaryRow[]): Column[] {
+  if (!rows.some((row) => row.answer_recall_rot !== undefined)) return COLUMNS;
+  return COLUMNS.flatMap((column) => (column.title === 'recall' ? [column, ROT_COLUMN] : [column]));
+}
+
 /**
  * The summary table of one scenario: strategies as rows, sortable by a click on a header (the
  * page's script reads `data-sort`), the best value of each column marked, crashed rows flagged.
@@ -60,13 +74,14 @@ const COLUMNS: Column[] = [
 export function renderSummaryTable(units: readonly UnitResult[], colors: Map<string, string>): string {
   const rows = units.map((unit) => unit.summary);
   const contenders = rows.some((row) => !row.crashed) ? rows.filter((row) => !row.crashed) : rows;
-  const best = COLUMNS.map((column) => bestValue(column, contenders));
+  const columns = columnsOf(rows);
+  const best = columns.map((column) => bestValue(column, contenders));
   const head = [
     '<th scope="col" data-type="text">strategy</th>',
-    ...COLUMNS.map((column) => `<th scope="col" title="${escapeHtml(column.hint)}">${escapeHtml(column.title)}</th>`),
+    ...columns.map((column) => `<th scope="col" title="${escapeHtml(column.hint)}">${escapeHtml(column.title)}</th>`),
     '<th scope="col" title="why the strategy crashed, in the words of its crash event" class="crash-col">crash</th>',
   ].join('');
-  const body = units.map((unit) => renderRow(unit, best, contenders.includes(unit.summary), colors.get(unit.strategy) ?? '#111827')).join('\n');
+  const body = units.map((unit) => renderRow(unit, columns, best, contenders.includes(unit.summary), colors.get(unit.strategy) ?? '#111827')).join('\n');
   return [
     '<div class="table-wrap"><table class="summary sortable">',
     `<thead><tr>${head}</tr></thead>`,
@@ -76,10 +91,10 @@ export function renderSummaryTable(units: readonly UnitResult[], colors: Map<str
   ].join('\n');
 }
 
-function renderRow(unit: UnitResult, best: (number | null)[], competes: boolean, color: string): string {
+function renderRow(unit: UnitResult, columns: readonly Column[], best: (number | null)[], competes: boolean, color: string): string {
   const row = unit.summary;
   const crash = row.crashed ? `<td data-sort="1" class="crash-col">${renderCrash(unit)}</td>` : '<td data-sort="0" class="dim crash-col">–</td>';
-  const cells = COLUMNS.map((column, i) => {
+  const cells = columns.map((column, i) => {
     const value = column.value(row);
     const isBest = competes && value !== null && value === best[i];
     // Four decimals, as in summary.csv, so a re-render from result.json gives the same page.

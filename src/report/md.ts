@@ -51,6 +51,9 @@ const COLUMNS: Column[] = [
   { title: 'unanswered', align: 'right', cell: (r) => (r.unanswered === null ? '–' : String(r.unanswered)) },
 ];
 
+/** Beside recall, only when the reader's context-length effect was on: recall under it, reported apart. */
+const ROT_COLUMN: Column = { title: 'recall (context rot)', align: 'right', cell: (r) => percent(r.answer_recall_rot ?? null) };
+
 /** GitHub refuses comments over 65,536 characters; stay clear of it. */
 export const MARKDOWN_LIMIT = 60_000;
 
@@ -138,10 +141,11 @@ function renderScenario(name: string, info: ScenarioInfo | undefined, rows: read
   if (info !== undefined) lines.push(describeScenario(info), '');
   if (rows.length === 0) return [...lines, '_No strategies ran._'];
   if (table) {
+    const columns = rows.some((row) => row.answer_recall_rot !== undefined) ? COLUMNS.flatMap((c) => (c.title === 'recall' ? [c, ROT_COLUMN] : [c])) : COLUMNS;
     lines.push(
-      `| ${COLUMNS.map((c) => c.title).join(' | ')} |`,
-      `| ${COLUMNS.map((c) => (c.align === 'left' ? ':--' : '--:')).join(' | ')} |`,
-      ...rows.map((row) => `| ${COLUMNS.map((c) => c.cell(row)).join(' | ')} |`),
+      `| ${columns.map((c) => c.title).join(' | ')} |`,
+      `| ${columns.map((c) => (c.align === 'left' ? ':--' : '--:')).join(' | ')} |`,
+      ...rows.map((row) => `| ${columns.map((c) => c.cell(row)).join(' | ')} |`),
       '',
     );
   }
@@ -226,6 +230,7 @@ function describeScenario(info: ScenarioInfo): string {
   parts.push(`${info.steps} steps`, `seed ${info.seed}`);
   if (info.logs !== undefined && info.logs > 1) parts.push(`${info.logs} logs ([low, high]: 95 % bootstrap interval over them)`);
   if (info.promptCache !== undefined) parts.push(`cache ${escapeMarkdown(info.promptCache)}`);
+  if (info.contextRot !== undefined) parts.push(`reader context rot ${escapeMarkdown(info.contextRot.name)} (recall under it reported apart)`);
   return parts.join(' · ');
 }
 

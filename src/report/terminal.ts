@@ -52,6 +52,9 @@ const COLUMNS: Column[] = [
   },
 ];
 
+/** After recall, only when the reader's context-length effect was on: recall under it, apart. */
+const ROT_COLUMN: Column = { title: 'rot', align: 'right', cell: (r) => percent(r.answer_recall_rot ?? null) };
+
 /**
  * A compact table per scenario for the end of a run: one row per strategy, aligned, readable in
  * 100 columns. Pure: the CLI prints it.
@@ -77,7 +80,8 @@ function scenarioNames(result: RunResult): string[] {
 function renderScenario(name: string, info: ScenarioInfo | undefined, rows: SummaryRow[], options: TerminalOptions): string {
   const paint = (text: string, tone: Tone | 'bold'): string => (options.color && tone !== 'plain' ? `${ANSI[tone]}${text}${RESET}` : text);
   // The cost column only when the model is priced: a column of dashes would only cost width.
-  const columns = rows.some((row) => row.cost_usd !== null) ? COLUMNS : COLUMNS.filter((column) => column.title !== 'cost');
+  const priced = rows.some((row) => row.cost_usd !== null) ? COLUMNS : COLUMNS.filter((column) => column.title !== 'cost');
+  const columns = rows.some((row) => row.answer_recall_rot !== undefined) ? priced.flatMap((c) => (c.title === 'recall' ? [c, ROT_COLUMN] : [c])) : priced;
   const header = columns.map((column) => plain(column.title));
   const body = rows.map((row) => columns.map((column) => column.cell(row)));
   const widths = fitWidths(columnWidths([header, ...body], columns.length), options.width ?? 100);
@@ -100,6 +104,7 @@ function describeScenario(info: ScenarioInfo): string {
   if (info.tpm !== undefined && info.tpm > 0) parts.push(`tpm ${formatCount(info.tpm)}`);
   parts.push(`${info.steps} steps`, `seed ${info.seed}`);
   if (info.promptCache !== undefined) parts.push(`cache ${info.promptCache}`);
+  if (info.contextRot !== undefined) parts.push(`reader rot ${info.contextRot.name}`);
   return parts.join(' · ');
 }
 

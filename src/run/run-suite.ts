@@ -158,6 +158,7 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
   const early = mode === 'live' || options.beforeUnits !== undefined;
   const prepared = await prepareScenarios(options.scenarios, overrides, { deferGenerated: !early });
   checkJudgeMode(prepared, overrides, mode);
+  checkContextRotMode(prepared, overrides, mode);
   const planned = planUnits(prepared, overrides, options.specsOf);
   if (planned.length === 0) throw new UsageError(`nothing to run: no strategy units in ${options.scenarios.map((p) => displayPath(p)).join(', ')}`);
   const units = options.shard === undefined ? planned : selectShard(planned, options.shard);
@@ -228,6 +229,19 @@ function checkJudgeMode(prepared: readonly PreparedScenario[], overrides: Scenar
   if (overrides.judge === true) throw new UsageError(`--judge ${needs}`);
   const asking = prepared.find(({ scenario }) => scenario.judge);
   if (asking !== undefined) throw new UsageError(`${formatLocation({ file: displayPath(asking.scenario.file), field: 'judge' })}: the LLM judge ${needs}`);
+}
+
+/**
+ * The context-length effect models the simulated reader (probes/context-rot.ts): a live model
+ * already reads a long context as it does, and the curve would be applied on top of that.
+ */
+function checkContextRotMode(prepared: readonly PreparedScenario[], overrides: ScenarioOverrides, mode: ProviderMode): void {
+  if (mode === 'mock') return;
+  const why = 'models the simulated reader (mocked runs): a live model already reads long contexts as it does';
+  if (overrides.contextRot !== undefined && overrides.contextRot !== 'off') throw new UsageError(`--context-rot ${why}`);
+  const asking = prepared.find(({ scenario }) => scenario.contextRot !== undefined);
+  if (asking !== undefined)
+    throw new UsageError(`${formatLocation({ file: displayPath(asking.scenario.file), field: 'reader.contextRot' })}: the context-length effect ${why}`);
 }
 
 /**
@@ -321,5 +335,8 @@ function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[]): S
     seed: scenario.seed,
     skippedLines: transcripts.reduce((n, t) => n + t.skipped.length, 0),
     ...(transcripts.length > 1 ? { logs: transcripts.length } : {}),
+    ...(scenario.contextRot !== undefined
+      ? { contextRot: { name: scenario.contextRot.name, points: scenario.contextRot.points.map(([t, p]) => [t, p]) } }
+      : {}),
   };
 }

@@ -12,6 +12,7 @@ import type { PriceOverride } from '../pricing/resolve.js';
 import { priceOverrideFor, type PriceFile } from '../pricing/file.js';
 import { externalSpec, moduleSpec, type ExternalEntry } from './external-spec.js';
 import { resolveLogSettings, type TranscriptFacts } from './log-settings.js';
+import { resolveContextRot, type ContextRotSpec } from './context-rot.js';
 
 /** Settings the command line may override for every scenario of a run. */
 export interface ScenarioOverrides {
@@ -28,6 +29,8 @@ export interface ScenarioOverrides {
   lenient?: boolean;
   /** Score probe answers with the LLM judge too (live runs only). */
   judge?: boolean;
+  /** `--context-rot`: the reader's context-length effect for every scenario (`off` turns a scenario's own off). */
+  contextRot?: ContextRotSpec;
   /** The format of transcripts named where a scenario is expected (`run --from`); scenario files name theirs in `format`. */
   from?: string;
   /** Strategy names or labels to run (others are left out; unknown registered names are added). */
@@ -102,6 +105,7 @@ export function resolveScenario(loaded: LoadedScenario, transcript: TranscriptFa
     onCrash: overrides.onCrash ?? d.onCrash,
     ...(d.faults !== undefined ? { faults: d.faults } : {}),
     probesUseQuota: d.probesUseQuota,
+    ...contextRotOf(overrides.contextRot ?? d.reader?.contextRot),
     ...pricesOf(overrides.prices, model, d.prices),
     judge: overrides.judge ?? d.judge,
     strategies: withTimeout(
@@ -113,6 +117,11 @@ export function resolveScenario(loaded: LoadedScenario, transcript: TranscriptFa
       overrides.strategyTimeoutMs,
     ),
   };
+}
+
+function contextRotOf(spec: ContextRotSpec | undefined): Pick<Scenario, 'contextRot'> {
+  const curve = spec === undefined ? undefined : resolveContextRot(spec);
+  return curve === undefined ? {} : { contextRot: curve };
 }
 
 /** The specs with `--strategy-timeout` laid on every module and command. */

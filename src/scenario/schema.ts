@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contextRotSchema } from './context-rot.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -94,6 +95,12 @@ export const scenarioFileSchema = z.strictObject({
     })
     .optional(),
   probesUseQuota: z.boolean().default(false),
+  /**
+   * How the simulated reader reads: `contextRot` makes evidence in a long context less likely to
+   * be retrieved, on a curve calibrated on published long-context results (docs/probes.md,
+   * "Context rot"); reported apart from answer recall. Absent or `off`: no such effect.
+   */
+  reader: z.strictObject({ contextRot: contextRotSchema.optional() }).optional(),
   /** USD per million tokens, overriding the price table (src/pricing/prices.ts) for this scenario's model. */
   prices: z
     .strictObject({

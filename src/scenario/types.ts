@@ -2,6 +2,7 @@ import type { ProviderName } from '../contracts/provider.js';
 import type { PacingModel, QuotaLimits, RetryPolicy } from '../quota/types.js';
 import type { StrategySpec } from '../strategies/types.js';
 import type { CacheEstimate } from '../cache/families.js';
+import type { ContextRotCurve } from './context-rot.js';
 
 export type { StrategySpec, ExternalStrategySource } from '../strategies/types.js';
 
@@ -37,6 +38,11 @@ export interface Scenario {
   faults?: { server500?: number; unavailable503?: number; timeout?: number; malformed?: number };
   /** Whether probe calls count against the agent's quota. */
   probesUseQuota: boolean;
+  /**
+   * The reader's context-length effect (`reader.contextRot`, probes/context-rot.ts): each correct
+   * answer is also graded under it, reported apart (`answer_recall_rot`). Absent: off.
+   */
+  contextRot?: ContextRotCurve;
   /** USD per million tokens overriding the price table for `model` (cached input and writes default to input). */
   prices?: { input: number; cachedInput?: number; cacheWrite?: number; output: number };
   /**

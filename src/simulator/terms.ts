@@ -29,16 +29,26 @@ const QUESTION_FRAMING = new Set(
 const STEMMED_FRAMING = new Set([...QUESTION_FRAMING].map(stem));
 
 const TOKEN = /[a-z0-9][a-z0-9_./-]*[a-z0-9]|[a-z0-9]/g;
+// Chinese and Japanese (and Korean, as search indexes treat it) write words without spaces.
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 /**
  * The content terms of a text, lowercased and lightly stemmed. A compound token such as a path
  * (`src/auth/login.ts`) or identifier (`max_retries`) yields itself and its pieces, so a question
- * that names a piece still matches.
+ * that names a piece still matches. A run of CJK characters, which has no word boundaries, yields
+ * its overlapping character pairs (`修改文件` → `修改`, `改文`, `文件`), as CJK search indexes do.
  */
 export function extractTerms(text: string): string[] {
   const terms: string[] = [];
-  for (const token of text.toLowerCase().match(TOKEN) ?? []) {
+  const lower = text.toLowerCase();
+  for (const token of lower.match(TOKEN) ?? []) {
     for (const term of termsOfToken(token)) terms.push(term);
+  }
+  if (!HAS_CJK.test(lower)) return terms;
+  for (const [run] of lower.matchAll(CJK_RUN)) {
+    const chars = [...run];
+    for (let i = 0; i + 1 < chars.length; i++) terms.push(`${chars[i]}${chars[i + 1]}`);
   }
   return terms;
 }
@@ -105,7 +115,11 @@ export function trimToTokens(text: string, maxTokens: number, count: (text: stri
   let used = start > 0 ? 1 : 0;
   for (const word of words.slice(start)) {
     const cost = count(` ${word}`);
-    if (used + cost + 1 > maxTokens) break;
+    if (used + cost + 1 > maxTokens) {
+      // A word longer than the whole budget (CJK writes a clause without a space): its head, not nothing.
+      if (kept.length === 0) kept.push(headWithin(word, maxTokens - used - 2, count));
+      break;
+    }
     kept.push(word);
     used += cost;
   }
@@ -114,5 +128,18 @@ export function trimToTokens(text: string, maxTokens: number, count: (text: stri
     kept.pop();
     result = (start > 0 ? '…' : '') + kept.join(' ') + '…';
   }
-  return kept.length > 0 ? result : '';
+  return kept.length > 0 && kept[0] !== '' ? result : '';
+}
+
+/** The longest head of `word` (whole characters) that counts at most `maxTokens`, found by halving. */
+function headWithin(word: string, maxTokens: number, count: (text: string) => number): string {
+  const chars = [...word];
+  let low = 0;
+  let high = chars.length;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (count(chars.slice(0, mid).join('')) <= maxTokens) low = mid;
+    else high = mid - 1;
+  }
+  return chars.slice(0, low).join('');
 }

@@ -113,6 +113,13 @@ const CASES: Case[] = [
     message: /tpm-zero\.yaml:5 \(field quota\.tpm\): Too small/,
   },
   {
+    name: 'a scenario whose reader.contextRot names no published curve',
+    args: ['run', at('scenarios/context-rot-unknown.yaml')],
+    out: true,
+    code: 2,
+    message: /context-rot-unknown\.yaml:5 \(field reader\.contextRot\): use off or one of nolima, nolima:gpt-4o/,
+  },
+  {
     name: 'a scenario with a misspelt key',
     args: ['run', at('scenarios/unknown-key.yaml')],
     out: true,
@@ -153,6 +160,13 @@ const CASES: Case[] = [
     out: true,
     code: 2,
     message: /--tpm "0": too small.*quota\.tpm; for no limit write --tpm none/,
+  },
+  {
+    name: '--context-rot with no published curve of that name',
+    args: ['run', tiny, '--context-rot', 'nolima:gpt-5'],
+    out: true,
+    code: 2,
+    message: /--context-rot expects one of off, nolima, nolima:gpt-4o, .*got "nolima:gpt-5"/,
   },
   { name: '--rpm abc', args: ['run', tiny, '--rpm', 'abc'], out: true, code: 2, message: /--rpm "abc": invalid input: expected number, received nan/ },
   {

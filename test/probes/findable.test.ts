@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { indexLines, isFindable, lineFrequency } from '../../src/probes/findable.js';
+import { indexLines, isFindable, lineFrequency, wordsOf } from '../../src/probes/findable.js';
 import type { MessageEvent } from '../../src/transcript/types.js';
 
 const messages: MessageEvent[] = [
@@ -10,6 +10,25 @@ const messages: MessageEvent[] = [
   { type: 'message', id: 'm2', role: 'tool', text: '/repo/scripts/release.py\n/repo/scripts/check-coverage.py\n/repo/tests/test_math.py', toolCallId: 'c' },
   { type: 'message', id: 'm3', role: 'assistant', text: 'Three Python files: the release script, a coverage check and one test module.' },
 ];
+
+describe('wordsOf', () => {
+  it('reads a CJK run, which has no word spaces, as its overlapping character pairs', () => {
+    expect(wordsOf('讓我修改 go.mod 文件')).toEqual(['讓我', '我修', '修改', 'go', 'mod', '文件']);
+    expect(wordsOf('改 a')).toEqual(['改', 'a']);
+    expect(wordsOf('Plain ASCII_text')).toEqual(['plain', 'ascii', 'text']);
+  });
+
+  it('finds a Chinese line by its character pairs', () => {
+    const chinese: MessageEvent[] = [
+      { type: 'message', id: 'c0', role: 'assistant', text: '好的，首先讓我創建一個待辦清單。' },
+      { type: 'message', id: 'c1', role: 'assistant', text: '首先讓我檢查設定。' },
+    ];
+    const index = indexLines(chinese);
+    expect(isFindable(index, 'What was the assistant setting out to do? (context: 好的, 首先)', '創建一個待辦清單', new Set([0]))).toBe(true);
+    // `首先`, `先讓` are on both lines; only one holds the answer.
+    expect(isFindable(index, 'What was the assistant setting out to do? (context: 首先讓)', '創建一個待辦清單', new Set([0]))).toBe(false);
+  });
+});
 
 describe('findable questions (a unique span, no ranking)', () => {
   const index = indexLines(messages);

@@ -24,19 +24,6 @@ const files = readdirSync(ROOT, { withFileTypes: true })
       .map((name) => `${dir.name}/${name}`),
   );
 
-/**
- * Logs of 30 steps or more below three kinds, pinned as [probes, kinds] so a change is a decision.
- * - vibecoding-session: its prose (text, thinking, todo items) is Chinese; decisions and next steps
- *   are read from English phrasing (decision-facts.ts), hint words are Latin; its calls are reads
- *   and edits that name only their file, which no question may name (leak.ts).
- * - moonmind-019a7ae6 (Codex): what each command was for stands only in its reasoning, which the
- *   OpenAI wire a replay speaks does not carry, so no question may lean on it (generate.ts `sent`).
- */
-const FEW_KINDS: Record<string, [number, number]> = {
-  'claude-code/vibecoding-session.jsonl': [3, 2],
-  'codex-patches/moonmind-019a7ae6.jsonl': [13, 2],
-};
-
 describe.each(files)('generateProbes on %s', async (file) => {
   // Lenient: one copied log has a line its redaction broke (PROVENANCE.md); probes need the rest.
   const transcript = await importTranscript(join(ROOT, file), { lenient: true });
@@ -44,16 +31,15 @@ describe.each(files)('generateProbes on %s', async (file) => {
   const steps = messages.filter((m) => m.role === 'assistant').length;
   const probes = generateProbes(transcript);
 
-  it.runIf(steps >= 30)('asks at three steps or more, and three kinds or more (or its pinned gap)', () => {
+  it.runIf(steps >= 30)('asks at three steps or more, and three kinds or more', () => {
     const askSteps = new Set(probes.flatMap((p) => p.ask.flatMap((a) => (typeof a === 'object' ? [a.step] : []))));
-    const kinds = new Set(probes.map((p) => p.kind)).size;
     expect(askSteps.size + 1).toBeGreaterThanOrEqual(3); // + the end
-    const pinned = FEW_KINDS[file];
-    if (pinned !== undefined) {
-      expect([probes.length, kinds]).toEqual(pinned);
-      return;
-    }
-    expect(kinds).toBeGreaterThanOrEqual(3);
+    expect(new Set(probes.map((p) => p.kind)).size).toBeGreaterThanOrEqual(3);
+  });
+
+  it('asks no question twice', () => {
+    const questions = probes.map((p) => p.question);
+    expect(questions.filter((q, i) => questions.indexOf(q) !== i)).toEqual([]);
   });
 
   it('writes valid probes whose evidence holds the answer, which the question does not give away', () => {

@@ -208,3 +208,101 @@ describe('generateProbes on next steps and code spans', () => {
     expect(generateProbes(transcript).map(answerOf)).toEqual(['--lenient flag', 'use the --lenient flag for imports', 'rewrite the importer registry']);
   });
 });
+
+/** `n` steps of talk that holds none of the facts under test, so that they are not the session's last words. */
+function fillerSteps(n: number): Omit<MessageEvent, 'type'>[] {
+  return Array.from({ length: n }, (_, i): Omit<MessageEvent, 'type'>[] => [
+    { id: `f${i}`, role: 'assistant', text: `Checking item ${i} of the queue.` },
+    { id: `u${i}`, role: 'user', text: `ok ${i}` },
+  ]).flat();
+}
+
+describe('generateProbes on Chinese prose', () => {
+  it('reads setting out, next steps, choices and reasons, asked in English with the Chinese span as the answer', () => {
+    const transcript = inlineTranscript([
+      { id: 'u1', role: 'user', text: '幫我把快取層整理一下' },
+      { id: 'a1', role: 'assistant', text: '好的，首先讓我檢查現有的快取設定。' },
+      { id: 'a2', role: 'assistant', text: '我們決定改用 Redis Streams 處理佇列，因為記憶體版本在重啟後會遺失工作。' },
+      { id: 'a3', role: 'assistant', text: '接下來我會撰寫遷移腳本。' },
+      { id: 'a4', role: 'assistant', text: '### 1. 逾時問題分析\n- **原因**: 舊版設定把數值寫死在程式碼裡' },
+      ...fillerSteps(14),
+    ]);
+    const probes = generateProbes(transcript);
+    expect(probes.map((p) => [p.kind, answerOf(p)])).toEqual([
+      ['continuation', '檢查現有的快取設定'],
+      ['decision', 'Redis Streams 處理佇列'],
+      ['decision', '記憶體版本在重啟後會遺失工作'],
+      ['continuation', '撰寫遷移腳本'],
+      ['decision', '舊版設定把數值寫死在程式碼裡'],
+    ]);
+    for (const probe of probes) {
+      expect(probe.question).toMatch(/^What /);
+      expect(leakedTokens(probe.question, answerOf(probe)), probe.question).toEqual([]);
+      // The simulated reader finds it from the whole session (the validity filter at generation).
+      const read = readProbe([
+        ...transcript.events.filter((e): e is MessageEvent => e.type === 'message'),
+        { type: 'message', id: 'q', role: 'user', text: probe.question },
+      ]);
+      expect(gradeAnswer(probe.expected, read.answer).correct, probe.question).toBe(true);
+    }
+  });
+
+  it('reads nothing from a sentence that only mentions a choice word (`時決定`: is determined when)', () => {
+    const transcript = inlineTranscript([
+      { id: 'a1', role: 'assistant', text: 'Go 版本在 go mod init 時決定，根據當前安裝的版本自動設定。' },
+      ...fillerSteps(14),
+    ]);
+    expect(generateProbes(transcript).filter((p) => p.kind === 'decision')).toEqual([]);
+  });
+});
+
+describe('generateProbes on plans', () => {
+  it('asks for the last in_progress item with a question that holds none of its words', () => {
+    const plan = (id: string, current: string) => ({
+      id,
+      role: 'assistant' as const,
+      text: '',
+      toolCalls: [
+        {
+          id: `c-${id}`,
+          name: 'update_plan',
+          args: {
+            plan: [
+              { step: 'Review the spec', status: 'completed' },
+              { step: current, status: 'in_progress' },
+            ],
+          },
+        },
+      ],
+    });
+    const transcript = inlineTranscript([
+      { id: 'u', role: 'user', text: 'Rework the spec.' },
+      plan('p1', 'Re-read updated spec and summarise the changes'),
+      { id: 'r-p1', role: 'tool', toolCallId: 'c-p1', toolName: 'update_plan', text: 'Plan updated' },
+      ...fillerSteps(14),
+    ]);
+    const [probe] = generateProbes(transcript).filter((p) => p.kind === 'continuation');
+    expect(probe?.question).toBe('What had status in_progress in the last `update_plan`?');
+    expect(answerOf(probe as Probe)).toBe('Re-read updated spec and summarise the changes');
+  });
+});
+
+describe('generateProbes on questions', () => {
+  it('asks no question twice: two facts of one line with the same words are dropped after the first', () => {
+    const transcript = inlineTranscript([
+      { id: 'a1', role: 'assistant', text: 'Let me check the pool size. Let me check the queue depth.' },
+      ...fillerSteps(14),
+    ]);
+    const questions = generateProbes(transcript).map((p) => p.question);
+    expect(questions.length).toBeGreaterThan(0);
+    expect(new Set(questions).size).toBe(questions.length);
+  });
+
+  it('reads a fronted "Because X, Y" as a reason', () => {
+    const transcript = inlineTranscript([
+      { id: 'a1', role: 'assistant', text: 'Because the nightly job still writes to the legacy store, removing the bucket breaks the export.' },
+      ...fillerSteps(14),
+    ]);
+    expect(generateProbes(transcript).map((p) => [p.kind, answerOf(p)])).toContainEqual(['decision', 'nightly job still writes to the legacy store']);
+  });
+});

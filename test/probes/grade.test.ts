@@ -10,6 +10,10 @@ describe('normaliseAnswer', () => {
     ['src\\server\\config.ts', 'src/server/config.ts'],
     ['see ./src/app.py!?', 'see src/app.py'],
     ['"npm test"\n\t--watch', 'npm test --watch'],
+    // CJK writing has no word spaces; fullwidth forms are their ASCII letters and punctuation.
+    ['讓我修改 go.mod 文件：', '讓我修改go.mod文件'],
+    ['「ＴＯＤＯ．ｍｄ」已刪除。', 'todo.md已刪除'],
+    ['版本\u3000設定為 1.23', '版本設定為1.23'],
   ])('%j → %j', (input, expected) => {
     expect(normaliseAnswer(input)).toBe(expected);
   });
@@ -36,6 +40,9 @@ const cases: { name: string; expected: ProbeExpectation; answer: string; correct
   { name: 'path separators', expected: { anyOf: ['src/server/config.ts'] }, answer: 'src\\server\\config.ts', correct: true },
   { name: 'any of several', expected: { anyOf: ['pg-mem', 'in-memory postgres'] }, answer: 'An in-memory Postgres.', correct: true },
   { name: 'a wrong value', expected: { anyOf: ['8437'] }, answer: 'Port 8080.', correct: false },
+  { name: 'CJK, spaced otherwise', expected: { anyOf: ['修改 go.mod 文件'] }, answer: '助手說要修改go.mod文件。', correct: true },
+  { name: 'CJK, fullwidth', expected: { anyOf: ['統一為 go 1.23'] }, answer: '它決定統一為 ｇｏ １.２３', correct: true },
+  { name: 'CJK, another value', expected: { anyOf: ['統一為 go 1.23'] }, answer: '它決定統一為 go 1.24', correct: false },
   { name: 'a longer number is wrong', expected: { anyOf: ['843'] }, answer: 'Port 8437.', correct: false },
   { name: 'allOf, all present', expected: { allOf: ['CI', 'no database'] }, answer: 'Because the CI runners have no database.', correct: true },
   { name: 'allOf, one missing', expected: { allOf: ['CI', 'no database'] }, answer: 'Because the CI is slow.', correct: false },

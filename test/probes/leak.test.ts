@@ -13,6 +13,10 @@ describe('leakedTokens', () => {
     ['What did 14 tests do?', '14', ['14']],
     // Function words name nothing: a phrase answer may share them with its question.
     ['What reason did the assistant give for the change?', 'the tests use the old names', []],
+    // CJK text has no word spaces: its tokens are its character pairs.
+    ['What was the assistant setting out to do? (context: 我來幫)', '創建一個待辦清單來追蹤所有任務', []],
+    ['What was the assistant setting out to do? (context: 所有任務)', '創建一個待辦清單來追蹤所有任務', ['所有', '有任', '任務']],
+    ['Which file did the agent write with `Write`? (context: 中文)', '/repo/版本需求說明-繁體中文.md', ['中文']],
   ])('%s → %s', (question, answer, leaked) => {
     expect(leakedTokens(question, answer)).toEqual(leaked);
   });

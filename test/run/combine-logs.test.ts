@@ -61,8 +61,8 @@ describe('a scenario over several logs', () => {
       crash_step: 13,
       prompt_tokens: 138898,
       peak_context_tokens: 9475,
-      probes: 25,
-      unanswered: 19,
+      probes: 23,
+      unanswered: 16,
       logs: 2,
       crashed_logs: 1,
     });

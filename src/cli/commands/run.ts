@@ -26,6 +26,7 @@ import { getImporter } from '../../transcript/importers/index.js';
 import { addScenarioOptions, scenarioOverridesOf, type ScenarioFlags } from '../scenario-options.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 import { parseSettings } from '../../sweep/settings.js';
+import { CONTEXT_ROT_NAMES } from '../../scenario/context-rot.js';
 
 interface RunFlags extends ScenarioFlags, DecisionFlags {
   strategies?: string[];
@@ -35,6 +36,7 @@ interface RunFlags extends ScenarioFlags, DecisionFlags {
   seed?: number;
   out: string;
   judge?: boolean;
+  contextRot?: string;
   baseUrl?: string;
   reports?: string[];
   quiet?: boolean;
@@ -83,6 +85,11 @@ export function register(program: Command): void {
     .option('-o, --out <dir>', 'output folder (locked while the run writes to it)', 'reports/latest')
     .option(STRATEGY_TIMEOUT_FLAG, STRATEGY_TIMEOUT_HELP, parseStrategyTimeout)
     .option('--judge', 'live providers: also score every probe answer with the LLM judge (docs/judge-rubric.md)')
+    .option(
+      '--context-rot <curve>',
+      'a context-length effect on the simulated reader, reported apart as answer_recall_rot: off, nolima, ruler or <benchmark>:<model> (docs/probes.md)',
+      parseChoice('--context-rot', ['off', ...CONTEXT_ROT_NAMES]),
+    )
     .option('--base-url <url>', 'live providers: another endpoint (an OpenAI-compatible server, a Gemini proxy)')
     .option('--record <file>', "live providers: save the run's HTTP exchanges and waits as a cassette (keys scrubbed)")
     .option('--replay <file>', 'live providers: re-run a recorded cassette offline (no key needed)')
@@ -170,6 +177,7 @@ function requestOf(paths: string[], flags: RunFlags): RunRequest {
       ...scenarioOverridesOf(flags, live ? (flags.provider as ProviderName) : undefined),
       ...(flags.seed !== undefined ? { seed: flags.seed } : {}),
       ...(flags.judge === true ? { judge: true } : {}),
+      ...(flags.contextRot !== undefined ? { contextRot: flags.contextRot } : {}),
       ...(flags.strategies !== undefined ? { strategies: flags.strategies } : {}),
       ...(flags.prices !== undefined ? { prices: flags.prices } : {}),
       ...(flags.strategyModule !== undefined ? { strategyModules: flags.strategyModule.map((path) => resolve(path)) } : {}),
