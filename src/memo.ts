@@ -226,7 +226,9 @@ export function detachedCopy(text: string): string {
 
 /**
  * Per-item values of lists that change little from one call to the next: a step's context is
- * mostly the previous step's message objects in the same order. The memo remembers the last few
+ * mostly the previous step's message objects in the same order. The step loop's own work goes
+ * along the step's diff (transcript/context-diff.ts); this memo serves the code no step diff
+ * reaches: what strategies compute on their own lists, and the simulator, which reads requests. The memo remembers the last few
  * lists it mapped (as copies: callers append to their own arrays) and, for a new list, reuses the
  * values of the longest run of identical leading items it shares with one of them, computing only
  * the rest. Items must never change once built (messages never do), and `f` must depend on the
@@ -243,7 +245,7 @@ export interface ListMemo<T, V> {
   values(items: readonly T[], f: (item: T) => V): readonly V[];
 }
 
-/** How many lists a memo remembers: the engine, the strategy and the simulator each pass their own. */
+/** How many lists a memo remembers: a strategy, the simulator and the probes each pass their own. */
 const LISTS = 4;
 
 export function createListMemo<T, V>(): ListMemo<T, V> {

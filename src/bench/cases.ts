@@ -16,6 +16,7 @@ import type { StepContext } from '../replay/step.js';
 import type { StepRecord } from '../metrics/run-events.js';
 import type { StrategyEnv } from '../strategies/types.js';
 import type { ContextMessage, Probe } from '../transcript/types.js';
+import { diffContexts, wholeContext } from '../transcript/context-diff.js';
 
 const execFileAsync = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -250,12 +251,14 @@ export async function benchRetention(): Promise<BenchRow> {
   const env = { format: 'openai', archive: { get: () => undefined, lookup: () => undefined } } as unknown as StrategyEnv;
   observer.onStart?.({ env, events: [] } as unknown as StepContext);
   const history: ContextMessage[] = [];
+  let sent = wholeContext([]);
   let step = 0;
   const started = performance.now();
   for (const event of session.events) {
     if (event.type !== 'message') continue;
     if (event.role === 'assistant') {
-      await observer.onStep?.({ step, status: 'ok' } as StepRecord, [...history], env);
+      sent = diffContexts(sent.after, history);
+      await observer.onStep?.({ step, status: 'ok' } as StepRecord, sent, env);
       step += 1;
     }
     history.push(event);

@@ -110,7 +110,12 @@ function purgeEvicted(state: CacheState, atMs: number): void {
   state.purgedAt = state.entries.size;
 }
 
-/** How many leading links of the last chain this request has too: the same keys, the same prefix tokens. */
+/**
+ * How many leading links of the last chain this request has too: the same keys, the same prefix
+ * tokens. Compared here rather than taken from the step's diff: the cache sees every request of
+ * the session (a strategy's summary calls between two steps too), and its parts are not only
+ * messages (the hidden prefix, the model, re-sent reasoning, the framing at the end).
+ */
 function sharedLinks(parts: readonly CachePart[], last: CacheState['last']): number {
   const limit = Math.min(parts.length, last.keys.length);
   let tokens = 0;

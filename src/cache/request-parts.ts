@@ -2,6 +2,7 @@ import { runWeakMap, createListMemo, type ListMemo } from '../memo.js';
 import { createHash } from 'node:crypto';
 import type { ProviderName } from '../contracts/provider.js';
 import type { ContextMessage } from '../transcript/types.js';
+import { carryValues, diffFrom, type ContextDiff } from '../transcript/context-diff.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { CachePart } from './model.js';
 
@@ -34,6 +35,9 @@ export interface HiddenSplit {
  * `servedBy` is the model that serves the request: a provider keeps one cache per model, so
  * after a switch (Claude Code falling back from Opus to Sonnet, Gemini CLI between models) the
  * first request of the new model reads nothing. It leads the request as a part of no tokens.
+ *
+ * `ownParts`: the messages' parts (`messagePart` of each), when the caller has them (the step
+ * loop carries them along the step's diff: `createStepParts`); else each is made here.
  */
 export function cacheRequest(
   messages: readonly ContextMessage[],
@@ -42,9 +46,10 @@ export function cacheRequest(
   format: ProviderName,
   hidden?: HiddenSplit,
   servedBy?: string,
+  ownParts?: readonly CachePart[],
 ): CacheRequest {
   const carried = hidden?.withMessages ?? {};
-  const parts = messageParts(messages, tokenizer, format);
+  const parts = ownParts === undefined ? messages.map((m) => messagePart(m, tokenizer, format)) : ownParts.slice();
   let carriedTotal = 0;
   if (Object.keys(carried).length > 0) {
     for (const [i, m] of messages.entries()) {
@@ -115,7 +120,7 @@ export function strategyCallRequest(
   if (instruction !== undefined && instruction !== '') {
     lead.push({ key: `instruction:${createHash('sha1').update(instruction).digest('hex')}`, tokens: tokenizer.count(instruction) });
   }
-  const parts = [...lead, ...messageParts(messages, tokenizer, format)];
+  const parts = [...lead, ...callParts(messages, tokenizer, format)];
   const counted = parts.reduce((n, p) => n + p.tokens, 0);
   const lastMessage = parts.length - 1;
   if (promptTokens > counted) parts.push({ key: `tail:${parts.length}:${promptTokens - counted}`, tokens: promptTokens - counted });
@@ -124,14 +129,42 @@ export function strategyCallRequest(
   return { parts, breakpoints };
 }
 
-/** Each tokenizer's memo of message parts, per format: a step's request is mostly the previous step's messages. */
+/** A message's part of a request: its fingerprint and its count. */
+export function messagePart(message: ContextMessage, tokenizer: Tokenizer, format: ProviderName): CachePart {
+  return { key: fingerprint(message), tokens: tokenizer.countMessage(message, format) };
+}
+
+/** The parts of the messages of the contexts a session sends, step after step, kept along the step's diff. */
+export interface StepParts {
+  /** `messagePart` of each message of `diff.after`, in order (read it before the next update; never change it). */
+  update(diff: ContextDiff): readonly CachePart[];
+}
+
+export function createStepParts(tokenizer: Tokenizer, format: ProviderName): StepParts {
+  let parts: CachePart[] = [];
+  let held: readonly ContextMessage[] = [];
+  const partOf = (message: ContextMessage) => messagePart(message, tokenizer, format);
+  return {
+    update(diff) {
+      const from = diffFrom(held, diff);
+      parts = carryValues(parts, from, partOf);
+      held = from.after;
+      return parts;
+    },
+  };
+}
+
+/**
+ * Each tokenizer's memo of the parts of a strategy's own calls, per format. A strategy's calls
+ * (summaries, rebuilds) are not the step's requests, so no step diff describes them; their
+ * messages are mostly those of the strategy's call before, which the list memo finds.
+ */
 const partMemos = runWeakMap<Tokenizer, Record<ProviderName, ListMemo<ContextMessage, CachePart>>>();
 
-/** One part per message (fingerprint and count), shared with the requests before: parts are never changed, only replaced. */
-function messageParts(messages: readonly ContextMessage[], tokenizer: Tokenizer, format: ProviderName): CachePart[] {
+function callParts(messages: readonly ContextMessage[], tokenizer: Tokenizer, format: ProviderName): CachePart[] {
   let memos = partMemos.get(tokenizer);
   if (memos === undefined) partMemos.set(tokenizer, (memos = { openai: createListMemo(), gemini: createListMemo() }));
-  return memos[format].map(messages, (m) => ({ key: fingerprint(m), tokens: tokenizer.countMessage(m, format) }));
+  return memos[format].map(messages, (m) => messagePart(m, tokenizer, format));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type TextMemo, createOwnedTextMemo, runWeakMap } from '../memo.js';
 import type { MessageEvent } from '../transcript/types.js';
+import { carryValues, diffFrom, wholeContext, type ContextDiff } from '../transcript/context-diff.js';
 import { normaliseAnswer } from './grade.js';
 import { renderMessageText } from './message-text.js';
 import type { PreparedContext, PreparedProbe } from './retention.js';
@@ -148,15 +149,15 @@ function truthOf(list: ProbeList, message: MessageEvent, findings: MessageFindin
  * holds it, whatever their order, and only the regex is run on the joined context.
  *
  * What each message holds is found once per probe list and text (see `findingsOf`); what the
- * context holds is kept as counts of messages per probe. A step's context is mostly the messages
- * of the step before, in the same order: the counts are updated for what changed after the part
- * that is the same objects in the same order, so a step costs what changed, not the whole context.
+ * context holds is kept as counts of messages per probe, carried along the step's `ContextDiff`:
+ * the messages it removes are counted out and those it adds in, so a step costs what changed,
+ * not the whole context.
  */
 export class MessageRetention {
   private readonly list: ProbeList;
-  /** The messages counted, in order, and their findings. */
-  private readonly held: MessageEvent[] = [];
-  private readonly heldFindings: MessageFindings[] = [];
+  /** The messages counted (the `after` of the last diff), and their findings, in order. */
+  private held: readonly MessageEvent[] = [];
+  private heldFindings: MessageFindings[] = [];
   /** Per probe: the messages holding one of its evidence texts. */
   private readonly evidence: Int32Array;
   /** Per probe, the messages holding one of its `anyOf`; per `allOf` slot, those holding it. Kept once a probe needed them. */
@@ -167,9 +168,13 @@ export class MessageRetention {
     this.evidence = new Int32Array(probes.length);
   }
 
-  /** The verdict of each probe for which `isAsked(index)` holds (null for the others) on `messages`. */
-  retained(messages: readonly MessageEvent[], context: PreparedContext, isAsked: (index: number) => boolean): (boolean | null)[] {
-    this.update(messages);
+  /**
+   * The verdict of each probe for which `isAsked(index)` holds (null for the others) on the
+   * context `diff.after` (`context` is it prepared); `diff.before` should be the context of the
+   * last call, else the diff is taken again from that one.
+   */
+  retained(diff: ContextDiff, context: PreparedContext, isAsked: (index: number) => boolean): (boolean | null)[] {
+    this.update(diff);
     return this.list.probes.map((probe, i) => {
       if (!isAsked(i) || !probe.measurable) return null;
       const hasTruth = probe.anyOf.length > 0 || probe.allOf.length > 0 || probe.regex !== undefined;
@@ -191,22 +196,22 @@ export class MessageRetention {
     return (this.evidence[index] ?? 0) > 0;
   }
 
-  /** Counts `messages` in place of the messages held: only from the first that differs on. */
-  private update(messages: readonly MessageEvent[]): void {
-    const { held, heldFindings } = this;
-    let same = 0;
-    const shorter = Math.min(held.length, messages.length);
-    while (same < shorter && held[same] === messages[same]) same++;
-    for (let k = held.length - 1; k >= same; k--) this.count(held[k] as MessageEvent, heldFindings[k] as MessageFindings, -1);
-    held.length = same;
-    heldFindings.length = same;
-    for (let k = same; k < messages.length; k++) {
-      const message = messages[k] as MessageEvent;
-      const findings = findingsOf(this.list, message);
-      held.push(message);
-      heldFindings.push(findings);
-      this.count(message, findings, 1);
-    }
+  /** Counts out the messages the diff removes and counts in those it adds. */
+  private update(diff: ContextDiff): void {
+    const from = diffFrom(this.held, diff);
+    const { before } = from;
+    let k = from.shared;
+    this.heldFindings = carryValues(
+      this.heldFindings,
+      from,
+      (message) => {
+        const findings = findingsOf(this.list, message);
+        this.count(message, findings, 1);
+        return findings;
+      },
+      (findings) => this.count(before[k++] as MessageEvent, findings, -1),
+    );
+    this.held = from.after;
   }
 
   private count(message: MessageEvent, findings: MessageFindings, delta: 1 | -1): void {
@@ -240,7 +245,7 @@ export function retainedInMessages(
   context: PreparedContext,
   isAsked: (index: number) => boolean,
 ): (boolean | null)[] {
-  return new MessageRetention(probes).retained(messages, context, isAsked);
+  return new MessageRetention(probes).retained(wholeContext(messages), context, isAsked);
 }
 
 /** `retainedInMessages` of one probe. */

@@ -13,8 +13,10 @@ export interface Gateway {
    * One attempt, no retry. `useQuota: false` for measurement calls (probes). `hiddenTokens`: what
    * the request carries beyond its messages (a replayed log's hidden prefix, re-sent reasoning);
    * counted in the window check and the quota, and told to the simulated model rather than sent.
+   * `messageTokens`: the request's tokens without them, when the caller counted them already (the
+   * step loop keeps its context's count along the step's diff); else they are counted here.
    */
-  attempt(request: CompletionRequest, options: { useQuota: boolean; hiddenTokens?: number }): Promise<Attempt>;
+  attempt(request: CompletionRequest, options: { useQuota: boolean; hiddenTokens?: number; messageTokens?: number }): Promise<Attempt>;
   /**
    * Live mode only: waits out a refusal of the provider in real time (the engine's injected
    * sleep, capped at the retry policy's `maxDelayMs`) and returns the ms that passed, measured.
@@ -71,8 +73,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
 
   return {
     ...(sleep !== undefined && !mocked ? { sleep: (delayMs: number) => sleep(Math.min(delayMs, cap)) } : {}),
-    async attempt(request, { useQuota, hiddenTokens = 0 }) {
-      const inputTokens = tokenizer.countMessages(request.messages, provider.name, request.instruction) + hiddenTokens;
+    async attempt(request, { useQuota, hiddenTokens = 0, messageTokens }) {
+      const inputTokens = (messageTokens ?? tokenizer.countMessages(request.messages, provider.name, request.instruction)) + hiddenTokens;
       if (hiddenTokens > 0) request = { ...request, directive: { purpose: request.purpose, window, ...request.directive, hiddenTokens } };
       if (inputTokens > window && !mocked) {
         return {

@@ -1,5 +1,6 @@
 import { runWeakMap } from '../memo.js';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
+import { diffFrom, type ContextDiff } from '../transcript/context-diff.js';
 import type { Archive } from '../strategies/types.js';
 import { mayNameRef, readChunks, refHolding, refsNamedBy, refsOffered } from './ref-reads.js';
 
@@ -45,8 +46,11 @@ interface FollowUpFetch {
 export interface FollowUpTracker {
   /** Indexes a transcript message once the replay has passed it. */
   observe(message: MessageEvent): void;
-  /** What the completion needs that `context` lacks, fetched; undefined when nothing is missing. */
-  check(context: readonly ContextMessage[], completion: MessageEvent, step: number): FollowUpFetch | undefined;
+  /**
+   * What the completion needs that the context sent (`diff.after`, the step's diff from the
+   * context of the last check) lacks, fetched; undefined when nothing is missing.
+   */
+  check(diff: ContextDiff, completion: MessageEvent, step: number): FollowUpFetch | undefined;
 }
 
 function normaliseLine(line: string): string {
@@ -123,22 +127,21 @@ function indexOfFirst(index: LineIndex, count: number): LineIndex {
 }
 
 /**
- * The context of the last check that needed it, by id, and the messages the strategy wrote in it.
- * Updated past the part that is the same objects in the same order as then: a check costs what
- * the context changed, not a pass over it.
+ * The context of the last check, by id, and the messages the strategy wrote in it, kept along the
+ * step's diff: a check costs what the context changed, not a pass over it. The index is by
+ * position, so past the diff's shared leading run every message is indexed again (a strategy
+ * that rewrites the middle pays for the tail after it).
  */
 class SentIndex {
-  private readonly held: ContextMessage[] = [];
+  private held: readonly ContextMessage[] = [];
   /** Each id → its positions in `held`, ascending. */
   private readonly byId = new Map<string, number[]>();
   /** Where the messages the strategy wrote are in `held`, ascending. */
   private readonly writtenAt: number[] = [];
 
-  update(context: readonly ContextMessage[]): void {
+  update(diff: ContextDiff): void {
     const { held, byId, writtenAt } = this;
-    let same = 0;
-    const shorter = Math.min(held.length, context.length);
-    while (same < shorter && held[same] === context[same]) same++;
+    const { shared: same, after: context } = diffFrom(held, diff);
     for (let k = held.length - 1; k >= same; k--) {
       const { id } = held[k] as ContextMessage;
       const positions = byId.get(id) ?? [];
@@ -146,10 +149,9 @@ class SentIndex {
       if (positions.length === 0) byId.delete(id);
       if (writtenAt[writtenAt.length - 1] === k) writtenAt.pop();
     }
-    held.length = same;
+    this.held = context;
     for (let k = same; k < context.length; k++) {
       const message = context[k] as ContextMessage;
-      held.push(message);
       const positions = byId.get(message.id);
       if (positions === undefined) byId.set(message.id, [k]);
       else positions.push(k);
@@ -209,14 +211,16 @@ export function createFollowUpTracker(archive?: Pick<Archive, 'get' | 'lookup'>)
       indexResult(index, message);
       observed += 1;
     },
-    check(context, completion, step) {
+    check(diff, completion, step) {
+      // Kept at every check, so that the next costs only what its step changed.
+      sentIndex.update(diff);
+      const context = diff.after;
       // The refs offered are looked up only when a fetch may go through one: most steps need nothing.
       let refs: Map<string, MessageEvent[]> | undefined;
       const offered = (): Map<string, MessageEvent[]> => (refs ??= archive === undefined ? new Map<string, MessageEvent[]>() : refsOffered(context, archive));
       const named = mayNameRef(completion) ? refsNamedBy(completion, offered()) : [];
       const wanted = linesUsedBy(completion).filter(holds);
       if (wanted.length === 0 && named.length === 0) return undefined;
-      sentIndex.update(context);
       // Each missing output → the lines of it the completion needs.
       const missing = new Map<string, string[]>();
       for (const line of wanted) {

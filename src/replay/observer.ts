@@ -1,5 +1,6 @@
 import type { StrategyEnv } from '../strategies/types.js';
-import type { ContextMessage, TranscriptEvent } from '../transcript/types.js';
+import type { TranscriptEvent } from '../transcript/types.js';
+import type { ContextDiff } from '../transcript/context-diff.js';
 import type { StepRecord } from '../metrics/run-events.js';
 import type { StepContext } from './step.js';
 import type { UnitProbeResult } from '../metrics/types.js';
@@ -31,8 +32,11 @@ export interface UnitObserver {
   onStart?(ctx: StepContext): void;
   /** After each transcript event was observed by the strategy. */
   onEvent?(event: TranscriptEvent, env: StrategyEnv): void;
-  /** After each step, with the context that was sent (the last attempt's). */
-  onStep?(record: StepRecord, context: readonly ContextMessage[], env: StrategyEnv): Promise<void> | void;
+  /**
+   * After each step, with the diff of the context that was sent (the last attempt's, `sent.after`)
+   * from the context of the request before.
+   */
+  onStep?(record: StepRecord, sent: ContextDiff, env: StrategyEnv): Promise<void> | void;
   /** At the end of the session; returns the recall figures of the summary. */
   onEnd?(ctx: StepContext, env: StrategyEnv): Promise<ProbeFigures | undefined>;
 }

@@ -5,6 +5,7 @@ import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import type { ProbeAnswer, RetentionCurve, UnitProbeResult } from '../metrics/types.js';
 import type { StrategyEnv } from '../strategies/types.js';
 import type { ContextMessage } from '../transcript/types.js';
+import { diffContexts, type ContextDiff } from '../transcript/context-diff.js';
 import { aggregateProbes } from '../probes/aggregate.js';
 import { answerProbe, unansweredProbe, type AskPoint, type JudgeProbeAnswer } from '../probes/answer.js';
 import type { ProbeCallDeps } from '../probes/ask.js';
@@ -53,7 +54,7 @@ export function createProbeObserver(set: ProbeSet, options: ProbeObserverOptions
       run = new ProbeRun(set, ctx, options);
     },
     onEvent: (event) => applyToHistory(started().fullHistory, event),
-    onStep: (record, context, env) => started().step(record, context, env),
+    onStep: (record, sent, env) => started().step(record, sent, env),
     onEnd: (_ctx, env) => started().end(env),
   };
 }
@@ -119,10 +120,11 @@ class ProbeRun {
     this.retention = new MessageRetention(preparedProbesOf(set));
   }
 
-  async step(record: StepRecord, context: readonly ContextMessage[], env: StrategyEnv): Promise<void> {
+  async step(record: StepRecord, sent: ContextDiff, env: StrategyEnv): Promise<void> {
     const compacted = this.takeCompactions();
+    const context = sent.after;
     if (record.status === 'ok') {
-      this.measure(record.step, context);
+      this.measure(record.step, sent);
       this.lastSent = context;
       if (compacted) this.afterCompaction.push({ step: record.step, ...this.survival(context) });
     } else {
@@ -160,7 +162,7 @@ class ProbeRun {
     } else {
       const context = await this.ctx.strategy.prepare(this.ctx.state, env);
       const compacted = this.takeCompactions();
-      this.measure(steps, context);
+      this.measure(steps, diffContexts(this.ctx.sent.after, context));
       this.recordUnreached({ after: steps - 1, at: steps, why: `the session has only ${steps} steps`, withEnd: false });
       for (const [i, mp] of this.set.probes.entries()) {
         const touched = this.touchedBy(i, mp, steps, compacted);
@@ -218,12 +220,12 @@ class ProbeRun {
     return { ...answer, outcome, ...(valid ? {} : { invalid: true as const }) };
   }
 
-  /** Retention points of every visible probe on one context (the context prepared once), and what it held of each. */
-  private measure(step: number, context: readonly ContextMessage[]): void {
+  /** Retention points of every visible probe on one context (`sent.after`, prepared once), and what it held of each. */
+  private measure(step: number, sent: ContextDiff): void {
     const { probes } = this.set;
     const isAsked = (i: number) => this.curveAt[i] !== undefined && isVisible(probes[i] as MeasuredProbe, step);
-    this.prepared = prepareMessages(context);
-    const kept = this.retention.retained(context, this.prepared, isAsked);
+    this.prepared = prepareMessages(sent.after);
+    const kept = this.retention.retained(sent, this.prepared, isAsked);
     this.heldBefore = this.held;
     this.held = kept.map((isKept, i) => (isKept === null ? null : { retained: isKept, verbatim: this.retention.holdsEvidence(i) }));
     kept.forEach((isKept, i) => {

@@ -14,7 +14,7 @@ import { deriveSeed } from '../random.js';
 import { withRunMemos } from '../memo.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { createArchive } from './archive.js';
-import { hiddenTokensOf } from '../tokens/hidden-tokens.js';
+import { createHiddenCount, hiddenTokensOf } from '../tokens/hidden-tokens.js';
 import { fitRestored, resolveHiddenPrefix } from './hidden-prefix.js';
 import { createGateway } from '../quota/gateway.js';
 import { resolveStrategy } from './resolve-strategy.js';
@@ -22,6 +22,9 @@ import { createStrategyModel } from './strategy-model.js';
 import { runStep, type StepContext } from './step.js';
 import { createFollowUpTracker } from './follow-up.js';
 import { createCacheState } from '../cache/model.js';
+import { createStepParts } from '../cache/request-parts.js';
+import { createContextCount } from '../tokens/context-count.js';
+import { wholeContext } from '../transcript/context-diff.js';
 import { cacheRulesForModel } from '../cache/families.js';
 import { resolvePrice } from '../pricing/resolve.js';
 import type { UnitObserver } from './observer.js';
@@ -117,9 +120,11 @@ async function replayUnit(input: UnitInput): Promise<UnitResult> {
     clock,
     events,
     tokenizer,
-    previous: [],
+    sent: wholeContext([]),
+    contextCount: createContextCount(tokenizer, format),
+    stepParts: createStepParts(tokenizer, format),
     followUps,
-    hiddenOf,
+    hiddenCount: createHiddenCount(hiddenPrefix, tokenizer, format, transcript.header.dialect),
     outputThinking,
     countOnlyHidden: provider.mode !== 'mock',
     cache,
@@ -142,7 +147,7 @@ async function replayUnit(input: UnitInput): Promise<UnitResult> {
         const record = await runStep(ctx, event);
         preparing = undefined;
         steps.push(record);
-        await input.observer?.onStep?.(record, ctx.previous, env);
+        await input.observer?.onStep?.(record, ctx.sent, env);
         lastOutput = record.completionTokens;
         env.step += 1;
         // After an unrecovered crash the session ends, as it would for a real agent.

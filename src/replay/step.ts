@@ -10,14 +10,21 @@ import { retryDelay } from '../quota/retry.js';
 import type { CacheState } from '../cache/model.js';
 import type { ModelPrice } from '../pricing/prices.js';
 import { applyCache } from '../cache/model.js';
-import { cacheRequest } from '../cache/request-parts.js';
+import { cacheRequest, messagePart, type StepParts } from '../cache/request-parts.js';
+import { diffContexts, type ContextDiff } from '../transcript/context-diff.js';
+import type { ContextCount } from '../tokens/context-count.js';
 import { costOf, stepUsd } from '../pricing/prices.js';
 import { waitToRetry } from '../quota/retry-wait.js';
 import type { FollowUpTracker } from './follow-up.js';
-import type { HiddenTokens } from '../tokens/hidden-tokens.js';
+import type { HiddenCount, HiddenTokens } from '../tokens/hidden-tokens.js';
 import type { ThinkingLimit } from '../contracts/thinking.js';
 
-/** Everything a step needs; `previous` is the context sent at the last step. */
+/**
+ * Everything a step needs. Each attempt of a step takes one `ContextDiff` from the context sent
+ * before (`sent.after`) to the one the strategy prepared, and hands it to the step's incremental
+ * work: the context's token count and hidden tokens, the follow-up check, the prompt cache's
+ * parts, and (after the step) the observers' retention.
+ */
 export interface StepContext {
   scenario: Scenario;
   strategy: Strategy;
@@ -27,15 +34,20 @@ export interface StepContext {
   clock: Clock;
   events: RunEvent[];
   tokenizer: Tokenizer;
-  previous: readonly ContextMessage[];
+  /** The diff of the last request the step loop sent: its `after` is the context sent at the last step. */
+  sent: ContextDiff;
+  /** The token count of the contexts sent, kept along the diffs (no hidden tokens). */
+  contextCount: ContextCount;
+  /** The prompt cache's parts of the contexts sent, kept along the diffs. */
+  stepParts: StepParts;
   /** Charges what the completion needs that the strategy cut away (follow-up.ts); none = no charge. */
   followUps?: FollowUpTracker;
   /** The provider's prompt cache for this session (src/cache/); none = nothing cached. */
   cache?: CacheState;
   /** What the scenario's model costs; none = no `costUsd`. */
   price?: ModelPrice;
-  /** What a request sending `context` carries beyond its messages (hidden prefix, re-sent reasoning). */
-  hiddenOf(context: readonly ContextMessage[]): HiddenTokens;
+  /** What the contexts sent carry beyond their messages (hidden prefix, re-sent reasoning), kept along the diffs. */
+  hiddenCount: HiddenCount;
   /** The thinking limit the strategy set while preparing the step (`env.limitOutputThinking`). */
   outputThinking?: { limit?: ThinkingLimit };
   /** Live providers are sent no padding: the hidden tokens are added to the usage they report. */
@@ -59,26 +71,32 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
   for (;;) {
     if (ctx.outputThinking !== undefined) delete ctx.outputThinking.limit;
     const context = await ctx.strategy.prepare(ctx.state, env);
+    const diff = diffContexts(ctx.sent.after, context);
+    ctx.sent = diff;
     const thinking = ctx.outputThinking?.limit;
-    const contextTokens = env.countMessages(context);
+    const messageTokens = ctx.contextCount.update(diff);
+    const hidden = ctx.hiddenCount.update(diff);
+    const hiddenTokens = hidden.prefix + hidden.reasoning;
+    // What the strategy's trigger compares to the window: the request's tokens, hidden ones included.
+    const contextTokens = messageTokens + hiddenTokens;
     // What the agent fetches back rides on this step's prompt: quota, window and bill included.
-    const fetch = ctx.followUps?.check(context, completion, env.step);
+    const fetch = ctx.followUps?.check(diff, completion, env.step);
     const retrievalTokens = fetch === undefined ? 0 : ctx.tokenizer.countMessage(fetch.message, env.format);
     const sent = fetch === undefined ? context : [...context, fetch.message];
-    const hidden = ctx.hiddenOf(context);
-    const hiddenTokens = hidden.prefix + hidden.reasoning;
-    const attempt = await ctx.gateway.attempt(stepRequest(scenario, sent, completion, thinking), { useQuota: true, hiddenTokens });
+    const attempt = await ctx.gateway.attempt(stepRequest(scenario, sent, completion, thinking), {
+      useQuota: true,
+      hiddenTokens,
+      messageTokens: messageTokens + retrievalTokens,
+    });
     const { result, inputTokens } = attempt;
     if (result.ok) {
       if (ctx.countOnlyHidden) result.usage = { ...result.usage, input: result.usage.input + hiddenTokens };
-      const record = {
-        ...okRecord(ctx, completion, context, sent, hidden, result, retries, rateLimitHits, waitMs, overheadMark),
+      return {
+        ...okRecord(ctx, completion, { diff, contextTokens, fetch: fetch?.message }, sent, hidden, result, retries, rateLimitHits, waitMs, overheadMark),
         retrievalTokens,
         hiddenTokens: hidden.prefix,
         reasoningTokens: hidden.reasoning,
       };
-      ctx.previous = context;
-      return record;
     }
     const failure = result.failure;
     events.push({ type: 'failure', step: env.step, atMs: clock.now(), attempt: retries + recoveries, failure });
@@ -90,7 +108,6 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
     const delay = retryDelay(scenario.retry, retries, failure);
     if (delay === undefined) {
       events.push({ type: 'crash', step: env.step, atMs: clock.now(), kind: failure.kind, message: failure.message });
-      ctx.previous = context;
       return {
         ...crashRecord(ctx, completion, context, contextTokens || inputTokens, failure, retries, rateLimitHits, waitMs, overheadMark),
         retrievalTokens,
@@ -157,10 +174,17 @@ function overheadCostSince(events: readonly RunEvent[], mark: number, price: Mod
   return usd;
 }
 
+/** The context a step sent: its diff from the one before, its tokens (hidden ones included), and what was fetched back with it. */
+interface SentContext {
+  diff: ContextDiff;
+  contextTokens: number;
+  fetch: ContextMessage | undefined;
+}
+
 function okRecord(
   ctx: StepContext,
   completion: MessageEvent,
-  context: ContextMessage[],
+  context: SentContext,
   sent: ContextMessage[],
   hidden: HiddenTokens,
   result: Extract<CompletionResult, { ok: true }>,
@@ -169,11 +193,9 @@ function okRecord(
   waitMs: number,
   mark: number,
 ): StepRecord {
-  const { env, clock, tokenizer } = ctx;
-  // The recorded model served the call (a session may switch models); it owns the cache.
-  const request = cacheRequest(sent, result.usage.input, tokenizer, env.format, hidden, completion.model ?? ctx.scenario.model);
+  const { env, clock } = ctx;
   const billed =
-    ctx.cache === undefined ? { cached: 0, write: 0, uncached: result.usage.input } : applyCache(ctx.cache, request.parts, clock.now(), request.breakpoints);
+    ctx.cache === undefined ? { cached: 0, write: 0, uncached: result.usage.input } : billCache(ctx, ctx.cache, context, sent, hidden, result, completion);
   const price = ctx.price;
   return {
     step: env.step,
@@ -181,8 +203,8 @@ function okRecord(
     atMs: clock.now(),
     promptTokens: result.usage.input,
     completionTokens: result.usage.output,
-    contextTokens: env.countMessages(context),
-    contextMessages: context.length,
+    contextTokens: context.contextTokens,
+    contextMessages: context.diff.after.length,
     cachedPrefixTokens: billed.cached,
     cacheWriteTokens: billed.write,
     ...(price !== undefined
@@ -194,6 +216,24 @@ function okRecord(
     waitMs,
     status: 'ok',
   };
+}
+
+/** The prompt cache's bill of a step's request: its parts carried along the step's diff, the fetched message's after them. */
+function billCache(
+  ctx: StepContext,
+  cache: CacheState,
+  context: SentContext,
+  sent: ContextMessage[],
+  hidden: HiddenTokens,
+  result: Extract<CompletionResult, { ok: true }>,
+  completion: MessageEvent,
+) {
+  const { tokenizer, env } = ctx;
+  const parts = ctx.stepParts.update(context.diff);
+  const own = context.fetch === undefined ? parts : [...parts, messagePart(context.fetch, tokenizer, env.format)];
+  // The recorded model served the call (a session may switch models); it owns the cache.
+  const request = cacheRequest(sent, result.usage.input, tokenizer, env.format, hidden, completion.model ?? ctx.scenario.model, own);
+  return applyCache(cache, request.parts, ctx.clock.now(), request.breakpoints);
 }
 
 function crashRecord(

@@ -132,7 +132,9 @@ export interface IndexedContext {
 /**
  * Each message's texts that hold passages, per list of messages: every probe of an ask point reads
  * the same context with another question, and the next ask point's context mostly extends it, so
- * only the messages past the run a list shares with one read before are looked up by text.
+ * only the messages past the run a list shares with one read before are looked up by text. The
+ * reader reads the request it answers (probe asks, the validity filter's `full` context), not the
+ * step's: no step diff describes these lists, so a list memo finds the shared run.
  */
 const messagePassages = runOwned(() => createListMemo<ContextMessage, readonly TextPassages[]>());
 

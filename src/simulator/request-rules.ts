@@ -112,7 +112,11 @@ const geminiScan: Scan<GeminiScan> = {
 
 const SCANS: { openai: Scan<OpenAIScan>; gemini: Scan<GeminiScan> } = { openai: openaiScan, gemini: geminiScan };
 
-/** The last list each format accepted and the scan's state at its end, to resume from when a list extends it. */
+/**
+ * The last list each format accepted and the scan's state at its end, to resume from when a list
+ * extends it. The simulator answers an HTTP request, as a live provider would: no step diff comes
+ * with it (strategies' own calls come here too), so it finds the shared run itself.
+ */
 const lastAccepted = runOwned(() => new Map<ProviderName, { messages: readonly ContextMessage[]; state: object }>());
 
 function accepts(format: ProviderName, messages: readonly ContextMessage[]): boolean {

@@ -1,6 +1,7 @@
 import type { ContextMessage, Dialect } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
 import type { Tokenizer } from './types.js';
+import { carryValues, diffFrom, type ContextDiff } from '../transcript/context-diff.js';
 
 /**
  * What a replayed log's requests carried that the log does not hold (DESIGN.md §3), resolved once
@@ -86,4 +87,72 @@ export function hiddenTokensOf(
   }
   const reasoning = carriedReasoningTokens(context, tokenizer, format, dialect);
   return Object.keys(withMessages).length > 0 ? { prefix, reasoning, withMessages } : { prefix, reasoning };
+}
+
+/**
+ * `hiddenTokensOf` of the contexts a session sends, step after step, kept along the step's
+ * `ContextDiff`: what each message carries (the tokens a compaction summary brought back, what the
+ * log left out of it) is looked up for the messages a step adds only. The re-sent reasoning is read
+ * from the end of the context, back to its last user message, at every step.
+ */
+export interface HiddenCount {
+  /** The hidden tokens of a request sending `diff.after` (from the last update's context). */
+  update(diff: ContextDiff): HiddenTokens;
+}
+
+/** What one message carries: its id and each amount (the `carry` calls of `hiddenTokensOf` that add). */
+interface Carried {
+  id: string;
+  amounts: readonly number[];
+}
+
+const CARRIES_NOTHING: Carried = { id: '', amounts: [] };
+
+export function createHiddenCount(hidden: HiddenPrefix, tokenizer: Tokenizer, format: ProviderName, dialect: Dialect): HiddenCount {
+  const { restored, unlogged } = hidden;
+  let held: readonly ContextMessage[] = [];
+  let carried: Carried[] = [];
+  /** Per id, the tokens its messages carry and how many amounts make them up. */
+  const byId = new Map<string, { tokens: number; amounts: number }>();
+  let total = 0;
+  const carriedBy = (m: ContextMessage): Carried => {
+    const amounts: number[] = [];
+    const restoredTokens = m.synthetic === 'recorded-compaction' ? restored?.[m.id] : undefined;
+    if (restoredTokens !== undefined && restoredTokens !== 0) amounts.push(restoredTokens);
+    const unloggedTokens = unlogged?.[m.id];
+    if (unloggedTokens !== undefined && unloggedTokens !== 0) amounts.push(unloggedTokens);
+    if (amounts.length === 0) return CARRIES_NOTHING;
+    const entry = byId.get(m.id) ?? { tokens: 0, amounts: 0 };
+    for (const tokens of amounts) {
+      total += tokens;
+      entry.tokens += tokens;
+      entry.amounts += 1;
+    }
+    byId.set(m.id, entry);
+    return { id: m.id, amounts };
+  };
+  const drop = ({ id, amounts }: Carried): void => {
+    if (amounts.length === 0) return;
+    const entry = byId.get(id) as { tokens: number; amounts: number };
+    for (const tokens of amounts) {
+      total -= tokens;
+      entry.tokens -= tokens;
+      entry.amounts -= 1;
+    }
+    if (entry.amounts === 0) byId.delete(id);
+  };
+  return {
+    update(diff) {
+      const reasoning = carriedReasoningTokens(diff.after, tokenizer, format, dialect);
+      if (restored === undefined && unlogged === undefined) return { prefix: hidden.tokens, reasoning };
+      const from = diffFrom(held, diff);
+      carried = carryValues(carried, from, carriedBy, drop);
+      held = from.after;
+      const prefix = hidden.tokens + total;
+      if (byId.size === 0) return { prefix, reasoning };
+      const withMessages: Record<string, number> = {};
+      for (const [id, entry] of byId) withMessages[id] = entry.tokens;
+      return { prefix, reasoning, withMessages };
+    },
+  };
 }

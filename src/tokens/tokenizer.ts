@@ -151,8 +151,10 @@ export function createTokenizer(encoding: Encoding, calibration?: Calibration): 
     for (const call of message.toolCalls ?? []) n += count(toolCallText(call));
     return n;
   };
-  // A step's context is mostly the previous step's message objects, and the engine, the strategy and
-  // the simulator each count it: counts of the run a list shares with an earlier one are reused.
+  // Lists no step diff describes: a strategy counting its own lists (env.countMessages), the
+  // simulator counting the request it answers, strategy and probe calls through the gateway. They
+  // are mostly the lists counted before: counts of the run a list shares with an earlier one are
+  // reused. The step's own count is kept along its diff (context-count.ts).
   const counts: Record<ProviderName, ListMemo<ContextMessage, number>> = { openai: createListMemo(), gemini: createListMemo() };
   return {
     encoding,

@@ -4,6 +4,7 @@ import { runSuite } from '../../src/run/run-suite.js';
 import { createFollowUpTracker } from '../../src/replay/follow-up.js';
 import { createArchive } from '../../src/replay/archive.js';
 import type { ContextMessage, MessageEvent } from '../../src/transcript/types.js';
+import { diffContexts, wholeContext, type ContextDiff } from '../../src/transcript/context-diff.js';
 import { writeFiles } from '../helpers/temp.js';
 import { createRandom } from '../../src/random.js';
 
@@ -38,38 +39,38 @@ describe('follow-up reads', () => {
   for (const m of [msg('u1', 'user', 'Lower the retry budget.'), read, result]) tracker.observe(m);
 
   it('charges nothing when the context still holds the edited line', () => {
-    expect(tracker.check([read, result], edit, 1)).toBeUndefined();
+    expect(tracker.check(wholeContext([read, result]), edit, 1)).toBeUndefined();
   });
 
   it('fetches the whole result back when a preview or a cut lost the edited line', () => {
     const preview: ContextMessage = { ...result, text: `${numbered.slice(0, 600)}\n[archived: ref:t1 — retrievable]` };
-    const fetch = tracker.check([read, preview], edit, 1);
+    const fetch = tracker.check(wholeContext([read, preview]), edit, 1);
     expect(fetch?.sources).toEqual(['t1']);
     expect(fetch?.message).toMatchObject({ id: 'follow-up:1', role: 'user', synthetic: 'retrieval' });
     expect(fetch?.message.text).toBe(`Fetched back (t1):\n${numbered}`);
   });
 
   it('also charges a strategy that dropped the result, but not one whose summary kept the line', () => {
-    expect(tracker.check([read], edit, 1)?.sources).toEqual(['t1']);
+    expect(tracker.check(wholeContext([read]), edit, 1)?.sources).toEqual(['t1']);
     const summary: ContextMessage = {
       ...msg('s1', 'user', 'Summary: line 41 reads const retryBudget = computeRetryBudget(config.limits);'),
       synthetic: 'summary',
     };
-    expect(tracker.check([summary], edit, 1)).toBeUndefined();
+    expect(tracker.check(wholeContext([summary]), edit, 1)).toBeUndefined();
   });
 
   it('counts a quoted line of the completion, and ignores short or unknown lines', () => {
     const quote = msg('a3', 'assistant', `The culprit is this line:\nexport const settingNumber7 = readSetting('setting-7');\n}`);
-    expect(tracker.check([read], quote, 2)?.sources).toEqual(['t1']);
+    expect(tracker.check(wholeContext([read]), quote, 2)?.sources).toEqual(['t1']);
     const own = msg('a4', 'assistant', 'This is a sentence nobody has ever read in a tool result.', {
       toolCalls: [{ id: 'c4', name: 'edit_file', args: { old_string: 'return x;' } }],
     });
-    expect(tracker.check([read], own, 2)).toBeUndefined();
+    expect(tracker.check(wholeContext([read]), own, 2)).toBeUndefined();
   });
 
   it('does not charge a re-read: the new result is in the transcript', () => {
     const reread = msg('a5', 'assistant', 'Reading it again.', { toolCalls: [{ id: 'c5', name: 'read_file', args: { path: 'src/config.ts' } }] });
-    expect(tracker.check([read], reread, 3)).toBeUndefined();
+    expect(tracker.check(wholeContext([read]), reread, 3)).toBeUndefined();
   });
 });
 
@@ -94,7 +95,7 @@ describe('reads through a ref', () => {
   };
 
   it('reads only the chunk holding the needed line through the ref the context offers', () => {
-    const fetch = setup().check([read, preview], edit, 3);
+    const fetch = setup().check(wholeContext([read, preview]), edit, 3);
     expect(fetch?.sources).toEqual(['t1']);
     const text = fetch?.message.text ?? '';
     expect(text.split('\n')[0]).toBe('read_chunk ref:t1 [3/5]:');
@@ -105,16 +106,16 @@ describe('reads through a ref', () => {
 
   it('a completion naming an offered ref reads it whole, once, even when it also needs a line of it', () => {
     const named: MessageEvent = { ...edit, text: 'Reading ref:t1 before the edit.' };
-    const fetch = setup().check([read, preview], named, 3);
+    const fetch = setup().check(wholeContext([read, preview]), named, 3);
     expect(fetch?.sources).toEqual(['t1']);
     expect(fetch?.message.text).toBe(`read_ref ref:t1:\n${big}`);
   });
 
   it('without a hint (the output dropped) or without an archive, the whole output is fetched', () => {
-    expect(setup().check([read], edit, 3)?.message.text).toBe(`Fetched back (t1):\n${big}`);
+    expect(setup().check(wholeContext([read]), edit, 3)?.message.text).toBe(`Fetched back (t1):\n${big}`);
     const bare = createFollowUpTracker();
     for (const m of [read, bigResult]) bare.observe(m);
-    expect(bare.check([read, preview], edit, 3)?.message.text).toBe(`Fetched back (t1):\n${big}`);
+    expect(bare.check(wholeContext([read, preview]), edit, 3)?.message.text).toBe(`Fetched back (t1):\n${big}`);
   });
 });
 
@@ -171,11 +172,11 @@ describe('the line index the units of a scenario share', () => {
       partedAlone.observe(copy(p));
       const context = results.slice(0, i + 1).filter(() => random.chance(0.5));
       for (const completion of completions) {
-        const fetch = alone.check(context, completion, i);
+        const fetch = alone.check(wholeContext(context), completion, i);
         if (fetch !== undefined) fetches += 1;
-        expect(behind.check(context, completion, i), `step ${i}`).toEqual(fetch);
-        expect(parted.check(context, completion, i), `step ${i}, parted`).toEqual(partedAlone.check(context, completion, i));
-        if (i === results.length - 1) expect(ahead.check(context, completion, i)).toEqual(fetch);
+        expect(behind.check(wholeContext(context), completion, i), `step ${i}`).toEqual(fetch);
+        expect(parted.check(wholeContext(context), completion, i), `step ${i}, parted`).toEqual(partedAlone.check(wholeContext(context), completion, i));
+        if (i === results.length - 1) expect(ahead.check(wholeContext(context), completion, i)).toEqual(fetch);
       }
     });
     expect(fetches).toBeGreaterThan(50);
@@ -195,6 +196,7 @@ describe('the context a tracker keeps from one check to the next', () => {
     const kept = createFollowUpTracker();
     for (const m of results) kept.observe(m);
     let context: ContextMessage[] = [];
+    let sent: ContextDiff = wholeContext([]);
     let fetches = 0;
     for (let step = 0; step < 200; step++) {
       const edit = random.int(0, 5);
@@ -207,9 +209,11 @@ describe('the context a tracker keeps from one check to the next', () => {
       const completion = random.pick(completions);
       const fresh = createFollowUpTracker();
       for (const m of results) fresh.observe(m);
-      const fetch = fresh.check(context, completion, step);
+      const fetch = fresh.check(wholeContext(context), completion, step);
       if (fetch !== undefined) fetches += 1;
-      expect(kept.check(context, completion, step), `step ${step}`).toEqual(fetch);
+      // The step's diff from the context sent before, as the step loop hands it.
+      sent = diffContexts(sent.after, context);
+      expect(kept.check(sent, completion, step), `step ${step}`).toEqual(fetch);
     }
     expect(fetches).toBeGreaterThan(20);
   });
@@ -218,9 +222,9 @@ describe('the context a tracker keeps from one check to the next', () => {
     const tracker = createFollowUpTracker();
     for (const m of [read, result]) tracker.observe(m);
     const context: ContextMessage[] = [read, result, cut(result)];
-    expect(tracker.check(context, edit, 1)?.sources).toEqual(['t1']);
-    expect(tracker.check(context.slice(0, 2), edit, 2)).toBeUndefined();
+    expect(tracker.check(wholeContext(context), edit, 1)?.sources).toEqual(['t1']);
+    expect(tracker.check(wholeContext(context.slice(0, 2)), edit, 2)).toBeUndefined();
     context.splice(2, 1, { ...cut(result), id: 't0' });
-    expect(tracker.check(context, edit, 3)).toBeUndefined();
+    expect(tracker.check(wholeContext(context), edit, 3)).toBeUndefined();
   });
 });

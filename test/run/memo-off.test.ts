@@ -8,7 +8,10 @@ import { closeTestMemos, openTestMemos } from '../helpers/test-memos.js';
 
 const realLog = resolve('fixtures/real/claude-code/coverage-test-fix.jsonl');
 // Summarizing strategies (codex-rebuild, tri-modal), rewriting ones (tiered truncation,
-// observation masking) and `full`, in windows small enough that every one acts.
+// observation masking) and `full`, in windows small enough that every one acts (the real log's
+// above its 18k hidden prefix, or every strategy overflows at its first step). Without memos every
+// step's diff shares nothing (transcript/context-diff.ts): this is also the oracle of each consumer
+// of the step diff against computing the whole context from scratch.
 const strategies = 'full, observation-masking, tiered-truncation, codex-rebuild, tri-modal';
 const dir = writeFiles({
   'real.yaml': [
@@ -16,7 +19,7 @@ const dir = writeFiles({
     `transcript: ${JSON.stringify(realLog)}`,
     'probes: generate',
     'provider: openai',
-    'window: 9000',
+    'window: 22000',
     `strategies: [${strategies}]`,
     '',
   ].join('\n'),
@@ -55,5 +58,11 @@ describe('memos off (--no-memo)', () => {
     for (const [file, contents] of Object.entries(on.files)) expect(off.files[file], file).toBe(contents);
     // Both sessions overflow `full`'s window, and the summarizers summarize.
     expect(on.files['events.csv']).toContain('summar');
+    // On the real log every strategy ran steps, and one fetched back what its strategy had cut.
+    const rows = (on.files['summary.csv'] ?? '').split('\n').filter((row) => row.startsWith('real,'));
+    expect(rows).toHaveLength(5);
+    for (const row of rows) expect(Number(row.split(',')[3]), row).toBeGreaterThanOrEqual(10);
+    const fetched = (on.files['steps.csv'] ?? '').split('\n').filter((row) => row.startsWith('real,') && Number(row.split(',')[16]) > 0);
+    expect(fetched.length).toBeGreaterThan(0);
   });
 });

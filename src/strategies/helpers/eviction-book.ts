@@ -60,7 +60,11 @@ interface EvictionPass {
   emitted: Set<EvictionBlock>;
 }
 
-/** The last passes of each book: a history grows by a message or two between two steps. */
+/**
+ * The last passes of each book: a history grows by a message or two between two steps. Strategies
+ * see their own history, not the step's diff (which is of the context sent, after them), so the
+ * pass is matched on the messages themselves.
+ */
 const passesOf = runWeakMap<EvictionBook, EvictionPass[]>();
 const PASSES_KEPT = 2;
 
