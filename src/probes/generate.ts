@@ -66,16 +66,26 @@ function messageAt(corpus: Corpus, offset: number): number {
   return low;
 }
 
+/** Where a probe's evidence lies, and when to ask it. */
+interface Evidence {
+  /** The messages that hold the answer (every mention: a strategy that keeps any keeps the fact). */
+  messages: number[];
+  /** Set when the end of the session repeats the answer: the one step to ask at, before the repeat is sent. */
+  beforeRepeat?: number;
+}
+
 /**
  * The messages that hold `answer`, when a later step would need it from them: undefined when
- * message `index` (where the fact was read) does not hold it, or when it is repeated in the recent
- * messages of the session, which any strategy keeps (the probe would measure nothing). Mentions
- * are fine when they all belong to the moment the answer appeared (from its first mention up to
- * the next assistant message: a call's arguments and its results), or all lie
- * before the session's final quarter (and its last four messages). Every mention is evidence: a
- * strategy that keeps any of them keeps the fact.
+ * message `index` (where the fact was read) does not hold it. Mentions are fine when they all
+ * belong to the moment the answer appeared (from its first mention up to the next assistant
+ * message: a call's arguments and its results), or all lie before the session's final quarter
+ * (and its last four messages). A mention there is in the recent messages any strategy keeps, so
+ * an ask from then on measures nothing: such a fact is asked once, when its earlier mentions are
+ * `askAfter` steps old, if that comes before the repeat is sent (a file the agent wrote and names
+ * again in its closing summary), and is no probe otherwise.
  */
-function findEvidence(corpus: Corpus, messages: readonly MessageEvent[], answer: string, index: number): number[] | undefined {
+function findEvidence(session: Session, answer: string, index: number): Evidence | undefined {
+  const { corpus, messages } = session;
   const found: number[] = [];
   for (let at = indexOfNormalised(corpus.joined, answer); at >= 0; at = indexOfNormalised(corpus.joined, answer, at + 1)) {
     const message = messageAt(corpus, at);
@@ -87,7 +97,12 @@ function findEvidence(corpus: Corpus, messages: readonly MessageEvent[], answer:
   while (momentEnd < messages.length && messages[momentEnd]?.role !== 'assistant') momentEnd++;
   const recent = messages.length - Math.max(RECENT_MESSAGES, Math.ceil(messages.length / 4));
   const last = found[found.length - 1] ?? first;
-  return last < momentEnd || last < recent ? found : undefined;
+  if (last < momentEnd || last < recent) return { messages: found };
+  const repeat = found.find((m) => m >= momentEnd && m >= recent) as number;
+  const earlier = found.filter((m) => m < repeat);
+  if (index >= repeat) return undefined;
+  const step = (session.visibleAt[earlier[earlier.length - 1] ?? first] ?? 0) + session.askAfter;
+  return step < (session.visibleAt[repeat] ?? 0) && step < session.steps ? { messages: earlier, beforeRepeat: step } : undefined;
 }
 
 /**
@@ -161,8 +176,9 @@ interface Session {
 function buildCandidate(fact: Fact, session: Session): Omit<Probe, 'id'> | undefined {
   const answer = normaliseAnswer(fact.answer);
   if (answer.length < 2 || touchesSecret(fact.answer, [fact.index], session)) return undefined;
-  const evidence = findEvidence(session.corpus, session.messages, answer, fact.index);
-  if (evidence === undefined) return undefined;
+  const found = findEvidence(session, answer, fact.index);
+  if (found === undefined) return undefined;
+  const evidence = found.messages;
   const question = phraseQuestion(fact, evidence, session.passages);
   // A probe is copied into every report: a secret is never its question or its answer.
   if (question === undefined || touchesSecret(question, [fact.index, ...evidence], session)) return undefined;
@@ -175,7 +191,7 @@ function buildCandidate(fact: Fact, session: Session): Omit<Probe, 'id'> | undef
     question,
     expected: { anyOf: [fact.answer] },
     evidence: evidence.map((i) => (session.messages[i] as MessageEvent).id),
-    ask: askPoints(session, evidence),
+    ask: found.beforeRepeat !== undefined ? [{ step: found.beforeRepeat }] : askPoints(session, evidence),
     origin: 'generated',
   };
 }
@@ -280,7 +296,7 @@ function selectKinds(candidates: readonly Candidate[], max: number, seed: number
 /**
  * Generates probes from a canonical transcript (DESIGN.md §6): files read or edited, commands and
  * their exit status, error lines, numbers and identifiers from tool output, decisions and next
- * steps. Only facts whose answer the end of the session does not repeat (`findEvidence`), and
+ * steps. Only facts whose answer the end of the session does not repeat, or asked before it does (`findEvidence`), and
  * whose question leads a reader to their own line (question-hints.ts), each asked at the end.
  * A fact whose answer or question holds a secret (src/redact/) is never chosen.
  * Deterministic for a transcript and options; ids are `gen-<kind>-<n>` in transcript order.

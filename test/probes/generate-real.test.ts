@@ -61,11 +61,17 @@ describe.each(files)('generateProbes on %s', async (file) => {
         expect(containsNormalised(normaliseAnswer(renderMessageText(message ?? messages[0]!, { thinking: true })), answer), `${probe.id} in ${id}`).toBe(true);
       }
       const last = messages.findIndex((m) => m.id === probe.evidence.at(-1));
-      const later = messages.slice(last + 1);
-      expect(
-        later.some((m) => containsNormalised(normaliseAnswer(renderMessageText(m, { thinking: true })), answer)),
-        probe.id,
-      ).toBe(false);
+      const holds = (m: (typeof messages)[number]) => containsNormalised(normaliseAnswer(renderMessageText(m, { thinking: true })), answer);
+      const repeat = messages.findIndex((m, i) => i > last && holds(m));
+      if (probe.ask.includes('end')) {
+        // Every mention is evidence: a strategy that keeps any keeps the fact.
+        expect(repeat, probe.id).toBe(-1);
+      } else {
+        // Asked once, before the end of the session repeats the answer: the repeat is not sent yet.
+        const sentAt = messages.slice(0, repeat + 1).filter((m) => m.role === 'assistant').length;
+        expect(probe.ask, probe.id).toEqual([{ step: expect.any(Number) }]);
+        expect((probe.ask[0] as { step: number }).step, probe.id).toBeLessThan(repeat < 0 ? Infinity : sentAt);
+      }
     }
   });
 });

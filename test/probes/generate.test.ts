@@ -96,6 +96,33 @@ describe('generateProbes on the fixture session', async () => {
     expect([...byAnswer.keys()].some((a) => a.includes('8437'))).toBe(false);
   });
 
+  it('asks an answer the end of a long session repeats once, before the repeat is sent', () => {
+    const filler = (n: number) =>
+      Array.from({ length: n }, (_, i): Omit<MessageEvent, 'type'>[] => [
+        { id: `f${i}`, role: 'assistant', text: `Checking item ${i} of the queue.` },
+        { id: `u${i}`, role: 'user', text: `ok ${i}` },
+      ]).flat();
+    const session = (between: number) =>
+      inlineTranscript([
+        { id: 'u', role: 'user', text: 'Reproduce the parser bug first.' },
+        {
+          id: 'w',
+          role: 'assistant',
+          text: 'A script that feeds the parser bytes will show the failure.',
+          toolCalls: [{ id: 'c1', name: 'bash', args: { command: "cat <<'EOF' > scripts/repro_bytes.py\nparse(b'header')\nEOF" } }],
+        },
+        { id: 'r', role: 'tool', toolCallId: 'c1', toolName: 'bash', text: '' },
+        ...filler(between),
+        { id: 'end', role: 'assistant', text: 'Done: scripts/repro_bytes.py reproduces it and the fix holds.' },
+      ]);
+    const asked = generateProbes(session(24)).find((p) => answerOf(p) === 'scripts/repro_bytes.py');
+    // Written at step 0, visible from step 1, asked 10 steps later; the closing message is step 25.
+    expect(asked?.ask).toEqual([{ step: 11 }]);
+    expect(asked?.evidence).toEqual(['w']);
+    // Repeated before its evidence is 10 steps old: every context still holds it, no probe.
+    expect(generateProbes(session(6)).some((p) => answerOf(p) === 'scripts/repro_bytes.py')).toBe(false);
+  });
+
   it('names every message that holds the answer as evidence, none of them recent', () => {
     const holds = (m: MessageEvent, answer: string): boolean => containsNormalised(normaliseAnswer(renderMessageText(m, { thinking: true })), answer);
     for (const probe of probes) {

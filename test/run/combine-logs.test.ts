@@ -61,8 +61,8 @@ describe('a scenario over several logs', () => {
       crash_step: 13,
       prompt_tokens: 138898,
       peak_context_tokens: 9475,
-      probes: 23,
-      unanswered: 16,
+      probes: 24,
+      unanswered: 17,
       logs: 2,
       crashed_logs: 1,
     });
