@@ -34,7 +34,7 @@ describe('scenarios/real', () => {
   it('gives every scenario at least 30 steps and generated probes', async () => {
     expect(prepared.map((p) => [p.scenario.name, sizeOf(p)])).toEqual([
       // Its prose is Chinese: decisions and next steps from Chinese phrasing (cjk-decision-facts.ts).
-      ['real-claude-code-vibecoding-session', { steps: 32, probes: 10 }],
+      ['real-claude-code-vibecoding-session', { steps: 32, probes: 11 }],
       ['real-claude-code-vsla-compacted', { steps: 201, probes: 20 }],
       ['real-claude-code-vsla-long', { steps: 119, probes: 20 }],
       ['real-mini-swe-agent', { steps: 1019, probes: 69 }],
