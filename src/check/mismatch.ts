@@ -1,7 +1,7 @@
 import type { RunResult, ScenarioInfo } from '../metrics/types.js';
 
 /** What a scenario's numbers depend on: two runs that differ here measured different things. */
-const DEFINING: readonly (keyof ScenarioInfo)[] = ['seed', 'transcript', 'provider', 'model', 'window', 'steps'];
+const DEFINING = ['seed', 'transcript', 'provider', 'model', 'window', 'steps'] as const satisfies readonly (keyof ScenarioInfo)[];
 
 /**
  * Why two results do not measure the same runs, one reason a line (none: comparable). Different
