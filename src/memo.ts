@@ -40,6 +40,7 @@ const MEMO_SHARES = {
   'question-terms': 8,
   'strategy-hints': 8,
   'probe-findings': 8,
+  'secret-spans': 2,
 } as const;
 type MemoName = keyof typeof MEMO_SHARES;
 const SHARE_TOTAL = Object.values(MEMO_SHARES).reduce((a, b) => a + b, 0);

@@ -1,3 +1,4 @@
+import { runTextMemo } from '../memo.js';
 import { SECRET_RULES, TOKEN_RUN, isHighEntropyToken } from './patterns.js';
 
 /**
@@ -20,9 +21,18 @@ export function redactionMarker(kind: string): string {
   return `[redacted:${kind}]`;
 }
 
+// A run redacts the same texts many times over (a probe's question in every strategy's answers, a
+// tool output in every report): the spans of each text are scanned once per run.
+const secretSpans = runTextMemo<readonly SecretSpan[]>('secret-spans');
+
+const NONE: readonly SecretSpan[] = Object.freeze([]);
+
 /** Secrets in `text`, in order, without overlaps (a more specific rule wins). */
-export function findSecrets(text: string): SecretSpan[] {
-  if (text.length < 8) return [];
+export function findSecrets(text: string): readonly SecretSpan[] {
+  return text.length < 8 ? NONE : secretSpans.get(text, scanSecrets);
+}
+
+function scanSecrets(text: string): readonly SecretSpan[] {
   const spans: SecretSpan[] = [];
   const taken = (start: number, end: number): boolean => spans.some((s) => start < s.end && end > s.start);
   for (const rule of SECRET_RULES) {
@@ -40,7 +50,7 @@ export function findSecrets(text: string): SecretSpan[] {
     const end = start + match[0].length;
     if (!taken(start, end) && isHighEntropyToken(match[0])) spans.push({ kind: 'high-entropy', start, end });
   }
-  return spans.sort((a, b) => a.start - b.start);
+  return spans.length === 0 ? NONE : Object.freeze(spans.sort((a, b) => a.start - b.start).map((span) => Object.freeze(span)));
 }
 
 /** Whether `text` holds anything secret-shaped (a probe is never made of one). */
