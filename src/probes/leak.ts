@@ -40,10 +40,15 @@ function isInflectionOf(a: string, b: string): boolean {
   return short.endsWith('y') && long === `${short.slice(0, -1)}ies`;
 }
 
-/** Whether `word` (a token) is one of `tokens`, or an inflection of one. */
+/**
+ * Whether `word` (a token) is one of `tokens`, an inflection of one, or a compound that holds one of
+ * four letters or more (`upperdir` for `…/upper`, `egrep` for `/usr/bin/grep`).
+ */
 export function isAnswerToken(word: string, tokens: ReadonlySet<string>): boolean {
   if (tokens.has(word)) return true;
-  for (const token of tokens) if (isInflectionOf(word, token)) return true;
+  for (const token of tokens) {
+    if (isInflectionOf(word, token) || (token.length >= 4 && word.length > token.length && word.includes(token))) return true;
+  }
   return false;
 }
 

@@ -35,6 +35,10 @@ describe('isAnswerToken', () => {
     ['uses', 'use_tls', false],
     ['parser', 'parse_args', true],
     ['config', 'configure', false],
+    // A compound holding an answer token of four letters or more gives it away too.
+    ['upperdir', '/var/lib/docker/overlay/upper', true],
+    ['egrep', '/usr/bin/grep', true],
+    ['sqlite3', 'db.sql', false],
   ])('%s of %s: %s', (word, answer, leaks) => {
     expect(isAnswerToken(word, answerTokens(answer))).toBe(leaks);
   });
