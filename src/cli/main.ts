@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { HarnessError } from '../errors.js';
+import type { CliDeps } from './run-session.js';
 import { redactText } from '../redact/index.js';
 import { VERSION } from '../version.js';
 import { register as registerRun } from './commands/run.js';
@@ -21,7 +22,7 @@ import { addExamples } from './options.js';
 import { configureHelp } from './help.js';
 
 /** Builds the CLI; each command file maps flags to the library's options. */
-export function buildProgram(): Command {
+export function buildProgram(deps: CliDeps = {}): Command {
   const program = configureHelp(new Command('ctxbench'))
     .description('Replay agent transcripts through context-management strategies; measure tokens, crashes and recall.')
     .version(VERSION)
@@ -30,8 +31,8 @@ export function buildProgram(): Command {
     .hook('preAction', (_program, action) => {
       closedPipe.endsQuietly = ENDS_QUIETLY_ON_CLOSED_PIPE.has(commandPath(action));
     });
+  registerRun(program, deps);
   for (const register of [
-    registerRun,
     registerStrategies,
     registerGenerate,
     registerImport,
@@ -55,9 +56,9 @@ export function buildProgram(): Command {
 }
 
 /** Runs the CLI and turns the outcome into an exit code: 0 ok, 1 gate failed, 2 could not run. */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], deps: CliDeps = {}): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv, { from: 'user' });
+    await buildProgram(deps).parseAsync(argv, { from: 'user' });
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { RetrySleep } from '../quota/types.js';
 import { runSuite, type RunOptions } from '../run/run-suite.js';
 import { renderReports, reporterNames } from '../report/index.js';
 import { writeReportFiles } from '../report/write.js';
@@ -41,6 +42,11 @@ export interface RunRequest {
   decision?: DecisionOptions;
 }
 
+/** What the CLI takes from its caller besides the arguments: how live retries wait (tests record the waits instead). */
+export interface CliDeps {
+  retrySleep?: RetrySleep;
+}
+
 export interface SessionOptions {
   out: string;
   workers: number;
@@ -51,6 +57,8 @@ export interface SessionOptions {
   resume: boolean;
   /** Live mode: each request's time limit in ms (`--request-timeout`). */
   requestTimeoutMs?: number;
+  /** Live mode: how retries wait (default the real sleep; a cassette brings its own). */
+  retrySleep?: RetrySleep;
 }
 
 /** The request a journal in `out` was started with (for --resume). */
@@ -82,6 +90,7 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
   let journaled = 0;
   try {
     const result = await runSuite({
+      ...(options.retrySleep !== undefined && cassette === undefined ? { retrySleep: options.retrySleep } : {}),
       ...runOptionsOf(request, cassette),
       workers: options.workers,
       // Every unit is journaled whole: a corpus's units stay in memory summary-only, and its reports read them back.

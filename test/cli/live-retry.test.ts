@@ -6,11 +6,23 @@ import { tempDir } from '../helpers/temp.js';
 import type { LocalReply, LocalServer, SeenRequest } from '../helpers/local-server.js';
 import { geminiOk, isModelsCall, liveRunArgs, liveScenario, modelsOk, openaiOk, useLoopbackServers } from '../helpers/live-scenario.js';
 
-// Live runs against a loopback server: retries wait for real, and what is reported is measured.
-// Every time check here is a lower bound (a wait that really happened, the run at least as long as
-// its waits): the behaviour under test, which a loaded machine can only lengthen, never a speed
-// target (those are in npm run bench).
+// Live runs against a loopback server, with the CLI's retry sleep recorded instead of slept
+// (`main(argv, { retrySleep })`): each test checks the waits the retry policy asked for (the
+// provider's hints, the policy's backoff) and that the run reports what the sleep returned. No
+// clock is read; that the real sleep waits is test/providers/live-sleep.test.ts's.
 const loopback = useLoopbackServers();
+
+/** A sleep that records each wait asked for and returns it as waited, at once. */
+function recordingSleep(): { asked: number[]; retrySleep: (ms: number) => Promise<number> } {
+  const asked: number[] = [];
+  return {
+    asked,
+    retrySleep: (ms) => {
+      asked.push(ms);
+      return Promise.resolve(ms);
+    },
+  };
+}
 
 /** The step calls the server answered with `replies` in turn (then `last`); models calls succeed. */
 async function serve(replies: LocalReply[], last: LocalReply): Promise<LocalServer> {
@@ -30,37 +42,31 @@ function summaryRow(out: string): Record<string, string> {
 }
 
 const steps = (requests: SeenRequest[]) => requests.filter((r) => !isModelsCall(r));
-const gap = (requests: SeenRequest[], i: number) => (requests[i + 1]?.at ?? 0) - (requests[i]?.at ?? 0);
 const openaiRateLimit = (headers: Record<string, string>): LocalReply => ({
   status: 429,
   headers,
   body: { error: { message: 'Rate limit reached for gpt-4.1 on tokens per min (TPM)', type: 'tokens', code: 'rate_limit_exceeded' } },
 });
 
-// `elapsed` is only ever a lower bound in these tests (elapsed >= the waits the run reports): it
-// proves live mode really sleeps, and a loaded machine can only make it longer, never fail it.
 async function runLive(provider: 'openai' | 'gemini', baseUrl: string, out = tempDir()) {
-  const started = performance.now();
-  const outcome = await cli(liveRunArgs(provider, baseUrl, out));
-  return { ...outcome, out, elapsed: performance.now() - started };
+  const sleep = recordingSleep();
+  const outcome = await cli(liveRunArgs(provider, baseUrl, out), { retrySleep: sleep.retrySleep });
+  return { ...outcome, out, waits: sleep.asked };
 }
 
 describe('live retries wait in real time', () => {
   it('openai: honours retry-after-ms and retry-after, and reports the waits that happened', async () => {
     const local = await serve([openaiRateLimit({ 'retry-after-ms': '400' }), openaiRateLimit({ 'retry-after': '1' })], openaiOk);
-    const { code, stderr, out, elapsed } = await runLive('openai', `${local.origin}/v1`);
+    const { code, stderr, out, waits } = await runLive('openai', `${local.origin}/v1`);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     // The preflight, two refusals, then the two steps: nothing more.
     expect(local.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models', ...Array(4).fill('POST /v1/chat/completions')]);
-    const sent = steps(local.requests);
-    expect(gap(sent, 0)).toBeGreaterThanOrEqual(400 - 5);
-    expect(gap(sent, 1)).toBeGreaterThanOrEqual(1000 - 5);
+    // retry-after-ms: 400, then retry-after: 1 (seconds), each waited before its retry.
+    expect(waits).toEqual([400, 1000]);
     const row = summaryRow(out);
     expect(row.rate_limit_hits).toBe('2');
-    const waited = Number(row.wait_ms);
-    expect(waited).toBeGreaterThanOrEqual(1400 - 5);
-    expect(elapsed).toBeGreaterThanOrEqual(waited);
+    expect(Number(row.wait_ms)).toBe(1400);
   });
 
   it('gemini (httpOptions.baseUrl): honours RetryInfo retryDelay', async () => {
@@ -79,18 +85,18 @@ describe('live retries wait in real time', () => {
       },
     };
     const local = await serve([exhausted], geminiOk);
-    const { code, stderr, out, elapsed } = await runLive('gemini', local.origin);
+    const { code, stderr, out, waits } = await runLive('gemini', local.origin);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(local.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /v1beta/models/gemini-2.5-flash',
       ...Array(3).fill('POST /v1beta/models/gemini-2.5-flash:generateContent'),
     ]);
-    expect(gap(steps(local.requests), 0)).toBeGreaterThanOrEqual(600 - 5);
+    // RetryInfo retryDelay: '0.6s'.
+    expect(waits).toEqual([600]);
     const row = summaryRow(out);
     expect(row.rate_limit_hits).toBe('1');
-    expect(Number(row.wait_ms)).toBeGreaterThanOrEqual(600 - 5);
-    expect(elapsed).toBeGreaterThanOrEqual(Number(row.wait_ms));
+    expect(Number(row.wait_ms)).toBe(600);
   });
 
   it("a 500 once the run is under way stays a measured crash, after the policy's real backoff", async () => {
@@ -98,15 +104,17 @@ describe('live retries wait in real time', () => {
     const local = await serve([], failing);
     const out = tempDir();
     const scenario = liveScenario('openai', ['retry: { maxRetries: 2, baseDelayMs: 100, factor: 2 }']);
-    const started = performance.now();
-    const { code } = await cli(['run', scenario, '--provider', 'openai', '--base-url', `${local.origin}/v1`, '--out', out, '--quiet', '--no-cache']);
-    const elapsed = performance.now() - started;
+    const sleep = recordingSleep();
+    const { code } = await cli(['run', scenario, '--provider', 'openai', '--base-url', `${local.origin}/v1`, '--out', out, '--quiet', '--no-cache'], {
+      retrySleep: sleep.retrySleep,
+    });
     expect(code).toBe(0);
     expect(steps(local.requests)).toHaveLength(3);
+    // The policy's backoff: 100 ms, then 100 × 2, then no retry left.
+    expect(sleep.asked).toEqual([100, 200]);
     const row = summaryRow(out);
     expect(row).toMatchObject({ crashed: 'true', crash_kind: 'server', crash_step: '0' });
-    expect(Number(row.wait_ms)).toBeGreaterThanOrEqual(300 - 5);
-    expect(elapsed).toBeGreaterThanOrEqual(Number(row.wait_ms));
+    expect(Number(row.wait_ms)).toBe(300);
   });
 });
 

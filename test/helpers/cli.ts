@@ -1,5 +1,6 @@
 import { vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
+import type { CliDeps } from '../../src/cli/run-session.js';
 
 /** Whether a `cli` call is capturing the process's streams right now. */
 let capturing = false;
@@ -9,7 +10,7 @@ let capturing = false;
  * streams are the process's: two calls at once cannot tell whose lines are whose, so a second
  * concurrent call fails loudly instead of capturing the other's output (capture once around both).
  */
-export async function cli(args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+export async function cli(args: string[], deps: CliDeps = {}): Promise<{ code: number; stderr: string; stdout: string }> {
   if (capturing) throw new Error('cli(): another in-process run is capturing stdout/stderr; spy once around concurrent runs');
   capturing = true;
   let stderr = '';
@@ -23,7 +24,7 @@ export async function cli(args: string[]): Promise<{ code: number; stderr: strin
     return true;
   });
   try {
-    return { code: await main(args), stderr, stdout };
+    return { code: await main(args, deps), stderr, stdout };
   } finally {
     err.mockRestore();
     out.mockRestore();

@@ -20,7 +20,7 @@ import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import { parseShard, type ShardSpec } from '../../run/shard.js';
 import { checkAndReport } from '../check-report.js';
 import { addParallelOptions } from '../parallel-options.js';
-import { requestOfJournal, runSession, type RunRequest } from '../run-session.js';
+import { requestOfJournal, runSession, type CliDeps, type RunRequest } from '../run-session.js';
 import { describeAdHocScenarios } from '../ad-hoc-note.js';
 import { getImporter } from '../../transcript/importers/index.js';
 import { addScenarioOptions, scenarioOverridesOf, type ScenarioFlags } from '../scenario-options.js';
@@ -59,7 +59,8 @@ interface RunFlags extends ScenarioFlags, DecisionFlags {
 /** Flags that may go with --resume: how to run and what to do after, not what to run (the journal says). */
 const RESUME_FLAGS = new Set(['resume', 'workers', 'memo', 'quiet', 'cache', 'cacheDir', 'baseline', 'checkConfig', 'requestTimeout']);
 
-export function register(program: Command): void {
+/** `deps.retrySleep`: how a live run's retries wait (tests pass one that records the waits). */
+export function register(program: Command, deps: CliDeps = {}): void {
   const command = program
     .command('run')
     .description('replay scenarios through strategies and write reports (default: the bundled suite, mocked providers)')
@@ -105,7 +106,9 @@ export function register(program: Command): void {
     )
     .option('--no-redact', 'write secrets found in transcripts as they are (the reports say so)')
     .option('--resume <dir>', 'finish the interrupted run whose output folder is <dir>: run only its missing units');
-  addRequestTimeoutOption(addParallelOptions(addDecisionOptions(addScenarioOptions(command)))).action(runCommand);
+  addRequestTimeoutOption(addParallelOptions(addDecisionOptions(addScenarioOptions(command)))).action(
+    (given: string[] | undefined, flags: RunFlags, command: Command) => runCommand(given, flags, command, deps),
+  );
   addExamples(command, [
     ['ctxbench run', 'the bundled suite, mocked providers'],
     ['ctxbench run scenarios/published/', 'every scenario under a folder'],
@@ -117,7 +120,7 @@ export function register(program: Command): void {
   ]);
 }
 
-async function runCommand(given: string[] | undefined, flags: RunFlags, command: Command): Promise<void> {
+async function runCommand(given: string[] | undefined, flags: RunFlags, command: Command, deps: CliDeps): Promise<void> {
   const paths = given ?? [];
   const quiet = flags.quiet === true;
   const resume = flags.resume !== undefined;
@@ -132,6 +135,7 @@ async function runCommand(given: string[] | undefined, flags: RunFlags, command:
     quiet,
     resume,
     requestTimeoutMs: flags.requestTimeout * 1000,
+    ...(deps.retrySleep !== undefined ? { retrySleep: deps.retrySleep } : {}),
   });
   if (flags.baseline !== undefined) {
     if (!quiet) process.stdout.write('\n');
