@@ -56,6 +56,13 @@ const EXPECTED: Record<string, { messages: number; steps: number; toolCalls: num
     toolCalls: 369,
     unknown: { 'user (sidechain)': 7, 'assistant (sidechain)': 7, system: 1 },
   },
+  'claude-code-compactions/swordintel-54bc4295.jsonl': {
+    messages: 294,
+    steps: 144,
+    toolCalls: 127,
+    unknown: { 'assistant (sidechain)': 36, 'assistant (synthetic)': 2, system: 3, 'user (sidechain)': 26 },
+  },
+  'claude-code-long/swordintel-32c5211e.jsonl': { messages: 346, steps: 169, toolCalls: 166, unknown: { system: 1 } },
   'claude-code-compactions/swordintel-b260c379.jsonl': { messages: 259, steps: 127, toolCalls: 119, unknown: { 'assistant (synthetic)': 1, system: 1 } },
   'claude-code-compactions/swordintel-e95a823a.jsonl': { messages: 430, steps: 211, toolCalls: 204, unknown: { 'assistant (synthetic)': 1, system: 1 } },
   'claude-code/vibecoding-session.jsonl': { messages: 68, steps: 32, toolCalls: 31, unknown: { 'file-history-delta': 1 } },
