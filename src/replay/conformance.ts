@@ -1,5 +1,5 @@
 import type { ContextMessage, MessageEvent, Transcript } from '../transcript/types.js';
-import { freezeEvents } from '../transcript/freeze.js';
+import { freezeEvents, freezeMessages } from '../transcript/freeze.js';
 import type { Strategy, StrategyAction, StrategyEnv } from '../strategies/types.js';
 import type { CompletionResult } from '../contracts/provider.js';
 import { createTokenizer } from '../tokens/tokenizer.js';
@@ -7,7 +7,7 @@ import { createArchive } from './archive.js';
 import { createClock } from '../quota/clock.js';
 import { QuotaGate } from '../quota/quota.js';
 import { generateSession } from '../transcript/synthetic/generate.js';
-import { StrategyFailedError } from '../strategies/external/failure.js';
+import { MessageEditedError, StrategyFailedError } from '../strategies/external/failure.js';
 import { refuseRequest } from '../simulator/request-rules.js';
 import type { ProviderName } from '../contracts/provider.js';
 
@@ -17,7 +17,8 @@ import type { ProviderName } from '../contracts/provider.js';
  * never sent without its recorded result (nor a result without its call), every context is a
  * request OpenAI and Gemini accept (the simulated provider's rules, request-rules.ts), the system
  * prompt and the newest user message are always sent, a reducing action never grows the context,
- * and the same input gives the same contexts and actions.
+ * the same input gives the same contexts and actions, and no message is edited in place once sent
+ * (each context's messages are frozen as the step loop freezes them, the strategy's own included).
  */
 
 /** The session the invariants are checked on: its history outgrows the window, so compacting strategies act. */
@@ -29,7 +30,8 @@ export function conformanceSession(): Transcript {
 /** Actions that take tokens out of the context: none may report more tokens after than before. */
 const REDUCING_ACTIONS = new Set<StrategyAction['action']>(['compact', 'evict', 'truncate', 'drop', 'isolate', 'offload', 'cap-thinking']);
 
-export type InvariantName = 'call-result-pairs' | 'invalid-request' | 'system-prompt' | 'newest-user' | 'no-growth' | 'deterministic' | 'failed';
+export type InvariantName =
+  'call-result-pairs' | 'invalid-request' | 'system-prompt' | 'newest-user' | 'no-growth' | 'deterministic' | 'in-place-edit' | 'failed';
 
 /** One broken invariant, at a step, naming the messages concerned. */
 export interface Violation {
@@ -140,6 +142,7 @@ export async function driveStrategy(strategy: Strategy, options: unknown, transc
     for (const event of transcript.events) {
       if (event.type === 'message' && event.role === 'assistant') {
         const context = await strategy.prepare(state, env);
+        freezeMessages(context);
         run.contexts.push(context);
         for (const violation of checkContext(env.step, context, history)) run.violations.push(violation);
         env.step += 1;
@@ -152,10 +155,11 @@ export async function driveStrategy(strategy: Strategy, options: unknown, transc
     }
   } catch (error) {
     if (!(error instanceof StrategyFailedError)) throw error;
+    const edited = error instanceof MessageEditedError;
     run.violations.push({
-      invariant: 'failed',
+      invariant: edited ? 'in-place-edit' : 'failed',
       step: env.step,
-      message: `step ${env.step}: the strategy failed: ${error.message}`,
+      message: `step ${env.step}: ${edited ? '' : 'the strategy failed: '}${error.message}`,
       ids: [],
       ...(error.isOptionsError ? { isOptionsError: true } : {}),
     });
@@ -185,7 +189,7 @@ export async function checkConformance(
       });
     }
   }
-  if (violations.some((v) => v.invariant === 'failed')) return violations;
+  if (violations.some((v) => v.invariant === 'failed' || v.invariant === 'in-place-edit')) return violations;
   const second = await driveStrategy(strategy, options, transcript, window);
   const step = firstDifference(first.contexts, second.contexts);
   if (step !== undefined)

@@ -6,6 +6,7 @@ import type { ProbeAnswer, RetentionCurve, UnitProbeResult } from '../metrics/ty
 import type { StrategyEnv } from '../strategies/types.js';
 import type { ContextMessage } from '../transcript/types.js';
 import { diffContexts, type ContextDiff } from '../transcript/context-diff.js';
+import { freezeMessages } from '../transcript/freeze.js';
 import { aggregateProbes } from '../probes/aggregate.js';
 import { answerProbe, unansweredProbe, type AskPoint, type JudgeProbeAnswer } from '../probes/answer.js';
 import type { ProbeCallDeps } from '../probes/ask.js';
@@ -161,6 +162,7 @@ class ProbeRun {
       specifics = this.survival(this.lastSent);
     } else {
       const context = await this.ctx.strategy.prepare(this.ctx.state, env);
+      freezeMessages(context);
       const compacted = this.takeCompactions();
       this.measure(steps, diffContexts(this.ctx.sent.after, context));
       this.recordUnreached({ after: steps - 1, at: steps, why: `the session has only ${steps} steps`, withEnd: false });

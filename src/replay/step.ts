@@ -12,6 +12,7 @@ import type { ModelPrice } from '../pricing/prices.js';
 import { applyCache } from '../cache/model.js';
 import { cacheRequest, messagePart, type StepParts } from '../cache/request-parts.js';
 import { diffContexts, type ContextDiff } from '../transcript/context-diff.js';
+import { freezeMessages } from '../transcript/freeze.js';
 import type { ContextCount } from '../tokens/context-count.js';
 import { costOf, stepUsd } from '../pricing/prices.js';
 import { waitToRetry } from '../quota/retry-wait.js';
@@ -71,6 +72,7 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
   for (;;) {
     if (ctx.outputThinking !== undefined) delete ctx.outputThinking.limit;
     const context = await ctx.strategy.prepare(ctx.state, env);
+    freezeMessages(context);
     const diff = diffContexts(ctx.sent.after, context);
     ctx.sent = diff;
     const thinking = ctx.outputThinking?.limit;

@@ -12,6 +12,17 @@ export function freezeEvents<T extends object>(events: readonly T[]): readonly T
   return Object.freeze(events);
 }
 
+/**
+ * Deep-freezes every message of a context as it enters a request, the strategy's own (summaries,
+ * injected blocks, cut copies) as well as the transcript's: a message is then the same value for as
+ * long as anything holds it, and a strategy that edits one it made in an earlier step throws
+ * instead of silently changing what every per-message memo already counted. A message frozen
+ * before (every transcript message, every message kept from the last step) costs one check.
+ */
+export function freezeMessages(messages: readonly object[]): void {
+  for (const message of messages) deepFreeze(message);
+}
+
 function deepFreeze(value: unknown): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
   Object.freeze(value);

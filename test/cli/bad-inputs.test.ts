@@ -383,6 +383,15 @@ const CASES: Case[] = [
     stdout: /edited a message in place in prepare/,
   },
   {
+    name: 'a JS policy that edits a message it made itself in place (run)',
+    args: ['run', tiny, '--strategy-module', policy('edits-own-note.mjs'), '--reports', 'json,md'],
+    out: true,
+    code: 1,
+    message:
+      /edits-own-note on tiny: strategy: strategy module .*edits-own-note\.mjs edited a message in place in prepare \(Cannot assign to read only property 'text'/,
+    reported: /\*\*edits-own-note\*\* crashed: strategy: .*edited a message in place in prepare/,
+  },
+  {
     name: 'a never-settling prepare, one thread',
     args: ['run', policy('never-resolves.yaml'), '--workers', '1', '--reports', 'json,md'],
     out: true,

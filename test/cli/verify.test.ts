@@ -33,6 +33,16 @@ describe('ctxbench verify', () => {
     expect(stderr).toContain('verify drops-results: 1812 invariant violations');
   });
 
+  it('fails a policy that edits a message it made itself in place (in-place-edit), which an unfrozen message would let through', async () => {
+    const policy = resolve(import.meta.dirname, '../../fixtures/bad/policies/edits-own-note.mjs');
+    const { code, stdout, stderr } = await cli(['verify', policy]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(
+      /in-place-edit +step 1: strategy module .*edits-own-note\.mjs edited a message in place in prepare \(Cannot assign to read only property 'text'/,
+    );
+    expect(stderr).toContain('verify edits-own-note: 1 invariant violation');
+  });
+
   it('exits 2 on options the strategy refuses, module or process', async () => {
     const module = await cli(['verify', '--options', '{"keepLast":-1}', join(examples, 'js-policy', 'masking.mjs')]);
     expect(module.code).toBe(2);

@@ -15,3 +15,15 @@ export class StrategyFailedError extends Error {
     this.name = 'StrategyFailedError';
   }
 }
+
+/**
+ * A strategy wrote to a message that had entered a run (frozen, transcript/freeze.ts): one of the
+ * transcript's, or one it made itself and sent at an earlier step. `verify` reports it as the
+ * `in-place-edit` invariant.
+ */
+export class MessageEditedError extends StrategyFailedError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MessageEditedError';
+  }
+}

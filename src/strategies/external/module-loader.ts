@@ -4,7 +4,7 @@ import type { Strategy, StrategySpec } from '../types.js';
 import { InputError } from '../../errors.js';
 import { displayPath } from '../../paths.js';
 import { optionsSchemaOf } from './options.js';
-import { StrategyFailedError } from './failure.js';
+import { MessageEditedError, StrategyFailedError } from './failure.js';
 
 /**
  * Strategy modules loaded in this thread, by absolute path. Loading is async (`import()`), while
@@ -86,7 +86,7 @@ const FROZEN_WRITE = /^Cannot (assign to read only property|add property|delete 
 function hookFailure(path: string, hook: string, error: unknown): StrategyFailedError {
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof TypeError && FROZEN_WRITE.test(message)) {
-    return new StrategyFailedError(
+    return new MessageEditedError(
       `strategy module ${displayPath(path)} edited a message in place in ${hook} (${message}): messages are frozen once they enter a run, so that every count sees what was sent; return a changed copy ({ ...message, text }) instead`,
     );
   }
