@@ -43,7 +43,7 @@ function shuffled<T>(items: readonly T[], random: Random): T[] {
 }
 
 /** The words a copy may rename (the sources' words, less the harness's own) grouped by shape, sorted. */
-export function renamableWords(sources: readonly SourceLog[]): Map<string, string[]> {
+function renamableWords(sources: readonly SourceLog[]): Map<string, string[]> {
   const kept = new Set<string>(['bash']);
   for (const { document } of sources) {
     for (const value of Object.values(document.info?.config?.agent ?? {})) {
@@ -76,7 +76,7 @@ function contentTexts(content: unknown): string[] {
 }
 
 /** Copy `copy`'s renaming: a seeded permutation of each word group and of the ten digits. */
-export function createRenaming(words: Map<string, string[]>, seed: number, copy: number): (text: string) => string {
+function createRenaming(words: Map<string, string[]>, seed: number, copy: number): (text: string) => string {
   const random = createRandom(deriveSeed(seed, `corpus-copy-${copy}`));
   const wordMap = new Map<string, string>();
   for (const group of words.values()) {

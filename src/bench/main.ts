@@ -9,8 +9,8 @@
  *
  *   npm run bench                      everything
  *   npm run bench -- vsla-long suite   only these parts (sessions: vsla-long, vsla-compacted,
- *                                      synthetic-5000; also: suite, micro, corpus: 500 real
- *                                      trajectories × every strategy, every report written)
+ *                                      synthetic-5000; also: suite, micro, corpus: 477 distinct
+ *                                      real trajectories × every strategy, every report written)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
