@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { UnitResult } from '../metrics/types.js';
 import { DEFAULT_DECISION, recommend, type DecisionOptions, type DecisionRow } from '../metrics/recommend.js';
 import type { Recommendation } from '../metrics/recommendation.js';
@@ -8,17 +9,26 @@ import { strategyNames, getStrategy } from '../strategies/index.js';
  * label, with as settings the options that differ from its registered strategy's defaults (a
  * scenario's own options, `run --set`), so that "ship X" says which X.
  */
-export function recommendRun(units: readonly UnitResult[], decision: DecisionOptions = DEFAULT_DECISION): Recommendation {
-  return recommend(units.map(decisionRowOf), decision);
+export function recommendRun(
+  units: readonly UnitResult[],
+  decision: DecisionOptions = DEFAULT_DECISION,
+  scenarios: readonly { name: string; window: number }[] = [],
+): Recommendation {
+  const windows = new Map(scenarios.map((s) => [s.name, s.window]));
+  return recommend(
+    units.map((unit) => decisionRowOf(unit, windows.get(unit.scenario))),
+    decision,
+  );
 }
 
-function decisionRowOf(unit: UnitResult): DecisionRow {
+function decisionRowOf(unit: UnitResult, window: number | undefined): DecisionRow {
   return {
+    ...(window !== undefined ? { window } : {}),
     label: unit.strategy,
     strategy: unit.strategy,
     settings: changedOptions(unit.strategy, unit.options),
     summary: unit.summary,
-    ...(unit.logs !== undefined ? { logs: unit.logs.map((log) => log.summary) } : {}),
+    ...(unit.logs !== undefined ? { logs: unit.logs.map((log) => log.summary), logNames: unit.logs.map((log) => basename(log.transcript)) } : {}),
   };
 }
 

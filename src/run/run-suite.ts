@@ -200,7 +200,7 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
     ...(results.length < units.length
       ? { partial: { planned: units.length, completed: results.length, reason: String(options.signal?.reason ?? 'stopped') } }
       : {}),
-    ...(whole ? { recommendation: recommendRun(results, options.decision) } : {}),
+    ...(whole ? { recommendation: recommendRun(results, options.decision, scenarios) } : {}),
   };
 }
 

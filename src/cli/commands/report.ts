@@ -69,7 +69,7 @@ export function register(program: Command): void {
     // The recommendation is made again under the flags given (the defaults when none): a shard's
     // or a stopped run's result has none, as when it was written.
     const whole = saved.shard === undefined && saved.partial === undefined;
-    const result = whole ? { ...saved, recommendation: recommendRun(saved.units, decisionOf(flags)) } : saved;
+    const result = whole ? { ...saved, recommendation: recommendRun(saved.units, decisionOf(flags), saved.scenarios) } : saved;
     // result.json is the input; rewriting it is opt-in (`--reports json`).
     const formats = flags.reports ?? flags.format ?? reporterNames().filter((name) => name !== 'json');
     const out = resolve(flags.out ?? dirname(file));
