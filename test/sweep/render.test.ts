@@ -25,6 +25,7 @@ const recommendation: Recommendation = {
   constraints: { minRecall: { kind: 'relative', points: 0.05 }, maxCrashes: 0 },
   aggregate: 'worst-case',
   strategy: 'rolling-window',
+  meetsFloor: true,
   settings: { keep: 1 },
   reason: '$0.5000, 30 % cheaper than full',
   runnerUp: { strategy: 'full', settings: {} },
