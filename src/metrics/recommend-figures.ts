@@ -12,6 +12,11 @@ export interface DecisionRow {
   logs?: readonly SummaryRow[];
   /** Each log's name (its file's), in the order of `logs`: crash steps are said per log. */
   logNames?: readonly string[];
+  /**
+   * Set when every trigger the strategy declares (`thresholds`) is at or above the window: it
+   * cannot act before the context overflows ("its trigger at 100k tokens is not below the 100k window").
+   */
+  neverActs?: string;
   /** The scenario's context window, for the words of a decision nothing meets ("at a 100k window"). */
   window?: number;
 }

@@ -215,8 +215,9 @@ function judge(figures: readonly Figures[], judging: Judging): LabelledCandidate
   const gap = gaps.length === 0 ? null : worst ? (worstGap?.gap ?? null) : mean(gaps.map((g) => g.gap));
   const change = changes.length === 0 ? null : worst ? Math.max(...changes) : mean(changes);
   const [verdict, reason] = verdictOf(candidate, figures, { gap, change, worstGap }, judging);
+  const neverActs = figures.find((f) => f.row.neverActs !== undefined)?.row.neverActs;
   candidate.verdict = verdict;
-  candidate.reason = reason;
+  candidate.reason = neverActs === undefined ? reason : `${reason}; never acts: ${neverActs}`;
   return candidate;
 }
 

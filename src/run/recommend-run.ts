@@ -23,13 +23,25 @@ export function recommendRun(
 
 function decisionRowOf(unit: UnitResult, window: number | undefined): DecisionRow {
   return {
-    ...(window !== undefined ? { window } : {}),
+    ...(window !== undefined ? { window, ...neverActs(unit, window) } : {}),
     label: unit.strategy,
     strategy: unit.strategy,
     settings: changedOptions(unit.strategy, unit.options),
     summary: unit.summary,
     ...(unit.logs !== undefined ? { logs: unit.logs.map((log) => log.summary), logNames: unit.logs.map((log) => basename(log.transcript)) } : {}),
   };
+}
+
+/**
+ * A strategy whose every declared trigger is at or above the window cannot act before the
+ * context overflows (a production policy's absolute trigger, such as context editing's 100,000
+ * input tokens, at a 100k window): the recommendation says so rather than leaving it unexplained.
+ */
+function neverActs(unit: UnitResult, window: number): { neverActs?: string } {
+  const thresholds = unit.thresholds ?? [];
+  if (thresholds.length === 0 || thresholds.some((t) => t.tokens < window)) return {};
+  const first = thresholds[0] as { label: string; tokens: number };
+  return { neverActs: `its ${first.label} at ${first.tokens.toLocaleString('en-US')} tokens is not below the ${window.toLocaleString('en-US')}-token window (set a lower one with --set)` };
 }
 
 /** The options that differ from the registered strategy's defaults; none for a label the registry does not know. */
