@@ -221,7 +221,9 @@ class ProbeRun {
 
   private async ask(mp: MeasuredProbe, point: AskPoint, record: StepRecord, env: StrategyEnv): Promise<void> {
     if (record.status === 'crashed') {
-      this.answers.push(this.withNeed(mp, unansweredProbe(mp, point.askedAt, record.step, `step ${record.step} crashed (${record.failure ?? 'failure'})`), record.step));
+      this.answers.push(
+        this.withNeed(mp, unansweredProbe(mp, point.askedAt, record.step, `step ${record.step} crashed (${record.failure ?? 'failure'})`), record.step),
+      );
       return;
     }
     this.answers.push(await this.answer(mp, point, env));

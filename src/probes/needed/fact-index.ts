@@ -15,7 +15,7 @@ const GRAM = 4;
  * messages step after step, and every strategy of a scenario shares the transcript's.
  */
 export class FactIndex {
-  /** The distinct facts; a fact's number is its position here. */
+  /** The facts (distinct, none empty); a fact's number is its position here. */
   readonly facts: readonly string[];
   private readonly byGram = new Map<string, number[]>();
   /** Facts shorter than `GRAM`, searched one by one. */
@@ -24,7 +24,7 @@ export class FactIndex {
   private readonly byText: TextMemo<readonly number[]>;
 
   constructor(facts: readonly string[]) {
-    this.facts = [...new Set(facts)].filter((fact) => fact !== '');
+    this.facts = facts;
     this.facts.forEach((fact, i) => {
       if (fact.length < GRAM) {
         this.short.push(i);
@@ -36,12 +36,6 @@ export class FactIndex {
       else list.push(i);
     });
     this.byText = createOwnedTextMemo<readonly number[]>('needed-findings');
-  }
-
-  /** The number of `fact` (undefined: not one of the index's). */
-  numberOf(fact: string): number | undefined {
-    const i = this.facts.indexOf(fact);
-    return i < 0 ? undefined : i;
   }
 
   /** The facts `message`'s searchable text (context-text.ts `messageText`) holds verbatim, ascending, each once. */

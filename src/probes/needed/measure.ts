@@ -1,4 +1,5 @@
-import type { ContextMessage, MessageEvent, Probe, Transcript } from '../../transcript/types.js';
+import type { ContextMessage, MessageEvent, Probe, Role, Transcript } from '../../transcript/types.js';
+import { runWeakMap } from '../../memo.js';
 import type { Archive } from '../../strategies/types.js';
 import type { NeededRecord } from '../../metrics/types.js';
 import type { ContextDiff } from '../../transcript/context-diff.js';
@@ -12,38 +13,64 @@ import type { NeededOutcome, NeededUse } from './types.js';
 
 /**
  * The needed uses of one transcript, with what measuring them needs, made once per scenario and
- * shared by its units (docs/probes.md, "Needed recall").
+ * shared by its units (docs/probes.md, "Needed recall"). Plain data: a run sends it to its worker
+ * threads; the fact index is built in each thread from `facts` (`factIndexOf`).
  */
 export interface NeededSet {
   readonly uses: readonly PreparedUse[];
-  readonly index: FactIndex;
+  /** The distinct facts; `PreparedUse.fact` numbers them. */
+  readonly facts: readonly string[];
   /** Positions in `uses` of the uses at each step. */
   readonly byStep: ReadonlyMap<number, readonly number[]>;
 }
 
-/** A use, its fact's number in the index, and the message it was last seen in. */
+/** A use, its fact's number, and the message it was last seen in. */
 export interface PreparedUse {
   readonly use: NeededUse;
   readonly fact: number;
   /** The message that held the fact last before the use (absent: `sourceIndex` names none). */
-  readonly source?: MessageEvent;
+  readonly source?: SourceMessage;
+}
+
+/** What recoverability reads of a use's source message. */
+export interface SourceMessage {
+  readonly id: string;
+  readonly role: Role;
+  readonly toolCallId?: string;
 }
 
 /** Resolves the uses against their transcript (`sourceIndex` counts its messages). */
 export function prepareNeededSet(transcript: Transcript, uses: readonly NeededUse[]): NeededSet {
   const messages = listMessages(transcript.events);
-  const index = new FactIndex(uses.map((u) => u.fact));
-  const numbers = new Map(index.facts.map((fact, i) => [fact, i]));
+  const facts = [...new Set(uses.map((u) => u.fact))].filter((fact) => fact !== '');
+  const numbers = new Map(facts.map((fact, i) => [fact, i]));
   const prepared: PreparedUse[] = [];
   const byStep = new Map<number, number[]>();
   for (const use of uses) {
     const fact = numbers.get(use.fact);
     if (fact === undefined) continue;
-    const source = messages[use.sourceIndex];
+    const message = messages[use.sourceIndex];
     byStep.set(use.useStep, [...(byStep.get(use.useStep) ?? []), prepared.length]);
-    prepared.push({ use, fact, ...(source !== undefined ? { source } : {}) });
+    prepared.push({ use, fact, ...(message !== undefined ? { source: sourceOf(message) } : {}) });
   }
-  return { uses: prepared, index, byStep };
+  return { uses: prepared, facts, byStep };
+}
+
+function sourceOf(message: MessageEvent): SourceMessage {
+  return { id: message.id, role: message.role, ...(message.toolCallId !== undefined ? { toolCallId: message.toolCallId } : {}) };
+}
+
+// One index per set and thread, shared by every unit of the scenario that runs there.
+const indexes = runWeakMap<NeededSet, FactIndex>();
+
+/** The fact index of a set (fact-index.ts), built once per thread. */
+export function factIndexOf(set: NeededSet): FactIndex {
+  let index = indexes.get(set);
+  if (index === undefined) {
+    index = new FactIndex(set.facts);
+    indexes.set(set, index);
+  }
+  return index;
 }
 
 /**
@@ -95,7 +122,7 @@ export class NeededMeter {
   private readonly outcomes: (NeededOutcome | undefined)[];
 
   constructor(private readonly set: NeededSet) {
-    this.context = new NeededContext(set.index);
+    this.context = new NeededContext(factIndexOf(set));
     this.outcomes = set.uses.map(() => undefined);
   }
 
@@ -135,7 +162,7 @@ export class NeededMeter {
 export function lastNeededSteps(probes: readonly Probe[], set: NeededSet): (number | undefined)[] {
   const lastUse = new Map<number, number>();
   for (const { fact, use } of set.uses) lastUse.set(fact, Math.max(lastUse.get(fact) ?? -1, use.useStep));
-  const facts = [...lastUse].map(([fact, step]) => ({ text: normaliseAnswer(set.index.facts[fact] as string), step }));
+  const facts = [...lastUse].map(([fact, step]) => ({ text: normaliseAnswer(set.facts[fact] as string), step }));
   return probes.map((probe) => {
     const values = [...(probe.expected.anyOf ?? []), ...(probe.expected.allOf ?? [])].map(normaliseAnswer).filter((v) => v !== '');
     let last: number | undefined;
