@@ -1,6 +1,6 @@
 import type { MessageEvent, Transcript } from '../../transcript/types.js';
 import { listMessages, readShellCommand } from '../message-text.js';
-import { findSpecifics, unescapeForTokens, type FoundSpecific } from './specifics.js';
+import { findSpecifics, MIN_SPECIFIC_LENGTH, unescapeForTokens, type FoundSpecific } from './specifics.js';
 import { argumentValues, toolVocabulary } from './arguments.js';
 import type { NeededKind, NeededUse } from './types.js';
 
@@ -18,6 +18,8 @@ interface ReadMessage {
   /** For an assistant message: the step it completed. */
   readonly step: number;
   readonly specifics: readonly FoundSpecific[];
+  /** The specifics and the shorter ones inside them (`fits/card.py` in `astropy/io/fits/card.py`): what a later use may have seen here. */
+  readonly seen: readonly string[];
   /** What a later use is looked up in: the text and argument values, escapes as spaces. */
   readonly searchable: string;
 }
@@ -37,7 +39,23 @@ function readMessage(message: MessageEvent, vocabulary: ReadonlySet<string>, vis
   }
   const joined = parts.join('\n');
   const specifics = [...commands, ...findSpecifics(joined).filter((s) => !commands.some((c) => c.value === s.value))];
-  return { role: message.role, visibleFrom, step, specifics, searchable: unescapeForTokens(joined) };
+  const seen = [...new Set(specifics.flatMap((s) => innerForms(s.value)))];
+  return { role: message.role, visibleFrom, step, specifics, seen, searchable: unescapeForTokens(joined) };
+}
+
+/**
+ * A specific and the shorter specifics it holds: the tails of a path (`io/card.py`, `card.py`) and
+ * of a qualified name (`path.join`, `join` of `os.path.join`), and its heads (`os.path`).
+ */
+function innerForms(value: string): string[] {
+  const forms = [value];
+  for (const match of value.matchAll(/[/.]|::|->/g)) {
+    const head = value.slice(0, match.index);
+    const tail = value.slice(match.index + match[0].length);
+    if (head.length >= MIN_SPECIFIC_LENGTH) forms.push(head);
+    if (tail.length >= MIN_SPECIFIC_LENGTH) forms.push(tail);
+  }
+  return forms;
 }
 
 function readMessages(transcript: Transcript): ReadMessage[] {
@@ -49,6 +67,10 @@ function readMessages(transcript: Transcript): ReadMessage[] {
     if (message.role === 'assistant') steps++;
     return readMessage(message, vocabulary, steps, step);
   });
+}
+
+function isName(specific: FoundSpecific): boolean {
+  return specific.kind === 'identifier' || specific.kind === 'error' || specific.kind === 'number';
 }
 
 /** Whether a text holds a value with no letter, digit or underscore running into it on either side. */
@@ -80,11 +102,19 @@ export function extractNeededUses(transcript: Transcript, options: { minDistance
   const read = readMessages(transcript);
   const lastSeen = new Map<string, number>();
   const uses: NeededUse[] = [];
+  // Names the session shows first in the agent's own words: one it knew without the session
+  // (`python3`, `VirtualHost`, `isinstance`) or made up; its later uses need nothing the session
+  // showed. A path, command or phrase the agent wrote first is its own earlier words, which count.
+  const agentFirst = new Set<string>();
   read.forEach((message, index) => {
     if (message.role === 'assistant') {
       for (const specific of message.specifics) {
         const source = lastSeen.get(specific.value);
-        if (source === undefined) continue;
+        if (source === undefined) {
+          if (isName(specific)) agentFirst.add(specific.value);
+          continue;
+        }
+        if (agentFirst.has(specific.value)) continue;
         const from = read[source] as ReadMessage;
         if (message.step - from.visibleFrom < minDistance || seenSince(read, source, index, specific.value, message.step - minDistance)) continue;
         uses.push({
@@ -97,7 +127,7 @@ export function extractNeededUses(transcript: Transcript, options: { minDistance
         });
       }
     }
-    for (const specific of message.specifics) lastSeen.set(specific.value, index);
+    for (const seen of message.seen) lastSeen.set(seen, index);
   });
   return uses;
 }
