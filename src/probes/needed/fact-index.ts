@@ -1,6 +1,7 @@
 import { createOwnedTextMemo, runWeakMap, type TextMemo } from '../../memo.js';
 import type { MessageEvent } from '../../transcript/types.js';
 import { messageText } from '../context-text.js';
+import { unescapeForTokens } from './specifics.js';
 
 /** Facts are looked up by their first characters: this many, or the whole of a shorter fact. */
 const GRAM = 4;
@@ -38,7 +39,11 @@ export class FactIndex {
     this.byText = createOwnedTextMemo<readonly number[]>('needed-findings');
   }
 
-  /** The facts `message`'s searchable text (context-text.ts `messageText`) holds verbatim, ascending, each once. */
+  /**
+   * The facts `message`'s searchable text (context-text.ts `messageText`) holds verbatim, ascending,
+   * each once; also those it holds once escapes written out in it (`\n`, `\"`) are read as spaces, as
+   * the extraction reads texts (specifics.ts `unescapeForTokens`).
+   */
   factsIn(message: MessageEvent): readonly number[] {
     let found = this.byMessage.get(message);
     if (found === undefined) {
@@ -48,9 +53,16 @@ export class FactIndex {
     return found;
   }
 
-  /** The facts `text` holds verbatim, ascending, each once. */
+  /** The facts `text` holds verbatim (or with its escapes as spaces), ascending, each once. */
   factsInText(text: string): readonly number[] {
     const found = new Set<number>();
+    this.addFound(text, found);
+    const plain = unescapeForTokens(text);
+    if (plain !== text) this.addFound(plain, found);
+    return [...found].sort((a, b) => a - b);
+  }
+
+  private addFound(text: string, found: Set<number>): void {
     if (this.byGram.size > 0) {
       for (let at = 0; at + GRAM <= text.length; at++) {
         const candidates = this.byGram.get(text.slice(at, at + GRAM));
@@ -58,7 +70,6 @@ export class FactIndex {
         for (const i of candidates) if (!found.has(i) && text.startsWith(this.facts[i] as string, at)) found.add(i);
       }
     }
-    for (const i of this.short) if (text.includes(this.facts[i] as string)) found.add(i);
-    return [...found].sort((a, b) => a - b);
+    for (const i of this.short) if (!found.has(i) && text.includes(this.facts[i] as string)) found.add(i);
   }
 }

@@ -8,6 +8,7 @@ import { listMessages } from '../message-text.js';
 import { messageText } from '../context-text.js';
 import { containsNormalised, normaliseAnswer } from '../grade.js';
 import { FactIndex } from './fact-index.js';
+import { unescapeForTokens } from './specifics.js';
 import { NeededContext, type FactHeld } from './held.js';
 import type { NeededOutcome, NeededUse } from './types.js';
 
@@ -105,10 +106,15 @@ export function isRecoverable(prepared: PreparedUse, context: readonly ContextMe
     for (const key of findRetrievalHints(message.text)) {
       const stored = archive.lookup(key);
       const behind = stored !== undefined && stored.length > 0 ? stored : [archive.get(key)];
-      if (behind.some((m) => m !== undefined && messageText(m).includes(fact))) return true;
+      if (behind.some((m) => m !== undefined && holdsFact(messageText(m), fact))) return true;
     }
   }
   return false;
+}
+
+/** Whether a text holds a fact verbatim, or with its written-out escapes read as spaces (as fact-index.ts searches). */
+function holdsFact(text: string, fact: string): boolean {
+  return text.includes(fact) || unescapeForTokens(text).includes(fact);
 }
 
 /**
