@@ -97,7 +97,7 @@ describe('probes.csv', () => {
   it('has one row per scenario × strategy × probe answer, text quoted, booleans as true/false', () => {
     const rows = readRecords(file('probes.csv'));
     expect(lines('probes.csv')[0]).toBe(
-      'scenario,strategy,probe_id,kind,asked_at,step,question,expected,answer,correct,retrieved,correct_with_retrieval,retrieval_tokens,judge_total,outcome,valid',
+      'scenario,strategy,probe_id,kind,asked_at,step,question,expected,answer,correct,retrieved,correct_with_retrieval,retrieval_tokens,judge_total,outcome,valid,needed_later',
     );
     expect(rows).toEqual([
       {
@@ -117,6 +117,7 @@ describe('probes.csv', () => {
         judge_total: '',
         outcome: '',
         valid: 'true',
+        needed_later: '',
       },
       expect.objectContaining({
         probe_id: 'p-file',
