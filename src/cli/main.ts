@@ -18,6 +18,7 @@ import { register as registerMerge } from './commands/merge.js';
 import { register as registerSweep } from './commands/sweep.js';
 import { register as registerCalibrate } from './commands/calibrate.js';
 import { register as registerVerify } from './commands/verify.js';
+import { register as registerValidate } from './commands/validate.js';
 import { addExamples } from './options.js';
 import { configureHelp } from './help.js';
 
@@ -44,6 +45,7 @@ export function buildProgram(deps: CliDeps = {}): Command {
     registerSweep,
     registerCalibrate,
     registerVerify,
+    registerValidate,
   ])
     register(program);
   addExamples(program, [

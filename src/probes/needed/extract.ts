@@ -1,0 +1,146 @@
+import type { MessageEvent, Transcript } from '../../transcript/types.js';
+import { listMessages, readShellCommand } from '../message-text.js';
+import { findSpecifics, MIN_SPECIFIC_LENGTH, unescapeForTokens, type FoundSpecific } from './specifics.js';
+import { argumentValues, toolVocabulary } from './arguments.js';
+import type { NeededKind, NeededUse } from './types.js';
+
+/**
+ * How many steps back a fact must have been seen last for its use to count as needed (docs/probes.md):
+ * within the last ten model calls a fact is still at the tail of any context, and every strategy keeps it.
+ */
+export const DEFAULT_MIN_DISTANCE = 10;
+
+/** A message as the extraction reads it: where it stands, its specifics, and its text to search. */
+interface ReadMessage {
+  readonly role: MessageEvent['role'];
+  /** The first step whose context can hold the message (the step after the last assistant message at or before it). */
+  readonly visibleFrom: number;
+  /** For an assistant message: the step it completed. */
+  readonly step: number;
+  readonly specifics: readonly FoundSpecific[];
+  /** The specifics and the shorter ones inside them (`fits/card.py` in `astropy/io/fits/card.py`): what a later use may have seen here. */
+  readonly seen: readonly string[];
+  /** What a later use is looked up in: the text and argument values, escapes as spaces. */
+  readonly searchable: string;
+}
+
+/**
+ * What a message holds that a later one can use: a tool call's argument values (never its keys,
+ * nor the values of a tool's own vocabulary, e.g. a todo status), a shell command whole, and the
+ * text. Thinking is left out: what an agent used is what it wrote or called.
+ */
+function readMessage(message: MessageEvent, vocabulary: ReadonlySet<string>, visibleFrom: number, step: number): ReadMessage {
+  const parts: string[] = message.text === '' ? [] : [message.text];
+  const commands: FoundSpecific[] = [];
+  for (const call of message.toolCalls ?? []) {
+    parts.push(...argumentValues(call, vocabulary));
+    const command = readShellCommand(call);
+    if (command !== undefined && !command.includes('\n') && command.length >= 10) commands.push({ value: command, kind: 'command' });
+  }
+  const joined = parts.join('\n');
+  const specifics = [...commands, ...findSpecifics(joined).filter((s) => !commands.some((c) => c.value === s.value))];
+  const seen = [...new Set(specifics.flatMap((s) => innerForms(s.value)))];
+  return { role: message.role, visibleFrom, step, specifics, seen, searchable: unescapeForTokens(joined) };
+}
+
+/**
+ * A specific and the shorter specifics it holds: the tails of a path (`io/card.py`, `card.py`) and
+ * of a qualified name (`path.join`, `join` of `os.path.join`), and its heads (`os.path`).
+ */
+function innerForms(value: string): string[] {
+  const forms = [value];
+  for (const match of value.matchAll(/[/.]|::|->/g)) {
+    const head = value.slice(0, match.index);
+    const tail = value.slice(match.index + match[0].length);
+    if (head.length >= MIN_SPECIFIC_LENGTH) forms.push(head);
+    if (tail.length >= MIN_SPECIFIC_LENGTH) forms.push(tail);
+  }
+  return forms;
+}
+
+function readMessages(transcript: Transcript): ReadMessage[] {
+  const messages = listMessages(transcript.events);
+  const vocabulary = toolVocabulary(messages);
+  let steps = 0;
+  return messages.map((message) => {
+    const step = steps;
+    if (message.role === 'assistant') steps++;
+    return readMessage(message, vocabulary, steps, step);
+  });
+}
+
+function isName(specific: FoundSpecific): boolean {
+  return specific.kind === 'identifier' || specific.kind === 'error' || specific.kind === 'number';
+}
+
+/** Whether a text holds a value with no letter, digit or underscore running into it on either side. */
+export function holdsAlone(text: string, value: string): boolean {
+  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
+    if (!isNameChar(text[at - 1]) && !isNameChar(text[at + value.length])) return true;
+  }
+  return false;
+}
+
+function isNameChar(char: string | undefined): boolean {
+  return char !== undefined && /[\p{L}\p{N}_$]/u.test(char);
+}
+
+/** The kind of a use: a specific the user stated (not a path or command) is a constraint of the task. */
+function useKind(specific: FoundSpecific, source: ReadMessage): NeededKind {
+  if (source.role === 'user' && specific.kind !== 'path' && specific.kind !== 'command') return 'constraint';
+  return specific.kind;
+}
+
+/**
+ * The needed facts of a transcript (docs/probes.md): every specific an assistant message (its text
+ * or a tool call's argument values) uses that an earlier message (tool output, a user message,
+ * the agent's own words) held, and that no message of the last `minDistance` steps held. A pure
+ * function of the transcript: the same on any language, no question text involved.
+ */
+export function extractNeededUses(transcript: Transcript, options: { minDistance?: number } = {}): NeededUse[] {
+  const minDistance = options.minDistance ?? DEFAULT_MIN_DISTANCE;
+  const read = readMessages(transcript);
+  const lastSeen = new Map<string, number>();
+  const uses: NeededUse[] = [];
+  // Names the session shows first in the agent's own words: one it knew without the session
+  // (`python3`, `VirtualHost`, `isinstance`) or made up; its later uses need nothing the session
+  // showed. A path, command or phrase the agent wrote first is its own earlier words, which count.
+  const agentFirst = new Set<string>();
+  read.forEach((message, index) => {
+    if (message.role === 'assistant') {
+      for (const specific of message.specifics) {
+        const source = lastSeen.get(specific.value);
+        if (source === undefined) {
+          if (isName(specific)) agentFirst.add(specific.value);
+          continue;
+        }
+        if (agentFirst.has(specific.value)) continue;
+        const from = read[source] as ReadMessage;
+        if (message.step - from.visibleFrom < minDistance || seenSince(read, source, index, specific.value, message.step - minDistance)) continue;
+        uses.push({
+          fact: specific.value,
+          kind: useKind(specific, from),
+          sourceIndex: source,
+          sourceStep: from.visibleFrom,
+          useIndex: index,
+          useStep: message.step,
+        });
+      }
+    }
+    for (const seen of message.seen) lastSeen.set(seen, index);
+  });
+  return uses;
+}
+
+/**
+ * Whether a message after `source` and before `use`, visible after step `after`, holds the value
+ * inside a longer specific (`a.py` in `src/a.py`): then the fact was seen less than the distance ago.
+ */
+function seenSince(read: readonly ReadMessage[], source: number, use: number, value: string, after: number): boolean {
+  for (let i = use - 1; i > source; i--) {
+    const message = read[i] as ReadMessage;
+    if (message.visibleFrom <= after) return false;
+    if (holdsAlone(message.searchable, value)) return true;
+  }
+  return false;
+}
