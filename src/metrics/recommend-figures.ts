@@ -24,16 +24,6 @@ export interface DecisionRow {
 /** The label of the reference every relative constraint is measured against. */
 export const REFERENCE = 'full';
 
-/**
- * The needed-fact columns of a summary row (issue 36: the facts a session's own future used).
- * Read through this view so that a row written before they existed reads as "not measured".
- */
-interface NeededColumns {
-  needed_facts?: number | null;
-  needed_recall?: number | null;
-  needed_lost?: number | null;
-}
-
 /** A candidate's figures on one scenario. */
 export interface Figures {
   scenario: string;
@@ -96,9 +86,9 @@ export function figuresOf(row: DecisionRow, all: readonly DecisionRow[], objecti
 
 /** The needed-fact shares of a row; null when it measured none (no needed facts, or an older row). */
 function neededFigures(summary: SummaryRow): { neededLost: number | null; neededRecall: number | null } {
-  const needed = summary as SummaryRow & NeededColumns;
-  if (needed.needed_facts === undefined || needed.needed_facts === null || needed.needed_facts === 0) return { neededLost: null, neededRecall: null };
-  return { neededLost: needed.needed_lost ?? null, neededRecall: needed.needed_recall ?? null };
+  // `?? null`: a result.json written before needed facts existed has no such columns.
+  if ((summary.needed_facts ?? 0) === 0) return { neededLost: null, neededRecall: null };
+  return { neededLost: summary.needed_lost ?? null, neededRecall: summary.needed_recall ?? null };
 }
 
 /**

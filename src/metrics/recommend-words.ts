@@ -88,7 +88,7 @@ export function describeNothingMeets(parts: {
   const at = parts.window === undefined ? '' : ` at a ${windowWords(parts.window)} window`;
   const kept = (c: Candidate): string =>
     floor.kind === 'needed'
-      ? `${percentText(1 - (c.neededLost ?? 0))}${c === pick ? ' of the needed facts' : ''}`
+      ? `${percentText(1 - (c.neededLost ?? 0))}${c === pick ? ' of the needed facts (held or recoverable)' : ''}`
       : `${c.answerRecall === null ? 'unmeasured' : percentText(c.answerRecall)}${c === pick ? ' answer recall' : ''}`;
   const verb = floor.kind === 'needed' ? 'keeps' : 'has';
   const alternative = cheaper === undefined ? '' : `; ${describeChoice(cheaper)} is ${cheaperWords(pick, cheaper, objective)} at ${kept(cheaper)}`;

@@ -296,12 +296,23 @@ function describeSaving(change: number | null, judging: Judging): string {
 }
 
 function recallNote(candidate: LabelledCandidate, aggregated: Aggregated, judging: Judging): string {
-  if (judging.floor.kind === 'needed' && candidate.neededLost !== null) return `, keeps ${percentText(1 - candidate.neededLost)} of the needed facts`;
+  if (judging.floor.kind === 'needed' && candidate.neededLost !== null) return `, ${neededWords(candidate.neededRecall, candidate.neededLost)}`;
   if (candidate.answerRecall === null) return ', recall not measured';
   const reference = aggregated.worstGap?.reference;
   return judging.references.size === 1 && reference !== undefined
     ? `, recall ${percentText(candidate.answerRecall)} vs ${referenceWords(reference)}`
     : `, recall ${percentText(candidate.answerRecall)}`;
+}
+
+/** `needed facts: 72 % held, 28 % recoverable, none lost`. */
+function neededWords(held: number | null, lost: number): string {
+  const recoverable = held === null ? null : Math.max(0, 1 - held - lost);
+  const parts = [
+    ...(held !== null ? [`${percentText(held)} held`] : []),
+    ...(recoverable !== null && recoverable > EPSILON ? [`${percentText(recoverable)} recoverable`] : []),
+    lost <= EPSILON ? 'none lost' : `${percentText(lost)} lost`,
+  ];
+  return `needed facts: ${parts.join(', ')}`;
 }
 
 function pickReason(pick: LabelledCandidate, judged: readonly LabelledCandidate[], judging: Judging): string {

@@ -25,7 +25,7 @@ describe('recommend on needed facts', () => {
     ]);
     expect(rec.strategy).toBe('codex-rebuild');
     expect(rec.meetsFloor).toBe(true);
-    expect(rec.reason).toContain('keeps 96 % of the needed facts');
+    expect(rec.reason).toContain('needed facts: 96 % held, 4 % lost');
     expect(rec.reason).toContain('at most 5 % of the needed facts lost beyond recovery');
     expect(rec.candidates.find((c) => c.strategy === 'tri-modal')?.reason).toBe('loses 40 % of the needed facts beyond recovery (floor: 5 %)');
   });
@@ -42,7 +42,7 @@ describe('recommend on needed facts', () => {
     expect(rec.meetsFloor).toBe(false);
     expect(rec.runnerUp?.strategy).toBe('gatekeeper');
     expect(rec.reason).toMatch(
-      /^nothing meets the floor \(at most 5 % of the needed facts lost beyond recovery\) at a 100k window: openhands-condenser keeps 94 % of the needed facts for \$2\.87; gatekeeper is 30 % cheaper at 80 %/,
+      /^nothing meets the floor \(at most 5 % of the needed facts lost beyond recovery\) at a 100k window: openhands-condenser keeps 94 % of the needed facts \(held or recoverable\) for \$2\.87; gatekeeper is 30 % cheaper at 80 %/,
     );
   });
 
