@@ -296,7 +296,7 @@ function describeSaving(change: number | null, judging: Judging): string {
 }
 
 function recallNote(candidate: LabelledCandidate, aggregated: Aggregated, judging: Judging): string {
-  if (judging.floor.kind === 'needed' && candidate.neededLost !== null) return `, ${neededWords(candidate.neededRecall, candidate.neededLost)}`;
+  if (judging.floor.kind === 'needed' && candidate.neededLost !== null) return `, ${neededWords(candidate.neededRecall ?? null, candidate.neededLost)}`;
   if (candidate.answerRecall === null) return ', recall not measured';
   const reference = aggregated.worstGap?.reference;
   return judging.references.size === 1 && reference !== undefined

@@ -111,7 +111,7 @@ function windowOf(run: RunResult, scenario: string): { window?: number } {
   return window === undefined ? {} : { window };
 }
 
-function rankPoints(run: RunResult, axes: readonly GridAxis[], grid: readonly GridPoint[], names: string[], options: SweepOptions): SweepResult {
+export function rankPoints(run: RunResult, axes: readonly GridAxis[], grid: readonly GridPoint[], names: string[], options: SweepOptions): SweepResult {
   const reference: GridPoint = { index: -1, strategy: REFERENCE, values: {}, label: REFERENCE };
   const all = [reference, ...grid];
   const unitsOf = (label: string): UnitResult[] => run.units.filter((unit) => unit.strategy === label);
