@@ -27,7 +27,10 @@ export async function describeAdHocScenarios(paths: readonly string[], overrides
     const loaded = folder ? await adHocFolderScenario(path, overrides.from) : await adHocScenario(path, overrides.from);
     const source = transcriptSource(loaded, overrides);
     const first = loaded.logFiles?.[0];
-    const transcript = await loadTranscript(first !== undefined && source.kind === 'file' ? { ...source, path: first } : source, scenarioSeed(loaded, overrides));
+    const transcript = await loadTranscript(
+      first !== undefined && source.kind === 'file' ? { ...source, path: first } : source,
+      scenarioSeed(loaded, overrides),
+    );
     const scenario = resolveScenario(loaded, transcript, overrides);
     const settings = resolveLogSettings(loaded.data, transcript, overrides);
     const format = transcript.header.source?.format;

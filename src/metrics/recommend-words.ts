@@ -112,10 +112,25 @@ function windowWords(window: number): string {
 
 /** A strategy with its settings as the --grid flags write them: `codex-rebuild trigger=0.5`. */
 export function describeChoice(choice: { strategy: string; settings: Record<string, unknown> }): string {
-  const settings = Object.entries(flatten(choice.settings)).map(
-    ([key, value]) => `${key}=${typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`,
-  );
+  const settings = Object.entries(flatten(choice.settings)).map(([key, value]) => `${key}=${settingText(value)}`);
   return settings.length === 0 ? choice.strategy : `${choice.strategy} ${settings.join(' ')}`;
+}
+
+/** The longest object value written out whole; a longer one is named by its parts. */
+const SHORT_JSON = 40;
+
+/**
+ * A setting's value as a reader takes it in: a list of stages (`[{strategy: …}, …]`, a pipeline's)
+ * as their strategies in order, `observation-masking→tiered-truncation`; another short object as
+ * its JSON; a long one as how many items it holds.
+ */
+function settingText(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return String(value);
+  if (Array.isArray(value) && value.length > 0 && value.every((item) => typeof (item as { strategy?: unknown } | null)?.strategy === 'string'))
+    return value.map((item) => (item as { strategy: string }).strategy).join('→');
+  const json = JSON.stringify(value);
+  if (json.length <= SHORT_JSON) return json;
+  return Array.isArray(value) ? `[${value.length} items]` : `{${Object.keys(value).length} keys}`;
 }
 
 /** `{a: {b: 1}}` → `{'a.b': 1}`: settings as the --grid flags write them. */

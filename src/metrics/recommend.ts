@@ -145,7 +145,14 @@ function decide(rows: readonly DecisionRow[], options: DecisionOptions): Decided
   const [fallback] = closest;
   const excluded = `${describeConstraints({ ...options, constraints: { ...options.constraints, minRecall: floor } })}: ${summarizeExclusions(judged)}`;
   if (fallback === undefined) {
-    return { candidates: order.map(({ candidate }) => candidate), pick: undefined, runnerUp: undefined, meetsFloor: false, reason: `nothing completes (${excluded})`, notes };
+    return {
+      candidates: order.map(({ candidate }) => candidate),
+      pick: undefined,
+      runnerUp: undefined,
+      meetsFloor: false,
+      reason: `nothing completes (${excluded})`,
+      notes,
+    };
   }
   const cheaper = cheaperAlternative(fallback, closest, options.objective);
   fallback.verdict = 'recommended';
@@ -159,8 +166,7 @@ function closestFirst(
   floor: RecommendationConstraints['minRecall'],
   byObjective: (a: LabelledCandidate, b: LabelledCandidate) => number,
 ): LabelledCandidate[] {
-  const loss = (c: LabelledCandidate): number | null =>
-    floor.kind === 'needed' ? c.neededLost : c.answerRecall === null ? null : 1 - c.answerRecall;
+  const loss = (c: LabelledCandidate): number | null => (floor.kind === 'needed' ? c.neededLost : c.answerRecall === null ? null : 1 - c.answerRecall);
   return [...candidates].sort((a, b) => compareValues(loss(a), loss(b)) || byObjective(a, b));
 }
 

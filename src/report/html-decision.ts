@@ -5,7 +5,7 @@ import { describeCrash } from './html-crash.js';
 import { familyOf } from './html-colors.js';
 import { formatPercent } from './html-summary-table.js';
 import { formatCount } from './terminal.js';
-import { describeFloor } from '../metrics/recommend-words.js';
+import { describeChoice, describeFloor } from '../metrics/recommend-words.js';
 
 /** How each verdict reads, and its badge. */
 const VERDICTS: Record<Verdict, { text: string; badge: string }> = {
@@ -132,8 +132,7 @@ function mean(values: readonly (number | null)[]): number | null {
 }
 
 function label(strategy: string, settings: Record<string, unknown>): string {
-  const pairs = Object.entries(settings).map(([key, value]) => `${key}=${String(value)}`);
-  return pairs.length === 0 ? strategy : `${strategy} ${pairs.join(' ')}`;
+  return describeChoice({ strategy, settings });
 }
 
 function renderRow(row: DecisionRow, color: string): string {

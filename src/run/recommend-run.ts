@@ -41,7 +41,9 @@ function neverActs(unit: UnitResult, window: number): { neverActs?: string } {
   const thresholds = unit.thresholds ?? [];
   if (thresholds.length === 0 || thresholds.some((t) => t.tokens < window)) return {};
   const first = thresholds[0] as { label: string; tokens: number };
-  return { neverActs: `its ${first.label} at ${first.tokens.toLocaleString('en-US')} tokens is not below the ${window.toLocaleString('en-US')}-token window (set a lower one with --set)` };
+  return {
+    neverActs: `its ${first.label} at ${first.tokens.toLocaleString('en-US')} tokens is not below the ${window.toLocaleString('en-US')}-token window (set a lower one with --set)`,
+  };
 }
 
 /** The options that differ from the registered strategy's defaults; none for a label the registry does not know. */

@@ -113,7 +113,13 @@ export async function runTune(options: TuneOptions): Promise<TuneResult> {
 /** Runs `points` (and `full`, the first time) on every scenario: one run of the suite. */
 async function runPoints(options: TuneOptions, names: string[], axes: GridAxis[], points: GridPoint[], withFull: boolean): Promise<RunResult> {
   const { strategies: _s, budget: _b, decision: _d, ...run } = options;
-  const specs = names.map((name) => specsForPoints(getStrategy(name), axes.filter((a) => a.strategy === name), points.filter((p) => p.strategy === name)));
+  const specs = names.map((name) =>
+    specsForPoints(
+      getStrategy(name),
+      axes.filter((a) => a.strategy === name),
+      points.filter((p) => p.strategy === name),
+    ),
+  );
   const reference: StrategySpec[] = withFull ? [{ label: REFERENCE, strategy: REFERENCE, options: {} }] : [];
   return runSuite({
     ...run,
@@ -188,7 +194,12 @@ class Lattice {
       [-this.stride(axis, level), this.stride(axis, level)].flatMap((delta) => {
         const at = (positions[i] as number) + delta;
         if (at < 0 || at >= axis.values.length) return [];
-        return [this.pointOf(point.strategy, positions.map((p, j) => (j === i ? at : p)))];
+        return [
+          this.pointOf(
+            point.strategy,
+            positions.map((p, j) => (j === i ? at : p)),
+          ),
+        ];
       }),
     );
   }

@@ -57,7 +57,7 @@ describe('recommend on needed facts', () => {
 
   it('never names a completing strategy another completing one beats on both cost and needed facts kept', () => {
     let seed = 7;
-    const next = (): number => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const next = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
     for (let trial = 0; trial < 200; trial++) {
       const count = 2 + Math.floor(next() * 6);
       const rows = [decision(row('full', 0, next() < 0.5 ? overflow : {}))];
@@ -74,7 +74,10 @@ describe('recommend on needed facts', () => {
       const dominating = completing.filter(
         (c) => c !== picked && (c.costUsd ?? Infinity) < (picked?.costUsd ?? 0) && (c.neededLost ?? 1) < (picked?.neededLost ?? 0),
       );
-      expect(dominating.map((c) => c.strategy), `trial ${trial}: ${rec.reason}`).toEqual([]);
+      expect(
+        dominating.map((c) => c.strategy),
+        `trial ${trial}: ${rec.reason}`,
+      ).toEqual([]);
     }
   });
 
@@ -85,7 +88,11 @@ describe('recommend on needed facts', () => {
       settings: {},
       summary: summaryRow('s', strategy, { answer_recall: 0.85, probes: 20, unanswered: 0, cost_usd: 1, cost_vs_full: 0, ...figures }),
     });
-    const rec = recommend([plain('full', {}), plain('tri-modal', { cost_usd: 0.3, answer_recall: 0.1 }), plain('rolling-window', { cost_usd: 0.7, answer_recall: 0.84 })]);
+    const rec = recommend([
+      plain('full', {}),
+      plain('tri-modal', { cost_usd: 0.3, answer_recall: 0.1 }),
+      plain('rolling-window', { cost_usd: 0.7, answer_recall: 0.84 }),
+    ]);
     expect(rec.strategy).toBe('rolling-window');
     expect(rec.reason).toContain('needed facts not measured: the floor is answer recall within 5 points of the reference');
   });
