@@ -97,3 +97,14 @@ describe('recommend on needed facts', () => {
     expect(rec.reason).toContain('needed facts not measured: the floor is answer recall within 5 points of the reference');
   });
 });
+
+describe('settings in words', () => {
+  it('names a pipeline by its stages, never as [object Object] or its whole JSON', async () => {
+    const { describeChoice } = await import('../../src/metrics/recommend-words.js');
+    const stages = [
+      { strategy: 'observation-masking', options: { keepLast: 5 } },
+      { strategy: 'tiered-truncation', options: {} },
+    ];
+    expect(describeChoice({ strategy: 'pipeline', settings: { stages } })).toBe('pipeline stages=observation-masking→tiered-truncation');
+  });
+});

@@ -7,10 +7,11 @@ import { RESULT_SCHEMA_VERSION, type RunResult } from '../../metrics/types.js';
 import { givenPath } from '../../paths.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
-import { addExamples, addDeprecatedOption, parseList } from '../options.js';
+import { addExamples, addDeprecatedOption, parseList, useColor } from '../options.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir, lockOutDir } from '../out-dir.js';
 import { recommendRun } from '../../run/recommend-run.js';
+import { renderTerminalRecommendation } from '../../report/terminal-recommendation.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 import { parseInput } from '../../validate.js';
 
@@ -82,7 +83,12 @@ export function register(program: Command): void {
     } finally {
       lock.release();
     }
-    if (flags.quiet !== true) process.stdout.write(`wrote ${written.length} files to ${givenPath(flags.out ?? dirname(file))}/\n`);
+    if (flags.quiet !== true) {
+      // The decision first, as a run prints it: remaking it is what `report` is for.
+      if (result.recommendation !== undefined)
+        process.stdout.write(`${renderTerminalRecommendation(result.recommendation, { color: useColor(process.stdout) })}\n`);
+      process.stdout.write(`wrote ${written.length} files to ${givenPath(flags.out ?? dirname(file))}/\n`);
+    }
   });
 }
 
