@@ -45,7 +45,9 @@ function readMessage(message: MessageEvent, session: SessionWords, visibleFrom: 
     if (command !== undefined && !command.includes('\n') && command.length >= 10) commands.push({ value: command, kind: 'command' });
   }
   const joined = parts.join('\n');
-  const found = findSpecifics(joined).map((s) => (s.kind === 'identifier' && s.value.includes('.') && session.files.has(s.value) ? { ...s, kind: 'path' as const } : s));
+  const found = findSpecifics(joined).map((s) =>
+    s.kind === 'identifier' && s.value.includes('.') && session.files.has(s.value) ? { ...s, kind: 'path' as const } : s,
+  );
   const specifics = [...commands, ...found.filter((s) => !commands.some((c) => c.value === s.value))];
   const seen = [...new Set(specifics.flatMap((s) => innerForms(s.value)))];
   return { role: message.role, visibleFrom, step, specifics, seen, searchable: unescapeForTokens(joined) };
@@ -118,28 +120,54 @@ export function extractNeededUses(transcript: Transcript, options: { minDistance
   const agentFirst = new Set<string>();
   read.forEach((message, index) => {
     if (message.role === 'assistant') {
+      const used = new Set<string>();
       for (const specific of message.specifics) {
-        const source = lastSeen.get(specific.value);
-        if (source === undefined) {
-          if (isKnowable(specific)) agentFirst.add(specific.value);
-          continue;
+        // The longest form of the specific the session showed far enough back: a name the agent
+        // qualified itself (`self.refit_time_`) still uses the one the task named (`refit_time_`).
+        for (const form of formsOf(specific)) {
+          const source = lastSeen.get(form);
+          if (source === undefined) {
+            if (isKnowable(specific)) agentFirst.add(form);
+            continue;
+          }
+          if (agentFirst.has(form) || used.has(form)) continue;
+          const from = read[source] as ReadMessage;
+          if (message.step - from.visibleFrom < minDistance || seenSince(read, source, index, form, message.step - minDistance)) continue;
+          used.add(form);
+          uses.push({
+            fact: form,
+            kind: useKind(formKind(specific, form), from),
+            sourceIndex: source,
+            sourceStep: from.visibleFrom,
+            useIndex: index,
+            useStep: message.step,
+          });
+          break;
         }
-        if (agentFirst.has(specific.value)) continue;
-        const from = read[source] as ReadMessage;
-        if (message.step - from.visibleFrom < minDistance || seenSince(read, source, index, specific.value, message.step - minDistance)) continue;
-        uses.push({
-          fact: specific.value,
-          kind: useKind(specific, from),
-          sourceIndex: source,
-          sourceStep: from.visibleFrom,
-          useIndex: index,
-          useStep: message.step,
-        });
       }
     }
     for (const seen of message.seen) lastSeen.set(seen, index);
   });
   return uses;
+}
+
+/**
+ * The forms of a specific a use may stand for, longest first: itself, then the shorter ones inside
+ * it — a path's tails (`fits/card.py`, never `/usr/lib` of `/usr/lib/x.so`: a directory a path
+ * passes through is not what it names), a qualified name's heads and tails.
+ */
+function formsOf(specific: FoundSpecific): string[] {
+  if (specific.kind !== 'path' && specific.kind !== 'identifier' && specific.kind !== 'error') return [specific.value];
+  const forms = innerForms(specific.value).filter(
+    (form, i) => i === 0 || specific.kind !== 'path' || (specific.value.endsWith(form) && !specific.value.startsWith(`/${form}`)),
+  );
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+}
+
+/** The kind of a shorter form of a specific: a path's tail without a directory or extension (`CHROOT_DIR`) is a name. */
+function formKind(specific: FoundSpecific, form: string): FoundSpecific {
+  if (form === specific.value || specific.kind !== 'path' || /[/.]/.test(form)) return { value: form, kind: specific.kind };
+  return { value: form, kind: 'identifier' };
 }
 
 /**
