@@ -26,7 +26,7 @@ export interface NeededSet {
 }
 
 /** A use, its fact's number, and the message it was last seen in. */
-export interface PreparedUse {
+interface PreparedUse {
   readonly use: NeededUse;
   readonly fact: number;
   /** The message that held the fact last before the use (absent: `sourceIndex` names none). */
@@ -34,7 +34,7 @@ export interface PreparedUse {
 }
 
 /** What recoverability reads of a use's source message. */
-export interface SourceMessage {
+interface SourceMessage {
   readonly id: string;
   readonly role: Role;
   readonly toolCallId?: string;
@@ -65,7 +65,7 @@ function sourceOf(message: MessageEvent): SourceMessage {
 const indexes = runWeakMap<NeededSet, FactIndex>();
 
 /** The fact index of a set (fact-index.ts), built once per thread. */
-export function factIndexOf(set: NeededSet): FactIndex {
+function factIndexOf(set: NeededSet): FactIndex {
   let index = indexes.get(set);
   if (index === undefined) {
     index = new FactIndex(set.facts);
@@ -99,7 +99,7 @@ export type Recovery =
  * How the agent reads a fact the context lacks back (`Recovery`), as follow-up reads fetch cut
  * output (replay/follow-up.ts, ref-reads.ts); undefined when nothing in the context leads to it.
  */
-export function recoveryOf(prepared: PreparedUse, context: readonly ContextMessage[], archive: Pick<Archive, 'get' | 'lookup'>): Recovery | undefined {
+function recoveryOf(prepared: PreparedUse, context: readonly ContextMessage[], archive: Pick<Archive, 'get' | 'lookup'>): Recovery | undefined {
   const { source } = prepared;
   const fact = prepared.use.fact;
   if (source?.role === 'tool') {
