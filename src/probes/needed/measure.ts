@@ -4,6 +4,7 @@ import type { Archive } from '../../strategies/types.js';
 import type { NeededRecord } from '../../metrics/types.js';
 import type { ContextDiff } from '../../transcript/context-diff.js';
 import { findRetrievalHints } from '../../strategies/helpers/hints.js';
+import { findSecrets, redactionMarker } from '../../redact/index.js';
 import { listMessages } from '../message-text.js';
 import { messageText } from '../context-text.js';
 import { containsNormalised, normaliseAnswer } from '../grade.js';
@@ -29,6 +30,8 @@ export interface NeededSet {
 interface PreparedUse {
   readonly use: NeededUse;
   readonly fact: number;
+  /** The fact as reports show it: masked when it is (a piece of) a secret of its messages (`maskSecret`). */
+  readonly shown: string;
   /** The message that held the fact last before the use (absent: `sourceIndex` names none). */
   readonly source?: SourceMessage;
 }
@@ -52,9 +55,29 @@ export function prepareNeededSet(transcript: Transcript, uses: readonly NeededUs
     if (fact === undefined) continue;
     const message = messages[use.sourceIndex];
     byStep.set(use.useStep, [...(byStep.get(use.useStep) ?? []), prepared.length]);
-    prepared.push({ use, fact, ...(message !== undefined ? { source: sourceOf(message) } : {}) });
+    const shown = maskSecret(use.fact, [message, messages[use.useIndex]]);
+    prepared.push({ use, fact, shown, ...(message !== undefined ? { source: sourceOf(message) } : {}) });
   }
   return { uses: prepared, facts, byStep };
+}
+
+/**
+ * The fact, or the redaction marker of the secret it is part of: a secret is told by its context
+ * (`Authorization: Basic …`, `password=…`), which the fact alone lacks, so the messages that held
+ * and used it are searched (as generated probes never take a piece of a secret, generate.ts).
+ */
+function maskSecret(fact: string, messages: readonly (MessageEvent | undefined)[]): string {
+  const own = findSecrets(fact)[0];
+  if (own !== undefined) return redactionMarker(own.kind);
+  for (const message of messages) {
+    if (message === undefined) continue;
+    const text = messageText(message);
+    for (const span of findSecrets(text)) {
+      const secret = text.slice(span.start, span.end);
+      if (secret.includes(fact) || fact.includes(secret)) return redactionMarker(span.kind);
+    }
+  }
+  return fact;
 }
 
 function sourceOf(message: MessageEvent): SourceMessage {
@@ -176,8 +199,8 @@ export class NeededMeter {
 
   /** Every use with its outcome, in the set's order; those never reached are `unanswered`. */
   records(): NeededRecord[] {
-    return this.set.uses.map(({ use }, i) => ({
-      fact: use.fact,
+    return this.set.uses.map(({ use, shown }, i) => ({
+      fact: shown,
       kind: use.kind,
       sourceStep: use.sourceStep,
       useStep: use.useStep,
