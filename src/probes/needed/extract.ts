@@ -1,6 +1,6 @@
 import type { MessageEvent, Transcript } from '../../transcript/types.js';
 import { listMessages, readShellCommand } from '../message-text.js';
-import { findSpecifics, MIN_SPECIFIC_LENGTH, unescapeForTokens, type FoundSpecific } from './specifics.js';
+import { findSpecifics, isSpecificName, MIN_SPECIFIC_LENGTH, unescapeForTokens, type FoundSpecific } from './specifics.js';
 import { argumentValues, toolVocabulary } from './arguments.js';
 import { sessionFileNames } from './files.js';
 import type { NeededKind, NeededUse } from './types.js';
@@ -161,7 +161,9 @@ function formsOf(specific: FoundSpecific): string[] {
   const forms = innerForms(specific.value).filter(
     (form, i) => i === 0 || specific.kind !== 'path' || (specific.value.endsWith(form) && !specific.value.startsWith(`/${form}`)),
   );
-  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+  // A shorter form is a specific of its own shape, or none (`service` of `panel.service` is a word).
+  const shaped = forms.filter((form, i) => i === 0 || /[/.]/.test(form) || isSpecificName(form));
+  return [...new Set(shaped)].sort((a, b) => b.length - a.length);
 }
 
 /** The kind of a shorter form of a specific: a path's tail without a directory or extension (`CHROOT_DIR`) is a name. */
