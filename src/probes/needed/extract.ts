@@ -85,7 +85,7 @@ function isKnowable(specific: FoundSpecific): boolean {
 }
 
 /** Whether a text holds a value with no letter, digit or underscore running into it on either side. */
-export function holdsAlone(text: string, value: string): boolean {
+function holdsAlone(text: string, value: string): boolean {
   for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
     if (!isNameChar(text[at - 1]) && !isNameChar(text[at + value.length])) return true;
   }
