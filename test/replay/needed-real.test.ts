@@ -21,9 +21,9 @@ describe('needed facts on every real log', async () => {
     expect(results).toHaveLength(42);
   });
 
-  it('recorded holds at least 95 % of the needed uses, pooled', () => {
+  it('recorded holds at least 97 % of the needed uses, pooled (the target is 95 %)', () => {
     expect(pooled.needed).toBeGreaterThan(1500);
-    expect(pooled.present / pooled.needed).toBeGreaterThanOrEqual(0.95);
+    expect(pooled.present / pooled.needed).toBeGreaterThanOrEqual(0.97);
   });
 
   it('recorded holds every needed use of a log without a compaction', () => {
@@ -31,11 +31,11 @@ describe('needed facts on every real log', async () => {
     expect(missed).toEqual([]);
   });
 
-  it('on each log with a compaction recorded holds at least 84 % (90 % on four of seven; docs/probes.md says why)', () => {
+  it('on each log with a compaction recorded holds at least 88 %, and 90 % on six of seven (docs/probes.md says why not the seventh)', () => {
     const compacted = results.filter((log) => log.compactions > 0 && log.needed > 0);
     expect(compacted).toHaveLength(7);
-    for (const log of compacted) expect(log.present / log.needed, byName(log)).toBeGreaterThanOrEqual(0.84);
-    expect(compacted.filter((log) => log.present / log.needed >= 0.9).length).toBeGreaterThanOrEqual(4);
+    for (const log of compacted) expect(log.present / log.needed, byName(log)).toBeGreaterThanOrEqual(0.88);
+    expect(compacted.filter((log) => log.present / log.needed < 0.9).map(byName)).toEqual(['claude-code-compactions/swordintel-54bc4295.jsonl']);
   });
 
   it('finds at least 20 needed uses on every log of 100 steps or more', () => {

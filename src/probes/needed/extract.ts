@@ -1,6 +1,6 @@
 import type { MessageEvent, Transcript } from '../../transcript/types.js';
 import { listMessages, readShellCommand } from '../message-text.js';
-import { findSpecifics, MIN_SPECIFIC_LENGTH, unescapeForTokens, type FoundSpecific } from './specifics.js';
+import { findSpecifics, isSpecificName, MIN_SPECIFIC_LENGTH, unescapeForTokens, type FoundSpecific } from './specifics.js';
 import { argumentValues, toolVocabulary } from './arguments.js';
 import { sessionFileNames } from './files.js';
 import type { NeededKind, NeededUse } from './types.js';
@@ -85,7 +85,7 @@ function isKnowable(specific: FoundSpecific): boolean {
 }
 
 /** Whether a text holds a value with no letter, digit or underscore running into it on either side. */
-export function holdsAlone(text: string, value: string): boolean {
+function holdsAlone(text: string, value: string): boolean {
   for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
     if (!isNameChar(text[at - 1]) && !isNameChar(text[at + value.length])) return true;
   }
@@ -161,7 +161,9 @@ function formsOf(specific: FoundSpecific): string[] {
   const forms = innerForms(specific.value).filter(
     (form, i) => i === 0 || specific.kind !== 'path' || (specific.value.endsWith(form) && !specific.value.startsWith(`/${form}`)),
   );
-  return [...new Set(forms)].sort((a, b) => b.length - a.length);
+  // A shorter form is a specific of its own shape, or none (`service` of `panel.service` is a word).
+  const shaped = forms.filter((form, i) => i === 0 || /[/.]/.test(form) || isSpecificName(form));
+  return [...new Set(shaped)].sort((a, b) => b.length - a.length);
 }
 
 /** The kind of a shorter form of a specific: a path's tail without a directory or extension (`CHROOT_DIR`) is a name. */

@@ -43,7 +43,7 @@ const QUOTED = /"([^"\n]{5,80})"|'([^'\n]{5,80})'|`([^`\n]{5,80})`|“([^”\n]{
  * Whether a name has a shape of its own, which a plain word of any language lacks: an underscore
  * or a digit inside, a qualifier (`a.b`), or a lower-case letter followed by a capital (`parseArgs`).
  */
-function isSpecificName(name: string): boolean {
+export function isSpecificName(name: string): boolean {
   // A language's own special names (`__init__`, `__name__`) are known before any session.
   if (name.length < MIN_SPECIFIC_LENGTH || /^__\p{L}+__$/u.test(name)) return false;
   if (/[.:>]/.test(name)) return /\p{L}{2}/u.test(name);
