@@ -181,10 +181,7 @@ export const PROBE_OUTCOMES: readonly ProbeOutcome[] = ['kept', 'paraphrased', '
  * reference or a file or command to re-read (`recoverable`), not at all (`lost`), or never reached
  * (`unanswered`).
  */
-export type NeededOutcomeName = 'kept' | 'summarized' | 'recoverable' | 'lost' | 'unanswered';
-
-/** The needed outcomes in report order. */
-export const NEEDED_OUTCOMES: readonly NeededOutcomeName[] = ['kept', 'summarized', 'recoverable', 'lost', 'unanswered'];
+type NeededOutcomeName = 'kept' | 'summarized' | 'recoverable' | 'lost' | 'unanswered';
 
 /** One use of a needed fact and what a unit's context held of it there (a row of `needed.csv`). */
 export interface NeededRecord {

@@ -26,7 +26,7 @@ export type MissCause = 'subagent' | 'composed' | 'agent-knew' | 'compaction-dro
 
 export const MISS_CAUSES: readonly MissCause[] = ['subagent', 'composed', 'agent-knew', 'compaction-dropped', 'replay-gap'];
 
-export interface NeededMiss {
+interface NeededMiss {
   readonly use: NeededUse;
   readonly cause: MissCause;
 }

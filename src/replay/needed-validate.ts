@@ -6,7 +6,7 @@ import type { NeededKind } from '../probes/needed/types.js';
 import { checkNeeded, MISS_CAUSES, type MissCause } from './needed-check.js';
 
 /** One missed use, as `validate` shows it. */
-export interface MissExample {
+interface MissExample {
   readonly fact: string;
   readonly kind: NeededKind;
   readonly sourceStep: number;

@@ -296,6 +296,7 @@ async function runLog(
       provider,
       tokenizer,
       ...(observer !== undefined ? { observer } : {}),
+      ...(probes?.needed !== undefined ? { needed: probes.needed } : {}),
       ...(retrySleep !== undefined ? { retrySleep } : {}),
     });
   } finally {

@@ -34,7 +34,11 @@ function registerNeeded(probes: Command): void {
     .description('list the needed facts of a log: each specific an assistant message or tool call used that was last seen at least --min-distance steps before')
     .argument('<log>', 'canonical transcript (*.ctx.jsonl) or an agent log (format detected as by import)')
     .option('--from <format>', `the log's format when its content cannot tell (${importerNames().join(', ')})`)
-    .option('--min-distance <steps>', `steps between the last sighting and the use (default ${DEFAULT_MIN_DISTANCE})`, parsePositiveInt('--min-distance'))
+    .option(
+      '--min-distance <steps>',
+      `steps between the last sighting and the use (default ${DEFAULT_MIN_DISTANCE}; 0: any earlier sighting)`,
+      parsePositiveInt('--min-distance'),
+    )
     .option('--json', 'print the uses as JSON: { uses: [{ fact, kind, sourceIndex, sourceStep, useIndex, useStep }] }')
     .option('--lenient', 'skip malformed transcript lines instead of failing');
   addExamples(needed, [['ctxbench probes needed session.jsonl --min-distance 20', 'facts used 20+ steps after they were last seen']]);

@@ -4,6 +4,7 @@ import type { Archive } from '../../strategies/types.js';
 import type { NeededRecord } from '../../metrics/types.js';
 import type { ContextDiff } from '../../transcript/context-diff.js';
 import { findRetrievalHints } from '../../strategies/helpers/hints.js';
+import { findSecrets, redactionMarker } from '../../redact/index.js';
 import { listMessages } from '../message-text.js';
 import { messageText } from '../context-text.js';
 import { containsNormalised, normaliseAnswer } from '../grade.js';
@@ -26,15 +27,17 @@ export interface NeededSet {
 }
 
 /** A use, its fact's number, and the message it was last seen in. */
-export interface PreparedUse {
+interface PreparedUse {
   readonly use: NeededUse;
   readonly fact: number;
+  /** The fact as reports show it: masked when it is (a piece of) a secret of its messages (`maskSecret`). */
+  readonly shown: string;
   /** The message that held the fact last before the use (absent: `sourceIndex` names none). */
   readonly source?: SourceMessage;
 }
 
 /** What recoverability reads of a use's source message. */
-export interface SourceMessage {
+interface SourceMessage {
   readonly id: string;
   readonly role: Role;
   readonly toolCallId?: string;
@@ -52,9 +55,29 @@ export function prepareNeededSet(transcript: Transcript, uses: readonly NeededUs
     if (fact === undefined) continue;
     const message = messages[use.sourceIndex];
     byStep.set(use.useStep, [...(byStep.get(use.useStep) ?? []), prepared.length]);
-    prepared.push({ use, fact, ...(message !== undefined ? { source: sourceOf(message) } : {}) });
+    const shown = maskSecret(use.fact, [message, messages[use.useIndex]]);
+    prepared.push({ use, fact, shown, ...(message !== undefined ? { source: sourceOf(message) } : {}) });
   }
   return { uses: prepared, facts, byStep };
+}
+
+/**
+ * The fact, or the redaction marker of the secret it is part of: a secret is told by its context
+ * (`Authorization: Basic …`, `password=…`), which the fact alone lacks, so the messages that held
+ * and used it are searched (as generated probes never take a piece of a secret, generate.ts).
+ */
+function maskSecret(fact: string, messages: readonly (MessageEvent | undefined)[]): string {
+  const own = findSecrets(fact)[0];
+  if (own !== undefined) return redactionMarker(own.kind);
+  for (const message of messages) {
+    if (message === undefined) continue;
+    const text = messageText(message);
+    for (const span of findSecrets(text)) {
+      const secret = text.slice(span.start, span.end);
+      if (secret.includes(fact) || fact.includes(secret)) return redactionMarker(span.kind);
+    }
+  }
+  return fact;
 }
 
 function sourceOf(message: MessageEvent): SourceMessage {
@@ -65,7 +88,7 @@ function sourceOf(message: MessageEvent): SourceMessage {
 const indexes = runWeakMap<NeededSet, FactIndex>();
 
 /** The fact index of a set (fact-index.ts), built once per thread. */
-export function factIndexOf(set: NeededSet): FactIndex {
+function factIndexOf(set: NeededSet): FactIndex {
   let index = indexes.get(set);
   if (index === undefined) {
     index = new FactIndex(set.facts);
@@ -86,30 +109,37 @@ export function classifyNeeded(held: FactHeld, isRecoverable: () => boolean): Ex
 }
 
 /**
- * Whether a context not holding a use's fact still leads back to it, as follow-up reads fetch cut
- * output (replay/follow-up.ts, ref-reads.ts): a retrieval hint in the context (an archive key, a
- * scratchpad ref, an archived message id) leads to a message holding the fact; or the fact was last
- * seen in a tool's output and the context still holds the call that produced it (the file to read
- * again, the command to run again) or a message standing for that output (a cleared result, a
- * preview, a tombstone: `replaces` names it).
+ * Where a use's fact can be read again, for a context that does not hold it: its source, a tool's
+ * output, when the context still holds the call that produced it (the file to read again, the
+ * command to run again) or a message standing for that output (a cleared result, a preview, a
+ * tombstone: `replaces` names it); else a retrieval hint in the context (an archive key, a
+ * scratchpad ref, an archived message id) behind which a message holds the fact.
  */
-export function isRecoverable(prepared: PreparedUse, context: readonly ContextMessage[], archive: Pick<Archive, 'get' | 'lookup'>): boolean {
+export type Recovery =
+  { readonly via: 'output'; readonly id: string } | { readonly via: 'ref'; readonly key: string; readonly messages: readonly MessageEvent[] };
+
+/**
+ * How the agent reads a fact the context lacks back (`Recovery`), as follow-up reads fetch cut
+ * output (replay/follow-up.ts, ref-reads.ts); undefined when nothing in the context leads to it.
+ */
+function recoveryOf(prepared: PreparedUse, context: readonly ContextMessage[], archive: Pick<Archive, 'get' | 'lookup'>): Recovery | undefined {
   const { source } = prepared;
   const fact = prepared.use.fact;
   if (source?.role === 'tool') {
     const callId = source.toolCallId;
     const standsFor = (m: ContextMessage): boolean =>
       m.replaces?.includes(source.id) === true || (callId !== undefined && m.toolCalls?.some((call) => call.id === callId) === true);
-    if (context.some(standsFor)) return true;
+    if (context.some(standsFor)) return { via: 'output', id: source.id };
   }
   for (const message of context) {
     for (const key of findRetrievalHints(message.text)) {
       const stored = archive.lookup(key);
-      const behind = stored !== undefined && stored.length > 0 ? stored : [archive.get(key)];
-      if (behind.some((m) => m !== undefined && holdsFact(messageText(m), fact))) return true;
+      const single = archive.get(key);
+      const behind = stored !== undefined && stored.length > 0 ? stored : single !== undefined ? [single] : [];
+      if (behind.some((m) => holdsFact(messageText(m), fact))) return { via: 'ref', key, messages: behind };
     }
   }
-  return false;
+  return undefined;
 }
 
 /** Whether a text holds a fact verbatim, or with its written-out escapes read as spaces (as fact-index.ts searches). */
@@ -132,6 +162,25 @@ export class NeededMeter {
     this.outcomes = set.uses.map(() => undefined);
   }
 
+  /**
+   * The reads the uses at `step` make on the context sent (`sent.after`): each use whose fact the
+   * context holds nowhere, not even in a summary, and that it leads back to (`recoveryOf`).
+   */
+  reads(step: number, sent: ContextDiff, archive: Pick<Archive, 'get' | 'lookup'>): { fact: string; recovery: Recovery }[] {
+    const at = this.set.byStep.get(step);
+    if (at === undefined) return [];
+    this.context.update(sent);
+    const reads: { fact: string; recovery: Recovery }[] = [];
+    for (const i of at) {
+      const prepared = this.set.uses[i] as PreparedUse;
+      const held = this.context.holds(prepared.fact);
+      if (held.copies > 0 || held.written > 0) continue;
+      const recovery = recoveryOf(prepared, sent.after, archive);
+      if (recovery !== undefined) reads.push({ fact: prepared.use.fact, recovery });
+    }
+    return reads;
+  }
+
   /** Measures the uses at `step` on the context it sent (`sent.after`). */
   sent(step: number, sent: ContextDiff, archive: Pick<Archive, 'get' | 'lookup'>): void {
     const at = this.set.byStep.get(step);
@@ -139,7 +188,7 @@ export class NeededMeter {
     this.context.update(sent);
     for (const i of at) {
       const prepared = this.set.uses[i] as PreparedUse;
-      this.outcomes[i] = classifyNeeded(this.context.holds(prepared.fact), () => isRecoverable(prepared, sent.after, archive));
+      this.outcomes[i] = classifyNeeded(this.context.holds(prepared.fact), () => recoveryOf(prepared, sent.after, archive) !== undefined);
     }
   }
 
@@ -150,8 +199,8 @@ export class NeededMeter {
 
   /** Every use with its outcome, in the set's order; those never reached are `unanswered`. */
   records(): NeededRecord[] {
-    return this.set.uses.map(({ use }, i) => ({
-      fact: use.fact,
+    return this.set.uses.map(({ use, shown }, i) => ({
+      fact: shown,
       kind: use.kind,
       sourceStep: use.sourceStep,
       useStep: use.useStep,

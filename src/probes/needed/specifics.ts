@@ -33,7 +33,7 @@ const NAME_CHAR = String.raw`(?:(?![${UNSPACED}])[\p{L}\p{N}_])`;
 const NAME_START = String.raw`(?:(?![${UNSPACED}])[\p{L}_])`;
 const NAME_PART = `${NAME_START}${NAME_CHAR}*`;
 // A name, possibly qualified (`os.path.join`, `std::vector`, `self->next`).
-const NAME = new RegExp(String.raw`(?<!${NAME_CHAR}|[.])${NAME_PART}(?:(?:\.|::|->)${NAME_PART})*(?!${NAME_CHAR})(\()?`, 'gu');
+const NAME = new RegExp(String.raw`(?<!${NAME_CHAR}|[.])${NAME_PART}(?:(?:\.|::|->)${NAME_PART})*(?!${NAME_CHAR})`, 'gu');
 // A number with a unit written after it (`250ms`, `16GB`, `2.5s`, `95%`).
 const NUMBER_WITH_UNIT = new RegExp(String.raw`(?<!${NAME_CHAR}|[.])\d+(?:\.\d+)?(?:${NAME_START}{1,3}|%)(?!${NAME_CHAR})`, 'gu');
 // Text between quotes of any kind a writer uses for a literal: "…", '…', `…`, “…”, 「…」, «…».
@@ -43,7 +43,7 @@ const QUOTED = /"([^"\n]{5,80})"|'([^'\n]{5,80})'|`([^`\n]{5,80})`|“([^”\n]{
  * Whether a name has a shape of its own, which a plain word of any language lacks: an underscore
  * or a digit inside, a qualifier (`a.b`), or a lower-case letter followed by a capital (`parseArgs`).
  */
-function isSpecificName(name: string): boolean {
+export function isSpecificName(name: string): boolean {
   // A language's own special names (`__init__`, `__name__`) are known before any session.
   if (name.length < MIN_SPECIFIC_LENGTH || /^__\p{L}+__$/u.test(name)) return false;
   if (/[.:>]/.test(name)) return /\p{L}{2}/u.test(name);
@@ -69,14 +69,12 @@ export function findSpecifics(raw: string): FoundSpecific[] {
     if (value.length >= MIN_SPECIFIC_LENGTH && !found.has(value)) found.set(value, kind);
   };
   // Quotes are read in the text as written: an escape inside (`'s/\\r$//'`) is part of the literal.
-  const coded = new Set<string>();
+  // A quote that holds one word is that word: a name or path found below, or a plain word.
   for (const match of raw.matchAll(QUOTED)) {
     const inner = match.slice(1).find((g) => g !== undefined) ?? '';
     // Space just inside a quote marks the gap between two quoted strings (`"a" -o "b"`), not a literal.
     if (inner !== inner.trim() || inner.includes('\\') || !/[\p{L}\p{N}]/u.test(inner)) continue;
-    // A quote that holds one name is that name written as code (`` `combinator` ``), whatever its shape.
     if (/\s/.test(inner)) add(inner, 'quoted');
-    else coded.add(inner);
   }
   const paths = findPathsInText(text);
   // `./run.sh` is `run.sh`: the prefix says where the shell stood, not which file.
@@ -84,11 +82,7 @@ export function findSpecifics(raw: string): FoundSpecific[] {
   const rest = paths.length === 0 ? text : maskAll(text, paths);
   for (const match of rest.matchAll(NUMBER_WITH_UNIT)) add(match[0], 'number');
   for (const number of findNumbersInText(rest)) add(number, 'number');
-  for (const match of rest.matchAll(NAME)) {
-    const name = match[1] === undefined ? match[0] : match[0].slice(0, -1);
-    // A name called (`setup(`) or quoted alone is written as code: a name, not a word.
-    if (isSpecificName(name) || match[1] !== undefined || coded.has(name)) add(name, nameKind(name));
-  }
+  for (const match of rest.matchAll(NAME)) if (isSpecificName(match[0])) add(match[0], nameKind(match[0]));
   return [...found].map(([value, kind]) => ({ value, kind }));
 }
 

@@ -108,4 +108,45 @@ describe('extractNeededUses', () => {
     ]);
     expect(extractNeededUses(session)).toEqual([]);
   });
+
+  it('leaves out names and commands the agent wrote before the session showed them, keeps its paths', () => {
+    const session = transcriptOf([
+      message('user', 'Write the report.'),
+      message('assistant', 'Writing it.', [call('Write', { file_path: 'out/report_v2.md', content: 'import numpy_helpers\nuse python3' })]),
+      message('tool', 'File created'),
+      ...filler(11),
+      message('assistant', 'Done: out/report_v2.md uses numpy_helpers via python3.'),
+    ]);
+    expect(extractNeededUses(session).map((u) => `${u.kind}:${u.fact}`)).toEqual(['path:out/report_v2.md']);
+  });
+
+  it('never counts a plain word, even called or quoted alone', () => {
+    const uses = extractNeededUses(sessionUsing('def cleanup(): print("done")', 12, { command: 'python -c "cleanup(); print(\'done\')"' }));
+    expect(uses).toEqual([]);
+  });
+
+  it('reads the gap between two quoted strings as no literal', () => {
+    const uses = extractNeededUses(sessionUsing('find . -name "*.sh" -o -name "*.py" -print', 12, { command: 'find src -name "*.ts" -o -name "*.js"' }));
+    expect(uses.map((u) => u.fact)).toEqual([]);
+  });
+
+  it('takes the longest form the session showed: a name the agent qualified itself still uses the one the task named', () => {
+    const session = transcriptOf([
+      message('user', 'Add a refit_time_ attribute.'),
+      ...filler(11),
+      message('assistant', 'Setting self.refit_time_ after the refit.'),
+    ]);
+    expect(extractNeededUses(session)).toEqual([expect.objectContaining({ fact: 'refit_time_', kind: 'constraint', sourceIndex: 0 })]);
+  });
+
+  it('calls a bare name the session names as a file a path', () => {
+    const session = transcriptOf([
+      message('user', 'Reproduce it.'),
+      message('assistant', '', [call('bash', { command: "cat <<'EOF' > repro_case.py\nprint(1)\nEOF" })]),
+      message('tool', 'ok'),
+      ...filler(11),
+      message('assistant', '', [call('bash', { command: 'rm repro_case.py' })]),
+    ]);
+    expect(extractNeededUses(session).map((u) => `${u.kind}:${u.fact}`)).toEqual(['path:repro_case.py']);
+  });
 });
