@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeTestMemos, openTestMemos } from './helpers/test-memos.js';
-import { createTextMemo, emptyRunMemos, memosEnabled, openRunMemos, runTextMemo, runWeakMap, withRunMemos, createListMemo } from '../src/memo.js';
+import {
+  createTextMemo,
+  emptyRunMemos,
+  memosEnabled,
+  openRunMemos,
+  runTextMemo,
+  runWeakMap,
+  scaleTextMemos,
+  textMemosHold,
+  withRunMemos,
+  createListMemo,
+} from '../src/memo.js';
 
 describe('createTextMemo', () => {
   it('computes each text once, undefined included, and keeps two generations of half its characters', () => {
@@ -95,6 +106,29 @@ describe('memos owned by the run', () => {
     });
     expect(computed()).toBe(1);
     emptyRunMemos();
+  });
+
+  it('hold the text memos to a smaller share of the budget when asked (a corpus larger than they hold), and say which corpora they hold', async () => {
+    // 'secret-spans' holds about 2 million characters at the whole budget (two generations of 1 million).
+    const memo = runTextMemo<number>('secret-spans');
+    const { length, computed } = counter();
+    const texts = Array.from({ length: 6 }, (_, i) => `${String(i)}${'x'.repeat(199_999)}`);
+    await withRunMemos({}, async () => {
+      for (const text of texts) memo.get(text, length);
+      expect(memo.size).toBe(6);
+      scaleTextMemos(0.25);
+      // Let go when the scale changes; then at most two generations of about 250,000 characters.
+      expect(memo.size).toBe(0);
+      for (const text of texts) memo.get(text, length);
+      expect(memo.size).toBeLessThanOrEqual(2);
+      scaleTextMemos(1);
+      for (const text of texts) memo.get(text, length);
+      expect(memo.size).toBe(6);
+    });
+    expect(computed()).toBe(18);
+    expect(memo.size).toBe(0);
+    // The 100-log bench corpus (10.7 million characters of messages) is held; 477 logs (52 million) are not.
+    expect([textMemosHold(10_700_000), textMemosHold(52_000_000)]).toEqual([true, false]);
   });
 
   it('compute every value each time in a run opened with memos off, with the same values', async () => {

@@ -12,7 +12,7 @@ import { importClaudeSidechains } from '../transcript/claude-sidechains.js';
 import { displayPath } from '../paths.js';
 import { createLogCombiner } from './combine-logs.js';
 import { CORPUS_LOGS } from '../metrics/corpus.js';
-import { emptyRunMemos } from '../memo.js';
+import { emptyRunMemos, scaleTextMemos, textMemosHold } from '../memo.js';
 import type { PlannedUnit, ScenarioRef } from './plan.js';
 import { listTranscriptLogs, loadScenarioFile } from '../scenario/load.js';
 import { resolveScenario, scenarioSeed, transcriptSource } from '../scenario/resolve.js';
@@ -246,13 +246,40 @@ async function runPlannedUnit(
   const combiner = createLogCombiner();
   // Each log is a session of its own (its own clock, quota and simulator); the prefix keeps the
   // fault draws of one log independent of the others.
-  // A corpus's logs share almost no text: what one log memoized is dropped before the next.
+  // A corpus's logs share almost no text: what one log memoized is dropped before the next, and a
+  // corpus larger than the text memos hold runs with smaller ones (memo.ts `scaleTextMemos`).
   const corpus = logs.length > CORPUS_LOGS;
-  for (const [i, log] of logs.entries()) {
-    if (corpus && i > 0) emptyRunMemos();
-    combiner.add({ log, result: await runLog(unit, ready, log, options, cache, retrySleep, `${unit.spec.label}/${i}/`) });
+  const outgrows = corpus && !textMemosHold(corpusChars(logs));
+  if (outgrows) scaleTextMemos(CORPUS_TEXT_SCALE);
+  try {
+    for (const [i, log] of logs.entries()) {
+      if (corpus && i > 0) emptyRunMemos();
+      combiner.add({ log, result: await runLog(unit, ready, log, options, cache, retrySleep, `${unit.spec.label}/${i}/`) });
+    }
+  } finally {
+    if (outgrows) scaleTextMemos(1);
   }
   return combiner.finish();
+}
+
+/** The share of the text memos' budget a corpus larger than they hold runs with. */
+const CORPUS_TEXT_SCALE = 0.25;
+
+/** The characters of a corpus's messages (texts, thinking, tool calls' arguments), once per corpus. */
+const charsOfCorpus = new WeakMap<readonly PreparedLog[], number>();
+function corpusChars(logs: readonly PreparedLog[]): number {
+  let chars = charsOfCorpus.get(logs);
+  if (chars !== undefined) return chars;
+  chars = 0;
+  for (const { transcript } of logs) {
+    for (const event of transcript.events) {
+      if (event.type !== 'message') continue;
+      chars += event.text.length + (event.thinking?.length ?? 0);
+      for (const call of event.toolCalls ?? []) chars += JSON.stringify(call.args).length;
+    }
+  }
+  charsOfCorpus.set(logs, chars);
+  return chars;
 }
 
 async function runLog(
