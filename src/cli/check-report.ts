@@ -41,6 +41,8 @@ export async function checkAndReport(current: RunResult | string, baseline: stri
       ...(flags.decision !== undefined ? { decision: flags.decision } : {}),
     },
   });
+  // A price nothing uses is a typo until shown otherwise: said on stderr too, so --quiet and a CI log show it.
+  for (const note of report.notes) if (note.startsWith('--prices ')) process.stderr.write(`ctxbench: warning: ${note}\n`);
   if (flags.quiet !== true) process.stdout.write(renderCheckTerminal(report, { color: useColor(process.stdout) }));
   if (flags.md !== undefined) await writeText(flags.md, renderCheckMarkdown(report));
   if (flags.junit !== undefined) await writeText(flags.junit, renderCheckJunit(report));

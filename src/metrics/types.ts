@@ -283,6 +283,12 @@ export interface ShardInfo {
   planned: number;
   /** Plan indices of this shard's units, in the order of `units`. */
   units: number[];
+  /**
+   * Every unit of the whole plan as `scenario · label (strategy) {options}`: shards of one run
+   * have the same plan, which `merge` checks (a shard run with other strategies or `--set` is
+   * another run). Absent in shards written before it was recorded; merge refuses those.
+   */
+  plan?: string[];
 }
 
 /** The versioned, deterministic result of a run (`result.json`). No wall-clock times inside. */

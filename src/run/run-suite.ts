@@ -14,7 +14,7 @@ import { displayPath } from '../paths.js';
 import { formatLocation, InputError, UsageError } from '../errors.js';
 import { completeProbes, prepareLoadedScenario, type PrepareOptions } from './execute-unit.js';
 import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
-import { describeShard, selectShard, type ShardSpec } from './shard.js';
+import { describeShard, planEntry, selectShard, type ShardSpec } from './shard.js';
 import { runPlannedUnits, startUnitWorkers, stopUnitWorkers, type StartedWorkers, type UnitProgress } from './workers.js';
 import type { ExecutorOptions } from './execute-unit.js';
 import { preflightLiveProviders } from './preflight.js';
@@ -163,6 +163,7 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
   if (planned.length === 0) throw new UsageError(`nothing to run: no strategy units in ${options.scenarios.map((p) => displayPath(p)).join(', ')}`);
   const units = options.shard === undefined ? planned : selectShard(planned, options.shard);
   const byKey = new Map(prepared.map((p) => [scenarioKey({ file: p.scenario.file, overrides }), p]));
+  const plan = planned.map((unit) => planEntry(byKey.get(scenarioKey(unit.scenario))?.scenario.name ?? '', unit.spec));
   if (early) await Promise.all(prepared.map(completeProbes));
   if (mode === 'live') await preflightLiveProviders(units, byKey, options);
   const done = (await options.beforeUnits?.({ units, fingerprint: fingerprintRun(prepared, units, mode) })) ?? new Map<number, UnitResult>();
@@ -196,7 +197,7 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
     mode,
     scenarios,
     units: results,
-    ...(options.shard !== undefined ? { shard: describeShard(options.shard, planned.length, units) } : {}),
+    ...(options.shard !== undefined ? { shard: describeShard(options.shard, plan, units) } : {}),
     ...(results.length < units.length
       ? { partial: { planned: units.length, completed: results.length, reason: String(options.signal?.reason ?? 'stopped') } }
       : {}),
