@@ -1,4 +1,4 @@
-import { isAbsolute, relative, sep } from 'node:path';
+import { basename, isAbsolute, relative, sep } from 'node:path';
 
 /** A path the user typed, as messages echo it: as typed (absolute or relative), without a trailing slash. */
 export function givenPath(path: string): string {
@@ -16,4 +16,18 @@ export function displayPath(path: string, cwd: string = process.cwd()): string {
   const rel = relative(cwd, path);
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return path.split(sep).join('/');
   return (rel === '' ? '.' : rel).split(sep).join('/');
+}
+
+/**
+ * A path as an artifact (result.json and every report) records it: as `displayPath` shows it
+ * when it lies under the working directory, else relative to `base` (the folder of the scenario
+ * file that named it; a file's own folder gives its name). Never absolute: a result names no
+ * home folder, and the same suite run from a checkout anywhere writes the same result.
+ */
+export function artifactPath(path: string, base: string, cwd: string = process.cwd()): string {
+  const shown = displayPath(path, cwd);
+  if (!isAbsolute(shown)) return shown;
+  const rel = relative(base, path);
+  if (rel === '') return basename(path);
+  return isAbsolute(rel) ? basename(path) : rel.split(sep).join('/');
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
+import { escapeControl } from '../control-chars.js';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { HarnessError } from '../errors.js';
@@ -64,7 +65,8 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof HarnessError) {
       // Messages can quote input (a transcript line, a URL): they are redacted like every artifact.
-      process.stderr.write(`ctxbench: ${redactText(error.message)}\n`);
+      // ...and quoted input can hold control characters (ESC sequences, a newline in a label): escaped, one line.
+      process.stderr.write(`ctxbench: ${escapeControl(redactText(error.message), '\t')}\n`);
       return error.exitCode;
     }
     throw error;

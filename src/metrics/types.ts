@@ -255,6 +255,13 @@ export interface ScenarioInfo {
   file: string;
   description?: string;
   transcript: string;
+  /**
+   * SHA-256 of the transcript as read (header and events of each log, in order), for a scenario
+   * of transcript files: `check` compares transcripts by it, so the same log at another path (CI
+   * and a laptop) compares and another log at the same path does not. Absent for a synthetic
+   * session (its `transcript` is its generation options) and in results written before.
+   */
+  transcriptSha256?: string;
   provider: ProviderName;
   model: string;
   window: number;

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { tokenizerForModel } from '../tokens/tokenizer.js';
 import type { ProviderMode } from '../contracts/provider.js';
 import type { UnitResult } from '../metrics/types.js';
@@ -242,7 +243,7 @@ async function runPlannedUnit(
 ): Promise<UnitResult> {
   const { logs } = ready.prepared;
   if (logs === undefined) return runLog(unit, ready, ready.prepared, options, cache, retrySleep, `${unit.spec.label}/`);
-  const combiner = createLogCombiner();
+  const combiner = createLogCombiner(dirname(ready.prepared.scenario.file));
   // Each log is a session of its own (its own clock, quota and simulator); the prefix keeps the
   // fault draws of one log independent of the others.
   // A corpus's logs share almost no text: what one log memoized is dropped before the next.

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
 import type { ProviderMode } from '../contracts/provider.js';
 import type { RunResult, ScenarioInfo, UnitResult } from '../metrics/types.js';
 import type { Scenario, StrategySpec } from '../scenario/types.js';
@@ -10,7 +12,7 @@ import { savingInputOf, summaryOnly } from '../metrics/summary-only.js';
 import type { DecisionOptions } from '../metrics/recommend.js';
 import { recommendRun } from './recommend-run.js';
 import { VERSION } from '../version.js';
-import { displayPath } from '../paths.js';
+import { artifactPath, displayPath } from '../paths.js';
 import { formatLocation, InputError, UsageError } from '../errors.js';
 import { completeProbes, prepareLoadedScenario, type PrepareOptions } from './execute-unit.js';
 import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
@@ -320,13 +322,27 @@ class FinishedUnits {
   }
 }
 
+/** The SHA-256 of transcripts as read: each log's header and events, one JSON line each, in order. */
+function transcriptDigest(transcripts: readonly Transcript[]): string {
+  const hash = createHash('sha256');
+  for (const transcript of transcripts) {
+    hash.update(`${JSON.stringify(transcript.header)}\n`);
+    for (const event of transcript.events) hash.update(`${JSON.stringify(event)}\n`);
+  }
+  return hash.digest('hex');
+}
+
 function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[]): ScenarioInfo {
   const steps = transcripts.reduce((n, t) => n + countSteps(t), 0);
   return {
     name: scenario.name,
-    file: displayPath(scenario.file),
+    file: artifactPath(scenario.file, dirname(scenario.file)),
     ...(scenario.description !== undefined ? { description: scenario.description } : {}),
-    transcript: scenario.transcript.kind === 'file' ? displayPath(scenario.transcript.path) : `synthetic:${JSON.stringify(scenario.transcript.options)}`,
+    transcript:
+      scenario.transcript.kind === 'file'
+        ? artifactPath(scenario.transcript.path, dirname(scenario.file))
+        : `synthetic:${JSON.stringify(scenario.transcript.options)}`,
+    ...(scenario.transcript.kind === 'file' ? { transcriptSha256: transcriptDigest(transcripts) } : {}),
     provider: scenario.provider,
     model: scenario.model,
     window: scenario.window,

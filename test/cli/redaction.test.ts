@@ -74,7 +74,17 @@ describe('redaction by default', () => {
     const { code, stdout, stderr } = await cli(['run', join(dir, 's.yaml'), '--out', out, '--workers', '1']);
     expect(code).toBe(0);
     const files = readAll(out);
-    expect([...files.keys()].sort()).toEqual(['events.csv', 'index.html', 'junit.xml', 'probes.csv', 'result.json', 'steps.csv', 'summary.csv', 'summary.md']);
+    expect([...files.keys()].sort()).toEqual([
+      '.ctxbench-out',
+      'events.csv',
+      'index.html',
+      'junit.xml',
+      'probes.csv',
+      'result.json',
+      'steps.csv',
+      'summary.csv',
+      'summary.md',
+    ]);
     for (const [name, text] of [...files, ['stdout', stdout], ['stderr', stderr]] as const) {
       for (const planted of PLANTED) expect(text.includes(planted.secret), `${planted.kind} in ${name}`).toBe(false);
     }

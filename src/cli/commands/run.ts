@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { escapeControl } from '../../control-chars.js';
 import { join, resolve } from 'node:path';
 import { reporterNames, resolveReporter } from '../../report/index.js';
 import type { ProviderName } from '../../contracts/provider.js';
@@ -127,7 +128,7 @@ async function runCommand(given: string[] | undefined, flags: RunFlags, command:
   if (resume) refuseWithResume(paths, command);
   const out = flags.resume ?? flags.out;
   const request = resume ? requestOfJournal(resolve(out)) : requestOf(paths, flags);
-  if (!resume && !quiet) process.stdout.write(await describeAdHocScenarios(paths, request.overrides, flags.strategies ?? []));
+  if (!resume && !quiet) process.stdout.write(escapeControl(await describeAdHocScenarios(paths, request.overrides, flags.strategies ?? [])));
   const result = await runSession(request, {
     out,
     workers: flags.workers,

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { escapeControlDeep } from '../../control-chars.js';
 import { resolve } from 'node:path';
 import type { ProviderName } from '../../contracts/provider.js';
 import { runSweep } from '../../sweep/run.js';
@@ -8,6 +9,7 @@ import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir, lockOutDir, refuseHeldOutDir } from '../out-dir.js';
+import { markOutDir } from '../out-owner.js';
 import { DEFAULT_SEED } from '../../scenario/resolve.js';
 import { givenPath } from '../../paths.js';
 import { GateError, UsageError } from '../../errors.js';
@@ -117,11 +119,12 @@ async function sweepCommand(given: string[] | undefined, flags: SweepFlags): Pro
   let written: string[];
   try {
     written = await writeReportFiles(out, files);
+    markOutDir(out, written, { prune: true });
   } finally {
     lock.release();
   }
   if (flags.quiet !== true) {
-    process.stdout.write(renderSweepTerminal(sweep));
+    process.stdout.write(renderSweepTerminal(escapeControlDeep(sweep)));
     process.stdout.write(`wrote ${written.length} files to ${givenPath(flags.out)}/\n`);
   }
   if (sweep.recommendation.strategy === null) throw new GateError(`no recommendation: ${sweep.recommendation.reason}`);
