@@ -193,6 +193,23 @@ describe('fixtures/bad/artifacts: results and reports a CI can trust', () => {
     expect(RAW_CONTROL.exec(check.stdout + readFileSync(join(again, 'check.md'), 'utf8'))?.[0]).toBeUndefined();
   });
 
+  it('GitLab, Slack webhook, Hugging Face and npm secrets quoted by probes reach no file', async () => {
+    const out = join(tempDir(), 'out');
+    const { code, stdout, stderr } = await cli(['run', at('secrets/new-shapes.yaml'), '--out', out]);
+    expect(code, stderr).toBe(0);
+    const secrets = [
+      'glpat-Xy12Ab34Cd56Ef78Gh90',
+      'FakeWebhookSecret0123abcd',
+      'hf_FakeHuggingFaceToken0123456789abcdef',
+      'npm_FakeNpmToken0123456789abcdefghijklmn',
+    ];
+    for (const [name, text] of [['stdout', stdout], ...readdirSync(out).map((file) => [file, readFileSync(join(out, file), 'utf8')])] as const)
+      for (const secret of secrets) expect(text.includes(secret), `${secret} in ${name}`).toBe(false);
+    const result = readFileSync(join(out, 'result.json'), 'utf8');
+    for (const kind of ['gitlab-token', 'slack-webhook', 'huggingface-token', 'npm-token']) expect(result).toContain(`[redacted:${kind}]`);
+    expect(result).toContain('https://hooks.slack.com/[redacted:slack-webhook]');
+  });
+
   it('check of a valid result against itself still passes', async () => {
     const { code, stdout, stderr } = await cli(['check', run, '--baseline', run]);
     expect(code, stderr).toBe(0);
