@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { describeTooDeep } from './json-depth.js';
 import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
@@ -133,6 +134,8 @@ function parseJsonObject(text: string): LineResult<Record<string, unknown>> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, error: { problem: 'a line must be a JSON object' } };
   }
+  const deep = describeTooDeep(value);
+  if (deep !== undefined) return { ok: false, error: deep };
   return { ok: true, value: value as Record<string, unknown> };
 }
 

@@ -73,6 +73,42 @@ const CASES: Case[] = [
     code: 2,
     message: /newline-label\.yaml:7 \(field strategies\.1\.label\): a label is one line of printable text: no newline, tab or control character/,
   },
+  {
+    name: 'a scenario with a YAML alias bomb (billion laughs)',
+    args: ['run', at('inputs/alias-bomb.yaml'), '--out', join(tempDir(), 'out')],
+    code: 2,
+    message: /alias-bomb\.yaml:8: its aliases expand to more than 100 copies \(a "billion laughs"\?\): write the values out/,
+  },
+  {
+    name: '--prices with a YAML alias bomb',
+    args: ['run', tiny, '--prices', at('inputs/alias-bomb-prices.yaml'), '--out', join(tempDir(), 'out')],
+    code: 2,
+    message: /alias-bomb-prices\.yaml:3: its aliases expand to more than 100 copies/,
+  },
+  {
+    name: 'check --config with a YAML alias bomb',
+    args: ['check', run, '--baseline', run, '--config', at('inputs/alias-bomb-check.yaml')],
+    code: 2,
+    message: /alias-bomb-check\.yaml:3: its aliases expand to more than 100 copies/,
+  },
+  {
+    name: 'tool arguments nested 2,000 deep (run)',
+    args: ['run', at('inputs/deep-args.ctx.jsonl'), '--strategies', 'full', '--out', join(tempDir(), 'out')],
+    code: 2,
+    message: /deep-args\.ctx\.jsonl:4 \(field toolCalls\.0\.args…\): nests more than 200 levels deep \(ctxbench reads up to 200\)/,
+  },
+  {
+    name: 'tool arguments nested 2,000 deep (import)',
+    args: ['import', at('inputs/deep-args.ctx.jsonl')],
+    code: 2,
+    message: /deep-args\.ctx\.jsonl:4 \(field toolCalls\.0\.args…\): nests more than 200 levels deep/,
+  },
+  {
+    name: 'import of a canonical transcript with one broken line names the line, as run does',
+    args: ['import', at('inputs/broken-line.ctx.jsonl')],
+    code: 2,
+    message: /broken-line\.ctx\.jsonl:5: invalid JSON/,
+  },
 ];
 
 /** A control character no output may hold raw: C0 but tab and newline, DEL, C1. */
@@ -208,6 +244,14 @@ describe('fixtures/bad/artifacts: results and reports a CI can trust', () => {
     const result = readFileSync(join(out, 'result.json'), 'utf8');
     for (const kind of ['gitlab-token', 'slack-webhook', 'huggingface-token', 'npm-token']) expect(result).toContain(`[redacted:${kind}]`);
     expect(result).toContain('https://hooks.slack.com/[redacted:slack-webhook]');
+  });
+
+  it('import of a valid canonical transcript writes it again (its secrets masked)', async () => {
+    const { code, stdout, stderr } = await cli(['import', at('paths/session.ctx.jsonl')]);
+    expect(code, stderr).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines).toHaveLength(readFileSync(at('paths/session.ctx.jsonl'), 'utf8').trim().split('\n').length);
+    expect(JSON.parse(lines[0] ?? '')).toMatchObject({ type: 'session', id: 'probe-gen-fixture' });
   });
 
   it('check of a valid result against itself still passes', async () => {

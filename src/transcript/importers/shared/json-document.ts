@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { describeTooDeep } from '../../json-depth.js';
 import { InputError } from '../../../errors.js';
 import type { TranscriptBuilder } from './builder.js';
 import { isRecord } from './lines.js';
@@ -45,6 +46,8 @@ export async function readJsonDocument(file: string, key: string | undefined, bu
     if (entries.length === spans.length) builder.reject(problem);
     return { root: undefined, entries };
   }
+  const deep = describeTooDeep(root);
+  if (deep !== undefined) throw new InputError({ file, field: deep.field }, deep.problem);
   const items = Array.isArray(root) ? root : isRecord(root) && key !== undefined ? root[key] : undefined;
   if (!Array.isArray(items)) {
     throw new InputError({ file, ...(key === undefined ? {} : { field: key }) }, 'expected an array of entries');

@@ -1,4 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
+import { describeTooDeep } from '../../json-depth.js';
 import { createInterface } from 'node:readline';
 import { InputError } from '../../../errors.js';
 import type { TranscriptBuilder } from './builder.js';
@@ -84,6 +85,8 @@ export function parseJsonObject(text: string): Record<string, unknown> | string 
     return describeJsonError(error as Error);
   }
   if (!isRecord(value)) return 'a line must be a JSON object';
+  const deep = describeTooDeep(value);
+  if (deep !== undefined) return `${deep.field}: ${deep.problem}`;
   return value;
 }
 
