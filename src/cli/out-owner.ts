@@ -26,6 +26,7 @@ export const KNOWN_OUT_FILES: readonly string[] = [
   'steps.csv',
   'events.csv',
   'probes.csv',
+  'needed.csv',
   'summary.md',
   'junit.xml',
   'sweep.json',

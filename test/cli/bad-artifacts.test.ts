@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { join, resolve } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
-import { OUT_MARKER } from '../../src/cli/out-owner.js';
+import { KNOWN_OUT_FILES, OUT_MARKER } from '../../src/cli/out-owner.js';
 
 /**
  * fixtures/bad/artifacts/ (issue 35, "numbers a CI can trust"): inputs whose results or reports
@@ -159,6 +159,8 @@ describe('fixtures/bad/artifacts: results and reports a CI can trust', () => {
     const out = join(tempDir(), 'out');
     expect((await cli(['run', tiny, '--out', out, '--quiet'])).code).toBe(0);
     expect(readdirSync(out)).toEqual(expect.arrayContaining([OUT_MARKER, 'summary.csv', 'index.html', 'junit.xml']));
+    // Every file a run writes is one ctxbench knows as its own (a folder of them is adopted).
+    for (const file of readdirSync(out)) expect(KNOWN_OUT_FILES, file).toContain(file);
     writeFileSync(join(out, 'notes.txt'), 'mine\n'); // the user's, in a marked folder: kept
     expect((await cli(['run', tiny, '--out', out, '--quiet', '--reports', 'json'])).code).toBe(0);
     expect(readdirSync(out).sort()).toEqual([OUT_MARKER, 'notes.txt', 'result.json']);

@@ -79,6 +79,7 @@ describe('redaction by default', () => {
       'events.csv',
       'index.html',
       'junit.xml',
+      'needed.csv',
       'probes.csv',
       'result.json',
       'steps.csv',
@@ -93,6 +94,9 @@ describe('redaction by default', () => {
     for (const kind of ['openai-key', 'bearer-token', 'secret-assignment']) expect(result, kind).toContain(`[redacted:${kind}]`);
     expect(JSON.parse(result)).not.toHaveProperty('redaction');
     expect(files.get('probes.csv')).toContain('p-key');
+    // The later commands echo what the user's message held ten steps and more before: needed facts,
+    // pieces of secrets that no rule tells on their own, masked by the kind their messages show.
+    for (const kind of ['basic-credentials', 'url-credentials']) expect(files.get('needed.csv'), kind).toContain(`[redacted:${kind}]`);
   });
 
   it('--no-redact leaves them, and the result and the HTML header say so', async () => {
