@@ -37,6 +37,20 @@ interface Case {
 
 const CASES: Case[] = [
   {
+    name: 'merge of shards run with other strategies',
+    args: ['merge', at('merge/three-strategies-shard-1-of-2.json'), at('merge/other-strategies-shard-2-of-2.json'), '--out', join(tempDir(), 'out')],
+    code: 2,
+    message:
+      /other-strategies-shard-2-of-2\.json \(field shard\.plan\.1\): is not a shard of the same run: plan unit 2 is "tiny · gatekeeper", not "tiny · rolling-window" as in .*three-strategies-shard-1-of-2\.json/,
+  },
+  {
+    name: 'merge of a shard run with --set rolling-window.groups=1 and a plain one',
+    args: ['merge', at('merge/groups-1-shard-1-of-2.json'), at('merge/plain-shard-2-of-2.json'), '--out', join(tempDir(), 'out')],
+    code: 2,
+    message:
+      /plain-shard-2-of-2\.json \(field shard\.plan\.1\): is not a shard of the same run: plan unit 2 is "tiny · rolling-window", not "tiny · rolling-window \{"groups":1\}"/,
+  },
+  {
     name: 'check against a baseline without units',
     args: ['check', run, '--baseline', at('check/no-units.json')],
     code: 2,
