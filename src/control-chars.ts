@@ -16,11 +16,6 @@ export function escapeControl(text: string, keep = '\t\n'): string {
   return text.replace(CONTROL, (char) => (keep.includes(char) ? char : `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }
 
-/** Whether `text` holds a control character `escapeControl` would escape. */
-export function hasControl(text: string, keep = '\t\n'): boolean {
-  return [...text.matchAll(CONTROL)].some(([char]) => !keep.includes(char));
-}
-
 /**
  * A copy of `value` with every string (keys included) passed through `escapeControl`: a result
  * or a report made safe for a terminal before its rendering adds colours of its own.

@@ -4,13 +4,13 @@
  * follow-up reads, token counts) recurses, and tool arguments nested 2,000 deep overflowed the
  * stack as an "internal error". Twenty times the deepest real log is plenty, and safe.
  */
-export const MAX_JSON_DEPTH = 200;
+const MAX_JSON_DEPTH = 200;
 
 /**
  * The path (keys and indices) of the first object or array nested deeper than `limit` in
  * `value`, or undefined when none is. Walked with a stack of its own, so any depth is measured.
  */
-export function tooDeepPath(value: unknown, limit: number = MAX_JSON_DEPTH): (string | number)[] | undefined {
+function tooDeepPath(value: unknown, limit: number = MAX_JSON_DEPTH): (string | number)[] | undefined {
   // Objects and arrays only, each with its depth and where it hangs: the path is made once, if ever.
   const stack: Node[] = typeof value === 'object' && value !== null ? [{ value, depth: 0 }] : [];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
