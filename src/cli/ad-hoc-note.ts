@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { adHocScenario, isTranscriptFile } from '../scenario/ad-hoc.js';
+import { isTranscriptFile } from '../scenario/ad-hoc.js';
+import { distinctScenarios } from '../scenario/distinct-names.js';
+import { expandScenarioPaths, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { resolveScenario, scenarioSeed, transcriptSource, type ScenarioOverrides } from '../scenario/resolve.js';
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { strategyNames } from '../strategies/index.js';
@@ -17,12 +19,8 @@ import { resolvePrice, type PriceOverride } from '../pricing/resolve.js';
  */
 export async function describeAdHocScenarios(paths: readonly string[], overrides: ScenarioOverrides, selected: readonly string[]): Promise<string> {
   const parts: string[] = [];
-  for (const path of paths) {
-    // Scenario files are told by their name alone: no file system call before the run starts.
-    if (/\.ya?ml$/i.test(path)) continue;
-    const info = await stat(path).catch(() => undefined);
-    if (info === undefined || !info.isFile() || !(await isTranscriptFile(path, overrides.from))) continue;
-    const loaded = await adHocScenario(path, overrides.from);
+  for (const loaded of await adHocScenariosOf(paths, overrides.from)) {
+    const path = loaded.file;
     const source = transcriptSource(loaded, overrides);
     const transcript = await loadTranscript(source, scenarioSeed(loaded, overrides));
     const scenario = resolveScenario(loaded, transcript, overrides);
@@ -57,6 +55,25 @@ export async function describeAdHocScenarios(paths: readonly string[], overrides
     );
   }
   return parts.join('\n');
+}
+
+/**
+ * The ad-hoc scenarios among `paths`, named as the run will name them: a name two transcripts (or
+ * a transcript and a scenario file) share is made distinct (scenario/distinct-names.ts), so the
+ * scenario files are read too, but only when a transcript is given. Scenario files are told by
+ * their name alone: no file system call for them when there is none.
+ */
+async function adHocScenariosOf(paths: readonly string[], from: string | undefined): Promise<LoadedScenario[]> {
+  const transcripts: string[] = [];
+  for (const path of paths) {
+    if (/\.ya?ml$/i.test(path)) continue;
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isFile() === true && (await isTranscriptFile(path, from))) transcripts.push(resolve(path));
+  }
+  if (transcripts.length === 0) return [];
+  const loaded: LoadedScenario[] = [];
+  for (const file of await expandScenarioPaths(paths)) loaded.push(await loadScenarioFile(file, from !== undefined ? { from } : {}));
+  return distinctScenarios(loaded).filter((scenario) => scenario.adHoc === true && transcripts.includes(scenario.file));
 }
 
 /** A model's prices per million tokens as the run will cost it, with their source. */

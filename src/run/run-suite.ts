@@ -3,6 +3,7 @@ import type { RunResult, ScenarioInfo, UnitResult } from '../metrics/types.js';
 import type { Scenario, StrategySpec } from '../scenario/types.js';
 import type { Transcript } from '../transcript/types.js';
 import { RESULT_SCHEMA_VERSION } from '../metrics/types.js';
+import { distinctScenarios } from '../scenario/distinct-names.js';
 import { expandScenarioPaths, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { DEFAULT_SEED, type ScenarioOverrides } from '../scenario/resolve.js';
 import { applySavingVsFull, type SavingInput } from '../metrics/summarize.js';
@@ -128,7 +129,7 @@ export async function prepareScenarios(paths: string[], overrides: ScenarioOverr
   const loaded: LoadedScenario[] = [];
   for (const file of files) loaded.push(await loadScenarioFile(file, overrides.from !== undefined ? { from: overrides.from } : {}));
   const prepared: PreparedScenario[] = [];
-  for (const l of loaded) prepared.push(refuseEmpty(await prepareLoadedScenario(l, overrides, options)));
+  for (const l of distinctScenarios(loaded)) prepared.push(refuseEmpty(await prepareLoadedScenario(l, overrides, options)));
   return prepared;
 }
 
