@@ -63,6 +63,10 @@ export interface RunOptions {
   cacheDir?: string;
   /** Live mode: each request's time limit in ms (`--request-timeout`); absent: none. */
   requestTimeoutMs?: number;
+  /** Live mode: a retry wait longer than this ends its unit at once, with the reason (`--max-retry-wait`); absent: none. */
+  maxRetryWaitMs?: number;
+  /** Live mode: print a line on stderr as a long retry wait starts. */
+  announceWaits?: boolean;
   /**
    * False: keep no memo (`--no-memo`, docs/performance.md): every count, index and request part is
    * computed again at each use. The results are byte-identical; only the time differs. Default true.
@@ -109,6 +113,8 @@ function executorOptionsOf(mode: ProviderMode, options: RunOptions): ExecutorOpt
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: options.maxRetryWaitMs } : {}),
+    ...(options.announceWaits !== undefined ? { announceWaits: options.announceWaits } : {}),
     ...(options.memo !== undefined ? { memo: options.memo } : {}),
   };
 }
