@@ -7,7 +7,10 @@ import { describeNetworkError } from './guard.js';
 import { classifyGeminiError } from './classify-gemini.js';
 import { renderGeminiRequest } from '../wire/render-gemini.js';
 import { boundRequest, malformedBody } from './request-bounds.js';
+import { fetchWithoutForeignRedirects } from './no-redirect.js';
 import { emptyAnswer, readUsageCounts } from './answer-checks.js';
+
+const liveFetch = fetchWithoutForeignRedirects();
 
 /** Where @google/genai sends Gemini API calls when no base URL is given. */
 const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
@@ -63,7 +66,8 @@ export class GeminiProvider implements Provider {
     this.endpoint = options.baseUrl ?? GEMINI_DEFAULT_BASE_URL;
     const httpOptions: { baseUrl?: string; fetch?: SimFetch } = {};
     if (options.baseUrl !== undefined) httpOptions.baseUrl = options.baseUrl;
-    if (options.fetch !== undefined) httpOptions.fetch = options.fetch;
+    // Live, a redirect to another host is refused (no-redirect.ts): the prompt and the key never go there.
+    httpOptions.fetch = options.fetch ?? fetchWithoutForeignRedirects();
     this.clientOptions = { apiKey: options.apiKey, vertexai: false, httpOptions };
   }
 
@@ -94,7 +98,7 @@ export class GeminiProvider implements Provider {
       config.httpOptions = {
         ...config.httpOptions,
         fetch: async (url: string | URL | Request, init?: RequestInit) => {
-          const response = await globalThis.fetch(url, init);
+          const response = await liveFetch(url, init);
           headers = response.headers;
           return response;
         },

@@ -10,6 +10,7 @@ import { classifyOpenAIError } from './classify-openai.js';
 import { encodeOpenAIBody, parseArguments } from '../wire/render-openai.js';
 import { effortFor } from '../contracts/thinking.js';
 import { boundRequest, malformedBody } from './request-bounds.js';
+import { fetchWithoutForeignRedirects } from './no-redirect.js';
 
 export interface OpenAIProviderOptions {
   apiKey: string;
@@ -57,7 +58,8 @@ export class OpenAIProvider implements Provider {
       maxRetries: 0,
       // The simulator's transport when mocked; else the global fetch, looked up per call, so that
       // an HTTP interceptor installed after this client (a cassette, a test's nock) still sees it.
-      fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
+      // Live, a redirect to another host is refused (no-redirect.ts): the prompt never goes there.
+      fetch: options.fetch ?? fetchWithoutForeignRedirects(),
     });
   }
 

@@ -150,3 +150,15 @@ describe('fixtures/bad/live: a dead provider never passes', () => {
     ]);
   });
 });
+
+describe('fixtures/bad/live: a redirect to another host is refused, the prompt never sent there', () => {
+  it.each(['openai', 'gemini'] as const)('%s: a 307 to another host exits 2 naming it; that host sees nothing', async (provider) => {
+    const elsewhere = await loopback.serve(() => (provider === 'openai' ? openaiOk : geminiWith({ promptTokenCount: 10 })));
+    const { code, stderr, out } = await runAgainst(provider, () => ({ status: 307, headers: { location: `${elsewhere.origin}/v1/steal` } }));
+    expect(code, stderr).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(new RegExp(`cannot be used: the provider redirected \\(HTTP 307\\) from .* to another host, ${elsewhere.origin}: refused`));
+    expect(elsewhere.requests).toEqual([]);
+    expect(() => readFileSync(join(out, 'summary.csv'))).toThrow();
+  });
+});
