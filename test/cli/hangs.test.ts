@@ -1,9 +1,10 @@
-import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
+import { transpiledPackage } from '../helpers/transpile.js';
 
 const bad = resolve(import.meta.dirname, '../../fixtures/bad');
 
@@ -53,4 +54,44 @@ describe('fixtures/bad: inputs that would hang a run', () => {
       expect(existsSync(out)).toBe(false);
     });
   });
+});
+
+describe('fixtures/bad/policies: a stopped run ends at once, whatever its units wait for', () => {
+  let main = '';
+  beforeAll(async () => {
+    main = join(await transpiledPackage(), 'dist', 'cli', 'main.js');
+  }, 120_000);
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)(
+    '%s while a policy never answers (a ten-minute limit): exit %i, journal kept, the policy killed',
+    async (signal, exitCode) => {
+      const out = tempDir();
+      const waiting = join(tempDir(), 'waiting.pid');
+      const args = [main, 'run', join(bad, 'policies/never-answers.yaml'), '--out', out, '--workers', '1', '--reports', 'json'];
+      const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CTXBENCH_POLICY_WAITING_FILE: waiting } });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+      // Signalled once the policy waits on its first prepare (full, the unit before it, has finished).
+      const timer = setInterval(() => {
+        if (existsSync(waiting) && readFileSync(waiting, 'utf8').endsWith('\n')) {
+          clearInterval(timer);
+          child.kill(signal);
+        }
+      }, 20);
+      const code = await exited;
+      clearInterval(timer);
+      expect(code, stderr).toBe(exitCode);
+      expect(stderr).toContain(`${signal}: stopping`);
+      const journal = readFileSync(join(out, '.journal.jsonl'), 'utf8').trim().split('\n');
+      expect(journal).toHaveLength(2); // the header and full's unit
+      const result = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { partial: { planned: number; completed: number } };
+      expect(result.partial).toMatchObject({ planned: 2, completed: 1 });
+      expect(isGone(Number(readFileSync(waiting, 'utf8'))), 'the policy still runs').toBe(true);
+    },
+    60_000,
+  );
 });
