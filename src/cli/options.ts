@@ -37,7 +37,7 @@ export function addRequestTimeoutOption(command: Command): Command {
 }
 
 /** The default of `--max-retry-wait`: a provider that asks for longer is not waited for. */
-export const DEFAULT_MAX_RETRY_WAIT_S = 300;
+const DEFAULT_MAX_RETRY_WAIT_S = 300;
 
 /**
  * The `--max-retry-wait <s>` flag of run and sweep (live providers): a retry the provider asks to

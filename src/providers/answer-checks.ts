@@ -5,7 +5,7 @@ import type { Failure } from '../contracts/provider.js';
  * (1M). A usage beyond it (`9e15`) is the provider's bug, not a measurement: billed at any price
  * it would turn a run's cost into nonsense.
  */
-export const MAX_PLAUSIBLE_TOKENS = 100_000_000;
+const MAX_PLAUSIBLE_TOKENS = 100_000_000;
 
 /** One usage field as the provider named it (`usage.prompt_tokens`) and the value it gave, unread. */
 export interface UsageField {
