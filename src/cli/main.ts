@@ -16,6 +16,7 @@ import { register as registerReport } from './commands/report.js';
 import { register as registerCheck } from './commands/check.js';
 import { register as registerMerge } from './commands/merge.js';
 import { register as registerSweep } from './commands/sweep.js';
+import { register as registerTune } from './commands/tune.js';
 import { register as registerCalibrate } from './commands/calibrate.js';
 import { register as registerVerify } from './commands/verify.js';
 import { register as registerValidate } from './commands/validate.js';
@@ -43,6 +44,7 @@ export function buildProgram(deps: CliDeps = {}): Command {
     registerCheck,
     registerMerge,
     registerSweep,
+    registerTune,
     registerCalibrate,
     registerVerify,
     registerValidate,

@@ -38,7 +38,10 @@ export interface IntervalInput {
   summary: { scenario: string; strategy: string };
   steps: readonly PairedStep[];
   logs?: readonly LogSummary[];
-  probes?: { answers: readonly Pick<ProbeAnswer, 'probeId' | 'correct' | 'unanswered'>[]; needed?: readonly Pick<NeededRecord, 'useStep' | 'outcome'>[] };
+  probes?: {
+    answers: readonly Pick<ProbeAnswer, 'probeId' | 'correct' | 'unanswered' | 'invalid'>[];
+    needed?: readonly Pick<NeededRecord, 'useStep' | 'outcome'>[];
+  };
 }
 
 /** One log of a unit, paired with the same log of `full`: the sums the statistics take. */
@@ -118,7 +121,8 @@ function logSample(unit: IntervalInput, full: IntervalInput | undefined, log: Lo
   let correct = 0;
   let asked = 0;
   for (const answer of unit.probes?.answers ?? []) {
-    if (answer.unanswered === true || !answer.probeId.startsWith(`${log.id}/`)) continue;
+    // As answer_recall counts: an ask point not reached, or not valid there (the reader missed it from full's context), is no answer.
+    if (answer.unanswered === true || answer.invalid === true || !answer.probeId.startsWith(`${log.id}/`)) continue;
     asked += 1;
     if (answer.correct) correct += 1;
   }

@@ -51,6 +51,7 @@ export function savingInputOf(unit: UnitResult): SavingInput {
     probeId: answer.probeId,
     correct: answer.correct,
     ...(answer.unanswered !== undefined ? { unanswered: answer.unanswered } : {}),
+    ...(answer.invalid !== undefined ? { invalid: answer.invalid } : {}),
   }));
   return {
     summary: unit.summary,

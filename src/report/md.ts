@@ -224,7 +224,11 @@ function recallCaveat(rows: readonly SummaryRow[], strategies: readonly string[]
 function groupCrashes(rows: readonly SummaryRow[]): Finding[] {
   const groups = new Map<string, Finding>();
   for (const row of rows.filter((r) => r.crashed)) {
-    const text = `crashed (${row.crash_kind ?? 'unknown'}) at step ${row.crash_step ?? '?'} of ${row.steps}`;
+    // Over several logs the unit's steps run on from log to log: a step of them all means nothing to a reader.
+    const text =
+      row.logs !== null
+        ? `crashed (${row.crash_kind ?? 'unknown'}) on ${row.crashed_logs ?? '?'} of ${row.logs} logs`
+        : `crashed (${row.crash_kind ?? 'unknown'}) at step ${row.crash_step ?? '?'} of ${row.steps}`;
     const group = groups.get(text) ?? { kind: 'crash', strategies: [], text };
     group.strategies.push(row.strategy);
     groups.set(text, group);
