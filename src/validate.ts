@@ -1,4 +1,4 @@
-import { LineCounter, isNode, parseDocument, type Document } from 'yaml';
+import { LineCounter, isNode, parseDocument, visit, type Document } from 'yaml';
 import type { z } from 'zod';
 import { InputError } from './errors.js';
 
@@ -77,12 +77,45 @@ export interface LocatedDocument {
  */
 export function readDocument(text: string, file: string): LocatedDocument {
   const counter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter: counter, prettyErrors: false });
+  } catch (error) {
+    throw tooDeep(file, error);
+  }
   const syntax = doc.errors[0];
   if (syntax !== undefined) {
     throw new InputError({ file, line: counter.linePos(syntax.pos[0]).line }, `not valid YAML/JSON: ${syntax.message.split('\n')[0] ?? ''}`);
   }
-  return { data: doc.toJS(), lineOf: (path) => lineOfPath(doc, counter, path) };
+  return { data: toValue(doc, counter, file), lineOf: (path) => lineOfPath(doc, counter, path) };
+}
+
+/**
+ * Aliases a document may expand: a scenario, a price file or a check config has no use for
+ * more, and nine levels of nine (a "billion laughs") would take the memory of the machine.
+ */
+const MAX_ALIAS_COUNT = 100;
+
+/** The document's value; an alias bomb or a nesting deeper than the stack is an InputError. */
+function toValue(doc: Document, counter: LineCounter, file: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    if (!(error instanceof ReferenceError) || !/alias/i.test(error.message)) throw tooDeep(file, error);
+    let line: number | undefined;
+    visit(doc, {
+      Alias(_key, node) {
+        line = node.range === undefined || node.range === null ? undefined : counter.linePos(node.range[0]).line;
+        return visit.BREAK;
+      },
+    });
+    throw new InputError({ file, line }, `its aliases expand to more than ${MAX_ALIAS_COUNT} copies (a "billion laughs"?): write the values out`);
+  }
+}
+
+function tooDeep(file: string, error: unknown): unknown {
+  if (!(error instanceof RangeError)) return error;
+  return new InputError({ file }, 'nests deeper than ctxbench reads (maximum call stack size exceeded)');
 }
 
 /** The line of the deepest node of `path` that exists in the document. */

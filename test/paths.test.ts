@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayPath, givenPath } from '../src/paths.js';
+import { artifactPath, displayPath, givenPath } from '../src/paths.js';
 
 describe('displayPath', () => {
   it('shows a path under the working directory relative to it, and any other path absolute as it is', () => {
@@ -20,5 +20,15 @@ describe('givenPath', () => {
     expect(givenPath('/work/repo/out/')).toBe('/work/repo/out');
     expect(givenPath('../out')).toBe('../out');
     expect(givenPath('/')).toBe('/');
+  });
+});
+
+describe('artifactPath', () => {
+  it('is never absolute: relative to the working directory under it, else to the scenario folder', () => {
+    expect(artifactPath('/work/repo/scenarios/a.yaml', '/work/repo/scenarios', '/work/repo')).toBe('scenarios/a.yaml');
+    expect(artifactPath('/home/ann/logs/a.yaml', '/home/ann/logs', '/work/repo')).toBe('a.yaml');
+    expect(artifactPath('/home/ann/logs/t/x.ctx.jsonl', '/home/ann/logs', '/work/repo')).toBe('t/x.ctx.jsonl');
+    expect(artifactPath('/data/x.ctx.jsonl', '/home/ann/logs', '/work/repo')).toBe('../../../data/x.ctx.jsonl');
+    expect(artifactPath('/home/ann/logs', '/home/ann/logs', '/work/repo')).toBe('logs');
   });
 });

@@ -2,11 +2,12 @@ import type { RunResult } from '../metrics/types.js';
 import type { CheckReport, CheckRules } from './types.js';
 import { InputError } from '../errors.js';
 import { compareResults } from './compare.js';
+import { assertComparable } from './comparable.js';
 import { loadCheckConfig, resolveCheckRules } from './config.js';
 import { readResultFile } from './load-result.js';
 import { findMismatches } from './mismatch.js';
 import { repriceResult } from './reprice.js';
-import type { PriceFile } from '../pricing/file.js';
+import { unmatchedPriceKeys, type PriceFile } from '../pricing/file.js';
 
 export type { CheckReport, CheckRules } from './types.js';
 export { compareResults } from './compare.js';
@@ -41,6 +42,8 @@ export async function checkRun(current: RunResult | string, options: CheckOption
   const baseline = await readResultFile(options.baseline);
   refuseShard(run, typeof current === 'string' ? current : '<run>');
   refuseShard(baseline, options.baseline);
+  assertComparable(run, typeof current === 'string' ? current : '<run>');
+  assertComparable(baseline, options.baseline);
   const mismatches = findMismatches(run, baseline);
   if (mismatches.length > 0 && options.allowMismatch !== true) {
     const shown =
@@ -53,8 +56,17 @@ export async function checkRun(current: RunResult | string, options: CheckOption
       `cannot compare: the run and the baseline are not the same runs (${shown}); --allow-mismatch compares them anyway`,
     );
   }
-  if (options.prices !== undefined) return compareResults(repriceResult(run, options.prices), repriceResult(baseline, options.prices), rules);
-  return compareResults(run, baseline, rules);
+  if (options.prices === undefined) return compareResults(run, baseline, rules);
+  const report = compareResults(repriceResult(run, options.prices), repriceResult(baseline, options.prices), rules);
+  return { ...report, notes: [...report.notes, ...unusedPricesNote(options.prices, [run, baseline])] };
+}
+
+/** A note naming the `--prices` models that price no unit of either result (a typo is otherwise silent). */
+function unusedPricesNote(prices: PriceFile, results: readonly RunResult[]): string[] {
+  const models = [...new Set(results.flatMap((result) => result.scenarios.map((s) => s.model)))].sort();
+  const unused = unmatchedPriceKeys(prices, models);
+  if (unused.length === 0) return [];
+  return [`--prices names models that price no unit of the run or the baseline (not used): ${unused.join(', ')}; their models: ${models.join(', ')}`];
 }
 
 function refuseShard(result: RunResult, file: string): void {

@@ -22,7 +22,9 @@ const resultShape = z.looseObject({
       steps: z.array(z.looseObject({ step: z.number(), status: z.string() })),
     }),
   ),
-  shard: z.looseObject({ index: z.number(), count: z.number(), planned: z.number(), units: z.array(z.number()) }).optional(),
+  shard: z
+    .looseObject({ index: z.number(), count: z.number(), planned: z.number(), units: z.array(z.number()), plan: z.array(z.string()).optional() })
+    .optional(),
 });
 
 /**

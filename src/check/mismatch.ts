@@ -1,7 +1,7 @@
 import type { RunResult, ScenarioInfo } from '../metrics/types.js';
 
 /** What a scenario's numbers depend on: two runs that differ here measured different things. */
-const DEFINING = ['seed', 'transcript', 'provider', 'model', 'window', 'steps'] as const satisfies readonly (keyof ScenarioInfo)[];
+const DEFINING = ['seed', 'provider', 'model', 'window', 'steps'] as const satisfies readonly (keyof ScenarioInfo)[];
 
 /**
  * Why two results do not measure the same runs, one reason a line (none: comparable). Different
@@ -23,6 +23,8 @@ export function findMismatches(run: RunResult, baseline: RunResult): Mismatch[] 
   if (shared.length === 0 && run.scenarios.length > 0 && baseline.scenarios.length > 0) reasons.push({ field: 'scenarios', text: 'no scenario in common' });
   for (const now of shared) {
     const then = before.get(now.name) as ScenarioInfo;
+    const transcript = transcriptMismatch(now, then);
+    if (transcript !== undefined) reasons.push(transcript);
     for (const field of DEFINING) {
       if (now[field] !== then[field])
         reasons.push({
@@ -32,4 +34,19 @@ export function findMismatches(run: RunResult, baseline: RunResult): Mismatch[] 
     }
   }
   return reasons;
+}
+
+/**
+ * Transcripts compare by content where both results hold its hash (the same log at another path
+ * is the same log; another log at the same path is not), else by path as results of before did.
+ */
+function transcriptMismatch(now: ScenarioInfo, then: ScenarioInfo): Mismatch | undefined {
+  const field = `scenarios.${now.name}.transcript`;
+  if (now.transcriptSha256 !== undefined && then.transcriptSha256 !== undefined) {
+    if (now.transcriptSha256 === then.transcriptSha256) return undefined;
+    const at = now.transcript === then.transcript ? ` (both at ${now.transcript})` : ` (${now.transcript} in the run, ${then.transcript} in the baseline)`;
+    return { field, text: `scenario ${now.name}: the transcripts differ in content${at}` };
+  }
+  if (now.transcript === then.transcript) return undefined;
+  return { field, text: `scenario ${now.name}: transcript ${now.transcript} in the run, ${then.transcript} in the baseline` };
 }

@@ -1,4 +1,5 @@
 import type { CheckReport, MeasureDiff, MeasureName, UnitDiff } from './types.js';
+import { escapeControl } from '../control-chars.js';
 import { formatCount } from '../report/terminal.js';
 import { escapeMarkdown } from '../report/md.js';
 import { formatSigned } from './compare.js';
@@ -84,7 +85,7 @@ export function renderCheckMarkdown(report: CheckReport): string {
   }
   if (report.notes.length > 0) out.push('', '### Notes', '', ...report.notes.map((note) => `- ${escapeMarkdown(note)}`));
   out.push('', rulesLine(report));
-  return `${out.join('\n')}\n`;
+  return escapeControl(`${out.join('\n')}\n`);
 }
 
 function rulesLine(report: CheckReport): string {

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { escapeControlDeep } from '../control-chars.js';
 import { writeFileAtomic } from '../report/write.js';
 import type { RunResult } from '../metrics/types.js';
 import { checkRun, renderCheckJunit, renderCheckMarkdown, renderCheckTerminal, type CheckReport, type CheckRules } from '../check/index.js';
@@ -41,7 +42,9 @@ export async function checkAndReport(current: RunResult | string, baseline: stri
       ...(flags.decision !== undefined ? { decision: flags.decision } : {}),
     },
   });
-  if (flags.quiet !== true) process.stdout.write(renderCheckTerminal(report, { color: useColor(process.stdout) }));
+  // A price nothing uses is a typo until shown otherwise: said on stderr too, so --quiet and a CI log show it.
+  for (const note of report.notes) if (note.startsWith('--prices ')) process.stderr.write(`ctxbench: warning: ${note}\n`);
+  if (flags.quiet !== true) process.stdout.write(renderCheckTerminal(escapeControlDeep(report), { color: useColor(process.stdout) }));
   if (flags.md !== undefined) await writeText(flags.md, renderCheckMarkdown(report));
   if (flags.junit !== undefined) await writeText(flags.junit, renderCheckJunit(report));
   const n = report.regressions.length;

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { realpathSync } from 'node:fs';
+import { escapeControl } from '../control-chars.js';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { HarnessError } from '../errors.js';
@@ -68,12 +69,17 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     if (error instanceof HarnessError) {
       // Messages can quote input (a transcript line, a URL): they are redacted like every artifact.
-      process.stderr.write(`ctxbench: ${redactText(error.message)}\n`);
+      // ...and quoted input can hold control characters (ESC sequences, a newline in a label): escaped, one line.
+      process.stderr.write(`ctxbench: ${escapeControl(redactText(error.message), '\t')}\n`);
       return error.exitCode;
     }
     throw error;
   }
 }
+
+/** The exit codes of a run a signal stopped (errors.ts InterruptedError). */
+const STOPPED_BY_SIGINT = 130;
+const STOPPED_BY_SIGTERM = 143;
 
 function isEntryPoint(): boolean {
   const script = process.argv[1];
@@ -117,6 +123,10 @@ if (isEntryPoint()) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
+      // A run stopped by SIGINT / SIGTERM has written its partial reports and journal, and let go of
+      // its lock: it ends now, not when the unit it dropped gives up (a policy that never answers
+      // would hold the process for its whole time limit). What it left running dies with it.
+      if (code === STOPPED_BY_SIGINT || code === STOPPED_BY_SIGTERM) process.exit(code);
     },
     (error: unknown) => {
       process.stderr.write(`ctxbench: internal error: ${redactText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);

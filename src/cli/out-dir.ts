@@ -18,6 +18,7 @@ import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { displayPath } from '../paths.js';
+import { refuseForeignOutDir } from './out-owner.js';
 import {
   JOURNAL_FILE,
   formatJournalHeader,
@@ -46,8 +47,8 @@ interface LockInfo {
 }
 
 /**
- * An `--out` that exists but is not a folder, or that cannot be written, cannot take the reports:
- * exit 2 before any work.
+ * An `--out` that exists but is not a folder, that is not ctxbench's to write (out-owner.ts), or
+ * that cannot be written, cannot take the reports: exit 2 before any work.
  */
 export function checkOutDir(out: string, flag = '--out'): void {
   let info: ReturnType<typeof statSync>;
@@ -65,6 +66,7 @@ export function checkOutDir(out: string, flag = '--out'): void {
   } catch (error) {
     throw notWritable(flag, out, existing, error);
   }
+  refuseForeignOutDir(out, flag);
 }
 
 /** The closest folder of `path` (itself included) that exists. */

@@ -1,4 +1,5 @@
 import type { RunOptions } from '../run/run-suite.js';
+import { escapeControl } from '../control-chars.js';
 
 type UnitEvent = Parameters<NonNullable<RunOptions['onUnit']>>[0];
 
@@ -80,7 +81,7 @@ function createBar(stream: ProgressStream, now: () => number, tickMs: number): P
     if (tally.current === undefined) return;
     // A pseudo-terminal may report 0 columns: assume the classic 80 then.
     const columns = stream.columns !== undefined && stream.columns >= 20 ? stream.columns : 80;
-    const line = fitWidth(describeBar(tally, now()), columns - 1);
+    const line = fitWidth(escapeControl(describeBar(tally, now()), ''), columns - 1);
     stream.write(`\r\x1b[2K${line}`);
     shown = true;
   };
@@ -105,7 +106,7 @@ function createLines(stream: ProgressStream, now: () => number): Progress {
     for (const scenario of tally.finished.splice(0)) {
       const seconds = (now() - scenario.firstStartMs) / 1000;
       stream.write(
-        `ctxbench: scenario ${scenario.name} done (${plural(scenario.ended, 'strategy', 'strategies')}, ${formatElapsed(seconds)}) · ${tally.done}/${tally.total} units\n`,
+        `ctxbench: scenario ${escapeControl(scenario.name, '')} done (${plural(scenario.ended, 'strategy', 'strategies')}, ${formatElapsed(seconds)}) · ${tally.done}/${tally.total} units\n`,
       );
       lastLine = now();
     }
@@ -115,7 +116,7 @@ function createLines(stream: ProgressStream, now: () => number): Progress {
       count(tally, event, now());
       report();
       if (event.phase === 'end' && now() - lastLine >= LINE_INTERVAL_MS) {
-        stream.write(`ctxbench: ${describeLine(tally, now())}\n`);
+        stream.write(`ctxbench: ${escapeControl(describeLine(tally, now()), '')}\n`);
         lastLine = now();
       }
     },

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { escapeControlDeep } from '../control-chars.js';
 import type { RetrySleep } from '../quota/types.js';
 import { runSuite, type RunOptions } from '../run/run-suite.js';
 import { renderReports, reporterNames } from '../report/index.js';
@@ -15,6 +16,7 @@ import type { ProviderMode } from '../contracts/provider.js';
 import type { ShardSpec } from '../run/shard.js';
 import type { DecisionOptions } from '../metrics/recommend.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
+import { markOutDir } from './out-owner.js';
 import { checkOutDir, countJournaled, journalDetails, lockOutDir, openJournal, readJournal, journalPath, type JournalWriter } from './out-dir.js';
 import { isCorpus } from '../metrics/corpus.js';
 import { trapStopSignals } from './signals.js';
@@ -57,6 +59,8 @@ export interface SessionOptions {
   resume: boolean;
   /** Live mode: each request's time limit in ms (`--request-timeout`). */
   requestTimeoutMs?: number;
+  /** Live mode: the longest retry wait in ms (`--max-retry-wait`). */
+  maxRetryWaitMs?: number;
   /** Live mode: how retries wait (default the real sleep; a cassette brings its own). */
   retrySleep?: RetrySleep;
 }
@@ -97,6 +101,8 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
       summaryOnlyCorpus: true,
       ...(options.memo === false ? { memo: false } : {}),
       ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+      ...(options.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: options.maxRetryWaitMs } : {}),
+      announceWaits: !options.quiet,
       onUnit: progress.onUnit,
       signal: trap.signal,
       beforeUnits: async ({ units, fingerprint }) => {
@@ -134,6 +140,7 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
     for (const name of request.reports ?? reporterNames())
       written.push(...(await writeReportFiles(out, renderReports(shown, [name], details), { redact: request.redact })));
     if (result.partial === undefined) journal?.remove();
+    markOutDir(out, written, { prune: true });
     // The terminal is a log: always redacted.
     if (!options.quiet) printSummary(request.redact ? shown : resultForWriting(result, true), written.length, givenPath(options.out), started);
     const stoppedBy = trap.stoppedBy();
@@ -186,7 +193,9 @@ function runOptionsOf(request: RunRequest, cassette: CassetteSession | undefined
   };
 }
 
-function printSummary(result: RunResult, files: number, out: string, started: number): void {
+function printSummary(given: RunResult, files: number, out: string, started: number): void {
+  // Names and reasons come from transcripts: escaped before the table adds colours of its own.
+  const result = escapeControlDeep(given);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   const shard =
     result.shard === undefined ? '' : ` · shard ${result.shard.index}/${result.shard.count} (${result.units.length} of ${result.shard.planned} units)`;

@@ -47,7 +47,7 @@ export interface Figures {
 }
 
 /** Whether `full` ran this scenario to the end, on every log. */
-export function fullCompleted(full: DecisionRow | undefined): boolean {
+function fullCompleted(full: DecisionRow | undefined): boolean {
   if (full === undefined) return false;
   return full.logs !== undefined && full.logs.length > 0 ? full.logs.every((log) => !log.crashed) : !full.summary.crashed;
 }
@@ -120,7 +120,7 @@ export function answerReferences(figures: readonly Figures[], completes: (f: Fig
   for (const scenario of new Set(figures.map((f) => f.scenario))) {
     const here = figures.filter((f) => f.scenario === scenario);
     const full = here.find((f) => f.row.label === REFERENCE);
-    if (full !== undefined && full.crashes === 0 && full.recall !== null) {
+    if (full?.crashes === 0 && full.recall !== null) {
       out.set(scenario, { recall: full.recall, by: null });
       continue;
     }

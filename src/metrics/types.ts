@@ -307,6 +307,13 @@ export interface ScenarioInfo {
   file: string;
   description?: string;
   transcript: string;
+  /**
+   * SHA-256 of the transcript as read (header and events of each log, in order), for a scenario
+   * of transcript files: `check` compares transcripts by it, so the same log at another path (CI
+   * and a laptop) compares and another log at the same path does not. Absent for a synthetic
+   * session (its `transcript` is its generation options) and in results written before.
+   */
+  transcriptSha256?: string;
   provider: ProviderName;
   model: string;
   window: number;
@@ -335,6 +342,12 @@ export interface ShardInfo {
   planned: number;
   /** Plan indices of this shard's units, in the order of `units`. */
   units: number[];
+  /**
+   * Every unit of the whole plan as `scenario · label (strategy) {options}`: shards of one run
+   * have the same plan, which `merge` checks (a shard run with other strategies or `--set` is
+   * another run). Absent in shards written before it was recorded; merge refuses those.
+   */
+  plan?: string[];
 }
 
 /** The versioned, deterministic result of a run (`result.json`). No wall-clock times inside. */

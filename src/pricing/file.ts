@@ -54,3 +54,16 @@ export function priceOverrideFor(prices: PriceFile, model: string): PriceOverrid
   for (const key of Object.keys(prices.models)) if (name.startsWith(key.toLowerCase()) && (best === undefined || key.length > best.length)) best = key;
   return best === undefined ? undefined : prices.models[best];
 }
+
+/**
+ * The `models` keys of a price file that price none of `models` (a typo, or a model the run did
+ * not use): keys no model's name starts with, and keys a longer key wins over for every model.
+ * A single price for every model leaves none out.
+ */
+export function unmatchedPriceKeys(prices: PriceFile, models: readonly string[]): string[] {
+  if (!('models' in prices)) return [];
+  const used = new Set(models.map((model) => priceOverrideFor(prices, model)));
+  return Object.entries(prices.models)
+    .filter(([, override]) => !used.has(override))
+    .map(([key]) => key);
+}

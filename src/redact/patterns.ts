@@ -30,10 +30,30 @@ export const SECRET_RULES: readonly SecretRule[] = [
   },
   { kind: 'anthropic-key', pattern: new RegExp(String.raw`${START}sk-ant-[A-Za-z0-9_\-]{20,}`, 'g') },
   { kind: 'openai-key', pattern: new RegExp(String.raw`${START}sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}`, 'g') },
-  { kind: 'stripe-key', pattern: new RegExp(String.raw`${START}(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}`, 'g') },
+  { kind: 'stripe-key', pattern: new RegExp(String.raw`${START}(?:(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9]{24,})`, 'g') },
   { kind: 'google-api-key', pattern: new RegExp(String.raw`${START}AIza[0-9A-Za-z_\-]{35}`, 'g') },
+  // An OAuth access token (`ya29.…`) and a refresh token (`1//0…`) of Google accounts.
+  { kind: 'google-oauth-token', pattern: new RegExp(String.raw`${START}(?:ya29\.[A-Za-z0-9_\-]{20,}|1//0[A-Za-z0-9_\-]{30,})`, 'g') },
   { kind: 'github-token', pattern: new RegExp(String.raw`${START}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})`, 'g') },
-  { kind: 'slack-token', pattern: new RegExp(String.raw`${START}xox[abposr]-[A-Za-z0-9\-]{10,}`, 'g') },
+  // Personal, deploy, runner, project, CI-job, feed … tokens: `glpat-` and its siblings.
+  { kind: 'gitlab-token', pattern: new RegExp(String.raw`${START}gl(?:pat|dt|rt|ptt|soat|cbt|imt|ffct|oas|agent|ft)-[A-Za-z0-9_\-]{20,}`, 'g') },
+  { kind: 'slack-token', pattern: new RegExp(String.raw`${START}(?:xox[abposre]-[A-Za-z0-9\-]{10,}|xapp-\d-[A-Za-z0-9\-]{10,})`, 'g') },
+  // A webhook URL is its own credential: whoever has it posts to the channel. The host stays.
+  { kind: 'slack-webhook', pattern: /(https?:\/\/hooks\.slack\.com\/)(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{16,}/g, keepGroup: true },
+  {
+    kind: 'discord-webhook',
+    pattern: /(https?:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/)\d+\/[A-Za-z0-9_-]{20,}/g,
+    keepGroup: true,
+  },
+  { kind: 'twilio-key', pattern: new RegExp(String.raw`${START}SK[0-9a-fA-F]{32}${END}`, 'g') },
+  { kind: 'sendgrid-key', pattern: new RegExp(String.raw`${START}SG\.[A-Za-z0-9_\-]{16,}\.[A-Za-z0-9_\-]{16,}`, 'g') },
+  { kind: 'npm-token', pattern: new RegExp(String.raw`${START}npm_[A-Za-z0-9]{36}${END}`, 'g') },
+  { kind: 'pypi-token', pattern: new RegExp(String.raw`${START}pypi-[A-Za-z0-9_\-]{40,}`, 'g') },
+  { kind: 'huggingface-token', pattern: new RegExp(String.raw`${START}hf_[A-Za-z0-9]{30,}${END}`, 'g') },
+  { kind: 'digitalocean-token', pattern: new RegExp(String.raw`${START}do[por]_v1_[a-f0-9]{64}`, 'g') },
+  { kind: 'shopify-token', pattern: new RegExp(String.raw`${START}shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`, 'g') },
+  // Azure Storage / Service Bus / Event Hubs connection strings: the key after its name stays out.
+  { kind: 'azure-key', pattern: /(\b(?:AccountKey|SharedAccessKey|SharedAccessSignature)=)[^;\s"'<>\\]{20,}/g, keepGroup: true },
   { kind: 'aws-access-key', pattern: new RegExp(String.raw`${START}(?:AKIA|ASIA)[0-9A-Z]{16}${END}`, 'g') },
   { kind: 'jwt', pattern: new RegExp(String.raw`${START}eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`, 'g') },
   { kind: 'bearer-token', pattern: /(\bbearer\s+)[A-Za-z0-9._~+/=-]{16,}/gi, keepGroup: true },

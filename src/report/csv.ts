@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { escapeControl } from '../control-chars.js';
 import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import { summaryColumnsOf } from '../metrics/columns.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
@@ -127,16 +128,19 @@ function* unitParts(columns: readonly string[], details: UnitDetails, rowsOf: (u
 }
 
 function toCsv(columns: readonly string[], rows: Row[], header = true): string {
-  return stringify(rows, {
-    header,
-    columns: [...columns],
-    // Reasons and details can quote transcript text; never let a spreadsheet run it as a formula.
-    escape_formulas: true,
-    cast: {
-      boolean: (value) => (value ? 'true' : 'false'),
-      number: formatNumber,
-    },
-  });
+  // A cell can quote transcript text: control characters (ESC sequences) are written escaped.
+  return escapeControl(
+    stringify(rows, {
+      header,
+      columns: [...columns],
+      // Reasons and details can quote transcript text; never let a spreadsheet run it as a formula.
+      escape_formulas: true,
+      cast: {
+        boolean: (value) => (value ? 'true' : 'false'),
+        number: formatNumber,
+      },
+    }),
+  );
 }
 
 /** Dollars keep micro-dollar precision (a step costs fractions of a cent); unpriced is empty. */

@@ -1,3 +1,5 @@
+import { escapeControl } from '../control-chars.js';
+
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -7,11 +9,12 @@ const HTML_ESCAPES: Record<string, string> = {
 };
 
 /**
- * Escapes text for HTML element content and quoted attribute values alike. Every string that can
+ * Escapes text for HTML element content and quoted attribute values alike; control characters
+ * (ESC sequences) are shown escaped. Every string that can
  * come from a transcript, a scenario or a model goes through here before it reaches the page.
  */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
+  return escapeControl(text, '\t\n\r').replace(/[&<>"']/g, (char) => HTML_ESCAPES[char] ?? char);
 }
 
 /** Decimals a number keeps in embedded JSON: plenty for a chart, and small. */

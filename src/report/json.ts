@@ -14,7 +14,7 @@ const UNITS_MARK = '\u0000ctxbench-units\u0000';
  * every strategy makes a file larger than V8's longest string.
  */
 export function renderJson(result: RunResult, details: UnitDetails = detailsOf(result)): ReportFile[] {
-  const frame = `${JSON.stringify({ ...result, units: UNITS_MARK }, roundFractions, 2)}\n`;
+  const frame = escapeC1(`${JSON.stringify({ ...result, units: UNITS_MARK }, roundFractions, 2)}\n`);
   const mark = JSON.stringify(UNITS_MARK);
   const at = frame.indexOf(mark);
   if (details.count === 0) return [{ file: 'result.json', contents: frame.replace(mark, '[]') }];
@@ -24,12 +24,23 @@ export function renderJson(result: RunResult, details: UnitDetails = detailsOf(r
       for (let i = 0; i < details.count; i++) {
         // A unit sits two levels deep (the result's keys, then the array): four spaces more per line.
         // JSON strings hold no raw newline, so every newline is the layout's own.
-        const text = `    ${JSON.stringify(details.load(i), roundFractions, 2).replace(/\n/g, '\n    ')}`;
+        const text = `    ${escapeC1(JSON.stringify(details.load(i), roundFractions, 2)).replace(/\n/g, '\n    ')}`;
         yield i < details.count - 1 ? `${text},\n` : `${text}\n  ]`;
       }
       yield frame.slice(at + mark.length);
     }),
   ];
+}
+
+// DEL and the C1 controls: what this must match.
+const C1 = /[\u007F-\u009F]/g;
+
+/**
+ * JSON escapes the C0 controls itself but writes DEL and C1 (U+009B, a terminal's CSI) raw: these
+ * become `\u009b`-style escapes, the same JSON value, so `cat result.json` cannot drive a terminal.
+ */
+function escapeC1(json: string): string {
+  return json.replace(C1, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**

@@ -142,9 +142,11 @@ export function escapeXml(text: string): string {
   return escapeXmlText(text).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 }
 
-// The characters XML 1.0 forbids (controls, lone surrogates) are exactly what this must match.
-// eslint-disable-next-line no-control-regex
-const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// The characters XML 1.0 forbids (controls, lone surrogates) and those it discourages (DEL, C1:
+// U+009B is a terminal's CSI) are exactly what this must match.
+const XML_FORBIDDEN =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Text for XML element content: like `escapeXml`, but line breaks stay as they are. */
 export function escapeXmlText(text: string): string {

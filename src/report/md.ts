@@ -1,4 +1,5 @@
 import { describePartial, describeSeed, describeSkipped } from './notes.js';
+import { escapeControl } from '../control-chars.js';
 import { strategyCrashReasons } from '../metrics/crash-reasons.js';
 import type { RunResult, ScenarioInfo, SummaryRow } from '../metrics/types.js';
 import type { Recommendation } from '../metrics/recommendation.js';
@@ -119,7 +120,8 @@ export function renderMarkdown(result: RunResult): ReportFile[] {
   const kept = fitBlocks(header.length + note.length, blocks);
   if (kept.length < blocks.length) note = `${note}\n\n_${blocks.length - kept.length} more scenarios in summary.csv._`.trim();
   const contents = [header, ...(note === '' ? [] : [note]), ...kept].join('\n\n');
-  return [{ file: 'summary.md', contents: `${contents}\n` }];
+  // Text from transcripts (a model's name, a crash reason) can hold ESC sequences: never raw in the file.
+  return [{ file: 'summary.md', contents: escapeControl(`${contents}\n`) }];
 }
 
 /** The decision first (issue 27): what to ship and why, the runner-up, what was excluded and why. */
@@ -268,7 +270,7 @@ function scenarioNames(result: RunResult): string[] {
  * (GitHub renders inline HTML) are escaped, line breaks become spaces.
  */
 export function escapeMarkdown(text: string): string {
-  return text
+  return escapeControl(text)
     .replace(/\r?\n|\r/g, ' ')
     .replace(/[\\`*_[\]|#~!]/g, (char) => `\\${char}`)
     .replace(/&/g, '&amp;')

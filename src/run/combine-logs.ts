@@ -5,7 +5,7 @@ import type { PreparedLog } from './prepared-scenario.js';
 import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { aggregateProbes, curveRetention } from '../probes/aggregate.js';
-import { displayPath } from '../paths.js';
+import { artifactPath } from '../paths.js';
 import { CORPUS_LOGS } from '../metrics/corpus.js';
 
 /** One log of a scenario and what one strategy made of it. */
@@ -31,8 +31,8 @@ interface Offset {
  * strategy held 5.7 GB with them; the retention figures are reduced from the curves first, so they
  * are the same either way). Pure.
  */
-export function combineLogResults(parts: readonly LogResult[]): UnitResult {
-  const combiner = createLogCombiner();
+export function combineLogResults(parts: readonly LogResult[], base = '.'): UnitResult {
+  const combiner = createLogCombiner(base);
   for (const part of parts) combiner.add(part);
   return combiner.finish();
 }
@@ -42,7 +42,8 @@ export function combineLogResults(parts: readonly LogResult[]): UnitResult {
  * into the unit's as it comes, so that a unit of a corpus is never held twice (every log's result,
  * and the unit made of them).
  */
-export function createLogCombiner(): { add(part: LogResult): void; finish(): UnitResult } {
+/** `base`: the scenario file's folder, which log paths outside the working directory are shown relative to. */
+export function createLogCombiner(base: string): { add(part: LogResult): void; finish(): UnitResult } {
   let first: UnitResult | undefined;
   const steps: StepRecord[] = [];
   const events: RunEvent[] = [];
@@ -58,7 +59,7 @@ export function createLogCombiner(): { add(part: LogResult): void; finish(): Uni
       for (const s of result.steps) steps.push({ ...s, step: s.step + at.step, atMs: s.atMs + at.atMs });
       for (const e of result.events) events.push(shiftEvent(e, at));
       const id = log.transcript.header.id;
-      logs.push({ transcript: displayPath(log.file), id, firstStep: at.step, summary: result.summary });
+      logs.push({ transcript: artifactPath(log.file, base), id, firstStep: at.step, summary: result.summary });
       if (result.summary.crashed) crashedLogs += 1;
       // At corpus scale the retention curves (a point per probe per step: most of a unit's weight)
       // are reduced to their shares as they come; no chart of a corpus draws them (report/html-corpus.ts).

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { tokenizerForModel } from '../tokens/tokenizer.js';
 import type { ProviderMode } from '../contracts/provider.js';
 import type { UnitResult } from '../metrics/types.js';
@@ -44,6 +45,10 @@ export interface ExecutorOptions {
   cacheDir?: string;
   /** Live mode: each request's time limit in ms (`--request-timeout`); absent: none. */
   requestTimeoutMs?: number;
+  /** Live mode: a retry wait longer than this ends the unit at once, with the reason (`--max-retry-wait`). */
+  maxRetryWaitMs?: number;
+  /** Live mode: print a line on stderr while a retry waits (not with `--quiet`). */
+  announceWaits?: boolean;
   /** False: the run keeps no memo (memo.ts); the results are the same. Default true. */
   memo?: boolean;
   /**
@@ -243,7 +248,7 @@ async function runPlannedUnit(
 ): Promise<UnitResult> {
   const { logs } = ready.prepared;
   if (logs === undefined) return runLog(unit, ready, ready.prepared, options, cache, retrySleep, `${unit.spec.label}/`);
-  const combiner = createLogCombiner();
+  const combiner = createLogCombiner(dirname(ready.prepared.scenario.file));
   // Each log is a session of its own (its own clock, quota and simulator); the prefix keeps the
   // fault draws of one log independent of the others.
   // A corpus's logs share almost no text: what one log memoized is dropped before the next, and a
@@ -324,9 +329,30 @@ async function runLog(
       tokenizer,
       ...(observer !== undefined ? { observer } : {}),
       ...(probes?.needed !== undefined ? { needed: probes.needed } : {}),
-      ...(retrySleep !== undefined ? { retrySleep } : {}),
+      ...(retrySleep !== undefined
+        ? { retrySleep: options.announceWaits === true ? announceWaits(retrySleep, `${scenario.name} · ${unit.spec.label}`) : retrySleep }
+        : {}),
+      ...(options.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: options.maxRetryWaitMs } : {}),
     });
   } finally {
     simulator?.uninstall();
   }
+}
+
+/** A live wait shorter than this passes without a line. */
+const ANNOUNCED_WAIT_MS = 1000;
+
+/**
+ * `sleep`, with a line on stderr as a long wait starts (`ctxbench: s · full: the provider refused
+ * (rate-limit); retrying in 60 s`), so a live run that waits out a provider is seen waiting, not
+ * hung. The line is the unit's: worker threads write it through the process's stderr.
+ */
+function announceWaits(sleep: RetrySleep, unitName: string): RetrySleep {
+  return (delayMs, reason) => {
+    if (delayMs >= ANNOUNCED_WAIT_MS) {
+      const why = reason === undefined ? '' : ` (${reason})`;
+      process.stderr.write(`ctxbench: ${unitName}: the provider refused${why}; retrying in ${Math.round(delayMs / 1000)} s\n`);
+    }
+    return sleep(delayMs, reason);
+  };
 }

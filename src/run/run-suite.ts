@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
 import type { ProviderMode } from '../contracts/provider.js';
 import type { RunResult, ScenarioInfo, UnitResult } from '../metrics/types.js';
 import type { Scenario, StrategySpec } from '../scenario/types.js';
 import type { Transcript } from '../transcript/types.js';
 import { RESULT_SCHEMA_VERSION } from '../metrics/types.js';
+import { distinctScenarios } from '../scenario/distinct-names.js';
 import { expandScenarioPaths, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { DEFAULT_SEED, type ScenarioOverrides } from '../scenario/resolve.js';
 import { applySavingVsFull, type SavingInput } from '../metrics/summarize.js';
@@ -10,11 +13,11 @@ import { savingInputOf, summaryOnly } from '../metrics/summary-only.js';
 import type { DecisionOptions } from '../metrics/recommend.js';
 import { recommendRun } from './recommend-run.js';
 import { VERSION } from '../version.js';
-import { displayPath } from '../paths.js';
+import { artifactPath, displayPath } from '../paths.js';
 import { formatLocation, InputError, UsageError } from '../errors.js';
 import { completeProbes, prepareLoadedScenario, type PrepareOptions } from './execute-unit.js';
 import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
-import { describeShard, selectShard, type ShardSpec } from './shard.js';
+import { describeShard, planEntry, selectShard, type ShardSpec } from './shard.js';
 import { runPlannedUnits, startUnitWorkers, stopUnitWorkers, type StartedWorkers, type UnitProgress } from './workers.js';
 import type { ExecutorOptions } from './execute-unit.js';
 import { preflightLiveProviders } from './preflight.js';
@@ -62,6 +65,10 @@ export interface RunOptions {
   cacheDir?: string;
   /** Live mode: each request's time limit in ms (`--request-timeout`); absent: none. */
   requestTimeoutMs?: number;
+  /** Live mode: a retry wait longer than this ends its unit at once, with the reason (`--max-retry-wait`); absent: none. */
+  maxRetryWaitMs?: number;
+  /** Live mode: print a line on stderr as a long retry wait starts. */
+  announceWaits?: boolean;
   /**
    * False: keep no memo (`--no-memo`, docs/performance.md): every count, index and request part is
    * computed again at each use. The results are byte-identical; only the time differs. Default true.
@@ -108,6 +115,8 @@ function executorOptionsOf(mode: ProviderMode, options: RunOptions): ExecutorOpt
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: options.maxRetryWaitMs } : {}),
+    ...(options.announceWaits !== undefined ? { announceWaits: options.announceWaits } : {}),
     ...(options.memo !== undefined ? { memo: options.memo } : {}),
   };
 }
@@ -128,7 +137,7 @@ export async function prepareScenarios(paths: string[], overrides: ScenarioOverr
   const loaded: LoadedScenario[] = [];
   for (const file of files) loaded.push(await loadScenarioFile(file, overrides.from !== undefined ? { from: overrides.from } : {}));
   const prepared: PreparedScenario[] = [];
-  for (const l of loaded) prepared.push(refuseEmpty(await prepareLoadedScenario(l, overrides, options)));
+  for (const l of distinctScenarios(loaded)) prepared.push(refuseEmpty(await prepareLoadedScenario(l, overrides, options)));
   return prepared;
 }
 
@@ -163,6 +172,7 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
   if (planned.length === 0) throw new UsageError(`nothing to run: no strategy units in ${options.scenarios.map((p) => displayPath(p)).join(', ')}`);
   const units = options.shard === undefined ? planned : selectShard(planned, options.shard);
   const byKey = new Map(prepared.map((p) => [scenarioKey({ file: p.scenario.file, overrides }), p]));
+  const plan = planned.map((unit) => planEntry(byKey.get(scenarioKey(unit.scenario))?.scenario.name ?? '', unit.spec));
   if (early) await Promise.all(prepared.map(completeProbes));
   if (mode === 'live') await preflightLiveProviders(units, byKey, options);
   const done = (await options.beforeUnits?.({ units, fingerprint: fingerprintRun(prepared, units, mode) })) ?? new Map<number, UnitResult>();
@@ -196,7 +206,7 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
     mode,
     scenarios,
     units: results,
-    ...(options.shard !== undefined ? { shard: describeShard(options.shard, planned.length, units) } : {}),
+    ...(options.shard !== undefined ? { shard: describeShard(options.shard, plan, units) } : {}),
     ...(results.length < units.length
       ? { partial: { planned: units.length, completed: results.length, reason: String(options.signal?.reason ?? 'stopped') } }
       : {}),
@@ -319,13 +329,27 @@ class FinishedUnits {
   }
 }
 
+/** The SHA-256 of transcripts as read: each log's header and events, one JSON line each, in order. */
+function transcriptDigest(transcripts: readonly Transcript[]): string {
+  const hash = createHash('sha256');
+  for (const transcript of transcripts) {
+    hash.update(`${JSON.stringify(transcript.header)}\n`);
+    for (const event of transcript.events) hash.update(`${JSON.stringify(event)}\n`);
+  }
+  return hash.digest('hex');
+}
+
 function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[]): ScenarioInfo {
   const steps = transcripts.reduce((n, t) => n + countSteps(t), 0);
   return {
     name: scenario.name,
-    file: displayPath(scenario.file),
+    file: artifactPath(scenario.file, dirname(scenario.file)),
     ...(scenario.description !== undefined ? { description: scenario.description } : {}),
-    transcript: scenario.transcript.kind === 'file' ? displayPath(scenario.transcript.path) : `synthetic:${JSON.stringify(scenario.transcript.options)}`,
+    transcript:
+      scenario.transcript.kind === 'file'
+        ? artifactPath(scenario.transcript.path, dirname(scenario.file))
+        : `synthetic:${JSON.stringify(scenario.transcript.options)}`,
+    ...(scenario.transcript.kind === 'file' ? { transcriptSha256: transcriptDigest(transcripts) } : {}),
     provider: scenario.provider,
     model: scenario.model,
     window: scenario.window,

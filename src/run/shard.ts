@@ -1,5 +1,6 @@
 import type { RunResult, ShardInfo, UnitResult } from '../metrics/types.js';
 import type { PlannedUnit } from './plan.js';
+import type { StrategySpec } from '../strategies/types.js';
 import { applySavingVsFull } from '../metrics/summarize.js';
 import type { DecisionOptions } from '../metrics/recommend.js';
 import { recommendRun } from './recommend-run.js';
@@ -32,9 +33,25 @@ export function selectShard(units: readonly PlannedUnit[], shard: ShardSpec): Pl
   return units.filter((unit) => unit.index % shard.count === shard.index - 1);
 }
 
-/** What a shard's result records about itself. */
-export function describeShard(shard: ShardSpec, planned: number, units: readonly PlannedUnit[]): ShardInfo {
-  return { index: shard.index, count: shard.count, planned, units: units.map((unit) => unit.index) };
+/** What a shard's result records about itself: its place and the whole plan (`planEntry` of each planned unit). */
+export function describeShard(shard: ShardSpec, plan: readonly string[], units: readonly PlannedUnit[]): ShardInfo {
+  return { index: shard.index, count: shard.count, planned: plan.length, units: units.map((unit) => unit.index), plan: [...plan] };
+}
+
+/**
+ * One planned unit as the shards of a run must agree on it: the scenario's name, the label, the
+ * strategy (pipeline stages included) and its options as given. No path: a policy's file may be
+ * elsewhere on the machine of another shard.
+ */
+export function planEntry(scenario: string, spec: StrategySpec): string {
+  return `${scenario} · ${describeSpec(spec)}`;
+}
+
+function describeSpec(spec: StrategySpec): string {
+  const name = spec.label === spec.strategy ? spec.label : `${spec.label} (${spec.strategy})`;
+  const options = Object.keys(spec.options).length > 0 ? ` ${JSON.stringify(spec.options)}` : '';
+  const stages = spec.stages !== undefined ? ` [${spec.stages.map(describeSpec).join(' → ')}]` : '';
+  return `${name}${options}${stages}`;
 }
 
 /** A result read from a file, for messages that name the file. */
@@ -93,11 +110,32 @@ function assertSameRun(first: ShardFile, other: ShardFile, reference: ShardInfo,
     ['shard.planned', reference.planned, shard.planned],
     ['scenarios', JSON.stringify(first.result.scenarios), JSON.stringify(other.result.scenarios)],
   ];
+  assertSamePlan(first, other, reference, shard);
   for (const [field, expected, actual] of checks) {
     if (expected === actual) continue;
     const shown = field === 'scenarios' ? 'different scenarios' : `${String(actual)}, not ${String(expected)} as in ${first.file}`;
     throw new InputError({ file: other.file, field }, `is not a shard of the same run: ${shown}`);
   }
+}
+
+/** Shards of one run have one plan: the same strategies, labels and options for every unit. */
+function assertSamePlan(first: ShardFile, other: ShardFile, reference: ShardInfo, shard: ShardInfo): void {
+  for (const [file, info] of [
+    [first.file, reference],
+    [other.file, shard],
+  ] as const) {
+    if (info.plan === undefined)
+      throw new InputError({ file, field: 'shard.plan' }, 'records no plan (written by an earlier ctxbench): run the shard again to merge it');
+  }
+  const expected = reference.plan as string[];
+  const actual = shard.plan as string[];
+  const at = range(Math.max(expected.length, actual.length)).find((i) => expected[i] !== actual[i]);
+  if (at === undefined) return;
+  const unit = (plan: string[]): string => (plan[at] === undefined ? 'no unit' : `"${plan[at]}"`);
+  throw new InputError(
+    { file: other.file, field: `shard.plan.${at}` },
+    `is not a shard of the same run: plan unit ${at + 1} is ${unit(actual)}, not ${unit(expected)} as in ${first.file} (other strategies or --set)`,
+  );
 }
 
 function assertEveryShard(files: readonly ShardFile[], shards: readonly ShardInfo[]): void {

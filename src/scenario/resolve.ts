@@ -1,3 +1,4 @@
+import { importerNames } from '../transcript/importers/index.js';
 import type { ProviderName } from '../contracts/provider.js';
 import type { CacheEstimate } from '../cache/families.js';
 import type { OnCrash, Scenario, StrategySpec, TranscriptSource } from './types.js';
@@ -167,9 +168,10 @@ function resolveProbes(loaded: LoadedScenario, transcript: TranscriptFacts): Pic
   };
 }
 
-/** An imported agent log with no probe events: what `probes: generate` is the default for. */
+/** An agent's own log (read by an importer: its format is one's name) with no probe events: what `probes: generate` is the default for. */
 function isRealLog(transcript: TranscriptFacts): boolean {
-  return transcript.header.source?.format !== undefined && !transcript.events.some((event) => event.type === 'probe');
+  const format = transcript.header.source?.format;
+  return format !== undefined && importerNames().includes(format) && !transcript.events.some((event) => event.type === 'probe');
 }
 
 /** Turns the scenario's strategy entries into specs; none listed means every registered strategy. */

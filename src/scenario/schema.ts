@@ -3,11 +3,22 @@ import { contextRotSchema } from './context-rot.js';
 
 const positiveInt = z.number().int().positive();
 
+/**
+ * A label is a report's row and column name, a header of the simulator's requests and a line of
+ * the terminal: one line of printable text (a newline in it broke every one of them).
+ */
+const label = z
+  .string()
+  .min(1)
+  // The control characters are what the label must not hold.
+  // eslint-disable-next-line no-control-regex
+  .regex(/^[^\u0000-\u001F\u007F-\u009F]+$/, 'a label is one line of printable text: no newline, tab or control character');
+
 const strategyEntry: z.ZodType<unknown> = z.lazy(() =>
   z.union([
     z.string().min(1),
     z.strictObject({
-      label: z.string().min(1).optional(),
+      label: label.optional(),
       strategy: z.string().min(1).optional(),
       options: z.record(z.string(), z.unknown()).optional(),
       pipeline: z.array(strategyEntry).min(1).optional(),

@@ -21,7 +21,7 @@ export interface TuneOptions extends Omit<RunOptions, 'specsOf' | 'shard' | 'dec
 }
 
 /** One round of the search: the points it ran. */
-export interface TuneRound {
+interface TuneRound {
   round: number;
   /** Lattice steps between a survivor and the neighbours tried this round, on its widest axis (the coarse grid's first). */
   stride: number;

@@ -1,10 +1,12 @@
 import { open } from 'node:fs/promises';
+import { describeTooDeep } from './json-depth.js';
 import { createInterface } from 'node:readline';
 import type { z } from 'zod';
 import { InputError } from '../errors.js';
 import { eventSchemas, isEventType, sessionHeaderSchema } from './schema.js';
 import type { MessageEvent, SessionHeader, SkippedLine, Transcript, TranscriptEvent } from './types.js';
 import { describeSchemaError } from '../validate.js';
+import { refuseIrregularFile } from '../paths.js';
 
 export interface ReadOptions {
   /** Skip invalid event lines (recorded in `transcript.skipped`) instead of failing. A broken header is always fatal. */
@@ -25,6 +27,7 @@ type LineResult<T> = { ok: true; value: T } | { ok: false; error: LineProblem };
  * @throws InputError naming file, line and field for the first invalid line (unless lenient).
  */
 export async function readTranscript(file: string, options: ReadOptions = {}): Promise<Transcript> {
+  await refuseIrregularFile(file, 'the transcript');
   let handle;
   try {
     handle = await open(file, 'r');
@@ -133,6 +136,8 @@ function parseJsonObject(text: string): LineResult<Record<string, unknown>> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { ok: false, error: { problem: 'a line must be a JSON object' } };
   }
+  const deep = describeTooDeep(value);
+  if (deep !== undefined) return { ok: false, error: deep };
   return { ok: true, value: value as Record<string, unknown> };
 }
 

@@ -75,6 +75,7 @@ describe('redaction by default', () => {
     expect(code).toBe(0);
     const files = readAll(out);
     expect([...files.keys()].sort()).toEqual([
+      '.ctxbench-out',
       'events.csv',
       'index.html',
       'junit.xml',

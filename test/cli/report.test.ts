@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cli } from '../helpers/cli.js';
+import { OUT_MARKER } from '../../src/cli/out-owner.js';
 import { tempDir } from '../helpers/temp.js';
 
 const suite = resolve(import.meta.dirname, '../../scenarios/tpm-limited.yaml');
@@ -22,10 +23,14 @@ describe('ctxbench report', () => {
     const out = tempDir();
     const { code, stdout } = await cli(['report', join(run, 'result.json'), '--out', out]);
     expect(code).toBe(0);
-    const files = readdirSync(out).sort();
-    expect(files).toEqual(['events.csv', 'index.html', 'junit.xml', 'probes.csv', 'steps.csv', 'summary.csv', 'summary.md']);
+    const files = readdirSync(out)
+      .filter((file) => file !== OUT_MARKER)
+      .sort();
+    expect(readdirSync(out)).toContain(OUT_MARKER);
+    expect(files).toEqual(['events.csv', 'index.html', 'junit.xml', 'needed.csv', 'probes.csv', 'steps.csv', 'summary.csv', 'summary.md']);
     for (const file of files) expect(readFileSync(join(out, file), 'utf8'), file).toBe(readFileSync(join(run, file), 'utf8'));
-    expect(stdout).toMatch(/^wrote 7 files to .+\/\n$/);
+    // The decision first, remade from the result, as run prints it (issue 34: report printed none).
+    expect(stdout).toMatch(/^Recommendation: ship \S+.*\n {2}why: [^\n]+\n[^]*\nwrote 8 files to .+\/\n$/);
   });
 
   it('makes the recommendation again under the flags given; summary.md leads with it', async () => {
@@ -51,7 +56,7 @@ describe('ctxbench report', () => {
     const { code, stderr } = await cli(['report', join(dir, 'result.json'), '--reports', 'md,junit', '--quiet']);
     expect(code).toBe(0);
     expect(stderr).toBe('');
-    expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'result.json', 'summary.md']);
+    expect(readdirSync(dir).sort()).toEqual([OUT_MARKER, 'junit.xml', 'result.json', 'summary.md']);
     expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toBe(readFileSync(join(run, 'summary.md'), 'utf8'));
   });
 
@@ -61,7 +66,7 @@ describe('ctxbench report', () => {
     const { code, stderr } = await cli(['report', join(dir, 'result.json'), '--format', 'md', '--quiet']);
     expect(code).toBe(0);
     expect(stderr).toBe('ctxbench: report --format is deprecated: use --reports\n');
-    expect(readdirSync(dir).sort()).toEqual(['result.json', 'summary.md']);
+    expect(readdirSync(dir).sort()).toEqual([OUT_MARKER, 'result.json', 'summary.md']);
     expect((await cli(['report', '--help'])).stdout).not.toContain('--format');
   });
 

@@ -46,4 +46,50 @@ export const PLANTED: readonly { kind: string; text: string; secret: string }[] 
     secret: 'MIIEowIBAAKCAQEA7Vx1kq3Lm2Pq9Rt',
   },
   { kind: 'high-entropy', text: 'the deploy secret is Qm9vYmFyQmF6UXV4N0x5ZG5kMzJ4a2Jx7Tz', secret: 'Qm9vYmFyQmF6UXV4N0x5ZG5kMzJ4a2Jx7Tz' },
+  { kind: 'gitlab-token', text: 'git push https://oauth2:glpat-Xy12Ab34Cd56Ef78Gh90@gitlab.example.test/g/p', secret: 'glpat-Xy12Ab34Cd56Ef78Gh90' },
+  {
+    kind: 'slack-webhook',
+    text: 'curl -X POST https://hooks.slack.com/services/T0FAKE0001/B0FAKE0002/FakeWebhookSecret0123abcd -d @msg.json',
+    secret: 'T0FAKE0001/B0FAKE0002/FakeWebhookSecret0123abcd',
+  },
+  {
+    kind: 'discord-webhook',
+    text: 'DISCORD=https://discord.com/api/webhooks/123456789012345678/Fake-Discord_Webhook0123456789abcdefXYZ',
+    secret: 'Fake-Discord_Webhook0123456789abcdefXYZ',
+  },
+  {
+    kind: 'slack-token',
+    text: 'app token xapp-1-A0FAKE0001-1234567890123-fakeappleveltoken0123',
+    secret: 'xapp-1-A0FAKE0001-1234567890123-fakeappleveltoken0123',
+  },
+  { kind: 'stripe-key', text: 'restricted rk_live_51FakeRestrictedKey0123456789', secret: 'rk_live_51FakeRestrictedKey0123456789' },
+  { kind: 'twilio-key', text: 'TWILIO_API_KEY_SID SK0123456789abcdef0123456789abcdef in the env', secret: 'SK0123456789abcdef0123456789abcdef' },
+  {
+    kind: 'sendgrid-key',
+    text: 'sendgrid SG.FakeSendGridKey012345.FakeSendGridSecret0123456789abcdefghijklmnopq',
+    secret: 'SG.FakeSendGridKey012345.FakeSendGridSecret0123456789abcdefghijklmnopq',
+  },
+  { kind: 'npm-token', text: '//registry.npmjs.org/:_authToken=npm_FakeNpmToken0123456789abcdefghijklmn', secret: 'npm_FakeNpmToken0123456789abcdefghijklmn' },
+  {
+    kind: 'pypi-token',
+    text: 'twine upload -p pypi-AgEIcHlwaS5vcmcFakePyPIToken0123456789abcdefghijklmnopqrstuvwxyz',
+    secret: 'pypi-AgEIcHlwaS5vcmcFakePyPIToken0123456789abcdefghijklmnopqrstuvwxyz',
+  },
+  {
+    kind: 'azure-key',
+    text: 'DefaultEndpointsProtocol=https;AccountName=fakeacct;AccountKey=FakeAzureStorageKey0123456789+abc/def==;EndpointSuffix=core.windows.net',
+    secret: 'FakeAzureStorageKey0123456789+abc/def==',
+  },
+  { kind: 'google-oauth-token', text: 'Authorization: OAuth ya29.a0FakeGoogleAccessToken0123456789abc', secret: 'ya29.a0FakeGoogleAccessToken0123456789abc' },
+  {
+    kind: 'huggingface-token',
+    text: 'huggingface-cli login --token hf_FakeHuggingFaceToken0123456789abcdef',
+    secret: 'hf_FakeHuggingFaceToken0123456789abcdef',
+  },
+  {
+    kind: 'digitalocean-token',
+    text: 'doctl auth init -t dop_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+    secret: 'dop_v1_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
+  },
+  { kind: 'shopify-token', text: 'X-Shopify-Access-Token shpat_0123456789abcdef0123456789abcdef', secret: 'shpat_0123456789abcdef0123456789abcdef' },
 ];

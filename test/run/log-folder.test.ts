@@ -39,7 +39,7 @@ describe('a folder of logs named to run', () => {
     const dir = logFolder();
     const note = await describeAdHocScenarios([dir], { window: 100_000 }, []);
     expect(note).toMatch(/is a folder of 3 logs, not a scenario: run as this ad-hoc scenario, one corpus over them/);
-    expect(note).toMatch(/transcript: .*\/     # 3 logs: 2 claude-code, 1 codex/);
+    expect(note).toMatch(/transcript: .*\/ {5}# 3 logs: 2 claude-code, 1 codex/);
     expect(note).toContain('window: 100000     # from --window');
     expect(note).toMatch(/probes: generate {5}# logs hold no probes/);
   });

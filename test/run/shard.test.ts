@@ -32,11 +32,13 @@ describe('selectShard', () => {
       [2, 5, 8],
     ]);
     expect(selectShard(units, { index: 1, count: 1 })).toEqual(units);
-    expect(describeShard({ index: 2, count: 3 }, 11, selectShard(units, { index: 2, count: 3 }))).toEqual({
+    const plan = units.map((u) => `s · full ${u.index}`);
+    expect(describeShard({ index: 2, count: 3 }, plan, selectShard(units, { index: 2, count: 3 }))).toEqual({
       index: 2,
       count: 3,
       planned: 11,
       units: [1, 4, 7, 10],
+      plan,
     });
   });
 });
@@ -66,10 +68,11 @@ describe('mergeShards', () => {
   it('joins 3 shards into exactly the unsharded result', async () => {
     const whole = renderJson(await runSuite({ scenarios: [dir] }))[0]?.contents;
     const shards = await shardsOf(3);
+    const plan = ['small · full', 'small · rolling-window', 'small · codex-rebuild', 'small · rw2 (rolling-window) {"groups":2}'];
     expect(shards.map((s) => s.result.shard)).toEqual([
-      { index: 1, count: 3, planned: 4, units: [0, 3] },
-      { index: 2, count: 3, planned: 4, units: [1] },
-      { index: 3, count: 3, planned: 4, units: [2] },
+      { index: 1, count: 3, planned: 4, units: [0, 3], plan },
+      { index: 2, count: 3, planned: 4, units: [1], plan },
+      { index: 3, count: 3, planned: 4, units: [2], plan },
     ]);
     expect(shards[1]?.result.units[0]?.summary.saving_vs_full).toBeNull();
     expect(renderJson(mergeShards(shards))[0]?.contents).toBe(whole);
@@ -112,5 +115,18 @@ describe('mergeShards', () => {
     const gap = { ...c, result: { ...c.result, units: [], shard: { ...c.result.shard!, units: [] } } };
     expect(() => mergeShards([a, b, gap])).toThrow(/units missing from every shard: 2/);
     expect(() => mergeShards([])).toThrow(/at least one/);
+  });
+
+  it('refuses shards of runs with other strategies or other options, naming the first unit that differs', async () => {
+    const [a, b] = (await shardsOf(2)) as [ShardFile, ShardFile];
+    const withPlan = (plan: string[] | undefined): ShardFile => ({ ...b, result: { ...b.result, shard: { ...b.result.shard!, plan } } as RunResult });
+    const plan = b.result.shard!.plan!;
+    expect(() => mergeShards([a, withPlan([plan[0]!, 'small · gatekeeper', ...plan.slice(2)])])).toThrow(
+      /shard-2\.json \(field shard\.plan\.1\): is not a shard of the same run: plan unit 2 is "small · gatekeeper", not "small · rolling-window" as in shard-1\.json/,
+    );
+    expect(() => mergeShards([a, withPlan([...plan.slice(0, 3), 'small · rw2 (rolling-window) {"groups":1}'])])).toThrow(
+      /plan unit 4 is "small · rw2 \(rolling-window\) \{"groups":1\}", not "small · rw2 \(rolling-window\) \{"groups":2\}"/,
+    );
+    expect(() => mergeShards([a, withPlan(undefined)])).toThrow(/shard-2\.json \(field shard\.plan\): records no plan/);
   });
 });

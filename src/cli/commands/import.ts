@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import { detectedName, importTranscript, importerNames } from '../../transcript/importers/index.js';
 import { serializeTranscript, writeTranscript } from '../../transcript/write.js';
+import { readTranscript } from '../../transcript/read.js';
+import { isCanonicalFile } from '../../scenario/load-transcript.js';
 import { addExamples, addOutOption, outOf } from '../options.js';
 import { checkOutFile } from '../out-dir.js';
 import type { Transcript } from '../../transcript/types.js';
@@ -52,7 +54,7 @@ export function register(program: Command): void {
     const out = outOf(flags);
     if (out !== undefined) checkOutFile(out);
     if (flags.sidechains === true && out === undefined) throw new UsageError('--sidechains writes a file per subagent conversation beside -o <file>: give -o');
-    const transcript = redactImport(await importTranscript(file, { from: flags.from, lenient }), flags.redact);
+    const transcript = redactImport(await readLog(file, flags.from, lenient), flags.redact);
     refuseEmptyImport(transcript, flags.from, await detectedName(file));
     if (out === undefined) {
       process.stdout.write(serializeTranscript(transcript));
@@ -71,6 +73,16 @@ export function register(program: Command): void {
       process.stdout.write(formatCounts(sidechain, path));
     }
   });
+}
+
+/**
+ * The log as a transcript: a canonical one (its first line a session header) read and checked
+ * line by line as `run` reads it, so a broken line is named (and `import` of a canonical file
+ * masks its secrets); any other log through its importer, the format named or detected.
+ */
+async function readLog(file: string, from: string | undefined, lenient: boolean): Promise<Transcript> {
+  if (from === undefined && (await isCanonicalFile(file))) return readTranscript(file, { lenient });
+  return importTranscript(file, { from, lenient });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { escapeControlDeep } from '../../control-chars.js';
 import { resolve } from 'node:path';
 import { readResultFile } from '../../check/load-result.js';
 import { mergeShards, type ShardFile } from '../../run/shard.js';
@@ -8,6 +9,7 @@ import { renderTerminalRecommendation } from '../../report/terminal-recommendati
 import { writeReportFiles } from '../../report/write.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir } from '../out-dir.js';
+import { markOutDir } from '../out-owner.js';
 import { givenPath } from '../../paths.js';
 import { addExamples, parseList, useColor } from '../options.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
@@ -35,11 +37,13 @@ export function register(program: Command): void {
     const result = mergeShards(shards, decisionOf(flags));
     checkOutDir(resolve(flags.out));
     const written = await writeReportFiles(resolve(flags.out), renderReports(resultForWriting(result, true), flags.reports));
+    markOutDir(resolve(flags.out), written, { prune: true });
     if (flags.quiet === true) return;
+    const shown = escapeControlDeep(result);
     process.stdout.write(`ctxbench ${result.tool.version} · ${describeSeed(result)} · ${result.mode} providers · merged ${files.length} shards\n\n`);
-    if (result.recommendation !== undefined)
-      process.stdout.write(`${renderTerminalRecommendation(result.recommendation, { color: useColor(process.stdout) })}\n`);
-    process.stdout.write(renderTerminalTable(result, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
+    if (shown.recommendation !== undefined)
+      process.stdout.write(`${renderTerminalRecommendation(shown.recommendation, { color: useColor(process.stdout) })}\n`);
+    process.stdout.write(renderTerminalTable(shown, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
     process.stdout.write(`\n${result.units.length} runs · wrote ${written.length} files to ${givenPath(flags.out)}/\n`);
   });
 }

@@ -10,6 +10,7 @@ import { writeReportFiles } from '../../report/write.js';
 import { addExamples, addDeprecatedOption, parseList, useColor } from '../options.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir, lockOutDir } from '../out-dir.js';
+import { markOutDir } from '../out-owner.js';
 import { recommendRun } from '../../run/recommend-run.js';
 import { renderTerminalRecommendation } from '../../report/terminal-recommendation.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
@@ -80,6 +81,8 @@ export function register(program: Command): void {
     let written: string[];
     try {
       written = await writeReportFiles(out, renderReports(resultForWriting(result, true), formats));
+      // Renderings are added beside the result read: nothing of the earlier files is removed.
+      markOutDir(out, written, { prune: false });
     } finally {
       lock.release();
     }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { escapeControlDeep } from '../../control-chars.js';
 import { resolve } from 'node:path';
 import type { ProviderName } from '../../contracts/provider.js';
 import { runSweep } from '../../sweep/run.js';
@@ -8,6 +9,7 @@ import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir, lockOutDir, refuseHeldOutDir } from '../out-dir.js';
+import { markOutDir } from '../out-owner.js';
 import { DEFAULT_SEED } from '../../scenario/resolve.js';
 import { givenPath } from '../../paths.js';
 import { GateError, UsageError } from '../../errors.js';
@@ -23,6 +25,7 @@ import {
   STRATEGY_TIMEOUT_FLAG,
   STRATEGY_TIMEOUT_HELP,
   addRequestTimeoutOption,
+  addMaxRetryWaitOption,
 } from '../options.js';
 import { createProgress } from '../progress.js';
 import { addParallelOptions, cacheDirOf } from '../parallel-options.js';
@@ -37,6 +40,7 @@ interface SweepFlags extends ScenarioFlags, DecisionFlags {
   front: 'cost' | 'tokens';
   provider: 'mock' | ProviderName;
   requestTimeout: number;
+  maxRetryWait: number;
   baseUrl?: string;
   out: string;
   reports: string[];
@@ -71,7 +75,7 @@ export function register(program: Command): void {
     .option('--reports <formats>', `reports of the underlying run besides sweep.* (of ${reporterNames().join(', ')})`, parseList, ['json', 'csv'])
     .option('--quiet', 'print nothing but errors');
   addDeprecatedOption(command, '--seed <n>', '--sample-seed', parsePositiveInt('--seed'));
-  addRequestTimeoutOption(addParallelOptions(addDecisionOptions(addScenarioOptions(command)))).action(sweepCommand);
+  addMaxRetryWaitOption(addRequestTimeoutOption(addParallelOptions(addDecisionOptions(addScenarioOptions(command))))).action(sweepCommand);
   addExamples(command, [
     ["ctxbench sweep --grid 'codex-rebuild.trigger=0.5..0.95:0.05'", 'ten points over the bundled suite'],
     [
@@ -108,6 +112,8 @@ async function sweepCommand(given: string[] | undefined, flags: SweepFlags): Pro
     workers: flags.workers,
     ...(flags.memo ? {} : { memo: false }),
     requestTimeoutMs: flags.requestTimeout * 1000,
+    maxRetryWaitMs: flags.maxRetryWait * 1000,
+    announceWaits: flags.quiet !== true,
     ...cacheDirOf(flags, live),
     onUnit: progress.onUnit,
   });
@@ -117,11 +123,12 @@ async function sweepCommand(given: string[] | undefined, flags: SweepFlags): Pro
   let written: string[];
   try {
     written = await writeReportFiles(out, files);
+    markOutDir(out, written, { prune: true });
   } finally {
     lock.release();
   }
   if (flags.quiet !== true) {
-    process.stdout.write(renderSweepTerminal(sweep));
+    process.stdout.write(renderSweepTerminal(escapeControlDeep(sweep)));
     process.stdout.write(`wrote ${written.length} files to ${givenPath(flags.out)}/\n`);
   }
   if (sweep.recommendation.strategy === null) throw new GateError(`no recommendation: ${sweep.recommendation.reason}`);

@@ -80,7 +80,7 @@ async function tuneCommand(paths: string[], flags: TuneFlags): Promise<void> {
 }
 
 /** "Tune: ship codex-rebuild trigger=0.7 — 24 runs in 4 rounds, of a 100-run grid". */
-export function tuneHeadline(tune: TuneResult): string {
+function tuneHeadline(tune: TuneResult): string {
   const rec = tune.sweep.recommendation;
   const spent = `${tune.runs} runs in ${tune.rounds.length} round${tune.rounds.length === 1 ? '' : 's'}, of a ${tune.gridRuns}-run grid`;
   if (rec.strategy === null) return `Tune: nothing completes (${spent}): ${rec.reason}`;

@@ -1,8 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
+import { describeTooDeep } from '../../json-depth.js';
 import { InputError } from '../../../errors.js';
 import type { TranscriptBuilder } from './builder.js';
 import { isRecord } from './lines.js';
 import { describeJsonError, placeJsonError } from './json-error.js';
+import { refuseIrregularFile } from '../../../paths.js';
 
 /** One entry of a document's main array, with the line its text starts on (for error messages). */
 interface DocumentEntry {
@@ -45,6 +47,8 @@ export async function readJsonDocument(file: string, key: string | undefined, bu
     if (entries.length === spans.length) builder.reject(problem);
     return { root: undefined, entries };
   }
+  const deep = describeTooDeep(root);
+  if (deep !== undefined) throw new InputError({ file, field: deep.field }, deep.problem);
   const items = Array.isArray(root) ? root : isRecord(root) && key !== undefined ? root[key] : undefined;
   if (!Array.isArray(items)) {
     throw new InputError({ file, ...(key === undefined ? {} : { field: key }) }, 'expected an array of entries');
@@ -201,6 +205,7 @@ class EntryLocator {
 }
 
 async function readWhole(file: string): Promise<string> {
+  await refuseIrregularFile(file, 'the log');
   try {
     return (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
   } catch (error) {

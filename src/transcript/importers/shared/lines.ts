@@ -1,8 +1,10 @@
 import { open, type FileHandle } from 'node:fs/promises';
+import { describeTooDeep } from '../../json-depth.js';
 import { createInterface } from 'node:readline';
 import { InputError } from '../../../errors.js';
 import type { TranscriptBuilder } from './builder.js';
 import { describeJsonError } from './json-error.js';
+import { refuseIrregularFile } from '../../../paths.js';
 
 /** One line of a file, numbered from 1 as editors number them. */
 interface NumberedLine {
@@ -84,6 +86,8 @@ export function parseJsonObject(text: string): Record<string, unknown> | string 
     return describeJsonError(error as Error);
   }
   if (!isRecord(value)) return 'a line must be a JSON object';
+  const deep = describeTooDeep(value);
+  if (deep !== undefined) return `${deep.field}: ${deep.problem}`;
   return value;
 }
 
@@ -102,6 +106,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 async function openForReading(file: string): Promise<FileHandle> {
+  await refuseIrregularFile(file, 'the log');
   try {
     return await open(file, 'r');
   } catch (error) {
