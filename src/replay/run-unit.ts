@@ -14,7 +14,7 @@ import { deriveSeed } from '../random.js';
 import { withRunMemos } from '../memo.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { createArchive } from './archive.js';
-import { createHiddenCount, hiddenTokensOf } from '../tokens/hidden-tokens.js';
+import { createHiddenCount, eventOrder, hiddenTokensOf } from '../tokens/hidden-tokens.js';
 import { fitRestored, resolveHiddenPrefix } from './hidden-prefix.js';
 import { createGateway } from '../quota/gateway.js';
 import { resolveStrategy } from './resolve-strategy.js';
@@ -82,7 +82,9 @@ async function replayUnit(input: UnitInput): Promise<UnitResult> {
   });
   const format = provider.name;
   const hiddenPrefix = resolveHiddenPrefix(scenario.hiddenPrefix ?? 'auto', transcript, tokenizer, format);
-  const hiddenOf = (messages: readonly ContextMessage[]) => hiddenTokensOf(messages, hiddenPrefix, tokenizer, format, transcript.header.dialect);
+  // Where a log was rebuilt from itself, what a message carries depends on whether it came before (hidden-tokens.ts).
+  const order = hiddenPrefix.rebuilt !== undefined ? eventOrder(transcript.events) : undefined;
+  const hiddenOf = (messages: readonly ContextMessage[]) => hiddenTokensOf(messages, hiddenPrefix, tokenizer, format, transcript.header.dialect, order);
   // Request-level: what a request sending these messages costs, hidden tokens included, so every
   // strategy's trigger compares to the window what the agent's request really held.
   const countMessages: StrategyEnv['countMessages'] = (messages) => {
@@ -124,7 +126,7 @@ async function replayUnit(input: UnitInput): Promise<UnitResult> {
     contextCount: createContextCount(tokenizer, format),
     stepParts: createStepParts(tokenizer, format),
     followUps,
-    hiddenCount: createHiddenCount(hiddenPrefix, tokenizer, format, transcript.header.dialect),
+    hiddenCount: createHiddenCount(hiddenPrefix, tokenizer, format, transcript.header.dialect, order),
     outputThinking,
     countOnlyHidden: provider.mode !== 'mock',
     cache,
