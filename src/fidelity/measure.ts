@@ -8,6 +8,7 @@ import { replayRecorded, type RecordedReplay } from './replay.js';
 import { OFFSET_STEPS } from '../replay/hidden-prefix.js';
 import { compareCache, poolCacheByFormat } from './cache.js';
 import { cacheRulesForModel, describeCacheRules } from '../cache/families.js';
+import { withRetention } from '../cache/retention.js';
 
 export { OFFSET_STEPS };
 
@@ -105,7 +106,7 @@ export function compareReplay(transcript: Transcript, replay: RecordedReplay, un
     compared.map((s) => s.recorded),
   );
   const hidden = replay.hiddenPrefix;
-  const cache = compareCache(compared, describeCacheRules(cacheRulesForModel(replay.scenario.model)));
+  const cache = compareCache(compared, describeCacheRules(withRetention(cacheRulesForModel(replay.scenario.model), replay.scenario.model, transcript.events)));
   return {
     file: displayPath(transcript.file),
     format: transcript.header.source?.format ?? 'ctx',

@@ -14,6 +14,7 @@ import { deriveSeed } from '../random.js';
 import { withRunMemos } from '../memo.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { createArchive } from './archive.js';
+import { withRetention } from '../cache/retention.js';
 import { createHiddenCount, eventOrder, hiddenTokensOf } from '../tokens/hidden-tokens.js';
 import { fitRestored, resolveHiddenPrefix } from './hidden-prefix.js';
 import { createGateway } from '../quota/gateway.js';
@@ -91,7 +92,7 @@ async function replayUnit(input: UnitInput): Promise<UnitResult> {
     const hidden = hiddenOf(messages);
     return tokenizer.countMessages(messages, format) + hidden.prefix + hidden.reasoning;
   };
-  const cache = createCacheState(cacheRulesForModel(scenario.model, scenario.promptCache));
+  const cache = createCacheState(withRetention(cacheRulesForModel(scenario.model, scenario.promptCache), scenario.model, transcript.events));
   // The model the session is on: a recorded switch (Claude Code's Opus → Sonnet fallback) moves it.
   let servedModel = scenario.model;
   const outputThinking: NonNullable<StepContext['outputThinking']> = {};
