@@ -40,6 +40,7 @@ const MEMO_SHARES = {
   'question-terms': 8,
   'strategy-hints': 8,
   'probe-findings': 8,
+  'needed-findings': 4,
   'secret-spans': 2,
 } as const;
 type MemoName = keyof typeof MEMO_SHARES;

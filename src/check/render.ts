@@ -5,7 +5,20 @@ import { formatSigned } from './compare.js';
 import { maxOf } from '../stats.js';
 
 /** The columns of the diff table, in order; both renderings share them. */
-const COLUMNS = ['scenario', 'strategy', 'tokens', 'Δ tokens', 'answer recall', 'Δ recall', 'retention', 'Δ retention', 'crash', 'verdict'] as const;
+const COLUMNS = [
+  'scenario',
+  'strategy',
+  'tokens',
+  'Δ tokens',
+  'cost',
+  'Δ cost',
+  'answer recall',
+  'Δ recall',
+  'retention',
+  'Δ retention',
+  'crash',
+  'verdict',
+] as const;
 
 type Row = Record<(typeof COLUMNS)[number], string>;
 
@@ -82,6 +95,7 @@ function rulesLine(report: CheckReport): string {
 function toRow(unit: UnitDiff): Row {
   const measure = (name: MeasureName): MeasureDiff | undefined => unit.measures.find((m) => m.measure === name);
   const tokens = measure('tokens');
+  const cost = measure('cost');
   const recall = measure('answer_recall');
   const retention = measure('retention');
   return {
@@ -89,6 +103,9 @@ function toRow(unit: UnitDiff): Row {
     strategy: unit.strategy,
     tokens: tokens === undefined ? '–' : `${count(tokens.baseline)} → ${count(tokens.current)}`,
     'Δ tokens': change(tokens, '%'),
+    // A cost-only regression (a dearer model, a cache lost) must show beside the verdict it causes.
+    cost: cost === undefined ? '–' : `${usd(cost.baseline)} → ${usd(cost.current)}`,
+    'Δ cost': change(cost, '%'),
     'answer recall': recall === undefined ? '–' : `${percent(recall.baseline)} → ${percent(recall.current)}`,
     'Δ recall': change(recall, ''),
     retention: retention === undefined ? '–' : `${percent(retention.baseline)} → ${percent(retention.current)}`,
@@ -116,6 +133,10 @@ function change(m: MeasureDiff | undefined, unit: string): string {
   if (m === undefined || m.change === null) return '–';
   const interval = m.interval === null ? '' : ` [${formatSigned(m.interval[0])}, ${formatSigned(m.interval[1])}]`;
   return `${formatSigned(m.change)}${unit}${interval}${m.verdict === 'regression' ? ' ✗' : ''}`;
+}
+
+function usd(n: number | null): string {
+  return n === null ? '–' : `$${n < 1 ? n.toFixed(4) : n.toFixed(2)}`;
 }
 
 function count(n: number | null): string {

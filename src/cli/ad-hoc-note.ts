@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { adHocScenario, isTranscriptFile } from '../scenario/ad-hoc.js';
+import { adHocFolderScenario, adHocScenario, isLogFolder, isTranscriptFile } from '../scenario/ad-hoc.js';
+import { detectFormat } from '../transcript/importers/index.js';
 import { resolveScenario, scenarioSeed, transcriptSource, type ScenarioOverrides } from '../scenario/resolve.js';
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { strategyNames } from '../strategies/index.js';
@@ -21,31 +22,42 @@ export async function describeAdHocScenarios(paths: readonly string[], overrides
     // Scenario files are told by their name alone: no file system call before the run starts.
     if (/\.ya?ml$/i.test(path)) continue;
     const info = await stat(path).catch(() => undefined);
-    if (info === undefined || !info.isFile() || !(await isTranscriptFile(path, overrides.from))) continue;
-    const loaded = await adHocScenario(path, overrides.from);
+    const folder = info?.isDirectory() === true && (await isLogFolder(path, overrides.from));
+    if (!folder && (info === undefined || !info.isFile() || !(await isTranscriptFile(path, overrides.from)))) continue;
+    const loaded = folder ? await adHocFolderScenario(path, overrides.from) : await adHocScenario(path, overrides.from);
     const source = transcriptSource(loaded, overrides);
-    const transcript = await loadTranscript(source, scenarioSeed(loaded, overrides));
+    const first = loaded.logFiles?.[0];
+    const transcript = await loadTranscript(
+      first !== undefined && source.kind === 'file' ? { ...source, path: first } : source,
+      scenarioSeed(loaded, overrides),
+    );
     const scenario = resolveScenario(loaded, transcript, overrides);
     const settings = resolveLogSettings(loaded.data, transcript, overrides);
     const format = transcript.header.source?.format;
+    const logs = loaded.logFiles;
     const probes =
       scenario.probesGenerate !== undefined
-        ? 'probes: generate     # the log holds no probes: up to 20 generated from it (paths, commands, errors, numbers, decisions)'
+        ? `probes: generate     # ${logs !== undefined ? 'logs hold' : 'the log holds'} no probes: up to 20 generated from ${logs !== undefined ? 'each' : 'it'} (paths, commands, errors, numbers, decisions)`
         : "# probes: the transcript's own";
+    const from = (text: string): string => (logs !== undefined ? text.replace(/\bthe log's\b/, "the first log's") : text);
     const strategies =
       selected.length > 0
         ? `strategies: [${selected.join(', ')}]`
         : `strategies: [all]     # every registered strategy (${strategyNames().length}); list some, or pass --strategies`;
     parts.push(
       [
-        `# ${displayPath(resolve(path))} is a transcript, not a scenario: run as this ad-hoc scenario`,
+        logs !== undefined
+          ? `# ${displayPath(resolve(path))}/ is a folder of ${logs.length} logs, not a scenario: run as this ad-hoc scenario, one corpus over them`
+          : `# ${displayPath(resolve(path))} is a transcript, not a scenario: run as this ad-hoc scenario`,
         '# (save it as a .yaml file beside the transcript to change it; ctxbench strategies lists the options)',
         `name: ${scenario.name}`,
-        `transcript: ${basename(path)}${format !== undefined ? `     # ${format}` : ''}`,
+        logs !== undefined
+          ? `transcript: ${basename(resolve(path))}/     # ${await describeFormats(logs, overrides.from)}`
+          : `transcript: ${basename(path)}${format !== undefined ? `     # ${format}` : ''}`,
         ...(loaded.data.format !== undefined ? [`format: ${loaded.data.format}`] : []),
-        `provider: ${scenario.provider}     # ${settings.provider.from}`,
-        `model: ${scenario.model}     # ${settings.model.from}`,
-        `window: ${scenario.window}     # ${settings.window.from}`,
+        `provider: ${scenario.provider}     # ${from(settings.provider.from)}`,
+        `model: ${scenario.model}     # ${from(settings.model.from)}`,
+        `window: ${scenario.window}     # ${from(settings.window.from)}`,
         `# prices: ${describePrice(scenario.model, scenario.prices)}`,
         `promptCache: ${scenario.promptCache}     # ${describeCacheRules(cacheRulesForModel(scenario.model, scenario.promptCache))}; upper-bound: the longest prefix, every time`,
         `seed: ${scenario.seed}`,
@@ -57,6 +69,16 @@ export async function describeAdHocScenarios(paths: readonly string[], overrides
     );
   }
   return parts.join('\n');
+}
+
+/** `6 logs: 4 claude-code, 2 codex`: the formats of a folder's logs, as import detects them. */
+async function describeFormats(files: readonly string[], from: string | undefined): Promise<string> {
+  const counts = new Map<string, number>();
+  for (const file of files) {
+    const format = from ?? (await detectFormat(file).catch(() => undefined))?.name ?? 'canonical';
+    counts.set(format, (counts.get(format) ?? 0) + 1);
+  }
+  return `${files.length} logs: ${[...counts].map(([format, n]) => `${n} ${format}`).join(', ')}`;
 }
 
 /** A model's prices per million tokens as the run will cost it, with their source. */

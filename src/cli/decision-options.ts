@@ -25,7 +25,11 @@ export function addDecisionOptions(command: Command): Command {
       parseChoice('--objective', ['cost', 'tokens', 'peak'] as const),
       DEFAULT_DECISION.objective,
     )
-    .option('--min-recall <floor>', 'recall floor of the recommendation: a fraction (0.8), or points below full (full-5, the default)', parseMinRecall)
+    .option(
+      '--min-recall <floor>',
+      'recall floor of the recommendation: needed-5 (the default: at most 5 % of the needed facts lost beyond recovery), an answer-recall fraction (0.8), or points below the reference (full-5)',
+      parseMinRecall,
+    )
     .option('--max-crashes <n>', 'crashed units (or logs) allowed where another strategy completes', parsePositiveInt('--max-crashes'), 0)
     .option(
       '--aggregate <rule>',
@@ -44,13 +48,15 @@ export function decisionOf(flags: DecisionFlags): DecisionOptions {
   };
 }
 
-/** `0.8` (absolute), `full-5` (5 points below full), `full` (no loss at all). */
+/** `needed-5` (5 % of needed facts lost at most), `0.8` (absolute), `full-5` (5 points below full), `full` (no loss at all). */
 function parseMinRecall(value: string): RecommendationConstraints['minRecall'] {
   const text = value.trim().toLowerCase().replace(/\s+/g, '');
+  const needed = /^needed(?:-(\d+(?:\.\d+)?))?$/.exec(text);
+  if (needed !== null && Number(needed[1] ?? 0) <= 100) return { kind: 'needed', maxLost: Number(needed[1] ?? 0) / 100 };
   const relative = /^full(?:-(\d+(?:\.\d+)?))?$/.exec(text);
   if (relative !== null) return { kind: 'relative', points: Number(relative[1] ?? 0) / 100 };
   const n = Number(text);
   if (text === '' || !(n >= 0 && n <= 1))
-    throw new UsageError(`--min-recall expects a fraction between 0 and 1 (0.8) or points below full (full-5), got "${value}"`);
+    throw new UsageError(`--min-recall expects needed-<percent> (needed-5), a fraction between 0 and 1 (0.8) or points below full (full-5), got "${value}"`);
   return { kind: 'absolute', value: n };
 }

@@ -16,8 +16,10 @@ import { register as registerReport } from './commands/report.js';
 import { register as registerCheck } from './commands/check.js';
 import { register as registerMerge } from './commands/merge.js';
 import { register as registerSweep } from './commands/sweep.js';
+import { register as registerTune } from './commands/tune.js';
 import { register as registerCalibrate } from './commands/calibrate.js';
 import { register as registerVerify } from './commands/verify.js';
+import { register as registerValidate } from './commands/validate.js';
 import { addExamples } from './options.js';
 import { configureHelp } from './help.js';
 
@@ -42,8 +44,10 @@ export function buildProgram(deps: CliDeps = {}): Command {
     registerCheck,
     registerMerge,
     registerSweep,
+    registerTune,
     registerCalibrate,
     registerVerify,
+    registerValidate,
   ])
     register(program);
   addExamples(program, [

@@ -46,6 +46,13 @@ const SUMMARY_EXTRA_COLUMNS = [
   'cost_vs_full_ci_high',
   'answer_recall_ci_low',
   'answer_recall_ci_high',
+  'needed_facts',
+  'needed_recall',
+  'needed_recoverable',
+  'needed_lost',
+  'needed_recall_ci_low',
+  'needed_recall_ci_high',
+  'answer_recall_needed',
 ] as const satisfies readonly (keyof SummaryRow)[];
 
 /** Every column of a summary row: the contract first, then the extras. */

@@ -1,7 +1,8 @@
 import type { StepRecord } from './run-events.js';
-import type { LogSummary, ProbeAnswer } from './types.js';
+import type { LogSummary, NeededRecord, ProbeAnswer } from './types.js';
 import { bootstrapInterval } from './bootstrap.js';
 import { deriveSeed } from '../random.js';
+import { countNeeded } from './needed.js';
 
 /** Bootstrap settings of the per-strategy intervals (docs/decision.md): fixed, so results stay byte-identical. */
 const INTERVAL_OPTIONS = { resamples: 2000, confidence: 0.95, seed: 27 } as const;
@@ -14,6 +15,8 @@ export interface UnitIntervals {
   cost_vs_full_ci_high: number | null;
   answer_recall_ci_low: number | null;
   answer_recall_ci_high: number | null;
+  needed_recall_ci_low: number | null;
+  needed_recall_ci_high: number | null;
 }
 
 export const NO_INTERVALS: UnitIntervals = {
@@ -23,6 +26,8 @@ export const NO_INTERVALS: UnitIntervals = {
   cost_vs_full_ci_high: null,
   answer_recall_ci_low: null,
   answer_recall_ci_high: null,
+  needed_recall_ci_low: null,
+  needed_recall_ci_high: null,
 };
 
 /** What the pairing with `full` reads of a step: its number, status, tokens and cost. */
@@ -33,7 +38,10 @@ export interface IntervalInput {
   summary: { scenario: string; strategy: string };
   steps: readonly PairedStep[];
   logs?: readonly LogSummary[];
-  probes?: { answers: readonly Pick<ProbeAnswer, 'probeId' | 'correct' | 'unanswered'>[] };
+  probes?: {
+    answers: readonly Pick<ProbeAnswer, 'probeId' | 'correct' | 'unanswered' | 'invalid'>[];
+    needed?: readonly Pick<NeededRecord, 'useStep' | 'outcome'>[];
+  };
 }
 
 /** One log of a unit, paired with the same log of `full`: the sums the statistics take. */
@@ -42,6 +50,8 @@ interface LogSample {
   cost: { mine: number; theirs: number } | null;
   correct: number;
   asked: number;
+  /** Needed uses reached in the log, and those whose fact the context held (kept or summarized). */
+  needed: { held: number; reached: number };
 }
 
 /**
@@ -49,7 +59,7 @@ interface LogSample {
  * a resample draws as many logs as there are, with replacement, each log with its pair in `full`,
  * and computes the same statistic as the summary — saving = 1 − Σ tokens / Σ full's tokens and
  * cost_vs_full = Σ USD / Σ full's USD − 1 over the steps both completed, answer recall = Σ correct
- * / Σ answered — so the point estimate over all logs is the summary's figure. Seeded per scenario,
+ * / Σ answered, needed recall = Σ held / Σ reached — so the point estimate over all logs is the summary's figure. Seeded per scenario,
  * strategy and measure. Nothing for a unit of one log (no spread to resample).
  */
 export function unitIntervals(unit: IntervalInput, full: IntervalInput | undefined): UnitIntervals {
@@ -79,6 +89,7 @@ export function unitIntervals(unit: IntervalInput, full: IntervalInput | undefin
           ),
         );
   const recall = samples.some((s) => s.asked > 0) ? interval('recall', recallOf) : [null, null];
+  const needed = samples.some((s) => s.needed.reached > 0) ? interval('needed', neededRecallOf) : [null, null];
   return {
     saving_ci_low: saving[0] ?? null,
     saving_ci_high: saving[1] ?? null,
@@ -86,6 +97,8 @@ export function unitIntervals(unit: IntervalInput, full: IntervalInput | undefin
     cost_vs_full_ci_high: cost[1] ?? null,
     answer_recall_ci_low: recall[0] ?? null,
     answer_recall_ci_high: recall[1] ?? null,
+    needed_recall_ci_low: needed[0] ?? null,
+    needed_recall_ci_high: needed[1] ?? null,
   };
 }
 
@@ -108,11 +121,13 @@ function logSample(unit: IntervalInput, full: IntervalInput | undefined, log: Lo
   let correct = 0;
   let asked = 0;
   for (const answer of unit.probes?.answers ?? []) {
-    if (answer.unanswered === true || !answer.probeId.startsWith(`${log.id}/`)) continue;
+    // As answer_recall counts: an ask point not reached, or not valid there (the reader missed it from full's context), is no answer.
+    if (answer.unanswered === true || answer.invalid === true || !answer.probeId.startsWith(`${log.id}/`)) continue;
     asked += 1;
     if (answer.correct) correct += 1;
   }
-  return { tokens, cost, correct, asked };
+  const needed = countNeeded((unit.probes?.needed ?? []).filter((record) => record.useStep >= log.firstStep && record.useStep < end));
+  return { tokens, cost, correct, asked, needed: { held: needed.held, reached: needed.reached } };
 }
 
 function ratio(pairs: readonly { mine: number; theirs: number }[], finish: (ratio: number) => number): number | null {
@@ -133,6 +148,16 @@ function recallOf(drawn: readonly LogSample[]): number | null {
     asked += sample.asked;
   }
   return asked === 0 ? null : correct / asked;
+}
+
+function neededRecallOf(drawn: readonly LogSample[]): number | null {
+  let held = 0;
+  let reached = 0;
+  for (const sample of drawn) {
+    held += sample.needed.held;
+    reached += sample.needed.reached;
+  }
+  return reached === 0 ? null : held / reached;
 }
 
 function stepTokens(step: PairedStep): number {

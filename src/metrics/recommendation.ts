@@ -15,10 +15,13 @@ export type AggregateRule = 'worst-case' | 'mean';
 
 export interface RecommendationConstraints {
   /**
-   * The recall floor: `relative` = at most `points` below `full`'s answer recall (0.05 = 5
-   * points); `absolute` = at least `value`.
+   * The recall floor: `needed` = at most `maxLost` of the needed facts (those the session's own
+   * future used) lost beyond recovery (0.05 = 5 %; docs/decision.md says why); `relative` = at most
+   * `points` below the reference's answer recall (0.05 = 5 points; the reference is `full`, or,
+   * where `full` crashed, the best strategy that completes); `absolute` = answer recall at least
+   * `value`. A needed floor falls back to `relative` 5 points where needed facts were not measured.
    */
-  minRecall: { kind: 'relative'; points: number } | { kind: 'absolute'; value: number };
+  minRecall: { kind: 'needed'; maxLost: number } | { kind: 'relative'; points: number } | { kind: 'absolute'; value: number };
   /** Crashed units (or logs) allowed beyond those where `full` crashes too. */
   maxCrashes: number;
 }
@@ -37,6 +40,10 @@ export interface Candidate {
   totalTokens: number;
   peakContextTokens: number;
   answerRecall: number | null;
+  /** Share of the needed facts lost beyond recovery (worst or mean over scenarios); null: not measured. */
+  neededLost?: number | null;
+  /** Share of the needed facts the context held, verbatim or summarized; null: not measured. */
+  neededRecall?: number | null;
   /** Crashed units (or logs, over several logs). */
   crashes: number;
   /** Of `crashes`, those where `full` did not crash (for `full`, its own): what `maxCrashes` limits. */
@@ -49,8 +56,14 @@ export interface Recommendation {
   objective: Objective;
   constraints: RecommendationConstraints;
   aggregate: AggregateRule;
-  /** The strategy to ship, or null when none passes (then `reason` says why). */
+  /**
+   * The strategy to ship: the best under the objective among those meeting the floor, else (when
+   * at least one completes) the one that loses the fewest needed facts (`meetsFloor` false); null
+   * only when nothing completes (then `reason` says why).
+   */
   strategy: string | null;
+  /** Whether `strategy` meets the recall floor; false when it is only the closest (or none completes). */
+  meetsFloor: boolean;
   settings: Record<string, unknown>;
   reason: string;
   runnerUp: { strategy: string; settings: Record<string, unknown> } | null;

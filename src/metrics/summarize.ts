@@ -2,6 +2,7 @@ import type { CallPurpose } from '../contracts/provider.js';
 import type { RunEvent, StepRecord } from './run-events.js';
 import type { SummaryRow } from './types.js';
 import { NO_INTERVALS, unitIntervals, type IntervalInput, type PairedStep } from './intervals.js';
+import { NO_NEEDED, type NeededFigures } from './needed.js';
 
 /** The probe figures of a unit, already reduced by the probes module; `null` = not measured. */
 interface ProbeFigures {
@@ -12,6 +13,10 @@ interface ProbeFigures {
   invalid?: number | null;
   /** Present only when the reader's context-length effect was on. */
   answerRecallRot?: number | null;
+  /** The needed-fact figures (metrics/needed.ts); absent: not computed. */
+  needed?: NeededFigures;
+  /** Answer recall over the ask points whose fact is needed later; absent: not computed. */
+  answerRecallNeeded?: number | null;
 }
 
 export interface UnitSummaryInput {
@@ -30,6 +35,9 @@ export interface UnitSummaryInput {
  * (summary, recap, retrieval, any added later) is overhead charged to the strategy.
  */
 const NOT_OVERHEAD: ReadonlySet<CallPurpose> = new Set<CallPurpose>(['step', 'probe', 'judge']);
+
+// The intervals before the needed columns, so that a row's keys are in column order (result.json).
+const { needed_recall_ci_low: _low, needed_recall_ci_high: _high, ...COST_AND_RECALL_INTERVALS } = NO_INTERVALS;
 
 /** The strategy label of the baseline that `saving_vs_full` compares against. */
 const FULL_BASELINE = 'full';
@@ -86,9 +94,17 @@ export function summarizeUnit(input: UnitSummaryInput): SummaryRow {
     cost_usd: input.steps.some((step) => step.costUsd !== undefined) ? sum(input.steps, (step) => step.costUsd ?? 0) : null,
     cost_vs_full: null,
     invalid_asks: input.probes?.invalid ?? null,
-    ...NO_INTERVALS,
+    ...COST_AND_RECALL_INTERVALS,
+    ...neededColumns(input.probes?.needed ?? NO_NEEDED),
+    needed_recall_ci_low: null,
+    needed_recall_ci_high: null,
+    answer_recall_needed: input.probes?.answerRecallNeeded ?? null,
     ...(input.probes?.answerRecallRot !== undefined ? { answer_recall_rot: input.probes.answerRecallRot } : {}),
   };
+}
+
+function neededColumns(needed: NeededFigures): Pick<SummaryRow, 'needed_facts' | 'needed_recall' | 'needed_recoverable' | 'needed_lost'> {
+  return { needed_facts: needed.facts, needed_recall: needed.recall, needed_recoverable: needed.recoverable, needed_lost: needed.lost };
 }
 
 function sumOverheadCalls(events: readonly RunEvent[]): { tokens: number; calls: number } {

@@ -1,5 +1,5 @@
 import type { RunEvent } from './run-events.js';
-import type { UnitResult } from './types.js';
+import type { NeededRecord, UnitResult } from './types.js';
 import type { SavingInput } from './summarize.js';
 import type { PairedStep } from './intervals.js';
 import { isCorpus } from './corpus.js';
@@ -7,7 +7,7 @@ import { isCorpus } from './corpus.js';
 /**
  * A unit over a corpus of logs as a run keeps it in memory once its whole form is streamed to disk
  * (the run journal, cli/run-session.ts): everything but its per-step records, its per-event
- * timeline and its per-probe answers and curves. Those are most of a unit's weight (21 units of
+ * timeline, its per-probe answers and curves and its needed uses. Those are most of a unit's weight (21 units of
  * 500 logs held more than 2.5 GB with them), and no view of a corpus reads them (report/html-corpus.ts
  * draws the logs' summaries): the reports that write them (result.json, the CSVs) read the whole
  * units back one at a time. Kept: the crash events and the provider faults behind them, from
@@ -19,7 +19,7 @@ export function summaryOnly(unit: UnitResult): UnitResult {
     unit.probes === undefined
       ? undefined
       : (() => {
-          const { recallCurve: _curve, specificsAfterCompaction: _after, ...rest } = unit.probes;
+          const { recallCurve: _curve, specificsAfterCompaction: _after, needed: _needed, ...rest } = unit.probes;
           return { ...rest, answers: [], retention: [] };
         })();
   return { ...unit, steps: [], events: unit.events.filter(isCrashEvidence), ...(probes !== undefined ? { probes } : {}) };
@@ -33,7 +33,8 @@ function isCrashEvidence(event: RunEvent): boolean {
 
 /**
  * What `applySavingVsFull` reads of a unit (metrics/summarize.ts), and no more: per step its number,
- * status, tokens and cost; per answer its probe id and whether it was right or unanswered. A
+ * status, tokens and cost; per answer its probe id and whether it was right or unanswered; per
+ * needed use its step and outcome. A
  * corpus unit is paired with `full` from this once its whole form is gone: the figures are those
  * of the whole units.
  */
@@ -50,11 +51,17 @@ export function savingInputOf(unit: UnitResult): SavingInput {
     probeId: answer.probeId,
     correct: answer.correct,
     ...(answer.unanswered !== undefined ? { unanswered: answer.unanswered } : {}),
+    ...(answer.invalid !== undefined ? { invalid: answer.invalid } : {}),
   }));
   return {
     summary: unit.summary,
     steps,
     ...(unit.logs !== undefined ? { logs: unit.logs } : {}),
-    ...(unit.probes !== undefined ? { probes: { answers } } : {}),
+    ...(unit.probes !== undefined ? { probes: { answers, ...neededOf(unit) } } : {}),
   };
+}
+
+function neededOf(unit: UnitResult): { needed?: { useStep: number; outcome: NeededRecord['outcome'] }[] } {
+  const needed = unit.probes?.needed;
+  return needed === undefined ? {} : { needed: needed.map((record) => ({ useStep: record.useStep, outcome: record.outcome })) };
 }

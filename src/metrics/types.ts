@@ -69,6 +69,27 @@ export interface SummaryRow {
   answer_recall_ci_low: number | null;
   answer_recall_ci_high: number | null;
   /**
+   * Needed facts (docs/probes.md, "Needed recall"): the uses of a fact the session's own future
+   * made, measured at the step of each use on the context the strategy sent. `needed_facts` counts
+   * the uses the replay reached (a crash came before none of them); `null` when the scenario has
+   * no needed uses (no probes, or nothing used again).
+   */
+  needed_facts: number | null;
+  /** Share of the uses reached whose fact the context held verbatim or in a summary the strategy wrote (`kept` + `summarized`). */
+  needed_recall: number | null;
+  /** Share of the uses reached whose fact was only behind a reference or a file or command to re-read (`recoverable`). */
+  needed_recoverable: number | null;
+  /** Share of the uses reached whose fact the context did not hold at all (`lost`). */
+  needed_lost: number | null;
+  /** A scenario of several logs: 95 % bootstrap interval of `needed_recall` over its logs; `null` for one log or not measured. */
+  needed_recall_ci_low: number | null;
+  needed_recall_ci_high: number | null;
+  /**
+   * Answer recall over the probe ask points whose fact is needed later (a needed use of it after
+   * the ask step), as `answer_recall` counts them; `null` when no such ask point was answered.
+   */
+  answer_recall_needed: number | null;
+  /**
    * Answer recall under the reader's context-length effect (`reader.contextRot`, docs/probes.md),
    * over the same ask points as `answer_recall`; the last column, present only when the option
    * is on (`null`: nothing valid was asked). The recommendation and gates use `answer_recall`.
@@ -121,6 +142,12 @@ export interface ProbeAnswer {
   /** What the context held of the probe's fact at this point (probes/outcome.ts); absent in older results. */
   outcome?: ProbeOutcome;
   /**
+   * Whether the probe's fact is needed after this ask point: the session's own future uses it
+   * (a needed use of the same fact at a later step, docs/probes.md). Absent when the scenario's
+   * needed facts were not computed.
+   */
+  neededLater?: boolean;
+  /**
    * The LLM judge's scores of `answer` (live runs with `judge` on): each dimension 0–5 and their
    * sum `total` (0–20); `{error}` when the judge call failed, its reply was unreadable, or there
    * was no answer to judge. Absent when the judge was off or the probe was never asked.
@@ -146,6 +173,26 @@ export type ProbeOutcome = 'kept' | 'paraphrased' | 'recoverable' | 'stale' | 'c
 
 /** The outcome classes in report order. */
 export const PROBE_OUTCOMES: readonly ProbeOutcome[] = ['kept', 'paraphrased', 'recoverable', 'stale', 'contradicted', 'lost', 'unanswered'];
+
+/**
+ * Where a strategy's context held a needed fact at the step of its use (probes/needed/types.ts
+ * `NeededOutcome`, restated here so that metrics and reports read results without the probes
+ * module): verbatim (`kept`), only in a summary the strategy wrote (`summarized`), behind a
+ * reference or a file or command to re-read (`recoverable`), not at all (`lost`), or never reached
+ * (`unanswered`).
+ */
+type NeededOutcomeName = 'kept' | 'summarized' | 'recoverable' | 'lost' | 'unanswered';
+
+/** One use of a needed fact and what a unit's context held of it there (a row of `needed.csv`). */
+export interface NeededRecord {
+  fact: string;
+  kind: string;
+  /** The step before which the fact was last seen (the unit's step numbers: over several logs, continued). */
+  sourceStep: number;
+  /** The step whose context had to hold it. */
+  useStep: number;
+  outcome: NeededOutcomeName;
+}
 
 /** One judge verdict on a probe answer (docs/judge-rubric.md). */
 export type ProbeJudgement = { accuracy: number; completeness: number; continuity: number; artifactTrail: number; total: number } | { error: string };
@@ -208,6 +255,11 @@ export interface UnitProbeResult {
   mix?: { kinds: Partial<Record<ProbeKind, number>>; sources: { output: number; agent: number } };
   /** Answer recall over the session: per step with a valid answer, in step order; absent in older results. */
   recallCurve?: RecallPoint[];
+  /**
+   * Every use of a needed fact and its outcome on this unit's contexts, in use order; absent when
+   * the scenario's needed facts were not computed.
+   */
+  needed?: NeededRecord[];
   /** Share of distinct paths, commands and numbers still verbatim in the context at the end. */
   specifics: { paths: number | null; commands: number | null; numbers: number | null };
   /** The same shares in the first context sent after each compaction (the step it was sent at). */

@@ -4,6 +4,8 @@ import { messageText } from './context-text.js';
 import { prepareProbe, type PreparedProbe } from './retention.js';
 import { extractSpecifics, type Specifics } from './specifics.js';
 import { normaliseAnswer } from './grade.js';
+import type { NeededUse } from './needed/types.js';
+import { lastNeededSteps, prepareNeededSet, type NeededSet } from './needed/measure.js';
 
 /** A probe with what measuring it needs, computed once per scenario and shared by its units. */
 export interface MeasuredProbe {
@@ -27,6 +29,8 @@ export interface MeasuredProbe {
   source: 'output' | 'agent';
   /** `Probe.superseded`, normalised (grade.ts `normaliseAnswer`), for the `stale` outcome. */
   superseded: readonly string[];
+  /** The last step at which the session uses the probe's fact (needed/measure.ts `lastNeededSteps`); absent: never, or not computed. */
+  lastNeededStep?: number;
 }
 
 /** The probes of a scenario and the verbatim specifics of its transcript. */
@@ -35,6 +39,8 @@ export interface ProbeSet {
   specifics: Specifics;
   /** Steps in the transcript (assistant messages). */
   steps: number;
+  /** The transcript's needed uses, measured on every unit (docs/probes.md, "Needed recall"); absent: not computed. */
+  needed?: NeededSet;
 }
 
 /** The ground truth in words: `8437 | 8437/tcp`, `all of: a, b`, `/regex/`, `(not in the session)`. */
@@ -49,9 +55,10 @@ export function describeExpected(expected: ProbeExpectation): string {
 
 /**
  * Resolves each probe against the transcript: its evidence messages and texts, the step its
- * evidence becomes visible, its prepared ground truth and its ask points.
+ * evidence becomes visible, its prepared ground truth and its ask points; with `needed` (the
+ * transcript's needed uses), those too, and the last step each probe's fact is used at.
  */
-export function prepareProbeSet(transcript: Transcript, probes: readonly Probe[]): ProbeSet {
+export function prepareProbeSet(transcript: Transcript, probes: readonly Probe[], needed?: readonly NeededUse[]): ProbeSet {
   const indexById = new Map<string, number>();
   transcript.events.forEach((event, index) => {
     if (event.type === 'message') indexById.set(event.id, index);
@@ -75,5 +82,12 @@ export function prepareProbeSet(transcript: Transcript, probes: readonly Probe[]
       superseded: (probe.superseded ?? []).map(normaliseAnswer).filter((s) => s !== ''),
     };
   });
-  return { probes: measured, specifics: extractSpecifics(transcript), steps };
+  if (needed === undefined) return { probes: measured, specifics: extractSpecifics(transcript), steps };
+  const set = prepareNeededSet(transcript, needed);
+  const lastSteps = lastNeededSteps(probes, set);
+  const withNeeded = measured.map((mp, i) => {
+    const last = lastSteps[i];
+    return last === undefined ? mp : { ...mp, lastNeededStep: last };
+  });
+  return { probes: withNeeded, specifics: extractSpecifics(transcript), steps, needed: set };
 }

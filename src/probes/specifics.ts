@@ -21,6 +21,11 @@ export interface SpecificsSurvival {
 // A version or decimal (`v1.2.3`, `3.14`) or a run of 3+ digits, not inside a longer token.
 const NUMBER = /(?<![\w.])(?:v?\d+(?:\.\d+)+|\d{3,})(?![\w]|\.\d)/g;
 
+/** Numbers written in a text: versions, decimals, runs of 3+ digits, in order of appearance. */
+export function findNumbersInText(text: string): string[] {
+  return [...text.matchAll(NUMBER)].map((m) => m[0]);
+}
+
 function addAll(target: Set<string>, values: Iterable<string>): void {
   for (const value of values) target.add(value);
 }
@@ -42,10 +47,7 @@ export function extractSpecifics(transcript: Transcript): Specifics {
     }
     const text = renderMessageText(message);
     addAll(paths, findPathsInText(text));
-    addAll(
-      numbers,
-      [...text.matchAll(NUMBER)].map((m) => m[0]),
-    );
+    addAll(numbers, findNumbersInText(text));
   }
   return { paths: [...paths], commands: [...commands], numbers: [...numbers] };
 }

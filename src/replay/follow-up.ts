@@ -3,6 +3,7 @@ import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import { diffFrom, type ContextDiff } from '../transcript/context-diff.js';
 import type { Archive } from '../strategies/types.js';
 import { mayNameRef, readChunks, refHolding, refsNamedBy, refsOffered } from './ref-reads.js';
+import { NeededMeter, type NeededSet, type Recovery } from '../probes/needed/measure.js';
 
 /**
  * Follow-up reads: what a strategy made the agent fetch back. A strategy that replaces tool output
@@ -27,6 +28,12 @@ import { mayNameRef, readChunks, refHolding, refsNamedBy, refsOffered } from './
  * output (a scratchpad ref, an archive key), the agent reads it through the ref: only the chunks
  * holding the lines it needs are fetched (`read_chunk`). A completion that names an offered
  * `ref:` key reads that ref whole. Each output is fetched once per step, whichever way.
+ *
+ * Needed facts (probes/needed/measure.ts, when the scenario has them). A use at this step whose
+ * fact the context holds nowhere, not even in a summary, but leads back to (`recovery` in
+ * needed.csv) is read back the same way: its source output (through a ref holding it when one is
+ * offered, else whole, as re-running the read or the command returns it), or the chunk of the ref
+ * a retrieval hint offers that holds it.
  */
 
 /** Shorter lines are too common to tell where they came from. */
@@ -171,8 +178,14 @@ class SentIndex {
   }
 }
 
-/** `archive`: where retrieval hints lead; without it every fetch re-reads the whole output. */
-export function createFollowUpTracker(archive?: Pick<Archive, 'get' | 'lookup'>): FollowUpTracker {
+const NO_ARCHIVE: Pick<Archive, 'get' | 'lookup'> = { get: () => undefined, lookup: () => undefined };
+
+/**
+ * `archive`: where retrieval hints lead; without it every fetch re-reads the whole output.
+ * `needed`: the transcript's needed uses, whose recoverable facts are read back too.
+ */
+export function createFollowUpTracker(archive?: Pick<Archive, 'get' | 'lookup'>, needed?: NeededSet): FollowUpTracker {
+  const neededMeter = needed === undefined ? undefined : new NeededMeter(needed);
   /** The tool results observed: the first `observed` of `index`. */
   let index: LineIndex | undefined;
   let observed = 0;
@@ -220,7 +233,8 @@ export function createFollowUpTracker(archive?: Pick<Archive, 'get' | 'lookup'>)
       const offered = (): Map<string, MessageEvent[]> => (refs ??= archive === undefined ? new Map<string, MessageEvent[]>() : refsOffered(context, archive));
       const named = mayNameRef(completion) ? refsNamedBy(completion, offered()) : [];
       const wanted = linesUsedBy(completion).filter(holds);
-      if (wanted.length === 0 && named.length === 0) return undefined;
+      const neededReads = neededMeter?.reads(step, diff, archive ?? NO_ARCHIVE) ?? [];
+      if (wanted.length === 0 && named.length === 0 && neededReads.length === 0) return undefined;
       // Each missing output → the lines of it the completion needs.
       const missing = new Map<string, string[]>();
       for (const line of wanted) {
@@ -229,11 +243,17 @@ export function createFollowUpTracker(archive?: Pick<Archive, 'get' | 'lookup'>)
         const newest = ids[ids.length - 1];
         if (!isSent && newest !== undefined) missing.set(newest, [...(missing.get(newest) ?? []), line]);
       }
+      const refReads = addNeededReads(neededReads, missing, (id) => results.has(id));
       const parts: string[] = [];
       const sources: string[] = [];
       for (const key of named) {
         const messages = offered().get(key) ?? [];
         parts.push(`read_ref ${key}:\n${messages.map((m) => m.text).join('\n')}`);
+        for (const m of messages) if (!sources.includes(m.id)) sources.push(m.id);
+      }
+      for (const [key, { messages, facts }] of refReads) {
+        if (named.includes(key)) continue;
+        parts.push(readChunks(key, messages.map((m) => m.text).join('\n'), facts));
         for (const m of messages) if (!sources.includes(m.id)) sources.push(m.id);
       }
       for (const [id, lines] of missing) {
@@ -247,4 +267,26 @@ export function createFollowUpTracker(archive?: Pick<Archive, 'get' | 'lookup'>)
       return { message: { type: 'message', id: `follow-up:${step}`, role: 'user', text: parts.join('\n\n'), synthetic: 'retrieval' }, sources };
     },
   };
+}
+
+/**
+ * Files the needed reads of a step: an output to fetch joins `missing` (its fact as one more text
+ * to find the chunk of); a ref to read is returned with the facts to find in it, once per key.
+ */
+function addNeededReads(
+  reads: readonly { fact: string; recovery: Recovery }[],
+  missing: Map<string, string[]>,
+  isObserved: (id: string) => boolean,
+): Map<string, { messages: readonly MessageEvent[]; facts: string[] }> {
+  const refs = new Map<string, { messages: readonly MessageEvent[]; facts: string[] }>();
+  for (const { fact, recovery } of reads) {
+    if (recovery.via === 'output') {
+      if (isObserved(recovery.id)) missing.set(recovery.id, [...(missing.get(recovery.id) ?? []), fact]);
+      continue;
+    }
+    const ref = refs.get(recovery.key) ?? { messages: recovery.messages, facts: [] };
+    ref.facts.push(fact);
+    refs.set(recovery.key, ref);
+  }
+  return refs;
 }

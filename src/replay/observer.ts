@@ -4,6 +4,7 @@ import type { ContextDiff } from '../transcript/context-diff.js';
 import type { StepRecord } from '../metrics/run-events.js';
 import type { StepContext } from './step.js';
 import type { UnitProbeResult } from '../metrics/types.js';
+import type { NeededFigures } from '../metrics/needed.js';
 
 /** Recall figures a measurement observer reports for the summary. */
 export interface ProbeFigures {
@@ -16,6 +17,10 @@ export interface ProbeFigures {
   invalid?: number | null;
   /** Answer recall under the reader's context-length effect; present only when it was on. */
   answerRecallRot?: number | null;
+  /** The needed-fact figures (metrics/needed.ts); absent when the probe set has no needed facts. */
+  needed?: NeededFigures;
+  /** Answer recall over the ask points whose fact is needed later; absent likewise. */
+  answerRecallNeeded?: number | null;
   /** The detail kept in the result (answers, retention curves). */
   detail?: UnitProbeResult;
 }

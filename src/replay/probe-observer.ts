@@ -20,6 +20,8 @@ import { applyToHistory, createHistory } from '../strategies/helpers/history.js'
 import { containsNormalised } from '../probes/grade.js';
 import type { PreparedContext } from '../probes/retention.js';
 import { withContextRot } from '../probes/context-rot.js';
+import { NeededMeter } from '../probes/needed/measure.js';
+import { answerRecallNeeded, neededFigures } from '../metrics/needed.js';
 
 /**
  * The recall measurement of one unit (DESIGN.md §6), as engine hooks. It sees what the strategy
@@ -42,6 +44,9 @@ import { withContextRot } from '../probes/context-rot.js';
  * - Every answer gets its outcome (probes/outcome.ts) from what the context held, and is marked
  *   `invalid` when the reader does not answer it from `full`'s context at the same point
  *   (probes/reference.ts): `full`'s context is the history of every event so far, kept here.
+ * - Needed facts (when the set has them, probes/needed/measure.ts): at every step sent, each use
+ *   at that step gets its outcome on the context sent; a crashed step's uses and those never
+ *   reached are `unanswered`. Each answer says whether its probe's fact is needed later.
  */
 export function createProbeObserver(set: ProbeSet, options: ProbeObserverOptions = {}): UnitObserver {
   let run: ProbeRun | undefined;
@@ -95,6 +100,8 @@ class ProbeRun {
   /** The context measured last, prepared (for `stale`: older values are looked up in it). */
   private prepared?: PreparedContext;
   private readonly reference: ReferenceMode;
+  /** The needed uses of the set, measured on this unit's contexts (absent: the set has none). */
+  private readonly needed?: NeededMeter;
 
   constructor(
     private readonly set: ProbeSet,
@@ -118,6 +125,7 @@ class ProbeRun {
     for (const mp of set.probes) if (isMeasurable(mp)) this.curves.set(mp.probe.id, []);
     this.curveAt = set.probes.map((mp) => this.curves.get(mp.probe.id));
     this.retention = new MessageRetention(preparedProbesOf(set));
+    if (set.needed !== undefined) this.needed = new NeededMeter(set.needed);
   }
 
   async step(record: StepRecord, sent: ContextDiff, env: StrategyEnv): Promise<void> {
@@ -125,9 +133,11 @@ class ProbeRun {
     const context = sent.after;
     if (record.status === 'ok') {
       this.measure(record.step, sent);
+      this.needed?.sent(record.step, sent, env.archive);
       this.lastSent = context;
       if (compacted) this.afterCompaction.push({ step: record.step, ...this.survival(context) });
     } else {
+      this.needed?.crashed(record.step);
       this.crash ??= record;
     }
     const point: AskPoint = { askedAt: 'step', step: record.step, context };
@@ -187,21 +197,33 @@ class ProbeRun {
       ...(this.afterCompaction.length > 0 ? { specificsAfterCompaction: this.afterCompaction } : {}),
     });
     const { retention: kept, answerRecall, count, unanswered, invalid, answerRecallRot } = figures;
-    return { retention: kept, answerRecall, count, unanswered, invalid: invalid ?? 0, ...(answerRecallRot !== undefined ? { answerRecallRot } : {}), detail };
+    const needed = this.needed?.records();
+    return {
+      retention: kept,
+      answerRecall,
+      count,
+      unanswered,
+      invalid: invalid ?? 0,
+      ...(answerRecallRot !== undefined ? { answerRecallRot } : {}),
+      ...(needed !== undefined ? { needed: neededFigures(needed), answerRecallNeeded: answerRecallNeeded(this.answers) } : {}),
+      detail: needed !== undefined ? { ...detail, needed } : detail,
+    };
   }
 
   /** Step asks after step `after` (and end asks, `withEnd`), never reached: unanswered, recorded at `at`. */
   private recordUnreached(options: { after: number; at: number; why: string; withEnd: boolean }): void {
     const { after, at, why, withEnd } = options;
     for (const mp of this.set.probes) {
-      for (const n of [...mp.askSteps].sort((a, b) => a - b)) if (n > after) this.answers.push(unansweredProbe(mp, 'step', at, why));
-      if (withEnd && mp.askAtEnd) this.answers.push(unansweredProbe(mp, 'end', at, why));
+      for (const n of [...mp.askSteps].sort((a, b) => a - b)) if (n > after) this.answers.push(this.withNeed(mp, unansweredProbe(mp, 'step', at, why), n));
+      if (withEnd && mp.askAtEnd) this.answers.push(this.withNeed(mp, unansweredProbe(mp, 'end', at, why), at));
     }
   }
 
   private async ask(mp: MeasuredProbe, point: AskPoint, record: StepRecord, env: StrategyEnv): Promise<void> {
     if (record.status === 'crashed') {
-      this.answers.push(unansweredProbe(mp, point.askedAt, record.step, `step ${record.step} crashed (${record.failure ?? 'failure'})`));
+      this.answers.push(
+        this.withNeed(mp, unansweredProbe(mp, point.askedAt, record.step, `step ${record.step} crashed (${record.failure ?? 'failure'})`), record.step),
+      );
       return;
     }
     this.answers.push(await this.answer(mp, point, env));
@@ -217,7 +239,13 @@ class ProbeRun {
     // `full` itself (or any strategy sending what it sends) is its own reference.
     const isFullContext = point.context.length === full.length && point.context.every((m, k) => m === full[k]);
     const valid = isFullContext ? answer.correct : await isValidAt(this.reference, this.set, this.deps, mp.probe, full, point.step);
-    return { ...answer, outcome, ...(valid ? {} : { invalid: true as const }) };
+    return this.withNeed(mp, { ...answer, outcome, ...(valid ? {} : { invalid: true as const }) }, point.step);
+  }
+
+  /** The answer, saying whether its probe's fact is used after step `step` (when the set has needed facts). */
+  private withNeed(mp: MeasuredProbe, answer: ProbeAnswer, step: number): ProbeAnswer {
+    if (this.set.needed === undefined) return answer;
+    return { ...answer, neededLater: (mp.lastNeededStep ?? -1) > step };
   }
 
   /** Retention points of every visible probe on one context (`sent.after`, prepared once), and what it held of each. */

@@ -29,6 +29,7 @@ import { wholeContext } from '../transcript/context-diff.js';
 import { cacheRulesForModel } from '../cache/families.js';
 import { resolvePrice } from '../pricing/resolve.js';
 import type { UnitObserver } from './observer.js';
+import type { NeededSet } from '../probes/needed/measure.js';
 import { loadStrategyModules } from '../strategies/external/module-loader.js';
 import { StrategyFailedError } from '../strategies/external/failure.js';
 import { recordStrategyCrash } from './strategy-crash.js';
@@ -45,6 +46,8 @@ export interface UnitInput {
   observer?: UnitObserver;
   /** Live providers: how a provider's refusal is waited out in real time (measured); ignored when mocked. */
   retrySleep?: RetrySleep;
+  /** The transcript's needed uses (probes/needed/measure.ts): a fact the context lacks but leads back to is read back, and charged (follow-up.ts). */
+  needed?: NeededSet;
 }
 
 /**
@@ -112,7 +115,7 @@ async function replayUnit(input: UnitInput): Promise<UnitResult> {
     limitOutputThinking: (limit) => (outputThinking.limit = limit),
   };
   const state: unknown = strategy.init(options, { sessionId: transcript.header.id, window: scenario.window });
-  const followUps = createFollowUpTracker(archive);
+  const followUps = createFollowUpTracker(archive, input.needed);
   const price = resolvePrice(scenario.model, scenario.prices);
   const ctx: StepContext = {
     scenario,

@@ -83,16 +83,25 @@ const PROBE_COLUMNS = [
   // What the context held of the fact (kept … unanswered); `valid` false: left out of recall.
   'outcome',
   'valid',
+  // Whether the probe's fact is used after this ask point (a needed use of it later); empty when needed facts were not computed.
+  'needed_later',
 ] as const;
 
 /**
- * Written after `valid` only when the reader's context-length effect was on: whether the answer
+ * Written last (after `needed_later`) only when the reader's context-length effect was on: whether the answer
  * is still correct under it (empty on unanswered asks), and the probability the reader retrieved
  * evidence at that length.
  */
 const ROT_PROBE_COLUMNS = ['correct_rot', 'rot_probability'] as const;
 
-/** `summary.csv`, `steps.csv`, `events.csv` and `probes.csv` (header only when nothing was probed). */
+/**
+ * `needed.csv`: one row per scenario × strategy × use of a needed fact (docs/probes.md, "Needed
+ * recall"): the fact as the using message wrote it, its kind, the step it was last seen before and
+ * the step that used it, and what the strategy's context held of it there.
+ */
+const NEEDED_COLUMNS = ['scenario', 'strategy', 'fact', 'kind', 'source_step', 'use_step', 'outcome'] as const;
+
+/** `summary.csv`, `steps.csv`, `events.csv`, `probes.csv` and `needed.csv` (header only when nothing was probed or needed). */
 export function renderCsv(result: RunResult, details: UnitDetails = detailsOf(result)): ReportFile[] {
   const summaries = result.units.map((unit) => unit.summary);
   const probeColumns = summaries.some((row) => row.answer_recall_rot !== undefined) ? [...PROBE_COLUMNS, ...ROT_PROBE_COLUMNS] : PROBE_COLUMNS;
@@ -107,6 +116,7 @@ export function renderCsv(result: RunResult, details: UnitDetails = detailsOf(re
     partedFile('steps.csv', () => unitParts(STEP_COLUMNS, details, stepRows)),
     partedFile('events.csv', () => unitParts(EVENT_COLUMNS, details, eventRows)),
     partedFile('probes.csv', () => unitParts(probeColumns, details, probeRows)),
+    partedFile('needed.csv', () => unitParts(NEEDED_COLUMNS, details, neededRows)),
   ];
 }
 
@@ -184,8 +194,21 @@ function probeRows(unit: UnitResult): Row[] {
     judge_total: answer.judge !== undefined && 'total' in answer.judge ? answer.judge.total : undefined,
     outcome: answer.outcome,
     valid: answer.unanswered === true ? undefined : answer.invalid !== true,
+    needed_later: answer.neededLater,
     correct_rot: answer.rot?.correct,
     rot_probability: answer.rot?.probability,
+  }));
+}
+
+function neededRows(unit: UnitResult): Row[] {
+  return (unit.probes?.needed ?? []).map((record) => ({
+    scenario: unit.scenario,
+    strategy: unit.strategy,
+    fact: record.fact,
+    kind: record.kind,
+    source_step: record.sourceStep,
+    use_step: record.useStep,
+    outcome: record.outcome,
   }));
 }
 

@@ -5,6 +5,7 @@ import { describeCrash } from './html-crash.js';
 import { familyOf } from './html-colors.js';
 import { formatPercent } from './html-summary-table.js';
 import { formatCount } from './terminal.js';
+import { describeChoice, describeFloor } from '../metrics/recommend-words.js';
 
 /** How each verdict reads, and its badge. */
 const VERDICTS: Record<Verdict, { text: string; badge: string }> = {
@@ -55,12 +56,11 @@ export function renderDecision(result: RunResult, colors: Map<string, string>): 
 
 function describeRecommendation(rec: Recommendation): string {
   const objective = { cost: 'the lowest cost', tokens: 'the fewest tokens', peak: 'the smallest peak context' }[rec.objective];
-  const floor =
-    rec.constraints.minRecall.kind === 'relative'
-      ? `recall within ${Math.round(rec.constraints.minRecall.points * 100)} points of full`
-      : `recall at least ${formatPercent(rec.constraints.minRecall.value)}`;
-  const rule = `${objective}, ${floor}, at most ${rec.constraints.maxCrashes} crash${rec.constraints.maxCrashes === 1 ? '' : 'es'} beyond full's; over scenarios: ${rec.aggregate}`;
-  if (rec.strategy === null) return `<strong>No strategy passes.</strong> ${escapeHtml(rec.reason)} <span class="dim">(${escapeHtml(rule)})</span>`;
+  const floor = describeFloor(rec.constraints.minRecall);
+  const rule = `${objective}, ${floor}, at most ${rec.constraints.maxCrashes} crash${rec.constraints.maxCrashes === 1 ? '' : 'es'} where another strategy completes; over scenarios: ${rec.aggregate}`;
+  if (rec.strategy === null) return `<strong>Nothing completes.</strong> ${escapeHtml(rec.reason)} <span class="dim">(${escapeHtml(rule)})</span>`;
+  if (rec.meetsFloor === false)
+    return `Closest: <strong>${escapeHtml(label(rec.strategy, rec.settings))}</strong> (it does not meet the floor): ${escapeHtml(rec.reason)}. <span class="dim">Objective: ${escapeHtml(rule)}.</span>`;
   const runnerUp = rec.runnerUp === null ? '' : ` Runner-up: <strong>${escapeHtml(label(rec.runnerUp.strategy, rec.runnerUp.settings))}</strong>.`;
   return `Ship <strong>${escapeHtml(label(rec.strategy, rec.settings))}</strong>: ${escapeHtml(rec.reason)}.${runnerUp} <span class="dim">Objective: ${escapeHtml(rule)}.</span>`;
 }
@@ -132,8 +132,7 @@ function mean(values: readonly (number | null)[]): number | null {
 }
 
 function label(strategy: string, settings: Record<string, unknown>): string {
-  const pairs = Object.entries(settings).map(([key, value]) => `${key}=${String(value)}`);
-  return pairs.length === 0 ? strategy : `${strategy} ${pairs.join(' ')}`;
+  return describeChoice({ strategy, settings });
 }
 
 function renderRow(row: DecisionRow, color: string): string {

@@ -59,10 +59,21 @@ const ROT_COLUMN = ratio(
   (r) => r.answer_recall_rot ?? null,
 );
 
+/** Beside recall, when needed facts were measured: the share of the session's needed uses the context held (docs/probes.md). */
+const NEEDED_COLUMN = ratio(
+  'needed',
+  'needed recall: share of the facts the session went on to use that the context sent held at the step of use (verbatim or in a summary the strategy wrote); needed.csv lists each use',
+  'higher',
+  (r) => r.needed_recall,
+);
+
 /** The columns of a table of these rows. */
 function columnsOf(rows: readonly SummaryRow[]): Column[] {
-  if (!rows.some((row) => row.answer_recall_rot !== undefined)) return COLUMNS;
-  return COLUMNS.flatMap((column) => (column.title === 'recall' ? [column, ROT_COLUMN] : [column]));
+  const beside = [
+    ...(rows.some((row) => row.answer_recall_rot !== undefined) ? [ROT_COLUMN] : []),
+    ...(rows.some((row) => row.needed_facts !== null) ? [NEEDED_COLUMN] : []),
+  ];
+  return COLUMNS.flatMap((column) => (column.title === 'recall' ? [column, ...beside] : [column]));
 }
 
 /**

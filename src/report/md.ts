@@ -54,6 +54,24 @@ const COLUMNS: Column[] = [
 /** Beside recall, only when the reader's context-length effect was on: recall under it, reported apart. */
 const ROT_COLUMN: Column = { title: 'recall (context rot)', align: 'right', cell: (r) => percent(r.answer_recall_rot ?? null) };
 
+/**
+ * Beside recall, when needed facts were measured: the share of needed uses the context held, with
+ * its interval over logs, and how many uses were reached (docs/probes.md, "Needed recall").
+ */
+const NEEDED_COLUMN: Column = {
+  title: 'needed recall (uses)',
+  align: 'right',
+  cell: (r) => `${percent(r.needed_recall)}${interval(r.needed_recall_ci_low, r.needed_recall_ci_high)} (${r.needed_facts ?? '–'})`,
+};
+
+/** The columns beside recall that some row measured. */
+function besideRecall(rows: readonly SummaryRow[]): Column[] {
+  return [
+    ...(rows.some((row) => row.answer_recall_rot !== undefined) ? [ROT_COLUMN] : []),
+    ...(rows.some((row) => row.needed_facts !== null) ? [NEEDED_COLUMN] : []),
+  ];
+}
+
 /** GitHub refuses comments over 65,536 characters; stay clear of it. */
 export const MARKDOWN_LIMIT = 60_000;
 
@@ -141,7 +159,8 @@ function renderScenario(name: string, info: ScenarioInfo | undefined, rows: read
   if (info !== undefined) lines.push(describeScenario(info), '');
   if (rows.length === 0) return [...lines, '_No strategies ran._'];
   if (table) {
-    const columns = rows.some((row) => row.answer_recall_rot !== undefined) ? COLUMNS.flatMap((c) => (c.title === 'recall' ? [c, ROT_COLUMN] : [c])) : COLUMNS;
+    const beside = besideRecall(rows);
+    const columns = COLUMNS.flatMap((c) => (c.title === 'recall' ? [c, ...beside] : [c]));
     lines.push(
       `| ${columns.map((c) => c.title).join(' | ')} |`,
       `| ${columns.map((c) => (c.align === 'left' ? ':--' : '--:')).join(' | ')} |`,
@@ -205,7 +224,11 @@ function recallCaveat(rows: readonly SummaryRow[], strategies: readonly string[]
 function groupCrashes(rows: readonly SummaryRow[]): Finding[] {
   const groups = new Map<string, Finding>();
   for (const row of rows.filter((r) => r.crashed)) {
-    const text = `crashed (${row.crash_kind ?? 'unknown'}) at step ${row.crash_step ?? '?'} of ${row.steps}`;
+    // Over several logs the unit's steps run on from log to log: a step of them all means nothing to a reader.
+    const text =
+      row.logs !== null
+        ? `crashed (${row.crash_kind ?? 'unknown'}) on ${row.crashed_logs ?? '?'} of ${row.logs} logs`
+        : `crashed (${row.crash_kind ?? 'unknown'}) at step ${row.crash_step ?? '?'} of ${row.steps}`;
     const group = groups.get(text) ?? { kind: 'crash', strategies: [], text };
     group.strategies.push(row.strategy);
     groups.set(text, group);

@@ -3,7 +3,7 @@ import { describeChoice } from '../metrics/recommend-words.js';
 
 /** The decision in four short parts, for the head of summary.md and of the terminal. */
 export interface RecommendationBlock {
-  /** `ship observation-masking`, or `no strategy passes`. */
+  /** `ship observation-masking`, `ship X (closest: nothing meets the floor)`, or `nothing completes`. */
   headline: string;
   /** Why, with the objective and constraints. */
   why: string;
@@ -23,8 +23,8 @@ export function recommendationBlock(recommendation: Recommendation): Recommendat
   return {
     headline:
       recommendation.strategy === null
-        ? 'no strategy passes'
-        : `ship ${describeChoice({ strategy: recommendation.strategy, settings: recommendation.settings })}`,
+        ? 'nothing completes'
+        : `ship ${describeChoice({ strategy: recommendation.strategy, settings: recommendation.settings })}${recommendation.meetsFloor === false ? ' (closest: nothing meets the floor)' : ''}`,
     why: recommendation.reason,
     runnerUp: runnerUp === undefined ? null : `${describeChoice(runnerUp)} (${runnerUp.reason})`,
     excluded: recommendation.candidates.filter((c) => EXCLUDED.has(c.verdict)).map((c) => `${describeChoice(c)}: ${c.reason}`),

@@ -55,6 +55,17 @@ const COLUMNS: Column[] = [
 /** After recall, only when the reader's context-length effect was on: recall under it, apart. */
 const ROT_COLUMN: Column = { title: 'rot', align: 'right', cell: (r) => percent(r.answer_recall_rot ?? null) };
 
+/** After recall, when needed facts were measured: the share of needed uses the context held (docs/probes.md). */
+const NEEDED_COLUMN: Column = { title: 'needed', align: 'right', cell: (r) => percent(r.needed_recall) };
+
+/** The columns beside recall that some row measured: recall under context rot, needed recall. */
+function besideRecall(rows: readonly SummaryRow[]): Column[] {
+  return [
+    ...(rows.some((row) => row.answer_recall_rot !== undefined) ? [ROT_COLUMN] : []),
+    ...(rows.some((row) => row.needed_facts !== null) ? [NEEDED_COLUMN] : []),
+  ];
+}
+
 /**
  * A compact table per scenario for the end of a run: one row per strategy, aligned, readable in
  * 100 columns. Pure: the CLI prints it.
@@ -81,7 +92,8 @@ function renderScenario(name: string, info: ScenarioInfo | undefined, rows: Summ
   const paint = (text: string, tone: Tone | 'bold'): string => (options.color && tone !== 'plain' ? `${ANSI[tone]}${text}${RESET}` : text);
   // The cost column only when the model is priced: a column of dashes would only cost width.
   const priced = rows.some((row) => row.cost_usd !== null) ? COLUMNS : COLUMNS.filter((column) => column.title !== 'cost');
-  const columns = rows.some((row) => row.answer_recall_rot !== undefined) ? priced.flatMap((c) => (c.title === 'recall' ? [c, ROT_COLUMN] : [c])) : priced;
+  const beside = besideRecall(rows);
+  const columns = priced.flatMap((c) => (c.title === 'recall' ? [c, ...beside] : [c]));
   const header = columns.map((column) => plain(column.title));
   const body = rows.map((row) => columns.map((column) => column.cell(row)));
   const widths = fitWidths(columnWidths([header, ...body], columns.length), options.width ?? 100);

@@ -1,4 +1,5 @@
-import type { LogSummary, ProbeAnswer, RetentionCurve, UnitProbeResult, UnitResult } from '../metrics/types.js';
+import type { LogSummary, NeededRecord, ProbeAnswer, RetentionCurve, UnitProbeResult, UnitResult } from '../metrics/types.js';
+import { answerRecallNeeded, neededFigures } from '../metrics/needed.js';
 import type { ProbeKind } from '../transcript/types.js';
 import type { PreparedLog } from './prepared-scenario.js';
 import type { RunEvent, StepRecord } from '../metrics/run-events.js';
@@ -107,6 +108,8 @@ interface CombinedProbes {
   shares: { kind: ProbeKind; share: number | null }[];
   afterCompaction: NonNullable<UnitProbeResult['specificsAfterCompaction']>;
   specifics: UnitProbeResult['specifics'][];
+  /** The needed uses of the logs that had them (absent: none had). */
+  needed?: NeededRecord[];
 }
 
 function addProbes(
@@ -124,6 +127,10 @@ function addProbes(
   }
   for (const s of probes.specificsAfterCompaction ?? []) into.afterCompaction.push({ ...s, step: s.step + offset.step });
   into.specifics.push(probes.specifics);
+  if (probes.needed !== undefined) {
+    into.needed ??= [];
+    for (const r of probes.needed) into.needed.push({ ...r, sourceStep: r.sourceStep + offset.step, useStep: r.useStep + offset.step });
+  }
 }
 
 function aggregateCombined(probes: CombinedProbes) {
@@ -135,7 +142,12 @@ function aggregateCombined(probes: CombinedProbes) {
     specifics: meanSpecifics(probes.specifics),
     ...(probes.afterCompaction.length > 0 ? { specificsAfterCompaction: probes.afterCompaction } : {}),
   });
-  return { figures, detail };
+  const { needed } = probes;
+  if (needed === undefined) return { figures, detail };
+  return {
+    figures: { ...figures, needed: neededFigures(needed), answerRecallNeeded: answerRecallNeeded(probes.answers) },
+    detail: { ...detail, needed },
+  };
 }
 
 /** The virtual time a log's session ended at: its last step or event. */

@@ -27,6 +27,7 @@ import { loadGivenProbes, loadJudgeRubric, mayClashWithGenerated, withGeneratedP
 import type { Probe } from '../transcript/types.js';
 import { createProbeObserver } from '../replay/probe-observer.js';
 import { prepareProbeSet } from '../probes/probe-set.js';
+import { extractNeededUses } from '../probes/needed/extract.js';
 import { resolveStrategy } from '../replay/resolve-strategy.js';
 import { loadStrategyModules } from '../strategies/external/module-loader.js';
 import { runUnit } from '../replay/run-unit.js';
@@ -83,7 +84,7 @@ const deferredProbes = new WeakMap<PreparedScenario, { finish: () => Promise<voi
 export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: ScenarioOverrides, options: PrepareOptions = {}): Promise<PreparedScenario> {
   const seed = scenarioSeed(loaded, overrides);
   const source = transcriptSource(loaded, overrides);
-  const logFiles = source.kind === 'file' ? await listTranscriptLogs(source.path, loaded.file) : undefined;
+  const logFiles = loaded.logFiles ?? (source.kind === 'file' ? await listTranscriptLogs(source.path, loaded.file) : undefined);
   const withSidechains = loaded.data.sidechains === 'include';
   if (source.kind === 'file' && (logFiles !== undefined || withSidechains)) {
     const logs = await loadLogs(loaded.file, logFiles ?? [source.path], { lenient: source.lenient, withSidechains, format: source.format });
@@ -98,7 +99,7 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
   const finish = async (): Promise<void> => {
     const probes = withGeneratedProbes(scenario, transcript, given);
     if (probes.length === 0) return;
-    prepared.probes = prepareProbeSet(transcript, probes);
+    prepared.probes = prepareProbeSet(transcript, probes, extractNeededUses(transcript));
     if (scenario.judge) prepared.judgeRubric = await loadJudgeRubric();
   };
   return settle(prepared, finish, defers(scenario, [given], options));
@@ -156,7 +157,7 @@ async function prepareLogs(
   const finish = async (): Promise<void> => {
     for (const [i, log] of logs.entries()) {
       const probes = withGeneratedProbes(resolved, log.transcript, given[i] ?? []);
-      if (probes.length > 0) log.probes = prepareProbeSet(log.transcript, probes);
+      if (probes.length > 0) log.probes = prepareProbeSet(log.transcript, probes, extractNeededUses(log.transcript));
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (resolved.judge && logs.some((log) => log.probes !== undefined)) prepared.judgeRubric = await loadJudgeRubric();
@@ -295,6 +296,7 @@ async function runLog(
       provider,
       tokenizer,
       ...(observer !== undefined ? { observer } : {}),
+      ...(probes?.needed !== undefined ? { needed: probes.needed } : {}),
       ...(retrySleep !== undefined ? { retrySleep } : {}),
     });
   } finally {

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { UnitResult } from '../metrics/types.js';
 import { DEFAULT_DECISION, recommend, type DecisionOptions, type DecisionRow } from '../metrics/recommend.js';
 import type { Recommendation } from '../metrics/recommendation.js';
@@ -8,17 +9,40 @@ import { strategyNames, getStrategy } from '../strategies/index.js';
  * label, with as settings the options that differ from its registered strategy's defaults (a
  * scenario's own options, `run --set`), so that "ship X" says which X.
  */
-export function recommendRun(units: readonly UnitResult[], decision: DecisionOptions = DEFAULT_DECISION): Recommendation {
-  return recommend(units.map(decisionRowOf), decision);
+export function recommendRun(
+  units: readonly UnitResult[],
+  decision: DecisionOptions = DEFAULT_DECISION,
+  scenarios: readonly { name: string; window: number }[] = [],
+): Recommendation {
+  const windows = new Map(scenarios.map((s) => [s.name, s.window]));
+  return recommend(
+    units.map((unit) => decisionRowOf(unit, windows.get(unit.scenario))),
+    decision,
+  );
 }
 
-function decisionRowOf(unit: UnitResult): DecisionRow {
+function decisionRowOf(unit: UnitResult, window: number | undefined): DecisionRow {
   return {
+    ...(window !== undefined ? { window, ...neverActs(unit, window) } : {}),
     label: unit.strategy,
     strategy: unit.strategy,
     settings: changedOptions(unit.strategy, unit.options),
     summary: unit.summary,
-    ...(unit.logs !== undefined ? { logs: unit.logs.map((log) => log.summary) } : {}),
+    ...(unit.logs !== undefined ? { logs: unit.logs.map((log) => log.summary), logNames: unit.logs.map((log) => basename(log.transcript)) } : {}),
+  };
+}
+
+/**
+ * A strategy whose every declared trigger is at or above the window cannot act before the
+ * context overflows (a production policy's absolute trigger, such as context editing's 100,000
+ * input tokens, at a 100k window): the recommendation says so rather than leaving it unexplained.
+ */
+function neverActs(unit: UnitResult, window: number): { neverActs?: string } {
+  const thresholds = unit.thresholds ?? [];
+  if (thresholds.length === 0 || thresholds.some((t) => t.tokens < window)) return {};
+  const first = thresholds[0] as { label: string; tokens: number };
+  return {
+    neverActs: `its ${first.label} at ${first.tokens.toLocaleString('en-US')} tokens is not below the ${window.toLocaleString('en-US')}-token window (set a lower one with --set)`,
   };
 }
 

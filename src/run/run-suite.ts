@@ -123,7 +123,7 @@ interface RunPlan {
  * that bad input stops the run before any work is done (and none is lost).
  */
 export async function prepareScenarios(paths: string[], overrides: ScenarioOverrides = {}, options: PrepareOptions = {}): Promise<PreparedScenario[]> {
-  const files = await expandScenarioPaths(paths);
+  const files = await expandScenarioPaths(paths, overrides.from);
   if (files.length === 0) throw new UsageError(`nothing to run: no scenario files (.yaml, .yml, .json) in ${paths.map((p) => displayPath(p)).join(', ')}`);
   const loaded: LoadedScenario[] = [];
   for (const file of files) loaded.push(await loadScenarioFile(file, overrides.from !== undefined ? { from: overrides.from } : {}));
@@ -200,7 +200,7 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
     ...(results.length < units.length
       ? { partial: { planned: units.length, completed: results.length, reason: String(options.signal?.reason ?? 'stopped') } }
       : {}),
-    ...(whole ? { recommendation: recommendRun(results, options.decision) } : {}),
+    ...(whole ? { recommendation: recommendRun(results, options.decision, scenarios) } : {}),
   };
 }
 

@@ -71,7 +71,7 @@ export function mergeShards(files: readonly ShardFile[], decision?: DecisionOpti
   if (missing.length > 0) throw new InputError({ file: first.file, field: 'shard' }, `units missing from every shard: ${missing.join(', ')}`);
   const { shard: _shard, ...rest } = first.result;
   const units = applySavingVsFull(range(reference.planned).map((i) => byIndex.get(i) as UnitResult));
-  return { ...rest, units, recommendation: recommendRun(units, decision) };
+  return { ...rest, units, recommendation: recommendRun(units, decision, rest.scenarios) };
 }
 
 function shardOf({ file, result }: ShardFile): ShardInfo {

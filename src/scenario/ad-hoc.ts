@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { basename, extname, resolve } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { detectFormat, getImporter, importerNames } from '../transcript/importers/index.js';
 import { isCanonicalFile } from './load-transcript.js';
@@ -67,4 +67,57 @@ async function looksLikeScenarioJson(file: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Scenario files, told by their name: a folder holding one is a suite, not a folder of logs. */
+const SCENARIO_NAME = /\.(ya?ml)$/i;
+
+/**
+ * Whether a folder named on the command line is a folder of one's own logs: it holds no scenario
+ * file (`.yaml`, `.yml`, a scenario `.json`) at any depth, and at least one log `import` reads.
+ */
+export async function isLogFolder(dir: string, from?: string): Promise<boolean> {
+  const files = await listFiles(dir);
+  if (files.some((file) => SCENARIO_NAME.test(file))) return false;
+  const scenarioJson = await Promise.all(files.filter((f) => extname(f).toLowerCase() === '.json').map(looksLikeScenarioJson));
+  if (scenarioJson.some(Boolean)) return false;
+  for (const file of files) if (await isTranscriptFile(file, from)) return true;
+  return false;
+}
+
+/**
+ * The scenario `run` builds for a folder of logs (`~/.claude/projects/<project>/`,
+ * `~/.codex/sessions/`): every log in it at any depth, in any format `import` reads, replayed as
+ * one corpus; settings from the first log (model, window, prices), probes generated for each.
+ */
+export async function adHocFolderScenario(dir: string, from?: string): Promise<LoadedScenario> {
+  const absolute = resolve(dir);
+  const logFiles: string[] = [];
+  for (const file of await listFiles(absolute)) if (await isTranscriptFile(file, from)) logFiles.push(file);
+  if (logFiles.length === 0) throw new InputError({ file: absolute }, 'no log import reads in this folder');
+  const data = scenarioFileSchema.parse({
+    name: scenarioNameOf(absolute),
+    transcript: basename(absolute),
+    probes: 'generate',
+    ...(from !== undefined ? { format: from } : {}),
+  });
+  return { file: absolute, data, adHoc: true, logFiles };
+}
+
+/**
+ * Every file under `dir`, sorted, hidden ones and another tool's `*.expected.json` left out. A
+ * session's own folder beside its log (`<id>/` next to `<id>.jsonl`: Claude Code's subagents)
+ * is not walked: its logs belong to that session (`sidechains: include`).
+ */
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = (await readdir(dir, { withFileTypes: true }).catch(() => [])).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const names = new Set(entries.filter((e) => e.isFile()).map((e) => e.name));
+  const out: string[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && !names.has(`${entry.name}.jsonl`)) out.push(...(await listFiles(path)));
+    else if (entry.isFile() && !entry.name.endsWith('.expected.json')) out.push(path);
+  }
+  return out;
 }

@@ -5,7 +5,7 @@ import { parseInput, readDocument } from '../validate.js';
 import { displayPath } from '../paths.js';
 import { scenarioFileSchema, type ScenarioFile } from './schema.js';
 import { importerNames } from '../transcript/importers/index.js';
-import { adHocScenario, isTranscriptFile } from './ad-hoc.js';
+import { adHocFolderScenario, adHocScenario, isLogFolder, isTranscriptFile } from './ad-hoc.js';
 
 /** A scenario file read and validated, not yet resolved against its transcript. */
 export interface LoadedScenario {
@@ -13,21 +13,26 @@ export interface LoadedScenario {
   data: ScenarioFile;
   /** Built by `run` for a transcript named on the command line (scenario/ad-hoc.ts), not read from a file. */
   adHoc?: boolean;
+  /** A folder of logs named on the command line: the logs found in it, any depth (scenario/ad-hoc.ts). */
+  logFiles?: string[];
 }
 
 const SCENARIO_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 
 /**
  * Expands files and folders into scenario files: folders are searched recursively for
- * `.yaml`, `.yml` and `.json`, in sorted order so a suite always runs in the same order.
+ * `.yaml`, `.yml` and `.json`, in sorted order so a suite always runs in the same order. A folder
+ * that holds no scenario file but agent logs (`isLogFolder`) stays itself: one scenario over its
+ * logs (scenario/ad-hoc.ts).
  */
-export async function expandScenarioPaths(paths: readonly string[]): Promise<string[]> {
+export async function expandScenarioPaths(paths: readonly string[], from?: string): Promise<string[]> {
   const out: string[] = [];
   for (const path of paths) {
     const info = await stat(path).catch(() => undefined);
     if (info === undefined) throw new UsageError(`no such scenario file or folder: ${path}`);
-    if (info.isDirectory()) out.push(...(await listScenarioFiles(path)));
-    else out.push(resolve(path));
+    if (!info.isDirectory()) out.push(resolve(path));
+    else if (await isLogFolder(path, from)) out.push(resolve(path));
+    else out.push(...(await listScenarioFiles(path)));
   }
   return out;
 }
@@ -48,6 +53,7 @@ async function listScenarioFiles(dir: string): Promise<string[]> {
  * given in its place becomes an ad-hoc scenario (scenario/ad-hoc.ts); `from` names its format.
  */
 export async function loadScenarioFile(file: string, options: { from?: string } = {}): Promise<LoadedScenario> {
+  if ((await stat(file).catch(() => undefined))?.isDirectory() === true) return adHocFolderScenario(file, options.from);
   if (await isTranscriptFile(file, options.from)) return adHocScenario(file, options.from);
   if (extname(file).toLowerCase() === '.jsonl') {
     throw new InputError(

@@ -91,7 +91,7 @@ export function resolveScenario(loaded: LoadedScenario, transcript: TranscriptFa
     file: loaded.file,
     ...(d.description !== undefined ? { description: d.description } : {}),
     transcript: transcriptSource(loaded, overrides),
-    ...resolveProbes(loaded),
+    ...resolveProbes(loaded, transcript),
     provider,
     model,
     window: settings.window.value,
@@ -150,10 +150,14 @@ function checkIdenticalRows(specs: StrategySpec[], entries: ScenarioFile['identi
 /** The word that, as `probes:`, asks for generated probes rather than naming a side file. */
 const GENERATE = 'generate';
 
-/** The scenario's probe sources: a side file (absolute path) and/or generation options. */
-function resolveProbes(loaded: LoadedScenario): Pick<Scenario, 'probesFile' | 'probesGenerate'> {
+/**
+ * The scenario's probe sources: a side file (absolute path) and/or generation options. A real log
+ * (one an importer read) holds no probes of its own: without `probes:` they are generated from it,
+ * as for a log named on the command line, so that recall is measured by default (issue 34).
+ */
+function resolveProbes(loaded: LoadedScenario, transcript: TranscriptFacts): Pick<Scenario, 'probesFile' | 'probesGenerate'> {
   const probes = loaded.data.probes;
-  if (probes === undefined) return {};
+  if (probes === undefined) return isRealLog(transcript) ? { probesGenerate: {} } : {};
   if (typeof probes === 'string') {
     return probes === GENERATE ? { probesGenerate: {} } : { probesFile: resolveRelative(loaded.file, probes) };
   }
@@ -161,6 +165,11 @@ function resolveProbes(loaded: LoadedScenario): Pick<Scenario, 'probesFile' | 'p
     ...(probes.file !== undefined ? { probesFile: resolveRelative(loaded.file, probes.file) } : {}),
     ...(probes.generate !== undefined ? { probesGenerate: probes.generate === true ? {} : { ...probes.generate } } : {}),
   };
+}
+
+/** An imported agent log with no probe events: what `probes: generate` is the default for. */
+function isRealLog(transcript: TranscriptFacts): boolean {
+  return transcript.header.source?.format !== undefined && !transcript.events.some((event) => event.type === 'probe');
 }
 
 /** Turns the scenario's strategy entries into specs; none listed means every registered strategy. */

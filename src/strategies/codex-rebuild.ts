@@ -81,6 +81,7 @@ export const codexRebuild: Strategy<Options, State> = {
   description:
     'Cuts tool output to its head and tail within 10 KiB / 256 lines as it enters the history (Codex), and at 90% of the window (or an absolute limit, or a manual /compact) asks the model for a handoff summary and rebuilds the history as the initial context, the most recent user messages within 20,000 tokens, and the summary.',
   options,
+  tunable: { trigger: { min: 0.5, max: 0.95, step: 0.05 } },
   init: (opts) => ({ ...createHistory(), options: opts, initial: undefined, rebuilds: 0, compactRequested: false }),
   observe(event, state, env) {
     if (event.type === 'message' && event.role === 'tool') {

@@ -55,6 +55,7 @@ export const gatekeeper: Strategy<Options, State> = {
   description:
     'Offloads tool payloads over 2,000 characters to a scratchpad ref with a head/middle/tail preview, compresses any single message over 75% of the window, and past 60% of the window (or at a manual /compact) map-reduces the history older than the last 2 user messages (chunk summaries merged by a reduce call) into a summary naming the archived history.',
   options,
+  tunable: { buffer: { min: 0.3, max: 0.9, step: 0.1 }, keepUserTurns: { min: 1, max: 4, step: 1 } },
   init: (opts) => ({ ...createHistory(), options: opts, summaries: 0, compactRequested: false }),
   observe(event, state, env) {
     if (event.type === 'message' && event.role === 'tool' && event.text.length > state.options.payloadChars) {

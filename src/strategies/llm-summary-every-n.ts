@@ -50,6 +50,7 @@ export const llmSummaryEveryN: Strategy<Options, State> = {
   description:
     "The Complexity Trap study's LLM-summary baseline (after OpenHands): once N + M (21 + 10) turns are unsummarized, the oldest N are merged into one rolling summary conditioned on the previous one; the last M turns, the system prompt and the task statement stay verbatim.",
   options,
+  tunable: { summarizeTurns: { min: 5, max: 30, step: 5 }, keepTurns: { min: 2, max: 20, step: 2 } },
   init: (opts) => ({ ...createTurnSummary(), options: opts }),
   observe(event, state) {
     applyToHistory(state, event);

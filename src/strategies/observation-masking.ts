@@ -50,6 +50,7 @@ export const observationMasking: Strategy<Options, State> = {
   description:
     "SWE-agent's observation masking (the Complexity Trap study's N = 10): tool results older than the last N are replaced by a one-line placeholder with the number of lines omitted; reasoning, actions and the task statement are kept; tools can be tagged to always keep or always mask.",
   options,
+  tunable: { keepLast: { min: 2, max: 20, step: 2 } },
   init: (opts) => ({ ...createHistory(), options: opts, masked: 0 }),
   observe(event, state) {
     applyToHistory(state, event);

@@ -55,6 +55,7 @@ export const reactiveCompress: Strategy<Options, State> = {
   description:
     'On an overflow, quota or rate-limit failure, clears tool results older than the last 10 messages to one-line stubs, then if still above 8,000 tokens keeps a structured summary plus the last 10 messages, and retries the step.',
   options,
+  tunable: { keepRecent: { min: 4, max: 20, step: 2 } },
   init: (opts) => ({ ...createHistory(), options: opts, compactions: 0, compactRequested: false }),
   observe(event, state) {
     applyToHistory(state, event);

@@ -133,6 +133,7 @@ export const rollingWindow: Strategy<Options, State> = {
   description:
     'Keeps the system prompt and the last N conversation groups (a group starts at each user message); N = 0 keeps everything. Over maxShare (default 0.5) of the window left after the hidden prefix, the oldest tool-use rounds go, a call with its results. After a switch-dialect event, tool calls and results of another provider format are left out.',
   options,
+  tunable: { groups: { min: 1, max: 10, step: 1 } },
   init: (opts) => ({ ...createHistory(), ...createWindowState(opts.groups, opts.maxShare), options: opts }),
   observe(event, state) {
     observeWindow(event, state);

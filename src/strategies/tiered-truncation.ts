@@ -146,6 +146,7 @@ export const tieredTruncation: Strategy<Options, State> = {
   description:
     'Cuts tool results by tier: in the active group the 5 most recent keep 5000 characters and older ones 1000; finished groups keep 300; each cut ends with a retrieval hint to the archived message.',
   options,
+  tunable: { recentResults: { min: 1, max: 10, step: 1 } },
   init: (opts) => ({ ...createHistory(), options: opts }),
   observe(event, state) {
     applyToHistory(state, event);

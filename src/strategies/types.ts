@@ -75,6 +75,13 @@ export type RecoverDecision = 'retry' | 'give-up';
 // A registry holds strategies of different option and state types; with `unknown` no concrete
 // strategy would be assignable to it (its prepare/observe take their own State).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
+/** An option's range for `ctxbench tune`: the values min, min + step, …, max (rounded to the step's decimals). */
+export interface TunableRange {
+  min: number;
+  max: number;
+  step: number;
+}
+
 export interface Strategy<Options = any, State = any> {
   /** Equal to the file name in `src/strategies/`. */
   name: string;
@@ -97,6 +104,12 @@ export interface Strategy<Options = any, State = any> {
   transform?(context: ContextMessage[], state: State, env: StrategyEnv): Promise<ContextMessage[]> | ContextMessage[];
   /** Context sizes (tokens) this strategy reacts to, for the trigger lines of the reports. */
   thresholds?(options: Options, window: number): { label: string; tokens: number }[];
+  /**
+   * The options `ctxbench tune` searches (its trigger and what it keeps), each with the range it
+   * takes: `{ trigger: { min: 0.5, max: 0.95, step: 0.05 } }`. A strategy of one's own declares
+   * them the same way to take part (docs/strategy-api.md).
+   */
+  tunable?: Readonly<Record<string, TunableRange>>;
   /** Reacts to an overflow or rate-limit failure; `retry` re-prepares and re-sends the step. */
   recover?(failure: Failure, state: State, env: StrategyEnv): Promise<RecoverDecision> | RecoverDecision;
   /**

@@ -36,7 +36,7 @@ export function renderSweepHtml(sweep: SweepResult, chartScript: string): string
     body: [
       `<h1>${escapeHtml(title)}</h1>`,
       `<p>Scenarios: ${escapeHtml(sweep.run.scenarios.map((s) => s.name).join(', '))} · seed ${sweep.run.seed} · ${sweep.run.mode} providers${sweep.sample === null ? '' : ` · a seeded sample (seed ${sweep.sample.seed}) of ${sweep.gridSize} grid points`}.</p>`,
-      `<p class="recommendation"><strong>Recommendation: ${escapeHtml(block.headline)}</strong> — ${escapeHtml(block.why)}${block.runnerUp === null ? '' : `<br>runner-up: ${escapeHtml(block.runnerUp)}`}</p>`,
+      `<p class="recommendation${sweep.recommendation.meetsFloor ? '' : ' not-met'}"><strong>Recommendation: ${escapeHtml(block.headline)}</strong> — ${escapeHtml(block.why)}${block.runnerUp === null ? '' : `<br>runner-up: ${escapeHtml(block.runnerUp)}`}</p>`,
       `<p>${sweep.distinct} distinct results of ${sweep.points.length} runs (full included); the front: ${sweep.frontAxis === 'cost' ? 'cost net of prompt cache' : 'total tokens'} ↓ × answer recall ↑, among points that do not crash.</p>`,
       `<div class="chart"><canvas id="sweep-chart" role="img" aria-label="${sweep.frontAxis} against answer recall for every point"></canvas></div>`,
       renderTable(sweep),
@@ -161,4 +161,5 @@ tr.front td { background: #eff6ff; }
 tr.recommended td { background: #dcfce7; font-weight: 600; }
 tr.same td { color: #6b7280; }
 .recommendation { padding: 8px 12px; background: #f0fdf4; border-left: 4px solid #2ca02c; }
+.recommendation.not-met { background: #fef2f2; border-left-color: #d62728; }
 `;

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { RunResult, SummaryRow, UnitResult } from '../metrics/types.js';
 import type { RunOptions } from '../run/run-suite.js';
 import type { Scenario, StrategySpec } from '../scenario/types.js';
@@ -104,7 +105,13 @@ function specGroup(name: string, axes: GridAxis[], all: readonly GridPoint[]): {
   return { specsOf: specsForPoints(strategy, axes, points) };
 }
 
-function rankPoints(run: RunResult, axes: readonly GridAxis[], grid: readonly GridPoint[], names: string[], options: SweepOptions): SweepResult {
+/** The scenario's window, for the words of a decision nothing meets. */
+function windowOf(run: RunResult, scenario: string): { window?: number } {
+  const window = run.scenarios.find((s) => s.name === scenario)?.window;
+  return window === undefined ? {} : { window };
+}
+
+export function rankPoints(run: RunResult, axes: readonly GridAxis[], grid: readonly GridPoint[], names: string[], options: SweepOptions): SweepResult {
   const reference: GridPoint = { index: -1, strategy: REFERENCE, values: {}, label: REFERENCE };
   const all = [reference, ...grid];
   const unitsOf = (label: string): UnitResult[] => run.units.filter((unit) => unit.strategy === label);
@@ -117,7 +124,8 @@ function rankPoints(run: RunResult, axes: readonly GridAxis[], grid: readonly Gr
           strategy: point.strategy,
           settings: pointOptions(axes, point),
           summary: unit.summary,
-          ...(unit.logs !== undefined ? { logs: unit.logs.map((log) => log.summary) } : {}),
+          ...(unit.logs !== undefined ? { logs: unit.logs.map((log) => log.summary), logNames: unit.logs.map((log) => basename(log.transcript)) } : {}),
+          ...windowOf(run, unit.scenario),
         })),
   );
   const recommendation = withRepeats(recommend(rows, options.decision ?? DEFAULT_DECISION), all, sameAs);

@@ -37,15 +37,49 @@ export function noteToolCall(state: FileState, call: { id: string; name: string;
   else if (call.name === 'Write' && typeof call.input.content === 'string') state.pending.set(call.id, { path, written: call.input.content });
 }
 
-/** Notes a tool result: a successful read's output, or a write's content, becomes the file's latest content. */
+/**
+ * Notes a tool result: a successful read's output, or a write's content, becomes the file's latest
+ * content; a read of part of a file adds its lines to those read before (`mergeNumberedLines`).
+ */
 export function noteToolResult(state: FileState, callId: string, text: string, isError: boolean): void {
   const call = state.pending.get(callId);
   if (call === undefined) return;
   state.pending.delete(callId);
   if (isError) return;
+  const before = state.files.get(call.path);
   // Most recently used last: a file read again moves to the end.
   state.files.delete(call.path);
-  state.files.set(call.path, call.written ?? text);
+  state.files.set(call.path, call.written ?? (before === undefined ? text : mergeNumberedLines(before, text)));
+}
+
+// A line of Claude Code's Read output: its number, an arrow, the line (`   466→import os`).
+const NUMBERED_LINE = /^\s*(\d+)→/;
+
+/** The numbered lines a read starts with, and what follows them (Claude Code appends a reminder); undefined when it starts with none. */
+function numberedLines(text: string): { lines: [number, string][]; after: string } | undefined {
+  const all = text.split('\n');
+  const lines: [number, string][] = [];
+  let i = 0;
+  for (; i < all.length; i++) {
+    const number = NUMBERED_LINE.exec(all[i] as string)?.[1];
+    if (number === undefined) break;
+    lines.push([Number(number), all[i] as string]);
+  }
+  return lines.length === 0 ? undefined : { lines, after: all.slice(i).join('\n') };
+}
+
+/**
+ * Two reads of one file as one: the numbered lines of both, by number, the newer read's where
+ * both hold a line, then what follows the newer read's lines. Claude Code re-attaches the file,
+ * not the last slice (`offset`, `limit`) the agent read of it. When either read does not start
+ * with numbered lines (a written file, a notice), the newer one stands alone.
+ */
+function mergeNumberedLines(older: string, newer: string): string {
+  const old = numberedLines(older);
+  const fresh = numberedLines(newer);
+  if (old === undefined || fresh === undefined) return newer;
+  const merged = [...new Map([...old.lines, ...fresh.lines])].sort(([a], [b]) => a - b).map(([, line]) => line);
+  return [...merged, ...(fresh.after === '' ? [] : [fresh.after])].join('\n');
 }
 
 /**

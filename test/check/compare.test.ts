@@ -191,6 +191,7 @@ describe('compareResults: options changed on purpose', () => {
       constraints: { minRecall: { kind: 'relative' as const, points: 0.05 }, maxCrashes: 0 },
       aggregate: 'worst-case' as const,
       strategy: 'rolling-window',
+      meetsFloor: true,
       settings: { trigger: 0.6 },
       reason: '',
       runnerUp: null,

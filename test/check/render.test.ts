@@ -26,6 +26,15 @@ describe('check renderings', () => {
     expect(renderCheckTerminal(report, { color: true })).toContain('\x1b[31m');
   });
 
+  it('has a cost column, so that a cost-only regression shows beside its verdict', () => {
+    const priced: UnitSpec = { strategy: 'rolling-window', steps: repeat(1000, 10), answers: probes(4, () => true), usd: repeat(0.01, 10) };
+    const dearer = compareResults(buildRun([{ ...priced, usd: repeat(0.02, 10) }]), buildRun([priced]), DEFAULT_CHECK_RULES);
+    const text = renderCheckTerminal(dearer, { color: false });
+    expect(text).toContain('Δ cost');
+    const row = text.split('\n').find((line) => line.includes('REGRESSION'));
+    expect(row).toMatch(/\$0\.1000 → \$0\.2000\s+\+100\.0%/);
+  });
+
   it('writes Markdown for a pull-request comment, names escaped', () => {
     const md = renderCheckMarkdown(report);
     expect(md.startsWith('## ctxbench check: regression\n')).toBe(true);

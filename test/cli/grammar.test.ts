@@ -247,6 +247,7 @@ describe('ctxbench strategies and --help', () => {
     ['import'],
     ['probes'],
     ['probes', 'generate'],
+    ['probes', 'needed'],
     ['fidelity'],
     ['report'],
     ['check'],
@@ -254,6 +255,7 @@ describe('ctxbench strategies and --help', () => {
     ['sweep'],
     ['calibrate'],
     ['verify'],
+    ['validate'],
     [],
   ])('ctxbench %j --help ends with examples', async (...command) => {
     const { code, stdout } = await cli([...command.flat(), '--help']);

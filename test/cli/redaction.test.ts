@@ -74,7 +74,17 @@ describe('redaction by default', () => {
     const { code, stdout, stderr } = await cli(['run', join(dir, 's.yaml'), '--out', out, '--workers', '1']);
     expect(code).toBe(0);
     const files = readAll(out);
-    expect([...files.keys()].sort()).toEqual(['events.csv', 'index.html', 'junit.xml', 'probes.csv', 'result.json', 'steps.csv', 'summary.csv', 'summary.md']);
+    expect([...files.keys()].sort()).toEqual([
+      'events.csv',
+      'index.html',
+      'junit.xml',
+      'needed.csv',
+      'probes.csv',
+      'result.json',
+      'steps.csv',
+      'summary.csv',
+      'summary.md',
+    ]);
     for (const [name, text] of [...files, ['stdout', stdout], ['stderr', stderr]] as const) {
       for (const planted of PLANTED) expect(text.includes(planted.secret), `${planted.kind} in ${name}`).toBe(false);
     }
@@ -83,6 +93,9 @@ describe('redaction by default', () => {
     for (const kind of ['openai-key', 'bearer-token', 'secret-assignment']) expect(result, kind).toContain(`[redacted:${kind}]`);
     expect(JSON.parse(result)).not.toHaveProperty('redaction');
     expect(files.get('probes.csv')).toContain('p-key');
+    // The later commands echo what the user's message held ten steps and more before: needed facts,
+    // pieces of secrets that no rule tells on their own, masked by the kind their messages show.
+    for (const kind of ['basic-credentials', 'url-credentials']) expect(files.get('needed.csv'), kind).toContain(`[redacted:${kind}]`);
   });
 
   it('--no-redact leaves them, and the result and the HTML header say so', async () => {

@@ -64,6 +64,11 @@ export function summaryRow(scenario: string, strategy: string, figures: Partial<
     cost_vs_full: null,
     invalid_asks: null,
     ...NO_INTERVALS,
+    needed_facts: null,
+    needed_recall: null,
+    needed_recoverable: null,
+    needed_lost: null,
+    answer_recall_needed: null,
     ...figures,
   };
 }

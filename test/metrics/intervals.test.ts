@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StepRecord } from '../../src/metrics/run-events.js';
-import type { LogSummary, ProbeAnswer } from '../../src/metrics/types.js';
+import type { LogSummary, NeededRecord, ProbeAnswer } from '../../src/metrics/types.js';
+import { neededFigures } from '../../src/metrics/needed.js';
 import { unitIntervals, type IntervalInput } from '../../src/metrics/intervals.js';
 import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
 import { stepRecord } from '../helpers/records.js';
@@ -81,5 +82,40 @@ describe('bootstrap intervals over the logs of a scenario', () => {
     expect(alone.saving_ci_low).toBeNull();
     expect(alone.cost_vs_full_ci_low).toBeNull();
     expect(alone.answer_recall_ci_low).not.toBeNull();
+  });
+});
+
+describe('the needed-recall interval over logs', () => {
+  /** Needed uses of log i (4 steps from step 4i): `held[i]` of 4 kept, the rest lost, and one use never reached. */
+  function withNeeded(base: ReturnType<typeof unit>, held: number[]): ReturnType<typeof unit> {
+    const needed = held.flatMap((n, i) => [
+      ...[0, 1, 2, 3].map((k): NeededRecord => ({ fact: `f${k}`, kind: 'path', sourceStep: 0, useStep: i * 4 + k, outcome: k < n ? 'kept' : 'lost' })),
+      { fact: 'late', kind: 'path', sourceStep: 0, useStep: i * 4 + 3, outcome: 'unanswered' as const },
+    ]);
+    const figures = neededFigures(needed);
+    return {
+      ...base,
+      summary: { ...base.summary, needed_facts: figures.facts, needed_recall: figures.recall },
+      probes: { answers: base.probes?.answers ?? [], needed },
+    };
+  }
+
+  it('brackets needed recall, wide where the logs disagree, none where they agree; unanswered uses left out', () => {
+    const full = withNeeded(unit('full', [100, 100, 100, 100], [2, 2, 2, 2]), [4, 4, 4, 4]);
+    const agree = withNeeded(unit('agree', [60, 60, 60, 60], [2, 2, 2, 2]), [2, 2, 2, 2]);
+    const disagree = withNeeded(unit('disagree', [60, 60, 60, 60], [2, 2, 2, 2]), [4, 0, 4, 0]);
+    const [rowFull, rowAgree, rowDisagree] = applySavingVsFull([full, agree, disagree]).map((u) => u.summary);
+    expect(rowFull?.needed_facts).toBe(16);
+    expect([rowFull?.needed_recall_ci_low, rowFull?.needed_recall_ci_high]).toEqual([1, 1]);
+    expect(rowAgree?.needed_recall).toBe(0.5);
+    expect([rowAgree?.needed_recall_ci_low, rowAgree?.needed_recall_ci_high]).toEqual([0.5, 0.5]);
+    expect(rowDisagree?.needed_recall).toBe(0.5);
+    expect(rowDisagree?.needed_recall_ci_low).toBeLessThan(0.3);
+    expect(rowDisagree?.needed_recall_ci_high).toBeGreaterThan(0.7);
+  });
+
+  it('is null without needed uses', () => {
+    const plain = unitIntervals(unit('u', [10, 20], [1, 2]), undefined);
+    expect([plain.needed_recall_ci_low, plain.needed_recall_ci_high]).toEqual([null, null]);
   });
 });

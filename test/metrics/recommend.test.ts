@@ -88,7 +88,7 @@ describe('recommend', () => {
     expect(rec.candidates.find((c) => c.strategy === 'tri-modal')?.reason).toBe('crashes where others complete: overflow at step 6 of 10');
   });
 
-  it('names the closest candidate when nothing passes: the best recall among those that complete', () => {
+  it('takes the best strategy that completes as the answer-recall reference where full crashed, and names it', () => {
     const crash = { crashed: true, crash_kind: 'overflow' as const, crash_step: 6 };
     const rows = [
       decision(row('full', { ...crash, cost_usd: 0.5 })),
@@ -96,26 +96,30 @@ describe('recommend', () => {
       decision(row('rolling-window', { cost_usd: 0.9, cost_vs_full: -0.2, answer_recall: 0.6 })),
       decision(row('tiered-truncation', { cost_usd: 0.95, cost_vs_full: -0.1, answer_recall: 0.7 })),
     ];
-    const rec = recommend(rows);
-    expect(rec.strategy).toBeNull();
-    expect(rec.reason).toMatch(/: 2 crash, 2 lose recall; closest: tiered-truncation \(recall 70 % vs full's 85 %\)$/);
-  });
-
-  it("holds recall to full's whole history when full crashed before its first ask", () => {
-    const rows = [
-      decision(row('full', { crashed: true, crash_kind: 'overflow', crash_step: 3, answer_recall: null, unanswered: 40 })),
-      decision(row('codex-rebuild', { cost_usd: 0.8, cost_vs_full: -0.14, answer_recall: 0.25 })),
-      decision(row('reactive-compress', { cost_usd: 1.2, cost_vs_full: 0, answer_recall: 0.97 })),
-    ];
-    const rec = recommend(rows);
-    expect(rec.candidates.find((c) => c.strategy === 'codex-rebuild')?.reason).toBe(
-      "recall 25 % vs 100 % from full's history (full crashed before its first ask)",
+    const rec = recommend(rows, { ...DEFAULT_DECISION, constraints: { ...DEFAULT_DECISION.constraints, minRecall: { kind: 'relative', points: 0.05 } } });
+    expect(rec.strategy).toBe('tiered-truncation');
+    expect(rec.meetsFloor).toBe(true);
+    expect(rec.candidates.find((c) => c.strategy === 'rolling-window')?.reason).toBe(
+      'recall 60 % vs 70 % of tiered-truncation, the best that completes (full crashed)',
     );
-    expect(rec.strategy).toBe('reactive-compress');
-    expect(rec.reason).toContain("recall 97 % vs 100 % from full's history");
+    // Its cost is ranked among those that complete, never against full's partial cost.
+    expect(rec.reason).toContain('cost ranked among the strategies that complete (full does not)');
     // Without probes nothing is measured, crash or not.
     const unprobed = rows.map((r) => ({ ...r, summary: { ...r.summary, answer_recall: null, probes: null, unanswered: null } }));
     expect(recommend(unprobed).reason).toContain('answer recall not measured');
+  });
+
+  it('compares costs over the whole session where full completed, never over the steps a crashed full survived', () => {
+    // The held-out log: full survives 19 of 90 steps for $2.42; two strategies complete.
+    const rows = [
+      decision(row('full', { crashed: true, crash_kind: 'overflow', crash_step: 19, steps: 90, cost_usd: 2.42 })),
+      decision(row('reactive-compress', { steps: 90, cost_usd: 10.26, cost_vs_full: 0, answer_recall: 0.85 })),
+      decision(row('codex-rebuild', { steps: 90, cost_usd: 9.59, cost_vs_full: 0.13, answer_recall: 0.85 })),
+    ];
+    const rec = recommend(rows, { ...DEFAULT_DECISION, constraints: { maxCrashes: 0, minRecall: { kind: 'absolute', value: 0.2 } } });
+    expect(rec.strategy).toBe('codex-rebuild');
+    expect(rec.runnerUp?.strategy).toBe('reactive-compress');
+    expect(rec.candidates.every((c) => c.verdict !== 'dearer-than-full')).toBe(true);
   });
 
   it('excuses a crash where every strategy crashed, and still ranks fewer crashes first', () => {

@@ -32,7 +32,7 @@ describe('recall under context rot in the reports', () => {
     expect(off.split('\n')[0]).not.toContain('answer_recall_rot');
     expect(on.split('\n')[0]).toBe(`${off.split('\n')[0] ?? ''},answer_recall_rot`);
     expect(on.split('\n')[1]?.endsWith(',0.4321')).toBe(true);
-    expect(file(renderCsv(rot), 'probes.csv').split('\n')[0]?.endsWith(',valid,correct_rot,rot_probability')).toBe(true);
+    expect(file(renderCsv(rot), 'probes.csv').split('\n')[0]?.endsWith(',valid,needed_later,correct_rot,rot_probability')).toBe(true);
   });
 
   it('is a column beside recall in summary.md, the HTML table and the terminal, named with its curve, only when on', () => {

@@ -23,15 +23,16 @@ describe('summary.csv', () => {
     expect(header.startsWith(`${CONTRACT_HEADER},`)).toBe(true);
     expect(header).toBe(
       `${CONTRACT_HEADER},mean_context_tokens,cached_prefix_share,overhead_calls,unanswered,logs,crashed_logs,retrieval_tokens,cached_input_tokens,cache_write_tokens,cost_usd,cost_vs_full,invalid_asks,` +
-        'saving_ci_low,saving_ci_high,cost_vs_full_ci_low,cost_vs_full_ci_high,answer_recall_ci_low,answer_recall_ci_high',
+        'saving_ci_low,saving_ci_high,cost_vs_full_ci_low,cost_vs_full_ci_high,answer_recall_ci_low,answer_recall_ci_high,' +
+        'needed_facts,needed_recall,needed_recoverable,needed_lost,needed_recall_ci_low,needed_recall_ci_high,answer_recall_needed',
     );
   });
 
   it('writes booleans as true/false, unmeasured as empty cells, fractions with at most 4 decimals', () => {
     const [, full, rolling] = lines('summary.csv');
-    expect(full).toBe('long-session,full,3,2,true,overflow,2,9100,240,0,9340,9300,0,0,0,0,,,,6133.3333,0.5714,0,,,,0,5200,0,,,,,,,,,');
+    expect(full).toBe('long-session,full,3,2,true,overflow,2,9100,240,0,9340,9300,0,0,0,0,,,,6133.3333,0.5714,0,,,,0,5200,0,,,,,,,,,,,,,,,,');
     expect(rolling).toBe(
-      'long-session,rolling-window,3,3,false,,,9100,360,700,10160,3100,0.3319,1,1500,1,0.6667,0.5,3,3033.3333,0.4725,1,0,,,0,4300,0,,,,,,,,,',
+      'long-session,rolling-window,3,3,false,,,9100,360,700,10160,3100,0.3319,1,1500,1,0.6667,0.5,3,3033.3333,0.4725,1,0,,,0,4300,0,,,,,,,,,,,,,,,,',
     );
   });
 });
@@ -96,7 +97,7 @@ describe('probes.csv', () => {
   it('has one row per scenario × strategy × probe answer, text quoted, booleans as true/false', () => {
     const rows = readRecords(file('probes.csv'));
     expect(lines('probes.csv')[0]).toBe(
-      'scenario,strategy,probe_id,kind,asked_at,step,question,expected,answer,correct,retrieved,correct_with_retrieval,retrieval_tokens,judge_total,outcome,valid',
+      'scenario,strategy,probe_id,kind,asked_at,step,question,expected,answer,correct,retrieved,correct_with_retrieval,retrieval_tokens,judge_total,outcome,valid,needed_later',
     );
     expect(rows).toEqual([
       {
@@ -116,6 +117,7 @@ describe('probes.csv', () => {
         judge_total: '',
         outcome: '',
         valid: 'true',
+        needed_later: '',
       },
       expect.objectContaining({
         probe_id: 'p-file',

@@ -58,6 +58,7 @@ function handMadeRecommendation(result: RunResult): Recommendation {
     constraints: { minRecall: { kind: 'relative', points: 0.05 }, maxCrashes: 0 },
     aggregate: 'worst-case',
     strategy: recommended?.strategy ?? null,
+    meetsFloor: recommended !== undefined,
     settings: {},
     reason: recommended === undefined ? 'every strategy crashes or loses recall' : 'the cheapest that keeps recall within 5 points of full and does not crash',
     runnerUp: runnerUp === undefined ? null : { strategy: runnerUp.strategy, settings: {} },

@@ -25,6 +25,7 @@ const recommendation: Recommendation = {
   constraints: { minRecall: { kind: 'relative', points: 0.05 }, maxCrashes: 0 },
   aggregate: 'worst-case',
   strategy: 'rolling-window',
+  meetsFloor: true,
   settings: { keep: 1 },
   reason: '$0.5000, 30 % cheaper than full',
   runnerUp: { strategy: 'full', settings: {} },
@@ -76,6 +77,12 @@ const sweep: SweepResult = {
 };
 
 describe('sweep reports', () => {
+  it('show a recommendation that does not meet the floor in a red box, not the green one', () => {
+    const html = (rec: Recommendation): string => renderSweepFiles({ ...sweep, recommendation: rec }, '').find((f) => f.file === 'sweep.html')?.contents ?? '';
+    expect(html(recommendation)).toContain('<p class="recommendation">');
+    expect(html({ ...recommendation, meetsFloor: false })).toContain('<p class="recommendation not-met">');
+  });
+
   it('lead with the recommendation, then rank the distinct points, counting repeats instead of listing them', () => {
     const text = renderSweepTerminal(sweep);
     expect(text).toMatch(

@@ -3,9 +3,51 @@ import { resolve } from 'node:path';
 import { writeFileAtomic } from '../../report/write.js';
 import { UsageError } from '../../errors.js';
 import { generateProbes } from '../../probes/generate.js';
+import { DEFAULT_MIN_DISTANCE, extractNeededUses } from '../../probes/needed/extract.js';
+import type { NeededUse } from '../../probes/needed/types.js';
+import type { Transcript } from '../../transcript/types.js';
 import { loadTranscript } from '../../scenario/load-transcript.js';
 import { getImporter, importerNames } from '../../transcript/importers/index.js';
 import { addExamples, addOutOption, outOf, parsePositiveInt } from '../options.js';
+
+interface NeededFlags {
+  from?: string;
+  minDistance?: number;
+  json?: boolean;
+  lenient?: boolean;
+}
+
+async function loadLog(file: string, flags: { from?: string; lenient?: boolean }): Promise<Transcript> {
+  if (flags.from !== undefined) getImporter(flags.from);
+  return loadTranscript({ kind: 'file', path: file, lenient: flags.lenient === true, ...(flags.from !== undefined ? { format: flags.from } : {}) }, 0);
+}
+
+function renderNeeded(uses: readonly NeededUse[]): string {
+  const rows = uses.map((u) => `${String(u.useStep).padStart(5)}  ${String(u.sourceStep).padStart(6)}  ${u.kind.padEnd(10)}  ${JSON.stringify(u.fact)}`);
+  return `${['  use  source  kind        fact', ...rows, `${uses.length} needed use${uses.length === 1 ? '' : 's'}`].join('\n')}\n`;
+}
+
+/** `ctxbench probes needed`: the facts a session's own future used (docs/probes.md). */
+function registerNeeded(probes: Command): void {
+  const needed = probes
+    .command('needed')
+    .description('list the needed facts of a log: each specific an assistant message or tool call used that was last seen at least --min-distance steps before')
+    .argument('<log>', 'canonical transcript (*.ctx.jsonl) or an agent log (format detected as by import)')
+    .option('--from <format>', `the log's format when its content cannot tell (${importerNames().join(', ')})`)
+    .option(
+      '--min-distance <steps>',
+      `steps between the last sighting and the use (default ${DEFAULT_MIN_DISTANCE}; 0: any earlier sighting)`,
+      parsePositiveInt('--min-distance'),
+    )
+    .option('--json', 'print the uses as JSON: { uses: [{ fact, kind, sourceIndex, sourceStep, useIndex, useStep }] }')
+    .option('--lenient', 'skip malformed transcript lines instead of failing');
+  addExamples(needed, [['ctxbench probes needed session.jsonl --min-distance 20', 'facts used 20+ steps after they were last seen']]);
+  needed.action(async (file: string, flags: NeededFlags) => {
+    const transcript = await loadLog(file, flags);
+    const uses = extractNeededUses(transcript, flags.minDistance === undefined ? {} : { minDistance: flags.minDistance });
+    process.stdout.write(flags.json === true ? `${JSON.stringify({ uses }, null, 2)}\n` : renderNeeded(uses));
+  });
+}
 
 interface GenerateFlags {
   max?: number;
@@ -34,11 +76,7 @@ export function register(program: Command): void {
     ['ctxbench probes generate rollout.jsonl --from codex -o probes.json', 'from a Codex log, to a side file'],
   ]);
   generate.action(async (file: string, flags: GenerateFlags) => {
-    if (flags.from !== undefined) getImporter(flags.from);
-    const transcript = await loadTranscript(
-      { kind: 'file', path: file, lenient: flags.lenient === true, ...(flags.from !== undefined ? { format: flags.from } : {}) },
-      0,
-    );
+    const transcript = await loadLog(file, flags);
     const generated = generateProbes(transcript, {
       ...(flags.max === undefined ? {} : { max: flags.max }),
       ...(flags.seed === undefined ? {} : { seed: flags.seed }),
@@ -56,4 +94,5 @@ export function register(program: Command): void {
     }
     process.stderr.write(`ctxbench: wrote ${generated.length} probe${generated.length === 1 ? '' : 's'} to ${out}\n`);
   });
+  registerNeeded(probes);
 }

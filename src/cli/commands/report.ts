@@ -7,10 +7,11 @@ import { RESULT_SCHEMA_VERSION, type RunResult } from '../../metrics/types.js';
 import { givenPath } from '../../paths.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
-import { addExamples, addDeprecatedOption, parseList } from '../options.js';
+import { addExamples, addDeprecatedOption, parseList, useColor } from '../options.js';
 import { resultForWriting } from '../../redact/result.js';
 import { checkOutDir, lockOutDir } from '../out-dir.js';
 import { recommendRun } from '../../run/recommend-run.js';
+import { renderTerminalRecommendation } from '../../report/terminal-recommendation.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 import { parseInput } from '../../validate.js';
 
@@ -69,7 +70,7 @@ export function register(program: Command): void {
     // The recommendation is made again under the flags given (the defaults when none): a shard's
     // or a stopped run's result has none, as when it was written.
     const whole = saved.shard === undefined && saved.partial === undefined;
-    const result = whole ? { ...saved, recommendation: recommendRun(saved.units, decisionOf(flags)) } : saved;
+    const result = whole ? { ...saved, recommendation: recommendRun(saved.units, decisionOf(flags), saved.scenarios) } : saved;
     // result.json is the input; rewriting it is opt-in (`--reports json`).
     const formats = flags.reports ?? flags.format ?? reporterNames().filter((name) => name !== 'json');
     const out = resolve(flags.out ?? dirname(file));
@@ -82,7 +83,12 @@ export function register(program: Command): void {
     } finally {
       lock.release();
     }
-    if (flags.quiet !== true) process.stdout.write(`wrote ${written.length} files to ${givenPath(flags.out ?? dirname(file))}/\n`);
+    if (flags.quiet !== true) {
+      // The decision first, as a run prints it: remaking it is what `report` is for.
+      if (result.recommendation !== undefined)
+        process.stdout.write(`${renderTerminalRecommendation(result.recommendation, { color: useColor(process.stdout) })}\n`);
+      process.stdout.write(`wrote ${written.length} files to ${givenPath(flags.out ?? dirname(file))}/\n`);
+    }
   });
 }
 

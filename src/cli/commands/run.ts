@@ -46,6 +46,7 @@ interface RunFlags extends ScenarioFlags, DecisionFlags {
   cache: boolean;
   cacheDir: string;
   baseline?: string;
+  requireFloor?: boolean;
   checkConfig?: string;
   record?: string;
   replay?: string;
@@ -57,7 +58,7 @@ interface RunFlags extends ScenarioFlags, DecisionFlags {
 }
 
 /** Flags that may go with --resume: how to run and what to do after, not what to run (the journal says). */
-const RESUME_FLAGS = new Set(['resume', 'workers', 'memo', 'quiet', 'cache', 'cacheDir', 'baseline', 'checkConfig', 'requestTimeout']);
+const RESUME_FLAGS = new Set(['resume', 'workers', 'memo', 'quiet', 'cache', 'cacheDir', 'baseline', 'requireFloor', 'checkConfig', 'requestTimeout']);
 
 /** `deps.retrySleep`: how a live run's retries wait (tests pass one that records the waits). */
 export function register(program: Command, deps: CliDeps = {}): void {
@@ -99,6 +100,7 @@ export function register(program: Command, deps: CliDeps = {}): void {
     .option('--shard <i/n>', 'run only the i-th of n slices of the units (merge the results with ctxbench merge)', (value: string) => parseShard(value))
     .option('--baseline <file>', 'after the run, check it against this baseline result.json (exit 1 on a regression)')
     .option('--check-config <file>', 'check config for --baseline')
+    .option('--require-floor', 'exit 1 when no strategy meets the recall floor (the answer is still printed); --baseline implies it')
     .option(
       '--prices <file>',
       "USD per million tokens (YAML/JSON) overriding the price table and the scenarios' prices: {input, output, cachedInput?, cacheWrite?} or {models: {<model>: {...}}}",
@@ -156,6 +158,10 @@ async function runCommand(given: string[] | undefined, flags: RunFlags, command:
       `${reasons.length} unit${reasons.length === 1 ? '' : 's'} crashed for ${cause}: ${first.strategy} on ${first.scenario}: ${first.text}${more}`,
     );
   }
+  // A gate (CI) asks that what is shipped meets the floor; a plain run exits 0 with the answer.
+  const recommendation = result.recommendation;
+  if ((flags.requireFloor === true || flags.baseline !== undefined) && recommendation !== undefined && !recommendation.meetsFloor)
+    throw new GateError(`the recall floor is not met: ${recommendation.reason}`);
 }
 
 /** --resume runs what the journal says: paths or flags that would change the run are refused. */

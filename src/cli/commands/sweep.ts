@@ -125,4 +125,5 @@ async function sweepCommand(given: string[] | undefined, flags: SweepFlags): Pro
     process.stdout.write(`wrote ${written.length} files to ${givenPath(flags.out)}/\n`);
   }
   if (sweep.recommendation.strategy === null) throw new GateError(`no recommendation: ${sweep.recommendation.reason}`);
+  if (!sweep.recommendation.meetsFloor) throw new GateError(`the floor is not met: ${sweep.recommendation.reason}`);
 }

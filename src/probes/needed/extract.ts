@@ -1,0 +1,186 @@
+import type { MessageEvent, Transcript } from '../../transcript/types.js';
+import { listMessages, readShellCommand } from '../message-text.js';
+import { findSpecifics, isSpecificName, MIN_SPECIFIC_LENGTH, unescapeForTokens, type FoundSpecific } from './specifics.js';
+import { argumentValues, toolVocabulary } from './arguments.js';
+import { sessionFileNames } from './files.js';
+import type { NeededKind, NeededUse } from './types.js';
+
+/**
+ * How many steps back a fact must have been seen last for its use to count as needed (docs/probes.md):
+ * within the last ten model calls a fact is still at the tail of any context, and every strategy keeps it.
+ */
+export const DEFAULT_MIN_DISTANCE = 10;
+
+/** A message as the extraction reads it: where it stands, its specifics, and its text to search. */
+interface ReadMessage {
+  readonly role: MessageEvent['role'];
+  /** The first step whose context can hold the message (the step after the last assistant message at or before it). */
+  readonly visibleFrom: number;
+  /** For an assistant message: the step it completed. */
+  readonly step: number;
+  readonly specifics: readonly FoundSpecific[];
+  /** The specifics and the shorter ones inside them (`fits/card.py` in `astropy/io/fits/card.py`): what a later use may have seen here. */
+  readonly seen: readonly string[];
+  /** What a later use is looked up in: the text and argument values, escapes as spaces. */
+  readonly searchable: string;
+}
+
+/** What the whole session says about its words: a tool's vocabulary slots, the files it names. */
+interface SessionWords {
+  readonly vocabulary: ReadonlySet<string>;
+  readonly files: ReadonlySet<string>;
+}
+
+/**
+ * What a message holds that a later one can use: a tool call's argument values (never its keys,
+ * nor the values of a tool's own vocabulary, e.g. a todo status), a shell command whole, and the
+ * text. Thinking is left out: what an agent used is what it wrote or called.
+ */
+function readMessage(message: MessageEvent, session: SessionWords, visibleFrom: number, step: number): ReadMessage {
+  const parts: string[] = message.text === '' ? [] : [message.text];
+  const commands: FoundSpecific[] = [];
+  for (const call of message.toolCalls ?? []) {
+    parts.push(...argumentValues(call, session.vocabulary));
+    const command = readShellCommand(call);
+    if (command !== undefined && !command.includes('\n') && command.length >= 10) commands.push({ value: command, kind: 'command' });
+  }
+  const joined = parts.join('\n');
+  const found = findSpecifics(joined).map((s) =>
+    s.kind === 'identifier' && s.value.includes('.') && session.files.has(s.value) ? { ...s, kind: 'path' as const } : s,
+  );
+  const specifics = [...commands, ...found.filter((s) => !commands.some((c) => c.value === s.value))];
+  const seen = [...new Set(specifics.flatMap((s) => innerForms(s.value)))];
+  return { role: message.role, visibleFrom, step, specifics, seen, searchable: unescapeForTokens(joined) };
+}
+
+/**
+ * A specific and the shorter specifics it holds: the tails of a path (`io/card.py`, `card.py`) and
+ * of a qualified name (`path.join`, `join` of `os.path.join`), and its heads (`os.path`).
+ */
+function innerForms(value: string): string[] {
+  const forms = [value];
+  for (const match of value.matchAll(/[/.]|::|->/g)) {
+    const head = value.slice(0, match.index);
+    const tail = value.slice(match.index + match[0].length);
+    if (head.length >= MIN_SPECIFIC_LENGTH) forms.push(head);
+    if (tail.length >= MIN_SPECIFIC_LENGTH) forms.push(tail);
+  }
+  return forms;
+}
+
+function readMessages(transcript: Transcript): ReadMessage[] {
+  const messages = listMessages(transcript.events);
+  const session: SessionWords = { vocabulary: toolVocabulary(messages), files: sessionFileNames(messages) };
+  let steps = 0;
+  return messages.map((message) => {
+    const step = steps;
+    if (message.role === 'assistant') steps++;
+    return readMessage(message, session, steps, step);
+  });
+}
+
+/** A name, number or command: what an agent may know, or compose, without any session. */
+function isKnowable(specific: FoundSpecific): boolean {
+  return specific.kind !== 'path' && specific.kind !== 'quoted';
+}
+
+/** Whether a text holds a value with no letter, digit or underscore running into it on either side. */
+function holdsAlone(text: string, value: string): boolean {
+  for (let at = text.indexOf(value); at >= 0; at = text.indexOf(value, at + 1)) {
+    if (!isNameChar(text[at - 1]) && !isNameChar(text[at + value.length])) return true;
+  }
+  return false;
+}
+
+function isNameChar(char: string | undefined): boolean {
+  return char !== undefined && /[\p{L}\p{N}_$]/u.test(char);
+}
+
+/** The kind of a use: a specific the user stated (not a path or command) is a constraint of the task. */
+function useKind(specific: FoundSpecific, source: ReadMessage): NeededKind {
+  if (source.role === 'user' && specific.kind !== 'path' && specific.kind !== 'command') return 'constraint';
+  return specific.kind;
+}
+
+/**
+ * The needed facts of a transcript (docs/probes.md): every specific an assistant message (its text
+ * or a tool call's argument values) uses that an earlier message (tool output, a user message,
+ * the agent's own words) held, and that no message of the last `minDistance` steps held. A pure
+ * function of the transcript: the same on any language, no question text involved.
+ */
+export function extractNeededUses(transcript: Transcript, options: { minDistance?: number } = {}): NeededUse[] {
+  const minDistance = options.minDistance ?? DEFAULT_MIN_DISTANCE;
+  const read = readMessages(transcript);
+  const lastSeen = new Map<string, number>();
+  const uses: NeededUse[] = [];
+  // Names, numbers and commands the session shows first in the agent's own words: known without
+  // the session (`python3`, `VirtualHost`, `git status -sb`) or made up; their later uses need
+  // nothing the session showed. A path or phrase the agent wrote first is its own earlier words
+  // (a file it settled on, a message it chose), which count.
+  const agentFirst = new Set<string>();
+  read.forEach((message, index) => {
+    if (message.role === 'assistant') {
+      const used = new Set<string>();
+      for (const specific of message.specifics) {
+        // The longest form of the specific the session showed far enough back: a name the agent
+        // qualified itself (`self.refit_time_`) still uses the one the task named (`refit_time_`).
+        for (const form of formsOf(specific)) {
+          const source = lastSeen.get(form);
+          if (source === undefined) {
+            if (isKnowable(specific)) agentFirst.add(form);
+            continue;
+          }
+          if (agentFirst.has(form) || used.has(form)) continue;
+          const from = read[source] as ReadMessage;
+          if (message.step - from.visibleFrom < minDistance || seenSince(read, source, index, form, message.step - minDistance)) continue;
+          used.add(form);
+          uses.push({
+            fact: form,
+            kind: useKind(formKind(specific, form), from),
+            sourceIndex: source,
+            sourceStep: from.visibleFrom,
+            useIndex: index,
+            useStep: message.step,
+          });
+          break;
+        }
+      }
+    }
+    for (const seen of message.seen) lastSeen.set(seen, index);
+  });
+  return uses;
+}
+
+/**
+ * The forms of a specific a use may stand for, longest first: itself, then the shorter ones inside
+ * it — a path's tails (`fits/card.py`, never `/usr/lib` of `/usr/lib/x.so`: a directory a path
+ * passes through is not what it names), a qualified name's heads and tails.
+ */
+function formsOf(specific: FoundSpecific): string[] {
+  if (specific.kind !== 'path' && specific.kind !== 'identifier' && specific.kind !== 'error') return [specific.value];
+  const forms = innerForms(specific.value).filter(
+    (form, i) => i === 0 || specific.kind !== 'path' || (specific.value.endsWith(form) && !specific.value.startsWith(`/${form}`)),
+  );
+  // A shorter form is a specific of its own shape, or none (`service` of `panel.service` is a word).
+  const shaped = forms.filter((form, i) => i === 0 || /[/.]/.test(form) || isSpecificName(form));
+  return [...new Set(shaped)].sort((a, b) => b.length - a.length);
+}
+
+/** The kind of a shorter form of a specific: a path's tail without a directory or extension (`CHROOT_DIR`) is a name. */
+function formKind(specific: FoundSpecific, form: string): FoundSpecific {
+  if (form === specific.value || specific.kind !== 'path' || /[/.]/.test(form)) return { value: form, kind: specific.kind };
+  return { value: form, kind: 'identifier' };
+}
+
+/**
+ * Whether a message after `source` and before `use`, visible after step `after`, holds the value
+ * inside a longer specific (`a.py` in `src/a.py`): then the fact was seen less than the distance ago.
+ */
+function seenSince(read: readonly ReadMessage[], source: number, use: number, value: string, after: number): boolean {
+  for (let i = use - 1; i > source; i--) {
+    const message = read[i] as ReadMessage;
+    if (message.visibleFrom <= after) return false;
+    if (holdsAlone(message.searchable, value)) return true;
+  }
+  return false;
+}

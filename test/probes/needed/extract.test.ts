@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { extractNeededUses, DEFAULT_MIN_DISTANCE } from '../../../src/probes/needed/extract.js';
+import type { MessageEvent, ToolCall, Transcript, TranscriptEvent } from '../../../src/transcript/types.js';
+
+/** A transcript from its messages. */
+function transcriptOf(events: TranscriptEvent[]): Transcript {
+  return { header: { type: 'session', id: 's', dialect: 'anthropic' }, events, file: 'hand-made', skipped: [], unknown: {} };
+}
+
+let counter = 0;
+const message = (role: MessageEvent['role'], text: string, toolCalls?: ToolCall[]): MessageEvent => ({
+  type: 'message',
+  id: `m${++counter}`,
+  role,
+  text,
+  ...(toolCalls === undefined ? {} : { toolCalls }),
+});
+const call = (name: string, args: Record<string, unknown>): ToolCall => ({ id: `c${++counter}`, name, args });
+
+/** `n` assistant steps that say nothing specific, each answered by a tool result. */
+function filler(n: number): MessageEvent[] {
+  return Array.from({ length: n }, () => [message('assistant', 'Looking further.', [call('Bash', { command: 'ls' })]), message('tool', 'nothing here')]).flat();
+}
+
+/** A session that shows `shown` in a tool result (seen from step 1), then runs a call with `args` at step 1 + `gap`. */
+function sessionUsing(shown: string, gap: number, args: Record<string, unknown>, name = 'Bash'): Transcript {
+  return transcriptOf([
+    message('user', 'Fix the failing build.'),
+    message('assistant', 'Reading the config.', [call('Read', { file_path: 'config.txt' })]),
+    message('tool', shown),
+    ...filler(gap),
+    message('assistant', '', [call(name, args)]),
+  ]);
+}
+
+describe('extractNeededUses', () => {
+  it('counts a fact used ten steps after it was last seen, not nine', () => {
+    expect(DEFAULT_MIN_DISTANCE).toBe(10);
+    const ten = extractNeededUses(sessionUsing('flag: DEBUG_MODE=1', 10, { command: 'export DEBUG_MODE=0' }));
+    expect(ten).toEqual([{ fact: 'DEBUG_MODE', kind: 'identifier', sourceIndex: 2, sourceStep: 1, useIndex: 23, useStep: 11 }]);
+    expect(extractNeededUses(sessionUsing('flag: DEBUG_MODE=1', 9, { command: 'export DEBUG_MODE=0' }))).toEqual([]);
+    expect(extractNeededUses(sessionUsing('flag: DEBUG_MODE=1', 9, { command: 'export DEBUG_MODE=0' }), { minDistance: 9 })).toHaveLength(1);
+  });
+
+  it('reads argument values, never the keys of a tool', () => {
+    // `activeForm` and `output_mode` are the tools' words: shown in an earlier result, still no use.
+    const session = sessionUsing(
+      'the todo tool takes activeForm and output_mode',
+      12,
+      { todos: [{ content: 'Write tests', activeForm: 'Writing tests' }], output_mode: 'x' },
+      'TodoWrite',
+    );
+    expect(extractNeededUses(session)).toEqual([]);
+  });
+
+  it('leaves out the values of a tool vocabulary (a todo status)', () => {
+    const todo = (status: string): ToolCall => call('TodoWrite', { todos: [{ content: 'Write tests', status }] });
+    const session = transcriptOf([
+      message('user', 'Go.'),
+      message('assistant', '', [todo('in_progress')]),
+      message('tool', 'ok'),
+      ...filler(12),
+      message('assistant', '', [todo('completed')]),
+      message('tool', 'ok'),
+      ...filler(12),
+      message('assistant', '', [todo('in_progress')]),
+    ]);
+    expect(extractNeededUses(session).map((u) => u.fact)).toEqual([]);
+  });
+
+  it('reads tokens after unescaping: `\\nDEBUG_MODE` is DEBUG_MODE', () => {
+    const uses = extractNeededUses(sessionUsing('{"text": "line one\\nDEBUG_MODE=1"}', 12, { command: 'grep -n DEBUG_MODE src/app.py' }));
+    expect(uses.map((u) => u.fact)).toEqual(['DEBUG_MODE']);
+    const escaped = extractNeededUses(sessionUsing('DEBUG_MODE=1', 12, { command: 'printf "\\nDEBUG_MODE"' }));
+    expect(escaped.map((u) => u.fact)).toEqual(['DEBUG_MODE']);
+  });
+
+  it('leaves plain words out, in any language, and reads a CJK session as an English one', () => {
+    const english = sessionUsing('The parser reads config_loader.py and sets retry_limit to 250ms', 12, {}, 'Noop');
+    const chinese = sessionUsing('解析器读取config_loader.py并把retry_limit设为250ms', 12, {}, 'Noop');
+    const useEnglish = transcriptOf([...english.events, message('assistant', 'The parser now sets retry_limit to 250ms in config_loader.py.')]);
+    const useChinese = transcriptOf([...chinese.events, message('assistant', '解析器现在在config_loader.py里把retry_limit设为250ms。')]);
+    const facts = (t: Transcript): string[] =>
+      extractNeededUses(t)
+        .map((u) => `${u.kind}:${u.fact}`)
+        .sort();
+    expect(facts(useEnglish)).toEqual(['identifier:config_loader.py', 'identifier:retry_limit', 'number:250ms']);
+    expect(facts(useChinese)).toEqual(facts(useEnglish));
+  });
+
+  it('calls a specific the user stated a constraint', () => {
+    const session = transcriptOf([
+      message('user', 'Keep MAX_RETRIES at 3 and never touch legacy_api.'),
+      ...filler(11),
+      message('assistant', 'Leaving legacy_api alone as asked.'),
+    ]);
+    expect(extractNeededUses(session)).toEqual([expect.objectContaining({ fact: 'legacy_api', kind: 'constraint', sourceIndex: 0, sourceStep: 0 })]);
+  });
+
+  it('does not count a fact seen again, inside a longer one, within the distance', () => {
+    const session = transcriptOf([
+      message('user', 'Start.'),
+      message('assistant', 'Opening it.', [call('Read', { file_path: 'conf/app_settings.py' })]),
+      message('tool', 'app_settings loaded'),
+      ...filler(11),
+      message('tool', 'saw /srv/conf/app_settings.py'),
+      message('assistant', 'Editing conf/app_settings.py now.'),
+    ]);
+    expect(extractNeededUses(session)).toEqual([]);
+  });
+
+  it('leaves out names and commands the agent wrote before the session showed them, keeps its paths', () => {
+    const session = transcriptOf([
+      message('user', 'Write the report.'),
+      message('assistant', 'Writing it.', [call('Write', { file_path: 'out/report_v2.md', content: 'import numpy_helpers\nuse python3' })]),
+      message('tool', 'File created'),
+      ...filler(11),
+      message('assistant', 'Done: out/report_v2.md uses numpy_helpers via python3.'),
+    ]);
+    expect(extractNeededUses(session).map((u) => `${u.kind}:${u.fact}`)).toEqual(['path:out/report_v2.md']);
+  });
+
+  it('never counts a plain word, even called or quoted alone', () => {
+    const uses = extractNeededUses(sessionUsing('def cleanup(): print("done")', 12, { command: 'python -c "cleanup(); print(\'done\')"' }));
+    expect(uses).toEqual([]);
+  });
+
+  it('reads the gap between two quoted strings as no literal', () => {
+    const uses = extractNeededUses(sessionUsing('find . -name "*.sh" -o -name "*.py" -print', 12, { command: 'find src -name "*.ts" -o -name "*.js"' }));
+    expect(uses.map((u) => u.fact)).toEqual([]);
+  });
+
+  it('takes the longest form the session showed: a name the agent qualified itself still uses the one the task named', () => {
+    const session = transcriptOf([
+      message('user', 'Add a refit_time_ attribute.'),
+      ...filler(11),
+      message('assistant', 'Setting self.refit_time_ after the refit.'),
+    ]);
+    expect(extractNeededUses(session)).toEqual([expect.objectContaining({ fact: 'refit_time_', kind: 'constraint', sourceIndex: 0 })]);
+  });
+
+  it('calls a bare name the session names as a file a path', () => {
+    const session = transcriptOf([
+      message('user', 'Reproduce it.'),
+      message('assistant', '', [call('bash', { command: "cat <<'EOF' > repro_case.py\nprint(1)\nEOF" })]),
+      message('tool', 'ok'),
+      ...filler(11),
+      message('assistant', '', [call('bash', { command: 'rm repro_case.py' })]),
+    ]);
+    expect(extractNeededUses(session).map((u) => `${u.kind}:${u.fact}`)).toEqual(['path:repro_case.py']);
+  });
+});
