@@ -20,10 +20,10 @@ import type { CacheRules } from './families.js';
  * more from the cache. Below that share a call reads at most the prefix every session shares.
  */
 export const IN_MEMORY_TTL_MS = 5 * 60_000;
-export const IN_MEMORY_MAX_IDLE_MS = 10 * 60_000;
+const IN_MEMORY_MAX_IDLE_MS = 10 * 60_000;
 export const EXTENDED_TTL_MS = 24 * 3_600_000;
-export const EXTENDED_EVIDENCE_SHARE = 0.9;
-export const EXTENDED_EVIDENCE_MIN = 4_096;
+const EXTENDED_EVIDENCE_SHARE = 0.9;
+const EXTENDED_EVIDENCE_MIN = 4_096;
 
 /** Models that support only extended retention (gpt-5.5 and later), after any `vendor/` prefix. */
 const ONLY_EXTENDED = /^gpt-5\.([5-9]|\d{2,})/;
