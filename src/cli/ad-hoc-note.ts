@@ -1,6 +1,8 @@
 import { stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { adHocFolderScenario, adHocScenario, isLogFolder, isTranscriptFile } from '../scenario/ad-hoc.js';
+import { isLogFolder, isTranscriptFile } from '../scenario/ad-hoc.js';
+import { distinctScenarios } from '../scenario/distinct-names.js';
+import { expandScenarioPaths, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { detectFormat } from '../transcript/importers/index.js';
 import { resolveScenario, scenarioSeed, transcriptSource, type ScenarioOverrides } from '../scenario/resolve.js';
 import { loadTranscript } from '../scenario/load-transcript.js';
@@ -18,13 +20,8 @@ import { resolvePrice, type PriceOverride } from '../pricing/resolve.js';
  */
 export async function describeAdHocScenarios(paths: readonly string[], overrides: ScenarioOverrides, selected: readonly string[]): Promise<string> {
   const parts: string[] = [];
-  for (const path of paths) {
-    // Scenario files are told by their name alone: no file system call before the run starts.
-    if (/\.ya?ml$/i.test(path)) continue;
-    const info = await stat(path).catch(() => undefined);
-    const folder = info?.isDirectory() === true && (await isLogFolder(path, overrides.from));
-    if (!folder && (info === undefined || !info.isFile() || !(await isTranscriptFile(path, overrides.from)))) continue;
-    const loaded = folder ? await adHocFolderScenario(path, overrides.from) : await adHocScenario(path, overrides.from);
+  for (const loaded of await adHocScenariosOf(paths, overrides.from)) {
+    const path = loaded.file;
     const source = transcriptSource(loaded, overrides);
     const first = loaded.logFiles?.[0];
     const transcript = await loadTranscript(
@@ -69,6 +66,26 @@ export async function describeAdHocScenarios(paths: readonly string[], overrides
     );
   }
   return parts.join('\n');
+}
+
+/**
+ * The ad-hoc scenarios among `paths` (transcripts, folders of logs), named as the run will name
+ * them: a name two of them (or one and a scenario file) share is made distinct
+ * (scenario/distinct-names.ts), so the scenario files are read too, but only when an ad-hoc one is
+ * given. Scenario files are told by their name alone: no file system call for them when there is none.
+ */
+async function adHocScenariosOf(paths: readonly string[], from: string | undefined): Promise<LoadedScenario[]> {
+  const adHoc: string[] = [];
+  for (const path of paths) {
+    if (/\.ya?ml$/i.test(path)) continue;
+    const info = await stat(path).catch(() => undefined);
+    const folder = info?.isDirectory() === true && (await isLogFolder(path, from));
+    if (folder || (info?.isFile() === true && (await isTranscriptFile(path, from)))) adHoc.push(resolve(path));
+  }
+  if (adHoc.length === 0) return [];
+  const loaded: LoadedScenario[] = [];
+  for (const file of await expandScenarioPaths(paths, from)) loaded.push(await loadScenarioFile(file, from !== undefined ? { from } : {}));
+  return distinctScenarios(loaded).filter((scenario) => scenario.adHoc === true && adHoc.includes(scenario.file));
 }
 
 /** `6 logs: 4 claude-code, 2 codex`: the formats of a folder's logs, as import detects them. */

@@ -75,6 +75,10 @@ export async function main(argv: string[], deps: CliDeps = {}): Promise<number> 
   }
 }
 
+/** The exit codes of a run a signal stopped (errors.ts InterruptedError). */
+const STOPPED_BY_SIGINT = 130;
+const STOPPED_BY_SIGTERM = 143;
+
 function isEntryPoint(): boolean {
   const script = process.argv[1];
   if (script === undefined) return false;
@@ -117,6 +121,10 @@ if (isEntryPoint()) {
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
+      // A run stopped by SIGINT / SIGTERM has written its partial reports and journal, and let go of
+      // its lock: it ends now, not when the unit it dropped gives up (a policy that never answers
+      // would hold the process for its whole time limit). What it left running dies with it.
+      if (code === STOPPED_BY_SIGINT || code === STOPPED_BY_SIGTERM) process.exit(code);
     },
     (error: unknown) => {
       process.stderr.write(`ctxbench: internal error: ${redactText(error instanceof Error ? (error.stack ?? error.message) : String(error))}\n`);

@@ -36,6 +36,22 @@ export function addRequestTimeoutOption(command: Command): Command {
   );
 }
 
+/** The default of `--max-retry-wait`: a provider that asks for longer is not waited for. */
+const DEFAULT_MAX_RETRY_WAIT_S = 300;
+
+/**
+ * The `--max-retry-wait <s>` flag of run and sweep (live providers): a retry the provider asks to
+ * wait longer for (a `retry-after` of hours) ends the unit at once, with the reason.
+ */
+export function addMaxRetryWaitOption(command: Command): Command {
+  return command.option(
+    '--max-retry-wait <s>',
+    `live providers: the longest retry wait in seconds; a provider that asks for longer ends the unit at once, with the reason (default ${DEFAULT_MAX_RETRY_WAIT_S})`,
+    parseSeconds('--max-retry-wait'),
+    DEFAULT_MAX_RETRY_WAIT_S,
+  );
+}
+
 /** A positive number of seconds (fractions allowed). */
 function parseSeconds(flag: string): (value: string) => number {
   return (value) => {

@@ -57,6 +57,8 @@ export interface SessionOptions {
   resume: boolean;
   /** Live mode: each request's time limit in ms (`--request-timeout`). */
   requestTimeoutMs?: number;
+  /** Live mode: the longest retry wait in ms (`--max-retry-wait`). */
+  maxRetryWaitMs?: number;
   /** Live mode: how retries wait (default the real sleep; a cassette brings its own). */
   retrySleep?: RetrySleep;
 }
@@ -97,6 +99,8 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
       summaryOnlyCorpus: true,
       ...(options.memo === false ? { memo: false } : {}),
       ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+      ...(options.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: options.maxRetryWaitMs } : {}),
+      announceWaits: !options.quiet,
       onUnit: progress.onUnit,
       signal: trap.signal,
       beforeUnits: async ({ units, fingerprint }) => {

@@ -84,6 +84,12 @@ export type Failure =
    * `message` is the provider's own.
    */
   | { kind: 'invalid-request'; message: string; status?: number }
+  /**
+   * An answer with no text and no tool call, ended by the provider's filter (OpenAI
+   * `content_filter`, Gemini `SAFETY`, …) or by the output limit (`length`, `MAX_TOKENS`): nothing
+   * to continue the session with. `finishReason` is the provider's own.
+   */
+  | { kind: 'empty-answer'; message: string; finishReason: string }
   /** `timedOut`: no answer within the request time limit (`--request-timeout`). */
   | { kind: 'network'; message: string; timedOut?: true }
   /** A strategy from outside the registry failed (its process crashed or wrote garbage, a hook threw or returned no message list): ends the unit. */

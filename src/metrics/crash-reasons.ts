@@ -8,6 +8,15 @@ import type { UnitResult } from './types.js';
  */
 const STRATEGY_ERRORS: ReadonlySet<FailureKind> = new Set(['strategy', 'strategy-timeout', 'invalid-request']);
 
+/**
+ * Crash kinds that are the provider's doing and say nothing about the strategy: a 5xx or a
+ * malformed answer (`server`), a 429 still so after the retries or asking for a wait past
+ * `--max-retry-wait` (`rate-limit`), no answer or no connection (`network`), and an answer the
+ * provider's filter or output limit left empty (`empty-answer`). A live run whose every unit ended
+ * on one of them measured nothing: it exits 1 (`deadProviderReasons`).
+ */
+const PROVIDER_FAULTS: ReadonlySet<FailureKind> = new Set(['server', 'rate-limit', 'network', 'empty-answer']);
+
 function isStrategyError(kind: FailureKind | null): boolean {
   return kind !== null && STRATEGY_ERRORS.has(kind);
 }
@@ -51,6 +60,25 @@ export function providerFaultReasons(units: readonly UnitResult[]): CrashReason[
     );
     if (fault === undefined) return [];
     return [{ scenario: unit.scenario, strategy: unit.strategy, kind: crash.kind, step: crash.step, text: reasonText(crash.kind, crash.message, crash.step) }];
+  });
+}
+
+/**
+ * The reason of every unit, when every unit of the run crashed for a provider fault
+ * (`PROVIDER_FAULTS`); none when one unit finished, or crashed for anything else (an overflow is
+ * a strategy's measured outcome). A run against a provider that answers 500 to everything, or
+ * rate-limits without end, must not pass CI.
+ */
+export function deadProviderReasons(units: readonly UnitResult[]): CrashReason[] {
+  const faulted = units.every((unit) => unit.summary.crashed && unit.summary.crash_kind !== null && PROVIDER_FAULTS.has(unit.summary.crash_kind));
+  if (units.length === 0 || !faulted) return [];
+  return units.map((unit) => {
+    const kind = unit.summary.crash_kind as FailureKind;
+    const step = unit.summary.crash_step ?? 0;
+    // A corpus's units come back summary-only: their crash is told by its kind and step alone.
+    const crash = unit.events.find((event) => event.type === 'crash');
+    const message = crash?.type === 'crash' ? crash.message : 'crashed';
+    return { scenario: unit.scenario, strategy: unit.strategy, kind, step, text: reasonText(kind, message, step) };
   });
 }
 

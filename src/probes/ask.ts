@@ -7,7 +7,7 @@ import type { Tokenizer } from '../tokens/types.js';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
 import { retryDelay } from '../quota/retry.js';
-import { pauseToRetry, waitToRetry } from '../quota/retry-wait.js';
+import { pauseToRetry, refuseLongWait, waitToRetry } from '../quota/retry-wait.js';
 
 /**
  * The probe call (DESIGN.md §3, closed-loop measurement): the probe question on top of the exact
@@ -102,10 +102,12 @@ export async function sendMeasurement(deps: ProbeCallDeps, request: CompletionRe
     if (result.ok) return result;
     const delay = retryDelay(scenario.retry, attempt, result.failure);
     if (delay === undefined) return result;
+    const refusal = refuseLongWait(gateway, delay, answer);
+    if (refusal !== undefined) return { ok: false, failure: { ...result.failure, message: `${result.failure.message} (${refusal})` } };
     // Waiting is the agent's time only when the call shares its quota; otherwise retry at once.
     if (useQuota) {
       const atMs = clock.now();
-      const waited = await waitToRetry(gateway, clock, delay, answer);
+      const waited = await waitToRetry(gateway, clock, delay, answer, `${request.purpose} ${result.failure.kind}`);
       events.push({ type: 'wait', step, atMs, ms: waited, reason: `${request.purpose} ${result.failure.kind}` });
     } else {
       await pauseToRetry(gateway, delay, answer);

@@ -7,6 +7,10 @@ import { describeNetworkError } from './guard.js';
 import { classifyGeminiError } from './classify-gemini.js';
 import { renderGeminiRequest } from '../wire/render-gemini.js';
 import { boundRequest, malformedBody } from './request-bounds.js';
+import { fetchWithoutForeignRedirects } from './no-redirect.js';
+import { emptyAnswer, readUsageCounts } from './answer-checks.js';
+
+const liveFetch = fetchWithoutForeignRedirects();
 
 /** Where @google/genai sends Gemini API calls when no base URL is given. */
 const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
@@ -62,7 +66,8 @@ export class GeminiProvider implements Provider {
     this.endpoint = options.baseUrl ?? GEMINI_DEFAULT_BASE_URL;
     const httpOptions: { baseUrl?: string; fetch?: SimFetch } = {};
     if (options.baseUrl !== undefined) httpOptions.baseUrl = options.baseUrl;
-    if (options.fetch !== undefined) httpOptions.fetch = options.fetch;
+    // Live, a redirect to another host is refused (no-redirect.ts): the prompt and the key never go there.
+    httpOptions.fetch = options.fetch ?? fetchWithoutForeignRedirects();
     this.clientOptions = { apiKey: options.apiKey, vertexai: false, httpOptions };
   }
 
@@ -93,7 +98,7 @@ export class GeminiProvider implements Provider {
       config.httpOptions = {
         ...config.httpOptions,
         fetch: async (url: string | URL | Request, init?: RequestInit) => {
-          const response = await globalThis.fetch(url, init);
+          const response = await liveFetch(url, init);
           headers = response.headers;
           return response;
         },
@@ -130,7 +135,9 @@ export class GeminiProvider implements Provider {
 
 /**
  * The first candidate's parts as text, thinking and calls; a missing candidate is a failure, and
- * an answer with neither candidates, prompt feedback nor usage is not a generateContent answer.
+ * an answer with neither candidates, prompt feedback nor usage is not a generateContent answer. An
+ * empty candidate the filter (`SAFETY`, …) or the output limit (`MAX_TOKENS`) ended is
+ * `empty-answer`; a usage that is no count of tokens is malformed.
  */
 function readGeminiResponse(response: GenerateContentResponse): CompletionResult {
   if (response.candidates === undefined && response.promptFeedback === undefined && response.usageMetadata === undefined) {
@@ -140,6 +147,8 @@ function readGeminiResponse(response: GenerateContentResponse): CompletionResult
   if (candidate?.content?.parts === undefined) {
     const blocked = response.promptFeedback?.blockReason;
     if (blocked !== undefined) return { ok: false, failure: { kind: 'bad-request', message: `prompt blocked: ${blocked}` } };
+    const empty = emptyAnswer('Gemini', candidate?.finishReason, false);
+    if (empty !== undefined) return { ok: false, failure: empty };
     return { ok: false, failure: { kind: 'server', message: `Gemini returned no candidate content (${candidate?.finishReason ?? 'no candidates'})` } };
   }
   let text = '';
@@ -155,19 +164,29 @@ function readGeminiResponse(response: GenerateContentResponse): CompletionResult
       text += part.text ?? '';
     }
   }
-  const result: CompletionResult = { ok: true, text, toolCalls, usage: readGeminiUsage(response) };
+  const empty = emptyAnswer('Gemini', candidate.finishReason, text !== '' || toolCalls.length > 0);
+  if (empty !== undefined) return { ok: false, failure: empty };
+  const usage = readGeminiUsage(response.usageMetadata);
+  if ('failure' in usage) return { ok: false, failure: usage.failure };
+  const result: CompletionResult = { ok: true, text, toolCalls, usage: usage.usage };
   if (thinking !== undefined) result.thinking = thinking;
   return result;
 }
 
-/** `output` is what Gemini bills as output: candidates plus thoughts; `reasoning` is the thoughts. */
-function readGeminiUsage(response: GenerateContentResponse): CompletionUsage {
-  const usage = response.usageMetadata;
-  const reasoning = usage?.thoughtsTokenCount ?? 0;
-  return {
-    input: usage?.promptTokenCount ?? 0,
-    cachedInput: usage?.cachedContentTokenCount ?? 0,
-    output: (usage?.candidatesTokenCount ?? 0) + reasoning,
-    reasoning,
-  };
+/**
+ * `usageMetadata`, checked (answer-checks.ts). `output` is what Gemini bills as output:
+ * candidates plus thoughts; `reasoning` is the thoughts. Gemini leaves out a count of 0
+ * (`candidatesTokenCount` of an answer cut short), so only the prompt's count is required.
+ */
+function readGeminiUsage(raw: GenerateContentResponse['usageMetadata']): { usage: CompletionUsage } | { failure: Failure } {
+  const usage = (raw ?? {}) as Record<string, unknown>;
+  const read = readUsageCounts([
+    { name: 'usageMetadata.promptTokenCount', value: usage.promptTokenCount, required: true },
+    { name: 'usageMetadata.cachedContentTokenCount', value: usage.cachedContentTokenCount, required: false },
+    { name: 'usageMetadata.candidatesTokenCount', value: usage.candidatesTokenCount, required: false },
+    { name: 'usageMetadata.thoughtsTokenCount', value: usage.thoughtsTokenCount, required: false },
+  ]);
+  if ('failure' in read) return read;
+  const [input = 0, cachedInput = 0, candidates = 0, reasoning = 0] = read.counts;
+  return { usage: { input, cachedInput, output: candidates + reasoning, reasoning } };
 }

@@ -20,6 +20,8 @@ function unusableCause(failure: Failure, phase: 'preflight' | 'run'): string | u
     return `authentication failed (HTTP ${failure.status}): ${failure.message}`;
   }
   if (failure.status === 403) return `permission denied (HTTP 403): ${failure.message}`;
+  // Only a redirect to another host comes back as a 3xx failure (no-redirect.ts): wherever it comes, the base URL is wrong.
+  if (failure.status !== undefined && failure.status >= 300 && failure.status <= 399) return failure.message;
   if (failure.status === 404 && phase === 'run') return `not found (HTTP 404): ${failure.message}`;
   return undefined;
 }

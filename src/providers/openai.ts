@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { ToolCall } from '../transcript/types.js';
-import type { CompletionRequest, CompletionResult, Failure, Provider, ProviderMode } from '../contracts/provider.js';
+import type { CompletionRequest, CompletionResult, CompletionUsage, Failure, Provider, ProviderMode } from '../contracts/provider.js';
+import { emptyAnswer, readUsageCounts } from './answer-checks.js';
 import type { CallTagger } from '../simulator/call-tag.js';
 import type { SimFetch } from '../simulator/types.js';
 import { describeNetworkError } from './guard.js';
@@ -9,6 +10,7 @@ import { classifyOpenAIError } from './classify-openai.js';
 import { encodeOpenAIBody, parseArguments } from '../wire/render-openai.js';
 import { effortFor } from '../contracts/thinking.js';
 import { boundRequest, malformedBody } from './request-bounds.js';
+import { fetchWithoutForeignRedirects } from './no-redirect.js';
 
 export interface OpenAIProviderOptions {
   apiKey: string;
@@ -56,7 +58,8 @@ export class OpenAIProvider implements Provider {
       maxRetries: 0,
       // The simulator's transport when mocked; else the global fetch, looked up per call, so that
       // an HTTP interceptor installed after this client (a cassette, a test's nock) still sees it.
-      fetch: options.fetch ?? ((url, init) => globalThis.fetch(url, init)),
+      // Live, a redirect to another host is refused (no-redirect.ts): the prompt never goes there.
+      fetch: options.fetch ?? fetchWithoutForeignRedirects(),
     });
   }
 
@@ -113,8 +116,8 @@ export class OpenAIProvider implements Provider {
 
 /**
  * The first choice as text and calls. The SDK hands back a non-JSON body as a string: that, or
- * JSON that is not a completion, is the server's failure. `output` includes reasoning tokens, as
- * OpenAI bills them.
+ * JSON that is not a completion, or one whose usage is no count of tokens, is the server's
+ * failure; an empty answer the filter or the output limit ended is `empty-answer`.
  */
 function readOpenAICompletion(completion: unknown): CompletionResult {
   const choices = (completion as Partial<ChatCompletion> | null)?.choices;
@@ -128,20 +131,33 @@ function readOpenAICompletion(completion: unknown): CompletionResult {
     if (call.type !== 'function') continue;
     toolCalls.push({ id: call.id, name: call.function.name, args: parseArguments(call.function.arguments) });
   }
-  const usage = (completion as ChatCompletion).usage;
-  const result: CompletionResult = {
-    ok: true,
-    text: message.content ?? '',
-    toolCalls,
-    usage: {
-      input: usage?.prompt_tokens ?? 0,
-      cachedInput: usage?.prompt_tokens_details?.cached_tokens ?? 0,
-      output: usage?.completion_tokens ?? 0,
-      reasoning: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
-    },
-  };
+  const text = message.content ?? '';
+  const finishReason = (choices?.[0] as { finish_reason?: unknown } | undefined)?.finish_reason;
+  const empty = emptyAnswer('OpenAI', typeof finishReason === 'string' ? finishReason : undefined, text !== '' || toolCalls.length > 0);
+  if (empty !== undefined) return { ok: false, failure: empty };
+  const usage = readOpenAIUsage((completion as { usage?: unknown }).usage);
+  if ('failure' in usage) return { ok: false, failure: usage.failure };
+  const result: CompletionResult = { ok: true, text, toolCalls, usage: usage.usage };
   // OpenAI-compatible servers (vLLM, DeepSeek) return the reasoning text beside the content.
   const reasoning = (message as { reasoning_content?: unknown }).reasoning_content;
   if (typeof reasoning === 'string' && reasoning !== '') result.thinking = reasoning;
   return result;
+}
+
+/** `usage` of a chat completion, checked (answer-checks.ts): `output` includes the reasoning tokens, as OpenAI bills them. */
+function readOpenAIUsage(raw: unknown): { usage: CompletionUsage } | { failure: Failure } {
+  const usage = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const detail = (name: string): Record<string, unknown> => {
+    const value = usage[name];
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  };
+  const read = readUsageCounts([
+    { name: 'usage.prompt_tokens', value: usage.prompt_tokens, required: true },
+    { name: 'usage.prompt_tokens_details.cached_tokens', value: detail('prompt_tokens_details').cached_tokens, required: false },
+    { name: 'usage.completion_tokens', value: usage.completion_tokens, required: true },
+    { name: 'usage.completion_tokens_details.reasoning_tokens', value: detail('completion_tokens_details').reasoning_tokens, required: false },
+  ]);
+  if ('failure' in read) return read;
+  const [input = 0, cachedInput = 0, output = 0, reasoning = 0] = read.counts;
+  return { usage: { input, cachedInput, output, reasoning } };
 }

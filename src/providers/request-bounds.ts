@@ -1,4 +1,5 @@
 import type { Failure } from '../contracts/provider.js';
+import { foreignRedirectOf } from './no-redirect.js';
 
 /**
  * The bounds of one live request: the run's stop signal (SIGINT / SIGTERM) and the request's
@@ -31,6 +32,8 @@ export function boundRequest(stop: AbortSignal | undefined, timeoutMs: number | 
       if (stop?.aborted === true) throw new RequestStopped(stop.reason);
       if (timer?.aborted === true) return { kind: 'network', message: `no answer within ${formatSeconds(timeoutMs ?? 0)} (--request-timeout)`, timedOut: true };
       if (error instanceof SyntaxError) return malformedBody(error.message);
+      const redirect = foreignRedirectOf(error);
+      if (redirect !== undefined) return { kind: 'bad-request', message: redirect.message, status: redirect.status };
       return classify(error);
     },
   };

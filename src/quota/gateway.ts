@@ -23,6 +23,11 @@ export interface Gateway {
    * Absent in mocked mode, where every wait is virtual (quota/retry-wait.ts).
    */
   sleep?: RetrySleep;
+  /**
+   * Live mode only: the longest wait a retry may ask for (`--max-retry-wait`); a longer one ends
+   * the call at once with the failure (quota/retry-wait.ts `refuseLongWait`) instead of waiting.
+   */
+  maxWaitMs?: number;
 }
 
 export interface Attempt {
@@ -46,6 +51,8 @@ export interface GatewayDeps {
   sleep?: RetrySleep;
   /** The longest real wait (the retry policy's `maxDelayMs`); a longer hint is cut to it. */
   maxSleepMs?: number;
+  /** Live mode: a wait asked for beyond this ends the call (`Gateway.maxWaitMs`). */
+  maxWaitMs?: number;
 }
 
 export function createGateway(deps: GatewayDeps): Gateway {
@@ -72,7 +79,8 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const cap = deps.maxSleepMs ?? Number.POSITIVE_INFINITY;
 
   return {
-    ...(sleep !== undefined && !mocked ? { sleep: (delayMs: number) => sleep(Math.min(delayMs, cap)) } : {}),
+    ...(sleep !== undefined && !mocked ? { sleep: (delayMs: number, reason?: string) => sleep(Math.min(delayMs, cap), reason) } : {}),
+    ...(sleep !== undefined && !mocked && deps.maxWaitMs !== undefined ? { maxWaitMs: deps.maxWaitMs } : {}),
     async attempt(request, { useQuota, hiddenTokens = 0, messageTokens }) {
       const inputTokens = (messageTokens ?? tokenizer.countMessages(request.messages, provider.name, request.instruction)) + hiddenTokens;
       if (hiddenTokens > 0) request = { ...request, directive: { purpose: request.purpose, window, ...request.directive, hiddenTokens } };

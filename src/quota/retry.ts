@@ -13,7 +13,8 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 /**
  * Failures that a later identical request cannot fix: `quota` (the budget is gone), `overflow`,
  * `bad-request` and `invalid-request` (the request itself is wrong; a strategy's `recover` may
- * change an overflowing one instead).
+ * change an overflowing one instead), `empty-answer` (the same context meets the same filter or
+ * output limit).
  */
 const RETRYABLE: Record<FailureKind, boolean> = {
   'rate-limit': true,
@@ -23,6 +24,7 @@ const RETRYABLE: Record<FailureKind, boolean> = {
   overflow: false,
   'bad-request': false,
   'invalid-request': false,
+  'empty-answer': false,
   strategy: false,
   'strategy-timeout': false,
 };

@@ -69,6 +69,6 @@ export interface PacingModel {
 /**
  * Live mode: waits before a retry in real time, for about `delayMs` (the sleep may add jitter),
  * and resolves with the milliseconds that really passed, as measured. Mocked runs have none: their
- * waits are virtual.
+ * waits are virtual. `reason`: the failure waited out (`rate-limit`), for a progress line.
  */
-export type RetrySleep = (delayMs: number) => Promise<number>;
+export type RetrySleep = (delayMs: number, reason?: string) => Promise<number>;

@@ -46,6 +46,8 @@ export interface UnitInput {
   observer?: UnitObserver;
   /** Live providers: how a provider's refusal is waited out in real time (measured); ignored when mocked. */
   retrySleep?: RetrySleep;
+  /** Live providers: a retry wait asked for beyond this ends the call at once (`--max-retry-wait`). */
+  maxRetryWaitMs?: number;
   /** The transcript's needed uses (probes/needed/measure.ts): a fact the context lacks but leads back to is read back, and charged (follow-up.ts). */
   needed?: NeededSet;
 }
@@ -83,6 +85,7 @@ async function replayUnit(input: UnitInput): Promise<UnitResult> {
     window: scenario.window,
     requireThoughtSignatures: provider.name === 'gemini' && assistants.some((m) => m.thoughtSignature !== undefined),
     ...(input.retrySleep !== undefined ? { sleep: input.retrySleep, maxSleepMs: scenario.retry.maxDelayMs } : {}),
+    ...(input.maxRetryWaitMs !== undefined ? { maxWaitMs: input.maxRetryWaitMs } : {}),
   });
   const format = provider.name;
   const hiddenPrefix = resolveHiddenPrefix(scenario.hiddenPrefix ?? 'auto', transcript, tokenizer, format);

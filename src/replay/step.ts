@@ -14,7 +14,7 @@ import { cacheRequest, messagePart, type StepParts } from '../cache/request-part
 import { diffContexts, type ContextDiff } from '../transcript/context-diff.js';
 import type { ContextCount } from '../tokens/context-count.js';
 import { costOf, stepUsd } from '../pricing/prices.js';
-import { waitToRetry } from '../quota/retry-wait.js';
+import { refuseLongWait, waitToRetry } from '../quota/retry-wait.js';
 import type { FollowUpTracker } from './follow-up.js';
 import type { HiddenCount, HiddenTokens } from '../tokens/hidden-tokens.js';
 import type { ThinkingLimit } from '../contracts/thinking.js';
@@ -106,8 +106,10 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
       if ((await ctx.strategy.recover(failure, ctx.state, env)) === 'retry') continue;
     }
     const delay = retryDelay(scenario.retry, retries, failure);
-    if (delay === undefined) {
-      events.push({ type: 'crash', step: env.step, atMs: clock.now(), kind: failure.kind, message: failure.message });
+    const refusal = delay === undefined ? undefined : refuseLongWait(ctx.gateway, delay, attempt);
+    if (delay === undefined || refusal !== undefined) {
+      const message = refusal === undefined ? failure.message : `${failure.message} (${refusal})`;
+      events.push({ type: 'crash', step: env.step, atMs: clock.now(), kind: failure.kind, message });
       return {
         ...crashRecord(ctx, completion, context, contextTokens || inputTokens, failure, retries, rateLimitHits, waitMs, overheadMark),
         retrievalTokens,
@@ -116,7 +118,7 @@ export async function runStep(ctx: StepContext, completion: MessageEvent): Promi
       };
     }
     const atMs = clock.now();
-    const waited = await waitToRetry(ctx.gateway, clock, delay, attempt);
+    const waited = await waitToRetry(ctx.gateway, clock, delay, attempt, failure.kind);
     events.push({ type: 'wait', step: env.step, atMs, ms: waited, reason: failure.kind });
     waitMs += waited;
     retries += 1;

@@ -5,7 +5,7 @@ import type { Clock } from '../quota/types.js';
 import type { RunEvent } from '../metrics/run-events.js';
 import type { Gateway } from '../quota/gateway.js';
 import { retryDelay } from '../quota/retry.js';
-import { waitToRetry } from '../quota/retry-wait.js';
+import { refuseLongWait, waitToRetry } from '../quota/retry-wait.js';
 import type { Tokenizer } from '../tokens/types.js';
 import type { ProviderName } from '../contracts/provider.js';
 import { applyCache, type CacheState } from '../cache/model.js';
@@ -65,8 +65,10 @@ export function createStrategyModel(deps: StrategyModelDeps): StrategyEnv['model
         events.push({ type: 'failure', step, atMs: clock.now(), attempt, failure: result.failure });
         const delay = result.failure.kind === 'overflow' ? undefined : retryDelay(scenario.retry, attempt, result.failure);
         if (delay === undefined) return result;
+        const refusal = refuseLongWait(gateway, delay, answer);
+        if (refusal !== undefined) return { ok: false, failure: { ...result.failure, message: `${result.failure.message} (${refusal})` } };
         const atMs = clock.now();
-        const waited = await waitToRetry(gateway, clock, delay, answer);
+        const waited = await waitToRetry(gateway, clock, delay, answer, `${purpose} ${result.failure.kind}`);
         events.push({ type: 'wait', step, atMs, ms: waited, reason: `${purpose} ${result.failure.kind}` });
       }
     },

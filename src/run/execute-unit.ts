@@ -44,6 +44,10 @@ export interface ExecutorOptions {
   cacheDir?: string;
   /** Live mode: each request's time limit in ms (`--request-timeout`); absent: none. */
   requestTimeoutMs?: number;
+  /** Live mode: a retry wait longer than this ends the unit at once, with the reason (`--max-retry-wait`). */
+  maxRetryWaitMs?: number;
+  /** Live mode: print a line on stderr while a retry waits (not with `--quiet`). */
+  announceWaits?: boolean;
   /** False: the run keeps no memo (memo.ts); the results are the same. Default true. */
   memo?: boolean;
   /**
@@ -297,9 +301,30 @@ async function runLog(
       tokenizer,
       ...(observer !== undefined ? { observer } : {}),
       ...(probes?.needed !== undefined ? { needed: probes.needed } : {}),
-      ...(retrySleep !== undefined ? { retrySleep } : {}),
+      ...(retrySleep !== undefined
+        ? { retrySleep: options.announceWaits === true ? announceWaits(retrySleep, `${scenario.name} · ${unit.spec.label}`) : retrySleep }
+        : {}),
+      ...(options.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: options.maxRetryWaitMs } : {}),
     });
   } finally {
     simulator?.uninstall();
   }
+}
+
+/** A live wait shorter than this passes without a line. */
+const ANNOUNCED_WAIT_MS = 1000;
+
+/**
+ * `sleep`, with a line on stderr as a long wait starts (`ctxbench: s · full: the provider refused
+ * (rate-limit); retrying in 60 s`), so a live run that waits out a provider is seen waiting, not
+ * hung. The line is the unit's: worker threads write it through the process's stderr.
+ */
+function announceWaits(sleep: RetrySleep, unitName: string): RetrySleep {
+  return (delayMs, reason) => {
+    if (delayMs >= ANNOUNCED_WAIT_MS) {
+      const why = reason === undefined ? '' : ` (${reason})`;
+      process.stderr.write(`ctxbench: ${unitName}: the provider refused${why}; retrying in ${Math.round(delayMs / 1000)} s\n`);
+    }
+    return sleep(delayMs, reason);
+  };
 }

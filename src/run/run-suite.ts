@@ -3,6 +3,7 @@ import type { RunResult, ScenarioInfo, UnitResult } from '../metrics/types.js';
 import type { Scenario, StrategySpec } from '../scenario/types.js';
 import type { Transcript } from '../transcript/types.js';
 import { RESULT_SCHEMA_VERSION } from '../metrics/types.js';
+import { distinctScenarios } from '../scenario/distinct-names.js';
 import { expandScenarioPaths, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { DEFAULT_SEED, type ScenarioOverrides } from '../scenario/resolve.js';
 import { applySavingVsFull, type SavingInput } from '../metrics/summarize.js';
@@ -62,6 +63,10 @@ export interface RunOptions {
   cacheDir?: string;
   /** Live mode: each request's time limit in ms (`--request-timeout`); absent: none. */
   requestTimeoutMs?: number;
+  /** Live mode: a retry wait longer than this ends its unit at once, with the reason (`--max-retry-wait`); absent: none. */
+  maxRetryWaitMs?: number;
+  /** Live mode: print a line on stderr as a long retry wait starts. */
+  announceWaits?: boolean;
   /**
    * False: keep no memo (`--no-memo`, docs/performance.md): every count, index and request part is
    * computed again at each use. The results are byte-identical; only the time differs. Default true.
@@ -108,6 +113,8 @@ function executorOptionsOf(mode: ProviderMode, options: RunOptions): ExecutorOpt
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(options.retrySleep !== undefined ? { retrySleep: options.retrySleep } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: options.maxRetryWaitMs } : {}),
+    ...(options.announceWaits !== undefined ? { announceWaits: options.announceWaits } : {}),
     ...(options.memo !== undefined ? { memo: options.memo } : {}),
   };
 }
@@ -128,7 +135,7 @@ export async function prepareScenarios(paths: string[], overrides: ScenarioOverr
   const loaded: LoadedScenario[] = [];
   for (const file of files) loaded.push(await loadScenarioFile(file, overrides.from !== undefined ? { from: overrides.from } : {}));
   const prepared: PreparedScenario[] = [];
-  for (const l of loaded) prepared.push(refuseEmpty(await prepareLoadedScenario(l, overrides, options)));
+  for (const l of distinctScenarios(loaded)) prepared.push(refuseEmpty(await prepareLoadedScenario(l, overrides, options)));
   return prepared;
 }
 

@@ -134,6 +134,8 @@ function executorOptions(options: ExecutorOptions): ExecutorOptions {
     ...(options.env !== undefined ? { env: options.env } : {}),
     ...(options.cacheDir !== undefined ? { cacheDir: options.cacheDir } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: options.maxRetryWaitMs } : {}),
+    ...(options.announceWaits !== undefined ? { announceWaits: options.announceWaits } : {}),
     ...(options.memo !== undefined ? { memo: options.memo } : {}),
   };
 }

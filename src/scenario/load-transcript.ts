@@ -3,7 +3,7 @@ import type { Transcript } from '../transcript/types.js';
 import { readTranscript } from '../transcript/read.js';
 import { importTranscript } from '../transcript/importers/index.js';
 import { readHead } from '../transcript/importers/shared/lines.js';
-import { displayPath } from '../paths.js';
+import { displayPath, refuseIrregularFile } from '../paths.js';
 
 /** A canonical transcript saved under another name (`generate > session.jsonl`): its first line is the session header. */
 export async function isCanonicalFile(file: string): Promise<boolean> {
@@ -26,6 +26,7 @@ export async function loadTranscript(source: TranscriptSource, seed: number): Pr
   if (source.kind === 'synthetic') return (await import('../transcript/synthetic/generate.js')).generateSession({ seed, ...source.options });
   // Read through the path as messages show it, so that an error names the file as the user knows it.
   const path = displayPath(source.path);
+  await refuseIrregularFile(path, 'the transcript');
   if (source.format === undefined && (path.endsWith('.ctx.jsonl') || (await isCanonicalFile(path)))) return readTranscript(path, { lenient: source.lenient });
   return importTranscript(path, { lenient: source.lenient, ...(source.format !== undefined ? { from: source.format } : {}) });
 }

@@ -2,7 +2,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { InputError, UsageError } from '../errors.js';
 import { parseInput, readDocument } from '../validate.js';
-import { displayPath } from '../paths.js';
+import { displayPath, refuseIrregularFile } from '../paths.js';
 import { scenarioFileSchema, type ScenarioFile } from './schema.js';
 import { importerNames } from '../transcript/importers/index.js';
 import { adHocFolderScenario, adHocScenario, isLogFolder, isTranscriptFile } from './ad-hoc.js';
@@ -30,9 +30,9 @@ export async function expandScenarioPaths(paths: readonly string[], from?: strin
   for (const path of paths) {
     const info = await stat(path).catch(() => undefined);
     if (info === undefined) throw new UsageError(`no such scenario file or folder: ${path}`);
-    if (!info.isDirectory()) out.push(resolve(path));
-    else if (await isLogFolder(path, from)) out.push(resolve(path));
-    else out.push(...(await listScenarioFiles(path)));
+    if (info.isDirectory()) out.push(...((await isLogFolder(path, from)) ? [resolve(path)] : await listScenarioFiles(path)));
+    else if (info.isFile()) out.push(resolve(path));
+    else await refuseIrregularFile(path, 'a scenario or transcript given to run');
   }
   return out;
 }

@@ -5,6 +5,7 @@ import { InputError } from '../errors.js';
 import { eventSchemas, isEventType, sessionHeaderSchema } from './schema.js';
 import type { MessageEvent, SessionHeader, SkippedLine, Transcript, TranscriptEvent } from './types.js';
 import { describeSchemaError } from '../validate.js';
+import { refuseIrregularFile } from '../paths.js';
 
 export interface ReadOptions {
   /** Skip invalid event lines (recorded in `transcript.skipped`) instead of failing. A broken header is always fatal. */
@@ -25,6 +26,7 @@ type LineResult<T> = { ok: true; value: T } | { ok: false; error: LineProblem };
  * @throws InputError naming file, line and field for the first invalid line (unless lenient).
  */
 export async function readTranscript(file: string, options: ReadOptions = {}): Promise<Transcript> {
+  await refuseIrregularFile(file, 'the transcript');
   let handle;
   try {
     handle = await open(file, 'r');

@@ -99,16 +99,18 @@ describe('live retries wait in real time', () => {
     expect(Number(row.wait_ms)).toBe(600);
   });
 
-  it("a 500 once the run is under way stays a measured crash, after the policy's real backoff", async () => {
+  it("a 500 on every call crashes the unit after the policy's real backoff; every unit so crashed, the run exits 1", async () => {
     const failing: LocalReply = { status: 500, body: { error: { message: 'The server had an error', type: 'server_error' } } };
     const local = await serve([], failing);
     const out = tempDir();
     const scenario = liveScenario('openai', ['retry: { maxRetries: 2, baseDelayMs: 100, factor: 2 }']);
     const sleep = recordingSleep();
-    const { code } = await cli(['run', scenario, '--provider', 'openai', '--base-url', `${local.origin}/v1`, '--out', out, '--quiet', '--no-cache'], {
+    const { code, stderr } = await cli(['run', scenario, '--provider', 'openai', '--base-url', `${local.origin}/v1`, '--out', out, '--quiet', '--no-cache'], {
       retrySleep: sleep.retrySleep,
     });
-    expect(code).toBe(0);
+    // A dead provider never passes: the unit's crash is written to the reports, and CI sees it.
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/every unit \(1\) crashed for a provider fault, so nothing was measured: full on live-local: server: The server had an error/);
     expect(steps(local.requests)).toHaveLength(3);
     // The policy's backoff: 100 ms, then 100 × 2, then no retry left.
     expect(sleep.asked).toEqual([100, 200]);

@@ -23,9 +23,9 @@ describe('ctxbench report', () => {
     const { code, stdout } = await cli(['report', join(run, 'result.json'), '--out', out]);
     expect(code).toBe(0);
     const files = readdirSync(out).sort();
-    expect(files).toEqual(['events.csv', 'index.html', 'junit.xml', 'probes.csv', 'steps.csv', 'summary.csv', 'summary.md']);
+    expect(files).toEqual(['events.csv', 'index.html', 'junit.xml', 'needed.csv', 'probes.csv', 'steps.csv', 'summary.csv', 'summary.md']);
     for (const file of files) expect(readFileSync(join(out, file), 'utf8'), file).toBe(readFileSync(join(run, file), 'utf8'));
-    expect(stdout).toMatch(/^wrote 7 files to .+\/\n$/);
+    expect(stdout).toMatch(/\nwrote 8 files to .+\/\n$/);
   });
 
   it('makes the recommendation again under the flags given; summary.md leads with it', async () => {

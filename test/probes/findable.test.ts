@@ -109,7 +109,8 @@ describe('the simulated reader, seen only through the validity filter', () => {
   // finding, phrasing and grading stay independent of the reader.
   it('is imported by src/probes/reference.ts alone', () => {
     const dir = join(__dirname, '../../src/probes');
-    const importers = readdirSync(dir).filter((file) => readFileSync(join(dir, file), 'utf8').includes('../simulator/'));
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+    const importers = files.filter((file) => readFileSync(join(dir, file), 'utf8').includes('/simulator/'));
     expect(importers).toEqual(['reference.ts']);
   });
 });

@@ -205,8 +205,8 @@ describe('a live run with the judge on (nock stands in for the OpenAI API)', () 
     expect(bodies.filter((b) => !b.includes(JUDGE_MARK)).some((b) => b.includes('payments-core'))).toBe(false);
     expect(bodies.filter((b) => b.includes(JUDGE_MARK)).every((b) => /41234|payments-core/.test(b))).toBe(true);
     const rows = csvRows(result);
-    expect(rows[0]?.endsWith(',retrieval_tokens,judge_total,outcome,valid')).toBe(true);
-    expect(rows.slice(1).map((row) => row.split(',').at(-3))).toEqual(['19', '19', '1']);
+    expect(rows[0]?.endsWith(',retrieval_tokens,judge_total,outcome,valid,needed_later')).toBe(true);
+    expect(rows.slice(1).map((row) => row.split(',').at(-4))).toEqual(['19', '19', '1']);
   });
 
   it('records a judge reply that is not JSON as an error, and the run goes on', async () => {
@@ -220,7 +220,7 @@ describe('a live run with the judge on (nock stands in for the OpenAI API)', () 
     expect(
       csvRows(result)
         .slice(1)
-        .map((row) => row.split(',').at(-3)),
+        .map((row) => row.split(',').at(-4)),
     ).toEqual(['', '', '']);
   });
 

@@ -287,6 +287,7 @@ describe('OpenAIProvider against hand-written replies copied from the real API',
           created: 0,
           model: 'local',
           choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hi', reasoning_content: 'greet back' } }],
+          usage: { prompt_tokens: 12, completion_tokens: 4, total_tokens: 16 },
         },
         json,
       );

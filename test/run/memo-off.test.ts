@@ -54,7 +54,7 @@ describe('memos off (--no-memo)', () => {
     // The switch is real: with memos on, counts come from them; off, every text is tokenized again.
     expect(on.hits).toBeGreaterThan(100);
     expect(off.hits).toBe(0);
-    expect(Object.keys(on.files).sort()).toEqual(['events.csv', 'probes.csv', 'result.json', 'steps.csv', 'summary.csv', 'summary.md']);
+    expect(Object.keys(on.files).sort()).toEqual(['events.csv', 'needed.csv', 'probes.csv', 'result.json', 'steps.csv', 'summary.csv', 'summary.md']);
     for (const [file, contents] of Object.entries(on.files)) expect(off.files[file], file).toBe(contents);
     // Both sessions overflow `full`'s window, and the summarizers summarize.
     expect(on.files['events.csv']).toContain('summar');

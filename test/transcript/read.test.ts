@@ -106,7 +106,7 @@ describe('readTranscript', () => {
 
   it('fails with an InputError when the path is a directory', async () => {
     const error = await readError(fileURLToPath(new URL('../../fixtures/transcript/read/', import.meta.url)));
-    expect(error.message).toMatch(/cannot read the transcript/);
+    expect(error.message).toMatch(/the transcript is a folder, not a regular file/);
   });
 
   it('skips and records invalid lines when lenient', async () => {

@@ -12,9 +12,10 @@ import {
   STRATEGY_TIMEOUT_FLAG,
   STRATEGY_TIMEOUT_HELP,
   addRequestTimeoutOption,
+  addMaxRetryWaitOption,
 } from '../options.js';
 import { GateError, UsageError } from '../../errors.js';
-import { providerFaultReasons, strategyCrashReasons } from '../../metrics/crash-reasons.js';
+import { deadProviderReasons, providerFaultReasons, strategyCrashReasons } from '../../metrics/crash-reasons.js';
 import { isCorpus } from '../../metrics/corpus.js';
 import { loadPriceFile, type PriceFile } from '../../pricing/file.js';
 import { parseShard, type ShardSpec } from '../../run/shard.js';
@@ -55,10 +56,11 @@ interface RunFlags extends ScenarioFlags, DecisionFlags {
   prices?: PriceFile;
   strategyTimeout?: number;
   requestTimeout: number;
+  maxRetryWait: number;
 }
 
 /** Flags that may go with --resume: how to run and what to do after, not what to run (the journal says). */
-const RESUME_FLAGS = new Set(['resume', 'workers', 'memo', 'quiet', 'cache', 'cacheDir', 'baseline', 'requireFloor', 'checkConfig', 'requestTimeout']);
+const RESUME_FLAGS = new Set(['resume', 'workers', 'memo', 'quiet', 'cache', 'cacheDir', 'baseline', 'requireFloor', 'checkConfig', 'requestTimeout', 'maxRetryWait']);
 
 /** `deps.retrySleep`: how a live run's retries wait (tests pass one that records the waits). */
 export function register(program: Command, deps: CliDeps = {}): void {
@@ -108,7 +110,7 @@ export function register(program: Command, deps: CliDeps = {}): void {
     )
     .option('--no-redact', 'write secrets found in transcripts as they are (the reports say so)')
     .option('--resume <dir>', 'finish the interrupted run whose output folder is <dir>: run only its missing units');
-  addRequestTimeoutOption(addParallelOptions(addDecisionOptions(addScenarioOptions(command)))).action(
+  addMaxRetryWaitOption(addRequestTimeoutOption(addParallelOptions(addDecisionOptions(addScenarioOptions(command))))).action(
     (given: string[] | undefined, flags: RunFlags, command: Command) => runCommand(given, flags, command, deps),
   );
   addExamples(command, [
@@ -137,6 +139,7 @@ async function runCommand(given: string[] | undefined, flags: RunFlags, command:
     quiet,
     resume,
     requestTimeoutMs: flags.requestTimeout * 1000,
+    maxRetryWaitMs: flags.maxRetryWait * 1000,
     ...(deps.retrySleep !== undefined ? { retrySleep: deps.retrySleep } : {}),
   });
   if (flags.baseline !== undefined) {
@@ -156,6 +159,14 @@ async function runCommand(given: string[] | undefined, flags: RunFlags, command:
     const more = reasons.length > 1 ? ` (and ${reasons.length - 1} more)` : '';
     throw new GateError(
       `${reasons.length} unit${reasons.length === 1 ? '' : 's'} crashed for ${cause}: ${first.strategy} on ${first.scenario}: ${first.text}${more}`,
+    );
+  }
+  // So does a live run whose every unit a provider fault ended (a 500 or a 429 on every call): a dead provider never passes.
+  const dead = result.mode === 'live' ? deadProviderReasons(result.units) : [];
+  if (dead[0] !== undefined) {
+    const more = dead.length > 1 ? ` (and ${dead.length - 1} more)` : '';
+    throw new GateError(
+      `every unit (${dead.length}) crashed for a provider fault, so nothing was measured: ${dead[0].strategy} on ${dead[0].scenario}: ${dead[0].text}${more}`,
     );
   }
   // A gate (CI) asks that what is shipped meets the floor; a plain run exits 0 with the answer.

@@ -23,6 +23,7 @@ import {
   STRATEGY_TIMEOUT_FLAG,
   STRATEGY_TIMEOUT_HELP,
   addRequestTimeoutOption,
+  addMaxRetryWaitOption,
 } from '../options.js';
 import { createProgress } from '../progress.js';
 import { addParallelOptions, cacheDirOf } from '../parallel-options.js';
@@ -37,6 +38,7 @@ interface SweepFlags extends ScenarioFlags, DecisionFlags {
   front: 'cost' | 'tokens';
   provider: 'mock' | ProviderName;
   requestTimeout: number;
+  maxRetryWait: number;
   baseUrl?: string;
   out: string;
   reports: string[];
@@ -71,7 +73,7 @@ export function register(program: Command): void {
     .option('--reports <formats>', `reports of the underlying run besides sweep.* (of ${reporterNames().join(', ')})`, parseList, ['json', 'csv'])
     .option('--quiet', 'print nothing but errors');
   addDeprecatedOption(command, '--seed <n>', '--sample-seed', parsePositiveInt('--seed'));
-  addRequestTimeoutOption(addParallelOptions(addDecisionOptions(addScenarioOptions(command)))).action(sweepCommand);
+  addMaxRetryWaitOption(addRequestTimeoutOption(addParallelOptions(addDecisionOptions(addScenarioOptions(command))))).action(sweepCommand);
   addExamples(command, [
     ["ctxbench sweep --grid 'codex-rebuild.trigger=0.5..0.95:0.05'", 'ten points over the bundled suite'],
     [
@@ -108,6 +110,8 @@ async function sweepCommand(given: string[] | undefined, flags: SweepFlags): Pro
     workers: flags.workers,
     ...(flags.memo ? {} : { memo: false }),
     requestTimeoutMs: flags.requestTimeout * 1000,
+    maxRetryWaitMs: flags.maxRetryWait * 1000,
+    announceWaits: flags.quiet !== true,
     ...cacheDirOf(flags, live),
     onUnit: progress.onUnit,
   });

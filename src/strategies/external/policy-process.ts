@@ -8,7 +8,7 @@ const EXIT_GRACE_MS = 1_000;
 /** The longest line a policy may write, in bytes: past it the policy is killed (a runaway writer must not take the memory). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
-/** Every policy process this thread started and that still runs: killed when the thread exits. */
+/** Every policy process this thread started and that still runs: killed, with its process group, when the thread exits. */
 const running = new Set<ChildProcess>();
 let killOnExitInstalled = false;
 
@@ -21,15 +21,20 @@ export interface PolicyProcess {
   send(message: object): void;
   /** The next line the policy writes; `waitingFor` names the answer expected, for errors. */
   next(waitingFor: string): Promise<string>;
-  /** Closes stdin (a policy exits on end of input) and kills it if it lingers. */
-  close(): void;
+  /**
+   * Closes stdin (a policy exits on end of input) and kills it if it lingers past a second; resolves
+   * once it is gone, with every process it left in its group.
+   */
+  close(): Promise<void>;
   /** Ends the process now and turns `problem` into the error to throw (`isOptionsError`: the options were refused). */
   fail(problem: string, isOptionsError?: boolean): StrategyFailedError;
 }
 
 export function startPolicyProcess(argv: readonly string[], cwd: string, timeoutMs: number): PolicyProcess {
   const [command, ...args] = argv as [string, ...string[]];
-  const child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  // Its own process group: a child the policy leaves in the background (holding the pipes, which
+  // would keep ctxbench alive) is ended with it.
+  const child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   track(child);
   const lines: string[] = [];
   let waiter: { resolve: (line: string) => void; end: (problem: string) => void } | undefined;
@@ -60,12 +65,14 @@ export function startPolicyProcess(argv: readonly string[], cwd: string, timeout
     } else lines.push(line);
   };
   readLines(child, deliver, () => {
-    child.kill('SIGKILL');
+    killGroup(child);
     endWith(`wrote a line longer than ${MAX_LINE_BYTES / 1024 / 1024} MB (the limit of one message) and was killed`);
   });
   child.on('error', (error) => endWith(`could not be started: ${error.message}`));
   child.on('exit', (code, signal) => {
     running.delete(child);
+    // Whatever the policy left running ends with it.
+    killGroup(child);
     endWith(`exited (${signal ?? `code ${code}`})`);
   });
   // A write to a policy that died fails with EPIPE: the exit handler explains it already.
@@ -81,7 +88,7 @@ export function startPolicyProcess(argv: readonly string[], cwd: string, timeout
       return new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => {
           waiter = undefined;
-          child.kill('SIGKILL');
+          killGroup(child);
           reject(describe(`did not answer ${waitingFor} within ${timeoutMs} ms (timeoutMs) and was killed`, false, 'strategy-timeout'));
         }, timeoutMs);
         waiter = {
@@ -98,10 +105,22 @@ export function startPolicyProcess(argv: readonly string[], cwd: string, timeout
     },
     close() {
       child.stdin?.end();
-      if (child.exitCode === null && child.signalCode === null) setTimeout(() => child.kill('SIGKILL'), EXIT_GRACE_MS).unref();
+      if (child.exitCode !== null || child.signalCode !== null) {
+        killGroup(child);
+        return Promise.resolve();
+      }
+      // Waited for, so that the unit ends with its policy's whole group gone: a worker thread
+      // ended right after its last unit would not see the exit, nor kill what the policy left.
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(() => killGroup(child), EXIT_GRACE_MS);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     },
     fail(problem, isOptionsError) {
-      child.kill('SIGKILL');
+      killGroup(child);
       return describe(problem, isOptionsError);
     },
   };
@@ -147,6 +166,17 @@ function track(child: ChildProcess): void {
   if (killOnExitInstalled) return;
   killOnExitInstalled = true;
   process.once('exit', () => {
-    for (const process of running) process.kill('SIGKILL');
+    for (const child of running) killGroup(child);
   });
+}
+
+/** Kills the policy and every process of its group (what it started and left behind); one already gone is no error. */
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // ESRCH: the group is gone already. The policy itself may still be a zombie: kill it directly.
+    child.kill('SIGKILL');
+  }
 }

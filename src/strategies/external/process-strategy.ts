@@ -59,9 +59,9 @@ export function createProcessStrategy(name: string, command: PolicyCommand): Str
       emitActions(answer.actions, state, env, state.observed);
       return answer.decision;
     },
-    dispose(state) {
+    async dispose(state) {
       state.policy?.send({ type: 'end' });
-      state.policy?.close();
+      await state.policy?.close();
     },
   };
 }

@@ -3,6 +3,7 @@ import { InputError } from '../../../errors.js';
 import type { TranscriptBuilder } from './builder.js';
 import { isRecord } from './lines.js';
 import { describeJsonError, placeJsonError } from './json-error.js';
+import { refuseIrregularFile } from '../../../paths.js';
 
 /** One entry of a document's main array, with the line its text starts on (for error messages). */
 interface DocumentEntry {
@@ -201,6 +202,7 @@ class EntryLocator {
 }
 
 async function readWhole(file: string): Promise<string> {
+  await refuseIrregularFile(file, 'the log');
   try {
     return (await readFile(file, 'utf8')).replace(/^\uFEFF/, '');
   } catch (error) {

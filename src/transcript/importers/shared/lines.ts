@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline';
 import { InputError } from '../../../errors.js';
 import type { TranscriptBuilder } from './builder.js';
 import { describeJsonError } from './json-error.js';
+import { refuseIrregularFile } from '../../../paths.js';
 
 /** One line of a file, numbered from 1 as editors number them. */
 interface NumberedLine {
@@ -102,6 +103,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 async function openForReading(file: string): Promise<FileHandle> {
+  await refuseIrregularFile(file, 'the log');
   try {
     return await open(file, 'r');
   } catch (error) {
