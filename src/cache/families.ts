@@ -8,7 +8,8 @@
  *   every hit, writes billed (1.25× for 5 min), reads 0.1×.
  * - OpenAI: https://platform.openai.com/docs/guides/prompt-caching — automatic, prompts of 1,024
  *   tokens or more, cached in 128-token increments after the first 1,024, kept "5–10 minutes of
- *   inactivity" (ctxbench takes 5), writes free.
+ *   inactivity" (ctxbench takes 5), writes free; 24 hours under extended retention, where the model
+ *   has only that or the log shows it (retention.ts).
  * - Gemini implicit caching: https://ai.google.dev/gemini-api/docs/caching — automatic, minimum
  *   1,024 tokens on Flash, 2,048 on Pro (2.5 family); no TTL published: ctxbench assumes 5 minutes
  *   refreshed on hit, as the other two. Not published, but what every Gemini log and report shows:
@@ -65,6 +66,8 @@ export interface CacheRules extends CacheBlocks {
   tiers?: readonly CacheTier[];
   /** Idle time after which an entry is evicted; every hit refreshes it. */
   ttlMs: number;
+  /** Why an OpenAI cache keeps prefixes 24 hours rather than 5 minutes (retention.ts), when it does. */
+  extended?: { source: 'model' } | { source: 'log'; idleMs: number; share: number };
   /**
    * `explicit`: only prefixes ending at a breakpoint are stored, and storing them is a billed
    * write (Anthropic). `implicit`: every prefix of every request is stored, for free.
@@ -110,6 +113,14 @@ export function servedPrefix(matched: number, promptTokens: number, rules: Cache
 /** How a cache family is modelled, in words, for the reports: which estimate and what it means. */
 export function describeCacheRules(rules: CacheRules): string {
   if (rules.mode === 'explicit') return `${rules.family}: explicit breakpoints, exact`;
-  if (rules.hitShare === 1) return `${rules.family}: implicit, upper bound (the longest live prefix, every time)`;
-  return `${rules.family}: implicit, expected hit rate (${Math.round(rules.hitShare * 100)} % of the longest live prefix)`;
+  const kept = describeRetention(rules);
+  if (rules.hitShare === 1) return `${rules.family}: implicit, upper bound (the longest live prefix, every time)${kept}`;
+  return `${rules.family}: implicit, expected hit rate (${Math.round(rules.hitShare * 100)} % of the longest live prefix)${kept}`;
+}
+
+function describeRetention(rules: CacheRules): string {
+  const { extended } = rules;
+  if (extended === undefined) return '';
+  if (extended.source === 'model') return ', extended retention (24 h: the model has no other)';
+  return `, extended retention (24 h: the log read ${Math.round(extended.share * 100)} % from cache after ${Math.round(extended.idleMs / 60_000)} min idle)`;
 }

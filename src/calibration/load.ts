@@ -3,7 +3,7 @@ import { InputError } from '../errors.js';
 import { createTokenizer, encodingForModel } from '../tokens/tokenizer.js';
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { calibrateCompaction, findCompactions, type CompactionCalibration, type FoundCompaction } from './calibrate.js';
-import { fitSummarizer } from './fit.js';
+import { fitSummarizer, type CompactionSample } from './fit.js';
 import { poolCalibrations, type PooledCalibration } from './pool.js';
 import { roundFit, type SummarizerFit } from '../simulator/summary-fit.js';
 
@@ -91,6 +91,6 @@ export async function calibrateFiles(paths: readonly string[], options: { lenien
   return report;
 }
 
-function sampleOf(c: FoundCompaction): { history: FoundCompaction['history']; summary: string; summaryTokens: number } {
-  return { history: c.history, summary: c.summary, summaryTokens: c.count(c.summary) };
+function sampleOf(c: FoundCompaction): CompactionSample {
+  return { history: c.history, summary: c.summary, summaryTokens: c.count(c.summary), author: c.author };
 }

@@ -5,7 +5,7 @@ import { calibrationFamily } from '../tokens/calibration.js';
 import { displayPath } from '../paths.js';
 import { median, quantile } from '../stats.js';
 import { OFFSET_STEPS } from '../replay/hidden-prefix.js';
-import { unloggedInContext } from '../replay/unlogged.js';
+import { resetSteps, unloggedInContext, withResets } from '../replay/unlogged.js';
 
 /** The bounds ctxbench holds its replay to, per format: median |error| and p95 |error|. */
 const TARGET = { medianAbs: 0.03, p95Abs: 0.08 } as const;
@@ -81,19 +81,33 @@ export function fitCalibration(measured: readonly MeasuredTranscript[]): Calibra
   return fit;
 }
 
-/** Relative errors of one file's steps under a candidate, its prefix and unlogged content estimated as the replay does. */
+/**
+ * Relative errors of one file's steps under a candidate, its prefix, unlogged content and
+ * rebuilds from the log estimated as the replay does (a rebuild's prefix measured anew, a
+ * compaction's re-attached content over the prefix then sent).
+ */
 function errorsWith(steps: readonly RawStep[], factor: number, perCall: number): number[] {
   const computed = steps.map((s) => factor * s.raw + perCall * s.calls);
-  const inContext = unloggedInContext(steps.map((s, i) => ({ recorded: s.recorded, computed: computed[i] as number, segment: s.segment })));
+  const usage = steps.map((s, i) => ({ recorded: s.recorded, computed: computed[i] as number, segment: s.segment }));
+  const resets = new Set(resetSteps(usage));
+  const split = withResets(usage, [...resets]);
+  const inContext = unloggedInContext(split);
   const residualsBySegment = new Map<number, number[]>();
-  steps.forEach((s, i) => {
+  split.forEach((s, i) => {
     const list = residualsBySegment.get(s.segment) ?? [];
-    if (list.length < OFFSET_STEPS) list.push(s.recorded - (computed[i] as number) - (inContext[i] as number));
+    if (list.length < OFFSET_STEPS) list.push(s.recorded - s.computed - (inContext[i] as number));
     residualsBySegment.set(s.segment, list);
   });
-  const prefix = Math.max(0, median(residualsBySegment.get(0) ?? [0]));
-  const extra = (segment: number): number => (segment === 0 ? 0 : Math.max(0, median(residualsBySegment.get(segment) ?? [0]) - prefix));
-  return steps.map((s, i) => ((computed[i] as number) + (inContext[i] as number) + prefix + extra(s.segment) - s.recorded) / s.recorded);
+  const residual = (segment: number): number => median(residualsBySegment.get(segment) ?? [0]);
+  let base = Math.max(0, residual(0));
+  let extra = 0;
+  return split.map((s, i) => {
+    if (i > 0 && split[i - 1]?.segment !== s.segment) {
+      if (resets.has(i)) [base, extra] = [Math.max(0, residual(s.segment)), 0];
+      else extra = Math.max(0, residual(s.segment) - base);
+    }
+    return (s.computed + (inContext[i] as number) + base + extra - s.recorded) / s.recorded;
+  });
 }
 
 /** The uncalibrated replay's steps with recorded usage: messages alone, tool calls in the context, compaction segment. */

@@ -1,6 +1,6 @@
 import type { MessageEvent, Transcript } from '../transcript/types.js';
 import type { StepRecord } from '../metrics/run-events.js';
-import type { FidelityFile, FidelityReport, FidelityStep, FormatFidelity, WorstStep } from './types.js';
+import type { FidelityFile, FidelityReport, FidelityStep, FormatFidelity, Rebuild, WorstStep } from './types.js';
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { displayPath } from '../paths.js';
 import { fitTheilSen, summarizeErrors } from '../stats.js';
@@ -8,6 +8,7 @@ import { replayRecorded, type RecordedReplay } from './replay.js';
 import { OFFSET_STEPS } from '../replay/hidden-prefix.js';
 import { compareCache, poolCacheByFormat } from './cache.js';
 import { cacheRulesForModel, describeCacheRules } from '../cache/families.js';
+import { withRetention } from '../cache/retention.js';
 
 export { OFFSET_STEPS };
 
@@ -105,7 +106,7 @@ export function compareReplay(transcript: Transcript, replay: RecordedReplay, un
     compared.map((s) => s.recorded),
   );
   const hidden = replay.hiddenPrefix;
-  const cache = compareCache(compared, describeCacheRules(cacheRulesForModel(replay.scenario.model)));
+  const cache = compareCache(compared, describeCacheRules(withRetention(cacheRulesForModel(replay.scenario.model), replay.scenario.model, transcript.events)));
   return {
     file: displayPath(transcript.file),
     format: transcript.header.source?.format ?? 'ctx',
@@ -122,11 +123,28 @@ export function compareReplay(transcript: Transcript, replay: RecordedReplay, un
     ...(hidden?.unlogged !== undefined
       ? { unlogged: { tokens: Object.values(hidden.unlogged).reduce((a, b) => a + b, 0), messages: Object.keys(hidden.unlogged).length } }
       : {}),
+    ...(hidden?.rebuilt !== undefined ? { rebuilds: rebuildsOf(transcript, replay, hidden.rebuilt) } : {}),
     compactions: transcript.events.filter((e) => e.type === 'compaction' && e.summary !== undefined).length,
     ...(fit !== undefined ? { fit } : {}),
     compared,
     ...(cache !== undefined ? { cache } : {}),
   };
+}
+
+/** Each rebuild from the log (by the message added before it) placed at the first replayed step after it. */
+function rebuildsOf(transcript: Transcript, replay: RecordedReplay, rebuilt: Readonly<Record<string, number>>): Rebuild[] {
+  const stepOf = new Map(replay.steps.map((s) => [s.messageId, s.step]));
+  const events = transcript.events;
+  return Object.entries(rebuilt).flatMap(([carrier, prefix]) => {
+    const from = events.findIndex((e) => e.type === 'message' && e.id === carrier);
+    const call = events.findIndex((e, i) => i > from && e.type === 'message' && e.role === 'assistant' && stepOf.has(e.id));
+    const callEvent = events[call];
+    const step = callEvent?.type === 'message' ? stepOf.get(callEvent.id) : undefined;
+    if (from < 0 || step === undefined) return [];
+    const next = events.find((e, i) => i > call && e.type === 'message' && e.role === 'tool');
+    const nextResult = next?.type === 'message' ? next.text.slice(0, 120) : undefined;
+    return [{ step, prefix, ...(nextResult !== undefined ? { nextResult } : {}) }];
+  });
 }
 
 /** Pools the steps of the files of each format (in the order formats first appear). */

@@ -50,7 +50,14 @@ function renderFiles(files: readonly FidelityFile[]): string[] {
     String(f.compactions),
     f.fit === undefined ? '–' : `${f.fit.slope.toFixed(3)} × computed ${f.fit.intercept < 0 ? '−' : '+'} ${int.format(Math.abs(f.fit.intercept))}`,
   ]);
-  const notes = files.flatMap((f) => (f.crashed > 0 ? [`  ${f.file}: ${f.crashed} steps could not be sent and are not compared`] : []));
+  const notes = files.flatMap((f) => [
+    ...(f.crashed > 0 ? [`  ${f.file}: ${f.crashed} steps could not be sent and are not compared`] : []),
+    ...(f.rebuilds ?? []).map(
+      (r) =>
+        `  ${f.file}: rebuilt from its log before step ${r.step} (the recorded input fell; unlogged content dropped, hidden prefix ${int.format(r.prefix)} from there)` +
+        (r.nextResult !== undefined ? `; next tool result: ${JSON.stringify(r.nextResult.replace(/\s+/g, ' ').slice(0, 90))}` : ''),
+    ),
+  ]);
   return [
     ...table(['file', 'format', 'replayed as', 'compared', 'hidden prefix', 'unlogged', 'compactions', 'fit: recorded ≈ raw'], rows, [
       false,

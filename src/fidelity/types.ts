@@ -72,6 +72,12 @@ export interface FidelityFile {
   restored?: Record<string, number>;
   /** Content the agent sent with logged messages but did not log (replay/unlogged.ts): tokens in all, messages carrying it. */
   unlogged?: { tokens: number; messages: number };
+  /**
+   * Where the agent rebuilt its context from its log without logging it (replay/unlogged.ts
+   * `RESET_MIN_TOKENS`): the first step after it, the hidden prefix measured anew there, and the
+   * first tool result after that step (the agent's own account: "File has not been read yet").
+   */
+  rebuilds?: Rebuild[];
   /** The agent's own compactions (with a summary) the replay followed. */
   compactions: number;
   /** Theil–Sen fit over every compared step; absent below two distinct computed counts. */
@@ -152,4 +158,13 @@ export interface FidelityReport {
   formats: FormatFidelity[];
   /** Per format whose logs record cache reads: predicted against recorded cached share. */
   cache: FormatCacheFidelity[];
+}
+
+/** One rebuild of the context from the log (FidelityFile.rebuilds). */
+export interface Rebuild {
+  step: number;
+  /** The hidden prefix from this step on (calibrated units). */
+  prefix: number;
+  /** The first tool result after the step, cut to 120 characters. */
+  nextResult?: string;
 }

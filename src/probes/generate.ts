@@ -6,6 +6,7 @@ import type { Fact } from './fact.js';
 import { containsNormalised, indexOfNormalised, normaliseAnswer } from './grade.js';
 import { listMessages, renderMessageText } from './message-text.js';
 import { readToolFacts } from './tool-facts.js';
+import { readStructureFacts } from './structure-facts.js';
 import { indexLines, type LineIndex } from './findable.js';
 import { phraseQuestion } from './question-hints.js';
 import { readSimulated } from './reference.js';
@@ -293,6 +294,46 @@ function selectKinds(candidates: readonly Candidate[], max: number, seed: number
   return byKind.flatMap((list, k) => pickEvenly(list, quotas[k] ?? 0, random.next));
 }
 
+/** What the facts made into candidates so far: answers and questions taken, earlier answers per question. */
+interface Chosen {
+  /** Answers taken, each with the candidate that took it. */
+  seen: Map<string, Candidate>;
+  asked: Set<string>;
+  /** Earlier answers to the same question stem (the errors of one command, one count over runs). */
+  earlier: Map<string, string[]>;
+  candidates: Candidate[];
+}
+
+/**
+ * Makes each fair fact a candidate probe (generateFrom), skipping answers and questions already
+ * taken — except that a fact may take over an answer a candidate of a kind in `takeOver` holds (a
+ * command asked as recall becomes the command chosen after a failure).
+ */
+function addCandidates(facts: readonly Fact[], session: Session, chosen: Chosen, takeOver: readonly ProbeKind[] = []): void {
+  const { seen, asked, earlier, candidates } = chosen;
+  // A latest-state question is asked of its last fact only: the earlier answers are stale.
+  const lastOf = new Map<string, Fact>();
+  for (const fact of facts) if (fact.latest) lastOf.set(fact.question, fact);
+  for (const fact of facts) {
+    const key = normaliseAnswer(fact.answer);
+    const before = earlier.get(fact.question) ?? [];
+    earlier.set(fact.question, [...before, fact.answer]);
+    const holder = seen.get(key);
+    if ((holder !== undefined && !takeOver.includes(holder.kind)) || (fact.latest && lastOf.get(fact.question) !== fact)) continue;
+    const built = buildCandidate(fact, session);
+    // Two facts of one line can get one question (`Let me A. Let me B.`): a reader could not tell which is asked.
+    if (built === undefined || asked.has(built.question)) continue;
+    asked.add(built.question);
+    const superseded = [...new Set(before.filter((a) => !containsNormalised(key, normaliseAnswer(a)) && !containsNormalised(normaliseAnswer(a), key)))];
+    const probe = superseded.length > 0 && ((fact.kind !== 'artifact' && fact.kind !== 'decision') || fact.latest) ? { ...built, superseded } : built;
+    const source: EvidenceSource = session.messages[fact.index]?.role === 'tool' ? 'output' : 'agent';
+    const candidate: Candidate = { kind: fact.kind, source, order: holder?.order ?? candidates.length, probe };
+    if (holder === undefined) candidates.push(candidate);
+    else candidates.splice(candidates.indexOf(holder), 1, candidate);
+    seen.set(key, candidate);
+  }
+}
+
 /**
  * Generates probes from a canonical transcript (DESIGN.md §6): files read or edited, commands and
  * their exit status, error lines, numbers and identifiers from tool output, decisions and next
@@ -325,30 +366,19 @@ function generateFrom(transcript: Transcript, options: GenerateOptions): Probe[]
     passages: indexLines(sent),
     secrets: new Map(),
   };
-  const seen = new Set<string>();
-  const asked = new Set<string>();
-  const candidates: Candidate[] = [];
-  // Earlier answers to the same question stem (the errors of one command, one count over runs).
-  const earlier = new Map<string, string[]>();
-  const facts = extractFacts(messages);
-  // A latest-state question is asked of its last fact only: the earlier answers are stale.
-  const lastOf = new Map<string, Fact>();
-  for (const fact of facts) if (fact.latest) lastOf.set(fact.question, fact);
-  for (const fact of facts) {
-    const key = normaliseAnswer(fact.answer);
-    const before = earlier.get(fact.question) ?? [];
-    earlier.set(fact.question, [...before, fact.answer]);
-    if (seen.has(key) || (fact.latest && lastOf.get(fact.question) !== fact)) continue;
-    const built = buildCandidate(fact, session);
-    // Two facts of one line can get one question (`Let me A. Let me B.`): a reader could not tell which is asked.
-    if (built === undefined || asked.has(built.question)) continue;
-    asked.add(built.question);
-    const superseded = [...new Set(before.filter((a) => !containsNormalised(key, normaliseAnswer(a)) && !containsNormalised(normaliseAnswer(a), key)))];
-    const probe = superseded.length > 0 && ((fact.kind !== 'artifact' && fact.kind !== 'decision') || fact.latest) ? { ...built, superseded } : built;
-    seen.add(key);
-    const source: EvidenceSource = messages[fact.index]?.role === 'tool' ? 'output' : 'agent';
-    candidates.push({ kind: fact.kind, source, order: candidates.length, probe });
-  }
+  const chosen: Chosen = { seen: new Map(), asked: new Set(), earlier: new Map(), candidates: [] };
+  addCandidates(extractFacts(messages), session, chosen);
+  // Decisions and next steps are read from English and Chinese sentences; a session in another
+  // language gets the kinds they found none of from its structure (structure-facts.ts).
+  const missing = new Set<ProbeKind>(['continuation', 'decision'].filter((kind) => !chosen.candidates.some((c) => c.kind === kind)) as ProbeKind[]);
+  if (missing.size > 0)
+    addCandidates(
+      readStructureFacts(messages).filter((fact) => missing.has(fact.kind)),
+      session,
+      chosen,
+      ['recall'],
+    );
+  const { candidates } = chosen;
   const counters = new Map<ProbeKind, number>();
   return selectSpread(candidates, max, options.seed ?? 0, outputShareOf(messages)).map(({ kind, probe }) => {
     const n = (counters.get(kind) ?? 0) + 1;

@@ -33,12 +33,12 @@ function readExitStatus(output: string): number | undefined {
 }
 
 /** Whether a tool output says its call failed: a non-zero exit status or a failure mark. */
-function isFailingOutput(output: string): boolean {
+export function isFailingOutput(output: string): boolean {
   const status = readExitStatus(output);
   return (status !== undefined && status !== 0) || FAILURE_MARK.test(output);
 }
 
-function isWorthyCommand(command: string): boolean {
+export function isWorthyCommand(command: string): boolean {
   const first = command.split(/\s+/)[0] ?? '';
   return !command.includes('\n') && command.length >= 6 && command.length <= 120 && /\s/.test(command) && !TRIVIAL_COMMANDS.has(first);
 }

@@ -14,7 +14,8 @@ import { deriveSeed } from '../random.js';
 import { withRunMemos } from '../memo.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { createArchive } from './archive.js';
-import { createHiddenCount, hiddenTokensOf } from '../tokens/hidden-tokens.js';
+import { withRetention } from '../cache/retention.js';
+import { createHiddenCount, eventOrder, hiddenTokensOf } from '../tokens/hidden-tokens.js';
 import { fitRestored, resolveHiddenPrefix } from './hidden-prefix.js';
 import { createGateway } from '../quota/gateway.js';
 import { resolveStrategy } from './resolve-strategy.js';
@@ -88,14 +89,16 @@ async function replayUnit(input: UnitInput): Promise<UnitResult> {
   });
   const format = provider.name;
   const hiddenPrefix = resolveHiddenPrefix(scenario.hiddenPrefix ?? 'auto', transcript, tokenizer, format);
-  const hiddenOf = (messages: readonly ContextMessage[]) => hiddenTokensOf(messages, hiddenPrefix, tokenizer, format, transcript.header.dialect);
+  // Where a log was rebuilt from itself, what a message carries depends on whether it came before (hidden-tokens.ts).
+  const order = hiddenPrefix.rebuilt !== undefined ? eventOrder(transcript.events) : undefined;
+  const hiddenOf = (messages: readonly ContextMessage[]) => hiddenTokensOf(messages, hiddenPrefix, tokenizer, format, transcript.header.dialect, order);
   // Request-level: what a request sending these messages costs, hidden tokens included, so every
   // strategy's trigger compares to the window what the agent's request really held.
   const countMessages: StrategyEnv['countMessages'] = (messages) => {
     const hidden = hiddenOf(messages);
     return tokenizer.countMessages(messages, format) + hidden.prefix + hidden.reasoning;
   };
-  const cache = createCacheState(cacheRulesForModel(scenario.model, scenario.promptCache));
+  const cache = createCacheState(withRetention(cacheRulesForModel(scenario.model, scenario.promptCache), scenario.model, transcript.events));
   // The model the session is on: a recorded switch (Claude Code's Opus → Sonnet fallback) moves it.
   let servedModel = scenario.model;
   const outputThinking: NonNullable<StepContext['outputThinking']> = {};
@@ -130,7 +133,7 @@ async function replayUnit(input: UnitInput): Promise<UnitResult> {
     contextCount: createContextCount(tokenizer, format),
     stepParts: createStepParts(tokenizer, format),
     followUps,
-    hiddenCount: createHiddenCount(hiddenPrefix, tokenizer, format, transcript.header.dialect),
+    hiddenCount: createHiddenCount(hiddenPrefix, tokenizer, format, transcript.header.dialect, order),
     outputThinking,
     countOnlyHidden: provider.mode !== 'mock',
     cache,

@@ -32,6 +32,24 @@ export const PERSISTENT_WINDOW = 10;
 export const PERSISTENT_SMALL_CALL = 250;
 export const PERSISTENT_MIN_TOKENS = 50;
 
+/**
+ * An agent can also send less than its log holds, without logging why: Claude Code 1.0.8x, resumed
+ * (`--resume`, `--continue`, or a new process after a usage limit), rebuilds the conversation from
+ * its log, so everything it had sent but never logged is gone — the reminders appended to messages
+ * (a changed file's new text, the to-do list), the files it re-attached after a compaction — and so
+ * is its record of the files it had read (the next `Edit` fails with "File has not been read
+ * yet"). Every logged message is sent again. The recorded usage shows it as a fall: the recorded
+ * input drops below the previous call's by more than the computed growth explains
+ * (swordintel-32c5211e: 18,231 tokens, of which 15,169 unlogged after a `sed -i` and 3,436 to-do
+ * reminders; swordintel-54bc4295: 25,823, the files re-attached after the compaction the log opens
+ * with). The rule, one for every agent: between two consecutive calls of one compaction segment,
+ * a deficit over RESET_MIN_TOKENS and over RESET_MIN_SHARE of the computed growth is a rebuild
+ * from the log. Below that it is tokenizer mismatch on a large output (a 75k-token tool result
+ * read 17k short, sympy-15976) or a changed tool list (Claude Code's `/mcp`: 2k).
+ */
+export const RESET_MIN_TOKENS = 4_000;
+export const RESET_MIN_SHARE = 0.5;
+
 /** One call with recorded usage, in the order of the log. */
 export interface UsageStep {
   recorded: number;
@@ -39,6 +57,32 @@ export interface UsageStep {
   computed: number;
   /** Compaction segment: 0 before the log's first compaction, +1 after each. */
   segment: number;
+}
+
+/**
+ * The steps at which the agent rebuilt its context from its log (see RESET_MIN_TOKENS), as indices
+ * into `steps`; each opens a segment of its own (`withResets`).
+ */
+export function resetSteps(steps: readonly UsageStep[]): number[] {
+  const out: number[] = [];
+  steps.forEach((step, i) => {
+    const previous = i > 0 ? steps[i - 1] : undefined;
+    if (previous?.segment !== step.segment) return;
+    const computedGrowth = step.computed - previous.computed;
+    const deficit = previous.recorded + computedGrowth - step.recorded;
+    if (deficit > RESET_MIN_TOKENS && deficit > RESET_MIN_SHARE * Math.max(0, computedGrowth)) out.push(i);
+  });
+  return out;
+}
+
+/** The steps with every reset opening a new segment: what was carried before it (unlogged content) is not carried past it. */
+export function withResets<T extends UsageStep>(steps: readonly T[], resets: readonly number[] = resetSteps(steps)): T[] {
+  let shift = 0;
+  const at = new Set(resets);
+  return steps.map((step, i) => {
+    if (at.has(i)) shift += 1;
+    return shift === 0 ? step : { ...step, segment: step.segment + shift };
+  });
 }
 
 /** The unlogged tokens found at each step (0 where the growth is explained): a jump's whole excess, else the persistent excess. */

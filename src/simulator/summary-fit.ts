@@ -75,5 +75,5 @@ export const FITTED: SummarizerFit = {
       tool: [0.0012, 0.0036, 0.0057, 0.0001],
     },
   },
-  length: { scale: 968, exponent: 0.137 },
+  length: { scale: 1098, exponent: 0.137 },
 };

@@ -68,13 +68,6 @@ export interface StrategyEnv {
 
 export type RecoverDecision = 'retry' | 'give-up';
 
-/**
- * A context-management strategy (DESIGN.md §4). State is the strategy's own; it never reads the
- * clock or randomness except through `env`.
- */
-// A registry holds strategies of different option and state types; with `unknown` no concrete
-// strategy would be assignable to it (its prepare/observe take their own State).
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 /** An option's range for `ctxbench tune`: the values min, min + step, …, max (rounded to the step's decimals). */
 export interface TunableRange {
   min: number;
@@ -82,6 +75,13 @@ export interface TunableRange {
   step: number;
 }
 
+/**
+ * A context-management strategy (DESIGN.md §4). State is the strategy's own; it never reads the
+ * clock or randomness except through `env`.
+ */
+// A registry holds strategies of different option and state types; with `unknown` no concrete
+// strategy would be assignable to it (its prepare/observe take their own State).
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface Strategy<Options = any, State = any> {
   /** Equal to the file name in `src/strategies/`. */
   name: string;

@@ -1,4 +1,4 @@
-import type { ContextMessage, Dialect } from '../transcript/types.js';
+import type { ContextMessage, Dialect, MessageEvent, TranscriptEvent } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
 import type { Tokenizer } from './types.js';
 import { carryValues, diffFrom, type ContextDiff } from '../transcript/context-diff.js';
@@ -25,6 +25,45 @@ export interface HiddenPrefix {
   restoredKept?: Record<string, number>;
   /** Tokens the agent sent with a logged message but did not log, by message id (auto only; replay/unlogged.ts). */
   unlogged?: Record<string, number>;
+  /**
+   * Where the agent rebuilt its context from its log (replay/unlogged.ts `RESET_MIN_TOKENS`): by
+   * the id of the last message added before the first call after it, the hidden prefix measured
+   * anew there (auto only). From that message on, the messages before it carry nothing unlogged
+   * and the texts an importer rebuilt for them (`unloggedChars`) are not sent.
+   */
+  rebuilt?: Record<string, number>;
+}
+
+/** Each event id (message or compaction) of a log, by its place in it: what a rebuild from the log comes after. */
+export function eventOrder(events: readonly TranscriptEvent[]): Map<string, number> {
+  const order = new Map<string, number>();
+  events.forEach((event, i) => {
+    if ((event.type === 'message' || event.type === 'compaction') && !order.has(event.id)) order.set(event.id, i);
+  });
+  return order;
+}
+
+/** The tokens of the end of a message's text that an importer rebuilt as sent but not logged (`unloggedChars`). */
+export function unloggedTailTokens(message: MessageEvent, tokenizer: Tokenizer): number {
+  const n = message.unloggedChars ?? 0;
+  return n > 0 ? tokenizer.count(message.text.slice(-Math.min(n, message.text.length))) : 0;
+}
+
+/** The latest rebuild from the log a context comes after (its newest logged message is at or after the rebuild's), if any. */
+function activeRebuild(
+  context: readonly ContextMessage[],
+  hidden: HiddenPrefix,
+  order: ReadonlyMap<string, number> | undefined,
+): { at: number; tokens: number } | undefined {
+  if (hidden.rebuilt === undefined || order === undefined) return undefined;
+  let newest = -1;
+  for (const m of context) newest = Math.max(newest, order.get(m.id) ?? -1);
+  let active: { at: number; tokens: number } | undefined;
+  for (const [id, tokens] of Object.entries(hidden.rebuilt)) {
+    const at = order.get(id);
+    if (at !== undefined && at <= newest && (active === undefined || at > active.at)) active = { at, tokens };
+  }
+  return active;
 }
 
 export const NO_HIDDEN_PREFIX: HiddenPrefix = { tokens: 0, source: 'none' };
@@ -71,19 +110,24 @@ export function hiddenTokensOf(
   tokenizer: Tokenizer,
   format: ProviderName,
   dialect: Dialect,
+  order?: ReadonlyMap<string, number>,
 ): HiddenTokens {
-  let prefix = hidden.tokens;
+  const rebuild = activeRebuild(context, hidden, order);
+  let prefix = rebuild?.tokens ?? hidden.tokens;
   const withMessages: Record<string, number> = {};
+  // Before a rebuild: nothing unlogged rides along, and what the importer rebuilt is not sent.
+  const beforeRebuild = (m: ContextMessage): boolean => rebuild !== undefined && (order?.get(m.id) ?? Infinity) < rebuild.at;
+  if (rebuild !== undefined) for (const m of context) if (beforeRebuild(m)) prefix -= unloggedTailTokens(m, tokenizer);
   const carry = (id: string, tokens: number | undefined): void => {
     if (tokens === undefined || tokens === 0) return;
     prefix += tokens;
     withMessages[id] = (withMessages[id] ?? 0) + tokens;
   };
   if (hidden.restored !== undefined) {
-    for (const m of context) if (m.synthetic === 'recorded-compaction') carry(m.id, hidden.restored[m.id]);
+    for (const m of context) if (m.synthetic === 'recorded-compaction' && !beforeRebuild(m)) carry(m.id, hidden.restored[m.id]);
   }
   if (hidden.unlogged !== undefined) {
-    for (const m of context) carry(m.id, hidden.unlogged[m.id]);
+    for (const m of context) if (!beforeRebuild(m)) carry(m.id, hidden.unlogged[m.id]);
   }
   const reasoning = carriedReasoningTokens(context, tokenizer, format, dialect);
   return Object.keys(withMessages).length > 0 ? { prefix, reasoning, withMessages } : { prefix, reasoning };
@@ -108,7 +152,15 @@ interface Carried {
 
 const CARRIES_NOTHING: Carried = { id: '', amounts: [] };
 
-export function createHiddenCount(hidden: HiddenPrefix, tokenizer: Tokenizer, format: ProviderName, dialect: Dialect): HiddenCount {
+export function createHiddenCount(
+  hidden: HiddenPrefix,
+  tokenizer: Tokenizer,
+  format: ProviderName,
+  dialect: Dialect,
+  order?: ReadonlyMap<string, number>,
+): HiddenCount {
+  // A rebuild from the log changes what every earlier message carries: counted whole at each step (rare logs).
+  if (hidden.rebuilt !== undefined && order !== undefined) return { update: (diff) => hiddenTokensOf(diff.after, hidden, tokenizer, format, dialect, order) };
   const { restored, unlogged } = hidden;
   let held: readonly ContextMessage[] = [];
   let carried: Carried[] = [];

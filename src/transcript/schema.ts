@@ -72,6 +72,7 @@ export const messageEventSchema = z
     dialect: dialectSchema.optional(),
     sentAsText: z.literal(true).optional(),
     reasoningTokens: z.number().int().min(0).optional(),
+    unloggedChars: z.number().int().min(1).optional(),
   })
   .superRefine((message, ctx) => {
     // A tool result that names no call cannot be paired with its call by any provider format.

@@ -88,6 +88,12 @@ export interface MessageEvent {
    * output tokens). Dropped at the next user message (tokens/hidden-tokens.ts).
    */
   readonly reasoningTokens?: number;
+  /**
+   * The last this-many characters of `text` are what the agent sent with the message but did not
+   * log, rebuilt by the importer (Claude Code's to-do `<system-reminder>` after a TodoWrite). A
+   * rebuild of the context from the log (replay/unlogged.ts) does not send them again.
+   */
+  readonly unloggedChars?: number;
 }
 
 export type TaskStatus = 'in_progress' | 'completed' | 'failed';

@@ -24,6 +24,7 @@ const KEY_ORDER = {
     'model',
     'dialect',
     'reasoningTokens',
+    'unloggedChars',
   ],
   toolCall: ['id', 'name', 'args', 'freeform'],
   usage: ['input', 'cachedInput', 'output', 'reasoning'],

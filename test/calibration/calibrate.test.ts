@@ -3,9 +3,10 @@ import { calibrateTranscript, findCompactions } from '../../src/calibration/cali
 import { calibrateFiles } from '../../src/calibration/load.js';
 import { renderCalibration } from '../../src/calibration/render.js';
 import { InputError } from '../../src/errors.js';
-import { FITTED, roundFit } from '../../src/simulator/summary-fit.js';
+import { fitSummarizer } from '../../src/calibration/fit.js';
+import { FITTED, predictedLength, roundFit } from '../../src/simulator/summary-fit.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
-import type { Transcript } from '../../src/transcript/types.js';
+import type { ContextMessage, Transcript } from '../../src/transcript/types.js';
 
 const REAL = 'fixtures/real/claude-code-long/vsla-0a725fb5.jsonl';
 const NONE = 'fixtures/real/claude-code-long/vsla-5f8cbb78.jsonl';
@@ -49,6 +50,9 @@ describe('calibration on the ten real compactions', async () => {
       }
       expect(pooled?.size).toBeGreaterThanOrEqual(0.8);
     }
+    // In sample, the size is within 0.85–1.15× (reached 1.06 on all eleven; 0.94 before each author weighed the same).
+    expect(report.pooled.size).toBeGreaterThanOrEqual(0.85);
+    expect(report.pooled.size).toBeLessThanOrEqual(1.15);
     // Pooled, not per compaction: one summary keeps a handful of each kind, so single ratios spread wide.
     const identifiers = held?.pooled.kinds.find((k) => k.kind === 'identifiers')?.spread;
     expect(identifiers?.of).toBe(10);
@@ -105,5 +109,22 @@ describe('findCompactions', () => {
     const [first] = calibrateTranscript(transcript, count);
     // The path the user named once and the agent again is likelier kept than one named once by the agent.
     expect(first?.kinds.find((k) => k.kind === 'paths')).toMatchObject({ kind: 'paths', source: 2, realKept: 1, real: 0.5 });
+  });
+});
+
+describe('fitSummarizer: the length', () => {
+  const history: ContextMessage[] = [
+    { type: 'message', id: 'u1', role: 'user', text: 'Fix the parser in src/parse/state.ts. '.repeat(400) },
+    { type: 'message', id: 'a1', role: 'assistant', text: 'Reading src/parse/state.ts now. '.repeat(400) },
+  ];
+  const sample = (summaryTokens: number, author: string) => ({ history, summary: 'Fixed src/parse/state.ts.', summaryTokens, author });
+
+  it('weighs each author the same: eight 1,000-token summaries of one author and one 3,000-token of another predict 2,000', () => {
+    const fit = fitSummarizer([...Array.from({ length: 8 }, () => sample(1_000, 'many')), sample(3_000, 'one')]);
+    const chars = history.reduce((n, m) => n + m.text.length, 0);
+    expect(Math.round(predictedLength(fit, chars))).toBe(2_000);
+    // Pooled over samples, the prolific author set it: 1,222.
+    const pooled = fitSummarizer([...Array.from({ length: 8 }, () => sample(1_000, '')), sample(3_000, '')]);
+    expect(Math.round(predictedLength(pooled, chars))).toBe(1_222);
   });
 });

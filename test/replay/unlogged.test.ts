@@ -3,10 +3,14 @@ import {
   PERSISTENT_MIN_TOKENS,
   PERSISTENT_SMALL_CALL,
   PERSISTENT_WINDOW,
+  RESET_MIN_SHARE,
+  RESET_MIN_TOKENS,
+  resetSteps,
   UNLOGGED_MIN_SHARE,
   UNLOGGED_MIN_TOKENS,
   unloggedBySteps,
   unloggedInContext,
+  withResets,
 } from '../../src/replay/unlogged.js';
 
 const step = (recorded: number, computed: number, segment = 0): { recorded: number; computed: number; segment: number } => ({ recorded, computed, segment });
@@ -73,6 +77,27 @@ describe('unloggedInContext', () => {
   it('adds up within a segment and starts again after a compaction', () => {
     const steps = [step(20_000, 5_000), step(27_000, 5_200), step(28_000, 6_100), step(10_000, 1_000, 1), step(11_000, 1_900, 1)];
     expect(unloggedBySteps(steps)).toEqual([0, 6_800, 0, 0, 0]);
+    expect(unloggedInContext(steps)).toEqual([0, 6_800, 6_800, 0, 0]);
+  });
+});
+
+describe('resetSteps: a rebuild of the context from the log', () => {
+  it('finds a fall of the recorded input beyond what the computed growth explains (swordintel-32c5211e step 123: −18,231)', () => {
+    expect([RESET_MIN_TOKENS, RESET_MIN_SHARE]).toEqual([4_000, 0.5]);
+    // Shaped on swordintel-32c5211e steps 121–124: +26 computed, −18,205 recorded.
+    const steps = [step(97_502, 98_000), step(97_867, 98_365), step(79_662, 98_391), step(80_753, 99_480)];
+    expect(resetSteps(steps)).toEqual([2]);
+    expect(withResets(steps).map((s) => s.segment)).toEqual([0, 0, 1, 1]);
+  });
+  it('leaves alone a tokenizer mismatch on a large output, a small fall (a changed tool list), and a compaction', () => {
+    // sympy-15976 step 35: +74,846 computed, +57,865 recorded (a 17k shortfall, 23 % of the growth).
+    expect(resetSteps([step(22_795, 20_000), step(80_660, 94_846)])).toEqual([]);
+    // Claude Code's /mcp: −1,457 recorded for +547 computed.
+    expect(resetSteps([step(41_092, 40_000), step(39_635, 40_547)])).toEqual([]);
+    expect(resetSteps([step(150_000, 130_000), step(31_000, 2_000, 1)])).toEqual([]);
+  });
+  it('drops the unlogged content carried before the rebuild: the segment it opens starts carrying nothing', () => {
+    const steps = withResets([step(20_000, 5_000), step(27_000, 5_200), step(28_000, 6_100), step(21_500, 6_300), step(22_400, 7_200)]);
     expect(unloggedInContext(steps)).toEqual([0, 6_800, 6_800, 0, 0]);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { carriedReasoningTokens, hiddenTokensOf } from '../../src/tokens/hidden-tokens.js';
+import { carriedReasoningTokens, createHiddenCount, eventOrder, hiddenTokensOf } from '../../src/tokens/hidden-tokens.js';
+import { diffContexts } from '../../src/transcript/context-diff.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
 
@@ -56,5 +57,28 @@ describe('hiddenTokensOf', () => {
       withMessages: { t1: 6_465 },
     });
     expect(hiddenTokensOf([m('u1', 'user'), m('a1', 'assistant')], hidden, tokenizer, 'openai', 'anthropic')).toEqual({ prefix: 14_000, reasoning: 0 });
+  });
+});
+
+describe('hiddenTokensOf after a rebuild of the context from the log', () => {
+  const reminder = '\n\n<system-reminder>\nYour todo list has changed: [{"content":"Add hardware detection"}]\n</system-reminder>';
+  const todo = m('t1', 'tool', { text: `Todos have been modified successfully.${reminder}`, unloggedChars: reminder.length });
+  const events = [m('u1', 'user'), m('a1', 'assistant'), todo, m('t2', 'tool'), m('u2', 'user'), m('a2', 'assistant'), m('t3', 'tool')];
+  const order = eventOrder(events);
+  const hidden = { tokens: 14_000, source: 'auto' as const, unlogged: { t2: 15_000, t3: 300 }, rebuilt: { u2: 11_000 } };
+
+  it('before it: the prefix, and every unlogged amount of the messages in the context', () => {
+    expect(hiddenTokensOf(events.slice(0, 4), hidden, tokenizer, 'openai', 'anthropic', order).prefix).toBe(14_000 + 15_000);
+  });
+  it('from it on: the prefix measured there; earlier messages carry nothing and lose the text the importer rebuilt for them', () => {
+    const after = hiddenTokensOf(events, hidden, tokenizer, 'openai', 'anthropic', order);
+    expect(after.prefix).toBe(11_000 - tokenizer.count(reminder) + 300);
+    expect(after.withMessages).toEqual({ t3: 300 });
+  });
+  it('the incremental count agrees with it step by step', () => {
+    const count = createHiddenCount(hidden, tokenizer, 'openai', 'anthropic', order);
+    const before = events.slice(0, 4);
+    expect(count.update(diffContexts([], before)).prefix).toBe(29_000);
+    expect(count.update(diffContexts(before, events)).prefix).toBe(11_000 - tokenizer.count(reminder) + 300);
   });
 });

@@ -61,7 +61,19 @@ interface RunFlags extends ScenarioFlags, DecisionFlags {
 }
 
 /** Flags that may go with --resume: how to run and what to do after, not what to run (the journal says). */
-const RESUME_FLAGS = new Set(['resume', 'workers', 'memo', 'quiet', 'cache', 'cacheDir', 'baseline', 'requireFloor', 'checkConfig', 'requestTimeout', 'maxRetryWait']);
+const RESUME_FLAGS = new Set([
+  'resume',
+  'workers',
+  'memo',
+  'quiet',
+  'cache',
+  'cacheDir',
+  'baseline',
+  'requireFloor',
+  'checkConfig',
+  'requestTimeout',
+  'maxRetryWait',
+]);
 
 /** `deps.retrySleep`: how a live run's retries wait (tests pass one that records the waits). */
 export function register(program: Command, deps: CliDeps = {}): void {

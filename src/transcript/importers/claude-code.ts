@@ -181,7 +181,9 @@ function applyUser(builder: TranscriptBuilder, state: ClaudeState, { record, blo
   const texts: string[] = [];
   for (const block of blocks) {
     if (block.kind === 'tool_result') {
-      builder.addToolResult({ id: `${id}/${block.callId}`, callId: block.callId, text: block.text + todoReminder(state, block.callId), at });
+      const reminder = todoReminder(state, block.callId);
+      const result = builder.addToolResult({ id: `${id}/${block.callId}`, callId: block.callId, text: block.text + reminder, at });
+      if (reminder.length > 0) result.unloggedChars = reminder.length;
       noteToolResult(state.fileState, block.callId, block.text, block.isError);
       state.hasHistory = true;
     } else if (block.kind === 'text') texts.push(block.text);
