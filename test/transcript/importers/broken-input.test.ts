@@ -30,6 +30,7 @@ describe.each(LINE_FORMATS)('%s: broken lines', (from) => {
     expect(error.location).toMatchObject({ file, line: 3 });
     expect(error.message).toContain(`${file}:3`);
     expect(error.message).toMatch(/invalid JSON/);
+    expect(error.message).toMatch(/--lenient skips such lines and counts them\)$/);
 
     const lenient = await importTranscript(file, { from, lenient: true });
     expect(lenient.skipped).toEqual([{ line: 3, reason: expect.stringMatching(/invalid JSON/) }]);

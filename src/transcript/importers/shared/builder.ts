@@ -146,7 +146,8 @@ class Collector implements TranscriptBuilder {
   }
 
   reject(error: InputError): void {
-    if (!this.lenient) throw error;
+    // A foreign log often holds a line its agent damaged (a crash mid-write); say how to go on.
+    if (!this.lenient) throw new InputError(error.location, `${problemOf(error)} (--lenient skips such lines and counts them)`);
     this.skipped.push({ line: error.location.line ?? 0, reason: reasonOf(error) });
   }
 
@@ -190,9 +191,13 @@ function uniqueIn(used: Set<string>, base: string): string {
 }
 
 /** The problem of an InputError without its location prefix, with the field, for `skipped`. */
-function reasonOf(error: InputError): string {
+function problemOf(error: InputError): string {
   const prefix = `${formatLocation(error.location)}: `;
-  const problem = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+}
+
+function reasonOf(error: InputError): string {
+  const problem = problemOf(error);
   return error.location.field === undefined ? problem : `field ${error.location.field}: ${problem}`;
 }
 
