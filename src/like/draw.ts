@@ -1,0 +1,67 @@
+import type { Random } from '../random.js';
+import type { Quantiles, Shares } from './fit-types.js';
+
+/** Quantile levels of every distribution in a fit: 0, 5, 10, …, 100 %. */
+const LEVELS = Array.from({ length: 21 }, (_, i) => i / 20);
+
+/**
+ * The quantiles of `values` at LEVELS, interpolated between ranks (so a draw can fall between two
+ * values seen) and rounded to 3 significant digits; `[]` when there are none.
+ */
+export function quantilesOf(values: readonly number[]): Quantiles {
+  if (values.length === 0) return [];
+  const sorted = [...values].sort((a, b) => a - b);
+  return LEVELS.map((level) => {
+    const at = level * (sorted.length - 1);
+    const low = sorted[Math.floor(at)] as number;
+    const high = sorted[Math.ceil(at)] as number;
+    return round3(low + (high - low) * (at - Math.floor(at)));
+  });
+}
+
+/** Each name's fraction of `names`, largest first, rounded to 3 digits. */
+export function sharesOf(names: readonly string[]): Shares {
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  const sorted = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  return Object.fromEntries(sorted.map(([name, n]) => [name, round3(n / names.length)]));
+}
+
+export function round3(value: number): number {
+  if (value === 0 || !Number.isFinite(value)) return value;
+  const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(value))));
+  return Number(value.toFixed(Math.min(digits, 6)));
+}
+
+/** A value drawn from a distribution given by its quantiles (inverse CDF, linear between levels); `fallback` when empty. */
+export function drawFrom(random: Random, quantiles: Quantiles, fallback = 0): number {
+  if (quantiles.length === 0) return fallback;
+  const at = random.next() * (quantiles.length - 1);
+  const low = quantiles[Math.floor(at)] as number;
+  const high = quantiles[Math.min(quantiles.length - 1, Math.floor(at) + 1)] as number;
+  return low + (high - low) * (at - Math.floor(at));
+}
+
+/** A name drawn by its share; `fallback` when there are none. */
+export function pickShare(random: Random, shares: Shares, fallback: string): string {
+  const entries = Object.entries(shares);
+  let left = random.next() * entries.reduce((sum, [, share]) => sum + share, 0);
+  for (const [name, share] of entries) {
+    left -= share;
+    if (left < 0) return name;
+  }
+  return entries.at(-1)?.[0] ?? fallback;
+}
+
+/** A count with mean `mean` (Poisson, by inversion; capped so a bad fit cannot loop). */
+export function drawCount(random: Random, mean: number): number {
+  if (mean <= 0) return 0;
+  const limit = Math.exp(-mean);
+  let product = random.next();
+  let count = 0;
+  while (product > limit && count < 1000) {
+    product *= random.next();
+    count++;
+  }
+  return count;
+}

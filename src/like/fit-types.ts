@@ -1,0 +1,80 @@
+import type { Dialect } from '../transcript/types.js';
+
+/**
+ * What `ctxbench generate --like` learned from a set of real logs (docs/scenarios.md, "Sessions
+ * like yours"), written beside the sessions as `fit.json`. Sizes are in characters; a
+ * distribution is given by its quantiles at 0, 5, 10, …, 100 % (21 values), and sessions are drawn
+ * from it by interpolating between them. A share is a fraction of the items counted.
+ */
+export type Quantiles = readonly number[];
+
+/** Fractions of a whole, by name; they add up to 1 (or the object is empty). */
+export type Shares = Readonly<Record<string, number>>;
+
+/** The shapes a tool output is sorted into (`shapeOf`): a code listing, test or error output, a list of names, or other text. */
+export const TOOL_SHAPES = ['code', 'test', 'listing', 'text'] as const;
+export type ToolShape = (typeof TOOL_SHAPES)[number];
+
+/** The roles a needed fact was last seen in before its use. */
+export const SOURCE_ROLES = ['tool', 'user', 'assistant'] as const;
+export type SourceRole = (typeof SOURCE_ROLES)[number];
+
+export interface LikeFit {
+  /** Where the fields are described. */
+  readonly about: string;
+  /** Logs the fit was made on, and how many of each format. */
+  readonly logs: number;
+  readonly formats: Shares;
+  readonly dialect: Dialect;
+  readonly model?: string;
+  /** Share of assistant messages whose tool calls went to the model as plain text (mini-swe-agent). */
+  readonly toolsAsText: number;
+  /** Assistant messages (steps) per log. */
+  readonly steps: Quantiles;
+  /** Tokens each call carried that the log does not hold (system prompt, tool schemas): recorded input − logged characters / 4 over the first calls, per log. */
+  readonly hiddenTokens: Quantiles;
+  /** Characters of the system prompt the log holds (0 when none). */
+  readonly systemChars: Quantiles;
+  readonly task: {
+    /** Steps from one user request to the next (turns per task). */
+    readonly steps: Quantiles;
+    /** Characters of a user request. */
+    readonly userChars: Quantiles;
+  };
+  readonly assistant: {
+    /** Characters of an assistant message's text (its tool calls' arguments apart). */
+    readonly textChars: Quantiles;
+    /** Characters of its thinking, where the log keeps it. */
+    readonly thinkingChars: Quantiles;
+    /** Tool calls per assistant message: shares of 0, 1, 2 and 3 or more. */
+    readonly calls: Shares;
+    /** Tool names, by share of calls (the six most used; the rest as `other`). */
+    readonly tools: Shares;
+  };
+  readonly toolOutput: {
+    /** Characters of a tool result. */
+    readonly chars: Quantiles;
+    /** Shares of tool results by shape (code, test, listing, text). */
+    readonly shapes: Shares;
+  };
+  /** What later steps used, and how far back (src/probes/needed/, default minimum distance). */
+  readonly needed: {
+    /** Needed uses per step, over the steps where one can occur (the minimum distance on). */
+    readonly usesPerStep: number;
+    /** Steps between the message a fact was last seen in and its use. */
+    readonly distance: Quantiles;
+    /** Where the fact was last seen: tool output, a user message, the agent's own words. */
+    readonly sourceRole: Shares;
+    /** What kind of specific it is (path, identifier, number, …). */
+    readonly kind: Shares;
+    /** Where in its source message the fact stood: 0 = first character, 1 = last. */
+    readonly position: Quantiles;
+  };
+  /** The agent's own compactions. */
+  readonly compaction: {
+    /** Compactions per step. */
+    readonly perStep: number;
+    /** Characters of a compaction's summary. */
+    readonly summaryChars: Quantiles;
+  };
+}

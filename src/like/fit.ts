@@ -1,0 +1,61 @@
+import type { LikeFit } from './fit-types.js';
+import { TOOL_SHAPES } from './fit-types.js';
+import type { LogObservation } from './observe.js';
+import { quantilesOf, round3, sharesOf } from './draw.js';
+
+/** The six most used tool names keep their own share; the rest are pooled as `other`. */
+const NAMED_TOOLS = 6;
+
+/**
+ * Pools the observations of a set of logs into the fit `generate --like` draws sessions from
+ * (fit-types.ts). Pure: the same logs in the same order give the same fit.
+ */
+export function fitLogs(logs: readonly LogObservation[]): LikeFit {
+  const all = <T>(pick: (log: LogObservation) => readonly T[]): T[] => logs.flatMap(pick);
+  const uses = all((l) => l.uses);
+  const useSteps = logs.reduce((sum, l) => sum + l.useSteps, 0);
+  const steps = logs.reduce((sum, l) => sum + l.steps, 0);
+  const assistantCount = logs.reduce((sum, l) => sum + l.steps, 0);
+  const models = sharesOf(all((l) => (l.model !== undefined ? [l.model] : [])));
+  const model = Object.keys(models)[0];
+  return {
+    about: 'ctxbench generate --like: what was learned from the logs (docs/scenarios.md#sessions-like-yours)',
+    logs: logs.length,
+    formats: sharesOf(logs.map((l) => l.format)),
+    dialect: (Object.keys(sharesOf(logs.map((l) => l.dialect)))[0] ?? 'openai') as LikeFit['dialect'],
+    ...(model !== undefined ? { model } : {}),
+    toolsAsText: assistantCount === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.asText, 0) / assistantCount),
+    steps: quantilesOf(logs.map((l) => l.steps)),
+    hiddenTokens: quantilesOf(all((l) => (l.hiddenTokens !== undefined ? [l.hiddenTokens] : []))),
+    systemChars: quantilesOf(logs.map((l) => l.systemChars)),
+    task: { steps: quantilesOf(all((l) => l.stepsPerTask)), userChars: quantilesOf(all((l) => l.userChars)) },
+    assistant: {
+      textChars: quantilesOf(all((l) => l.textChars)),
+      thinkingChars: quantilesOf(all((l) => l.thinkingChars)),
+      calls: sharesOf(all((l) => l.callsPerStep).map((n) => (n >= 3 ? '3+' : String(n)))),
+      tools: namedShares(all((l) => l.toolNames)),
+    },
+    toolOutput: {
+      chars: quantilesOf(all((l) => l.toolChars)),
+      shapes: sharesOf(all((l) => l.toolShapes).filter((s) => TOOL_SHAPES.includes(s))),
+    },
+    needed: {
+      usesPerStep: useSteps === 0 ? 0 : round3(uses.length / useSteps),
+      distance: quantilesOf(uses.map((u) => u.distance)),
+      sourceRole: sharesOf(uses.map((u) => u.sourceRole)),
+      kind: sharesOf(uses.map((u) => u.kind)),
+      position: quantilesOf(uses.map((u) => u.position)),
+    },
+    compaction: {
+      perStep: steps === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.compactions, 0) / steps),
+      summaryChars: quantilesOf(all((l) => l.summaryChars)),
+    },
+  };
+}
+
+function namedShares(names: readonly string[]): Record<string, number> {
+  const shares = Object.entries(sharesOf(names));
+  const named = Object.fromEntries(shares.slice(0, NAMED_TOOLS));
+  const rest = shares.slice(NAMED_TOOLS).reduce((sum, [, share]) => sum + share, 0);
+  return rest > 0 ? { ...named, other: round3(rest) } : named;
+}

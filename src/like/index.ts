@@ -1,0 +1,32 @@
+import { deriveSeed } from '../random.js';
+import type { Transcript } from '../transcript/types.js';
+import { loadTranscript } from '../scenario/load-transcript.js';
+import { UsageError } from '../errors.js';
+import type { LikeFit } from './fit-types.js';
+import { fitLogs } from './fit.js';
+import { observeLog } from './observe.js';
+import { generateLike } from './session.js';
+
+export type { LikeFit } from './fit-types.js';
+export { checkLike, CHECK_STRATEGIES, CHECK_WINDOW, type CheckResult, type CheckRow } from './check.js';
+export { generateLike } from './session.js';
+
+/** Reads real logs (any format `import` reads; damaged lines skipped and counted) and fits them. */
+export async function fitLogFiles(files: readonly string[], options: { from?: string } = {}): Promise<LikeFit> {
+  if (files.length === 0) throw new UsageError('--like needs at least one log');
+  const observations = [];
+  for (const file of files) {
+    const transcript = await loadTranscript({ kind: 'file', path: file, lenient: true, ...(options.from !== undefined ? { format: options.from } : {}) }, 0);
+    observations.push(observeLog(transcript));
+  }
+  const fit = fitLogs(observations);
+  if (fit.steps.length === 0 || (fit.steps.at(-1) ?? 0) === 0) throw new UsageError(`--like: the logs hold no step (assistant message): ${files.join(', ')}`);
+  return fit;
+}
+
+/** `count` sessions drawn from a fit, the i-th from its own seed derived from `seed`; `steps` fixes their length. */
+export function generateLikeSessions(fit: LikeFit, options: { count: number; seed: number; steps?: number }): Transcript[] {
+  return Array.from({ length: options.count }, (_, i) =>
+    generateLike(fit, { seed: deriveSeed(options.seed, `like-session-${i + 1}`), ...(options.steps !== undefined ? { steps: options.steps } : {}) }),
+  );
+}

@@ -1,0 +1,127 @@
+import type { MessageEvent, Transcript } from '../transcript/types.js';
+import { listMessages } from '../probes/message-text.js';
+import { extractNeededUses } from '../probes/needed/extract.js';
+import type { NeededKind } from '../probes/needed/types.js';
+import { median } from '../stats.js';
+import type { SourceRole, ToolShape } from './fit-types.js';
+
+/** One needed use as the fit reads it. */
+export interface ObservedUse {
+  readonly distance: number;
+  readonly sourceRole: SourceRole;
+  readonly kind: NeededKind;
+  /** Where the fact stood in its source message's text, 0 to 1. */
+  readonly position: number;
+}
+
+/** Everything the fit takes from one log (`observeLog`), before it is pooled with the others. */
+export interface LogObservation {
+  readonly format: string;
+  readonly dialect: Transcript['header']['dialect'];
+  readonly model?: string;
+  readonly steps: number;
+  readonly hiddenTokens?: number;
+  readonly systemChars: number;
+  readonly stepsPerTask: readonly number[];
+  readonly userChars: readonly number[];
+  readonly textChars: readonly number[];
+  readonly thinkingChars: readonly number[];
+  readonly callsPerStep: readonly number[];
+  readonly toolNames: readonly string[];
+  readonly asText: number;
+  readonly toolChars: readonly number[];
+  readonly toolShapes: readonly ToolShape[];
+  readonly uses: readonly ObservedUse[];
+  /** Steps at which a use can occur (from the minimum distance on). */
+  readonly useSteps: number;
+  readonly compactions: number;
+  readonly summaryChars: readonly number[];
+}
+
+/** How many first calls estimate the hidden prefix (as replay/hidden-prefix.ts does, on characters). */
+const HIDDEN_STEPS = 3;
+const MIN_DISTANCE = 10;
+
+/** Reads one log's sizes, turns, needed uses and compactions (pure). */
+export function observeLog(transcript: Transcript): LogObservation {
+  const messages = listMessages(transcript.events);
+  const assistants = messages.filter((m) => m.role === 'assistant');
+  const tools = messages.filter((m) => m.role === 'tool');
+  const compactions = transcript.events.flatMap((e) => (e.type === 'compaction' ? [e] : []));
+  const hidden = hiddenTokensOf(messages);
+  return {
+    format: transcript.header.source?.format ?? 'unknown',
+    dialect: transcript.header.dialect,
+    ...(transcript.header.model !== undefined ? { model: transcript.header.model } : {}),
+    steps: assistants.length,
+    ...(hidden !== undefined ? { hiddenTokens: hidden } : {}),
+    systemChars: messages.filter((m) => m.role === 'system').reduce((sum, m) => sum + m.text.length, 0),
+    stepsPerTask: stepsPerTask(messages),
+    userChars: messages.filter((m) => m.role === 'user').map((m) => m.text.length),
+    textChars: assistants.map((m) => m.text.length),
+    thinkingChars: assistants.flatMap((m) => (m.thinking !== undefined && m.thinking !== '' ? [m.thinking.length] : [])),
+    callsPerStep: assistants.map((m) => m.toolCalls?.length ?? 0),
+    toolNames: assistants.flatMap((m) => (m.toolCalls ?? []).map((c) => c.name)),
+    asText: assistants.filter((m) => m.sentAsText === true).length,
+    toolChars: tools.map((m) => m.text.length),
+    toolShapes: tools.map((m) => shapeOf(m.text)),
+    uses: observeUses(transcript, messages),
+    useSteps: Math.max(0, assistants.length - MIN_DISTANCE),
+    compactions: compactions.length,
+    summaryChars: compactions.flatMap((c) => (c.summary !== undefined ? [c.summary.length] : [])),
+  };
+}
+
+/** Recorded input − what the log holds so far (characters / 4), over the first calls with usage. */
+function hiddenTokensOf(messages: readonly MessageEvent[]): number | undefined {
+  const residuals: number[] = [];
+  let chars = 0;
+  for (const message of messages) {
+    if (message.role === 'assistant' && message.usage?.input !== undefined && residuals.length < HIDDEN_STEPS) {
+      residuals.push(Math.max(0, message.usage.input - chars / 4));
+    }
+    chars += message.text.length + JSON.stringify(message.toolCalls ?? []).length;
+  }
+  return residuals.length === 0 ? undefined : Math.round(median(residuals));
+}
+
+/** Assistant messages between one user request and the next (the last task runs to the end). */
+function stepsPerTask(messages: readonly MessageEvent[]): number[] {
+  const counts: number[] = [];
+  for (const message of messages) {
+    if (message.role === 'user') counts.push(0);
+    else if (message.role === 'assistant' && counts.length > 0) counts[counts.length - 1] = (counts.at(-1) ?? 0) + 1;
+  }
+  return counts.filter((n) => n > 0);
+}
+
+function observeUses(transcript: Transcript, messages: readonly MessageEvent[]): ObservedUse[] {
+  return extractNeededUses(transcript, { minDistance: MIN_DISTANCE }).map((use) => {
+    const source = messages[use.sourceIndex];
+    const text = source?.text ?? '';
+    const at = text.indexOf(use.fact);
+    const role = source?.role;
+    return {
+      distance: use.useStep - use.sourceStep,
+      sourceRole: role === 'tool' || role === 'user' ? role : 'assistant',
+      kind: use.kind,
+      // A fact found only in the tool call's arguments stands after the text.
+      position: at < 0 || text.length === 0 ? 1 : at / text.length,
+    };
+  });
+}
+
+/**
+ * The shape of a tool output, read from its lines: most lines numbered (`  12\tcode`) or code
+ * punctuation → code; a test runner's or a traceback's words → test; most lines one word (paths,
+ * names) → listing; anything else → text.
+ */
+export function shapeOf(text: string): ToolShape {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length === 0) return 'text';
+  const share = (test: (line: string) => boolean): number => lines.filter(test).length / lines.length;
+  if (/Traceback \(most recent call last\)|\b(?:passed|failed|FAILED|PASSED)\b|\bError: /.test(text)) return 'test';
+  if (share((l) => /^\s*\d+[\t:| ]/.test(l) || /[{};]\s*$|^\s*(?:def|class|import|from|return|function|const|let)\b/.test(l)) >= 0.4) return 'code';
+  if (share((l) => !/\s/.test(l.trim())) >= 0.6) return 'listing';
+  return 'text';
+}
