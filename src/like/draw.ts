@@ -1,8 +1,11 @@
 import type { Random } from '../random.js';
 import type { Quantiles, Shares } from './fit-types.js';
 
-/** Quantile levels of every distribution in a fit: 0, 5, 10, …, 100 %. */
-const LEVELS = Array.from({ length: 21 }, (_, i) => i / 20);
+/**
+ * Quantile levels of every distribution in a fit: 0, 5, …, 95 %, then 99 % and the maximum, so
+ * that one outlier (a 150k-character message among hundreds of 300) weighs 1 %, not 5 %.
+ */
+export const LEVELS = [...Array.from({ length: 20 }, (_, i) => i / 20), 0.99, 1];
 
 /**
  * The quantiles of `values` at LEVELS, interpolated between ranks (so a draw can fall between two
@@ -33,13 +36,21 @@ export function round3(value: number): number {
   return Number(value.toFixed(Math.min(digits, 6)));
 }
 
-/** A value drawn from a distribution given by its quantiles (inverse CDF, linear between levels); `fallback` when empty. */
+/**
+ * A value drawn from a distribution given by its quantiles at LEVELS (inverse CDF): between two
+ * positive quantiles geometrically, as sizes spread over orders of magnitude; else linearly.
+ * `fallback` when empty.
+ */
 export function drawFrom(random: Random, quantiles: Quantiles, fallback = 0): number {
-  if (quantiles.length === 0) return fallback;
-  const at = random.next() * (quantiles.length - 1);
-  const low = quantiles[Math.floor(at)] as number;
-  const high = quantiles[Math.min(quantiles.length - 1, Math.floor(at) + 1)] as number;
-  return low + (high - low) * (at - Math.floor(at));
+  if (quantiles.length !== LEVELS.length) return quantiles.length === 0 ? fallback : (quantiles[0] as number);
+  const u = random.next();
+  let i = 0;
+  while (i < LEVELS.length - 2 && u >= (LEVELS[i + 1] as number)) i++;
+  const from = LEVELS[i] as number;
+  const share = (u - from) / ((LEVELS[i + 1] as number) - from);
+  const low = quantiles[i] as number;
+  const high = quantiles[i + 1] as number;
+  return low > 0 && high > 0 ? low * (high / low) ** share : low + (high - low) * share;
 }
 
 /** A name drawn by its share; `fallback` when there are none. */

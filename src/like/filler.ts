@@ -4,6 +4,7 @@ import { renderShell } from '../transcript/synthetic/shell.js';
 import { renderTestRun } from '../transcript/synthetic/tests.js';
 import type { Project } from '../transcript/synthetic/vocab.js';
 import type { ToolShape } from './fit-types.js';
+import { tokensOf } from './observe.js';
 
 /**
  * The text of a session drawn like real logs: prose made of plain words only (no path, name,
@@ -22,9 +23,14 @@ const WORDS = (
   'data list map set key entry item field record type name string number count size limit order state flag'
 ).split(' ');
 
-/** Plain prose of about `chars` characters: sentences of plain words, no specific in it. */
-export function renderProse(random: Random, chars: number): string {
-  if (chars <= 0) return '';
+/** Characters of filler rendered per token wanted: more than any filler takes, so that a cut to the tokens is always possible. */
+const PROSE_CHARS = 6;
+const OUTPUT_CHARS = 4.5;
+
+/** Plain prose of about `tokens` tokens: sentences of plain words, no specific in it. */
+export function renderProse(random: Random, tokens: number): string {
+  if (tokens <= 0) return '';
+  const chars = tokens * PROSE_CHARS;
   const sentences: string[] = [];
   let size = 0;
   while (size < chars) {
@@ -33,23 +39,34 @@ export function renderProse(random: Random, chars: number): string {
     sentences.push(sentence);
     size += sentence.length + 1;
   }
-  return cutTo(sentences.join(' '), chars);
+  return cutToTokens(sentences.join(' '), tokens);
 }
 
-/** A tool output of the given shape, cut to `chars` characters at a line end where it can be. */
-export function renderToolOutput(random: Random, project: Project, shape: ToolShape, chars: number): string {
-  if (chars <= 0) return '';
+/** A tool output of the given shape, cut to about `tokens` tokens at a line end where it can be. */
+export function renderToolOutput(random: Random, project: Project, shape: ToolShape, tokens: number): string {
+  if (tokens <= 0) return '';
+  const chars = Math.ceil(tokens * OUTPUT_CHARS);
   const path = random.pick(project.modules);
+  return cutToTokens(renderShape(random, project, shape, path, chars), tokens);
+}
+
+function renderShape(random: Random, project: Project, shape: ToolShape, path: string, chars: number): string {
   switch (shape) {
     case 'code':
-      return cutTo(numberLines(renderModuleLines(random, project, path, chars)), chars);
+      return numberLines(renderModuleLines(random, project, path, chars));
     case 'test':
-      return cutTo(renderTestRun(random, project, { command: `pytest ${path}`, testFile: random.pick(project.testFiles), targetChars: chars }), chars);
+      return renderTestRun(random, project, { command: `pytest ${path}`, testFile: random.pick(project.testFiles), targetChars: chars });
     case 'listing':
-      return cutTo(renderShell(random, project, 'ls', chars), chars);
+      return renderShell(random, project, 'ls', chars);
     case 'text':
-      return cutTo(renderShell(random, project, random.pick(['logs', 'git-log', 'git-status', 'deps'] as const), chars), chars);
+      return renderShell(random, project, random.pick(['logs', 'git-log', 'git-status', 'deps'] as const), chars);
   }
+}
+
+/** The text cut to about `tokens` tokens: at the share of its characters that the share of its tokens wanted is. */
+function cutToTokens(text: string, tokens: number): string {
+  const count = tokensOf(text);
+  return count <= tokens ? text : cutTo(text, Math.max(1, Math.floor((text.length * tokens) / count)));
 }
 
 /** The text cut to at most `chars` characters, at the last line end before that when there is one. */

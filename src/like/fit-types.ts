@@ -31,29 +31,29 @@ export interface LikeFit {
   readonly toolsAsText: number;
   /** Assistant messages (steps) per log. */
   readonly steps: Quantiles;
-  /** Tokens each call carried that the log does not hold (system prompt, tool schemas): recorded input − logged characters / 4 over the first calls, per log. */
+  /** Tokens each call carried that the log does not hold (system prompt, tool schemas): the median of recorded input − logged tokens over the first three calls, per log. */
   readonly hiddenTokens: Quantiles;
-  /** Characters of the system prompt the log holds (0 when none). */
-  readonly systemChars: Quantiles;
+  /** Tokens of the system prompt the log holds (0 when none). */
+  readonly systemTokens: Quantiles;
   readonly task: {
     /** Steps from one user request to the next (turns per task). */
     readonly steps: Quantiles;
-    /** Characters of a user request. */
-    readonly userChars: Quantiles;
+    /** Tokens of a user request. */
+    readonly userTokens: Quantiles;
   };
   readonly assistant: {
-    /** Characters of an assistant message's text (its tool calls' arguments apart). */
-    readonly textChars: Quantiles;
-    /** Characters of its thinking, where the log keeps it. */
-    readonly thinkingChars: Quantiles;
+    /** Tokens of an assistant message's text (its tool calls' arguments apart). */
+    readonly textTokens: Quantiles;
+    /** Tokens of its thinking, where the log keeps it. */
+    readonly thinkingTokens: Quantiles;
     /** Tool calls per assistant message: shares of 0, 1, 2 and 3 or more. */
     readonly calls: Shares;
     /** Tool names, by share of calls (the six most used; the rest as `other`). */
     readonly tools: Shares;
   };
   readonly toolOutput: {
-    /** Characters of a tool result. */
-    readonly chars: Quantiles;
+    /** Tokens of a tool result. */
+    readonly tokens: Quantiles;
     /** Shares of tool results by shape (code, test, listing, text). */
     readonly shapes: Shares;
   };
@@ -74,7 +74,7 @@ export interface LikeFit {
   readonly compaction: {
     /** Compactions per step. */
     readonly perStep: number;
-    /** Characters of a compaction's summary. */
-    readonly summaryChars: Quantiles;
+    /** Tokens of a compaction's summary. */
+    readonly summaryTokens: Quantiles;
   };
 }

@@ -27,16 +27,16 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
     toolsAsText: assistantCount === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.asText, 0) / assistantCount),
     steps: quantilesOf(logs.map((l) => l.steps)),
     hiddenTokens: quantilesOf(all((l) => (l.hiddenTokens !== undefined ? [l.hiddenTokens] : []))),
-    systemChars: quantilesOf(logs.map((l) => l.systemChars)),
-    task: { steps: quantilesOf(all((l) => l.stepsPerTask)), userChars: quantilesOf(all((l) => l.userChars)) },
+    systemTokens: quantilesOf(logs.map((l) => l.systemTokens)),
+    task: { steps: quantilesOf(all((l) => l.stepsPerTask)), userTokens: quantilesOf(all((l) => l.userTokens)) },
     assistant: {
-      textChars: quantilesOf(all((l) => l.textChars)),
-      thinkingChars: quantilesOf(all((l) => l.thinkingChars)),
+      textTokens: quantilesOf(all((l) => l.textTokens)),
+      thinkingTokens: quantilesOf(all((l) => l.thinkingTokens)),
       calls: sharesOf(all((l) => l.callsPerStep).map((n) => (n >= 3 ? '3+' : String(n)))),
       tools: namedShares(all((l) => l.toolNames)),
     },
     toolOutput: {
-      chars: quantilesOf(all((l) => l.toolChars)),
+      tokens: quantilesOf(all((l) => l.toolTokens)),
       shapes: sharesOf(all((l) => l.toolShapes).filter((s) => TOOL_SHAPES.includes(s))),
     },
     needed: {
@@ -48,7 +48,7 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
     },
     compaction: {
       perStep: steps === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.compactions, 0) / steps),
-      summaryChars: quantilesOf(all((l) => l.summaryChars)),
+      summaryTokens: quantilesOf(all((l) => l.summaryTokens)),
     },
   };
 }

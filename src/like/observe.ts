@@ -3,6 +3,7 @@ import { listMessages } from '../probes/message-text.js';
 import { extractNeededUses } from '../probes/needed/extract.js';
 import type { NeededKind } from '../probes/needed/types.js';
 import { median } from '../stats.js';
+import { countTokens } from '../tokens/tokenizer.js';
 import type { SourceRole, ToolShape } from './fit-types.js';
 
 /** One needed use as the fit reads it. */
@@ -21,21 +22,21 @@ export interface LogObservation {
   readonly model?: string;
   readonly steps: number;
   readonly hiddenTokens?: number;
-  readonly systemChars: number;
+  readonly systemTokens: number;
   readonly stepsPerTask: readonly number[];
-  readonly userChars: readonly number[];
-  readonly textChars: readonly number[];
-  readonly thinkingChars: readonly number[];
+  readonly userTokens: readonly number[];
+  readonly textTokens: readonly number[];
+  readonly thinkingTokens: readonly number[];
   readonly callsPerStep: readonly number[];
   readonly toolNames: readonly string[];
   readonly asText: number;
-  readonly toolChars: readonly number[];
+  readonly toolTokens: readonly number[];
   readonly toolShapes: readonly ToolShape[];
   readonly uses: readonly ObservedUse[];
   /** Steps at which a use can occur (from the minimum distance on). */
   readonly useSteps: number;
   readonly compactions: number;
-  readonly summaryChars: readonly number[];
+  readonly summaryTokens: readonly number[];
 }
 
 /** How many first calls estimate the hidden prefix (as replay/hidden-prefix.ts does, on characters). */
@@ -55,32 +56,36 @@ export function observeLog(transcript: Transcript): LogObservation {
     ...(transcript.header.model !== undefined ? { model: transcript.header.model } : {}),
     steps: assistants.length,
     ...(hidden !== undefined ? { hiddenTokens: hidden } : {}),
-    systemChars: messages.filter((m) => m.role === 'system').reduce((sum, m) => sum + m.text.length, 0),
+    systemTokens: messages.filter((m) => m.role === 'system').reduce((sum, m) => sum + tokensOf(m.text), 0),
     stepsPerTask: stepsPerTask(messages),
-    userChars: messages.filter((m) => m.role === 'user').map((m) => m.text.length),
-    textChars: assistants.map((m) => m.text.length),
-    thinkingChars: assistants.flatMap((m) => (m.thinking !== undefined && m.thinking !== '' ? [m.thinking.length] : [])),
+    userTokens: messages.filter((m) => m.role === 'user').map((m) => tokensOf(m.text)),
+    textTokens: assistants.map((m) => tokensOf(m.text)),
+    thinkingTokens: assistants.flatMap((m) => (m.thinking !== undefined && m.thinking !== '' ? [tokensOf(m.thinking)] : [])),
     callsPerStep: assistants.map((m) => m.toolCalls?.length ?? 0),
     toolNames: assistants.flatMap((m) => (m.toolCalls ?? []).map((c) => c.name)),
     asText: assistants.filter((m) => m.sentAsText === true).length,
-    toolChars: tools.map((m) => m.text.length),
+    toolTokens: tools.map((m) => tokensOf(m.text)),
     toolShapes: tools.map((m) => shapeOf(m.text)),
     uses: observeUses(transcript, messages),
     useSteps: Math.max(0, assistants.length - MIN_DISTANCE),
     compactions: compactions.length,
-    summaryChars: compactions.flatMap((c) => (c.summary !== undefined ? [c.summary.length] : [])),
+    summaryTokens: compactions.flatMap((c) => (c.summary !== undefined ? [tokensOf(c.summary)] : [])),
   };
 }
 
-/** Recorded input − what the log holds so far (characters / 4), over the first calls with usage. */
+/** Sizes are counted with one tokenizer whatever the log's model, so that fits of two formats compare. */
+export function tokensOf(text: string): number {
+  return text === '' ? 0 : countTokens('o200k_base', text);
+}
+
+/** Recorded input − the tokens the log holds so far, over the first calls with usage. */
 function hiddenTokensOf(messages: readonly MessageEvent[]): number | undefined {
   const residuals: number[] = [];
-  let chars = 0;
+  let tokens = 0;
   for (const message of messages) {
-    if (message.role === 'assistant' && message.usage?.input !== undefined && residuals.length < HIDDEN_STEPS) {
-      residuals.push(Math.max(0, message.usage.input - chars / 4));
-    }
-    chars += message.text.length + JSON.stringify(message.toolCalls ?? []).length;
+    if (residuals.length >= HIDDEN_STEPS) break;
+    if (message.role === 'assistant' && message.usage?.input !== undefined) residuals.push(Math.max(0, message.usage.input - tokens));
+    tokens += tokensOf(message.text) + (message.toolCalls === undefined ? 0 : tokensOf(JSON.stringify(message.toolCalls)));
   }
   return residuals.length === 0 ? undefined : Math.round(median(residuals));
 }

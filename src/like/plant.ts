@@ -37,7 +37,7 @@ function cap(word: string): string {
 
 /** A line of plain prose that names the fact, as an agent writes what it is about to use. */
 export function useSentence(random: Random, fact: string): string {
-  return `${renderProse(random, random.int(20, 60)).replace(/\.$/, '')} ${fact} ${renderProse(random, random.int(10, 30))}`;
+  return `${renderProse(random, random.int(4, 12)).replace(/\.$/, '')} ${fact} ${renderProse(random, random.int(2, 6))}`;
 }
 
 /** The text with a line holding the fact inserted at the line nearest the relative position (0 = first, 1 = last). */

@@ -6,6 +6,7 @@ import type { LikeFit, SourceRole, ToolShape } from './fit-types.js';
 import { drawCount, drawFrom, pickShare } from './draw.js';
 import { renderProse, renderToolOutput, suffix } from './filler.js';
 import { drawFact, insertAt, useSentence } from './plant.js';
+import { tokensOf } from './observe.js';
 
 /** A step of a needed fact's use is at least this many steps after its source (src/probes/needed/extract.ts). */
 const MIN_DISTANCE = 10;
@@ -69,13 +70,13 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
 function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: number): Skeleton {
   const drafts: Draft[] = [];
   const skeleton: Skeleton = { drafts, assistants: [], results: [], users: [] };
-  const system = Math.round(drawFrom(random, fit.systemChars));
+  const system = Math.round(drawFrom(random, fit.systemTokens));
   if (system > 0) drafts.push({ role: 'system', text: renderProse(random, system), step: 0 });
   let taskLeft = 0;
   for (let step = 0; step < steps; step++) {
     if (taskLeft <= 0) {
       skeleton.users.push({ index: drafts.length, visibleFrom: step });
-      drafts.push({ role: 'user', text: renderProse(random, Math.max(1, Math.round(drawFrom(random, fit.task.userChars, 200)))), step });
+      drafts.push({ role: 'user', text: renderProse(random, Math.max(1, Math.round(drawFrom(random, fit.task.userTokens, 50)))), step });
       taskLeft = Math.max(1, Math.round(drawFrom(random, fit.task.steps, steps)));
     }
     taskLeft--;
@@ -85,7 +86,7 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
         role: 'system',
         text: '',
         step: step + 1,
-        compaction: renderProse(random, Math.round(drawFrom(random, fit.compaction.summaryChars, 6000))),
+        compaction: renderProse(random, Math.round(drawFrom(random, fit.compaction.summaryTokens, 1500))),
       });
     }
   }
@@ -96,8 +97,8 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
 function drawStep(random: Random, project: Project, fit: LikeFit, skeleton: Skeleton, step: number): void {
   const { drafts } = skeleton;
   const calls = Number(pickShare(random, fit.assistant.calls, '1').replace('+', ''));
-  const assistant: Draft = { role: 'assistant', text: renderProse(random, Math.round(drawFrom(random, fit.assistant.textChars))), step };
-  if (fit.assistant.thinkingChars.length > 0) assistant.thinking = renderProse(random, Math.round(drawFrom(random, fit.assistant.thinkingChars)));
+  const assistant: Draft = { role: 'assistant', text: renderProse(random, Math.round(drawFrom(random, fit.assistant.textTokens))), step };
+  if (fit.assistant.thinkingTokens.length > 0) assistant.thinking = renderProse(random, Math.round(drawFrom(random, fit.assistant.thinkingTokens)));
   skeleton.assistants.push(drafts.length);
   drafts.push(assistant);
   const results: number[] = [];
@@ -110,7 +111,7 @@ function drawStep(random: Random, project: Project, fit: LikeFit, skeleton: Skel
     (assistant.commands ??= []).push(`sed -n 1,200p ${file}`);
     const shape = pickShare(random, fit.toolOutput.shapes, 'text') as ToolShape;
     results.push(drafts.length);
-    const text = renderToolOutput(random, project, shape, Math.round(drawFrom(random, fit.toolOutput.chars)));
+    const text = renderToolOutput(random, project, shape, Math.round(drawFrom(random, fit.toolOutput.tokens)));
     drafts.push({ role: 'tool', text, step: step + 1, callOf: callIndex, callNumber: c });
   }
   skeleton.results.push(results);
@@ -194,18 +195,18 @@ function placeUse(random: Random, draft: Draft, fact: string): void {
   draft.text = draft.text === '' ? useSentence(random, fact) : `${draft.text}\n${useSentence(random, fact)}`;
 }
 
-/** The drafts as canonical events, with recorded usage (hidden tokens + logged characters / 4, reset by a compaction). */
+/** The drafts as canonical events, with recorded usage (hidden tokens + logged tokens, reset by a compaction). */
 function toEvents(fit: LikeFit, drafts: readonly Draft[], hidden: number): TranscriptEvent[] {
   const asText = fit.toolsAsText > 0.5;
   const events: TranscriptEvent[] = [];
-  let chars = 0;
+  let tokens = 0;
   let calls = 0;
   const callIds = new Map<number, string[]>();
   drafts.forEach((draft, index) => {
     const id = `m${String(index + 1).padStart(5, '0')}`;
     if (draft.compaction !== undefined) {
-      events.push({ type: 'compaction', id: `compaction-${id}`, summary: draft.compaction, tokensBefore: hidden + Math.ceil(chars / 4) });
-      chars = draft.compaction.length;
+      events.push({ type: 'compaction', id: `compaction-${id}`, summary: draft.compaction, tokensBefore: hidden + tokens });
+      tokens = tokensOf(draft.compaction);
       return;
     }
     if (draft.role === 'assistant') {
@@ -216,22 +217,22 @@ function toEvents(fit: LikeFit, drafts: readonly Draft[], hidden: number): Trans
       );
       const block = asText && draft.commands !== undefined ? `\n\n\`\`\`bash\n${draft.commands.join(' && ')}\n\`\`\`` : '';
       const text = `${draft.text}${block}`;
-      const output = text.length + (draft.thinking?.length ?? 0) + JSON.stringify(toolCalls).length;
+      const output = tokensOf(text) + tokensOf(draft.thinking ?? '') + (toolCalls.length === 0 ? 0 : tokensOf(JSON.stringify(toolCalls)));
       events.push(
         message(id, draft, text, fit, {
           ...(toolCalls.length > 0 ? { toolCalls } : {}),
           ...(draft.thinking !== undefined && draft.thinking !== '' ? { thinking: draft.thinking } : {}),
-          usage: { input: hidden + Math.ceil(chars / 4), output: Math.ceil(output / 4) },
+          usage: { input: hidden + tokens, output },
         }),
       );
-      chars += output;
+      tokens += output;
       return;
     }
     const callId = draft.callOf !== undefined ? callIds.get(draft.callOf)?.[draft.callNumber ?? 0] : undefined;
     if (draft.role === 'tool' && callId === undefined) return;
     const toolName = drafts[draft.callOf ?? -1]?.toolNames?.[draft.callNumber ?? 0] ?? 'bash';
     events.push(message(id, draft, draft.text, fit, callId !== undefined ? { toolCallId: callId, toolName } : {}));
-    chars += draft.text.length;
+    tokens += tokensOf(draft.text);
   });
   return events;
 }

@@ -306,6 +306,8 @@ export interface ScenarioInfo {
   name: string;
   file: string;
   description?: string;
+  /** A stress test: its rows are reported, never averaged into the recommendation (docs/scenarios.md). */
+  stress?: true;
   transcript: string;
   /**
    * SHA-256 of the transcript as read (header and events of each log, in order), for a scenario

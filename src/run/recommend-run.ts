@@ -7,16 +7,21 @@ import { strategyNames, getStrategy } from '../strategies/index.js';
 /**
  * The recommendation of a run (src/metrics/recommend.ts): every unit is a candidate named by its
  * label, with as settings the options that differ from its registered strategy's defaults (a
- * scenario's own options, `run --set`), so that "ship X" says which X.
+ * scenario's own options, `run --set`), so that "ship X" says which X. Units of stress-test
+ * scenarios (`stress: true`, docs/scenarios.md) are left out: an edge case no real logs were
+ * fitted to says what a strategy survives, not what to ship. A run of stress tests only is
+ * recommended on them, as nothing else was asked.
  */
 export function recommendRun(
   units: readonly UnitResult[],
   decision: DecisionOptions = DEFAULT_DECISION,
-  scenarios: readonly { name: string; window: number }[] = [],
+  scenarios: readonly { name: string; window: number; stress?: true }[] = [],
 ): Recommendation {
   const windows = new Map(scenarios.map((s) => [s.name, s.window]));
+  const stress = new Set(scenarios.filter((s) => s.stress === true).map((s) => s.name));
+  const counted = units.filter((unit) => !stress.has(unit.scenario));
   return recommend(
-    units.map((unit) => decisionRowOf(unit, windows.get(unit.scenario))),
+    (counted.length > 0 ? counted : units).map((unit) => decisionRowOf(unit, windows.get(unit.scenario))),
     decision,
   );
 }

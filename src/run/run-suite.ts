@@ -345,6 +345,7 @@ function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[]): S
     name: scenario.name,
     file: artifactPath(scenario.file, dirname(scenario.file)),
     ...(scenario.description !== undefined ? { description: scenario.description } : {}),
+    ...(scenario.stress === true ? { stress: true as const } : {}),
     transcript:
       scenario.transcript.kind === 'file'
         ? artifactPath(scenario.transcript.path, dirname(scenario.file))

@@ -91,6 +91,7 @@ export function resolveScenario(loaded: LoadedScenario, transcript: TranscriptFa
     name: d.name,
     file: loaded.file,
     ...(d.description !== undefined ? { description: d.description } : {}),
+    ...(d.stress === true ? { stress: true as const } : {}),
     transcript: transcriptSource(loaded, overrides),
     ...resolveProbes(loaded, transcript),
     provider,

@@ -36,6 +36,11 @@ const strategyEntry: z.ZodType<unknown> = z.lazy(() =>
 export const scenarioFileSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/i, 'use letters, digits, dot, dash, underscore'),
   description: z.string().optional(),
+  /**
+   * A stress test (docs/scenarios.md): it shows what a strategy does at an edge (an overflow, a
+   * quota), on a session no real logs were fitted to, so no recommendation averages it in.
+   */
+  stress: z.boolean().optional(),
   transcript: z.union([z.string().min(1), z.strictObject({ generate: z.record(z.string(), z.unknown()) })]),
   /**
    * The transcript's format (an importer's name: `claude-code`, `codex`, …) when detection from

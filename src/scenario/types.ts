@@ -16,6 +16,8 @@ export interface Scenario {
   name: string;
   file: string;
   description?: string;
+  /** A stress test: reported, never averaged into the recommendation (docs/scenarios.md). */
+  stress?: true;
   transcript: TranscriptSource;
   /** Side file of probes, absolute path. */
   probesFile?: string;
