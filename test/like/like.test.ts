@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { fitLogFiles, generateLike, generateLikeSessions, checkLike } from '../../src/like/index.js';
+import { fitLogs } from '../../src/like/fit.js';
+import { observeLog, shapeOf } from '../../src/like/observe.js';
+import { LEVELS } from '../../src/like/draw.js';
+import { serializeTranscript, writeTranscript } from '../../src/transcript/write.js';
+import { extractNeededUses } from '../../src/probes/needed/extract.js';
+import { spearman } from '../../src/like/spearman.js';
+import { tempDir } from '../helpers/temp.js';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+
+const MINI = 'fixtures/real/mini-swe-agent';
+const A = [`${MINI}/django__django-11163.traj.json`, `${MINI}/django__django-10999.traj.json`];
+const B = [`${MINI}/scikit-learn__scikit-learn-14141.traj.json`, `${MINI}/django__django-11880.traj.json`];
+
+describe('the fit of real logs', () => {
+  it('reads sizes, turns and needed uses of mini-swe-agent runs', async () => {
+    const fit = await fitLogFiles(A);
+    expect(fit.logs).toBe(2);
+    expect(fit.formats).toEqual({ 'mini-swe-agent': 1 });
+    expect(fit.toolsAsText).toBeGreaterThan(0.5);
+    expect(fit.steps).toHaveLength(LEVELS.length);
+    expect(fit.steps[0]).toBe(13);
+    expect(fit.steps.at(-1)).toBe(18);
+    expect(fit.needed.usesPerStep).toBeGreaterThan(0);
+    expect(fit.needed.distance[0]).toBeGreaterThanOrEqual(10);
+    expect(Object.keys(fit.toolOutput.shapes).length).toBeGreaterThan(0);
+    expect(fit.compaction.perStep).toBe(0);
+  });
+
+  it('reads compactions and their summary size from Claude Code logs', async () => {
+    const fit = await fitLogFiles(['fixtures/real/claude-code-compactions/mclaude-97b0ffde.jsonl']);
+    expect(fit.compaction.perStep).toBeGreaterThan(0);
+    expect(fit.compaction.summaryTokens[0]).toBeGreaterThan(100);
+    expect(fit.hiddenTokens[0]).toBeGreaterThan(1000);
+  });
+
+  it('sorts tool output by shape', () => {
+    expect(shapeOf('     1\tdef f():\n     2\t    return 1\n')).toBe('code');
+    expect(shapeOf('===== 3 passed in 0.2s =====')).toBe('test');
+    expect(shapeOf('a.py\nb.py\nsrc/c.py\n')).toBe('listing');
+    expect(shapeOf('Cloning into the repository, please wait a moment')).toBe('text');
+  });
+});
+
+describe('sessions drawn from a fit', () => {
+  it('are the same for a seed, differ between seeds, and take a fixed length', async () => {
+    const fit = await fitLogFiles(A);
+    const one = serializeTranscript(generateLike(fit, { seed: 7 }));
+    expect(serializeTranscript(generateLike(fit, { seed: 7 }))).toBe(one);
+    expect(serializeTranscript(generateLike(fit, { seed: 8 }))).not.toBe(one);
+    const long = generateLike(fit, { seed: 7, steps: 120 });
+    expect(long.events.filter((e) => e.type === 'message' && e.role === 'assistant')).toHaveLength(120);
+  });
+
+  it('hold needed facts where the fit says later steps find them', async () => {
+    const fit = await fitLogFiles(A);
+    const sessions = generateLikeSessions(fit, { count: 4, seed: 1, steps: 60 });
+    const refit = fitLogs(sessions.map(observeLog));
+    // The needed-fact extraction finds the planted uses: about as many per step, as far back.
+    expect(refit.needed.usesPerStep).toBeGreaterThan(fit.needed.usesPerStep * 0.6);
+    expect(refit.needed.usesPerStep).toBeLessThan(fit.needed.usesPerStep * 1.5);
+    expect(refit.needed.distance[0]).toBeGreaterThanOrEqual(10);
+    expect(sessions.every((s) => extractNeededUses(s).length > 0)).toBe(true);
+    // Tool output sizes: medians within a factor of two.
+    expect(refit.toolOutput.tokens[10]).toBeGreaterThan((fit.toolOutput.tokens[10] ?? 0) / 2);
+    expect(refit.toolOutput.tokens[10]).toBeLessThan((fit.toolOutput.tokens[10] ?? 0) * 2);
+  });
+});
+
+describe('the check against unseen logs', () => {
+  it('ranks strategies on A, B and the sessions like A and correlates the rankings', { timeout: 300_000 }, async () => {
+    const root = tempDir();
+    const folder = (name: string, files: readonly string[]): string => {
+      const dir = join(root, name);
+      mkdirSync(dir);
+      for (const file of files) copyFileSync(file, join(dir, basename(file)));
+      return dir;
+    };
+    const fit = await fitLogFiles(A);
+    const generated = join(root, 'generated');
+    for (const [i, session] of generateLikeSessions(fit, { count: 2, seed: 1, steps: 24 }).entries())
+      await writeTranscript(session, join(generated, `like-${i}.ctx.jsonl`));
+    const strategies = ['rolling-window', 'tiered-truncation', 'observation-masking', 'clear-tool-results'];
+    const result = await checkLike({ realA: folder('a', A), realB: folder('b', B), generated, window: 8000, strategies });
+    expect(result.rows.map((r) => r.strategy)).toEqual(strategies);
+    for (const row of result.rows) {
+      for (const value of [...Object.values(row.saving), ...Object.values(row.neededRecall)]) {
+        expect(value).not.toBeNull();
+        expect(value).toBeLessThanOrEqual(1);
+      }
+    }
+    const column = (pick: (r: (typeof result.rows)[number]) => number | null): number[] => result.rows.map((r) => pick(r) as number);
+    expect(result.saving.realAvsB).toBe(
+      spearman(
+        column((r) => r.saving.realA),
+        column((r) => r.saving.realB),
+      ),
+    );
+    expect(result.neededRecall.generatedVsB).toBe(
+      spearman(
+        column((r) => r.neededRecall.generated),
+        column((r) => r.neededRecall.realB),
+      ),
+    );
+  });
+});
