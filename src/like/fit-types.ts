@@ -44,8 +44,12 @@ export interface LikeFit {
   readonly assistant: {
     /** Tokens of an assistant message's text (its tool calls' arguments apart). */
     readonly textTokens: Quantiles;
-    /** Tokens of its thinking, where the log keeps it. */
+    /** Tokens of its thinking, where the log keeps it (0 for a message without). */
     readonly thinkingTokens: Quantiles;
+    /** Reasoning the log holds only the size of, re-sent within a turn (Codex; 0 for a message without). */
+    readonly reasoningTokens: Quantiles;
+    /** Tokens of one tool call's arguments (a command, a patch, a file written). */
+    readonly callTokens: Quantiles;
     /** Tool calls per assistant message: shares of 0, 1, 2 and 3 or more. */
     readonly calls: Shares;
     /** Tool names, by share of calls (the six most used; the rest as `other`). */

@@ -32,6 +32,8 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
     assistant: {
       textTokens: quantilesOf(all((l) => l.textTokens)),
       thinkingTokens: quantilesOf(all((l) => l.thinkingTokens)),
+      reasoningTokens: quantilesOf(all((l) => l.reasoningTokens)),
+      callTokens: quantilesOf(all((l) => l.callTokens)),
       calls: sharesOf(all((l) => l.callsPerStep).map((n) => (n >= 3 ? '3+' : String(n)))),
       tools: namedShares(all((l) => l.toolNames)),
     },

@@ -27,6 +27,8 @@ export interface LogObservation {
   readonly userTokens: readonly number[];
   readonly textTokens: readonly number[];
   readonly thinkingTokens: readonly number[];
+  readonly reasoningTokens: readonly number[];
+  readonly callTokens: readonly number[];
   readonly callsPerStep: readonly number[];
   readonly toolNames: readonly string[];
   readonly asText: number;
@@ -60,7 +62,9 @@ export function observeLog(transcript: Transcript): LogObservation {
     stepsPerTask: stepsPerTask(messages),
     userTokens: messages.filter((m) => m.role === 'user').map((m) => tokensOf(m.text)),
     textTokens: assistants.map((m) => tokensOf(m.text)),
-    thinkingTokens: assistants.flatMap((m) => (m.thinking !== undefined && m.thinking !== '' ? [tokensOf(m.thinking)] : [])),
+    thinkingTokens: assistants.map((m) => tokensOf(m.thinking ?? '')),
+    reasoningTokens: assistants.map((m) => m.reasoningTokens ?? 0),
+    callTokens: assistants.flatMap((m) => (m.toolCalls ?? []).map((c) => tokensOf(JSON.stringify(c.args)))),
     callsPerStep: assistants.map((m) => m.toolCalls?.length ?? 0),
     toolNames: assistants.flatMap((m) => (m.toolCalls ?? []).map((c) => c.name)),
     asText: assistants.filter((m) => m.sentAsText === true).length,

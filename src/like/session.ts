@@ -11,6 +11,8 @@ import { tokensOf } from './observe.js';
 /** A step of a needed fact's use is at least this many steps after its source (src/probes/needed/extract.ts). */
 const MIN_DISTANCE = 10;
 const SHELL = /bash|shell|terminal|command|exec/i;
+/** Tokens of a drawn call's own command (`sed -n 1,200p <file>`), which its drawn size includes. */
+const COMMAND_TOKENS = 20;
 
 /** A message while the session is written: its text can still take planted lines. */
 interface Draft {
@@ -19,6 +21,9 @@ interface Draft {
   thinking?: string;
   /** For an assistant message: one command per tool call (the first takes planted facts). */
   commands?: string[];
+  /** For an assistant message: per call, the content it writes ('' for none). */
+  contents?: string[];
+  reasoningTokens?: number;
   toolNames?: string[];
   /** For an assistant message: its step; for others, the step from which the context holds it. */
   step: number;
@@ -98,7 +103,10 @@ function drawStep(random: Random, project: Project, fit: LikeFit, skeleton: Skel
   const { drafts } = skeleton;
   const calls = Number(pickShare(random, fit.assistant.calls, '1').replace('+', ''));
   const assistant: Draft = { role: 'assistant', text: renderProse(random, Math.round(drawFrom(random, fit.assistant.textTokens))), step };
-  if (fit.assistant.thinkingTokens.length > 0) assistant.thinking = renderProse(random, Math.round(drawFrom(random, fit.assistant.thinkingTokens)));
+  const thinking = Math.round(drawFrom(random, fit.assistant.thinkingTokens));
+  if (thinking > 0) assistant.thinking = renderProse(random, thinking);
+  const reasoning = Math.round(drawFrom(random, fit.assistant.reasoningTokens));
+  if (reasoning > 0) assistant.reasoningTokens = reasoning;
   skeleton.assistants.push(drafts.length);
   drafts.push(assistant);
   const results: number[] = [];
@@ -109,6 +117,10 @@ function drawStep(random: Random, project: Project, fit: LikeFit, skeleton: Skel
     const file = random.pick(project.modules).replace(/(\.\w+)$/, `_${step.toString(36)}${c}${suffix(random)}$1`);
     (assistant.toolNames ??= []).push(name === 'other' ? 'Tool' : name);
     (assistant.commands ??= []).push(`sed -n 1,200p ${file}`);
+    // What a call carries beyond its command (a patch, a file written): code of the drawn size.
+    // An agent that calls tools in its text has the call's size in its text's already.
+    const extra = fit.toolsAsText > 0.5 ? 0 : Math.round(drawFrom(random, fit.assistant.callTokens)) - COMMAND_TOKENS;
+    (assistant.contents ??= []).push(extra > 0 ? renderToolOutput(random, project, 'code', extra) : '');
     const shape = pickShare(random, fit.toolOutput.shapes, 'text') as ToolShape;
     results.push(drafts.length);
     const text = renderToolOutput(random, project, shape, Math.round(drawFrom(random, fit.toolOutput.tokens)));
@@ -210,18 +222,22 @@ function toEvents(fit: LikeFit, drafts: readonly Draft[], hidden: number): Trans
       return;
     }
     if (draft.role === 'assistant') {
-      const toolCalls = (draft.commands ?? []).map((command, c) => toolCallOf(`call-${++calls}`, draft.toolNames?.[c] ?? 'bash', command, asText));
+      const toolCalls = (draft.commands ?? []).map((command, c) =>
+        toolCallOf(`call-${++calls}`, draft.toolNames?.[c] ?? 'bash', command, draft.contents?.[c] ?? '', asText),
+      );
       callIds.set(
         index,
         toolCalls.map((call) => call.id),
       );
-      const block = asText && draft.commands !== undefined ? `\n\n\`\`\`bash\n${draft.commands.join(' && ')}\n\`\`\`` : '';
+      const written = (draft.contents ?? []).filter((c) => c !== '').map((c) => `\ncat <<'EOF' > out.txt\n${c}\nEOF`);
+      const block = asText && draft.commands !== undefined ? `\n\n\`\`\`bash\n${draft.commands.join(' && ')}${written.join('')}\n\`\`\`` : '';
       const text = `${draft.text}${block}`;
       const output = tokensOf(text) + tokensOf(draft.thinking ?? '') + (toolCalls.length === 0 ? 0 : tokensOf(JSON.stringify(toolCalls)));
       events.push(
         message(id, draft, text, fit, {
           ...(toolCalls.length > 0 ? { toolCalls } : {}),
           ...(draft.thinking !== undefined && draft.thinking !== '' ? { thinking: draft.thinking } : {}),
+          ...(draft.reasoningTokens !== undefined ? { reasoningTokens: draft.reasoningTokens } : {}),
           usage: { input: hidden + tokens, output },
         }),
       );
@@ -238,9 +254,10 @@ function toEvents(fit: LikeFit, drafts: readonly Draft[], hidden: number): Trans
 }
 
 /** A shell tool (or any tool of an agent that calls tools in plain text) takes the command; another tool a path. */
-function toolCallOf(id: string, name: string, command: string, asText: boolean): ToolCall {
-  if (SHELL.test(name) || asText) return { id, name, args: { command } };
-  return { id, name, args: { path: command.split(' ').at(-1) ?? '', query: command } };
+function toolCallOf(id: string, name: string, command: string, content: string, asText: boolean): ToolCall {
+  const written = content === '' ? {} : { content };
+  if (SHELL.test(name) || asText) return { id, name, args: { command, ...written } };
+  return { id, name, args: { path: command.split(' ').at(-1) ?? '', query: command, ...written } };
 }
 
 function message(id: string, draft: Draft, text: string, fit: LikeFit, extra: Partial<MessageEvent>): MessageEvent {
