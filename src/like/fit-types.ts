@@ -40,6 +40,9 @@ export interface LikeFit {
     readonly steps: Quantiles;
     /** Tokens of a user request. */
     readonly userTokens: Quantiles;
+    /** Task events (what strategies that evict finished tasks read): tasks started per step, and where the log's tasks came from. */
+    readonly perStep: number;
+    readonly source: Shares;
   };
   readonly assistant: {
     /** Tokens of an assistant message's text (its tool calls' arguments apart). */

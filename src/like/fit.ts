@@ -28,7 +28,12 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
     steps: quantilesOf(logs.map((l) => l.steps)),
     hiddenTokens: quantilesOf(all((l) => (l.hiddenTokens !== undefined ? [l.hiddenTokens] : []))),
     systemTokens: quantilesOf(logs.map((l) => l.systemTokens)),
-    task: { steps: quantilesOf(all((l) => l.stepsPerTask)), userTokens: quantilesOf(all((l) => l.userTokens)) },
+    task: {
+      steps: quantilesOf(all((l) => l.stepsPerTask)),
+      userTokens: quantilesOf(all((l) => l.userTokens)),
+      perStep: steps === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.taskSources.length, 0) / steps),
+      source: sharesOf(all((l) => l.taskSources)),
+    },
     assistant: {
       textTokens: quantilesOf(all((l) => l.textTokens)),
       thinkingTokens: quantilesOf(all((l) => l.thinkingTokens)),

@@ -24,6 +24,8 @@ export interface LogObservation {
   readonly hiddenTokens?: number;
   readonly systemTokens: number;
   readonly stepsPerTask: readonly number[];
+  /** Task ids the log's task events started, and where each was read from. */
+  readonly taskSources: readonly string[];
   readonly userTokens: readonly number[];
   readonly textTokens: readonly number[];
   readonly thinkingTokens: readonly number[];
@@ -60,6 +62,11 @@ export function observeLog(transcript: Transcript): LogObservation {
     ...(hidden !== undefined ? { hiddenTokens: hidden } : {}),
     systemTokens: messages.filter((m) => m.role === 'system').reduce((sum, m) => sum + tokensOf(m.text), 0),
     stepsPerTask: stepsPerTask(messages),
+    taskSources: [
+      ...new Map(
+        transcript.events.flatMap((e) => (e.type === 'task' && e.status === 'in_progress' ? [[e.id, e.source ?? 'user-turns'] as const] : [])),
+      ).values(),
+    ],
     userTokens: messages.filter((m) => m.role === 'user').map((m) => tokensOf(m.text)),
     textTokens: assistants.map((m) => tokensOf(m.text)),
     thinkingTokens: assistants.map((m) => tokensOf(m.thinking ?? '')),

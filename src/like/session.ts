@@ -1,5 +1,5 @@
 import { createRandom, deriveSeed, hashString, type Random } from '../random.js';
-import type { MessageEvent, ToolCall, Transcript, TranscriptEvent } from '../transcript/types.js';
+import type { MessageEvent, TaskEventSource, ToolCall, Transcript, TranscriptEvent } from '../transcript/types.js';
 import { createProject, type Project } from '../transcript/synthetic/vocab.js';
 import type { NeededKind } from '../probes/needed/types.js';
 import type { LikeFit, SourceRole, ToolShape } from './fit-types.js';
@@ -31,6 +31,8 @@ interface Draft {
   callOf?: number;
   callNumber?: number;
   compaction?: string;
+  /** A task event here: the task with this number starts or completes. */
+  task?: { n: number; status: 'in_progress' | 'completed' };
 }
 
 interface Skeleton {
@@ -78,12 +80,18 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
   const system = Math.round(drawFrom(random, fit.systemTokens));
   if (system > 0) drafts.push({ role: 'system', text: renderProse(random, system), step: 0 });
   let taskLeft = 0;
+  const tasks = { n: 0, open: false };
+  // Tasks of the log's own plan tool start between user requests too, at the rate left over.
+  const fromTurns = (Object.keys(fit.task.source)[0] ?? 'user-turns') === 'user-turns';
+  const requestsPerStep = 1 / Math.max(1, drawFrom(random, fit.task.steps, 1));
+  const extraTasks = fromTurns ? 0 : Math.max(0, fit.task.perStep - requestsPerStep);
   for (let step = 0; step < steps; step++) {
     if (taskLeft <= 0) {
       skeleton.users.push({ index: drafts.length, visibleFrom: step });
       drafts.push({ role: 'user', text: renderProse(random, Math.max(1, Math.round(drawFrom(random, fit.task.userTokens, 50)))), step });
+      if (fit.task.perStep > 0) startTask(drafts, tasks, step);
       taskLeft = Math.max(1, Math.round(drawFrom(random, fit.task.steps, steps)));
-    }
+    } else if (random.chance(extraTasks)) startTask(drafts, tasks, step);
     taskLeft--;
     drawStep(random, project, fit, skeleton, step);
     if (random.chance(fit.compaction.perStep)) {
@@ -95,7 +103,16 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
       });
     }
   }
+  if (tasks.open) drafts.push({ role: 'system', text: '', step: steps, task: { n: tasks.n, status: 'completed' } });
   return skeleton;
+}
+
+/** Completes the open task, if any, and starts the next. */
+function startTask(drafts: Draft[], tasks: { n: number; open: boolean }, step: number): void {
+  if (tasks.open) drafts.push({ role: 'system', text: '', step, task: { n: tasks.n, status: 'completed' } });
+  tasks.n++;
+  tasks.open = true;
+  drafts.push({ role: 'system', text: '', step, task: { n: tasks.n, status: 'in_progress' } });
 }
 
 /** One assistant message, its calls, and their results. */
@@ -216,6 +233,20 @@ function toEvents(fit: LikeFit, drafts: readonly Draft[], hidden: number): Trans
   const callIds = new Map<number, string[]>();
   drafts.forEach((draft, index) => {
     const id = `m${String(index + 1).padStart(5, '0')}`;
+    if (draft.task !== undefined) {
+      const source = Object.keys(fit.task.source)[0] as TaskEventSource | undefined;
+      const last = [...events].reverse().find((e) => e.type === 'message' && e.role === 'assistant');
+      const summary = draft.task.status === 'completed' && last?.type === 'message' && last.text !== '' ? { resultSummary: last.text.slice(0, 200) } : {};
+      events.push({
+        type: 'task',
+        id: `task-${draft.task.n}`,
+        status: draft.task.status,
+        title: `task ${draft.task.n}`,
+        ...summary,
+        ...(source !== undefined ? { source } : {}),
+      });
+      return;
+    }
     if (draft.compaction !== undefined) {
       events.push({ type: 'compaction', id: `compaction-${id}`, summary: draft.compaction, tokensBefore: hidden + tokens });
       tokens = tokensOf(draft.compaction);

@@ -52,6 +52,9 @@ describe('sessions drawn from a fit', () => {
     expect(serializeTranscript(generateLike(fit, { seed: 8 }))).not.toBe(one);
     const long = generateLike(fit, { seed: 7, steps: 120 });
     expect(long.events.filter((e) => e.type === 'message' && e.role === 'assistant')).toHaveLength(120);
+    // The logs' tasks (one per user request) come back as task events, which task-evicting strategies read.
+    expect(fit.task.perStep).toBeGreaterThan(0);
+    expect(long.events.some((e) => e.type === 'task' && e.status === 'completed' && e.source === 'user-turns')).toBe(true);
   });
 
   it('hold needed facts where the fit says later steps find them', async () => {
@@ -83,7 +86,7 @@ describe('the check against unseen logs', () => {
     for (const [i, session] of generateLikeSessions(fit, { count: 2, seed: 1, steps: 24 }).entries())
       await writeTranscript(session, join(generated, `like-${i}.ctx.jsonl`));
     const strategies = ['rolling-window', 'tiered-truncation', 'observation-masking', 'clear-tool-results'];
-    const result = await checkLike({ realA: folder('a', A), realB: folder('b', B), generated, window: 8000, strategies });
+    const result = await checkLike({ realA: folder('a', A), realB: folder('b', B), generated, window: 16000, strategies });
     expect(result.rows.map((r) => r.strategy)).toEqual(strategies);
     for (const row of result.rows) {
       for (const value of [...Object.values(row.saving), ...Object.values(row.neededRecall)]) {
