@@ -11,7 +11,7 @@ import { spearman } from './spearman.js';
  */
 
 /** Ten strategies of different kinds: windows, cuts by age, maskings, summaries, production policies. */
-export const CHECK_STRATEGIES = [
+const CHECK_STRATEGIES = [
   'rolling-window',
   'tiered-truncation',
   'state-anchor',
@@ -24,7 +24,7 @@ export const CHECK_STRATEGIES = [
   'surgical-eviction',
 ] as const;
 
-export const CHECK_WINDOW = 32_000;
+const CHECK_WINDOW = 32_000;
 
 export interface CheckOptions {
   /** Folders of logs: the real logs the fit saw, real logs it did not see, and the generated sessions. */
@@ -38,7 +38,7 @@ export interface CheckOptions {
 }
 
 /** One strategy's figures on the three sets. */
-export interface CheckRow {
+interface CheckRow {
   readonly strategy: string;
   readonly saving: { readonly realA: number | null; readonly realB: number | null; readonly generated: number | null };
   readonly neededRecall: { readonly realA: number | null; readonly realB: number | null; readonly generated: number | null };

@@ -16,8 +16,7 @@ export const TOOL_SHAPES = ['code', 'test', 'listing', 'text'] as const;
 export type ToolShape = (typeof TOOL_SHAPES)[number];
 
 /** The roles a needed fact was last seen in before its use. */
-export const SOURCE_ROLES = ['tool', 'user', 'assistant'] as const;
-export type SourceRole = (typeof SOURCE_ROLES)[number];
+export type SourceRole = 'tool' | 'user' | 'assistant';
 
 export interface LikeFit {
   /** Where the fields are described. */

@@ -8,7 +8,7 @@ import { observeLog } from './observe.js';
 import { generateLike } from './session.js';
 
 export type { LikeFit } from './fit-types.js';
-export { checkLike, CHECK_STRATEGIES, CHECK_WINDOW, type CheckResult, type CheckRow } from './check.js';
+export { checkLike, type CheckResult } from './check.js';
 export { generateLike } from './session.js';
 
 /** Reads real logs (any format `import` reads; damaged lines skipped and counted) and fits them. */

@@ -7,7 +7,7 @@ import { countTokens } from '../tokens/tokenizer.js';
 import type { SourceRole, ToolShape } from './fit-types.js';
 
 /** One needed use as the fit reads it. */
-export interface ObservedUse {
+interface ObservedUse {
   readonly distance: number;
   readonly sourceRole: SourceRole;
   readonly kind: NeededKind;
