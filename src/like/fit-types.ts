@@ -75,6 +75,11 @@ export interface LikeFit {
     readonly kind: Shares;
     /** Where in its source message the fact stood: 0 = first character, 1 = last. */
     readonly position: Quantiles;
+    /**
+     * Share of uses whose fact an earlier message of each role held too, before its source: a copy a
+     * strategy may keep when it drops the source (the agent's own words naming a file a result showed).
+     */
+    readonly earlierCopy: Shares;
   };
   /** The agent's own compactions. */
   readonly compaction: {

@@ -52,6 +52,12 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
       sourceRole: sharesOf(uses.map((u) => u.sourceRole)),
       kind: sharesOf(uses.map((u) => u.kind)),
       position: quantilesOf(uses.map((u) => u.position)),
+      earlierCopy: Object.fromEntries(
+        (['tool', 'user', 'assistant'] as const).map((role) => [
+          role,
+          round3(uses.length === 0 ? 0 : uses.filter((u) => u.earlier.includes(role)).length / uses.length),
+        ]),
+      ),
     },
     compaction: {
       perStep: steps === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.compactions, 0) / steps),

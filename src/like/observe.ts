@@ -1,5 +1,5 @@
 import type { MessageEvent, Transcript } from '../transcript/types.js';
-import { listMessages } from '../probes/message-text.js';
+import { listMessages, renderMessageText } from '../probes/message-text.js';
 import { extractNeededUses } from '../probes/needed/extract.js';
 import type { NeededKind } from '../probes/needed/types.js';
 import { median } from '../stats.js';
@@ -13,6 +13,8 @@ interface ObservedUse {
   readonly kind: NeededKind;
   /** Where the fact stood in its source message's text, 0 to 1. */
   readonly position: number;
+  /** Roles of the messages before the source that held the fact too. */
+  readonly earlier: readonly SourceRole[];
 }
 
 /** Everything the fit takes from one log (`observeLog`), before it is pooled with the others. */
@@ -111,20 +113,35 @@ function stepsPerTask(messages: readonly MessageEvent[]): number[] {
   return counts.filter((n) => n > 0);
 }
 
+/** The roles of the messages before `before` whose text or calls hold the fact. */
+function earlierRoles(searchable: readonly { role: SourceRole; text: string }[], before: number, fact: string): SourceRole[] {
+  const roles = new Set<SourceRole>();
+  for (let i = 0; i < before; i++) {
+    const message = searchable[i] as { role: SourceRole; text: string };
+    if (!roles.has(message.role) && message.text.includes(fact)) roles.add(message.role);
+  }
+  return [...roles];
+}
+
 function observeUses(transcript: Transcript, messages: readonly MessageEvent[]): ObservedUse[] {
+  const searchable = messages.map((m) => ({ role: roleOf(m.role), text: renderMessageText(m) }));
   return extractNeededUses(transcript, { minDistance: MIN_DISTANCE }).map((use) => {
     const source = messages[use.sourceIndex];
     const text = source?.text ?? '';
     const at = text.indexOf(use.fact);
-    const role = source?.role;
     return {
       distance: use.useStep - use.sourceStep,
-      sourceRole: role === 'tool' || role === 'user' ? role : 'assistant',
+      sourceRole: roleOf(source?.role),
       kind: use.kind,
       // A fact found only in the tool call's arguments stands after the text.
       position: at < 0 || text.length === 0 ? 1 : at / text.length,
+      earlier: earlierRoles(searchable, use.sourceIndex, use.fact),
     };
   });
+}
+
+function roleOf(role: MessageEvent['role'] | undefined): SourceRole {
+  return role === 'tool' || role === 'user' ? role : 'assistant';
 }
 
 /**

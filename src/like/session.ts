@@ -134,10 +134,11 @@ function drawStep(random: Random, project: Project, fit: LikeFit, skeleton: Skel
     const file = random.pick(project.modules).replace(/(\.\w+)$/, `_${step.toString(36)}${c}${suffix(random)}$1`);
     (assistant.toolNames ??= []).push(name === 'other' ? 'Tool' : name);
     (assistant.commands ??= []).push(`sed -n 1,200p ${file}`);
-    // What a call carries beyond its command (a patch, a file written): code of the drawn size.
+    // What a call carries beyond its command (a patch, a file written), of the drawn size: plain
+    // words, as code would name what earlier results showed, needed uses the fit did not ask for.
     // An agent that calls tools in its text has the call's size in its text's already.
     const extra = fit.toolsAsText > 0.5 ? 0 : Math.round(drawFrom(random, fit.assistant.callTokens)) - COMMAND_TOKENS;
-    (assistant.contents ??= []).push(extra > 0 ? renderToolOutput(random, project, 'code', extra) : '');
+    (assistant.contents ??= []).push(extra > 0 ? renderProse(random, extra) : '');
     const shape = pickShare(random, fit.toolOutput.shapes, 'text') as ToolShape;
     results.push(drafts.length);
     const text = renderToolOutput(random, project, shape, Math.round(drawFrom(random, fit.toolOutput.tokens)));
@@ -169,6 +170,7 @@ function plantNeeded(random: Random, fit: LikeFit, skeleton: Skeleton): void {
       // session, never a needed fact (extract.ts): the agent's words repeat what a result showed.
       const shown = drafts[source]?.role === 'assistant' && isKnowable(kind) ? earlierResult(skeleton, source) : undefined;
       if (shown !== undefined) placeSource(random, drafts[shown] as Draft, fact, position);
+      if (drafts[source]?.role !== 'assistant') plantCopies(random, fit, drafts, source, fact);
       placeUse(random, drafts[assistants[use] as number] as Draft, fact);
     }
   }
@@ -194,6 +196,35 @@ function sourceOf(skeleton: Skeleton, role: SourceRole, from: number): number | 
 
 function isKnowable(kind: NeededKind): boolean {
   return kind !== 'path' && kind !== 'quoted';
+}
+
+/**
+ * Earlier copies of a fact last seen in a tool result or user message, by the fit's shares: in a
+ * result or request before it, and in the agent's words right after such a result (so soon after
+ * that it is no use of its own, as an agent names what it just read).
+ */
+function plantCopies(random: Random, fit: LikeFit, drafts: Draft[], source: number, fact: string): void {
+  const copyAt = (index: number | undefined): void => {
+    const draft = index === undefined ? undefined : drafts[index];
+    if (draft !== undefined) draft.text = insertAt(draft.text, useSentence(random, fact), random.next());
+  };
+  const share = (role: SourceRole): number => fit.needed.earlierCopy[role] ?? 0;
+  if (random.chance(share('tool'))) copyAt(earlierOfRole(random, drafts, 'tool', source));
+  if (random.chance(share('user'))) copyAt(earlierOfRole(random, drafts, 'user', source));
+  if (!random.chance(share('assistant'))) return;
+  const result = earlierOfRole(random, drafts, 'tool', source);
+  if (result === undefined) return;
+  const next = drafts.findIndex((d, i) => i > result && d.role === 'assistant');
+  if (next < 0 || next >= source) return;
+  copyAt(result);
+  copyAt(next);
+}
+
+/** A message of the role before `before`, drawn at random; undefined when there is none. */
+function earlierOfRole(random: Random, drafts: readonly Draft[], role: string, before: number): number | undefined {
+  const found: number[] = [];
+  for (let i = 0; i < before; i++) if (drafts[i]?.role === role && drafts[i]?.task === undefined && drafts[i]?.compaction === undefined) found.push(i);
+  return found.length === 0 ? undefined : random.pick(found);
 }
 
 /** The last tool result or user message before a message. */
