@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { InputError } from '../errors.js';
@@ -6,7 +6,7 @@ import { isCorpus } from '../metrics/corpus.js';
 import type { StepRecord } from '../metrics/run-events.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
 import { STEPS_PARQUET } from '../report/parquet.js';
-import type { UnitDetails } from '../report/types.js';
+import { partedFile, type ReportFile, type UnitDetails } from '../report/types.js';
 import { givenPath } from '../paths.js';
 
 /**
@@ -14,7 +14,7 @@ import { givenPath } from '../paths.js';
  * do not: their steps, events, probe answers and needed uses. `report` and `merge` cannot render
  * them again from the result; they read them back or copy them.
  */
-export const DETAIL_FILES = ['steps.csv', 'events.csv', 'probes.csv', 'needed.csv', STEPS_PARQUET] as const;
+const DETAIL_FILES = ['steps.csv', 'events.csv', 'probes.csv', 'needed.csv', STEPS_PARQUET] as const;
 
 export function isDetailFile(name: string): boolean {
   return (DETAIL_FILES as readonly string[]).includes(name);
@@ -123,4 +123,95 @@ export function stepDetails(result: RunResult, stepsOf: (planIndex: number) => r
       return isCorpus([unit]) ? { ...unit, steps: [...stepsOf(i)] } : unit;
     },
   };
+}
+
+/** The CSVs whose rows a merge of results stored summary-only takes from the shards' files, unit by unit. */
+export const SHARD_CSV_FILES = ['events.csv', 'probes.csv', 'needed.csv'] as const;
+
+/**
+ * `name` (one of `SHARD_CSV_FILES`) of the merged run, in parts: the header of the first shard's,
+ * then each plan index's rows as its shard wrote them (a unit's rows follow each other, in the
+ * shard's unit order). One shard file is read at a time; a missing one is an InputError naming it.
+ */
+export function mergedShardCsv(name: string, shards: readonly { file: string; result: RunResult }[], planned: number): ReportFile {
+  return partedFile(name, function* () {
+    const rowsOf = new Map<number, string>();
+    let header: string | undefined;
+    for (const { file, result } of shards) {
+      const path = join(dirname(resolve(file)), name);
+      if (!existsSync(path)) throw new InputError({ file: givenPath(path) }, `missing: the merge of results stored summary-only takes its rows from it`);
+      const text = readFileSync(path, 'utf8');
+      const records = splitRecords(text);
+      header ??= records[0]?.text ?? '';
+      const chunks = chunksByUnit(records.slice(1), result.units);
+      result.shard?.units.forEach((planIndex, position) => rowsOf.set(planIndex, chunks[position] ?? ''));
+    }
+    yield header ?? '';
+    for (let i = 0; i < planned; i++) yield rowsOf.get(i) ?? '';
+  });
+}
+
+/** One CSV record: its text with its newline, and its first two cells (scenario, strategy). */
+interface CsvRecord {
+  text: string;
+  key: string;
+}
+
+/** The records of a CSV ctxbench wrote (a quoted cell may hold newlines; `""` is a quote inside one). */
+function splitRecords(text: string): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  let start = 0;
+  let quoted = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text.charCodeAt(at);
+    if (char === 34) quoted = !quoted;
+    else if (char === 10 && !quoted) {
+      const record = text.slice(start, at + 1);
+      records.push({ text: record, key: firstCells(record) });
+      start = at + 1;
+    }
+  }
+  return records;
+}
+
+/** The first two cells of a record, unquoted, joined by NUL. */
+function firstCells(record: string): string {
+  const cells: string[] = [];
+  let at = 0;
+  while (cells.length < 2 && at < record.length) {
+    if (record[at] === '"') {
+      let end = at + 1;
+      let cell = '';
+      for (; end < record.length; end++) {
+        if (record[end] === '"' && record[end + 1] === '"') {
+          cell += '"';
+          end++;
+        } else if (record[end] === '"') break;
+        else cell += record[end];
+      }
+      cells.push(cell);
+      at = end + 2;
+    } else {
+      const end = record.slice(at).search(/[,\n]/);
+      cells.push(end === -1 ? record.slice(at) : record.slice(at, at + end));
+      at = end === -1 ? record.length : at + end + 1;
+    }
+  }
+  return cells.join('\u0000');
+}
+
+/** The rows of each unit of a shard, by its position: the runs of records with its scenario and strategy, in unit order. */
+function chunksByUnit(records: readonly CsvRecord[], units: readonly UnitResult[]): string[] {
+  const chunks = units.map(() => '');
+  let position = 0;
+  for (const record of records) {
+    while (position < units.length && record.key !== unitKey(units[position] as UnitResult)) position++;
+    if (position >= units.length) break;
+    chunks[position] += record.text;
+  }
+  return chunks;
+}
+
+function unitKey(unit: UnitResult): string {
+  return `${unit.scenario}\u0000${unit.strategy}`;
 }

@@ -23,7 +23,7 @@ const orNull = <T>(value: T | undefined): T | null => (value === undefined ? nul
  * corpus's virtual times pass 2^31 ms), ids and kinds STRING. Optional fields are null when absent,
  * where the CSV leaves the cell empty.
  */
-export const STEP_PARQUET_COLUMNS: readonly StepColumn[] = [
+const STEP_PARQUET_COLUMNS: readonly StepColumn[] = [
   { name: 'scenario', type: 'STRING', value: (_, unit) => unit.scenario },
   { name: 'strategy', type: 'STRING', value: (_, unit) => unit.strategy },
   { name: 'step', type: 'INT32', value: (step) => step.step },
@@ -53,12 +53,12 @@ export const STEP_PARQUET_COLUMNS: readonly StepColumn[] = [
  * unit at a time (a corpus's 400,000 steps are never in memory together), and byte-identical for
  * the same result: no time or host is written into it.
  */
-export function renderParquet(_result: RunResult, details: UnitDetails = detailsOf(_result)): ReportFile[] {
+function renderParquet(_result: RunResult, details: UnitDetails = detailsOf(_result)): ReportFile[] {
   return [{ file: STEPS_PARQUET, contents: '', bytes: () => stepParquetChunks(details) }];
 }
 
 /** The file's bytes in chunks: its header, one row group per unit, then its footer. */
-export function* stepParquetChunks(details: UnitDetails): Generator<Uint8Array> {
+function* stepParquetChunks(details: UnitDetails): Generator<Uint8Array> {
   const writer = new ByteWriter();
   const parquet = new ParquetWriter({ writer, schema: STEP_SCHEMA, codec: 'SNAPPY', createdBy: 'ctxbench' });
   for (let i = 0; i < details.count; i++) {

@@ -74,7 +74,18 @@ describe('a corpus run sharded four ways', () => {
     // The pairing with full crossed shards (full ran in shard 1): it was made on the steps read back from steps.parquet.
     const joined = JSON.parse(readFileSync(join(merged, 'result.json'), 'utf8')) as RunResult;
     expect(joined.units.every((unit) => unit.summary.saving_vs_full !== null && unit.summary.saving_ci_low !== null)).toBe(true);
-    for (const file of ['result.json', 'summary.csv', 'steps.csv', 'steps.parquet', 'index.html', 'summary.md', 'junit.xml'])
+    for (const file of [
+      'result.json',
+      'summary.csv',
+      'steps.csv',
+      'steps.parquet',
+      'events.csv',
+      'probes.csv',
+      'needed.csv',
+      'index.html',
+      'summary.md',
+      'junit.xml',
+    ])
       expect({ file, same: readFileSync(join(merged, file)).equals(readFileSync(join(whole, file))) }).toEqual({ file, same: true });
     expect((await cli(['check', join(merged, 'result.json'), '--baseline', join(whole, 'result.json')])).code).toBe(0);
     // report renders the same pages from the small result, and copies the step files it cannot render to another folder.

@@ -21,7 +21,18 @@ describe('reporter registry', () => {
 
   it('renderReports renders all reporters by default, or the named ones once each', () => {
     const all = renderReports(buildRunResult()).map((file) => file.file);
-    expect(all).toEqual(['result.json', 'summary.csv', 'steps.csv', 'events.csv', 'probes.csv', 'needed.csv', 'index.html', 'summary.md', 'junit.xml']);
+    expect(all).toEqual([
+      'result.json',
+      'summary.csv',
+      'steps.csv',
+      'events.csv',
+      'probes.csv',
+      'needed.csv',
+      'steps.parquet',
+      'index.html',
+      'summary.md',
+      'junit.xml',
+    ]);
     expect(renderReports(buildRunResult(), ['csv', 'csv']).map((file) => file.file)).toEqual([
       'summary.csv',
       'steps.csv',

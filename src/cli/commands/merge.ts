@@ -15,7 +15,7 @@ import { addExamples, parseList, useColor } from '../options.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 import { describeSeed } from '../../report/notes.js';
 import type { StepRecord } from '../../metrics/run-events.js';
-import { holdsSummaryOnly, readUnitSteps, stepDetails } from '../result-details.js';
+import { SHARD_CSV_FILES, holdsSummaryOnly, mergedShardCsv, readUnitSteps, stepDetails } from '../result-details.js';
 
 interface MergeFlags extends DecisionFlags {
   out: string;
@@ -44,7 +44,11 @@ export function register(program: Command): void {
     checkOutDir(resolve(flags.out));
     const shown = resultForWriting(result, true);
     const details = shards.some((shard) => shard.stepsOf !== undefined) ? stepDetails(shown, stepsByPlanIndex(shards)) : undefined;
-    const written = await writeReportFiles(resolve(flags.out), renderReports(shown, flags.reports, details));
+    // Units stored summary-only bring no events, answers or needed uses: those rows come from the shards' CSVs.
+    const rendered = renderReports(shown, flags.reports, details).map((file) =>
+      details !== undefined && (SHARD_CSV_FILES as readonly string[]).includes(file.file) ? mergedShardCsv(file.file, shards, result.units.length) : file,
+    );
+    const written = await writeReportFiles(resolve(flags.out), rendered);
     markOutDir(resolve(flags.out), written, { prune: true });
     if (flags.quiet === true) return;
     const terminal = escapeControlDeep(result);
