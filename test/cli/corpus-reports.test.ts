@@ -93,5 +93,6 @@ describe('a corpus run sharded four ways', () => {
     expect((await cli(['report', join(whole, 'result.json'), '-o', again, '--quiet'])).code).toBe(0);
     for (const file of ['summary.csv', 'steps.csv', 'steps.parquet', 'index.html', 'summary.md', 'junit.xml'])
       expect({ file, same: readFileSync(join(again, file)).equals(readFileSync(join(whole, file))) }).toEqual({ file, same: true });
-  });
+    // Five runs of a 26-log corpus: minutes on a loaded machine.
+  }, 600_000);
 });
