@@ -32,7 +32,7 @@ describe('steps.parquet', () => {
     rows.forEach((row, i) => {
       const cells = (csv[i + 1] as string).split(',');
       header.forEach((column, c) => {
-        const value = (row as Record<string, unknown>)[column];
+        const value = (row as Record<string, string | number | null>)[column] ?? null;
         const cell = cells[c] as string;
         if (value === null) expect({ column, cell }).toEqual({ column, cell: column === 'retrieval_tokens' || column === 'cache_write_tokens' ? '0' : '' });
         else expect({ column, cell: String(typeof value === 'number' ? Number(value.toFixed(4)) : value) }).toEqual({ column, cell });
