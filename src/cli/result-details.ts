@@ -125,8 +125,8 @@ export function stepDetails(result: RunResult, stepsOf: (planIndex: number) => r
   };
 }
 
-/** The CSVs whose rows a merge of results stored summary-only takes from the shards' files, unit by unit. */
-export const SHARD_CSV_FILES = ['events.csv', 'probes.csv', 'needed.csv'] as const;
+/** The CSVs whose rows a merge of results stored summary-only takes from the shards' files, unit by unit (not rendered again: the same bytes, for less work). */
+export const SHARD_CSV_FILES = ['steps.csv', 'events.csv', 'probes.csv', 'needed.csv'] as const;
 
 /**
  * `name` (one of `SHARD_CSV_FILES`) of the merged run, in parts: the header of the first shard's,
@@ -139,7 +139,11 @@ export function mergedShardCsv(name: string, shards: readonly { file: string; re
     let header: string | undefined;
     for (const { file, result } of shards) {
       const path = join(dirname(resolve(file)), name);
-      if (!existsSync(path)) throw new InputError({ file: givenPath(path) }, `missing: the merge of results stored summary-only takes its rows from it`);
+      if (!existsSync(path))
+        throw new InputError(
+          { file: givenPath(path) },
+          `missing: the merge of results stored summary-only takes its rows from it (run each shard with the default reports, or --reports json,csv,parquet, and merge it from its folder)`,
+        );
       const text = readFileSync(path, 'utf8');
       const records = splitRecords(text);
       header ??= records[0]?.text ?? '';

@@ -23,7 +23,7 @@ describe('steps.parquet', () => {
     expect(file?.file).toBe('steps.parquet');
     const bytes = bytesOf(file as ReportFile);
     expect(Buffer.from(bytesOf(parquet.render(result)[0] as ReportFile)).equals(Buffer.from(bytes))).toBe(true);
-    const rows = await parquetReadObjects({ file: bytes.buffer });
+    const rows = await parquetReadObjects({ file: bytes.buffer as ArrayBuffer });
     const csv = (renderCsv(result).find((f) => f.file === 'steps.csv') as ReportFile).contents.trim().split('\n');
     const header = (csv[0] as string).split(',');
     expect(Object.keys(rows[0] as object)).toEqual(header);
