@@ -52,7 +52,8 @@ describe('the reports of a corpus run', () => {
     expect(readdirSync(streamed).sort()).toEqual(['.ctxbench-out', ...files]);
     expect(readFileSync(join(whole, 'steps.csv'), 'utf8').split('\n').length).toBeGreaterThan(300);
     for (const file of files) expect({ file, same: readFileSync(join(streamed, file)).equals(readFileSync(join(whole, file))) }).toEqual({ file, same: true });
-  });
+    // Two runs of a 26-log corpus: past the default minute on a loaded machine.
+  }, 300_000);
 });
 
 describe('a corpus run sharded four ways', () => {
