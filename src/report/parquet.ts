@@ -1,6 +1,7 @@
 import { ByteWriter, ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
 import type { ColumnSource } from 'hyparquet-writer';
 import type { StepRecord } from '../metrics/run-events.js';
+import { escapeControl } from '../control-chars.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
 import { detailsOf, type ReportFile, type Reporter, type UnitDetails } from './types.js';
 
@@ -75,7 +76,12 @@ const STEP_SCHEMA = schemaFromColumnData({
 });
 
 function columnsOf(unit: UnitResult): ColumnSource[] {
-  return STEP_PARQUET_COLUMNS.map((column) => ({ name: column.name, data: unit.steps.map((step) => column.value(step, unit)) }));
+  return STEP_PARQUET_COLUMNS.map((column) => ({ name: column.name, data: unit.steps.map((step) => cellOf(column.value(step, unit))) }));
+}
+
+/** A cell as steps.csv writes it: control characters in a text (a model's or a log's ids) escaped, so no reader's terminal runs them. */
+function cellOf(value: string | number | null): string | number | null {
+  return typeof value === 'string' ? escapeControl(value) : value;
 }
 
 /** What the writer holds so far, copied out, and the writer emptied (the file's offsets run on). */
