@@ -127,11 +127,14 @@ export function extractNeededUses(transcript: Transcript, options: { minDistance
   // A quoted phrase stands where the session showed it, quoted or not: a line of a file a tool
   // printed (`grep "if username is None"`), an error text; a phrase the agent's own words showed
   // first counts only where it quoted it there too (a message it chose), not where it wrote it in passing.
+  // A phrase of plain words the session never quoted must stand whole where it showed it, not
+  // begin or end a longer run of words: `# Main execution` is a comment an agent writes anew,
+  // not a use of `# Main execution function` in another script.
   const phraseSource = (phrase: string, use: number): number | undefined => {
-    const last = text.lastHolding(phrase, use);
-    if (last === undefined || lastSeen.has(phrase)) return last;
-    const first = text.firstHolding(phrase);
-    return first !== undefined && read[first]?.role !== 'assistant' ? last : undefined;
+    if (lastSeen.has(phrase)) return text.lastHolding(phrase, use);
+    const whole = findSpecifics(phrase).length === 0;
+    const first = text.firstHolding(phrase, whole);
+    return first !== undefined && read[first]?.role !== 'assistant' ? text.lastHolding(phrase, use, whole) : undefined;
   };
   read.forEach((message, index) => {
     if (message.role === 'assistant') {

@@ -25,20 +25,24 @@ export class SessionText {
     this.joined = texts.join(SEPARATOR);
   }
 
-  /** The index of the last message before `before` whose text holds the phrase alone (no name character running into it), or undefined. */
-  lastHolding(phrase: string, before: number): number | undefined {
+  /**
+   * The index of the last message before `before` whose text holds the phrase alone (no name
+   * character running into it), or undefined. With `whole`, the phrase must also not run on into
+   * more words across a space: `# Main execution` is not in `# Main execution function`.
+   */
+  lastHolding(phrase: string, before: number, whole = false): number | undefined {
     const end = before < this.starts.length ? (this.starts[before] as number) - 1 : this.joined.length;
     if (end < phrase.length) return undefined;
     for (let at = this.joined.lastIndexOf(phrase, end - phrase.length); at >= 0; at = this.joined.lastIndexOf(phrase, at - 1)) {
-      if (standsAlone(this.joined, at, phrase.length)) return this.messageAt(at);
+      if (standsAlone(this.joined, at, phrase.length, whole)) return this.messageAt(at);
     }
     return undefined;
   }
 
-  /** The index of the first message whose text holds the phrase alone, or undefined. */
-  firstHolding(phrase: string): number | undefined {
+  /** The index of the first message whose text holds the phrase alone (and `whole`, as above), or undefined. */
+  firstHolding(phrase: string, whole = false): number | undefined {
     for (let at = this.joined.indexOf(phrase); at >= 0; at = this.joined.indexOf(phrase, at + 1)) {
-      if (standsAlone(this.joined, at, phrase.length)) return this.messageAt(at);
+      if (standsAlone(this.joined, at, phrase.length, whole)) return this.messageAt(at);
     }
     return undefined;
   }
@@ -55,8 +59,11 @@ export class SessionText {
   }
 }
 
-function standsAlone(text: string, at: number, length: number): boolean {
-  return !isNameChar(text[at - 1]) && !isNameChar(text[at + length]);
+function standsAlone(text: string, at: number, length: number, whole: boolean): boolean {
+  const before = text[at - 1];
+  const after = text[at + length];
+  if (isNameChar(before) || isNameChar(after)) return false;
+  return !whole || ((before !== ' ' || !isNameChar(text[at - 2])) && (after !== ' ' || !isNameChar(text[at + length + 1])));
 }
 
 /** A letter, digit, underscore or `$`: a character a name is made of. */
