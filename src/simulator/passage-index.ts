@@ -74,8 +74,14 @@ export interface TextPassages {
   readonly terms: readonly PassageTerms[];
   /** Terms over all pieces. */
   readonly totalLength: number;
-  /** For each term, the pieces that hold it, in order: their count is the term's piece frequency. */
-  readonly postings: ReadonlyMap<string, readonly number[]>;
+  readonly pieceFrequency: ReadonlyMap<string, number>;
+  /**
+   * For each term asked of this text so far, the pieces that hold it, in order: filled on first
+   * use (`piecesWith`), since a text is asked a few terms again and again (every probe, strategy
+   * and ask point reads the same messages) while listing every term's pieces up front cost more
+   * than scoring them did.
+   */
+  readonly postings: Map<string, readonly number[]>;
 }
 
 /**
@@ -90,17 +96,13 @@ export function textPassages(text: string): TextPassages {
   return textMemo.get(text, () => {
     const pieces = splitText(text);
     const terms = pieces.map(passageTerms);
-    const postings = new Map<string, number[]>();
+    const pieceFrequency = new Map<string, number>();
     let totalLength = 0;
-    terms.forEach((doc, piece) => {
+    for (const doc of terms) {
       totalLength += doc.length;
-      for (const term of doc.counts.keys()) {
-        const holding = postings.get(term);
-        if (holding === undefined) postings.set(term, [piece]);
-        else holding.push(piece);
-      }
-    });
-    return { pieces, terms, totalLength, postings };
+      for (const term of doc.counts.keys()) pieceFrequency.set(term, (pieceFrequency.get(term) ?? 0) + 1);
+    }
+    return { pieces, terms, totalLength, pieceFrequency, postings: new Map() };
   });
 }
 
@@ -207,10 +209,10 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
   const containing = new Array<number>(queryTerms.length).fill(0);
   const matching: number[] = [];
   for (let i = 0; i < context.texts.length; i++) {
-    const { postings } = (context.texts[i] as IndexedContext['texts'][number]).passages;
+    const { pieceFrequency } = (context.texts[i] as IndexedContext['texts'][number]).passages;
     let holds = false;
     for (let t = 0; t < queryTerms.length; t++) {
-      const pieces = postings.get(queryTerms[t] as string)?.length ?? 0;
+      const pieces = pieceFrequency.get(queryTerms[t] as string) ?? 0;
       containing[t] = (containing[t] as number) + pieces;
       if (pieces > 0) holds = true;
     }
@@ -253,8 +255,8 @@ function piecesHolding(passages: TextPassages, terms: readonly string[]): Iterab
   let only: readonly number[] | undefined;
   let union: Set<number> | undefined;
   for (const term of terms) {
-    const holding = passages.postings.get(term);
-    if (holding === undefined) continue;
+    if (!passages.pieceFrequency.has(term)) continue;
+    const holding = piecesWith(passages, term);
     if (only === undefined) only = holding;
     else {
       union ??= new Set(only);
@@ -262,4 +264,15 @@ function piecesHolding(passages: TextPassages, terms: readonly string[]): Iterab
     }
   }
   return union ?? only ?? [];
+}
+
+/** The pieces of a text that hold `term`, in order, listed once per text and term. */
+function piecesWith(passages: TextPassages, term: string): readonly number[] {
+  let holding = passages.postings.get(term);
+  if (holding === undefined) {
+    const found: number[] = [];
+    for (let p = 0; p < passages.terms.length; p++) if ((passages.terms[p] as PassageTerms).counts.has(term)) found.push(p);
+    passages.postings.set(term, (holding = found));
+  }
+  return holding;
 }
