@@ -44,6 +44,8 @@ export default {
   name: 'js-masking',
   description: 'Observation masking written as a strategy module outside ctxbench (examples/js-policy).',
   options: validateOptions,
+  // What `ctxbench tune --strategy-module examples/js-policy/masking.mjs <logs>` searches.
+  tunable: { keepLast: { min: 2, max: 30, step: 2 } },
   init: (options) => ({ options, messages: [], masked: 0 }),
   observe(event, state) {
     if (event.type === 'message') state.messages.push(event);

@@ -89,7 +89,7 @@ const deferredProbes = new WeakMap<PreparedScenario, { finish: () => Promise<voi
 export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: ScenarioOverrides, options: PrepareOptions = {}): Promise<PreparedScenario> {
   const seed = scenarioSeed(loaded, overrides);
   const source = transcriptSource(loaded, overrides);
-  const logFiles = loaded.logFiles ?? (source.kind === 'file' ? await listTranscriptLogs(source.path, loaded.file) : undefined);
+  const logFiles = loaded.logFiles ?? (source.kind === 'file' ? await listTranscriptLogs(source.path, loaded.file, source.format) : undefined);
   const withSidechains = loaded.data.sidechains === 'include';
   if (source.kind === 'file' && (logFiles !== undefined || withSidechains)) {
     const logs = await loadLogs(loaded.file, logFiles ?? [source.path], { lenient: source.lenient, withSidechains, format: source.format });

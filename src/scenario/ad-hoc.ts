@@ -92,8 +92,7 @@ export async function isLogFolder(dir: string, from?: string): Promise<boolean> 
  */
 export async function adHocFolderScenario(dir: string, from?: string): Promise<LoadedScenario> {
   const absolute = resolve(dir);
-  const logFiles: string[] = [];
-  for (const file of await listFiles(absolute)) if (await isTranscriptFile(file, from)) logFiles.push(file);
+  const logFiles = await logFilesIn(absolute, from);
   if (logFiles.length === 0) throw new InputError({ file: absolute }, 'no log import reads in this folder');
   const data = scenarioFileSchema.parse({
     name: scenarioNameOf(absolute),
@@ -102,6 +101,16 @@ export async function adHocFolderScenario(dir: string, from?: string): Promise<L
     ...(from !== undefined ? { format: from } : {}),
   });
   return { file: absolute, data, adHoc: true, logFiles };
+}
+
+/**
+ * The logs under `dir` at any depth that `import` reads (or, with `from`, every file), sorted:
+ * what a folder names, on the command line or as a scenario's `transcript`.
+ */
+export async function logFilesIn(dir: string, from?: string): Promise<string[]> {
+  const logs: string[] = [];
+  for (const file of await listFiles(dir)) if (await isTranscriptFile(file, from)) logs.push(file);
+  return logs;
 }
 
 /**

@@ -5,7 +5,7 @@ import { parseInput, readDocument } from '../validate.js';
 import { displayPath, refuseIrregularFile } from '../paths.js';
 import { scenarioFileSchema, type ScenarioFile } from './schema.js';
 import { importerNames } from '../transcript/importers/index.js';
-import { adHocFolderScenario, adHocScenario, isLogFolder, isTranscriptFile } from './ad-hoc.js';
+import { adHocFolderScenario, adHocScenario, isLogFolder, isTranscriptFile, logFilesIn } from './ad-hoc.js';
 
 /** A scenario file read and validated, not yet resolved against its transcript. */
 export interface LoadedScenario {
@@ -89,21 +89,25 @@ export function resolveRelative(scenarioFile: string, path: string): string {
 const GLOB_CHARS = /[*?]/;
 
 /**
- * The logs a scenario's `transcript` names when it is a folder (every file in it, not recursive,
- * hidden files and another tool's `*.expected.json` left out) or a pattern with `*` / `?` in its
- * last segment (`fixtures/real/mini-swe-agent/*.traj.json`); sorted, so a run always replays them
- * in the same order. `undefined` when it names one file: the scenario has a single log.
+ * The logs a scenario's `transcript` names when it is a folder (every log in it at any depth that
+ * `import` reads, as for a folder named on the command line: ad-hoc.ts `logFilesIn`) or a pattern
+ * with `*` / `?` in its last segment (`fixtures/real/mini-swe-agent/*.traj.json`: the matching
+ * files of that one folder); sorted, so a run always replays them in the same order. Hidden files
+ * and another tool's `*.expected.json` are left out. `undefined` when it names one file: the
+ * scenario has a single log. `format` (the scenario's) makes every file of a folder a log.
  * @throws InputError on the scenario's `transcript` field when nothing matches.
  */
-export async function listTranscriptLogs(path: string, scenarioFile: string): Promise<string[] | undefined> {
+export async function listTranscriptLogs(path: string, scenarioFile: string, format?: string): Promise<string[] | undefined> {
   const last = basename(path);
-  const isPattern = GLOB_CHARS.test(last);
-  const folder = isPattern ? dirname(path) : path;
-  if (!isPattern) {
+  if (!GLOB_CHARS.test(last)) {
     const info = await stat(path).catch(() => undefined);
     if (!info?.isDirectory()) return undefined;
+    const logs = await logFilesIn(path, format);
+    if (logs.length === 0) throw new InputError({ file: scenarioFile, field: 'transcript' }, `no log that import reads in the folder ${path}`);
+    return logs;
   }
-  const matcher = isPattern ? patternToRegExp(last) : /^[^.].*$/;
+  const folder = dirname(path);
+  const matcher = patternToRegExp(last);
   const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
   const files = entries
     .filter((entry) => entry.isFile() && !entry.name.startsWith('.') && matcher.test(entry.name) && !entry.name.endsWith('.expected.json'))

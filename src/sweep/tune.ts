@@ -2,19 +2,26 @@ import type { RunResult, UnitResult } from '../metrics/types.js';
 import type { RunOptions } from '../run/run-suite.js';
 import type { StrategySpec } from '../scenario/types.js';
 import type { Candidate } from '../metrics/recommendation.js';
-import type { TunableRange } from '../strategies/types.js';
+import type { Strategy, TunableRange } from '../strategies/types.js';
 import { runSuite } from '../run/run-suite.js';
 import { applySavingVsFull } from '../metrics/summarize.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_DECISION, recommend, REFERENCE, type DecisionOptions } from '../metrics/recommend.js';
 import { getStrategy, strategyNames } from '../strategies/index.js';
 import { gridSize, pointAt, type GridAxis, type GridPoint } from './grid.js';
-import { pointOptions, specsForPoints } from './points.js';
+import { pointOptions, specsForExternalPoints, specsForPoints } from './points.js';
+import { loadedStrategyModule, loadStrategyModules } from '../strategies/external/module-loader.js';
+import { moduleSpec } from '../scenario/external-spec.js';
 import { rankPoints, type SweepResult } from './run.js';
 
 export interface TuneOptions extends Omit<RunOptions, 'specsOf' | 'shard' | 'decision'> {
   /** The strategies to tune (default: every registered strategy that declares `tunable` options). */
   strategies?: string[];
+  /**
+   * Strategy modules of one's own (absolute paths) to tune by their `tunable` options, labelled
+   * after their file (`--strategy-module`): beside a `strategies` selection, else alone.
+   */
+  modules?: string[];
   /** Most point runs (a point on one scenario) the search may spend; `full` runs once besides. */
   budget?: number;
   decision?: DecisionOptions;
@@ -44,9 +51,9 @@ const GRID_SHARE = 1 / 3;
  * The axes of every tunable strategy: each option it declares as tunable, over its range. Values
  * are `min + i × step`, rounded to the step's decimals, up to `max`.
  */
-export function tunableAxes(names: readonly string[]): GridAxis[] {
+export function tunableAxes(names: readonly string[], strategyOf: (name: string) => Strategy = getStrategy): GridAxis[] {
   return names.flatMap((name) => {
-    const tunable = getStrategy(name).tunable ?? {};
+    const tunable = strategyOf(name).tunable ?? {};
     return Object.entries(tunable).map(([key, range]) => ({
       flag: `${name}.${key}=${range.min}..${range.max}:${range.step}`,
       strategy: name,
@@ -72,9 +79,12 @@ function rangeValues(range: TunableRange): number[] {
  * spent. `full` runs once, as the reference. Deterministic: the same inputs run the same points.
  */
 export async function runTune(options: TuneOptions): Promise<TuneResult> {
-  const names = options.strategies ?? strategyNames().filter((name) => getStrategy(name).tunable !== undefined);
-  for (const name of names) if (getStrategy(name).tunable === undefined) throw new UsageError(`${name} declares no tunable options (see ctxbench strategies)`);
-  const axes = tunableAxes(names);
+  const modules = await loadTunedModules(options.modules ?? []);
+  const registered = options.strategies ?? (modules.size > 0 ? [] : strategyNames().filter((name) => getStrategy(name).tunable !== undefined));
+  const names = [...registered, ...modules.keys()];
+  const strategyOf = (name: string): Strategy => modules.get(name)?.strategy ?? getStrategy(name);
+  for (const name of names) if (strategyOf(name).tunable === undefined) throw new UsageError(`${name} declares no tunable options (see ctxbench strategies)`);
+  const axes = tunableAxes(names, strategyOf);
   if (axes.length === 0) throw new UsageError('no strategy to tune: none declares tunable options');
   const lattice = new Lattice(axes, names);
   const budget = options.budget ?? Math.max(1, Math.floor(gridSize(axes) * GRID_SHARE));
@@ -89,7 +99,7 @@ export async function runTune(options: TuneOptions): Promise<TuneResult> {
     const room = Math.floor((budget - ran.size * scenarios) / scenarios);
     const chosen = batch.slice(0, Math.max(0, room));
     if (chosen.length === 0) break;
-    const result = await runPoints(options, names, axes, chosen, level === 0);
+    const result = await runPoints(withProgressAfter(options, units.length), { registered, modules }, axes, chosen, level === 0);
     first ??= result;
     scenarios = Math.max(1, result.scenarios.length);
     units.push(...result.units);
@@ -110,20 +120,77 @@ export async function runTune(options: TuneOptions): Promise<TuneResult> {
   return { sweep, rounds, runs: ran.size * scenarios, gridRuns: gridSize(axes) * scenarios };
 }
 
+/** A strategy module to tune: its path and the strategy it exports, by its label. */
+interface TunedModule {
+  path: string;
+  strategy: Strategy;
+}
+
+/**
+ * Loads the strategy modules to tune, labelled after their file as `run --strategy-module` labels
+ * them; a module's `tunable` ranges are checked as a registered strategy's would be.
+ */
+async function loadTunedModules(paths: readonly string[]): Promise<Map<string, TunedModule>> {
+  const specs = paths.map((path) => moduleSpec(path, undefined, {}));
+  await loadStrategyModules(specs, '--strategy-module');
+  const modules = new Map<string, TunedModule>();
+  for (const spec of specs) {
+    const path = spec.source?.kind === 'module' ? spec.source.path : spec.label;
+    if (modules.has(spec.label)) throw new UsageError(`two strategy modules are labelled "${spec.label}" (a --strategy-module is named after its file)`);
+    const strategy = loadedStrategyModule(path);
+    const problem = tunableProblem(strategy.tunable);
+    if (problem !== undefined) throw new UsageError(`--strategy-module ${path}: its \`tunable\` ${problem}`);
+    modules.set(spec.label, { path, strategy });
+  }
+  return modules;
+}
+
+/** What is wrong with a module's `tunable` ranges, if anything (each a finite min ≤ max, step > 0). */
+function tunableProblem(tunable: unknown): string | undefined {
+  if (tunable === undefined) return undefined;
+  if (typeof tunable !== 'object' || tunable === null) return 'is not an object of ranges';
+  for (const [key, range] of Object.entries(tunable as Record<string, unknown>)) {
+    const r = range as Partial<TunableRange> | null;
+    const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+    if (r === null || !finite(r.min) || !finite(r.max) || !finite(r.step)) return `option ${key}: expects { min, max, step } numbers`;
+    if (r.min > r.max || r.step <= 0) return `option ${key}: expects min ≤ max and a step above 0`;
+  }
+  return undefined;
+}
+
+/**
+ * The options with their progress counted on from the `before` units earlier rounds ran: each round
+ * is a run of its own, and a progress line of "4/2 units" in the second would read as a fault.
+ */
+function withProgressAfter(options: TuneOptions, before: number): TuneOptions {
+  const onUnit = options.onUnit;
+  if (onUnit === undefined || before === 0) return options;
+  return { ...options, onUnit: (event) => onUnit({ ...event, index: event.index + before, total: event.total + before, done: event.done + before }) };
+}
+
 /** Runs `points` (and `full`, the first time) on every scenario: one run of the suite. */
-async function runPoints(options: TuneOptions, names: string[], axes: GridAxis[], points: GridPoint[], withFull: boolean): Promise<RunResult> {
-  const { strategies: _s, budget: _b, decision: _d, ...run } = options;
-  const specs = names.map((name) =>
-    specsForPoints(
-      getStrategy(name),
-      axes.filter((a) => a.strategy === name),
-      points.filter((p) => p.strategy === name),
-    ),
-  );
+async function runPoints(
+  options: TuneOptions,
+  tuned: { registered: string[]; modules: Map<string, TunedModule> },
+  axes: GridAxis[],
+  points: GridPoint[],
+  withFull: boolean,
+): Promise<RunResult> {
+  const { strategies: _s, modules: _m, budget: _b, decision: _d, ...run } = options;
+  const own = (name: string) => ({ axes: axes.filter((a) => a.strategy === name), points: points.filter((p) => p.strategy === name) });
+  const specs = [
+    ...tuned.registered.map((name) => specsForPoints(getStrategy(name), own(name).axes, own(name).points)),
+    ...[...tuned.modules.keys()].map((label) => specsForExternalPoints(label, own(label).axes, own(label).points)),
+  ];
   const reference: StrategySpec[] = withFull ? [{ label: REFERENCE, strategy: REFERENCE, options: {} }] : [];
+  const modulePaths = [...tuned.modules.values()].map((m) => m.path);
   return runSuite({
     ...run,
-    overrides: { ...options.overrides, strategies: [...(withFull ? [REFERENCE] : []), ...names] },
+    overrides: {
+      ...options.overrides,
+      strategies: [...(withFull ? [REFERENCE] : []), ...tuned.registered],
+      ...(modulePaths.length > 0 ? { strategyModules: modulePaths } : {}),
+    },
     specsOf: (scenario) => [...reference, ...specs.flatMap((of) => of(scenario))],
   });
 }

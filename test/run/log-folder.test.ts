@@ -44,13 +44,17 @@ describe('a folder of logs named to run', () => {
     expect(note).toMatch(/probes: generate {5}# logs hold no probes/);
   });
 
-  it('gets generated probes under a scenario file that names the folder without probes:', async () => {
+  it('gets generated probes and every log at any depth under a scenario file that names the folder without probes:', async () => {
     const dir = logFolder();
     const scenario = join(dir, '..', `${dir.split('/').pop()}.yaml`);
     writeFileSync(scenario, `name: mine\ntranscript: ${dir.split('/').pop()}/\nwindow: 100000\nstrategies: [full]\n`);
     const [prepared] = await prepareScenarios([scenario]);
     expect(prepared?.scenario.probesGenerate).toEqual({});
-    // A scenario's `transcript:` folder is read one level deep, as before: the top-level log.
-    expect(prepared?.logs?.length).toBe(1);
+    // A scenario's `transcript:` folder reads the same logs as the folder named on the command line.
+    expect(prepared?.logs?.map((log) => log.file.slice(dir.length + 1))).toEqual([
+      'coverage-test-fix.jsonl',
+      'nested/codex-session.jsonl',
+      'nested/stop-hook.jsonl',
+    ]);
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import nock from 'nock';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { tempDir } from '../helpers/temp.js';
 import { runTune, tunableAxes } from '../../src/sweep/tune.js';
 import { runSweep } from '../../src/sweep/run.js';
 import type { Recommendation } from '../../src/metrics/recommendation.js';
@@ -40,4 +43,34 @@ describe('ctxbench tune', () => {
     const again = await runTune({ scenarios: [LOG], strategies: ['gatekeeper'], overrides: OVERRIDES });
     expect(again.rounds).toEqual(tune.rounds);
   }, 300_000);
+
+  it("tunes a strategy module of one's own by its tunable options, with progress counted on across rounds", async () => {
+    const module = resolve('examples/js-policy/masking.mjs');
+    const events: { done: number; total: number }[] = [];
+    const tune = await runTune({
+      scenarios: [LOG],
+      modules: [module],
+      overrides: { window: 60_000 },
+      onUnit: (event) => events.push({ done: event.done, total: event.total }),
+    });
+    expect(tune.sweep.points.every((p) => p.strategy === 'masking' || p.strategy === 'full')).toBe(true);
+    expect(tune.sweep.points.filter((p) => p.strategy === 'masking').length).toBe(tune.runs);
+    expect(tune.rounds.length).toBeGreaterThan(1);
+    expect(tune.sweep.recommendation.strategy).toBe('masking');
+    // A later round's units count on from the earlier rounds' (never "4/2 units").
+    for (const e of events) expect(e.done).toBeLessThanOrEqual(e.total);
+    expect(events.at(-1)?.done).toBe(tune.runs + 1);
+  }, 300_000);
+
+  it('refuses a strategy module whose tunable ranges are not ranges, naming the module and option', async () => {
+    const dir = tempDir();
+    const module = join(dir, 'bad-range.mjs');
+    writeFileSync(
+      module,
+      "export default { name: 'bad', options: (raw) => ({ ok: true, value: raw }), tunable: { keep: { min: 5, max: 1, step: 1 } }, init: () => ({}), prepare: () => [] };\n",
+    );
+    await expect(runTune({ scenarios: [LOG], modules: [module], overrides: OVERRIDES })).rejects.toThrow(
+      /bad-range\.mjs: its `tunable` option keep: expects min ≤ max/,
+    );
+  });
 });

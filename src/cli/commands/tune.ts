@@ -17,6 +17,7 @@ import type { ReportFile } from '../../report/types.js';
 
 interface TuneFlags extends ScenarioFlags, DecisionFlags {
   strategies?: string[];
+  strategyModule?: string[];
   budget?: number;
   out: string;
   quiet?: boolean;
@@ -33,6 +34,11 @@ export function register(program: Command): void {
     )
     .argument('<paths...>', 'logs (any format import reads), folders of logs, or scenario files')
     .option('--strategies <names>', 'the strategies to tune (default: every one that declares tunable options; see ctxbench strategies)', parseList)
+    .option(
+      '--strategy-module <path>',
+      'a strategy module of your own to tune by its tunable options (repeatable; docs/strategy-api.md): beside --strategies, else alone',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
     .option('--budget <n>', 'most point runs (a setting on one scenario) to spend (default: a third of the full grid)', parsePositiveInt('--budget'))
     .option('--require-floor', 'exit 1 when no setting meets the recall floor')
     .option('-o, --out <dir>', 'output folder', 'reports/tune')
@@ -41,6 +47,7 @@ export function register(program: Command): void {
   addExamples(command, [
     ['ctxbench tune ~/.claude/projects/p/ --window 100000', 'every tunable strategy on a folder of your own logs'],
     ['ctxbench tune log.jsonl --strategies codex-rebuild,observation-masking --budget 12', 'two strategies, twelve runs at most'],
+    ['ctxbench tune log.jsonl --strategy-module ./my-policy.mjs', "your own strategy module's tunable options"],
   ]);
 }
 
@@ -53,6 +60,7 @@ async function tuneCommand(paths: string[], flags: TuneFlags): Promise<void> {
   const tune = await runTune({
     scenarios: paths.map((path) => resolve(path)),
     ...(flags.strategies !== undefined ? { strategies: flags.strategies } : {}),
+    ...(flags.strategyModule !== undefined ? { modules: flags.strategyModule.map((path) => resolve(path)) } : {}),
     ...(flags.budget !== undefined ? { budget: flags.budget } : {}),
     decision: decisionOf(flags),
     mode: 'mock',
