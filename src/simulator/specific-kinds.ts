@@ -26,12 +26,21 @@ const MIN_IDENTIFIER_CHARS = 4;
 
 /**
  * The text of a tool call in which specifics are counted: its argument values, not its keys
- * (`file_path`, `old_string` are the tool's schema, which no summary is expected to repeat).
+ * (`file_path`, `old_string` are the tool's schema, which no summary is expected to repeat) — at
+ * any depth: a `TodoWrite` list or a `MultiEdit` edit list is values under keys (`activeForm`,
+ * `new_string`), and written out as JSON those keys read as identifiers named in every call (128
+ * times in one history), which the fit then learnt to keep.
  */
 export function callArgumentText(call: { name: string; args: Record<string, unknown> }): string {
-  return Object.values(call.args)
-    .map((value) => (typeof value === 'string' ? value : JSON.stringify(value)))
-    .join('\n');
+  return leafValues(call.args).join('\n');
+}
+
+function leafValues(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value === 'number' || typeof value === 'boolean') return [String(value)];
+  if (Array.isArray(value)) return value.flatMap(leafValues);
+  if (typeof value === 'object' && value !== null) return Object.values(value).flatMap(leafValues);
+  return [];
 }
 
 export type SpecificSets = Record<SpecificKind, Set<string>>;

@@ -6,7 +6,9 @@ import { median } from '../../src/stats.js';
 /**
  * Two real Codex 0.57 rollouts with 13 freeform `apply_patch` calls each and shell outputs past
  * Codex's 10 KiB cap (fixtures/real/codex-patches). Counted as JSON arguments and whole outputs
- * they read 8.6 % high (median; p95 16 %); as the model saw them, 2.8 % (p95 7.2 %).
+ * they read 8.6 % high (median; p95 16 %); as the model saw them, 2.8 % (p95 7.2 %). Their shell
+ * outputs as structured text (Codex re-serializes them for a freeform apply_patch:
+ * shared/codex-structured.ts), not the JSON the rollout keeps: moonmind-019a7fa9 +3.8 % → −1.8 %.
  */
 const FILES = [
   ...['moonmind-019a7ae6', 'moonmind-019a7fa9'].map((name) => `fixtures/real/codex-patches/${name}.jsonl`),
@@ -25,6 +27,17 @@ describe('fidelity of the Codex rollouts (with the apply_patch ones)', () => {
     expect(codex?.steps).toBe(201);
     expect(codex?.offset?.medianAbs).toBeLessThan(0.03);
     expect(codex?.offset?.p95Abs).toBeLessThan(0.08);
+  });
+});
+
+describe('each Codex rollout within the per-log target', () => {
+  it('holds every file within 3 % median and 8 % p95 (the apply_patch rollouts read −1.8 %, p95 2.8 % and 3.8 %; +2.5 % and +3.8 % with outputs counted as JSON)', () => {
+    for (const file of report.files) {
+      const errors = file.compared.map((s) => s.offsetError);
+      const sorted = errors.map(Math.abs).sort((a, b) => a - b);
+      expect(Math.abs(median(errors)), file.file).toBeLessThan(0.03);
+      expect(sorted[Math.ceil(0.95 * sorted.length) - 1], file.file).toBeLessThan(0.08);
+    }
   });
 });
 

@@ -15,6 +15,13 @@ describe('the three kinds of specifics', () => {
     expect(callArgumentText({ name: 'Edit', args: { file_path: 'src/x.ts', old_string: 'a', replace_all: false } })).toBe('src/x.ts\na\nfalse');
   });
 
+  it('counts the values of nested arguments, not their keys (a TodoWrite list, MultiEdit edits)', () => {
+    const todo = { name: 'TodoWrite', args: { todos: [{ content: 'Fix parseLine', status: 'in_progress', activeForm: 'Fixing parseLine' }] } };
+    expect(callArgumentText(todo)).toBe('Fix parseLine\nin_progress\nFixing parseLine');
+    const edits = { name: 'MultiEdit', args: { file_path: 'a.ts', edits: [{ old_string: 'x', new_string: 'y' }] } };
+    expect([...extractSpecifics(callArgumentText(edits)).identifiers]).toEqual([]);
+  });
+
   it('measures survival as the share of distinct source specifics the summary repeats', () => {
     const survival = measureSurvival('src/a.ts src/b.ts src/a.ts 1234 5678 fooBar', 'Changed src/a.ts; 1234 stays; foo bar');
     expect(survival).toEqual({

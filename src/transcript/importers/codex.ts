@@ -6,6 +6,7 @@ import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builde
 import { parseHeadObjects, readJsonLines } from './shared/lines.js';
 import { normalizeTime } from './shared/validate.js';
 import { parseCodexLine, type CodexRecord } from './shared/codex-records.js';
+import { withStructuredShellOutputs } from './shared/codex-structured.js';
 import { withDerivedTasks } from '../tasks/derive.js';
 
 interface Step {
@@ -48,7 +49,8 @@ export const codex: Importer = {
       builder.attempt(() => applyRecord(builder, state, parseCodexLine(file, line, value), line, normalizeTime(value.timestamp)));
     }
     if (state.pendingUsage !== undefined) builder.countUnknown('token_count without a call');
-    return withDerivedTasks(builder.build({ id: state.sessionId ?? basename(file, '.jsonl'), model: state.firstModel, contextWindow: state.contextWindow }));
+    const built = builder.build({ id: state.sessionId ?? basename(file, '.jsonl'), model: state.firstModel, contextWindow: state.contextWindow });
+    return withDerivedTasks(withStructuredShellOutputs(built));
   },
 };
 

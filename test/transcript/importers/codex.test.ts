@@ -94,6 +94,27 @@ describe('codex importer', () => {
   });
 });
 
+describe('codex importer: shell outputs as the model got them', () => {
+  const shellOutput = JSON.stringify({ output: 'a\r\n  b\n', metadata: { exit_code: 1, duration_seconds: 0.0 } });
+  const shell = (id: string): Record<string, unknown> =>
+    codexLine('response_item', { type: 'function_call', name: 'shell', arguments: '{"command":["ls"]}', call_id: id });
+  const output = (id: string, text: string): Record<string, unknown> => codexLine('response_item', { type: 'function_call_output', call_id: id, output: text });
+  const patch = codexLine('response_item', { type: 'custom_tool_call', name: 'apply_patch', input: '*** Begin Patch', call_id: 'p1' });
+
+  it('re-serializes a shell output as structured text in a rollout with the freeform apply_patch, as Codex does for the model', async () => {
+    const transcript = await importText(
+      jsonl(user('go'), shell('s1'), output('s1', shellOutput), patch, output('p1', 'Done'), shell('s2'), output('s2', '{"output":"cut')),
+    );
+    const tools = messagesOf(transcript).filter((m) => m.role === 'tool');
+    expect(tools.map((m) => m.text)).toEqual(['Exit code: 1\nWall time: 0 seconds\nOutput:\na\r\n  b\n', 'Done', '{"output":"cut']);
+  });
+
+  it('keeps the JSON where apply_patch is not freeform (Codex 0.39 sends it so, and is billed for it)', async () => {
+    const transcript = await importText(jsonl(user('go'), shell('s1'), output('s1', shellOutput)));
+    expect(messagesOf(transcript).find((m) => m.role === 'tool')?.text).toBe(shellOutput);
+  });
+});
+
 describe('codex importer on the real apply_patch rollouts (fixtures/real/codex-patches)', () => {
   const ROLLOUTS = ['moonmind-019a7ae6', 'moonmind-019a7fa9'].map((name) => `fixtures/real/codex-patches/${name}.jsonl`);
 
