@@ -19,8 +19,11 @@ export interface RunMemoOptions {
 }
 
 let owner: MemoOwner | undefined;
-/** Run-owned memos, each emptied when the store is dropped; `bounded`: a text memo held to its share of the budget. */
-const dropHooks: { drop: () => void; bounded: boolean }[] = [];
+/**
+ * Run-owned memos, each emptied when the store is dropped; `bounded`: a text memo held to its share
+ * of the budget; `perLog`: kept when a corpus unit empties the memos between logs (`runLogMemo`).
+ */
+const dropHooks: { drop: () => void; bounded: boolean; perLog?: boolean }[] = [];
 
 /**
  * Each text memo's share of the budget, in millions of characters: the bounds the memos had when
@@ -77,7 +80,7 @@ export function openRunMemos(options: RunMemoOptions = {}): () => void {
  */
 export function emptyRunMemos(): void {
   if (owner === undefined) return;
-  for (const hook of dropHooks) if (!hook.bounded) hook.drop();
+  for (const hook of dropHooks) if (!hook.bounded && hook.perLog !== true) hook.drop();
 }
 
 /**
@@ -126,7 +129,7 @@ export function memosEnabled(): boolean {
  * A value owned by the run (a map, a memo): made on first use while a run with memos is open,
  * dropped with the store. `undefined` when memos are off.
  */
-export function runOwned<T>(create: () => T, bounded = false): () => T | undefined {
+export function runOwned<T>(create: () => T, bounded = false, perLog = false): () => T | undefined {
   let value: T | undefined;
   let made = false;
   dropHooks.push({
@@ -135,6 +138,7 @@ export function runOwned<T>(create: () => T, bounded = false): () => T | undefin
       made = false;
     },
     bounded,
+    perLog,
   });
   return () => {
     if (owner?.enabled !== true) return undefined;
@@ -179,7 +183,20 @@ interface ObjectMemo<K extends WeakKey, V> {
 
 /** A per-object memo owned by the run: a WeakMap while memos are on, empty (nothing kept) when off. */
 export function runWeakMap<K extends WeakKey, V>(): ObjectMemo<K, V> {
-  const map = runOwned(() => new WeakMap<K, V>());
+  return objectMemo(runOwned(() => new WeakMap<K, V>()));
+}
+
+/**
+ * A per-object memo of what every strategy over a log computes again from the log's own objects
+ * (its transcript, its probe set), each value small beside the log: unlike `runWeakMap` it is kept
+ * when a corpus unit empties the memos between logs (`emptyRunMemos`), so the next strategy over
+ * the log finds it. Its keys are never a context's messages (a strategy makes new ones each step).
+ */
+export function runLogMemo<K extends WeakKey, V>(): ObjectMemo<K, V> {
+  return objectMemo(runOwned(() => new WeakMap<K, V>(), false, true));
+}
+
+function objectMemo<K extends WeakKey, V>(map: () => WeakMap<K, V> | undefined): ObjectMemo<K, V> {
   return {
     get: (key) => map()?.get(key),
     set: (key, value) => void map()?.set(key, value),

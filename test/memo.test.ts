@@ -6,6 +6,7 @@ import {
   memosEnabled,
   openRunMemos,
   runTextMemo,
+  runLogMemo,
   runWeakMap,
   scaleTextMemos,
   textMemosHold,
@@ -106,6 +107,23 @@ describe('memos owned by the run', () => {
     });
     expect(computed()).toBe(1);
     emptyRunMemos();
+  });
+
+  it('keep the per-log memos when emptied between logs, and drop them with the store', async () => {
+    const perLog = runLogMemo<object, number>();
+    const perObject = runWeakMap<object, number>();
+    const log = {};
+    await withRunMemos({}, async () => {
+      perLog.set(log, 1);
+      perObject.set(log, 1);
+      emptyRunMemos();
+      expect([perLog.get(log), perObject.has(log)]).toEqual([1, false]);
+    });
+    expect(perLog.has(log)).toBe(false);
+    await withRunMemos({ enabled: false }, async () => {
+      perLog.set(log, 2);
+      expect(perLog.has(log)).toBe(false);
+    });
   });
 
   it('hold the text memos to a smaller share of the budget when asked (a corpus larger than they hold), and say which corpora they hold', async () => {

@@ -54,7 +54,7 @@ export async function benchCorpus(log: (line: string) => void, into: Record<stri
         bound: 'max',
         target: TARGETS.resultMiB,
         unit: 'MiB',
-        note: 'holds every step; issue 37 moves them to steps.csv and Parquet',
+        note: "a corpus's units summary-only; their steps are in steps.csv and steps.parquet",
       },
       { name: `${name}: index.html`, value: html, bound: 'max', target: TARGETS.htmlMiB, unit: 'MiB', note: 'aggregate views and a per-log drill-down' },
     ];

@@ -1,3 +1,4 @@
+import { isStoredSummaryOnly } from './measures.js';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
 import type { RunResult } from '../metrics/types.js';
@@ -47,7 +48,8 @@ const comparableShape = z.looseObject({
 export function assertComparable(result: RunResult, file: string): void {
   parseInput(comparableShape, result, { file, what: 'cannot be compared' });
   result.units.forEach((unit, i) => {
-    if (unit.steps.length > 0 || unit.summary.steps_completed === 0) return;
+    // A corpus's unit stored summary-only (result schema 2) is compared by log (measures.ts).
+    if (unit.steps.length > 0 || unit.summary.steps_completed === 0 || isStoredSummaryOnly(unit)) return;
     throw new InputError(
       { file, field: `units.${i}.steps` },
       `cannot be compared: ${unit.scenario} × ${unit.strategy} completed ${unit.summary.steps_completed} steps but lists none`,

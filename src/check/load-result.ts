@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
-import { RESULT_SCHEMA_VERSION, type RunResult } from '../metrics/types.js';
+import { READABLE_SCHEMA_VERSIONS, type RunResult } from '../metrics/types.js';
 import { parseInput } from '../validate.js';
 
 /**
@@ -47,10 +47,10 @@ function parseResultText(text: string, file: string): RunResult {
     throw new InputError({ file }, `not a JSON result: ${(error as Error).message}`);
   }
   const version = (data as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (typeof version === 'number' && version !== RESULT_SCHEMA_VERSION) {
+  if (typeof version === 'number' && !READABLE_SCHEMA_VERSIONS.includes(version)) {
     throw new InputError(
       { file, field: 'schemaVersion' },
-      `was written with result schema ${version}; this ctxbench reads schema ${RESULT_SCHEMA_VERSION}: run it again with this version`,
+      `was written with result schema ${version}; this ctxbench reads schema ${READABLE_SCHEMA_VERSIONS.join(' and ')}: run it again with this version`,
     );
   }
   parseInput(resultShape, data, { file, what: 'not a ctxbench result' });

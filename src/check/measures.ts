@@ -1,4 +1,5 @@
-import type { UnitResult } from '../metrics/types.js';
+import type { LogSummary, UnitResult } from '../metrics/types.js';
+import { isCorpus } from '../metrics/corpus.js';
 import type { StepRecord } from '../metrics/run-events.js';
 import { curveRetention } from '../probes/aggregate.js';
 
@@ -24,11 +25,36 @@ export interface StepPair {
  * (its own rule) is not read as a saving, nor surviving longer as a cost.
  */
 export function pairTokens(baseline: UnitResult, current: UnitResult): PairedMeasure<StepPair> {
+  if (isStoredSummaryOnly(baseline) || isStoredSummaryOnly(current)) return pairLogs(baseline, current, (log) => log.summary.total_tokens);
   return pairSteps(baseline, current, stepCost);
+}
+
+/** A unit whose result stores it summary-only (a corpus's, result schema 2): its steps and answers are not in it. */
+export function isStoredSummaryOnly(unit: UnitResult): boolean {
+  return isCorpus([unit]) && unit.steps.length === 0 && unit.summary.steps_completed > 0;
+}
+
+/**
+ * A measure of units stored summary-only, paired by log instead of by step: the logs both runs
+ * completed without a crash (a log either crashed on is the crash rule's), each log's `value` in
+ * both. Over a corpus the log is the natural sample (its steps are not independent).
+ */
+function pairLogs(baseline: UnitResult, current: UnitResult, value: (log: LogSummary) => number | null): PairedMeasure<StepPair> {
+  const before = new Map((baseline.logs ?? []).map((log) => [log.id, log]));
+  const pairs: StepPair[] = [];
+  for (const log of current.logs ?? []) {
+    const then = before.get(log.id);
+    if (then === undefined || then.summary.crashed || log.summary.crashed) continue;
+    const b = value(then);
+    const c = value(log);
+    if (b !== null && c !== null) pairs.push({ baseline: b, current: c });
+  }
+  return { pairs, statistic: changeInPercent };
 }
 
 /** Cost in USD (StepRecord.costUsd, net of prompt cache), paired by step as tokens are; no pairs when either run is unpriced. */
 export function pairCost(baseline: UnitResult, current: UnitResult): PairedMeasure<StepPair> {
+  if (isStoredSummaryOnly(baseline) || isStoredSummaryOnly(current)) return pairLogs(baseline, current, (log) => log.summary.cost_usd);
   return pairSteps(baseline, current, (step) => step.costUsd);
 }
 
@@ -44,18 +70,18 @@ function pairSteps(baseline: UnitResult, current: UnitResult, value: (step: Step
     const now = value(step);
     if (step.status === 'ok' && cost !== undefined && now !== undefined) pairs.push({ baseline: cost, current: now });
   }
-  return {
-    pairs,
-    statistic(drawn) {
-      let b = 0;
-      let c = 0;
-      for (const pair of drawn) {
-        b += pair.baseline;
-        c += pair.current;
-      }
-      return b === 0 ? null : 100 * (c / b - 1);
-    },
-  };
+  return { pairs, statistic: changeInPercent };
+}
+
+/** 100 × (Σ current / Σ baseline − 1); null when the baseline sums to 0. */
+function changeInPercent(drawn: readonly StepPair[]): number | null {
+  let b = 0;
+  let c = 0;
+  for (const pair of drawn) {
+    b += pair.baseline;
+    c += pair.current;
+  }
+  return b === 0 ? null : 100 * (c / b - 1);
 }
 
 function stepCost(step: StepRecord): number {
@@ -76,9 +102,10 @@ export interface RecallPair {
  * Over all probes of both, this is exactly the change of the summary's `answer_recall`.
  */
 export function pairRecall(baseline: UnitResult, current: UnitResult): PairedMeasure<RecallPair> {
-  const before = tallyAnswers(baseline);
+  const summaryOnly = isStoredSummaryOnly(baseline) || isStoredSummaryOnly(current);
+  const before = summaryOnly ? tallyLogs(baseline) : tallyAnswers(baseline);
   const pairs: RecallPair[] = [];
-  for (const [id, now] of tallyAnswers(current)) {
+  for (const [id, now] of summaryOnly ? tallyLogs(current) : tallyAnswers(current)) {
     const then = before.get(id);
     if (then !== undefined) pairs.push({ baselineCorrect: then.correct, baselineAsked: then.asked, currentCorrect: now.correct, currentAsked: now.asked });
   }
@@ -110,6 +137,16 @@ function tallyAnswers(unit: UnitResult): Map<string, { correct: number; asked: n
     if (answer.correct) entry.correct += 1;
     tally.set(answer.probeId, entry);
   }
+  return tally;
+}
+
+/**
+ * Answer recall of a unit stored summary-only, by log (its answers are in probes.csv, not in the
+ * result): each log that answered weighs one, its recall the share of one ask.
+ */
+function tallyLogs(unit: UnitResult): Map<string, { correct: number; asked: number }> {
+  const tally = new Map<string, { correct: number; asked: number }>();
+  for (const log of unit.logs ?? []) if (log.summary.answer_recall !== null) tally.set(log.id, { correct: log.summary.answer_recall, asked: 1 });
   return tally;
 }
 

@@ -24,6 +24,7 @@ export const KNOWN_OUT_FILES: readonly string[] = [
   'index.html',
   'summary.csv',
   'steps.csv',
+  'steps.parquet',
   'events.csv',
   'probes.csv',
   'needed.csv',

@@ -4,7 +4,16 @@ import type { RunEvent, StepRecord } from './run-events.js';
 import type { ProbeKind } from '../transcript/types.js';
 import type { Recommendation } from './recommendation.js';
 
-export const RESULT_SCHEMA_VERSION = 1;
+/**
+ * 2: a corpus's units (metrics/corpus.ts) are stored summary-only (metrics/summary-only.ts); their
+ * steps are in `steps.csv` and `steps.parquet`, their events, answers and needed uses in the other
+ * CSVs beside it. 1: every unit whole (still read: a version-1 result is a version-2 one whose
+ * units are all whole).
+ */
+export const RESULT_SCHEMA_VERSION = 2;
+
+/** The result schema versions this ctxbench reads. */
+export const READABLE_SCHEMA_VERSIONS: readonly number[] = [1, RESULT_SCHEMA_VERSION];
 
 /** One row of `summary.csv` (DESIGN.md §8, "The summary contract"); `null` = not measured. */
 export interface SummaryRow {
@@ -289,6 +298,11 @@ export interface UnitResult {
    * log's id (`<log id>/<probe id>`).
    */
   logs?: LogSummary[];
+  /**
+   * A unit stored summary-only (a corpus's, metrics/summary-only.ts): its span on the virtual
+   * clock in ms, the last step's or event's time, which its dropped steps and events held.
+   */
+  spanMs?: number;
 }
 
 /** One log of a unit over several logs. */
@@ -354,7 +368,7 @@ export interface ShardInfo {
 
 /** The versioned, deterministic result of a run (`result.json`). No wall-clock times inside. */
 export interface RunResult {
-  schemaVersion: typeof RESULT_SCHEMA_VERSION;
+  schemaVersion: typeof RESULT_SCHEMA_VERSION | 1;
   tool: { name: 'ctxbench'; version: string };
   seed: number;
   mode: ProviderMode;

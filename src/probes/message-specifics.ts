@@ -1,4 +1,4 @@
-import { runWeakMap } from '../memo.js';
+import { runLogMemo } from '../memo.js';
 import type { MessageEvent } from '../transcript/types.js';
 import { messageText } from './context-text.js';
 import { SEPARATOR } from './retention.js';
@@ -93,7 +93,7 @@ function numberIndexOf(values: readonly SpecificValue[]): { byValue: Map<string,
   return index;
 }
 
-const numberIndexes = runWeakMap<readonly SpecificValue[], { byValue: Map<string, number>; longest: number }>();
+const numberIndexes = runLogMemo<readonly SpecificValue[], { byValue: Map<string, number>; longest: number }>();
 
 const isDigitCode = (code: number): boolean => code >= 48 && code <= 57;
 
@@ -134,9 +134,13 @@ interface SpecificValue {
   value: string;
 }
 
-/** Per specifics, per message object: the indexes (in `valuesOf`) of the values the message holds. */
-const foundMemo = runWeakMap<Specifics, WeakMap<MessageEvent, readonly number[]>>();
-const valuesMemo = runWeakMap<Specifics, readonly SpecificValue[]>();
+/**
+ * Per specifics, per message object: the indexes (in `valuesOf`) of the values the message holds.
+ * Kept across a corpus's logs (`runLogMemo`): every strategy over a log asks about its messages again,
+ * and a message's entry (a few indexes) goes with the message.
+ */
+const foundMemo = runLogMemo<Specifics, WeakMap<MessageEvent, readonly number[]>>();
+const valuesMemo = runLogMemo<Specifics, readonly SpecificValue[]>();
 
 function valuesOf(specifics: Specifics): readonly SpecificValue[] {
   let values = valuesMemo.get(specifics);

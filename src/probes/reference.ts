@@ -1,4 +1,4 @@
-import { runWeakMap } from '../memo.js';
+import { runLogMemo } from '../memo.js';
 import type { ContextMessage, Probe } from '../transcript/types.js';
 import type { Tokenizer } from '../tokens/types.js';
 import { READER_ANSWER_TOKENS } from '../simulator/model.js';
@@ -19,7 +19,8 @@ import { gradeAnswer } from './grade.js';
 
 export type ReferenceMode = 'simulated' | 'provider';
 
-const memo = runWeakMap<object, Map<string, boolean>>();
+// Per probe set: every strategy over a log shares it, kept across a corpus's logs (a flag per probe and step).
+const memo = runLogMemo<object, Map<string, boolean>>();
 
 /** Whether the reader answers `probe` correctly from `fullContext` (full's context at `step`). */
 export async function isValidAt(

@@ -3,7 +3,7 @@ import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'ope
 import type { ToolCall } from '../transcript/types.js';
 import type { CompletionRequest, CompletionResult, CompletionUsage, Failure, Provider, ProviderMode } from '../contracts/provider.js';
 import { emptyAnswer, readUsageCounts } from './answer-checks.js';
-import type { CallTagger } from '../simulator/call-tag.js';
+import { CALL_HEADER, type CallTagger } from '../simulator/call-tag.js';
 import type { SimFetch } from '../simulator/types.js';
 import { describeNetworkError } from './guard.js';
 import { classifyOpenAIError } from './classify-openai.js';
@@ -42,6 +42,10 @@ export class OpenAIProvider implements Provider {
   private readonly tagCall: CallTagger | undefined;
   private readonly timeoutMs: number | undefined;
   private readonly stop: AbortSignal | undefined;
+  /** Mocked mode: the simulator's transport, asked directly (`completeInProcess`). */
+  private readonly simulator: SimFetch | undefined;
+  /** Replies the simulator already gave that the SDK reads again (a failure), by call id. */
+  private readonly replies = new Map<string, { response: Response } | { thrown: unknown }>();
 
   constructor(options: OpenAIProviderOptions) {
     this.mode = options.mode;
@@ -50,6 +54,8 @@ export class OpenAIProvider implements Provider {
     this.tagCall = options.tagCall;
     this.timeoutMs = options.timeoutMs;
     this.stop = options.signal;
+    this.simulator = options.mode === 'mock' && options.tagCall !== undefined ? options.fetch : undefined;
+    const simulator = this.simulator;
     this.client = new OpenAI({
       apiKey: options.apiKey,
       baseURL: options.baseUrl,
@@ -59,7 +65,7 @@ export class OpenAIProvider implements Provider {
       // The simulator's transport when mocked; else the global fetch, looked up per call, so that
       // an HTTP interceptor installed after this client (a cassette, a test's nock) still sees it.
       // Live, a redirect to another host is refused (no-redirect.ts): the prompt never goes there.
-      fetch: options.fetch ?? fetchWithoutForeignRedirects(),
+      fetch: simulator !== undefined ? (input, init) => this.replayOr(simulator, input, init) : (options.fetch ?? fetchWithoutForeignRedirects()),
     });
   }
 
@@ -75,6 +81,10 @@ export class OpenAIProvider implements Provider {
     };
     const shape = { instruction: request.instruction !== undefined && request.instruction !== '' };
     const tag = this.tagCall?.(request, shape, canonical);
+    if (this.simulator !== undefined && tag !== undefined) {
+      const answered = await this.completeInProcess(this.simulator, tag);
+      if (answered !== undefined) return answered;
+    }
     // The body goes as JSON text encoded message by message (render-openai.ts `encodeOpenAIBody`,
     // the bytes `JSON.stringify` of the typed params would give): the SDK sends a string body with
     // a content type as is, and reads nothing of `params` but `stream`.
@@ -98,7 +108,45 @@ export class OpenAIProvider implements Provider {
       return readOpenAICompletion(completion);
     } catch (error) {
       return { ok: false, failure: bounds.failureOf(error, classifyOpenAIError) };
+    } finally {
+      if (tag !== undefined) this.replies.delete(tag[CALL_HEADER] ?? '');
     }
+  }
+
+  /**
+   * Mocked mode: the simulator's reply, asked for directly rather than through the SDK (whose
+   * request building, headers and logging were most of a mocked call). A 2xx reply is read as the
+   * SDK reads one (\`readLikeSdk\`); any other reply, or a connection error (a simulated timeout), is
+   * handed to the SDK to read (undefined: \`complete\` goes on through the SDK, whose fetch gives it
+   * back), so that failures are the errors a live run classifies. The simulator answers from the
+   * canonical request the call was registered with: no body is rendered for it.
+   */
+  private async completeInProcess(simulator: SimFetch, tag: Record<string, string>): Promise<CompletionResult | undefined> {
+    const id = tag[CALL_HEADER] ?? '';
+    let response: Response;
+    try {
+      response = await simulator(`${this.endpoint}/chat/completions`, { method: 'POST', headers: tag });
+    } catch (thrown) {
+      this.replies.set(id, { thrown });
+      return undefined;
+    }
+    if (!response.ok) {
+      this.replies.set(id, { response });
+      return undefined;
+    }
+    try {
+      return readOpenAICompletion(await readLikeSdk(response));
+    } catch (error) {
+      return { ok: false, failure: boundRequest(this.stop, this.timeoutMs).failureOf(error, classifyOpenAIError) };
+    }
+  }
+
+  /** The SDK's fetch in mocked mode: a reply the simulator already gave for this call, else the simulator. */
+  private replayOr(simulator: SimFetch, input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    const id = new Headers(init?.headers).get(CALL_HEADER);
+    const reply = id === null ? undefined : this.replies.get(id);
+    if (reply === undefined) return simulator(input, init);
+    return 'response' in reply ? Promise.resolve(reply.response) : Promise.reject(reply.thrown as Error);
   }
 
   /** `GET {baseUrl}/models`: authenticated, free, and served by most OpenAI-compatible servers. */
@@ -112,6 +160,19 @@ export class OpenAIProvider implements Provider {
       return failure.kind === 'network' ? { kind: 'network', message: describeNetworkError(error) } : failure;
     }
   }
+}
+
+/**
+ * A successful reply's body as the SDK makes it (openai/internal/parse.mjs \`defaultParseResponse\`):
+ * none for a 204 or an empty JSON body, parsed JSON for a JSON media type, else the text.
+ */
+async function readLikeSdk(response: Response): Promise<unknown> {
+  if (response.status === 204) return null;
+  const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim();
+  if (mediaType?.includes('application/json') === true || mediaType?.endsWith('+json') === true) {
+    return response.headers.get('content-length') === '0' ? undefined : ((await response.json()) as unknown);
+  }
+  return response.text();
 }
 
 /**

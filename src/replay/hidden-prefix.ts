@@ -1,4 +1,4 @@
-import { runWeakMap } from '../memo.js';
+import { runLogMemo } from '../memo.js';
 import type { CompactionEvent, Transcript, TranscriptEvent } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
 import type { Tokenizer } from '../tokens/types.js';
@@ -169,7 +169,8 @@ export function fitRestored(events: readonly TranscriptEvent[], hidden: HiddenPr
   });
 }
 
-const estimates = runWeakMap<Transcript, WeakMap<Tokenizer, Map<ProviderName, HiddenPrefix>>>();
+// Every strategy over a log reads the same estimate: kept across a corpus's logs (a few numbers each).
+const estimates = runLogMemo<Transcript, WeakMap<Tokenizer, Map<ProviderName, HiddenPrefix>>>();
 
 /** The scenario's `hiddenPrefix` setting resolved for one transcript. */
 export function resolveHiddenPrefix(setting: 'auto' | number, transcript: Transcript, tokenizer: Tokenizer, format: ProviderName): HiddenPrefix {

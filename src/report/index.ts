@@ -4,13 +4,14 @@ import { html } from './html.js';
 import { json, storedDetails, storedForm } from './json.js';
 import { junit } from './junit.js';
 import { md } from './md.js';
+import { parquet } from './parquet.js';
 import type { RunResult } from '../metrics/types.js';
 import { detailsOf, type ReportFile, type Reporter, type UnitDetails } from './types.js';
 
 export type { ReportFile, Reporter, UnitDetails } from './types.js';
 
 /** Every file reporter by name; a new format is one file in `src/report/` and one line here. */
-export const reporters = { json, csv, html, md, junit } satisfies Record<string, Reporter>;
+export const reporters = { json, csv, parquet, html, md, junit } satisfies Record<string, Reporter>;
 
 type ReporterName = keyof typeof reporters;
 

@@ -1,4 +1,6 @@
 import type { RunResult, UnitResult } from '../metrics/types.js';
+import { isCorpus } from '../metrics/corpus.js';
+import { summaryOnly } from '../metrics/summary-only.js';
 import { detailsOf, partedFile, type ReportFile, type Reporter, type UnitDetails } from './types.js';
 
 /** Fractional numbers keep this many decimals, so float noise never changes the bytes. */
@@ -10,8 +12,9 @@ const UNITS_MARK = '\u0000ctxbench-units\u0000';
 /**
  * `result.json`: the versioned result, keys in the order they were built, 2-space indent and a
  * trailing newline, so that two runs with the same seed give byte-identical files. In parts, one
- * per unit (the bytes are those of one `JSON.stringify` of the whole): a corpus of 500 logs ×
- * every strategy makes a file larger than V8's longest string.
+ * per unit (the bytes are those of one `JSON.stringify` of the whole). A corpus's units are stored
+ * summary-only (schema 2): a corpus of 500 logs × every strategy with every step made a file of
+ * hundreds of MB; its per-step detail is in `steps.csv` and `steps.parquet`.
  */
 export function renderJson(result: RunResult, details: UnitDetails = detailsOf(result)): ReportFile[] {
   const frame = escapeC1(`${JSON.stringify({ ...result, units: UNITS_MARK }, roundFractions, 2)}\n`);
@@ -24,12 +27,20 @@ export function renderJson(result: RunResult, details: UnitDetails = detailsOf(r
       for (let i = 0; i < details.count; i++) {
         // A unit sits two levels deep (the result's keys, then the array): four spaces more per line.
         // JSON strings hold no raw newline, so every newline is the layout's own.
-        const text = `    ${escapeC1(JSON.stringify(details.load(i), roundFractions, 2)).replace(/\n/g, '\n    ')}`;
+        const text = `    ${escapeC1(JSON.stringify(storedUnit(result.units[i] as UnitResult, details, i), roundFractions, 2)).replace(/\n/g, '\n    ')}`;
         yield i < details.count - 1 ? `${text},\n` : `${text}\n  ]`;
       }
       yield frame.slice(at + mark.length);
     }),
   ];
+}
+
+/**
+ * A unit as `result.json` (schema 2) stores it: a corpus's summary-only (its steps, events,
+ * answers and needed uses are in the CSVs and `steps.parquet`), any other whole.
+ */
+function storedUnit(own: UnitResult, details: UnitDetails, i: number): UnitResult {
+  return isCorpus([own]) ? summaryOnly(own) : details.load(i);
 }
 
 // DEL and the C1 controls: what this must match.

@@ -1,7 +1,7 @@
 import type { RunResult, ScenarioInfo, SummaryRow, UnitResult } from '../metrics/types.js';
 import { detailsOf, type ReportFile, type Reporter, type UnitDetails } from './types.js';
 import { SUMMARY_CONTRACT_COLUMNS } from '../metrics/columns.js';
-import { maxOf } from '../stats.js';
+import { spanOf } from '../metrics/summary-only.js';
 
 /**
  * Summary fields repeated as `<property>`s of each test case (the figures CI users look for): the
@@ -17,8 +17,8 @@ const PROPERTY_FIELDS = SUMMARY_CONTRACT_COLUMNS.filter((field) => !IN_CASE.has(
  * seconds, never wall time, so the file is deterministic.
  */
 export function renderJunit(result: RunResult, details: UnitDetails = detailsOf(result)): ReportFile[] {
-  // Each unit's span, read from its whole form one unit at a time (a corpus's units are summary-only).
-  const seconds = new Map(result.units.map((unit, i) => [unit, virtualSeconds(details.load(i))]));
+  // Each unit's span: a summary-only unit (a corpus's) carries it; a whole one's is read from its steps and events.
+  const seconds = new Map(result.units.map((unit, i) => [unit, spanOf(unit.spanMs !== undefined ? unit : details.load(i)) / 1000]));
   const secondsOf = (unit: UnitResult): number => seconds.get(unit) ?? 0;
   const suites = scenarioNames(result).map((name) =>
     renderSuite(
@@ -93,21 +93,6 @@ function describeCrash(unit: UnitResult): { type: string; message: string; body:
     `total tokens: ${unit.summary.total_tokens}`,
   ].join('\n');
   return { type: kind, message, body };
-}
-
-/** The unit's span on the virtual clock: its last step or event. */
-function virtualSeconds(unit: UnitResult): number {
-  const last = Math.max(
-    maxOf(
-      unit.steps.map((step) => step.atMs),
-      0,
-    ),
-    maxOf(
-      unit.events.map((event) => event.atMs),
-      0,
-    ),
-  );
-  return last / 1000;
 }
 
 function property(name: string, value: string): string {

@@ -13,6 +13,12 @@ export interface ReportFile {
    * `UnitDetails`, so no part outlives its writing.
    */
   parts?: Iterable<string>;
+  /**
+   * A binary file's bytes in chunks (`steps.parquet`), made as they are read; `contents` is then
+   * empty. Written as they are: what goes into a binary file was redacted before it was rendered
+   * (a run's journaled units, a read result passed through redact/result.ts).
+   */
+  bytes?: () => Iterable<Uint8Array>;
 }
 
 /** A report file given in parts (`parts` is called each time they are read); reading `contents` joins them. */

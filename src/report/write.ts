@@ -18,11 +18,12 @@ export interface WriteOptions {
  */
 export async function writeReportFiles(dir: string, files: readonly ReportFile[], options: WriteOptions = {}): Promise<string[]> {
   const root = resolve(dir);
-  const targets = files.map((file) => ({ path: targetPath(root, file.file), contents: file.parts ?? file.contents }));
+  const targets = files.map((file) => ({ path: targetPath(root, file.file), file }));
   const paths: string[] = [];
-  for (const target of targets) {
-    await writeFileAtomic(target.path, target.contents, options);
-    paths.push(target.path);
+  for (const { path, file } of targets) {
+    if (file.bytes !== undefined) await writeBytesAtomic(path, file.bytes());
+    else await writeFileAtomic(path, file.parts ?? file.contents, options);
+    paths.push(path);
   }
   return paths;
 }
@@ -39,6 +40,24 @@ export async function writeFileAtomic(path: string, contents: string | Iterable<
     try {
       for (const part of typeof contents === 'string' ? [contents] : contents)
         await handle.write(options.redact === false ? part : redactText(part), null, 'utf8');
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Writes a binary file atomically, chunk by chunk (temporary name, then rename). */
+async function writeBytesAtomic(path: string, chunks: Iterable<Uint8Array>): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    const handle = await open(temporary, 'w');
+    try {
+      for (const chunk of chunks) if (chunk.length > 0) await handle.write(chunk);
     } finally {
       await handle.close();
     }

@@ -1,4 +1,6 @@
-import type { RunResult, ShardInfo, UnitResult } from '../metrics/types.js';
+import { RESULT_SCHEMA_VERSION, type RunResult, type ShardInfo, type UnitResult } from '../metrics/types.js';
+import type { StepRecord } from '../metrics/run-events.js';
+import { isCorpus } from '../metrics/corpus.js';
 import type { PlannedUnit } from './plan.js';
 import type { StrategySpec } from '../strategies/types.js';
 import { applySavingVsFull } from '../metrics/summarize.js';
@@ -58,6 +60,11 @@ function describeSpec(spec: StrategySpec): string {
 export interface ShardFile {
   file: string;
   result: RunResult;
+  /**
+   * The steps of the shard's unit at `position` when its result stores it summary-only (a corpus's,
+   * result schema 2), read back from the shard's `steps.parquet`: the pairing with `full` needs them.
+   */
+  stepsOf?: (position: number) => readonly StepRecord[];
 }
 
 /**
@@ -74,21 +81,50 @@ export function mergeShards(files: readonly ShardFile[], decision?: DecisionOpti
   const reference = shards[0] as ShardInfo;
   files.forEach((file, i) => assertSameRun(first, file, reference, shards[i] as ShardInfo));
   assertEveryShard(files, shards);
-  const byIndex = new Map<number, UnitResult>();
-  files.forEach(({ file, result }, i) => {
+  const byIndex = new Map<number, { unit: UnitResult; steps: () => readonly StepRecord[] }>();
+  files.forEach(({ file, result, stepsOf }, i) => {
     (shards[i] as ShardInfo).units.forEach((planIndex, position) => {
       if (byIndex.has(planIndex)) throw new InputError({ file, field: 'shard.units' }, `unit ${planIndex} is also in another shard`);
       const unit = result.units[position];
       if (unit === undefined)
         throw new InputError({ file, field: 'units' }, `holds ${result.units.length} units but shard.units lists ${position + 1} or more`);
-      byIndex.set(planIndex, unit);
+      byIndex.set(planIndex, { unit, steps: () => (isCorpus([unit]) && stepsOf !== undefined ? stepsOf(position) : unit.steps) });
     });
   });
   const missing = range(reference.planned).filter((i) => !byIndex.has(i));
   if (missing.length > 0) throw new InputError({ file: first.file, field: 'shard' }, `units missing from every shard: ${missing.join(', ')}`);
   const { shard: _shard, ...rest } = first.result;
-  const units = applySavingVsFull(range(reference.planned).map((i) => byIndex.get(i) as UnitResult));
-  return { ...rest, units, recommendation: recommendRun(units, decision, rest.scenarios) };
+  const units = pairWithFull(range(reference.planned).map((i) => byIndex.get(i) as { unit: UnitResult; steps: () => readonly StepRecord[] }));
+  return {
+    ...rest,
+    ...(rest.schemaVersion !== RESULT_SCHEMA_VERSION ? { schemaVersion: RESULT_SCHEMA_VERSION } : {}),
+    units,
+    recommendation: recommendRun(units, decision, rest.scenarios),
+  };
+}
+
+/**
+ * `saving_vs_full`, `cost_vs_full` and their intervals over the merged units. A summary-only unit
+ * (a corpus's) is paired on its steps read back; its answers and needed uses are not in its result,
+ * but its recall and needed-recall intervals do not depend on `full`: the shard's are kept.
+ */
+function pairWithFull(units: readonly { unit: UnitResult; steps: () => readonly StepRecord[] }[]): UnitResult[] {
+  const paired = applySavingVsFull(units.map(({ unit, steps }) => ({ ...unit, steps: steps() as StepRecord[] })));
+  return units.map(({ unit }, i) => {
+    const summary = (paired[i] as UnitResult).summary;
+    if (!isCorpus([unit])) return { ...unit, summary };
+    const own = unit.summary;
+    return {
+      ...unit,
+      summary: {
+        ...summary,
+        answer_recall_ci_low: own.answer_recall_ci_low,
+        answer_recall_ci_high: own.answer_recall_ci_high,
+        needed_recall_ci_low: own.needed_recall_ci_low,
+        needed_recall_ci_high: own.needed_recall_ci_high,
+      },
+    };
+  });
 }
 
 function shardOf({ file, result }: ShardFile): ShardInfo {

@@ -182,7 +182,7 @@ const CASES: Case[] = [
     args: ['run', tiny, '--reports', 'json,pdf'],
     out: true,
     code: 2,
-    message: /unknown reporter "pdf"; known reporters: json, csv, html, md, junit/,
+    message: /unknown reporter "pdf"; known reporters: json, csv, parquet, html, md, junit/,
   },
   {
     name: '--out that is a file',

@@ -59,10 +59,10 @@ describe('ctxbench check', () => {
 
   it('exits 2 with the reason when the results cannot be compared', async () => {
     const other = join(dir, 'other-schema.json');
-    writeFileSync(other, readFileSync(baseline, 'utf8').replace('"schemaVersion": 1', '"schemaVersion": 2'));
+    writeFileSync(other, readFileSync(baseline, 'utf8').replace('"schemaVersion": 2', '"schemaVersion": 3'));
     const schema = await cli(['check', worse, '--baseline', other]);
     expect(schema.code).toBe(2);
-    expect(schema.stderr).toMatch(/other-schema\.json \(field schemaVersion\): was written with result schema 2; this ctxbench reads schema 1/);
+    expect(schema.stderr).toMatch(/other-schema\.json \(field schemaVersion\): was written with result schema 3; this ctxbench reads schema 1 and 2/);
     const missing = await cli(['check', worse, '--baseline', join(dir, 'nope.json')]);
     expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/nope\.json: cannot read result: ENOENT/) });
     writeFileSync(join(dir, 'bad.yaml'), 'maxTokenIncrease: [1]\n');

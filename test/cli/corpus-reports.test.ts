@@ -10,11 +10,13 @@ import { writeReportFiles } from '../../src/report/write.js';
 import { resultForWriting } from '../../src/redact/result.js';
 import { CORPUS_LOGS } from '../../src/metrics/corpus.js';
 import { JOURNAL_FILE } from '../../src/run/journal.js';
+import type { RunResult } from '../../src/metrics/types.js';
+import { cli } from '../helpers/cli.js';
 
 const REAL = fileURLToPath(new URL('../../fixtures/real/mini-swe-agent/', import.meta.url));
 
 /** A corpus just past `CORPUS_LOGS`: the two shortest real trajectories, alternately, each copy named apart. */
-function corpusScenario(): string {
+function corpusScenario(strategies = ['full', 'observation-masking']): string {
   const dir = tempDir();
   mkdirSync(join(dir, 'logs'));
   const sources = ['django__django-11163.traj.json', 'django__django-10999.traj.json'];
@@ -23,7 +25,7 @@ function corpusScenario(): string {
     copyFileSync(join(REAL, name), join(dir, 'logs', `${String(i).padStart(2, '0')}-${name}`));
   }
   const scenario = join(dir, 'corpus.yaml');
-  writeFileSync(scenario, 'name: corpus\ntranscript: logs\nprobes: generate\nstrategies: [full, observation-masking]\n');
+  writeFileSync(scenario, `name: corpus\ntranscript: logs\nprobes: generate\nstrategies: [${strategies.join(', ')}]\n`);
   return scenario;
 }
 
@@ -50,5 +52,48 @@ describe('the reports of a corpus run', () => {
     expect(readdirSync(streamed).sort()).toEqual(['.ctxbench-out', ...files]);
     expect(readFileSync(join(whole, 'steps.csv'), 'utf8').split('\n').length).toBeGreaterThan(300);
     for (const file of files) expect({ file, same: readFileSync(join(streamed, file)).equals(readFileSync(join(whole, file))) }).toEqual({ file, same: true });
-  });
+    // Two runs of a 26-log corpus: past the default minute on a loaded machine.
+  }, 300_000);
+});
+
+describe('a corpus run sharded four ways', () => {
+  it('stores its units summary-only, and merges into the bytes of the unsharded run', async () => {
+    const scenario = corpusScenario(['full', 'observation-masking', 'rolling-window', 'tiered-truncation']);
+    const whole = tempDir();
+    expect((await cli(['run', scenario, '--out', whole, '--quiet', '--workers', '1'])).code).toBe(0);
+    const stored = JSON.parse(readFileSync(join(whole, 'result.json'), 'utf8')) as RunResult;
+    expect(stored.schemaVersion).toBe(2);
+    expect(stored.units.map((unit) => [unit.steps.length, unit.probes?.answers.length, unit.spanMs! > 0])).toEqual(stored.units.map(() => [0, 0, true]));
+    const shards: string[] = [];
+    for (const i of [1, 2, 3, 4]) {
+      const out = tempDir();
+      expect((await cli(['run', scenario, '--out', out, '--shard', `${i}/4`, '--quiet', '--workers', '1'])).code).toBe(0);
+      shards.push(join(out, 'result.json'));
+    }
+    const merged = tempDir();
+    expect((await cli(['merge', ...shards.reverse(), '-o', merged, '--quiet'])).code).toBe(0);
+    // The pairing with full crossed shards (full ran in shard 1): it was made on the steps read back from steps.parquet.
+    const joined = JSON.parse(readFileSync(join(merged, 'result.json'), 'utf8')) as RunResult;
+    expect(joined.units.every((unit) => unit.summary.saving_vs_full !== null && unit.summary.saving_ci_low !== null)).toBe(true);
+    for (const file of [
+      'result.json',
+      'summary.csv',
+      'steps.csv',
+      'steps.parquet',
+      'events.csv',
+      'probes.csv',
+      'needed.csv',
+      'index.html',
+      'summary.md',
+      'junit.xml',
+    ])
+      expect({ file, same: readFileSync(join(merged, file)).equals(readFileSync(join(whole, file))) }).toEqual({ file, same: true });
+    expect((await cli(['check', join(merged, 'result.json'), '--baseline', join(whole, 'result.json')])).code).toBe(0);
+    // report renders the same pages from the small result, and copies the step files it cannot render to another folder.
+    const again = tempDir();
+    expect((await cli(['report', join(whole, 'result.json'), '-o', again, '--quiet'])).code).toBe(0);
+    for (const file of ['summary.csv', 'steps.csv', 'steps.parquet', 'index.html', 'summary.md', 'junit.xml'])
+      expect({ file, same: readFileSync(join(again, file)).equals(readFileSync(join(whole, file))) }).toEqual({ file, same: true });
+    // Five runs of a 26-log corpus: minutes on a loaded machine.
+  }, 600_000);
 });

@@ -83,6 +83,7 @@ describe('redaction by default', () => {
       'probes.csv',
       'result.json',
       'steps.csv',
+      'steps.parquet',
       'summary.csv',
       'summary.md',
     ]);

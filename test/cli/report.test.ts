@@ -27,10 +27,10 @@ describe('ctxbench report', () => {
       .filter((file) => file !== OUT_MARKER)
       .sort();
     expect(readdirSync(out)).toContain(OUT_MARKER);
-    expect(files).toEqual(['events.csv', 'index.html', 'junit.xml', 'needed.csv', 'probes.csv', 'steps.csv', 'summary.csv', 'summary.md']);
+    expect(files).toEqual(['events.csv', 'index.html', 'junit.xml', 'needed.csv', 'probes.csv', 'steps.csv', 'steps.parquet', 'summary.csv', 'summary.md']);
     for (const file of files) expect(readFileSync(join(out, file), 'utf8'), file).toBe(readFileSync(join(run, file), 'utf8'));
     // The decision first, remade from the result, as run prints it (issue 34: report printed none).
-    expect(stdout).toMatch(/^Recommendation: ship \S+.*\n {2}why: [^\n]+\n[^]*\nwrote 8 files to .+\/\n$/);
+    expect(stdout).toMatch(/^Recommendation: ship \S+.*\n {2}why: [^\n]+\n[^]*\nwrote 9 files to .+\/\n$/);
   });
 
   it('makes the recommendation again under the flags given; summary.md leads with it', async () => {
@@ -89,8 +89,8 @@ describe('ctxbench report on a bad file', () => {
   const cases: [string, string | undefined, RegExp][] = [
     ['missing', undefined, /result\.json: cannot read the result file \(ENOENT\)/],
     ['not JSON', '{\n  "schemaVersion": 1,\n  oops\n}', /result\.json:3: not a JSON result file/],
-    ['another schema version', '{"schemaVersion": 99, "units": []}', /result\.json \(field schemaVersion\): expected result schema version 1, found 99/],
-    ['no schema version', '[1, 2]', /result\.json \(field schemaVersion\): expected result schema version 1, found none/],
+    ['another schema version', '{"schemaVersion": 99, "units": []}', /result\.json \(field schemaVersion\): expected result schema version 1 or 2, found 99/],
+    ['no schema version', '[1, 2]', /result\.json \(field schemaVersion\): expected result schema version 1 or 2, found none/],
     [
       'a wrong field',
       '{"schemaVersion": 1, "tool": {"name": "ctxbench", "version": "0.1.0"}, "seed": 1, "mode": "mock", "scenarios": [], "units": [{"scenario": "s"}]}',

@@ -10,7 +10,9 @@ describe('reporter registry', () => {
     expect(existsSync(new URL(`../../src/report/${key}.ts`, import.meta.url))).toBe(true);
     const files = reporter.render(buildRunResult());
     expect(files.length).toBeGreaterThan(0);
-    for (const file of files) expect(file.contents.length).toBeGreaterThan(0);
+    // A binary file (steps.parquet) has its bytes in chunks, and no text.
+    for (const file of files)
+      expect(file.bytes === undefined ? file.contents.length : [...file.bytes()].reduce((n, chunk) => n + chunk.length, 0)).toBeGreaterThan(0);
   });
 
   it('an unknown name is a usage error listing the known ones', () => {
@@ -21,7 +23,18 @@ describe('reporter registry', () => {
 
   it('renderReports renders all reporters by default, or the named ones once each', () => {
     const all = renderReports(buildRunResult()).map((file) => file.file);
-    expect(all).toEqual(['result.json', 'summary.csv', 'steps.csv', 'events.csv', 'probes.csv', 'needed.csv', 'index.html', 'summary.md', 'junit.xml']);
+    expect(all).toEqual([
+      'result.json',
+      'summary.csv',
+      'steps.csv',
+      'events.csv',
+      'probes.csv',
+      'needed.csv',
+      'steps.parquet',
+      'index.html',
+      'summary.md',
+      'junit.xml',
+    ]);
     expect(renderReports(buildRunResult(), ['csv', 'csv']).map((file) => file.file)).toEqual([
       'summary.csv',
       'steps.csv',

@@ -8,7 +8,7 @@ describe('renderJson', () => {
     const [file, ...rest] = renderJson(buildRunResult());
     expect(rest).toEqual([]);
     expect(file?.file).toBe('result.json');
-    expect(file?.contents.startsWith('{\n  "schemaVersion": 1,\n  "tool": {\n    "name": "ctxbench"')).toBe(true);
+    expect(file?.contents.startsWith('{\n  "schemaVersion": 2,\n  "tool": {\n    "name": "ctxbench"')).toBe(true);
     expect(file?.contents.endsWith('}\n')).toBe(true);
   });
 

@@ -50,7 +50,7 @@ describe('ctxbench run --shard and ctxbench merge', () => {
     expect(seeds).toMatchObject({ code: 2, stderr: expect.stringMatching(/\(field seed\): is not a shard of the same run: 5, not 42/) });
     expect((await cli(['merge', first, '-o', tempDir()])).stderr).toMatch(/missing shard 2\/2/);
     const schema = join(tempDir(), 'old.json');
-    writeFileSync(schema, readFileSync(first, 'utf8').replace('"schemaVersion": 1', '"schemaVersion": 0'));
+    writeFileSync(schema, readFileSync(first, 'utf8').replace('"schemaVersion": 2', '"schemaVersion": 0'));
     expect((await cli(['merge', first, schema, '-o', tempDir()])).stderr).toMatch(/old\.json \(field schemaVersion\): was written with result schema 0/);
     const check = await cli(['check', first, '--baseline', first]);
     expect(check).toMatchObject({ code: 2, stderr: expect.stringMatching(/is shard 1\/2 of a run: merge the shards first/) });

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../../errors.js';
-import { RESULT_SCHEMA_VERSION, type RunResult } from '../../metrics/types.js';
+import { READABLE_SCHEMA_VERSIONS, type RunResult } from '../../metrics/types.js';
 import { givenPath } from '../../paths.js';
 import { renderReports, reporterNames } from '../../report/index.js';
 import { writeReportFiles } from '../../report/write.js';
@@ -15,6 +15,7 @@ import { recommendRun } from '../../run/recommend-run.js';
 import { renderTerminalRecommendation } from '../../report/terminal-recommendation.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 import { parseInput } from '../../validate.js';
+import { copyDetailFiles, holdsSummaryOnly, isDetailFile } from '../result-details.js';
 
 interface ReportFlags extends DecisionFlags {
   reports?: string[];
@@ -29,7 +30,7 @@ interface ReportFlags extends DecisionFlags {
  * build does not know, and the renderers read only these.
  */
 const resultShape = z.looseObject({
-  schemaVersion: z.literal(RESULT_SCHEMA_VERSION),
+  schemaVersion: z.number(),
   tool: z.looseObject({ name: z.string(), version: z.string() }),
   seed: z.number(),
   mode: z.enum(['mock', 'live']),
@@ -80,7 +81,12 @@ export function register(program: Command): void {
     const lock = lockOutDir(out);
     let written: string[];
     try {
-      written = await writeReportFiles(out, renderReports(resultForWriting(result, true), formats));
+      // A corpus's units are stored summary-only: the files of their steps, events and answers cannot
+      // be rendered again from the result; they stay beside it, and are copied to another --out.
+      const summaryOnly = holdsSummaryOnly(result);
+      const files = renderReports(resultForWriting(result, true), formats).filter((f) => !summaryOnly || !isDetailFile(f.file));
+      written = await writeReportFiles(out, files);
+      if (summaryOnly) written.push(...copyDetailFiles(file, out, formats));
       // Renderings are added beside the result read: nothing of the earlier files is removed.
       markOutDir(out, written, { prune: false });
     } finally {
@@ -112,9 +118,9 @@ async function readResult(file: string): Promise<RunResult> {
     throw new InputError({ file: shown, ...(line !== undefined ? { line } : {}) }, `not a JSON result file: ${(error as Error).message}`);
   }
   const version = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).schemaVersion : undefined;
-  if (version !== RESULT_SCHEMA_VERSION) {
+  if (typeof version !== 'number' || !READABLE_SCHEMA_VERSIONS.includes(version)) {
     const found = version === undefined ? 'none' : JSON.stringify(version);
-    throw new InputError({ file: shown, field: 'schemaVersion' }, `expected result schema version ${RESULT_SCHEMA_VERSION}, found ${found}`);
+    throw new InputError({ file: shown, field: 'schemaVersion' }, `expected result schema version ${READABLE_SCHEMA_VERSIONS.join(' or ')}, found ${found}`);
   }
   parseInput(resultShape, data, { file: shown, what: 'not a ctxbench result' });
   return data as RunResult;
