@@ -1,4 +1,5 @@
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { watchWorkerPolicies } from '../strategies/external/policy-process.js';
 import type { UnitResult } from '../metrics/types.js';
 import type { PreparedScenario } from './prepared-scenario.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
@@ -118,6 +119,8 @@ export async function stopUnitWorkers(started: StartedWorkers | undefined): Prom
 }
 
 function spawnWorker(options: ExecutorOptions): Worker {
+  // A policy process a worker starts must not outlive ctxbench when it exits under the worker.
+  watchWorkerPolicies();
   return new Worker(new URL(import.meta.url), { workerData: { [WORKER_MARK]: executorOptions(options) } });
 }
 

@@ -75,6 +75,13 @@ export interface TextPassages {
   /** Terms over all pieces. */
   readonly totalLength: number;
   readonly pieceFrequency: ReadonlyMap<string, number>;
+  /**
+   * For each term asked of this text so far, the pieces that hold it, in order: filled on first
+   * use (`piecesWith`), since a text is asked a few terms again and again (every probe, strategy
+   * and ask point reads the same messages) while listing every term's pieces up front cost more
+   * than scoring them did.
+   */
+  readonly postings: Map<string, readonly number[]>;
 }
 
 /**
@@ -95,7 +102,7 @@ export function textPassages(text: string): TextPassages {
       totalLength += doc.length;
       for (const term of doc.counts.keys()) pieceFrequency.set(term, (pieceFrequency.get(term) ?? 0) + 1);
     }
-    return { pieces, terms, totalLength, pieceFrequency };
+    return { pieces, terms, totalLength, pieceFrequency, postings: new Map() };
   });
 }
 
@@ -144,12 +151,27 @@ function passagesOfMessage(message: ContextMessage): readonly TextPassages[] {
     .filter((passages) => passages.pieces.length > 0);
 }
 
+/**
+ * The last context indexed: the probes of one ask point read the same list, a question each. The
+ * list memo hands back the same array for the same leading messages (it only ever appends to an
+ * array it returned), so that array and the list's length name the list.
+ */
+const lastIndexed = runOwned(() => ({ each: undefined as unknown, length: -1, context: undefined as IndexedContext | undefined }));
+
 /** The passages of `messages`, in the order `splitPassages` lists them, each text from its memo. */
 export function indexContext(messages: readonly ContextMessage[]): IndexedContext {
+  const each = messagePassages()?.values(messages, passagesOfMessage) ?? messages.map(passagesOfMessage);
+  const last = lastIndexed();
+  if (last?.context !== undefined && last.each === each && last.length === messages.length) return last.context;
+  const context = indexPassages(messages, each);
+  if (last !== undefined) Object.assign(last, { each, length: messages.length, context });
+  return context;
+}
+
+function indexPassages(messages: readonly ContextMessage[], each: readonly (readonly TextPassages[])[]): IndexedContext {
   const texts: { messageId: string; passages: TextPassages; start: number }[] = [];
   let count = 0;
   let totalLength = 0;
-  const each = messagePassages()?.values(messages, passagesOfMessage) ?? messages.map(passagesOfMessage);
   for (let i = 0; i < messages.length; i++) {
     const messageId = (messages[i] as ContextMessage).id;
     for (const passages of each[i] as readonly TextPassages[]) {
@@ -186,29 +208,71 @@ export function passageAt(context: IndexedContext, index: number): Passage | und
 export function scoreIndexed(queryTerms: readonly string[], context: IndexedContext, minShare = 0): ScoredPassage[] {
   const containing = new Array<number>(queryTerms.length).fill(0);
   const matching: number[] = [];
-  context.texts.forEach(({ passages }, i) => {
+  for (let i = 0; i < context.texts.length; i++) {
+    const { pieceFrequency } = (context.texts[i] as IndexedContext['texts'][number]).passages;
     let holds = false;
     for (let t = 0; t < queryTerms.length; t++) {
-      const pieces = passages.pieceFrequency.get(queryTerms[t] as string) ?? 0;
+      const pieces = pieceFrequency.get(queryTerms[t] as string) ?? 0;
       containing[t] = (containing[t] as number) + pieces;
       if (pieces > 0) holds = true;
     }
     if (holds) matching.push(i);
-  });
+  }
   const averageLength = context.totalLength / Math.max(1, context.count);
   const idf = idfOf(containing, context.count);
   const totalIdf = idf.reduce((sum, weight) => sum + weight, 0);
-  let scored: ScoredPassage[] = [];
+  // Scores first, passages after: a common term matches thousands of pieces, of which `minShare`
+  // keeps a few, so only those become objects.
+  const hits = { text: [] as number[], piece: [] as number[], score: [] as number[], matchedIdf: [] as number[] };
   let best = 0;
   for (const i of matching) {
-    const { messageId, passages, start } = context.texts[i] as IndexedContext['texts'][number];
-    for (let p = 0; p < passages.pieces.length; p++) {
-      const { score, matchedIdf } = scoreOf(passages.terms[p] as PassageTerms, queryTerms, idf, averageLength);
+    const { passages } = context.texts[i] as IndexedContext['texts'][number];
+    // Only the pieces that hold a query term can score above 0 (every idf is positive).
+    for (const piece of piecesHolding(passages, queryTerms)) {
+      const { score, matchedIdf } = scoreOf(passages.terms[piece] as PassageTerms, queryTerms, idf, averageLength);
       if (score <= 0) continue;
-      scored.push({ messageId, text: passages.pieces[p] as string, index: start + p, score, coverage: totalIdf > 0 ? matchedIdf / totalIdf : 0 });
+      hits.text.push(i);
+      hits.piece.push(piece);
+      hits.score.push(score);
+      hits.matchedIdf.push(matchedIdf);
       if (score > best) best = score;
     }
   }
-  if (minShare > 0) scored = scored.filter((passage) => !(passage.score < best * minShare));
+  const scored: ScoredPassage[] = [];
+  for (let h = 0; h < hits.score.length; h++) {
+    const score = hits.score[h] as number;
+    if (minShare > 0 && score < best * minShare) continue;
+    const { messageId, passages, start } = context.texts[hits.text[h] as number] as IndexedContext['texts'][number];
+    const piece = hits.piece[h] as number;
+    const coverage = totalIdf > 0 ? (hits.matchedIdf[h] as number) / totalIdf : 0;
+    scored.push({ messageId, text: passages.pieces[piece] as string, index: start + piece, score, coverage });
+  }
   return scored.sort((a, b) => b.score - a.score || b.index - a.index);
+}
+
+/** The pieces of a text that hold at least one of `terms`, each once (the order does not matter: the ranking is total). */
+function piecesHolding(passages: TextPassages, terms: readonly string[]): Iterable<number> {
+  let only: readonly number[] | undefined;
+  let union: Set<number> | undefined;
+  for (const term of terms) {
+    if (!passages.pieceFrequency.has(term)) continue;
+    const holding = piecesWith(passages, term);
+    if (only === undefined) only = holding;
+    else {
+      union ??= new Set(only);
+      for (const piece of holding) union.add(piece);
+    }
+  }
+  return union ?? only ?? [];
+}
+
+/** The pieces of a text that hold `term`, in order, listed once per text and term. */
+function piecesWith(passages: TextPassages, term: string): readonly number[] {
+  let holding = passages.postings.get(term);
+  if (holding === undefined) {
+    const found: number[] = [];
+    for (let p = 0; p < passages.terms.length; p++) if ((passages.terms[p] as PassageTerms).counts.has(term)) found.push(p);
+    passages.postings.set(term, (holding = found));
+  }
+  return holding;
 }

@@ -71,7 +71,9 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     // eslint-disable-next-line @typescript-eslint/no-base-to-string
     const url = new URL(request?.url ?? String(input));
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
-    const headers = new Headers(init?.headers ?? request?.headers);
+    // Only read: the OpenAI SDK hands over a Headers of its own, used as is rather than copied.
+    const given = init?.headers ?? request?.headers;
+    const headers = given instanceof Headers ? given : new Headers(given);
     const target = route(url, method, headers);
     if (target === undefined) {
       throw new TypeError(`ctxbench simulator: refused ${method} ${url.origin}${url.pathname} (mocked runs never reach the network)`);

@@ -52,7 +52,9 @@ describe('needed recall of full on every real log', () => {
     expect(missed.slice(0, 5)).toEqual([]);
     expect(unit.summary.needed_facts).toBe(uses.length === 0 ? null : uses.length);
     if (uses.length > 0) expect(unit.summary.needed_recall).toBe(1);
-    // A session of 30 steps or more uses something it saw long before: the check is not empty.
-    if (unit.summary.steps >= 30) expect(uses.length).toBeGreaterThan(0);
+    // A session of 30 steps or more uses something it saw long before: the check is not empty. But
+    // mclaude-97b0ffde's steps 8-57 poll one background shell whose id every call names, and the
+    // steps after it use nothing seen ten steps before (docs/probes.md).
+    if (unit.summary.steps >= 30 && !file.endsWith('mclaude-97b0ffde.jsonl')) expect(uses.length).toBeGreaterThan(0);
   });
 });

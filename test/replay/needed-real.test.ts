@@ -31,9 +31,10 @@ describe('needed facts on every real log', async () => {
     expect(missed).toEqual([]);
   });
 
-  it('on each log with a compaction recorded holds at least 88 %, and 90 % on six of seven (docs/probes.md says why not the seventh)', () => {
+  it('on each log with a compaction recorded holds at least 88 %, and 90 % on five of six (docs/probes.md says why not the sixth)', () => {
+    // Of the seven logs with a compaction, mclaude-97b0ffde has no needed use: its later steps poll one shell.
     const compacted = results.filter((log) => log.compactions > 0 && log.needed > 0);
-    expect(compacted).toHaveLength(7);
+    expect(compacted).toHaveLength(6);
     for (const log of compacted) expect(log.present / log.needed, byName(log)).toBeGreaterThanOrEqual(0.88);
     expect(compacted.filter((log) => log.present / log.needed < 0.9).map(byName)).toEqual(['claude-code-compactions/swordintel-54bc4295.jsonl']);
   });

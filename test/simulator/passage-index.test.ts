@@ -97,6 +97,16 @@ describe('the passage index', () => {
     }
   });
 
+  it('answers each question of a list read again, cut or extended in between as from scratch (the questions of an ask point share one index)', () => {
+    const messages = sessionOf(14, 40);
+    const reads = [30, 30, 12, 30, 40, 40, 30, 0, 40];
+    for (const [n, length] of reads.entries()) {
+      const question = QUESTIONS[n % QUESTIONS.length] as string;
+      const list = [...messages.slice(0, length), { type: 'message', id: 'q', role: 'user', text: question } as ContextMessage];
+      expect(readProbe(list, { maxTokens: 30 })).toEqual(readProbeByList(list));
+    }
+  });
+
   it('gives readProbe the answer answerFromContext reads from the split passages', () => {
     let found = 0;
     for (const seed of [8, 9, 10, 11, 12]) {

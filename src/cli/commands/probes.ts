@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../../report/write.js';
 import { UsageError } from '../../errors.js';
 import { generateProbes } from '../../probes/generate.js';
 import { DEFAULT_MIN_DISTANCE, extractNeededUses } from '../../probes/needed/extract.js';
+import { firstShareOfSteps } from '../../probes/needed/cut.js';
 import type { NeededUse } from '../../probes/needed/types.js';
 import type { Transcript } from '../../transcript/types.js';
 import { loadTranscript } from '../../scenario/load-transcript.js';
@@ -13,6 +14,7 @@ import { addExamples, addOutOption, outOf, parsePositiveInt } from '../options.j
 interface NeededFlags {
   from?: string;
   minDistance?: number;
+  cut?: number;
   json?: boolean;
   lenient?: boolean;
 }
@@ -27,6 +29,12 @@ function renderNeeded(uses: readonly NeededUse[]): string {
   return `${['  use  source  kind        fact', ...rows, `${uses.length} needed use${uses.length === 1 ? '' : 's'}`].join('\n')}\n`;
 }
 
+function parseShare(value: string): number {
+  const share = Number(value);
+  if (!(share > 0 && share <= 1)) throw new UsageError(`--cut: expected a share of the steps above 0 and at most 1 (e.g. 0.5), got '${value}'`);
+  return share;
+}
+
 /** `ctxbench probes needed`: the facts a session's own future used (docs/probes.md). */
 function registerNeeded(probes: Command): void {
   const needed = probes
@@ -39,11 +47,16 @@ function registerNeeded(probes: Command): void {
       `steps between the last sighting and the use (default ${DEFAULT_MIN_DISTANCE}; 0: any earlier sighting)`,
       parsePositiveInt('--min-distance'),
     )
+    .option('--cut <share>', 'read only the first share of the steps (0 < share <= 1; 0.5: the first half): the log cut short, as a held-out check', parseShare)
     .option('--json', 'print the uses as JSON: { uses: [{ fact, kind, sourceIndex, sourceStep, useIndex, useStep }] }')
     .option('--lenient', 'skip malformed transcript lines instead of failing');
-  addExamples(needed, [['ctxbench probes needed session.jsonl --min-distance 20', 'facts used 20+ steps after they were last seen']]);
+  addExamples(needed, [
+    ['ctxbench probes needed session.jsonl --min-distance 20', 'facts used 20+ steps after they were last seen'],
+    ['ctxbench probes needed session.jsonl --cut 0.5', 'the needed uses of the session cut after half its steps'],
+  ]);
   needed.action(async (file: string, flags: NeededFlags) => {
-    const transcript = await loadLog(file, flags);
+    const whole = await loadLog(file, flags);
+    const transcript = flags.cut === undefined ? whole : firstShareOfSteps(whole, flags.cut);
     const uses = extractNeededUses(transcript, flags.minDistance === undefined ? {} : { minDistance: flags.minDistance });
     process.stdout.write(flags.json === true ? `${JSON.stringify({ uses }, null, 2)}\n` : renderNeeded(uses));
   });

@@ -3,6 +3,7 @@ import { listMessages, readShellCommand } from '../message-text.js';
 import { findSpecifics, isSpecificName, MIN_SPECIFIC_LENGTH, unescapeForTokens, type FoundSpecific } from './specifics.js';
 import { argumentValues, toolVocabulary } from './arguments.js';
 import { sessionFileNames } from './files.js';
+import { isNameChar, SessionText } from './phrases.js';
 import type { NeededKind, NeededUse } from './types.js';
 
 /**
@@ -38,9 +39,13 @@ interface SessionWords {
  */
 function readMessage(message: MessageEvent, session: SessionWords, visibleFrom: number, step: number): ReadMessage {
   const parts: string[] = message.text === '' ? [] : [message.text];
+  // A vocabulary value is no use, but the context holds it all the same: a background shell's id
+  // polled at every step (`bash_id: d66418`) is seen at every step.
+  const shown: string[] = [];
   const commands: FoundSpecific[] = [];
   for (const call of message.toolCalls ?? []) {
     parts.push(...argumentValues(call, session.vocabulary));
+    shown.push(...argumentValues(call, NO_VOCABULARY).filter((v) => !parts.includes(v)));
     const command = readShellCommand(call);
     if (command !== undefined && !command.includes('\n') && command.length >= 10) commands.push({ value: command, kind: 'command' });
   }
@@ -49,9 +54,13 @@ function readMessage(message: MessageEvent, session: SessionWords, visibleFrom: 
     s.kind === 'identifier' && s.value.includes('.') && session.files.has(s.value) ? { ...s, kind: 'path' as const } : s,
   );
   const specifics = [...commands, ...found.filter((s) => !commands.some((c) => c.value === s.value))];
-  const seen = [...new Set(specifics.flatMap((s) => innerForms(s.value)))];
-  return { role: message.role, visibleFrom, step, specifics, seen, searchable: unescapeForTokens(joined) };
+  const shownSpecifics = shown.length === 0 ? [] : findSpecifics(shown.join('\n'));
+  const seen = [...new Set([...specifics, ...shownSpecifics].flatMap((s) => innerForms(s.value)))];
+  const searchable = unescapeForTokens(shown.length === 0 ? joined : [joined, ...shown].join('\n'));
+  return { role: message.role, visibleFrom, step, specifics, seen, searchable };
 }
+
+const NO_VOCABULARY: ReadonlySet<string> = new Set();
 
 /**
  * A specific and the shorter specifics it holds: the tails of a path (`io/card.py`, `card.py`) and
@@ -92,10 +101,6 @@ function holdsAlone(text: string, value: string): boolean {
   return false;
 }
 
-function isNameChar(char: string | undefined): boolean {
-  return char !== undefined && /[\p{L}\p{N}_$]/u.test(char);
-}
-
 /** The kind of a use: a specific the user stated (not a path or command) is a constraint of the task. */
 function useKind(specific: FoundSpecific, source: ReadMessage): NeededKind {
   if (source.role === 'user' && specific.kind !== 'path' && specific.kind !== 'command') return 'constraint';
@@ -118,6 +123,19 @@ export function extractNeededUses(transcript: Transcript, options: { minDistance
   // nothing the session showed. A path or phrase the agent wrote first is its own earlier words
   // (a file it settled on, a message it chose), which count.
   const agentFirst = new Set<string>();
+  const text = new SessionText(read.map((m) => m.searchable));
+  // A quoted phrase stands where the session showed it, quoted or not: a line of a file a tool
+  // printed (`grep "if username is None"`), an error text; a phrase the agent's own words showed
+  // first counts only where it quoted it there too (a message it chose), not where it wrote it in passing.
+  // A phrase of plain words the session never quoted must stand whole where it showed it, not
+  // begin or end a longer run of words: `# Main execution` is a comment an agent writes anew,
+  // not a use of `# Main execution function` in another script.
+  const phraseSource = (phrase: string, use: number): number | undefined => {
+    if (lastSeen.has(phrase)) return text.lastHolding(phrase, use);
+    const whole = findSpecifics(phrase).length === 0;
+    const first = text.firstHolding(phrase, whole);
+    return first !== undefined && read[first]?.role !== 'assistant' ? text.lastHolding(phrase, use, whole) : undefined;
+  };
   read.forEach((message, index) => {
     if (message.role === 'assistant') {
       const used = new Set<string>();
@@ -125,7 +143,7 @@ export function extractNeededUses(transcript: Transcript, options: { minDistance
         // The longest form of the specific the session showed far enough back: a name the agent
         // qualified itself (`self.refit_time_`) still uses the one the task named (`refit_time_`).
         for (const form of formsOf(specific)) {
-          const source = lastSeen.get(form);
+          const source = specific.kind === 'quoted' ? phraseSource(form, index) : lastSeen.get(form);
           if (source === undefined) {
             if (isKnowable(specific)) agentFirst.add(form);
             continue;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { BroadcastChannel, isMainThread } from 'node:worker_threads';
 import { StrategyFailedError } from './failure.js';
 
 /** How much of the policy's stderr an error message quotes (its last characters). */
@@ -11,6 +12,50 @@ const MAX_LINE_BYTES = 64 * 1024 * 1024;
 /** Every policy process this thread started and that still runs: killed, with its process group, when the thread exits. */
 const running = new Set<ChildProcess>();
 let killOnExitInstalled = false;
+
+/**
+ * Where worker threads tell the main thread which policy process groups they started and ended. A
+ * worker's own exit hook does not run when the process exits under it (a second Ctrl-C exits at
+ * once): its policies, in process groups of their own, would outlive ctxbench. The main thread
+ * kills every group still announced when it exits.
+ */
+const POLICY_PIDS = 'ctxbench-policy-pids';
+interface PolicyPidMessage {
+  pid: number;
+  running: boolean;
+}
+/** The groups worker threads started and have not ended (main thread only). */
+const workerGroups = new Set<number>();
+let workerChannel: BroadcastChannel | undefined;
+let announce: BroadcastChannel | undefined;
+
+/**
+ * Called by the main thread before it starts worker threads that may run policy processes: from
+ * then on it kills, when it exits, every policy group a worker started and has not ended.
+ */
+export function watchWorkerPolicies(): void {
+  if (!isMainThread || workerChannel !== undefined) return;
+  workerChannel = new BroadcastChannel(POLICY_PIDS);
+  workerChannel.unref();
+  workerChannel.onmessage = (event: unknown) => {
+    const { pid, running: alive } = (event as { data: PolicyPidMessage }).data;
+    if (alive) workerGroups.add(pid);
+    else workerGroups.delete(pid);
+  };
+  process.once('exit', () => {
+    for (const pid of workerGroups) killPid(pid);
+  });
+}
+
+/** A worker thread tells the main thread of a policy group it started or ended. */
+function announceGroup(pid: number | undefined, alive: boolean): void {
+  if (isMainThread || pid === undefined) return;
+  if (announce === undefined) {
+    announce = new BroadcastChannel(POLICY_PIDS);
+    announce.unref();
+  }
+  announce.postMessage({ pid, running: alive } satisfies PolicyPidMessage);
+}
 
 /**
  * A policy process with a line-at-a-time channel. Every read waits at most `timeoutMs` (wall
@@ -71,6 +116,7 @@ export function startPolicyProcess(argv: readonly string[], cwd: string, timeout
   child.on('error', (error) => endWith(`could not be started: ${error.message}`));
   child.on('exit', (code, signal) => {
     running.delete(child);
+    announceGroup(child.pid, false);
     // Whatever the policy left running ends with it.
     killGroup(child);
     endWith(`exited (${signal ?? `code ${code}`})`);
@@ -163,6 +209,7 @@ function readLines(child: ChildProcess, deliver: (line: string) => void, tooLong
 /** Remembers a started process; the first one installs the exit hook that kills them all. */
 function track(child: ChildProcess): void {
   running.add(child);
+  announceGroup(child.pid, true);
   if (killOnExitInstalled) return;
   killOnExitInstalled = true;
   process.once('exit', () => {
@@ -173,10 +220,16 @@ function track(child: ChildProcess): void {
 /** Kills the policy and every process of its group (what it started and left behind); one already gone is no error. */
 function killGroup(child: ChildProcess): void {
   if (child.pid === undefined) return;
+  // ESRCH: the group is gone already. The policy itself may still be a zombie: kill it directly.
+  if (!killPid(child.pid)) child.kill('SIGKILL');
+}
+
+/** Kills the process group `pid` leads; false when there is none. */
+function killPid(pid: number): boolean {
   try {
-    process.kill(-child.pid, 'SIGKILL');
+    process.kill(-pid, 'SIGKILL');
+    return true;
   } catch {
-    // ESRCH: the group is gone already. The policy itself may still be a zombie: kill it directly.
-    child.kill('SIGKILL');
+    return false;
   }
 }

@@ -149,4 +149,49 @@ describe('extractNeededUses', () => {
     ]);
     expect(extractNeededUses(session).map((u) => `${u.kind}:${u.fact}`)).toEqual(['path:repro_case.py']);
   });
+
+  it('finds a quoted phrase where a tool printed it unquoted: a line of a file grepped for later', () => {
+    const line = '    if username is None or password is None:';
+    const uses = extractNeededUses(
+      sessionUsing(`40:${line}\n41:        return`, 12, { command: 'grep -n "if username is None or password is None" auth/backends.py' }),
+    );
+    expect(uses.map((u) => `${u.kind}:${u.fact}`)).toEqual(['quoted:if username is None or password is None']);
+    expect(uses[0]).toMatchObject({ sourceIndex: 2, sourceStep: 1 });
+  });
+
+  it('does not count a phrase only the agent wrote before, unquoted, nor one that begins a longer run of words', () => {
+    const agentOnly = transcriptOf([
+      message('user', 'Fix the check.'),
+      message('assistant', 'The guard if username is None or password is None goes first.', [call('Read', { file_path: 'auth/backends.py' })]),
+      message('tool', 'class ModelBackend: pass'),
+      ...filler(11),
+      message('assistant', '', [call('bash', { command: 'grep -n "if username is None or password is None" auth/backends.py' })]),
+    ]);
+    expect(extractNeededUses(agentOnly).map((u) => `${u.kind}:${u.fact}`)).toEqual(['path:auth/backends.py']);
+    // `# Main execution` is a comment an agent writes anew, not a use of `# Main execution function` in another script.
+    const longer = extractNeededUses(sessionUsing('# Main execution function\nmain() {', 12, { command: 'grep -n "# Main execution" run.sh' }));
+    expect(longer).toEqual([]);
+    // With a specific inside, the phrase may stand inside a longer line (`rem_model_name == model_name` of an `if`).
+    const inside = extractNeededUses(
+      sessionUsing('if rem_app_label == app_label and rem_model_name == model_name:', 12, {
+        command: 'grep -n "rem_model_name == model_name" autodetector.py',
+      }),
+    );
+    expect(inside.map((u) => u.fact)).toContain('rem_model_name == model_name');
+  });
+
+  it('sees a vocabulary value though it is never a use: a polled shell id is in every step', () => {
+    const poll = (): MessageEvent[] => [message('assistant', '', [call('BashOutput', { bash_id: 'd66418' })]), message('tool', '<status>running</status>')];
+    const session = transcriptOf([
+      message('user', 'Check the router.'),
+      message('assistant', '', [call('Bash', { command: 'ssh router "docker ps -a"', run_in_background: true })]),
+      message('tool', 'Command running in background with ID: d66418'),
+      ...Array.from({ length: 12 }, poll).flat(),
+      message('assistant', 'Taking too long.', [call('KillShell', { shell_id: 'd66418' })]),
+    ]);
+    expect(extractNeededUses(session)).toEqual([]);
+    // The same id, polled last more than the distance before, is a use.
+    const stale = transcriptOf([...session.events.slice(0, 5), ...filler(11), message('assistant', '', [call('KillShell', { shell_id: 'd66418' })])]);
+    expect(extractNeededUses(stale).map((u) => u.fact)).toEqual(['d66418']);
+  });
 });
