@@ -1,15 +1,14 @@
 import type { ContextMessage, MessageEvent, Transcript } from '../transcript/types.js';
-import { applyRecorded } from '../strategies/recorded.js';
-import { createHistory } from '../strategies/helpers/history.js';
 import { listMessages, renderMessageText } from '../probes/message-text.js';
-import { extractNeededUses } from '../probes/needed/extract.js';
 import { unescapeForTokens } from '../probes/needed/specifics.js';
 import type { NeededUse } from '../probes/needed/types.js';
+import type { RecordedUse } from './needed-replay.js';
 
 /**
  * `ctxbench validate` (docs/probes.md, needed facts): the `recorded` strategy replays what the
  * agent really sent, so at the step of each needed use its context should hold the fact. Each use
- * it does not hold gets the cause that explains it best, in this order:
+ * it does not hold (needed.csv outcome `recoverable` or `lost`) gets the cause that explains it
+ * best, in this order:
  * - `subagent`: the fact stands in a subagent's own conversation (Claude Code sidechains), which
  *   the main context never held; the agent got it through the subagent's report or a path it gave.
  * - `composed`: every piece of the fact (`src`, `app`, `main.py` of `src/app/main.py`) is in the
@@ -21,10 +20,11 @@ import type { NeededUse } from '../probes/needed/types.js';
  *   the log does not show.
  * - `replay-gap`: none of the above, with no compaction in between: the replay lost what the log
  *   holds (a fault of ctxbench to fix).
+ * - `unanswered`: `recorded` crashed before the use's step (it sent more than the window).
  */
-export type MissCause = 'subagent' | 'composed' | 'agent-knew' | 'compaction-dropped' | 'replay-gap';
+export type MissCause = 'subagent' | 'composed' | 'agent-knew' | 'compaction-dropped' | 'replay-gap' | 'unanswered';
 
-export const MISS_CAUSES: readonly MissCause[] = ['subagent', 'composed', 'agent-knew', 'compaction-dropped', 'replay-gap'];
+export const MISS_CAUSES: readonly MissCause[] = ['subagent', 'composed', 'agent-knew', 'compaction-dropped', 'replay-gap', 'unanswered'];
 
 interface NeededMiss {
   readonly use: NeededUse;
@@ -42,7 +42,6 @@ export interface NeededCheck {
 }
 
 export interface NeededCheckOptions {
-  readonly minDistance?: number;
   /** The subagent conversations of the session (Claude Code sidechains), to tell their misses apart. */
   readonly sidechains?: readonly Transcript[];
 }
@@ -65,32 +64,27 @@ function holds(context: readonly ContextMessage[], fact: string): boolean {
 }
 
 /**
- * Replays `recorded` over the transcript and checks every needed use at its step: the context
- * the agent sent (its messages, its own compactions followed, what it re-attached after them).
+ * Checks every needed use on the outcome `recorded` got for it in a run's own needed-fact measure
+ * (needed-replay.ts): held when its context sent at the use's step had the fact verbatim or in
+ * the agent's own summary (`kept`, `summarized`); every other use is a miss, with its cause.
  */
-export function checkNeeded(transcript: Transcript, options: NeededCheckOptions = {}): NeededCheck {
-  const uses = extractNeededUses(transcript, options.minDistance === undefined ? {} : { minDistance: options.minDistance });
-  const byStep = new Map<number, NeededUse[]>();
-  for (const use of uses) byStep.set(use.useStep, [...(byStep.get(use.useStep) ?? []), use]);
+export function checkNeeded(transcript: Transcript, measured: readonly RecordedUse[], options: NeededCheckOptions = {}): NeededCheck {
   const messages = listMessages(transcript.events);
-  const history = createHistory();
   const compactionsAt: number[] = [];
-  const misses: NeededMiss[] = [];
-  let step = 0;
+  let steps = 0;
   let seen = 0;
   for (const event of transcript.events) {
     if (event.type === 'message') seen++;
+    if (event.type === 'message' && event.role === 'assistant') steps++;
     if (event.type === 'compaction' && event.summary !== undefined) compactionsAt.push(seen);
-    if (event.type === 'message' && event.role === 'assistant') {
-      for (const use of byStep.get(step) ?? []) {
-        if (holds(history.messages, use.fact)) continue;
-        misses.push({ use, cause: missCause(use, history.messages, messages, compactionsAt, options.sidechains ?? []) });
-      }
-      step++;
-    }
-    applyRecorded(history, event);
   }
-  return { needed: uses.length, present: uses.length - misses.length, misses, compactions: compactionsAt.length, steps: step };
+  const misses: NeededMiss[] = [];
+  for (const { use, record, context } of measured) {
+    if (record.outcome === 'kept' || record.outcome === 'summarized') continue;
+    const cause = record.outcome === 'unanswered' ? 'unanswered' : missCause(use, context, messages, compactionsAt, options.sidechains ?? []);
+    misses.push({ use, cause });
+  }
+  return { needed: measured.length, present: measured.length - misses.length, misses, compactions: compactionsAt.length, steps };
 }
 
 function missCause(

@@ -1,9 +1,12 @@
 import { InputError } from '../errors.js';
 import { displayPath } from '../paths.js';
 import { loadTranscript } from '../scenario/load-transcript.js';
+import { adHocScenario } from '../scenario/ad-hoc.js';
+import { scenarioSeed, transcriptSource } from '../scenario/resolve.js';
 import { importClaudeSidechains } from '../transcript/claude-sidechains.js';
 import type { NeededKind } from '../probes/needed/types.js';
 import { checkNeeded, MISS_CAUSES, type MissCause } from './needed-check.js';
+import { replayRecordedNeeded } from './needed-replay.js';
 
 /** One missed use, as `validate` shows it. */
 interface MissExample {
@@ -39,17 +42,21 @@ export interface ValidateOptions {
 }
 
 /**
- * Loads each log, replays `recorded` over it and checks each needed use (needed-check.ts); Claude
- * Code logs bring their subagent conversations, so a miss they explain is told apart.
+ * Loads each log as `run` does (its ad-hoc scenario), runs `recorded` over it with the run's own
+ * needed-fact measure (needed-replay.ts) and gives each use it did not hold a cause
+ * (needed-check.ts); Claude Code logs bring their subagent conversations, so a miss they explain is
+ * told apart.
  * @throws InputError (exit 2) when a log does not load, or when no log has a needed use.
  */
 export async function validateFiles(paths: readonly string[], options: ValidateOptions = {}): Promise<Validation> {
   const logs: LogValidation[] = [];
   for (const path of paths) {
     const lenient = options.lenient === true;
-    const transcript = await loadTranscript({ kind: 'file', path, lenient, ...(options.format !== undefined ? { format: options.format } : {}) }, 0);
+    const loaded = await adHocScenario(path, options.format);
+    const transcript = await loadTranscript(transcriptSource(loaded, { lenient }), scenarioSeed(loaded, {}));
     const sidechains = transcript.header.source?.format === 'claude-code' ? await importClaudeSidechains(path, { lenient }) : [];
-    const check = checkNeeded(transcript, { sidechains, ...(options.minDistance !== undefined ? { minDistance: options.minDistance } : {}) });
+    const measured = await replayRecordedNeeded(loaded, transcript, { lenient }, options.minDistance);
+    const check = checkNeeded(transcript, measured, { sidechains });
     const missing: Partial<Record<MissCause, number>> = {};
     const examples: Partial<Record<MissCause, MissExample[]>> = {};
     for (const { use, cause } of check.misses) {

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { validateFiles, type LogValidation } from '../../src/replay/needed-validate.js';
 
 /**
- * Issue 36: on every real log, what the agent really sent (`recorded`) holds nearly every needed
- * fact at the step the agent used it. The figures are in docs/probes.md (needed facts).
+ * Issue 36: on every real log, what the agent really sent (`recorded`, measured as a run measures
+ * it) holds nearly every needed fact at the step the agent used it. The figures are in
+ * docs/probes.md (needed facts).
  */
 const root = 'fixtures/real';
 const logs = readdirSync(root, { recursive: true, encoding: 'utf8' })
@@ -21,9 +22,9 @@ describe('needed facts on every real log', async () => {
     expect(results).toHaveLength(42);
   });
 
-  it('recorded holds at least 97 % of the needed uses, pooled (the target is 95 %)', () => {
+  it("recorded holds at least 95 % of the needed uses, pooled (the issue's target; 97.6 % measured)", () => {
     expect(pooled.needed).toBeGreaterThan(1500);
-    expect(pooled.present / pooled.needed).toBeGreaterThanOrEqual(0.97);
+    expect(pooled.present / pooled.needed).toBeGreaterThanOrEqual(0.95);
   });
 
   it('recorded holds every needed use of a log without a compaction', () => {
@@ -31,12 +32,12 @@ describe('needed facts on every real log', async () => {
     expect(missed).toEqual([]);
   });
 
-  it('on each log with a compaction recorded holds at least 88 %, and 90 % on five of six (docs/probes.md says why not the sixth)', () => {
+  it('on each log with a compaction recorded holds at least 90 %, but swordintel-0c45b0a6 at 225 of 251 (docs/probes.md says why)', () => {
     // Of the seven logs with a compaction, mclaude-97b0ffde has no needed use: its later steps poll one shell.
     const compacted = results.filter((log) => log.compactions > 0 && log.needed > 0);
     expect(compacted).toHaveLength(6);
-    for (const log of compacted) expect(log.present / log.needed, byName(log)).toBeGreaterThanOrEqual(0.88);
-    expect(compacted.filter((log) => log.present / log.needed < 0.9).map(byName)).toEqual(['claude-code-compactions/swordintel-54bc4295.jsonl']);
+    for (const log of compacted) expect(log.present / log.needed, byName(log)).toBeGreaterThanOrEqual(0.89);
+    expect(compacted.filter((log) => log.present / log.needed < 0.9).map(byName)).toEqual(['claude-code-compactions/swordintel-0c45b0a6.jsonl']);
   });
 
   it('finds at least 20 needed uses on every log of 100 steps or more', () => {

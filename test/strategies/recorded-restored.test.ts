@@ -32,15 +32,11 @@ describe('recorded after a Claude Code compaction (vsla-0a725fb5)', async () => 
   };
   const upTo = transcript.events.slice(0, at + 1);
 
-  it('rebuilds what Claude Code re-attached: the five files read last, then the todo list', () => {
-    expect(restored.map((r) => /"file_path":"[^"]*\/([^/"]+)"/.exec(r)?.[1] ?? 'todo list')).toEqual([
-      'gradients.tex',
-      'foundations.tex',
-      'stacking.tex',
-      'bibliography.bib',
-      'introduction.tex',
-      'todo list',
-    ]);
+  it('rebuilds what Claude Code re-attached: the todo list, then the files used last, most recent first (a log without a boundary: every one within the budget)', () => {
+    const names = restored.map((r) => /"file_path":"[^"]*\/([^/"]+)"/.exec(r)?.[1] ?? 'todo list');
+    // preamble.tex was edited after its last read: an edit makes a file recent as a read does.
+    expect(names.slice(0, 6)).toEqual(['todo list', 'gradients.tex', 'foundations.tex', 'stacking.tex', 'preamble.tex', 'bibliography.bib']);
+    expect(names.length).toBeGreaterThan(6);
     expect(read).toBeDefined();
     expect(line).toBeDefined();
   });

@@ -39,7 +39,7 @@ export function register(program: Command): void {
   const command = program
     .command('validate')
     .description(
-      'replay what the agent really sent (the recorded strategy) and check, at each step where the agent used a needed fact (docs/probes.md), that its context held it; misses by cause',
+      'run what the agent really sent (the recorded strategy, as `run` does) and check, at each step where the agent used a needed fact (docs/probes.md), that its context held it (needed.csv outcome kept or summarized); misses by cause',
     )
     .argument('<logs...>', 'agent logs (any format `import` reads) or canonical *.ctx.jsonl files')
     .option('--json', 'print the result as JSON: { logs, pooled: { needed, present, missing } }')

@@ -9,7 +9,7 @@ import { createTranscriptBuilder, type TranscriptBuilder } from './shared/builde
 import { parseHeadObjects, readJsonLines, type JsonLine } from './shared/lines.js';
 import { normalizeTime, parseShape } from './shared/validate.js';
 import { withDerivedTasks } from '../tasks/derive.js';
-import { createFileState, noteToolCall, noteToolResult, restoreAfterCompaction, type FileState } from '../claude-restored.js';
+import { BOUNDED_MAX_FILES, createFileState, noteToolCall, noteToolResult, restoreAfterCompaction, type FileState } from '../claude-restored.js';
 
 const blockSchema = z.looseObject({ type: z.string() });
 const contentSchema = z.union([z.string(), z.array(blockSchema)]);
@@ -194,10 +194,11 @@ function applyUser(builder: TranscriptBuilder, state: ClaudeState, { record, blo
   const text = texts.join('\n');
   if (isCompactionSummary(record, text)) {
     // The summary that replaced the history at the last compact boundary: it belongs to that event.
-    // What Claude Code re-attached with it is rebuilt from the files read before (claude-restored.ts).
+    // What Claude Code re-attached with it is rebuilt from the files used before (claude-restored.ts):
+    // a log that records its boundary is Claude Code 2.x, which re-attaches at most 5.
     if (state.openCompaction !== undefined && state.openCompaction.summary === undefined) {
       state.openCompaction.summary = text;
-      withRestored(state.openCompaction, restoreAfterCompaction(state.fileState));
+      withRestored(state.openCompaction, restoreAfterCompaction(state.fileState, BOUNDED_MAX_FILES));
     }
     // Claude Code 1.0.8x repeats the summary that closed the previous file as the first line of the
     // next one: there it replaces no history of this file, it is where this file's context begins.
