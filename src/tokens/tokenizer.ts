@@ -8,6 +8,7 @@ import { messageOverhead, requestOverhead } from './overhead.js';
 import { asSent } from '../transcript/sent-as-text.js';
 import { SEGMENT_MIN_TEXT, segmentsOf } from './segments.js';
 import { LONG_SEGMENT, boundedPieces } from './bounded-pieces.js';
+import { splitEscapes } from './escapes.js';
 
 /**
  * One tiktoken encoder per encoding per process, never freed: the process's exit releases its memory,
@@ -114,13 +115,18 @@ export function encodingForModel(model: string): Encoding {
  */
 export function createTokenizer(encoding: Encoding, calibration?: Calibration): Tokenizer {
   const factor = calibration?.factor ?? 1;
-  const count =
+  const perEscape = calibration?.perEscape;
+  const scaled =
     factor === 1 ? (text: string): number => countTokens(encoding, text) : (text: string): number => Math.round(factor * countTokens(encoding, text));
+  const count = perEscape === undefined ? scaled : (text: string): number => countWeighingEscapes(encoding, text, factor, perEscape);
   const countMessage = (original: ContextMessage, format: ProviderName): number => {
     const raw = countRawMessage(original, format);
     if (calibration === undefined) return raw;
     const message = asSent(original);
-    return Math.round(factor * raw) + calibration.perToolCall * (message.toolCalls?.length ?? 0);
+    const calls = calibration.perToolCall * (message.toolCalls?.length ?? 0);
+    if (perEscape === undefined) return Math.round(factor * raw) + calls;
+    const escapes = escapesOfMessage(encoding, original);
+    return Math.round(factor * (raw - escapes.tokens) + perEscape * escapes.count) + calls;
   };
   const memoKeys: Record<ProviderName, string> = { openai: `openai:${encoding}`, gemini: `gemini:${encoding}` };
   /** The raw count of `message` as sent (see asSent), memoized on the message object. */
@@ -169,6 +175,38 @@ export function createTokenizer(encoding: Encoding, calibration?: Calibration): 
       return n;
     },
   };
+}
+
+/** A text counted without its escape sequences, scaled, plus `perEscape` a sequence (escapes.ts). */
+function countWeighingEscapes(encoding: Encoding, text: string, factor: number, perEscape: number): number {
+  const split = splitEscapes(text);
+  if (split === undefined) return Math.round(factor * countTokens(encoding, text));
+  return Math.round(factor * countTokens(encoding, split.stripped) + perEscape * split.count);
+}
+
+/** What the escape sequences of a message's text cost in raw tokens, and how many there are. */
+interface EscapeCost {
+  tokens: number;
+  count: number;
+}
+const NO_ESCAPES: EscapeCost = { tokens: 0, count: 0 };
+/** Per message object and encoding, as the raw counts above. */
+const escapeCosts = runWeakMap<ContextMessage, Map<Encoding, EscapeCost>>();
+
+/** The raw tokens the escape sequences of `message`'s text (as sent) cost, and their number: counted once per message. */
+function escapesOfMessage(encoding: Encoding, message: ContextMessage): EscapeCost {
+  let costs = escapeCosts.get(message);
+  const cached = costs?.get(encoding);
+  if (cached !== undefined) return cached;
+  const text = asSent(message).text;
+  const split = splitEscapes(text);
+  const cost = split === undefined ? NO_ESCAPES : { tokens: countTokens(encoding, text) - countTokens(encoding, split.stripped), count: split.count };
+  if (costs === undefined) {
+    costs = new Map();
+    escapeCosts.set(message, costs);
+  }
+  costs.set(encoding, cost);
+  return cost;
 }
 
 /** The tokenizer ctxbench counts `model`'s tokens with: its encoding, calibrated when its tokenizer is not public. */

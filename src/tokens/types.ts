@@ -14,6 +14,12 @@ export type Encoding = 'o200k_base' | 'cl100k_base' | 'chars4';
 export interface Calibration {
   factor: number;
   perToolCall: number;
+  /**
+   * Tokens a terminal escape sequence costs (tokens/escapes.ts), in the family's tokens: a text is
+   * then counted without its sequences, scaled, plus this a sequence. Absent: counted as o200k_base
+   * counts them, scaled.
+   */
+  perEscape?: number;
 }
 
 export interface Tokenizer {
