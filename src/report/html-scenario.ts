@@ -1,4 +1,5 @@
 import type { ScenarioInfo, UnitResult } from '../metrics/types.js';
+import { STRESS_LABEL } from './notes.js';
 import type { ChartSpec } from './html-chart-kit.js';
 import { buildContextChart, buildCumulativeChart, buildQuotaChart } from './html-charts.js';
 import { buildCachedShareChart, buildCostChart } from './html-charts-cost.js';
@@ -180,6 +181,7 @@ function renderFindings(units: readonly UnitResult[]): string {
 
 function describeScenario(info: ScenarioInfo): string {
   const parts = [
+    info.stress === true ? `<span class="badge warn">${STRESS_LABEL}</span> ` : '',
     info.description === undefined ? '' : `${escapeHtml(info.description)}<br>`,
     `${escapeHtml(info.provider)} <code>${escapeHtml(info.model)}</code>`,
     ` · window ${formatCount(info.window)}`,

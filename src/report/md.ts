@@ -1,4 +1,4 @@
-import { describePartial, describeSeed, describeSkipped } from './notes.js';
+import { describePartial, describeSeed, describeSkipped, STRESS_LABEL } from './notes.js';
 import { escapeControl } from '../control-chars.js';
 import { strategyCrashReasons } from '../metrics/crash-reasons.js';
 import type { RunResult, ScenarioInfo, SummaryRow } from '../metrics/types.js';
@@ -251,6 +251,7 @@ function leaders(rows: readonly SummaryRow[], value: (row: SummaryRow) => number
 
 function describeScenario(info: ScenarioInfo): string {
   const parts = [`${escapeMarkdown(info.provider)} ${escapeMarkdown(info.model)}`, `window ${formatCount(info.window)}`];
+  if (info.stress === true) parts.unshift(STRESS_LABEL);
   if (info.tpm !== undefined && info.tpm > 0) parts.push(`TPM ${formatCount(info.tpm)}`);
   parts.push(`${info.steps} steps`, `seed ${info.seed}`);
   if (info.logs !== undefined && info.logs > 1) parts.push(`${info.logs} logs ([low, high]: 95 % bootstrap interval over them)`);

@@ -1,5 +1,8 @@
 import type { RunResult } from '../metrics/types.js';
 
+/** What a stress-test scenario's header says (docs/scenarios.md): shown, never in the recommendation. */
+export const STRESS_LABEL = 'stress test, not in the recommendation';
+
 /** The line the HTML banner, the Markdown summary and the terminal print for a stopped run. */
 export function describePartial(partial: NonNullable<RunResult['partial']>): string {
   return `Partial run: ${partial.completed} of ${partial.planned} units finished (stopped by ${partial.reason}); ctxbench run --resume <out> completes it.`;

@@ -1,4 +1,5 @@
 import type { RunResult, ScenarioInfo, SummaryRow } from '../metrics/types.js';
+import { STRESS_LABEL } from './notes.js';
 import { formatUsd } from './format-cost.js';
 import { maxOf } from '../stats.js';
 import { strategyCrashReasons } from '../metrics/crash-reasons.js';
@@ -113,6 +114,7 @@ function renderScenario(name: string, info: ScenarioInfo | undefined, rows: Summ
 
 function describeScenario(info: ScenarioInfo): string {
   const parts = [`${info.provider} ${info.model}`, `window ${formatCount(info.window)}`];
+  if (info.stress === true) parts.unshift(STRESS_LABEL);
   if (info.tpm !== undefined && info.tpm > 0) parts.push(`tpm ${formatCount(info.tpm)}`);
   parts.push(`${info.steps} steps`, `seed ${info.seed}`);
   if (info.promptCache !== undefined) parts.push(`cache ${info.promptCache}`);

@@ -2,6 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { runSuite } from '../../src/run/run-suite.js';
 import { writeFiles } from '../helpers/temp.js';
 import { expandScenarioPaths, loadScenarioFile } from '../../src/scenario/load.js';
+import { renderTerminalTable } from '../../src/report/terminal.js';
+import { renderMarkdown } from '../../src/report/md.js';
+import { renderHtml } from '../../src/report/html.js';
+import { STRESS_LABEL } from '../../src/report/notes.js';
 
 /**
  * The default suite's synthetic scenarios are stress tests (docs/scenarios.md): plain generator
@@ -27,5 +31,11 @@ describe('stress-test scenarios', () => {
     ]);
     const named = result.recommendation?.candidates.flatMap((c) => (c.perScenario ?? []).map((s) => s.scenario)) ?? [];
     expect(new Set(named)).toEqual(new Set(['plain-a', 'plain-b']));
+    // Every report labels the stress test where it shows it, and only it.
+    const terminal = renderTerminalTable(result, { color: false });
+    const markdown = renderMarkdown(result).find((f) => f.file === 'summary.md')?.contents ?? '';
+    const html = String(renderHtml(result)[0]?.contents ?? '');
+    for (const text of [terminal, markdown, html]) expect(text.split(STRESS_LABEL).length - 1).toBe(1);
+    expect(terminal).toMatch(new RegExp(`edge +${STRESS_LABEL}`));
   });
 });
