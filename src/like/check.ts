@@ -76,40 +76,18 @@ export async function checkLike(options: CheckOptions): Promise<CheckResult> {
       neededRecall: { realA: needed(a), realB: needed(b), generated: needed(g) },
     };
   });
-  return {
-    window,
-    rows,
-    saving: {
-      realAvsB: correlate(
-        rows,
-        (r) => r.saving.realA,
-        (r) => r.saving.realB,
-      ),
-      generatedVsB: correlate(
-        rows,
-        (r) => r.saving.generated,
-        (r) => r.saving.realB,
-      ),
-    },
-    neededRecall: {
-      realAvsB: correlate(
-        rows,
-        (r) => r.neededRecall.realA,
-        (r) => r.neededRecall.realB,
-      ),
-      generatedVsB: correlate(
-        rows,
-        (r) => r.neededRecall.generated,
-        (r) => r.neededRecall.realB,
-      ),
-    },
-  };
+  return { window, rows, saving: rankAgreement(rows, (r) => r.saving), neededRecall: rankAgreement(rows, (r) => r.neededRecall) };
 }
 
-function correlate(rows: readonly CheckRow[], x: (r: CheckRow) => number | null, y: (r: CheckRow) => number | null): number | null {
+/** Spearman of real A and of the generated sessions against real B, on one figure of each row. */
+function rankAgreement(rows: readonly CheckRow[], figure: (r: CheckRow) => CheckRow['saving']): { realAvsB: number | null; generatedVsB: number | null } {
+  return { realAvsB: againstB(rows, figure, 'realA'), generatedVsB: againstB(rows, figure, 'generated') };
+}
+
+/** Spearman of one set's figure against real B's, over the strategies measured on both. */
+function againstB(rows: readonly CheckRow[], figure: (r: CheckRow) => CheckRow['saving'], set: 'realA' | 'generated'): number | null {
   const pairs = rows.flatMap((r) => {
-    const a = x(r);
-    const b = y(r);
+    const { [set]: a, realB: b } = figure(r);
     return a === null || b === null ? [] : [[a, b] as const];
   });
   return spearman(

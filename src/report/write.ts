@@ -1,4 +1,4 @@
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { ReportFile } from './types.js';
 import { redactText } from '../redact/index.js';
@@ -33,31 +33,27 @@ export async function writeReportFiles(dir: string, files: readonly ReportFile[]
  * in parts is redacted and written one part at a time, so only one part is ever copied.
  */
 export async function writeFileAtomic(path: string, contents: string | Iterable<string>, options: WriteOptions = {}): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    const handle = await open(temporary, 'w');
-    try {
-      for (const part of typeof contents === 'string' ? [contents] : contents)
-        await handle.write(options.redact === false ? part : redactText(part), null, 'utf8');
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeAtomic(path, async (handle) => {
+    for (const part of typeof contents === 'string' ? [contents] : contents)
+      await handle.write(options.redact === false ? part : redactText(part), null, 'utf8');
+  });
 }
 
 /** Writes a binary file atomically, chunk by chunk (temporary name, then rename). */
 async function writeBytesAtomic(path: string, chunks: Iterable<Uint8Array>): Promise<void> {
+  await writeAtomic(path, async (handle) => {
+    for (const chunk of chunks) if (chunk.length > 0) await handle.write(chunk);
+  });
+}
+
+/** Runs `write` on a temporary file beside `path`, then renames it over `path`; on failure the temporary file is removed. */
+async function writeAtomic(path: string, write: (handle: FileHandle) => Promise<void>): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   try {
     const handle = await open(temporary, 'w');
     try {
-      for (const chunk of chunks) if (chunk.length > 0) await handle.write(chunk);
+      await write(handle);
     } finally {
       await handle.close();
     }
