@@ -22,7 +22,7 @@ describe('needed facts on every real log', async () => {
     expect(results).toHaveLength(42);
   });
 
-  it("recorded holds at least 95 % of the needed uses, pooled (the issue's target; 97.6 % measured)", () => {
+  it("recorded holds at least 95 % of the needed uses, pooled (the issue's target; 97.8 % measured)", () => {
     expect(pooled.needed).toBeGreaterThan(1500);
     expect(pooled.present / pooled.needed).toBeGreaterThanOrEqual(0.95);
   });
@@ -32,12 +32,11 @@ describe('needed facts on every real log', async () => {
     expect(missed).toEqual([]);
   });
 
-  it('on each log with a compaction recorded holds at least 90 %, but swordintel-0c45b0a6 at 225 of 251 (docs/probes.md says why)', () => {
+  it("on each log with a compaction recorded holds at least 90 % (the issue's target; swordintel-0c45b0a6 the lowest, 91.1 %)", () => {
     // Of the seven logs with a compaction, mclaude-97b0ffde has no needed use: its later steps poll one shell.
     const compacted = results.filter((log) => log.compactions > 0 && log.needed > 0);
     expect(compacted).toHaveLength(6);
-    for (const log of compacted) expect(log.present / log.needed, byName(log)).toBeGreaterThanOrEqual(0.89);
-    expect(compacted.filter((log) => log.present / log.needed < 0.9).map(byName)).toEqual(['claude-code-compactions/swordintel-0c45b0a6.jsonl']);
+    for (const log of compacted) expect(log.present / log.needed, byName(log)).toBeGreaterThanOrEqual(0.9);
   });
 
   it('finds at least 20 needed uses on every log of 100 steps or more', () => {

@@ -82,8 +82,19 @@ export function findSpecifics(raw: string): FoundSpecific[] {
   const rest = paths.length === 0 ? text : maskAll(text, paths);
   for (const match of rest.matchAll(NUMBER_WITH_UNIT)) add(match[0], 'number');
   for (const number of findNumbersInText(rest)) add(number, 'number');
-  for (const match of rest.matchAll(NAME)) if (isSpecificName(match[0])) add(match[0], nameKind(match[0]));
+  for (const match of rest.matchAll(NAME)) if (isSpecificName(match[0]) && !isOptionName(rest, match.index)) add(match[0], nameKind(match[0]));
   return [...found].map(([value, kind]) => ({ value, kind }));
+}
+
+/**
+ * Whether the name at `index` is written as a command-line option (`-mavx2`, `-D_GNU_SOURCE`,
+ * `--max_count`: a dash or two at the start of a word): an option is the command's own
+ * vocabulary, as a tool's parameter key is, and the agent knows it without the session.
+ */
+function isOptionName(text: string, index: number): boolean {
+  let at = index;
+  while (at > 0 && at > index - 2 && text[at - 1] === '-') at--;
+  return at < index && (at === 0 || /\s/.test(text[at - 1] as string));
 }
 
 /** The text with every occurrence of the values blanked out (same length, so offsets hold). */

@@ -75,6 +75,14 @@ describe('extractNeededUses', () => {
     expect(escaped.map((u) => u.fact)).toEqual(['DEBUG_MODE']);
   });
 
+  it("leaves out a command-line option's name (`-mavx2`, `-D_GNU_SOURCE`, `--max_count`), keeps a name a dash joins or a value after an option", () => {
+    const seen = 'gcc -O2 -mavx2 -D_GNU_SOURCE -o build/agent agent.c; grep --max_count=3 retry_limit; cat foo-bar_baz.txt; pytest -k test_retry_limit';
+    const used = extractNeededUses(
+      sessionUsing(seen, 12, { command: 'cc -mavx2 -D_GNU_SOURCE x.c && grep --max_count=1 -e retry_limit; pytest -k test_retry_limit' }),
+    );
+    expect(used.map((u) => u.fact).sort()).toEqual(['retry_limit', 'test_retry_limit']);
+  });
+
   it('leaves plain words out, in any language, and reads a CJK session as an English one', () => {
     const english = sessionUsing('The parser reads config_loader.py and sets retry_limit to 250ms', 12, {}, 'Noop');
     const chinese = sessionUsing('解析器读取config_loader.py并把retry_limit设为250ms', 12, {}, 'Noop');
