@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import { transpiledPackage } from '../helpers/transpile.js';
+import { journaledUnits, runAndSignal } from '../helpers/signal-run.js';
 
 const bad = resolve(import.meta.dirname, '../../fixtures/bad');
 
@@ -72,21 +73,10 @@ describe('fixtures/bad/policies: a stopped run ends at once, whatever its units 
     async (signal, exitCode, workers) => {
       const out = tempDir();
       const waiting = join(tempDir(), 'waiting.pid');
-      const args = [main, 'run', join(bad, 'policies/never-answers.yaml'), '--out', out, '--workers', String(workers), '--reports', 'json'];
-      const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CTXBENCH_POLICY_WAITING_FILE: waiting } });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+      const args = ['run', join(bad, 'policies/never-answers.yaml'), '--out', out, '--workers', String(workers), '--reports', 'json'];
       // Signalled once the policy waits on its first prepare and full's unit is journaled (on two workers, they run side by side).
-      const journaled = () => existsSync(join(out, '.journal.jsonl')) && readFileSync(join(out, '.journal.jsonl'), 'utf8').trim().split('\n').length >= 2;
-      const timer = setInterval(() => {
-        if (existsSync(waiting) && readFileSync(waiting, 'utf8').endsWith('\n') && journaled()) {
-          clearInterval(timer);
-          child.kill(signal);
-        }
-      }, 20);
-      const code = await exited;
-      clearInterval(timer);
+      const ready = () => existsSync(waiting) && readFileSync(waiting, 'utf8').endsWith('\n') && journaledUnits(out) >= 1;
+      const { code, stderr } = await runAndSignal(main, args, ready, signal, { ...process.env, CTXBENCH_POLICY_WAITING_FILE: waiting });
       expect(code, stderr).toBe(exitCode);
       expect(stderr).toContain(`${signal}: stopping`);
       const journal = readFileSync(join(out, '.journal.jsonl'), 'utf8').trim().split('\n');

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { spawn, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { cli } from '../helpers/cli.js';
 import { main as cliMain } from '../../src/cli/main.js';
 import { transpiledPackage } from '../helpers/transpile.js';
 import { tempDir, writeFiles } from '../helpers/temp.js';
+import { journaledUnits, runAndSignal } from '../helpers/signal-run.js';
 
 const exec = promisify(execFile);
 
@@ -32,40 +33,6 @@ function suite(): string {
   return writeFiles({ 'a.yaml': scenario('a', 'gemini', 3), 'b.yaml': scenario('b', 'openai', 4) });
 }
 
-const journaled = (out: string): number =>
-  existsSync(join(out, '.journal.jsonl'))
-    ? readFileSync(join(out, '.journal.jsonl'), 'utf8')
-        .split('\n')
-        .filter((l) => l !== '').length - 1
-    : 0;
-
-/** Starts the CLI, waits until `units` units are journaled, sends `signal`; resolves with the exit. */
-function runAndKill(
-  main: string,
-  args: string[],
-  out: string,
-  units: number,
-  signal: NodeJS.Signals,
-): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; stdout: string }> {
-  const child = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setInterval(() => {
-    if (journaled(out) >= units) {
-      clearInterval(timer);
-      child.kill(signal);
-    }
-  }, 20);
-  return new Promise((resolve) =>
-    child.on('exit', (code, sig) => {
-      clearInterval(timer);
-      resolve({ code, signal: sig, stderr, stdout });
-    }),
-  );
-}
-
 describe('interrupted runs (the transpiled CLI in its own process)', () => {
   let main = '';
   const scenarios = suite();
@@ -80,7 +47,12 @@ describe('interrupted runs (the transpiled CLI in its own process)', () => {
 
   it('SIGTERM: exit 143, partial reports of the finished units; --resume gives the uninterrupted result byte for byte', { timeout: 120_000 }, async () => {
     const out = tempDir();
-    const killed = await runAndKill(main, ['run', scenarios, '--out', out, '--workers', '1', '--reports', 'json,html'], out, 2, 'SIGTERM');
+    const killed = await runAndSignal(
+      main,
+      ['run', scenarios, '--out', out, '--workers', '1', '--reports', 'json,html'],
+      () => journaledUnits(out) >= 2,
+      'SIGTERM',
+    );
     expect(killed.code).toBe(143);
     const partial = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as {
       partial: { planned: number; completed: number; reason: string };
@@ -109,7 +81,7 @@ describe('interrupted runs (the transpiled CLI in its own process)', () => {
 
   it('SIGKILL: the lock of the dead run is taken over and --resume (on 2 workers) completes the journal', { timeout: 120_000 }, async () => {
     const out = tempDir();
-    const killed = await runAndKill(main, ['run', scenarios, '--out', out, '--workers', '2', '--reports', 'json'], out, 1, 'SIGKILL');
+    const killed = await runAndSignal(main, ['run', scenarios, '--out', out, '--workers', '2', '--reports', 'json'], () => journaledUnits(out) >= 1, 'SIGKILL');
     expect(killed.signal).toBe('SIGKILL');
     expect(existsSync(join(out, '.lock'))).toBe(true);
     expect(existsSync(join(out, 'result.json'))).toBe(false);

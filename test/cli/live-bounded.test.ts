@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cli } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp.js';
 import { transpiledPackage } from '../helpers/transpile.js';
+import { runAndSignal } from '../helpers/signal-run.js';
 import type { LocalReply, SeenRequest } from '../helpers/local-server.js';
 import { geminiOk, isModelsCall, modelsOk, openaiOk, useLoopbackServers } from '../helpers/live-scenario.js';
 
@@ -199,38 +199,26 @@ describe('fixtures/bad/live: SIGTERM and SIGINT end a live run whose request han
   ] as const)('%s: the request in flight is aborted, partial reports written, the lock released (exit %i)', async (signal, exitCode) => {
     const server = await loopback.serve((request) => (isModelsCall(request) ? modelsOk : hang));
     const out = tempDir();
-    const child = spawn(
-      process.execPath,
-      [
-        main,
-        'run',
-        join(live, 'openai.yaml'),
-        '--provider',
-        'openai',
-        '--base-url',
-        `${server.origin}/v1`,
-        '--out',
-        out,
-        '--workers',
-        '1',
-        '--no-cache',
-        '--reports',
-        'json',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OPENAI_API_KEY: 'sk-test-dummy-key-0123456789' } },
-    );
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const args = [
+      'run',
+      join(live, 'openai.yaml'),
+      '--provider',
+      'openai',
+      '--base-url',
+      `${server.origin}/v1`,
+      '--out',
+      out,
+      '--workers',
+      '1',
+      '--no-cache',
+      '--reports',
+      'json',
+    ];
     // Signalled once the first completion is in flight (the server never answers it).
-    const timer = setInterval(() => {
-      if (completions(server.requests).length > 0) {
-        clearInterval(timer);
-        child.kill(signal);
-      }
-    }, 20);
-    const code = await exited;
-    clearInterval(timer);
+    const { code, stderr } = await runAndSignal(main, args, () => completions(server.requests).length > 0, signal, {
+      ...process.env,
+      OPENAI_API_KEY: 'sk-test-dummy-key-0123456789',
+    });
     expect(code, stderr).toBe(exitCode);
     expect(stderr).toContain(`${signal}: stopping`);
     const partial = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { partial: { planned: number; completed: number; reason: string } };
