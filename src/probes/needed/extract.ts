@@ -1,9 +1,9 @@
 import type { MessageEvent, Transcript } from '../../transcript/types.js';
 import { listMessages, readShellCommand } from '../message-text.js';
-import { findSpecifics, isSpecificName, MIN_SPECIFIC_LENGTH, unescapeForTokens, type FoundSpecific } from './specifics.js';
+import { findSpecifics, isNameChar, isSpecificName, MIN_SPECIFIC_LENGTH, unescapeForTokens, type FoundSpecific } from './specifics.js';
 import { argumentValues, toolVocabulary } from './arguments.js';
 import { sessionFileNames } from './files.js';
-import { isNameChar, SessionText } from './phrases.js';
+import { SessionText } from './phrases.js';
 import type { NeededKind, NeededUse } from './types.js';
 
 /**
