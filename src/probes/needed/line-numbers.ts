@@ -41,7 +41,7 @@ export function isSameFile(a: string, b: string): boolean {
 }
 
 /** The files a call names: a shell command's paths, or a tool's path arguments. */
-export function filesOf(call: ToolCall): string[] {
+function filesOf(call: ToolCall): string[] {
   const command = readShellCommand(call);
   return command !== undefined ? [...new Set(findPathsInText(command))] : readPathArgs(call);
 }
