@@ -89,13 +89,20 @@ export function readLineReferences(message: MessageEvent): LineReference[] {
 
 /**
  * The files a call changes: those a shell command writes (`sed -i`, a redirection), or for another
- * tool, the files it names when it also carries text to write (a string argument with a line
- * break, or two strings besides the path: an edit's old and new text).
+ * tool, the files it names when it also carries text to write (a string, at any depth of its
+ * arguments, with a line break, or two strings besides the path: an edit's old and new text).
  */
 export function readChangedFiles(call: ToolCall): string[] {
   const command = readShellCommand(call);
   if (command !== undefined) return readShellWrites(command).map((w) => w.path);
   const paths = readPathArgs(call);
-  const texts = Object.values(call.args).filter((v): v is string => typeof v === 'string' && !paths.includes(v));
+  const texts = stringsIn(call.args).filter((v) => !paths.includes(v));
   return texts.length >= 2 || texts.some((t) => t.includes('\n')) ? paths : [];
+}
+
+/** Every string a value holds, nested ones too (a `MultiEdit`'s `edits[].old_string`). */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  return typeof value === 'object' && value !== null ? Object.values(value).flatMap(stringsIn) : [];
 }

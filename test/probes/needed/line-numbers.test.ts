@@ -55,6 +55,26 @@ describe('line numbers as needed facts', () => {
     expect(lineUses(transcriptOf([message('user', 'Go.'), ...listed, ...filler(5), ...edit, ...filler(5), ...shell(insert, '')]))).toEqual([]);
   });
 
+  it("sees a tool's edit as a change, its text nested or not (`MultiEdit`'s `edits[]`), and a Read as none", () => {
+    const listedRead: ToolCall = { id: 'r0', name: 'Read', args: { file_path: '/repo/app.py' } };
+    const listing = message('tool', '    40→def load_config(path):\n    41→    return parse(path)', undefined, 'r0');
+    const edit = (args: Record<string, unknown>): MessageEvent => message('assistant', '', [{ id: `e${++counter}`, name: 'MultiEdit', args }]);
+    const session = (between: MessageEvent[]): Transcript =>
+      transcriptOf([
+        message('user', 'Go.'),
+        message('assistant', '', [listedRead]),
+        listing,
+        ...between,
+        ...filler(11),
+        message('assistant', 'See app.py:41.'),
+      ]);
+    expect(lineUses(session([])).map((u) => u.fact)).toEqual(['41→    return parse(path)']);
+    expect(lineUses(session([edit({ file_path: '/repo/app.py', edits: [{ old_string: 'parse(path)', new_string: 'parse(path, strict=True)' }] })]))).toEqual(
+      [],
+    );
+    expect(lineUses(session([edit({ file_path: '/repo/app.py', offset: 40, limit: 2 })])).map((u) => u.fact)).toEqual(['41→    return parse(path)']);
+  });
+
   it('reads `file:line` in the agent words, from a Read listing (`   3→go 1.23.0`), and never line 1', () => {
     const read: ToolCall = { id: 'r1', name: 'Read', args: { file_path: '/repo/go.mod' } };
     const session = transcriptOf([
