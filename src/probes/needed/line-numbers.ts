@@ -1,5 +1,5 @@
 import type { MessageEvent, ToolCall } from '../../transcript/types.js';
-import { findPathsInText, readPathArgs, readShellCommand } from '../message-text.js';
+import { findPathsInText, readPatchedFiles, readPathArgs, readShellCommand } from '../message-text.js';
 import { readShellWrites } from '../shell-writes.js';
 import { MIN_SPECIFIC_LENGTH } from './specifics.js';
 
@@ -88,16 +88,18 @@ export function readLineReferences(message: MessageEvent): LineReference[] {
 }
 
 /**
- * The files a call changes: those a shell command writes (`sed -i`, a redirection), or for another
+ * The files a call changes: those a shell command writes (`sed -i`, a redirection), those an
+ * apply_patch envelope names (`*** Update File: a.py`, as an argument or a heredoc), or for another
  * tool, the files it names when it also carries text to write (a string, at any depth of its
  * arguments, with a line break, or two strings besides the path: an edit's old and new text).
  */
 export function readChangedFiles(call: ToolCall): string[] {
+  const patched = stringsIn(call.args).flatMap(readPatchedFiles);
   const command = readShellCommand(call);
-  if (command !== undefined) return readShellWrites(command).map((w) => w.path);
+  if (command !== undefined) return [...readShellWrites(command).map((w) => w.path), ...patched];
   const paths = readPathArgs(call);
   const texts = stringsIn(call.args).filter((v) => !paths.includes(v));
-  return texts.length >= 2 || texts.some((t) => t.includes('\n')) ? paths : [];
+  return [...(texts.length >= 2 || texts.some((t) => t.includes('\n')) ? paths : []), ...patched];
 }
 
 /** Every string a value holds, nested ones too (a `MultiEdit`'s `edits[].old_string`). */

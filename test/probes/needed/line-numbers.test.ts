@@ -75,6 +75,18 @@ describe('line numbers as needed facts', () => {
     expect(lineUses(session([edit({ file_path: '/repo/app.py', offset: 40, limit: 2 })])).map((u) => u.fact)).toEqual(['41→    return parse(path)']);
   });
 
+  it('sees an apply_patch envelope as a change of the files it names, as an argument or a heredoc', () => {
+    const patch = '*** Begin Patch\n*** Update File: django/forms/fields.py\n@@\n-        return result\n+        return result  # copied\n*** End Patch';
+    const custom = message('assistant', '', [{ id: `p${++counter}`, name: 'apply_patch', args: { input: patch } }]);
+    const heredoc = shell(`apply_patch <<'EOF'\n${patch}\nEOF`, 'Success. Updated the following files:\nM django/forms/fields.py');
+    const other = message('assistant', '', [{ id: `p${++counter}`, name: 'apply_patch', args: { input: patch.replace('fields.py', 'widgets.py') } }]);
+    const session = (between: MessageEvent[]): Transcript =>
+      transcriptOf([message('user', 'Go.'), ...listed, ...filler(5), ...between, ...filler(5), ...shell(insert, '')]);
+    expect(lineUses(session([other]))).toHaveLength(1);
+    expect(lineUses(session([custom]))).toEqual([]);
+    expect(lineUses(session(heredoc))).toEqual([]);
+  });
+
   it('reads `file:line` in the agent words, from a Read listing (`   3→go 1.23.0`), and never line 1', () => {
     const read: ToolCall = { id: 'r1', name: 'Read', args: { file_path: '/repo/go.mod' } };
     const session = transcriptOf([
