@@ -80,6 +80,18 @@ export function readPathArgs(call: ToolCall): string[] {
   return paths;
 }
 
+// apply_patch envelopes name the files they touch: `*** Update File: src/a.py` (Codex's patch
+// format, as a tool's argument or a shell heredoc).
+export const PATCH_FILE = /\*\*\* (Add|Update|Delete) File: (\S+)/g;
+
+/** The files an apply_patch envelope in a text adds, changes or deletes, and those it moves to. */
+export function readPatchedFiles(text: string): string[] {
+  if (!text.includes('*** ')) return [];
+  const files = [...text.matchAll(PATCH_FILE)].map((m) => m[2] as string);
+  for (const m of text.matchAll(/\*\*\* Move to: (\S+)/g)) files.push(m[1] as string);
+  return files;
+}
+
 // A relative path with a directory and an extension; an absolute one with an extension or three
 // or more parts (`/org/project` is as often a library id as a path). The look-behind keeps URLs
 // (`https://host/a.js`) and parts of longer tokens out.

@@ -2,7 +2,7 @@ import type { MessageEvent, ToolCall } from '../transcript/types.js';
 import type { Fact } from './fact.js';
 import { capText, describeOutput } from './fact.js';
 import { readOutputFacts } from './output-facts.js';
-import { readPathArgs, readShellCommand } from './message-text.js';
+import { PATCH_FILE, readPathArgs, readShellCommand } from './message-text.js';
 import { readShellWriteFacts } from './shell-writes.js';
 
 /**
@@ -64,8 +64,6 @@ function otherArgs(call: ToolCall, except: string): string {
     .join('\n');
 }
 
-// apply_patch envelopes name the files they touch: `*** Update File: src/a.py`.
-const PATCH_FILE = /\*\*\* (Add|Update|Delete) File: (\S+)/g;
 const PATCH_VERBS: Record<string, string> = { Add: 'create', Update: 'change', Delete: 'delete' };
 
 /** Files an apply_patch call (an argument, or a shell command's heredoc) created, changed or deleted. */

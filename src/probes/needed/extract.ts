@@ -1,9 +1,10 @@
-import type { MessageEvent, Transcript } from '../../transcript/types.js';
+import type { MessageEvent, ToolCall, Transcript } from '../../transcript/types.js';
 import { listMessages, readShellCommand } from '../message-text.js';
-import { findSpecifics, isSpecificName, MIN_SPECIFIC_LENGTH, unescapeForTokens, type FoundSpecific } from './specifics.js';
+import { findSpecifics, isNameChar, isSpecificName, MIN_SPECIFIC_LENGTH, unescapeForTokens, type FoundSpecific } from './specifics.js';
 import { argumentValues, toolVocabulary } from './arguments.js';
 import { sessionFileNames } from './files.js';
-import { isNameChar, SessionText } from './phrases.js';
+import { isSameFile, readChangedFiles, readLineReferences, readListing, type LineReference, type Listing } from './line-numbers.js';
+import { SessionText } from './phrases.js';
 import type { NeededKind, NeededUse } from './types.js';
 
 /**
@@ -24,6 +25,11 @@ interface ReadMessage {
   readonly seen: readonly string[];
   /** What a later use is looked up in: the text and argument values, escapes as spaces. */
   readonly searchable: string;
+  /** For a tool result: the numbered listing it holds of the one file its call named. */
+  readonly listing?: Listing;
+  /** For an assistant message: the lines of files it addresses by number, and the files its calls change. */
+  readonly lineReferences: readonly LineReference[];
+  readonly changed: readonly string[];
 }
 
 /** What the whole session says about its words: a tool's vocabulary slots, the files it names. */
@@ -57,7 +63,17 @@ function readMessage(message: MessageEvent, session: SessionWords, visibleFrom: 
   const shownSpecifics = shown.length === 0 ? [] : findSpecifics(shown.join('\n'));
   const seen = [...new Set([...specifics, ...shownSpecifics].flatMap((s) => innerForms(s.value)))];
   const searchable = unescapeForTokens(shown.length === 0 ? joined : [joined, ...shown].join('\n'));
-  return { role: message.role, visibleFrom, step, specifics, seen, searchable };
+  const assistant = message.role === 'assistant';
+  return {
+    role: message.role,
+    visibleFrom,
+    step,
+    specifics,
+    seen,
+    searchable,
+    lineReferences: assistant ? readLineReferences(message) : [],
+    changed: assistant ? (message.toolCalls ?? []).flatMap(readChangedFiles) : [],
+  };
 }
 
 const NO_VOCABULARY: ReadonlySet<string> = new Set();
@@ -80,11 +96,16 @@ function innerForms(value: string): string[] {
 function readMessages(transcript: Transcript): ReadMessage[] {
   const messages = listMessages(transcript.events);
   const session: SessionWords = { vocabulary: toolVocabulary(messages), files: sessionFileNames(messages) };
+  const calls = new Map<string, ToolCall>();
   let steps = 0;
   return messages.map((message) => {
     const step = steps;
     if (message.role === 'assistant') steps++;
-    return readMessage(message, session, steps, step);
+    for (const call of message.toolCalls ?? []) calls.set(call.id, call);
+    const read = readMessage(message, session, steps, step);
+    if (message.role !== 'tool' || message.toolCallId === undefined) return read;
+    const listing = readListing(message, calls.get(message.toolCallId));
+    return listing === undefined ? read : { ...read, listing };
   });
 }
 
@@ -163,6 +184,13 @@ export function extractNeededUses(transcript: Transcript, options: { minDistance
           break;
         }
       }
+      for (const reference of message.lineReferences) {
+        const use = lineUse(read, index, reference, minDistance);
+        if (use !== undefined && !used.has(use.fact)) {
+          used.add(use.fact);
+          uses.push(use);
+        }
+      }
     }
     for (const seen of message.seen) lastSeen.set(seen, index);
   });
@@ -201,4 +229,23 @@ function seenSince(read: readonly ReadMessage[], source: number, use: number, va
     if (holdsAlone(message.searchable, value)) return true;
   }
   return false;
+}
+
+/**
+ * The use of a line of a file the message at `use` addresses by number (line-numbers.ts): its fact
+ * is the line as the last listing of the file that covers it printed it, at least `minDistance`
+ * steps back and not printed since; none when the file changed after that listing (its numbers
+ * are stale) or no listing covers the line.
+ */
+function lineUse(read: readonly ReadMessage[], use: number, reference: LineReference, minDistance: number): NeededUse | undefined {
+  const message = read[use] as ReadMessage;
+  for (let i = use - 1; i >= 0; i--) {
+    const earlier = read[i] as ReadMessage;
+    if (earlier.changed.some((file) => isSameFile(file, reference.file))) return undefined;
+    const fact = earlier.listing !== undefined && isSameFile(earlier.listing.file, reference.file) ? earlier.listing.lines.get(reference.line) : undefined;
+    if (fact === undefined) continue;
+    if (message.step - earlier.visibleFrom < minDistance || seenSince(read, i, use, fact, message.step - minDistance)) return undefined;
+    return { fact, kind: 'number', sourceIndex: i, sourceStep: earlier.visibleFrom, useIndex: use, useStep: message.step };
+  }
+  return undefined;
 }

@@ -5,6 +5,7 @@
  * messages' texts are searched as one, so finding the last earlier sighting of a phrase costs one
  * native search, not one per message.
  */
+import { isNameChar } from './specifics.js';
 
 /** Ends each message's text in the joined search text: no phrase holds it, so no match spans two messages. */
 const SEPARATOR = '\u0000';
@@ -64,9 +65,4 @@ function standsAlone(text: string, at: number, length: number, whole: boolean): 
   const after = text[at + length];
   if (isNameChar(before) || isNameChar(after)) return false;
   return !whole || ((before !== ' ' || !isNameChar(text[at - 2])) && (after !== ' ' || !isNameChar(text[at + length + 1])));
-}
-
-/** A letter, digit, underscore or `$`: a character a name is made of. */
-export function isNameChar(char: string | undefined): boolean {
-  return char !== undefined && /[\p{L}\p{N}_$]/u.test(char);
 }

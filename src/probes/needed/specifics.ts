@@ -30,6 +30,16 @@ export function unescapeForTokens(text: string): string {
 // never runs into them, so they end a token as a space does.
 const UNSPACED = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}`;
 const NAME_CHAR = String.raw`(?:(?![${UNSPACED}])[\p{L}\p{N}_])`;
+const NAME_CHAR_ALONE = new RegExp(String.raw`^(?:${NAME_CHAR}|\$)$`, 'u');
+
+/**
+ * Whether a character is one a name is made of (a letter, digit, underscore or `$`), so that a
+ * value it runs into is part of a longer name: a letter of a script written without spaces (`的`
+ * of `go mod init的時候`) is no such character, it ends a name as a space does.
+ */
+export function isNameChar(char: string | undefined): boolean {
+  return char !== undefined && NAME_CHAR_ALONE.test(char);
+}
 const NAME_START = String.raw`(?:(?![${UNSPACED}])[\p{L}_])`;
 const NAME_PART = `${NAME_START}${NAME_CHAR}*`;
 // A name, possibly qualified (`os.path.join`, `std::vector`, `self->next`).

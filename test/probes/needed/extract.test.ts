@@ -96,6 +96,19 @@ describe('extractNeededUses', () => {
     expect(facts(useChinese)).toEqual(facts(useEnglish));
   });
 
+  it('reads a phrase that runs into Chinese text as standing alone, as a space would end it', () => {
+    // `go mod init的時候`: no space ends the phrase, the next Han letter does (specifics.ts `isNameChar`).
+    const session = transcriptOf([
+      message('user', '另外想確認一下這版本是在 go mod init的時候決定的嗎？'),
+      ...filler(11),
+      message('assistant', '版本是在執行 `go mod init` 時決定的。'),
+    ]);
+    expect(extractNeededUses(session).map((u) => `${u.kind}:${u.fact}`)).toEqual(['constraint:go mod init']);
+    // A Latin letter running into it still makes it part of a longer name.
+    const latin = transcriptOf([message('user', 'run go mod initx first'), ...filler(11), message('assistant', 'Running `go mod init` now.')]);
+    expect(extractNeededUses(latin)).toEqual([]);
+  });
+
   it('calls a specific the user stated a constraint', () => {
     const session = transcriptOf([
       message('user', 'Keep MAX_RETRIES at 3 and never touch legacy_api.'),
