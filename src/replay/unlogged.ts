@@ -20,15 +20,15 @@ import { fitTheilSen } from '../stats.js';
  * of calls (swordintel-0c45b0a6: 8.8k tokens short by the end of a segment, never one jump). So a
  * call that is not a jump is charged the persistent excess of the calls before it. Tokenizer
  * mismatch grows with what a call adds; content sent with every call does not. So the excess of
- * the last PERSISTENT_WINDOW calls of the segment (jumps left out) is fitted as a line against
- * their computed growth (Theil–Sen): its intercept is the per-call content, its slope the
- * mismatch, and the intercept is charged, from PERSISTENT_MIN_CALLS calls on, when it exceeds
- * PERSISTENT_MIN_TOKENS. The line needs calls of more than one size; where every call added the
- * same, content and mismatch cannot be told apart and nothing is charged. Counted raw (o200k_base,
- * uncalibrated), a Claude session's 18.5 % mismatch stays in the slope, uncharged. Before, the
- * rule took the median excess of small calls only (under 250 tokens), which a session whose calls
- * all print a 1k-token banner never has (swordintel-b260c379: 2, 11 and 3 small calls in its
- * three segments, ~220 tokens a call missed).
+ * the last PERSISTENT_WINDOW calls of the segment that added messages (jumps left out) is split
+ * into a per-call constant and a share of the growth (`perCallExcess`), and the constant is
+ * charged, from PERSISTENT_MIN_CALLS calls on, when it exceeds PERSISTENT_MIN_TOKENS. Counted raw
+ * (o200k_base, uncalibrated), a Claude session's ~18 % mismatch stays in the share, uncharged.
+ * Before, the rule took the median excess of small calls only (under 250 tokens), which a session
+ * whose calls nearly all print a 1k-token banner hardly has (swordintel-b260c379: 2, 11 and 3
+ * small calls in its three segments, ~220 tokens a call missed). Usage a generator wrote (a
+ * synthetic session's ≈ 4 characters a token) is no provider's count: nothing is read from it
+ * (replay/hidden-prefix.ts).
  */
 export const UNLOGGED_MIN_TOKENS = 500;
 export const UNLOGGED_MIN_SHARE = 0.5;
@@ -103,18 +103,23 @@ export function unloggedBySteps(steps: readonly UsageStep[]): number[] {
     const floor = Math.max(UNLOGGED_MIN_TOKENS, UNLOGGED_MIN_SHARE * Math.max(0, growth));
     if (excess > floor) return Math.round(excess);
     const persistent = window.length >= PERSISTENT_MIN_CALLS ? perCallExcess(window) : 0;
-    window = [...window, { growth, excess }].slice(-PERSISTENT_WINDOW);
+    if (growth > 0) window = [...window, { growth, excess }].slice(-PERSISTENT_WINDOW);
     return persistent > PERSISTENT_MIN_TOKENS ? Math.round(persistent) : 0;
   });
 }
 
-/** The excess a call carries whatever it adds: the intercept of the excess fitted against the growth (0 when every call added the same). */
+/**
+ * The excess a call carries whatever it adds. Mismatch and its noise grow with the call, so the
+ * excess per token is fitted against 1 / growth (Theil–Sen), which weighs small calls most: the
+ * slope is the per-call content, the intercept the mismatch per token. 0 when every call added
+ * the same (the two cannot be told apart).
+ */
 function perCallExcess(window: readonly { growth: number; excess: number }[]): number {
   const fit = fitTheilSen(
-    window.map((c) => c.growth),
-    window.map((c) => c.excess),
+    window.map((c) => 1 / c.growth),
+    window.map((c) => c.excess / c.growth),
   );
-  return fit?.intercept ?? 0;
+  return fit?.slope ?? 0;
 }
 
 /**

@@ -122,3 +122,16 @@ describe('resetSteps: a rebuild of the context from the log', () => {
     expect(unloggedInContext(steps)).toEqual([0, 6_800, 6_800, 0, 0]);
   });
 });
+
+describe('usage a generator wrote', () => {
+  it('reads nothing unlogged from a synthetic session (≈ 4 characters a token), which the same usage read as a log would seem to hold', async () => {
+    const { generateSession } = await import('../../src/transcript/synthetic/generate.js');
+    const { resolveHiddenPrefix } = await import('../../src/replay/hidden-prefix.js');
+    const { createTokenizer } = await import('../../src/tokens/tokenizer.js');
+    // The default suite's tpm-limited session.
+    const synthetic = generateSession({ seed: 11, steps: 40, dialect: 'openai', toolOutputTokens: 1200, facts: 6 });
+    const asLog = { ...synthetic, header: { ...synthetic.header, source: { format: 'codex' } } };
+    expect(resolveHiddenPrefix('auto', synthetic, createTokenizer('o200k_base'), 'openai').unlogged).toBeUndefined();
+    expect(Object.keys(resolveHiddenPrefix('auto', asLog, createTokenizer('o200k_base'), 'openai').unlogged ?? {}).length).toBeGreaterThan(0);
+  });
+});
