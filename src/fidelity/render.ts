@@ -29,7 +29,7 @@ export function renderFidelity(report: FidelityReport): string {
     `Error as replayed (calibrated counts, each file's hidden prefix — the agent's system prompt and tool schemas that the`,
     `log does not hold, the median of recorded − computed over its first ${OFFSET_STEPS} steps — re-sent reasoning, content sent but`,
     `not logged (found where the recorded input jumps beyond what the added messages explain, or outgrows them by a steady`,
-    `amount on every small call), compactions followed)`,
+    `amount on every call), compactions followed)`,
     ...renderStatsTable(report.formats, 'offset'),
     '',
     'Worst step per format (largest error as replayed)',

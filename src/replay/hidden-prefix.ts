@@ -34,7 +34,8 @@ function estimateHiddenPrefix(transcript: Transcript, tokenizer: Tokenizer, form
   const { steps, compactionIds, order } = usageSteps(transcript, tokenizer, format);
   const resets = resetSteps(steps);
   const split = withResets(steps, resets);
-  const unlogged = unloggedBySteps(split);
+  // A generator's usage (≈ 4 characters a token) is no provider's count: nothing unlogged is read from it (unlogged.ts).
+  const unlogged = transcript.header.source?.format === 'synthetic' ? split.map(() => 0) : unloggedBySteps(split);
   const inContext = unloggedInContext(split, unlogged);
   // After a rebuild from the log, the texts an importer rebuilt for messages before it are not sent (unlogged.ts).
   const resetOrders = resets.map((i) => order.get(steps[i]?.carrier ?? '') ?? -1);

@@ -16,7 +16,7 @@ import type { Calibration } from './types.js';
  * no native tool calls): a factor alone. It holds on the Gemini CLI recording, which it never saw.
  */
 export const DEFAULT_CALIBRATION: Readonly<Record<string, Calibration>> = {
-  claude: { factor: 1.185, perToolCall: 55 },
+  claude: { factor: 1.185, perToolCall: 55, perEscape: 3.5 },
   gemini: { factor: 1.165, perToolCall: 0 },
 };
 

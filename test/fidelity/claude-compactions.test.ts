@@ -36,14 +36,29 @@ describe('fidelity of Claude Code sessions with compactions', () => {
     ]);
   });
 
-  it('median |error| under 2 % (reached 1.59 %), p95 under 6.5 % (reached 5.98 %; 9.09 % before the persistent excess), every log under 5 % median', () => {
+  it('median |error| under 2 % (reached 1.16 %), p95 under 5 % (reached 4.00 %; 9.09 % before the persistent excess, 5.98 % before escapes were weighed and per-call content found on large calls), every log under 5 % median', () => {
     const claude = report.formats.find((f) => f.format === 'claude-code');
     expect(claude?.offset?.medianAbs).toBeLessThan(0.02);
-    expect(claude?.offset?.p95Abs).toBeLessThan(0.065);
+    expect(claude?.offset?.p95Abs).toBeLessThan(0.05);
     for (const file of report.files) {
       const errors = file.compared.flatMap((s) => (s.offsetError === undefined ? [] : [Math.abs(s.offsetError)]));
       expect(median(errors), file.file).toBeLessThan(0.05);
     }
+  });
+
+  it('every log within 3 % median and 8 % p95 |error|: escape sequences weighed, per-call content found on sessions of large calls (swordintel-e95a823a p95 8.22 % → 1.22 %, swordintel-b260c379 −1.30 % median, −4.43 % with the weight alone)', () => {
+    for (const file of report.files) {
+      const errors = file.compared.flatMap((s) => (s.offsetError === undefined ? [] : [s.offsetError]));
+      const p95 = nearestRank(errors.map(Math.abs), 0.95);
+      expect(Math.abs(median(errors)), file.file).toBeLessThan(0.03);
+      expect(p95, file.file).toBeLessThan(0.08);
+    }
+    const worst = (name: string): number =>
+      nearestRank(
+        (report.files.find((f) => f.file.endsWith(name))?.compared ?? []).map((s) => Math.abs(s.offsetError)),
+        0.95,
+      );
+    expect(worst('swordintel-e95a823a.jsonl')).toBeLessThan(0.02);
   });
 
   it('charges the ~200 tokens a call Claude Code 1.0.81 sent unlogged on swordintel-0c45b0a6: its median error −4.2 % → −1.2 %', () => {
@@ -55,3 +70,9 @@ describe('fidelity of Claude Code sessions with compactions', () => {
     expect((file?.unlogged?.tokens ?? 0) / (file?.unlogged?.messages ?? 1)).toBeLessThan(600);
   });
 });
+
+/** The value at rank ceil(q × n) of the sorted values (the p95 of the fidelity tables). */
+function nearestRank(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+}

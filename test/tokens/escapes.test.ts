@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitEscapes } from '../../src/tokens/escapes.js';
-import { countTokens, createTokenizer } from '../../src/tokens/tokenizer.js';
+import { countTokens, createTokenizer, tokenizerForModel } from '../../src/tokens/tokenizer.js';
 import { importTranscript } from '../../src/transcript/importers/index.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
 import { median } from '../../src/stats.js';
@@ -41,6 +41,13 @@ describe('escape sequences counted per family (real Claude Code log)', async () 
     const before = createTokenizer('o200k_base', CLAUDE).countMessage(banner, 'openai');
     const saved = Math.round(1.185 * (countTokens('o200k_base', banner.text) - stripped)) - 3.5 * 77;
     expect(Math.abs(tokenizer.countMessage(banner, 'openai') - (before - saved))).toBeLessThanOrEqual(1);
+  });
+
+  it('is shipped for Claude: a Claude model counts the banner at 3.5 a sequence, an OpenAI model as o200k_base does', () => {
+    const split = splitEscapes(banner.text);
+    const stripped = countTokens('o200k_base', split?.stripped ?? '');
+    expect(tokenizerForModel('claude-opus-4-1-20250805').count(banner.text)).toBe(Math.round(1.185 * stripped + 3.5 * 77));
+    expect(tokenizerForModel('gpt-5-codex').count(banner.text)).toBe(countTokens('o200k_base', banner.text));
   });
 
   it('counts texts and messages without escapes as before', () => {
