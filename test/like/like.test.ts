@@ -1,18 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { fitLogFiles, generateLike, generateLikeSessions, checkLike } from '../../src/like/index.js';
+import { fitLogFiles, generateLike, generateLikeSessions, checkLike, loadFitFile } from '../../src/like/index.js';
+import { InputError } from '../../src/errors.js';
 import { fitLogs } from '../../src/like/fit.js';
-import { observeLog, shapeOf } from '../../src/like/observe.js';
+import { observeLog, shapeOf, taskStretchesOf, type TaskStretches } from '../../src/like/observe.js';
 import { LEVELS } from '../../src/like/draw.js';
 import { serializeTranscript, writeTranscript } from '../../src/transcript/write.js';
 import { extractNeededUses } from '../../src/probes/needed/extract.js';
 import { spearman } from '../../src/like/spearman.js';
 import { tempDir } from '../helpers/temp.js';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { loadTranscript } from '../../src/scenario/load-transcript.js';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 const MINI = 'fixtures/real/mini-swe-agent';
 const A = [`${MINI}/django__django-11163.traj.json`, `${MINI}/django__django-10999.traj.json`];
 const B = [`${MINI}/scikit-learn__scikit-learn-14141.traj.json`, `${MINI}/django__django-11880.traj.json`];
+/** Claude Code logs whose plan tool (TodoWrite) leaves about half their steps out of any task that completes. */
+const PLANNED = ['fixtures/real/claude-code-compactions/swordintel-54bc4295.jsonl', 'fixtures/real/claude-code-compactions/swordintel-b260c379.jsonl'];
+
+/** The share of the steps that a task completing later holds (what a task-evicting strategy evicts). */
+function coveredShare(all: readonly TaskStretches[]): number {
+  const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+  const spans = sum(all.flatMap((s) => s.spans));
+  return spans / (spans + sum(all.flatMap((s) => [s.lead, s.tail, ...s.gaps])));
+}
 
 describe('the fit of real logs', () => {
   it('reads sizes, turns and needed uses of mini-swe-agent runs', async () => {
@@ -34,6 +45,16 @@ describe('the fit of real logs', () => {
     expect(fit.compaction.perStep).toBeGreaterThan(0);
     expect(fit.compaction.summaryTokens[0]).toBeGreaterThan(100);
     expect(fit.hiddenTokens[0]).toBeGreaterThan(1000);
+  });
+
+  it('reads the stretches of steps that tasks completing later hold', () => {
+    const task = (id: string, status: 'in_progress' | 'completed') => ({ type: 'task' as const, id, status });
+    const step = (n: number) => ({ type: 'message' as const, id: `a${n}`, role: 'assistant' as const, text: '' });
+    // Steps 0-1 before any task, 2-4 in task a, 5-6 in b (opened within a, still open when a completes, c never completes), 7 after.
+    const events = [step(0), step(1), task('a', 'in_progress'), step(2), step(3), task('c', 'in_progress'), task('b', 'in_progress'), step(4)];
+    events.push(task('a', 'completed'), step(5), step(6), task('b', 'completed'), step(7), step(8));
+    expect(taskStretchesOf(events)).toEqual({ lead: 2, spans: [3, 2], gaps: [0], tail: 2 });
+    expect(taskStretchesOf([step(0), task('a', 'in_progress'), step(1), task('a', 'completed')])).toEqual({ lead: 2, spans: [], gaps: [], tail: 0 });
   });
 
   it('sorts tool output by shape', () => {
@@ -69,6 +90,43 @@ describe('sessions drawn from a fit', () => {
     // Tool output sizes: medians within a factor of two.
     expect(refit.toolOutput.tokens[10]).toBeGreaterThan((fit.toolOutput.tokens[10] ?? 0) / 2);
     expect(refit.toolOutput.tokens[10]).toBeLessThan((fit.toolOutput.tokens[10] ?? 0) * 2);
+  });
+});
+
+describe('a fit read back (--fit)', () => {
+  it('draws the same sessions as the fit it was written from, and names the field of a broken one', async () => {
+    const fit = await fitLogFiles(A);
+    const file = join(tempDir(), 'fit.json');
+    writeFileSync(file, `${JSON.stringify(fit, null, 2)}\n`);
+    const read = await loadFitFile(file);
+    expect(read).toEqual(fit);
+    const draw = (f: typeof fit): string => generateLikeSessions(f, { count: 2, seed: 3 }).map(serializeTranscript).join('');
+    expect(draw(read)).toBe(draw(fit));
+    const { inCall: _dropped, ...needed } = fit.needed;
+    writeFileSync(file, JSON.stringify({ ...fit, needed }, null, 2));
+    const error = await loadFitFile(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).location).toMatchObject({ file, field: 'needed.inCall' });
+    expect((error as InputError).exitCode).toBe(2);
+  });
+});
+
+describe('sessions drawn like planned Claude Code logs', () => {
+  it('leave as many steps out of completing tasks, and hold facts in calls as often, as the logs', async () => {
+    const fit = await fitLogFiles(PLANNED);
+    const logs = await Promise.all(PLANNED.map(async (file) => observeLog(await loadTranscript({ kind: 'file', path: file, lenient: true }, 0))));
+    const sessions = generateLikeSessions(fit, { count: 6, seed: 1 });
+    const real = coveredShare(logs.map((l) => l.taskStretches));
+    expect(real).toBeLessThan(0.6);
+    expect(Math.abs(coveredShare(sessions.map((s) => taskStretchesOf(s.events))) - real)).toBeLessThan(0.15);
+    // The agent's own words name the files and names it uses again in its calls (tombstones keep calls), and so do earlier calls.
+    const refit = fitLogs(sessions.map(observeLog));
+    expect(fit.needed.inCall).toBeGreaterThan(0.6);
+    expect(Math.abs(refit.needed.inCall - fit.needed.inCall)).toBeLessThan(0.2);
+    for (const role of ['tool', 'assistant'] as const) {
+      expect(fit.needed.earlierCopy[role].call).toBeGreaterThan(0.2);
+      expect(Math.abs((refit.needed.earlierCopy[role].call ?? 0) - (fit.needed.earlierCopy[role].call ?? 0))).toBeLessThan(0.2);
+    }
   });
 });
 
