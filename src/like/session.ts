@@ -83,7 +83,7 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
   // (without a task that completes, every request opens one); a plan tool's open and close apart.
   const turnTasks = (Object.keys(fit.task.source)[0] ?? 'user-turns') === 'user-turns' && fit.task.perStep > 0;
   const fromTurns = turnTasks && fit.task.spans.length > 0;
-  const stretches = drawStretches(random, fit, steps);
+  const stretches = drawStretches(random, fit, steps, fromTurns);
   const tasks = { n: 0, open: false };
   let taskLeft = 0;
   for (let step = 0; step < steps; step++) {
@@ -115,10 +115,13 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
 /**
  * The steps at which a stretch of the fit's task timeline starts (fit-types.ts, `task`): the
  * lead, then spans of tasks that complete at their end and the gaps between them, then the tail.
+ * Tasks of user requests have a lead only as long as the whole session (a log of one request):
+ * the first request opens a task that the next completes.
  */
-function drawStretches(random: Random, fit: LikeFit, steps: number): Map<number, 'span' | 'gap' | 'tail'> {
+function drawStretches(random: Random, fit: LikeFit, steps: number, fromTurns: boolean): Map<number, 'span' | 'gap' | 'tail'> {
   const starts = new Map<number, 'span' | 'gap' | 'tail'>();
-  const lead = Math.min(steps, Math.round(drawFrom(random, fit.task.lead, steps)));
+  const drawn = Math.min(steps, Math.round(drawFrom(random, fit.task.lead, steps)));
+  const lead = fromTurns && drawn < steps ? 0 : drawn;
   const end = steps - Math.min(steps - lead, Math.round(drawFrom(random, fit.task.tail)));
   let at = lead;
   for (let span = true; at < end && fit.task.spans.length > 0; span = !span) {

@@ -78,6 +78,20 @@ describe('sessions drawn from a fit', () => {
     expect(long.events.some((e) => e.type === 'task' && e.status === 'completed' && e.source === 'user-turns')).toBe(true);
   });
 
+  it('open a task at every user request, whose first the second request completes (no lead but the whole session)', async () => {
+    const fit = await fitLogFiles(A);
+    const constant = (value: number): number[] => LEVELS.map(() => value);
+    const task = { ...fit.task, source: { 'user-turns': 1 }, perStep: 0.1, lead: constant(10), spans: constant(3), gaps: constant(0), tail: constant(5) };
+    const session = generateLike({ ...fit, task }, { seed: 1, steps: 40 });
+    expect(taskStretchesOf(session.events)).toMatchObject({ lead: 0, tail: 5 });
+    // Spans of 3 from step 0 (the last cut where the tail starts, at step 35), never a first task of the lead's 10 steps.
+    expect(taskStretchesOf(session.events).spans).toEqual([...Array.from({ length: 11 }, () => 3), 2]);
+    const requests = session.events.filter((e) => e.type === 'message' && e.role === 'user').length;
+    expect(requests).toBe(Math.ceil(35 / 3) + 1);
+    // A lead as long as the session: one request, no task that completes.
+    expect(taskStretchesOf(generateLike({ ...fit, task: { ...task, lead: constant(40) } }, { seed: 1, steps: 40 }).events).spans).toEqual([]);
+  });
+
   it('hold needed facts where the fit says later steps find them', async () => {
     const fit = await fitLogFiles(A);
     const sessions = generateLikeSessions(fit, { count: 4, seed: 1, steps: 60 });
