@@ -27,6 +27,7 @@ export const likeFitSchema = z.strictObject({
     userTokens: quantiles,
     perStep: z.number().min(0),
     source: shares,
+    none: share,
     lead: quantiles,
     spans: quantiles,
     gaps: quantiles,

@@ -48,9 +48,11 @@ export interface LikeFit {
     readonly perStep: number;
     readonly source: Shares;
     /**
-     * How the steps lie in tasks that complete (observe.ts, `TaskStretches`), in steps: before the
-     * first (`lead`), each one's (`spans`), between two (`gaps`), after the last (`tail`).
+     * How the steps lie in tasks that complete (observe.ts, `TaskStretches`): the share of logs in
+     * which none does (`none`); in the others, the steps before the first (`lead`) and after the
+     * last (`tail`) as shares of the log's steps, each one's (`spans`) and between two (`gaps`) in steps.
      */
+    readonly none: number;
     readonly lead: Quantiles;
     readonly spans: Quantiles;
     readonly gaps: Quantiles;

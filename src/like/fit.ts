@@ -13,6 +13,7 @@ const NAMED_TOOLS = 6;
 export function fitLogs(logs: readonly LogObservation[]): LikeFit {
   const all = <T>(pick: (log: LogObservation) => readonly T[]): T[] => logs.flatMap(pick);
   const uses = all((l) => l.uses);
+  const completing = logs.filter((l) => l.taskStretches.spans.length > 0);
   const useSteps = logs.reduce((sum, l) => sum + l.useSteps, 0);
   const steps = logs.reduce((sum, l) => sum + l.steps, 0);
   const assistantCount = logs.reduce((sum, l) => sum + l.steps, 0);
@@ -33,10 +34,11 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
       userTokens: quantilesOf(all((l) => l.userTokens)),
       perStep: steps === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.taskSources.length, 0) / steps),
       source: sharesOf(all((l) => l.taskSources)),
-      lead: quantilesOf(logs.map((l) => l.taskStretches.lead)),
+      none: shareOf(logs, (l) => l.taskStretches.spans.length === 0),
+      lead: quantilesOf(completing.map((l) => shareOfSteps(l.taskStretches.lead, l))),
       spans: quantilesOf(all((l) => l.taskStretches.spans)),
       gaps: quantilesOf(all((l) => l.taskStretches.gaps)),
-      tail: quantilesOf(logs.map((l) => l.taskStretches.tail)),
+      tail: quantilesOf(completing.map((l) => shareOfSteps(l.taskStretches.tail, l))),
     },
     assistant: {
       textTokens: quantilesOf(all((l) => l.textTokens)),
@@ -72,6 +74,11 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
       summaryTokens: quantilesOf(all((l) => l.summaryTokens)),
     },
   };
+}
+
+/** Steps of a log as a share of its steps (0 for a log of none). */
+function shareOfSteps(steps: number, log: LogObservation): number {
+  return log.steps === 0 ? 0 : round3(steps / log.steps);
 }
 
 /** The share of the items that pass, to 3 digits (0 of none). */

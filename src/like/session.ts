@@ -115,14 +115,14 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
 /**
  * The steps at which a stretch of the fit's task timeline starts (fit-types.ts, `task`): the
  * lead, then spans of tasks that complete at their end and the gaps between them, then the tail.
- * Tasks of user requests have a lead only as long as the whole session (a log of one request):
- * the first request opens a task that the next completes.
+ * By the fit's share no task completes (a log of one request). Tasks of user requests have no
+ * other lead: the first request opens a task that the next completes.
  */
 function drawStretches(random: Random, fit: LikeFit, steps: number, fromTurns: boolean): Map<number, 'span' | 'gap' | 'tail'> {
   const starts = new Map<number, 'span' | 'gap' | 'tail'>();
-  const drawn = Math.min(steps, Math.round(drawFrom(random, fit.task.lead, steps)));
-  const lead = fromTurns && drawn < steps ? 0 : drawn;
-  const end = steps - Math.min(steps - lead, Math.round(drawFrom(random, fit.task.tail)));
+  const none = random.chance(fit.task.none);
+  const lead = none ? steps : fromTurns ? 0 : Math.min(steps, Math.round(steps * drawFrom(random, fit.task.lead)));
+  const end = steps - Math.min(steps - lead, Math.round(steps * drawFrom(random, fit.task.tail)));
   let at = lead;
   for (let span = true; at < end && fit.task.spans.length > 0; span = !span) {
     const length = Math.round(drawFrom(random, span ? fit.task.spans : fit.task.gaps));

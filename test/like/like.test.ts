@@ -81,15 +81,28 @@ describe('sessions drawn from a fit', () => {
   it('open a task at every user request, whose first the second request completes (no lead but the whole session)', async () => {
     const fit = await fitLogFiles(A);
     const constant = (value: number): number[] => LEVELS.map(() => value);
-    const task = { ...fit.task, source: { 'user-turns': 1 }, perStep: 0.1, lead: constant(10), spans: constant(3), gaps: constant(0), tail: constant(5) };
+    const task = {
+      ...fit.task,
+      source: { 'user-turns': 1 },
+      perStep: 0.1,
+      none: 0,
+      lead: constant(0.25),
+      spans: constant(3),
+      gaps: constant(0),
+      tail: constant(0.125),
+    };
     const session = generateLike({ ...fit, task }, { seed: 1, steps: 40 });
     expect(taskStretchesOf(session.events)).toMatchObject({ lead: 0, tail: 5 });
-    // Spans of 3 from step 0 (the last cut where the tail starts, at step 35), never a first task of the lead's 10 steps.
+    // Spans of 3 from step 0 (the last cut where the tail starts, at step 35), never a first task of the lead's 10 steps (a quarter of 40).
     expect(taskStretchesOf(session.events).spans).toEqual([...Array.from({ length: 11 }, () => 3), 2]);
     const requests = session.events.filter((e) => e.type === 'message' && e.role === 'user').length;
     expect(requests).toBe(Math.ceil(35 / 3) + 1);
-    // A lead as long as the session: one request, no task that completes.
-    expect(taskStretchesOf(generateLike({ ...fit, task: { ...task, lead: constant(40) } }, { seed: 1, steps: 40 }).events).spans).toEqual([]);
+    // Sessions in which no task completes, by the fit's share: one request each.
+    const sessions = generateLikeSessions({ ...fit, task: { ...task, none: 0.3 } }, { count: 100, seed: 1, steps: 40 });
+    const none = sessions.filter((s) => taskStretchesOf(s.events).spans.length === 0);
+    expect(none.length).toBeGreaterThan(18);
+    expect(none.length).toBeLessThan(42);
+    expect(none.every((s) => s.events.filter((e) => e.type === 'message' && e.role === 'user').length === 1)).toBe(true);
   });
 
   it('hold needed facts where the fit says later steps find them', async () => {
@@ -139,7 +152,7 @@ describe('sessions drawn like planned Claude Code logs', () => {
     expect(Math.abs(refit.needed.inCall - fit.needed.inCall)).toBeLessThan(0.2);
     for (const role of ['tool', 'assistant'] as const) {
       expect(fit.needed.earlierCopy[role].call).toBeGreaterThan(0.2);
-      expect(Math.abs((refit.needed.earlierCopy[role].call ?? 0) - (fit.needed.earlierCopy[role].call ?? 0))).toBeLessThan(0.2);
+      expect(Math.abs((refit.needed.earlierCopy[role].call ?? 0) - (fit.needed.earlierCopy[role].call ?? 0))).toBeLessThan(0.25);
     }
   });
 });
