@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { GateError, UsageError } from '../errors.js';
-import { checkLike, fitLogFiles, generateLikeSessions, type CheckResult } from '../like/index.js';
+import { checkLike, fitLogFiles, generateLikeSessions, loadFitFile, type CheckResult, type LikeFit } from '../like/index.js';
 import { extractNeededUses } from '../probes/needed/extract.js';
 import { countSteps } from '../transcript/structure.js';
 import { writeTranscript } from '../transcript/write.js';
@@ -13,6 +13,8 @@ import { displayPath } from '../paths.js';
 /** The flags of `generate --like`. */
 export interface LikeFlags {
   like: string[];
+  /** A fit.json to draw from instead of fitting `like` (which --check still takes as A). */
+  fit?: string;
   count?: number;
   steps?: number;
   seed?: number;
@@ -35,15 +37,19 @@ export async function runGenerateLike(flags: LikeFlags, out: string | undefined)
   if (out === undefined) throw new UsageError('generate --like needs -o <folder>: it writes fit.json and one file per session');
   if (statSync(out, { throwIfNoEntry: false })?.isFile() === true)
     throw new UsageError(`-o ${displayPath(out)} is a file: give the folder to write the sessions in`);
-  const fit = await fitLogFiles(flags.like, flags.from !== undefined ? { from: flags.from } : {});
+  if (flags.check !== undefined && flags.like.length === 0) throw new UsageError('--check needs --like <logs...>: the real logs A the sessions stand for');
+  const fit = await fitOf(flags);
   const sessions = generateLikeSessions(fit, {
-    count: flags.count ?? flags.like.length,
+    count: flags.count ?? (flags.like.length > 0 ? flags.like.length : fit.logs),
     seed: flags.seed ?? 1,
     ...(flags.steps !== undefined ? { steps: flags.steps } : {}),
   });
   await mkdir(out, { recursive: true });
   await writeFile(join(out, 'fit.json'), `${JSON.stringify(fit, null, 2)}\n`, 'utf8');
-  process.stdout.write(`${displayPath(join(out, 'fit.json'))}: fit of ${fit.logs} log${fit.logs === 1 ? '' : 's'} (${Object.keys(fit.formats).join(', ')})\n`);
+  const reused = flags.fit !== undefined ? `, read from ${displayPath(flags.fit)}` : '';
+  process.stdout.write(
+    `${displayPath(join(out, 'fit.json'))}: fit of ${fit.logs} log${fit.logs === 1 ? '' : 's'} (${Object.keys(fit.formats).join(', ')})${reused}\n`,
+  );
   const files = await writeSessions(sessions, out);
   if (flags.check === undefined) return;
   const result = await checkAgainst(flags, flags.check, files);
@@ -54,6 +60,12 @@ export async function runGenerateLike(flags: LikeFlags, out: string | undefined)
   );
   if (short)
     throw new GateError(`the generated sessions rank the strategies more than ${CHECK_TOLERANCE} further from real B than real A does (Spearman above)`);
+}
+
+/** The fit of `--fit` as it was written, or of the `--like` logs. */
+function fitOf(flags: LikeFlags): Promise<LikeFit> {
+  if (flags.fit !== undefined) return loadFitFile(flags.fit);
+  return fitLogFiles(flags.like, flags.from !== undefined ? { from: flags.from } : {});
 }
 
 async function writeSessions(sessions: readonly Transcript[], out: string): Promise<string[]> {

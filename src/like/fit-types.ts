@@ -16,7 +16,12 @@ export const TOOL_SHAPES = ['code', 'test', 'listing', 'text'] as const;
 export type ToolShape = (typeof TOOL_SHAPES)[number];
 
 /** The roles a needed fact was last seen in before its use. */
-export type SourceRole = 'tool' | 'user' | 'assistant';
+export const SOURCE_ROLES = ['tool', 'user', 'assistant'] as const;
+export type SourceRole = (typeof SOURCE_ROLES)[number];
+
+/** Where an earlier message held a fact: in the text of a message of that role, or in an agent's tool calls (`call`). */
+export const COPY_PLACES = [...SOURCE_ROLES, 'call'] as const;
+export type CopyPlace = (typeof COPY_PLACES)[number];
 
 export interface LikeFit {
   /** Where the fields are described. */
@@ -42,6 +47,16 @@ export interface LikeFit {
     /** Task events (what strategies that evict finished tasks read): tasks started per step, and where the log's tasks came from. */
     readonly perStep: number;
     readonly source: Shares;
+    /**
+     * How the steps lie in tasks that complete (observe.ts, `TaskStretches`): the share of logs in
+     * which none does (`none`); in the others, the steps before the first (`lead`) and after the
+     * last (`tail`) as shares of the log's steps, each one's (`spans`) and between two (`gaps`) in steps.
+     */
+    readonly none: number;
+    readonly lead: Quantiles;
+    readonly spans: Quantiles;
+    readonly gaps: Quantiles;
+    readonly tail: Quantiles;
   };
   readonly assistant: {
     /** Tokens of an assistant message's text (its tool calls' arguments apart). */
@@ -73,13 +88,16 @@ export interface LikeFit {
     readonly sourceRole: Shares;
     /** What kind of specific it is (path, identifier, number, …). */
     readonly kind: Shares;
-    /** Where in its source message the fact stood: 0 = first character, 1 = last. */
+    /** Share of the uses last seen in the agent's words whose fact stood in its tool calls (a path read, a name edited). */
+    readonly inCall: number;
+    /** Where in its source message's text the fact stood (uses found in the calls apart): 0 = first character, 1 = last. */
     readonly position: Quantiles;
     /**
-     * Share of uses whose fact an earlier message of each role held too, before its source: a copy a
-     * strategy may keep when it drops the source (the agent's own words naming a file a result showed).
+     * Per source role, the share of its uses whose fact an earlier message held too, before the
+     * source, by place (`CopyPlace`): a copy a strategy may keep when it drops the source (a call
+     * that named the file a result showed).
      */
-    readonly earlierCopy: Shares;
+    readonly earlierCopy: Readonly<Record<SourceRole, Shares>>;
   };
   /** The agent's own compactions. */
   readonly compaction: {

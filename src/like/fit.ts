@@ -1,5 +1,5 @@
 import type { LikeFit } from './fit-types.js';
-import { TOOL_SHAPES } from './fit-types.js';
+import { COPY_PLACES, SOURCE_ROLES, TOOL_SHAPES } from './fit-types.js';
 import type { LogObservation } from './observe.js';
 import { quantilesOf, round3, sharesOf } from './draw.js';
 
@@ -13,6 +13,7 @@ const NAMED_TOOLS = 6;
 export function fitLogs(logs: readonly LogObservation[]): LikeFit {
   const all = <T>(pick: (log: LogObservation) => readonly T[]): T[] => logs.flatMap(pick);
   const uses = all((l) => l.uses);
+  const completing = logs.filter((l) => l.taskStretches.spans.length > 0);
   const useSteps = logs.reduce((sum, l) => sum + l.useSteps, 0);
   const steps = logs.reduce((sum, l) => sum + l.steps, 0);
   const assistantCount = logs.reduce((sum, l) => sum + l.steps, 0);
@@ -33,6 +34,11 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
       userTokens: quantilesOf(all((l) => l.userTokens)),
       perStep: steps === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.taskSources.length, 0) / steps),
       source: sharesOf(all((l) => l.taskSources)),
+      none: shareOf(logs, (l) => l.taskStretches.spans.length === 0),
+      lead: quantilesOf(completing.map((l) => shareOfSteps(l.taskStretches.lead, l))),
+      spans: quantilesOf(all((l) => l.taskStretches.spans)),
+      gaps: quantilesOf(all((l) => l.taskStretches.gaps)),
+      tail: quantilesOf(completing.map((l) => shareOfSteps(l.taskStretches.tail, l))),
     },
     assistant: {
       textTokens: quantilesOf(all((l) => l.textTokens)),
@@ -51,19 +57,33 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
       distance: quantilesOf(uses.map((u) => u.distance)),
       sourceRole: sharesOf(uses.map((u) => u.sourceRole)),
       kind: sharesOf(uses.map((u) => u.kind)),
-      position: quantilesOf(uses.map((u) => u.position)),
-      earlierCopy: Object.fromEntries(
-        (['tool', 'user', 'assistant'] as const).map((role) => [
-          role,
-          round3(uses.length === 0 ? 0 : uses.filter((u) => u.earlier.includes(role)).length / uses.length),
-        ]),
+      inCall: shareOf(
+        uses.filter((u) => u.sourceRole === 'assistant'),
+        (u) => u.inCall,
       ),
+      position: quantilesOf(uses.filter((u) => !(u.sourceRole === 'assistant' && u.inCall)).map((u) => u.position)),
+      earlierCopy: Object.fromEntries(
+        SOURCE_ROLES.map((role) => {
+          const of = uses.filter((u) => u.sourceRole === role);
+          return [role, Object.fromEntries(COPY_PLACES.map((place) => [place, shareOf(of, (u) => u.earlier.includes(place))]))];
+        }),
+      ) as LikeFit['needed']['earlierCopy'],
     },
     compaction: {
       perStep: steps === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.compactions, 0) / steps),
       summaryTokens: quantilesOf(all((l) => l.summaryTokens)),
     },
   };
+}
+
+/** Steps of a log as a share of its steps (0 for a log of none). */
+function shareOfSteps(steps: number, log: LogObservation): number {
+  return log.steps === 0 ? 0 : round3(steps / log.steps);
+}
+
+/** The share of the items that pass, to 3 digits (0 of none). */
+function shareOf<T>(items: readonly T[], test: (item: T) => boolean): number {
+  return items.length === 0 ? 0 : round3(items.filter(test).length / items.length);
 }
 
 function namedShares(names: readonly string[]): Record<string, number> {

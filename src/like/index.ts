@@ -1,7 +1,10 @@
 import { deriveSeed } from '../random.js';
 import type { Transcript } from '../transcript/types.js';
 import { loadTranscript } from '../scenario/load-transcript.js';
+import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { parseInput, readDocument } from '../validate.js';
+import { likeFitSchema } from './fit-schema.js';
 import type { LikeFit } from './fit-types.js';
 import { fitLogs } from './fit.js';
 import { observeLog } from './observe.js';
@@ -22,6 +25,15 @@ export async function fitLogFiles(files: readonly string[], options: { from?: st
   const fit = fitLogs(observations);
   if (fit.steps.length === 0 || (fit.steps.at(-1) ?? 0) === 0) throw new UsageError(`--like: the logs hold no step (assistant message): ${files.join(', ')}`);
   return fit;
+}
+
+/** A fit written by `generate --like` (`fit.json`), read back and validated: an error names the file, line and field. */
+export async function loadFitFile(file: string): Promise<LikeFit> {
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`--fit ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+  });
+  const doc = readDocument(text, file);
+  return parseInput(likeFitSchema, doc.data, { file, lineOf: doc.lineOf, what: 'not a fit as generate --like writes it' });
 }
 
 /** `count` sessions drawn from a fit, the i-th from its own seed derived from `seed`; `steps` fixes their length. */

@@ -1,20 +1,35 @@
-import type { MessageEvent, Transcript } from '../transcript/types.js';
+import type { MessageEvent, Transcript, TranscriptEvent } from '../transcript/types.js';
 import { listMessages, renderMessageText } from '../probes/message-text.js';
 import { extractNeededUses } from '../probes/needed/extract.js';
 import type { NeededKind } from '../probes/needed/types.js';
 import { median } from '../stats.js';
 import { countTokens } from '../tokens/tokenizer.js';
-import type { SourceRole, ToolShape } from './fit-types.js';
+import type { CopyPlace, SourceRole, ToolShape } from './fit-types.js';
 
 /** One needed use as the fit reads it. */
 interface ObservedUse {
   readonly distance: number;
   readonly sourceRole: SourceRole;
   readonly kind: NeededKind;
-  /** Where the fact stood in its source message's text, 0 to 1. */
+  /** Whether the fact stood in the source's tool calls (an agent's message), where its text may not. */
+  readonly inCall: boolean;
+  /** Where the fact stood in its source message's text, 0 to 1 (1 when only in its calls). */
   readonly position: number;
-  /** Roles of the messages before the source that held the fact too. */
-  readonly earlier: readonly SourceRole[];
+  /** Where messages before the source held the fact too: a tool result, a request, the agent's text, its calls. */
+  readonly earlier: readonly CopyPlace[];
+}
+
+/**
+ * How a log's steps lie in tasks that complete (what task-evicting strategies evict when they
+ * do): each step belongs to the task open at it that completes first, or to none. `spans` are the
+ * runs of steps of one such task; `lead` the steps before the first, `tail` those after the last
+ * (all the steps when no task completes), `gaps` the steps between two (0 when one follows the other).
+ */
+export interface TaskStretches {
+  readonly lead: number;
+  readonly spans: readonly number[];
+  readonly gaps: readonly number[];
+  readonly tail: number;
 }
 
 /** Everything the fit takes from one log (`observeLog`), before it is pooled with the others. */
@@ -26,6 +41,7 @@ export interface LogObservation {
   readonly hiddenTokens?: number;
   readonly systemTokens: number;
   readonly stepsPerTask: readonly number[];
+  readonly taskStretches: TaskStretches;
   /** Task ids the log's task events started, and where each was read from. */
   readonly taskSources: readonly string[];
   readonly userTokens: readonly number[];
@@ -64,6 +80,7 @@ export function observeLog(transcript: Transcript): LogObservation {
     ...(hidden !== undefined ? { hiddenTokens: hidden } : {}),
     systemTokens: messages.filter((m) => m.role === 'system').reduce((sum, m) => sum + tokensOf(m.text), 0),
     stepsPerTask: stepsPerTask(messages),
+    taskStretches: taskStretchesOf(transcript.events),
     taskSources: [
       ...new Map(
         transcript.events.flatMap((e) => (e.type === 'task' && e.status === 'in_progress' ? [[e.id, e.source ?? 'user-turns'] as const] : [])),
@@ -113,31 +130,91 @@ function stepsPerTask(messages: readonly MessageEvent[]): number[] {
   return counts.filter((n) => n > 0);
 }
 
-/** The roles of the messages before `before` whose text or calls hold the fact. */
-function earlierRoles(searchable: readonly { role: SourceRole; text: string }[], before: number, fact: string): SourceRole[] {
-  const roles = new Set<SourceRole>();
+/** A message's text and, apart, its calls, as searched for a fact. */
+interface Searchable {
+  readonly role: SourceRole;
+  readonly text: string;
+  readonly calls: string;
+}
+
+function searchableOf(message: MessageEvent): Searchable {
+  const calls = (message.toolCalls ?? []).length === 0 ? '' : renderMessageText({ ...message, text: '' });
+  return { role: roleOf(message.role), text: message.text, calls };
+}
+
+/** Where the messages before `before` hold the fact: by role in their text, `call` in an agent's calls. */
+function earlierPlaces(searchable: readonly Searchable[], before: number, fact: string): CopyPlace[] {
+  const places = new Set<CopyPlace>();
   for (let i = 0; i < before; i++) {
-    const message = searchable[i] as { role: SourceRole; text: string };
-    if (!roles.has(message.role) && message.text.includes(fact)) roles.add(message.role);
+    const message = searchable[i] as Searchable;
+    if (message.text.includes(fact)) places.add(message.role);
+    if (message.calls.includes(fact)) places.add('call');
   }
-  return [...roles];
+  return [...places];
 }
 
 function observeUses(transcript: Transcript, messages: readonly MessageEvent[]): ObservedUse[] {
-  const searchable = messages.map((m) => ({ role: roleOf(m.role), text: renderMessageText(m) }));
+  const searchable = messages.map(searchableOf);
   return extractNeededUses(transcript, { minDistance: MIN_DISTANCE }).map((use) => {
-    const source = messages[use.sourceIndex];
+    const source = searchable[use.sourceIndex];
     const text = source?.text ?? '';
     const at = text.indexOf(use.fact);
     return {
       distance: use.useStep - use.sourceStep,
-      sourceRole: roleOf(source?.role),
+      sourceRole: source?.role ?? 'assistant',
       kind: use.kind,
+      inCall: source?.calls.includes(use.fact) === true,
       // A fact found only in the tool call's arguments stands after the text.
       position: at < 0 || text.length === 0 ? 1 : at / text.length,
-      earlier: earlierRoles(searchable, use.sourceIndex, use.fact),
+      earlier: earlierPlaces(searchable, use.sourceIndex, use.fact),
     };
   });
+}
+
+/** The log's steps by the completing task that holds them (`TaskStretches`); a completion after the last step evicts nothing used. */
+export function taskStretchesOf(events: readonly TranscriptEvent[]): TaskStretches {
+  const lastStep = events.findLastIndex((e) => e.type === 'message' && e.role === 'assistant');
+  const completedAt = new Map<string, number>();
+  events.forEach((e, i) => {
+    if (e.type === 'task' && e.status === 'completed' && i < lastStep && !completedAt.has(e.id)) completedAt.set(e.id, i);
+  });
+  const open: string[] = [];
+  const labels: (string | undefined)[] = [];
+  for (const event of events) {
+    if (event.type === 'task') {
+      if (event.status === 'in_progress' && !open.includes(event.id)) open.push(event.id);
+      else if (event.status !== 'in_progress' && open.includes(event.id)) open.splice(open.indexOf(event.id), 1);
+    } else if (event.type === 'message' && event.role === 'assistant') {
+      const completing = open.filter((id) => completedAt.has(id));
+      labels.push(completing.sort((a, b) => (completedAt.get(a) as number) - (completedAt.get(b) as number))[0]);
+    }
+  }
+  return stretchesOf(labels);
+}
+
+/** Runs of equal labels: the unlabelled ones before the first, between and after the last labelled run. */
+function stretchesOf(labels: readonly (string | undefined)[]): TaskStretches {
+  const spans: number[] = [];
+  const gaps: number[] = [];
+  let lead = 0;
+  let free = 0;
+  let seen = false;
+  labels.forEach((label, i) => {
+    if (label === undefined) {
+      free++;
+      return;
+    }
+    if (label === labels[i - 1]) {
+      spans[spans.length - 1] = (spans.at(-1) ?? 0) + 1;
+      return;
+    }
+    if (seen) gaps.push(free);
+    else lead = free;
+    seen = true;
+    free = 0;
+    spans.push(1);
+  });
+  return seen ? { lead, spans, gaps, tail: free } : { lead: free, spans, gaps, tail: 0 };
 }
 
 function roleOf(role: MessageEvent['role'] | undefined): SourceRole {

@@ -2,7 +2,7 @@ import { createRandom, deriveSeed, hashString, type Random } from '../random.js'
 import type { MessageEvent, TaskEventSource, ToolCall, Transcript, TranscriptEvent } from '../transcript/types.js';
 import { createProject, type Project } from '../transcript/synthetic/vocab.js';
 import type { NeededKind } from '../probes/needed/types.js';
-import type { LikeFit, SourceRole, ToolShape } from './fit-types.js';
+import type { CopyPlace, LikeFit, Shares, SourceRole, ToolShape } from './fit-types.js';
 import { drawCount, drawFrom, pickShare } from './draw.js';
 import { renderProse, renderToolOutput, suffix } from './filler.js';
 import { drawFact, insertAt, useSentence } from './plant.js';
@@ -79,19 +79,24 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
   const skeleton: Skeleton = { drafts, assistants: [], results: [], users: [] };
   const system = Math.round(drawFrom(random, fit.systemTokens));
   if (system > 0) drafts.push({ role: 'system', text: renderProse(random, system), step: 0 });
-  let taskLeft = 0;
+  // Tasks of user requests open at each request, so the requests come where the drawn tasks start
+  // (without a task that completes, every request opens one); a plan tool's open and close apart.
+  const turnTasks = (Object.keys(fit.task.source)[0] ?? 'user-turns') === 'user-turns' && fit.task.perStep > 0;
+  const fromTurns = turnTasks && fit.task.spans.length > 0;
+  const stretches = drawStretches(random, fit, steps, fromTurns);
   const tasks = { n: 0, open: false };
-  // Tasks of the log's own plan tool start between user requests too, at the rate left over.
-  const fromTurns = (Object.keys(fit.task.source)[0] ?? 'user-turns') === 'user-turns';
-  const requestsPerStep = 1 / Math.max(1, drawFrom(random, fit.task.steps, 1));
-  const extraTasks = fromTurns ? 0 : Math.max(0, fit.task.perStep - requestsPerStep);
+  let taskLeft = 0;
   for (let step = 0; step < steps; step++) {
-    if (taskLeft <= 0) {
+    const stretch = stretches.get(step);
+    if (stretch !== undefined && tasks.open) endTask(drafts, tasks, step);
+    const request = fromTurns ? step === 0 || stretch === 'span' || stretch === 'tail' : taskLeft <= 0;
+    if (request) {
       skeleton.users.push({ index: drafts.length, visibleFrom: step });
       drafts.push({ role: 'user', text: renderProse(random, Math.max(1, Math.round(drawFrom(random, fit.task.userTokens, 50)))), step });
-      if (fit.task.perStep > 0) startTask(drafts, tasks, step);
       taskLeft = Math.max(1, Math.round(drawFrom(random, fit.task.steps, steps)));
-    } else if (random.chance(extraTasks)) startTask(drafts, tasks, step);
+    }
+    if (turnTasks && request && !fromTurns && tasks.open) endTask(drafts, tasks, step);
+    if (stretch === 'span' || (turnTasks && request && !tasks.open)) startTask(drafts, tasks, step);
     taskLeft--;
     drawStep(random, project, fit, skeleton, step);
     if (random.chance(fit.compaction.perStep)) {
@@ -103,13 +108,39 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
       });
     }
   }
-  if (tasks.open) drafts.push({ role: 'system', text: '', step: steps, task: { n: tasks.n, status: 'completed' } });
+  if (tasks.open) endTask(drafts, tasks, steps);
   return skeleton;
 }
 
-/** Completes the open task, if any, and starts the next. */
+/**
+ * The steps at which a stretch of the fit's task timeline starts (fit-types.ts, `task`): the
+ * lead, then spans of tasks that complete at their end and the gaps between them, then the tail.
+ * By the fit's share no task completes (a log of one request). Tasks of user requests have no
+ * other lead: the first request opens a task that the next completes.
+ */
+function drawStretches(random: Random, fit: LikeFit, steps: number, fromTurns: boolean): Map<number, 'span' | 'gap' | 'tail'> {
+  const starts = new Map<number, 'span' | 'gap' | 'tail'>();
+  const none = random.chance(fit.task.none);
+  const lead = none ? steps : fromTurns ? 0 : Math.min(steps, Math.round(steps * drawFrom(random, fit.task.lead)));
+  const end = steps - Math.min(steps - lead, Math.round(steps * drawFrom(random, fit.task.tail)));
+  let at = lead;
+  for (let span = true; at < end && fit.task.spans.length > 0; span = !span) {
+    const length = Math.round(drawFrom(random, span ? fit.task.spans : fit.task.gaps));
+    if (span || length > 0) starts.set(at, span ? 'span' : 'gap');
+    at += span ? Math.max(1, length) : length;
+  }
+  if (end < steps && fit.task.spans.length > 0) starts.set(end, 'tail');
+  return starts;
+}
+
+/** Completes the open task. */
+function endTask(drafts: Draft[], tasks: { n: number; open: boolean }, step: number): void {
+  drafts.push({ role: 'system', text: '', step, task: { n: tasks.n, status: 'completed' } });
+  tasks.open = false;
+}
+
+/** Starts the next task. */
 function startTask(drafts: Draft[], tasks: { n: number; open: boolean }, step: number): void {
-  if (tasks.open) drafts.push({ role: 'system', text: '', step, task: { n: tasks.n, status: 'completed' } });
   tasks.n++;
   tasks.open = true;
   drafts.push({ role: 'system', text: '', step, task: { n: tasks.n, status: 'in_progress' } });
@@ -165,12 +196,12 @@ function plantNeeded(random: Random, fit: LikeFit, skeleton: Skeleton): void {
       if (source === undefined) continue;
       const fact = drawFact(random, role === 'user' ? kind : kind === 'constraint' ? 'identifier' : kind, n++);
       const position = drawFrom(random, fit.needed.position, 0.5);
-      placeSource(random, drafts[source] as Draft, fact, position);
+      placeSource(random, drafts[source] as Draft, fact, random.chance(fit.needed.inCall) ? 'call' : position);
       // A name, number or command first written by the agent itself is one it knew without the
       // session, never a needed fact (extract.ts): the agent's words repeat what a result showed.
       const shown = drafts[source]?.role === 'assistant' && isKnowable(kind) ? earlierResult(skeleton, source) : undefined;
       if (shown !== undefined) placeSource(random, drafts[shown] as Draft, fact, position);
-      if (drafts[source]?.role !== 'assistant') plantCopies(random, fit, drafts, source, fact);
+      plantCopies(random, fit.needed.earlierCopy[role], drafts, source, fact, isKnowable(kind));
       placeUse(random, drafts[assistants[use] as number] as Draft, fact);
     }
   }
@@ -200,24 +231,39 @@ function isKnowable(kind: NeededKind): boolean {
 
 /**
  * Earlier copies of a fact last seen in a tool result or user message, by the fit's shares: in a
- * result or request before it, and in the agent's words right after such a result (so soon after
- * that it is no use of its own, as an agent names what it just read).
+ * result or request before it, and in the agent's words or calls right after such a result (so
+ * soon after that it is no use of its own, as an agent names what it just read).
  */
-function plantCopies(random: Random, fit: LikeFit, drafts: Draft[], source: number, fact: string): void {
-  const copyAt = (index: number | undefined): void => {
+function plantCopies(random: Random, shares: Shares, drafts: Draft[], source: number, fact: string, knowable: boolean): void {
+  const copyAt = (index: number | undefined, place: number | 'call' = random.next()): void => {
     const draft = index === undefined ? undefined : drafts[index];
-    if (draft !== undefined) draft.text = insertAt(draft.text, useSentence(random, fact), random.next());
+    if (draft !== undefined) placeSource(random, draft, fact, place);
   };
-  const share = (role: SourceRole): number => fit.needed.earlierCopy[role] ?? 0;
+  const share = (place: CopyPlace): number => shares[place] ?? 0;
   if (random.chance(share('tool'))) copyAt(earlierOfRole(random, drafts, 'tool', source));
   if (random.chance(share('user'))) copyAt(earlierOfRole(random, drafts, 'user', source));
-  if (!random.chance(share('assistant'))) return;
-  const result = earlierOfRole(random, drafts, 'tool', source);
-  if (result === undefined) return;
-  const next = drafts.findIndex((d, i) => i > result && d.role === 'assistant');
-  if (next < 0 || next >= source) return;
-  copyAt(result);
-  copyAt(next);
+  for (const place of ['assistant', 'call'] as const) {
+    if (!random.chance(share(place))) continue;
+    const at = place === 'call' ? 'call' : random.next();
+    // A path or a phrase the agent may write first (it reads a file by its name); a name or a number
+    // only after a result showed it, so the result goes before the agent's last message before the source.
+    if (!knowable) {
+      copyAt(earlierOfRole(random, drafts, 'assistant', source), at);
+      continue;
+    }
+    const result = earlierOfRole(
+      random,
+      drafts,
+      'tool',
+      drafts.findLastIndex((d, i) => i < source && d.role === 'assistant'),
+    );
+    if (result === undefined) continue;
+    copyAt(result);
+    copyAt(
+      drafts.findIndex((d, i) => i > result && d.role === 'assistant'),
+      at,
+    );
+  }
 }
 
 /** A message of the role before `before`, drawn at random; undefined when there is none. */
@@ -236,14 +282,14 @@ function earlierResult(skeleton: Skeleton, before: number): number | undefined {
   return undefined;
 }
 
-/** The fact in its source: a line at its place; in the agent's own words, at the end means in its call. */
-function placeSource(random: Random, draft: Draft, fact: string, position: number): void {
+/** The fact in its source: a line at its place in the text, or in the agent's first call (`call`, where it has one). */
+function placeSource(random: Random, draft: Draft, fact: string, place: number | 'call'): void {
   const first = draft.commands?.[0];
-  if (draft.role === 'assistant' && position >= 0.99 && first !== undefined && draft.commands !== undefined) {
+  if (draft.role === 'assistant' && place === 'call' && first !== undefined && draft.commands !== undefined) {
     draft.commands[0] = `${first} && grep -n ${fact} .`;
     return;
   }
-  draft.text = insertAt(draft.text, useSentence(random, fact), position);
+  draft.text = insertAt(draft.text, useSentence(random, fact), place === 'call' ? 1 : place);
 }
 
 /** The use: a command run again is the step's call; any other fact a line of the step's text. */

@@ -20,6 +20,15 @@ describe('ctxbench generate --like', () => {
     await cli(['generate', '--like', LOG, '--count', '2', '--steps', '30', '--seed', '5', '-o', again]);
     expect(readFileSync(join(again, 'like-001.ctx.jsonl'), 'utf8')).toBe(readFileSync(join(out, 'like-001.ctx.jsonl'), 'utf8'));
     expect(existsSync(join(out, 'like-003.ctx.jsonl'))).toBe(false);
+    // --fit draws the same sessions from the fit.json, without the log.
+    const reused = tempDir();
+    const fromFit = await cli(['generate', '--fit', join(out, 'fit.json'), '--count', '2', '--steps', '30', '--seed', '5', '-o', reused]);
+    expect(fromFit.code).toBe(0);
+    expect(fromFit.stdout).toMatch(/fit of 1 log \(mini-swe-agent\), read from /);
+    expect(readFileSync(join(reused, 'like-002.ctx.jsonl'), 'utf8')).toBe(readFileSync(join(out, 'like-002.ctx.jsonl'), 'utf8'));
+    const checked = await cli(['generate', '--fit', join(out, 'fit.json'), '--check', LOG, '-o', tempDir()]);
+    expect(checked.code).toBe(2);
+    expect(checked.stderr).toContain('--check needs --like');
   });
 
   it.each([

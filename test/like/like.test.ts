@@ -1,18 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { fitLogFiles, generateLike, generateLikeSessions, checkLike } from '../../src/like/index.js';
+import { fitLogFiles, generateLike, generateLikeSessions, checkLike, loadFitFile } from '../../src/like/index.js';
+import { InputError } from '../../src/errors.js';
 import { fitLogs } from '../../src/like/fit.js';
-import { observeLog, shapeOf } from '../../src/like/observe.js';
+import { observeLog, shapeOf, taskStretchesOf, type TaskStretches } from '../../src/like/observe.js';
 import { LEVELS } from '../../src/like/draw.js';
 import { serializeTranscript, writeTranscript } from '../../src/transcript/write.js';
 import { extractNeededUses } from '../../src/probes/needed/extract.js';
 import { spearman } from '../../src/like/spearman.js';
 import { tempDir } from '../helpers/temp.js';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { loadTranscript } from '../../src/scenario/load-transcript.js';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 
 const MINI = 'fixtures/real/mini-swe-agent';
 const A = [`${MINI}/django__django-11163.traj.json`, `${MINI}/django__django-10999.traj.json`];
 const B = [`${MINI}/scikit-learn__scikit-learn-14141.traj.json`, `${MINI}/django__django-11880.traj.json`];
+/** Claude Code logs whose plan tool (TodoWrite) leaves about half their steps out of any task that completes. */
+const PLANNED = ['fixtures/real/claude-code-compactions/swordintel-54bc4295.jsonl', 'fixtures/real/claude-code-compactions/swordintel-b260c379.jsonl'];
+
+/** The share of the steps that a task completing later holds (what a task-evicting strategy evicts). */
+function coveredShare(all: readonly TaskStretches[]): number {
+  const sum = (values: readonly number[]): number => values.reduce((a, b) => a + b, 0);
+  const spans = sum(all.flatMap((s) => s.spans));
+  return spans / (spans + sum(all.flatMap((s) => [s.lead, s.tail, ...s.gaps])));
+}
 
 describe('the fit of real logs', () => {
   it('reads sizes, turns and needed uses of mini-swe-agent runs', async () => {
@@ -36,6 +47,16 @@ describe('the fit of real logs', () => {
     expect(fit.hiddenTokens[0]).toBeGreaterThan(1000);
   });
 
+  it('reads the stretches of steps that tasks completing later hold', () => {
+    const task = (id: string, status: 'in_progress' | 'completed') => ({ type: 'task' as const, id, status });
+    const step = (n: number) => ({ type: 'message' as const, id: `a${n}`, role: 'assistant' as const, text: '' });
+    // Steps 0-1 before any task, 2-4 in task a, 5-6 in b (opened within a, still open when a completes, c never completes), 7 after.
+    const events = [step(0), step(1), task('a', 'in_progress'), step(2), step(3), task('c', 'in_progress'), task('b', 'in_progress'), step(4)];
+    events.push(task('a', 'completed'), step(5), step(6), task('b', 'completed'), step(7), step(8));
+    expect(taskStretchesOf(events)).toEqual({ lead: 2, spans: [3, 2], gaps: [0], tail: 2 });
+    expect(taskStretchesOf([step(0), task('a', 'in_progress'), step(1), task('a', 'completed')])).toEqual({ lead: 2, spans: [], gaps: [], tail: 0 });
+  });
+
   it('sorts tool output by shape', () => {
     expect(shapeOf('     1\tdef f():\n     2\t    return 1\n')).toBe('code');
     expect(shapeOf('===== 3 passed in 0.2s =====')).toBe('test');
@@ -57,6 +78,33 @@ describe('sessions drawn from a fit', () => {
     expect(long.events.some((e) => e.type === 'task' && e.status === 'completed' && e.source === 'user-turns')).toBe(true);
   });
 
+  it('open a task at every user request, whose first the second request completes (no lead but the whole session)', async () => {
+    const fit = await fitLogFiles(A);
+    const constant = (value: number): number[] => LEVELS.map(() => value);
+    const task = {
+      ...fit.task,
+      source: { 'user-turns': 1 },
+      perStep: 0.1,
+      none: 0,
+      lead: constant(0.25),
+      spans: constant(3),
+      gaps: constant(0),
+      tail: constant(0.125),
+    };
+    const session = generateLike({ ...fit, task }, { seed: 1, steps: 40 });
+    expect(taskStretchesOf(session.events)).toMatchObject({ lead: 0, tail: 5 });
+    // Spans of 3 from step 0 (the last cut where the tail starts, at step 35), never a first task of the lead's 10 steps (a quarter of 40).
+    expect(taskStretchesOf(session.events).spans).toEqual([...Array.from({ length: 11 }, () => 3), 2]);
+    const requests = session.events.filter((e) => e.type === 'message' && e.role === 'user').length;
+    expect(requests).toBe(Math.ceil(35 / 3) + 1);
+    // Sessions in which no task completes, by the fit's share: one request each.
+    const sessions = generateLikeSessions({ ...fit, task: { ...task, none: 0.3 } }, { count: 100, seed: 1, steps: 40 });
+    const none = sessions.filter((s) => taskStretchesOf(s.events).spans.length === 0);
+    expect(none.length).toBeGreaterThan(18);
+    expect(none.length).toBeLessThan(42);
+    expect(none.every((s) => s.events.filter((e) => e.type === 'message' && e.role === 'user').length === 1)).toBe(true);
+  });
+
   it('hold needed facts where the fit says later steps find them', async () => {
     const fit = await fitLogFiles(A);
     const sessions = generateLikeSessions(fit, { count: 4, seed: 1, steps: 60 });
@@ -69,6 +117,43 @@ describe('sessions drawn from a fit', () => {
     // Tool output sizes: medians within a factor of two.
     expect(refit.toolOutput.tokens[10]).toBeGreaterThan((fit.toolOutput.tokens[10] ?? 0) / 2);
     expect(refit.toolOutput.tokens[10]).toBeLessThan((fit.toolOutput.tokens[10] ?? 0) * 2);
+  });
+});
+
+describe('a fit read back (--fit)', () => {
+  it('draws the same sessions as the fit it was written from, and names the field of a broken one', async () => {
+    const fit = await fitLogFiles(A);
+    const file = join(tempDir(), 'fit.json');
+    writeFileSync(file, `${JSON.stringify(fit, null, 2)}\n`);
+    const read = await loadFitFile(file);
+    expect(read).toEqual(fit);
+    const draw = (f: typeof fit): string => generateLikeSessions(f, { count: 2, seed: 3 }).map(serializeTranscript).join('');
+    expect(draw(read)).toBe(draw(fit));
+    const { inCall: _dropped, ...needed } = fit.needed;
+    writeFileSync(file, JSON.stringify({ ...fit, needed }, null, 2));
+    const error = await loadFitFile(file).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).location).toMatchObject({ file, field: 'needed.inCall' });
+    expect((error as InputError).exitCode).toBe(2);
+  });
+});
+
+describe('sessions drawn like planned Claude Code logs', () => {
+  it('leave as many steps out of completing tasks, and hold facts in calls as often, as the logs', async () => {
+    const fit = await fitLogFiles(PLANNED);
+    const logs = await Promise.all(PLANNED.map(async (file) => observeLog(await loadTranscript({ kind: 'file', path: file, lenient: true }, 0))));
+    const sessions = generateLikeSessions(fit, { count: 6, seed: 1 });
+    const real = coveredShare(logs.map((l) => l.taskStretches));
+    expect(real).toBeLessThan(0.6);
+    expect(Math.abs(coveredShare(sessions.map((s) => taskStretchesOf(s.events))) - real)).toBeLessThan(0.15);
+    // The agent's own words name the files and names it uses again in its calls (tombstones keep calls), and so do earlier calls.
+    const refit = fitLogs(sessions.map(observeLog));
+    expect(fit.needed.inCall).toBeGreaterThan(0.6);
+    expect(Math.abs(refit.needed.inCall - fit.needed.inCall)).toBeLessThan(0.2);
+    for (const role of ['tool', 'assistant'] as const) {
+      expect(fit.needed.earlierCopy[role].call).toBeGreaterThan(0.2);
+      expect(Math.abs((refit.needed.earlierCopy[role].call ?? 0) - (fit.needed.earlierCopy[role].call ?? 0))).toBeLessThan(0.25);
+    }
   });
 });
 

@@ -24,6 +24,7 @@ interface GenerateFlags {
   out?: string;
   output?: string;
   like?: string[];
+  fit?: string;
   count?: number;
   check?: string[];
   window?: number;
@@ -76,6 +77,7 @@ export function register(program: Command): void {
       '--like <logs...>',
       'fit the generator to these real logs (any format import reads) and write sessions drawn from the fit, with fit.json, to the -o folder',
     )
+    .option('--fit <file>', 'draw the sessions from this fit.json (written by --like) instead of fitting logs; --check still takes --like as the fitted logs')
     .option('--count <n>', 'with --like: sessions to write (default: as many as logs)', parsePositiveInt('--count'))
     .option(
       '--check <logs...>',
@@ -92,9 +94,10 @@ export function register(program: Command): void {
     ['ctxbench generate -o s.ctx.jsonl && ctxbench run s.ctx.jsonl', 'generate, then replay it through every strategy'],
     ['ctxbench generate --like ~/.codex/sessions/2026/*/*/*.jsonl --count 20 --steps 300 -o like/', 'twenty 300-step sessions like your own Codex logs'],
     ['ctxbench generate --like a/*.traj.json --check b/*.traj.json -o like/', 'do sessions like A rank strategies as the unseen logs B do?'],
+    ['ctxbench generate --fit like/fit.json --count 50 --seed 2 -o like2/', 'fifty more sessions from that fit, without reading the logs again'],
   ]);
   command.action(async (flags: GenerateFlags) => {
-    if (flags.like !== undefined) return runLike(flags);
+    if (flags.like !== undefined || flags.fit !== undefined) return runLike(flags);
     const stray = LIKE_ONLY.find((key) => flags[key] !== undefined);
     if (stray !== undefined) throw new UsageError(`--${kebab(stray)} goes with --like`);
     const transcript = generateSession(toOptions(flags));
@@ -113,8 +116,8 @@ export function register(program: Command): void {
 function runLike(flags: GenerateFlags): Promise<void> {
   const stray = PLAIN_ONLY.find((key) => flags[key] !== undefined);
   if (stray !== undefined) throw new UsageError(`--${kebab(stray)} does not go with --like: the fit decides it`);
-  const { like = [], count, steps, seed, check, window, strategies, workers, from } = flags;
-  const likeFlags: LikeFlags = { like, ...definedOf({ count, steps, seed, check, window, strategies, workers, from }) };
+  const { like = [], fit, count, steps, seed, check, window, strategies, workers, from } = flags;
+  const likeFlags: LikeFlags = { like, ...definedOf({ fit, count, steps, seed, check, window, strategies, workers, from }) };
   return runGenerateLike(likeFlags, outOf(flags));
 }
 
