@@ -55,8 +55,8 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     });
   };
 
-  const route = (url: URL, method: string, headers: Headers): { format: ProviderName; model?: string } | undefined => {
-    if (uninstalled || method !== 'POST' || !headers.has(CALL_HEADER)) return undefined;
+  const route = (url: URL, method: string, id: string | null): { format: ProviderName; model?: string } | undefined => {
+    if (uninstalled || method !== 'POST' || id === null) return undefined;
     if (url.origin === gemini.origin) {
       const match = geminiPath.exec(url.pathname);
       if (match !== null) return { format: 'gemini', model: decodeURIComponent(match[1] as string) };
@@ -65,20 +65,28 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     return undefined;
   };
 
+  // Every call of a run goes to one or two URLs: each is parsed once (a URL is only read here).
+  const urls = new Map<string, URL>();
+  const urlOf = (href: string): URL => {
+    let url = urls.get(href);
+    if (url === undefined) {
+      url = new URL(href);
+      if (urls.size < MAX_URLS) urls.set(href, url);
+    }
+    return url;
+  };
+
   const fetch: SimFetch = async (input, init) => {
     const request = input instanceof Request ? input : undefined;
     // input is a string or a URL when request is absent.
     // eslint-disable-next-line @typescript-eslint/no-base-to-string
-    const url = new URL(request?.url ?? String(input));
+    const url = urlOf(request?.url ?? String(input));
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
-    // Only read: the OpenAI SDK hands over a Headers of its own, used as is rather than copied.
-    const given = init?.headers ?? request?.headers;
-    const headers = given instanceof Headers ? given : new Headers(given);
-    const target = route(url, method, headers);
+    const id = callIdOf(init?.headers ?? request?.headers);
+    const target = route(url, method, id);
     if (target === undefined) {
       throw new TypeError(`ctxbench simulator: refused ${method} ${url.origin}${url.pathname} (mocked runs never reach the network)`);
     }
-    const id = headers.get(CALL_HEADER);
     const call = id === null ? undefined : pending.get(id);
     if (id === null || call === undefined) {
       return toResponse(FORMATS[target.format].badRequest(`ctxbench simulator: no directive registered for call ${id ?? '(none)'}.`));
@@ -112,6 +120,24 @@ export function createSimulator(options: SimulatorOptions): Simulator {
       pending.clear();
     },
   };
+}
+
+/** URLs parsed and kept per simulator (a run asks one or two). */
+const MAX_URLS = 16;
+
+/**
+ * The call id a request's headers carry, or null. The provider's in-process call hands over the
+ * tag itself (a plain object holding the header by its own name), read as is; any other headers
+ * (the OpenAI SDK's own `Headers`, a caller's list) are read as HTTP reads them, case aside.
+ */
+function callIdOf(given: RequestInit['headers']): string | null {
+  if (given instanceof Headers) return given.get(CALL_HEADER);
+  if (isRecord(given) && !Array.isArray(given) && Object.hasOwn(given, CALL_HEADER)) {
+    const id = (given as Record<string, unknown>)[CALL_HEADER];
+    // As a Headers reads a value: without its leading and trailing HTTP whitespace.
+    if (typeof id === 'string') return id.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  }
+  return new Headers(given).get(CALL_HEADER);
 }
 
 /** A timeout is a connection error the SDKs report as such, without waiting (as a socket's ETIMEDOUT). */
