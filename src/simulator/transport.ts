@@ -1,6 +1,7 @@
 import type { Tokenizer } from '../tokens/types.js';
 import type { ProviderName, SimDirective } from '../contracts/provider.js';
 import { CALL_HEADER } from './call-tag.js';
+import { NOT_JSON, copyJson } from './json-copy.js';
 import { FORMATS, simulateCall } from './model.js';
 import type { FaultRates, SimCall, SimFetch, SimReply, Simulator } from './types.js';
 
@@ -145,19 +146,26 @@ function toResponse(reply: SimReply): Response {
   if (reply.kind === 'timeout') {
     throw Object.assign(new Error('simulated timeout: the connection timed out'), { code: 'ETIMEDOUT' });
   }
-  const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-  return simulatedResponse(body, { status: reply.status, headers: reply.headers });
+  return simulatedResponse(reply.body, { status: reply.status, headers: reply.headers });
 }
 
 /**
- * A `Response` whose body is read from the string it was made of: the SDKs read a reply with
- * `json()` or `text()`, and a body streamed through undici (encoded, chunked, read back, decoded)
- * cost a sixth of a mocked request. The same text, so the same parsed value.
+ * A `Response` whose body is read from what it was made of: the SDKs read a reply with `json()` or
+ * `text()`, and a body streamed through undici (encoded, chunked, read back, decoded) cost a sixth
+ * of a mocked request. A body the simulator built as a value is written out only when its text is
+ * read; `json()` hands over a copy of it, the value `JSON.parse` of its text gives (`copyJson`),
+ * made without writing and parsing the text (every reply of a run went through both).
  */
-function simulatedResponse(text: string, init: ResponseInit): Response {
+function simulatedResponse(body: unknown, init: ResponseInit): Response {
   const response = new Response(null, init);
-  const json = (): Promise<unknown> => new Promise((resolve) => resolve(JSON.parse(text) as unknown));
-  return Object.defineProperties(response, { text: { value: () => Promise.resolve(text) }, json: { value: json } });
+  let text = typeof body === 'string' ? body : undefined;
+  const textOf = (): string => (text ??= JSON.stringify(body));
+  const json = (): Promise<unknown> =>
+    new Promise((resolve) => {
+      const copy = text === undefined ? copyJson(body) : NOT_JSON;
+      resolve(copy !== NOT_JSON ? copy : (JSON.parse(textOf()) as unknown));
+    });
+  return Object.defineProperties(response, { text: { value: () => Promise.resolve(textOf()) }, json: { value: json } });
 }
 
 /** The body as JSON when it is JSON, else the text (as an HTTP interceptor would hand it over). */
