@@ -266,7 +266,6 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
     containing.push(postings.pieces);
     for (let k = 0; k < postings.count; k++) holding.add(postings.texts[k] as number);
   }
-  const matching = [...holding].sort((a, b) => a - b);
   const averageLength = context.totalLength / Math.max(1, context.count);
   const idf = idfOf(containing, context.count);
   const totalIdf = idf.reduce((sum, weight) => sum + weight, 0);
@@ -274,18 +273,19 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
   // keeps a few, so only those become objects.
   const hits = { text: [] as number[], piece: [] as number[], score: [] as number[], matchedIdf: [] as number[] };
   let best = 0;
-  for (const i of matching) {
+  // In any order: the ranking below is a total order.
+  for (const i of holding) {
     const { passages } = context.texts[i] as IndexedText;
     // Only the pieces that hold a query term can score above 0 (every idf is positive).
-    for (const piece of piecesHolding(passages, queryTerms)) {
+    forEachPieceHolding(passages, queryTerms, (piece) => {
       const { score, matchedIdf } = scoreOf(passages.terms[piece] as PassageTerms, queryTerms, idf, averageLength);
-      if (score <= 0) continue;
+      if (score <= 0) return;
       hits.text.push(i);
       hits.piece.push(piece);
       hits.score.push(score);
       hits.matchedIdf.push(matchedIdf);
       if (score > best) best = score;
-    }
+    });
   }
   const scored: ScoredPassage[] = [];
   for (let h = 0; h < hits.score.length; h++) {
@@ -299,20 +299,42 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
   return scored.sort((a, b) => b.score - a.score || b.index - a.index);
 }
 
-/** The pieces of a text that hold at least one of `terms`, each once (the order does not matter: the ranking is total). */
-function piecesHolding(passages: TextPassages, terms: readonly string[]): Iterable<number> {
-  let only: readonly number[] | undefined;
-  let union: Set<number> | undefined;
-  for (const term of terms) {
-    if (!passages.pieceFrequency.has(term)) continue;
-    const holding = piecesWith(passages, term);
-    if (only === undefined) only = holding;
-    else {
-      union ??= new Set(only);
-      for (const piece of holding) union.add(piece);
+/**
+ * Calls `visit` with each piece of a text that holds at least one of `terms`, once (the order does
+ * not matter: the ranking is total). Where several terms occur, a piece already visited is told
+ * apart by this call's stamp rather than by a set made per text.
+ */
+function forEachPieceHolding(passages: TextPassages, terms: readonly string[], visit: (piece: number) => void): void {
+  const lists: (readonly number[])[] = [];
+  for (const term of terms) if (passages.pieceFrequency.has(term)) lists.push(piecesWith(passages, term));
+  if (lists.length === 1) {
+    for (const piece of lists[0] as readonly number[]) visit(piece);
+    return;
+  }
+  const stamp = nextStamp(passages.pieces.length);
+  for (const list of lists) {
+    for (const piece of list) {
+      if (visited[piece] === stamp) continue;
+      visited[piece] = stamp;
+      visit(piece);
     }
   }
-  return union ?? only ?? [];
+}
+
+/**
+ * Scratch space of `forEachPieceHolding`: the stamp of the last call that visited each piece
+ * position. Not a memo (nothing in it is read by another call); grown to the longest text seen.
+ */
+let visited = new Uint32Array(1024);
+let lastStamp = 0;
+
+function nextStamp(pieces: number): number {
+  if (pieces > visited.length) visited = new Uint32Array(2 ** Math.ceil(Math.log2(pieces)));
+  if (lastStamp === 0xffffffff) {
+    visited.fill(0);
+    lastStamp = 0;
+  }
+  return (lastStamp += 1);
 }
 
 /** The pieces of a text that hold `term`, in order, listed once per text and term. */
