@@ -129,7 +129,7 @@ export function passageTextsOf(message: ContextMessage): string[] {
 }
 
 /** One text of a context that holds passages: its message, its passages, where they start in the whole list. */
-export interface IndexedText {
+interface IndexedText {
   readonly messageId: string;
   readonly passages: TextPassages;
   readonly start: number;

@@ -189,6 +189,6 @@ function answersOf(context: IndexedContext, options: ReaderOptions): Map<string,
   }
   const settings = `${id}:${options.maxTokens ?? ''}:${options.threshold ?? ''}`;
   let known = bySettings.get(settings);
-  if (known === undefined) bySettings.set(settings, (known = new Map()));
+  if (known === undefined) bySettings.set(settings, (known = new Map<string, ReaderAnswer>()));
   return known;
 }

@@ -41,7 +41,8 @@ describe('prepareMessages', () => {
     for (let n = 0; n <= messages.length; n++) {
       const context = messages.slice(0, n);
       const prepared = prepareMessages(context);
-      for (const needle of needles) expect(holdsNormalised(context, prepared, needle), `${needle} in ${n}`).toBe(containsNormalised(prepared.normalised, needle));
+      for (const needle of needles)
+        expect(holdsNormalised(context, prepared, needle), `${needle} in ${n}`).toBe(containsNormalised(prepared.normalised, needle));
     }
     // Found across two messages only where the needle holds the separator, as in the join.
     expect(holdsNormalised(messages, prepareMessages(messages), 'listen\u0000read_file')).toBe(true);
