@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash as digestOf } from 'node:crypto';
 import { servedPrefix, type CacheRules } from './families.js';
 
 /**
@@ -143,7 +143,8 @@ function extendChain(parts: readonly CachePart[], last: CacheState['last'], shar
     const part = parts[i] as CachePart;
     tokens += part.tokens;
     same = same && i < keys.length && keys[i] === part.key;
-    hash = same ? (chain[i] as Link).hash : createHash('sha1').update(hash).update('\u0000').update(part.key).digest('hex');
+    // One-shot: the bytes of the three updates a Hash object took (no object made per link).
+    hash = same ? (chain[i] as Link).hash : digestOf('sha1', `${hash}\u0000${part.key}`, 'hex');
     keys[i] = part.key;
     chain[i] = { hash, tokens };
   }

@@ -1,5 +1,5 @@
 import { runWeakMap, createListMemo, type ListMemo } from '../memo.js';
-import { createHash } from 'node:crypto';
+import { createHash, hash as digestOf } from 'node:crypto';
 import type { ProviderName } from '../contracts/provider.js';
 import type { ContextMessage } from '../transcript/types.js';
 import { carryValues, diffFrom, type ContextDiff } from '../transcript/context-diff.js';
@@ -118,7 +118,7 @@ export function strategyCallRequest(
   const lead: CachePart[] = [];
   if (servedBy !== undefined) lead.push({ key: `model:${servedBy}`, tokens: 0 });
   if (instruction !== undefined && instruction !== '') {
-    lead.push({ key: `instruction:${createHash('sha1').update(instruction).digest('hex')}`, tokens: tokenizer.count(instruction) });
+    lead.push({ key: `instruction:${digestOf('sha1', instruction, 'hex')}`, tokens: tokenizer.count(instruction) });
   }
   const parts = [...lead, ...callParts(messages, tokenizer, format)];
   const counted = parts.reduce((n, p) => n + p.tokens, 0);

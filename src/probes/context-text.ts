@@ -56,6 +56,16 @@ export function prepareMessages(messages: readonly MessageEvent[]): PreparedCont
   };
 }
 
+/**
+ * Whether the normalised join of `messages` (`prepared.normalised`, `prepared` made from them)
+ * holds `needle` (normalised): a needle without the separator lies within one message, so each
+ * message's normalised text is searched and the join is built only for one that holds it.
+ */
+export function holdsNormalised(messages: readonly MessageEvent[], prepared: PreparedContext, needle: string): boolean {
+  if (needle.includes(SEPARATOR)) return containsNormalised(prepared.normalised, needle);
+  return messages.some((message) => containsNormalised(normalisedOf(message), needle));
+}
+
 /** What one message holds of the probes of a list (indexes in the list), found once per text. */
 interface MessageFindings {
   /** The probes one of whose evidence texts the message holds. */

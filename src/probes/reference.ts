@@ -1,4 +1,4 @@
-import { runLogMemo } from '../memo.js';
+import { runLogMemo, runWeakMap } from '../memo.js';
 import type { ContextMessage, Probe } from '../transcript/types.js';
 import type { Tokenizer } from '../tokens/types.js';
 import { READER_ANSWER_TOKENS } from '../simulator/model.js';
@@ -52,5 +52,17 @@ export async function isValidAt(
 /** The simulated reader's answer to `probe` on `context` (generate.ts keeps only probes it answers on the whole log). */
 export function readSimulated(tokenizer: Pick<Tokenizer, 'count'>, probe: Pick<Probe, 'id' | 'question'>, context: readonly ContextMessage[]): string {
   const question: ContextMessage = { type: 'message', id: `probe:${probe.id}`, role: 'user', text: probe.question };
-  return readProbe([...context, question], { maxTokens: READER_ANSWER_TOKENS, count: (text) => tokenizer.count(text) }).answer;
+  return readProbe([...context, question], { maxTokens: READER_ANSWER_TOKENS, count: countOf(tokenizer) }).answer;
+}
+
+// One count function per tokenizer: the reader keeps its answers per count function (reader.ts).
+const counts = runWeakMap<Pick<Tokenizer, 'count'>, (text: string) => number>();
+
+function countOf(tokenizer: Pick<Tokenizer, 'count'>): (text: string) => number {
+  let count = counts.get(tokenizer);
+  if (count === undefined) {
+    count = (text) => tokenizer.count(text);
+    counts.set(tokenizer, count);
+  }
+  return count;
 }

@@ -48,8 +48,15 @@ function bestMatchingMessages(question: string, context: readonly ContextMessage
   const lines: { id: string; order: number; overlap: number }[] = [];
   context.forEach((message, m) => {
     const words = lineWordsOf(messageText(message));
-    const overlaps = new Map<number, number>();
-    for (const word of wanted) for (const l of words.get(word) ?? []) overlaps.set(l, (overlaps.get(l) ?? 0) + 1);
+    // Most messages hold none of the words: nothing is made for them.
+    let overlaps: Map<number, number> | undefined;
+    for (const word of wanted) {
+      const holding = words.get(word);
+      if (holding === undefined) continue;
+      overlaps ??= new Map();
+      for (const l of holding) overlaps.set(l, (overlaps.get(l) ?? 0) + 1);
+    }
+    if (overlaps === undefined) return;
     // In line order, as a scan of every line would list them (the sort below is stable).
     for (const l of [...overlaps.keys()].sort((a, b) => a - b)) lines.push({ id: message.id, order: m * 1_000_000 + l, overlap: overlaps.get(l) ?? 0 });
   });

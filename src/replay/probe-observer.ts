@@ -12,13 +12,12 @@ import { answerProbe, unansweredProbe, type AskPoint, type JudgeProbeAnswer } fr
 import type { ProbeCallDeps } from '../probes/ask.js';
 import { judgeAnswer } from '../probes/judge-call.js';
 import type { MeasuredProbe, ProbeSet } from '../probes/probe-set.js';
-import { MessageRetention, prepareMessages } from '../probes/context-text.js';
+import { MessageRetention, holdsNormalised, prepareMessages } from '../probes/context-text.js';
 import type { PreparedProbe } from '../probes/retention.js';
 import { specificsSurvivalInMessages } from '../probes/message-specifics.js';
 import { classifyOutcome } from '../probes/outcome.js';
 import { isValidAt, type ReferenceMode } from '../probes/reference.js';
 import { applyToHistory, createHistory } from '../strategies/helpers/history.js';
-import { containsNormalised } from '../probes/grade.js';
 import type { PreparedContext } from '../probes/retention.js';
 import { withContextRot } from '../probes/context-rot.js';
 import { NeededMeter } from '../probes/needed/measure.js';
@@ -98,8 +97,8 @@ class ProbeRun {
   /** Per probe, what the context measured last held of it, and what the one before held. */
   private held: (Held | null)[];
   private heldBefore: (Held | null)[];
-  /** The context measured last, prepared (for `stale`: older values are looked up in it). */
-  private prepared?: PreparedContext;
+  /** The context measured last and its prepared texts (for `stale`: older values are looked up in it). */
+  private prepared?: { messages: readonly ContextMessage[]; texts: PreparedContext };
   private readonly reference: ReferenceMode;
   /** The needed uses of the set, measured on this unit's contexts (absent: the set has none). */
   private readonly needed?: NeededMeter;
@@ -235,7 +234,8 @@ class ProbeRun {
   private async answer(mp: MeasuredProbe, point: AskPoint, env: StrategyEnv): Promise<ProbeAnswer> {
     const answer = withContextRot(await answerProbe(this.deps, env.archive, mp, point, this.judge), this.ctx.scenario.contextRot, this.ctx.scenario.seed);
     const held = this.held[this.set.probes.indexOf(mp)];
-    const older = mp.superseded.length > 0 && this.prepared !== undefined && mp.superseded.some((s) => containsNormalised(this.prepared?.normalised ?? '', s));
+    const { prepared } = this;
+    const older = prepared !== undefined && mp.superseded.some((s) => holdsNormalised(prepared.messages, prepared.texts, s));
     const outcome = classifyOutcome({ verbatim: held?.verbatim ?? false, truth: held?.retained ?? false, older }, answer);
     const full = this.fullHistory.messages;
     // `full` itself (or any strategy sending what it sends) is its own reference.
@@ -254,8 +254,9 @@ class ProbeRun {
   private measure(step: number, sent: ContextDiff): void {
     const { probes } = this.set;
     const isAsked = (i: number) => this.curveAt[i] !== undefined && isVisible(probes[i] as MeasuredProbe, step);
-    this.prepared = prepareMessages(sent.after);
-    const kept = this.retention.retained(sent, this.prepared, isAsked);
+    const texts = prepareMessages(sent.after);
+    this.prepared = { messages: sent.after, texts };
+    const kept = this.retention.retained(sent, texts, isAsked);
     this.heldBefore = this.held;
     this.held = kept.map((isKept, i) => (isKept === null ? null : { retained: isKept, verbatim: this.retention.holdsEvidence(i) }));
     kept.forEach((isKept, i) => {

@@ -1,4 +1,4 @@
-import { runOwned, runTextMemo, createListMemo } from '../memo.js';
+import { runOwned, runTextMemo, runWeakMap, createListMemo } from '../memo.js';
 import type { ContextMessage } from '../transcript/types.js';
 import { toolCallText } from '../tokens/tokenizer.js';
 import { extractTerms } from './terms.js';
@@ -128,12 +128,49 @@ export function passageTextsOf(message: ContextMessage): string[] {
   return [message.thinking ?? '', message.text, ...(message.toolCalls ?? []).map(toolCallText)];
 }
 
+/** One text of a context that holds passages: its message, its passages, where they start in the whole list. */
+interface IndexedText {
+  readonly messageId: string;
+  readonly passages: TextPassages;
+  readonly start: number;
+}
+
 /** A context's texts as passages, with where each text's passages start in the whole list. */
 export interface IndexedContext {
-  readonly texts: readonly { messageId: string; passages: TextPassages; start: number }[];
+  /** The texts of the context (the first `textCount` of a list that may go on: the texts of a longer context read before). */
+  readonly texts: readonly IndexedText[];
+  readonly textCount: number;
   /** Passages in all. */
   readonly count: number;
   readonly totalLength: number;
+  /** Which texts hold each term asked, over every text of `texts` (`postingsOf`). */
+  readonly index: TextsIndex;
+}
+
+/**
+ * The texts of a list of messages, flattened, with which of them hold each term asked so far: kept
+ * per array the list memo below hands back, which only ever grows at its end, so that its first
+ * `n` values are always the passages of the same first `n` messages. A context that a later read
+ * extends (the next ask point, a strategy that keeps what `full` sent) then scores a question by
+ * the texts that hold its terms, not by a look into every text of the context.
+ */
+interface TextsIndex {
+  readonly texts: IndexedText[];
+  /** Texts of the first `i + 1` messages read so far. */
+  readonly ends: number[];
+  /** Passages and terms before each text. */
+  readonly passageStarts: number[];
+  readonly lengthStarts: number[];
+  readonly byTerm: Map<string, TermPostings>;
+}
+
+/** The texts (positions in `TextsIndex.texts`, ascending) that hold a term, and the pieces that hold it in those and all before. */
+interface TermPostings {
+  /** Texts scanned for the term so far. */
+  scanned: number;
+  texts: number[];
+  /** Pieces holding the term in `texts[0..k]`. */
+  pieces: number[];
 }
 
 /**
@@ -144,6 +181,7 @@ export interface IndexedContext {
  * step's: no step diff describes these lists, so a list memo finds the shared run.
  */
 const messagePassages = runOwned(() => createListMemo<ContextMessage, readonly TextPassages[]>());
+const textsIndexes = runWeakMap<readonly (readonly TextPassages[])[], TextsIndex>();
 
 function passagesOfMessage(message: ContextMessage): readonly TextPassages[] {
   return passageTextsOf(message)
@@ -151,49 +189,64 @@ function passagesOfMessage(message: ContextMessage): readonly TextPassages[] {
     .filter((passages) => passages.pieces.length > 0);
 }
 
-/**
- * The last context indexed: the probes of one ask point read the same list, a question each. The
- * list memo hands back the same array for the same leading messages (it only ever appends to an
- * array it returned), so that array and the list's length name the list.
- */
-const lastIndexed = runOwned(() => ({ each: undefined as unknown, length: -1, context: undefined as IndexedContext | undefined }));
-
 /** The passages of `messages`, in the order `splitPassages` lists them, each text from its memo. */
 export function indexContext(messages: readonly ContextMessage[]): IndexedContext {
   const each = messagePassages()?.values(messages, passagesOfMessage) ?? messages.map(passagesOfMessage);
-  const last = lastIndexed();
-  if (last?.context !== undefined && last.each === each && last.length === messages.length) return last.context;
-  const context = indexPassages(messages, each);
-  if (last !== undefined) Object.assign(last, { each, length: messages.length, context });
-  return context;
-}
-
-function indexPassages(messages: readonly ContextMessage[], each: readonly (readonly TextPassages[])[]): IndexedContext {
-  const texts: { messageId: string; passages: TextPassages; start: number }[] = [];
-  let count = 0;
-  let totalLength = 0;
-  for (let i = 0; i < messages.length; i++) {
+  let index = textsIndexes.get(each);
+  if (index === undefined) {
+    index = { texts: [], ends: [], passageStarts: [0], lengthStarts: [0], byTerm: new Map() };
+    textsIndexes.set(each, index);
+  }
+  for (let i = index.ends.length; i < messages.length; i++) {
     const messageId = (messages[i] as ContextMessage).id;
     for (const passages of each[i] as readonly TextPassages[]) {
-      texts.push({ messageId, passages, start: count });
-      count += passages.pieces.length;
-      totalLength += passages.totalLength;
+      const at = index.texts.length;
+      const start = index.passageStarts[at] as number;
+      index.texts.push({ messageId, passages, start });
+      index.passageStarts.push(start + passages.pieces.length);
+      index.lengthStarts.push((index.lengthStarts[at] as number) + passages.totalLength);
+    }
+    index.ends.push(index.texts.length);
+  }
+  const textCount = messages.length === 0 ? 0 : (index.ends[messages.length - 1] as number);
+  return { texts: index.texts, textCount, count: index.passageStarts[textCount] as number, totalLength: index.lengthStarts[textCount] as number, index };
+}
+
+/** The texts among the first `textCount` that hold `term` (their positions, ascending) and the pieces that hold it there. */
+function postingsOf(context: IndexedContext, term: string): { texts: readonly number[]; count: number; pieces: number } {
+  const { index, textCount } = context;
+  let postings = index.byTerm.get(term);
+  if (postings === undefined) index.byTerm.set(term, (postings = { scanned: 0, texts: [], pieces: [] }));
+  for (; postings.scanned < textCount; postings.scanned++) {
+    const pieces = (index.texts[postings.scanned] as IndexedText).passages.pieceFrequency.get(term);
+    if (pieces === undefined) continue;
+    postings.texts.push(postings.scanned);
+    postings.pieces.push((postings.pieces[postings.pieces.length - 1] ?? 0) + pieces);
+  }
+  // Texts past this context, scanned for a longer one read before, are left out.
+  let count = postings.texts.length;
+  if (postings.scanned > textCount) {
+    let low = 0;
+    while (low < count) {
+      const mid = (low + count) >> 1;
+      if ((postings.texts[mid] as number) < textCount) low = mid + 1;
+      else count = mid;
     }
   }
-  return { texts, count, totalLength };
+  return { texts: postings.texts, count, pieces: count === 0 ? 0 : (postings.pieces[count - 1] as number) };
 }
 
 /** The passage at position `index` of an indexed context (as `splitPassages(...)[index]`). */
 export function passageAt(context: IndexedContext, index: number): Passage | undefined {
   const { texts } = context;
   let low = 0;
-  let high = texts.length - 1;
+  let high = context.textCount - 1;
   while (low < high) {
     const mid = (low + high + 1) >> 1;
     if ((texts[mid]?.start ?? 0) <= index) low = mid;
     else high = mid - 1;
   }
-  const entry = texts[low];
+  const entry = high < 0 ? undefined : texts[low];
   const text = entry?.passages.pieces[index - entry.start];
   return entry === undefined || text === undefined || index < 0 ? undefined : { messageId: entry.messageId, text };
 }
@@ -206,17 +259,12 @@ export function passageAt(context: IndexedContext, index: number): Passage | und
  * a reader stops at, without sorting the thousands of passages a common term matches.
  */
 export function scoreIndexed(queryTerms: readonly string[], context: IndexedContext, minShare = 0): ScoredPassage[] {
-  const containing = new Array<number>(queryTerms.length).fill(0);
-  const matching: number[] = [];
-  for (let i = 0; i < context.texts.length; i++) {
-    const { pieceFrequency } = (context.texts[i] as IndexedContext['texts'][number]).passages;
-    let holds = false;
-    for (let t = 0; t < queryTerms.length; t++) {
-      const pieces = pieceFrequency.get(queryTerms[t] as string) ?? 0;
-      containing[t] = (containing[t] as number) + pieces;
-      if (pieces > 0) holds = true;
-    }
-    if (holds) matching.push(i);
+  const containing: number[] = [];
+  const holding = new Set<number>();
+  for (const term of queryTerms) {
+    const postings = postingsOf(context, term);
+    containing.push(postings.pieces);
+    for (let k = 0; k < postings.count; k++) holding.add(postings.texts[k] as number);
   }
   const averageLength = context.totalLength / Math.max(1, context.count);
   const idf = idfOf(containing, context.count);
@@ -225,24 +273,25 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
   // keeps a few, so only those become objects.
   const hits = { text: [] as number[], piece: [] as number[], score: [] as number[], matchedIdf: [] as number[] };
   let best = 0;
-  for (const i of matching) {
-    const { passages } = context.texts[i] as IndexedContext['texts'][number];
+  // In any order: the ranking below is a total order.
+  for (const i of holding) {
+    const { passages } = context.texts[i] as IndexedText;
     // Only the pieces that hold a query term can score above 0 (every idf is positive).
-    for (const piece of piecesHolding(passages, queryTerms)) {
+    forEachPieceHolding(passages, queryTerms, (piece) => {
       const { score, matchedIdf } = scoreOf(passages.terms[piece] as PassageTerms, queryTerms, idf, averageLength);
-      if (score <= 0) continue;
+      if (score <= 0) return;
       hits.text.push(i);
       hits.piece.push(piece);
       hits.score.push(score);
       hits.matchedIdf.push(matchedIdf);
       if (score > best) best = score;
-    }
+    });
   }
   const scored: ScoredPassage[] = [];
   for (let h = 0; h < hits.score.length; h++) {
     const score = hits.score[h] as number;
     if (minShare > 0 && score < best * minShare) continue;
-    const { messageId, passages, start } = context.texts[hits.text[h] as number] as IndexedContext['texts'][number];
+    const { messageId, passages, start } = context.texts[hits.text[h] as number] as IndexedText;
     const piece = hits.piece[h] as number;
     const coverage = totalIdf > 0 ? (hits.matchedIdf[h] as number) / totalIdf : 0;
     scored.push({ messageId, text: passages.pieces[piece] as string, index: start + piece, score, coverage });
@@ -250,20 +299,42 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
   return scored.sort((a, b) => b.score - a.score || b.index - a.index);
 }
 
-/** The pieces of a text that hold at least one of `terms`, each once (the order does not matter: the ranking is total). */
-function piecesHolding(passages: TextPassages, terms: readonly string[]): Iterable<number> {
-  let only: readonly number[] | undefined;
-  let union: Set<number> | undefined;
-  for (const term of terms) {
-    if (!passages.pieceFrequency.has(term)) continue;
-    const holding = piecesWith(passages, term);
-    if (only === undefined) only = holding;
-    else {
-      union ??= new Set(only);
-      for (const piece of holding) union.add(piece);
+/**
+ * Calls `visit` with each piece of a text that holds at least one of `terms`, once (the order does
+ * not matter: the ranking is total). Where several terms occur, a piece already visited is told
+ * apart by this call's stamp rather than by a set made per text.
+ */
+function forEachPieceHolding(passages: TextPassages, terms: readonly string[], visit: (piece: number) => void): void {
+  const lists: (readonly number[])[] = [];
+  for (const term of terms) if (passages.pieceFrequency.has(term)) lists.push(piecesWith(passages, term));
+  if (lists.length === 1) {
+    for (const piece of lists[0] as readonly number[]) visit(piece);
+    return;
+  }
+  const stamp = nextStamp(passages.pieces.length);
+  for (const list of lists) {
+    for (const piece of list) {
+      if (visited[piece] === stamp) continue;
+      visited[piece] = stamp;
+      visit(piece);
     }
   }
-  return union ?? only ?? [];
+}
+
+/**
+ * Scratch space of `forEachPieceHolding`: the stamp of the last call that visited each piece
+ * position. Not a memo (nothing in it is read by another call); grown to the longest text seen.
+ */
+let visited = new Uint32Array(1024);
+let lastStamp = 0;
+
+function nextStamp(pieces: number): number {
+  if (pieces > visited.length) visited = new Uint32Array(2 ** Math.ceil(Math.log2(pieces)));
+  if (lastStamp === 0xffffffff) {
+    visited.fill(0);
+    lastStamp = 0;
+  }
+  return (lastStamp += 1);
 }
 
 /** The pieces of a text that hold `term`, in order, listed once per text and term. */

@@ -1,7 +1,8 @@
 import type { ContextMessage } from '../transcript/types.js';
 import { extractQuestionTerms, extractTerms, trimToTokens } from './terms.js';
 import { idfOf, indexContext, passageAt, passageTerms, passageTextsOf, scoreIndexed, scoreOf, textPassages } from './passage-index.js';
-import type { Passage, PassageTerms, ScoredPassage } from './passage-index.js';
+import type { IndexedContext, Passage, PassageTerms, ScoredPassage } from './passage-index.js';
+import { runWeakMap } from '../memo.js';
 
 export type { Passage, ScoredPassage } from './passage-index.js';
 
@@ -95,7 +96,7 @@ function answerFromRanked(
   options: ReaderOptions,
 ): ReaderAnswer {
   const maxTokens = options.maxTokens ?? 120;
-  const count = options.count ?? ((text: string) => Math.ceil(text.length / 4));
+  const count = options.count ?? APPROXIMATE_COUNT;
   const best = ranked[0];
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   if (best === undefined || best.score <= 0 || best.coverage < threshold) {
@@ -148,6 +149,46 @@ export function readProbe(messages: readonly ContextMessage[], options: ReaderOp
   }
   const question = messages[questionIndex]?.text ?? '';
   const context = indexContext(messages.filter((_, index) => index !== questionIndex));
-  // A reader stops at the first passage below RUNNER_UP of the best: only those are ranked.
-  return answerFromRanked(question, scoreIndexed(questionTerms(question), context, RUNNER_UP), (index) => passageAt(context, index), options);
+  const read = (): ReaderAnswer =>
+    // A reader stops at the first passage below RUNNER_UP of the best: only those are ranked.
+    answerFromRanked(question, scoreIndexed(questionTerms(question), context, RUNNER_UP), (index) => passageAt(context, index), options);
+  const known = answersOf(context, options);
+  if (known === undefined) return read();
+  const key = `${context.textCount}\u0000${question}`;
+  let answer = known.get(key);
+  if (answer === undefined) known.set(key, (answer = read()));
+  return { ...answer, passages: [...answer.passages] };
+}
+
+/** The count used when a reader is given none: one function, so that its answers are memoized alike. */
+const APPROXIMATE_COUNT = (text: string): number => Math.ceil(text.length / 4);
+
+/**
+ * Answers read, per list of texts (passage-index.ts: a context, or one it is the start of), per
+ * count function and answer settings: a pure function of the texts, the question and the settings,
+ * so a context asked again (every strategy that sends what `full` sends, at every ask point they
+ * share) costs a lookup. Keyed by the number of texts read and the question.
+ */
+const answerMemo = runWeakMap<IndexedContext['index'], Map<string, Map<string, ReaderAnswer>>>();
+const countIds = runWeakMap<(text: string) => number, number>();
+let countIdsGiven = 0;
+
+function answersOf(context: IndexedContext, options: ReaderOptions): Map<string, ReaderAnswer> | undefined {
+  const count = options.count ?? APPROXIMATE_COUNT;
+  let id = countIds.get(count);
+  if (id === undefined) {
+    id = countIdsGiven += 1;
+    countIds.set(count, id);
+    // Memos off: nothing is kept.
+    if (countIds.get(count) === undefined) return undefined;
+  }
+  let bySettings = answerMemo.get(context.index);
+  if (bySettings === undefined) {
+    bySettings = new Map();
+    answerMemo.set(context.index, bySettings);
+  }
+  const settings = `${id}:${options.maxTokens ?? ''}:${options.threshold ?? ''}`;
+  let known = bySettings.get(settings);
+  if (known === undefined) bySettings.set(settings, (known = new Map<string, ReaderAnswer>()));
+  return known;
 }

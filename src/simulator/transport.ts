@@ -1,6 +1,7 @@
 import type { Tokenizer } from '../tokens/types.js';
 import type { ProviderName, SimDirective } from '../contracts/provider.js';
 import { CALL_HEADER } from './call-tag.js';
+import { NOT_JSON, copyJson } from './json-copy.js';
 import { FORMATS, simulateCall } from './model.js';
 import type { FaultRates, SimCall, SimFetch, SimReply, Simulator } from './types.js';
 
@@ -55,8 +56,8 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     });
   };
 
-  const route = (url: URL, method: string, headers: Headers): { format: ProviderName; model?: string } | undefined => {
-    if (uninstalled || method !== 'POST' || !headers.has(CALL_HEADER)) return undefined;
+  const route = (url: URL, method: string, id: string | null): { format: ProviderName; model?: string } | undefined => {
+    if (uninstalled || method !== 'POST' || id === null) return undefined;
     if (url.origin === gemini.origin) {
       const match = geminiPath.exec(url.pathname);
       if (match !== null) return { format: 'gemini', model: decodeURIComponent(match[1] as string) };
@@ -65,20 +66,28 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     return undefined;
   };
 
+  // Every call of a run goes to one or two URLs: each is parsed once (a URL is only read here).
+  const urls = new Map<string, URL>();
+  const urlOf = (href: string): URL => {
+    let url = urls.get(href);
+    if (url === undefined) {
+      url = new URL(href);
+      if (urls.size < MAX_URLS) urls.set(href, url);
+    }
+    return url;
+  };
+
   const fetch: SimFetch = async (input, init) => {
     const request = input instanceof Request ? input : undefined;
     // input is a string or a URL when request is absent.
     // eslint-disable-next-line @typescript-eslint/no-base-to-string
-    const url = new URL(request?.url ?? String(input));
+    const url = urlOf(request?.url ?? String(input));
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
-    // Only read: the OpenAI SDK hands over a Headers of its own, used as is rather than copied.
-    const given = init?.headers ?? request?.headers;
-    const headers = given instanceof Headers ? given : new Headers(given);
-    const target = route(url, method, headers);
+    const id = callIdOf(init?.headers ?? request?.headers);
+    const target = route(url, method, id);
     if (target === undefined) {
       throw new TypeError(`ctxbench simulator: refused ${method} ${url.origin}${url.pathname} (mocked runs never reach the network)`);
     }
-    const id = headers.get(CALL_HEADER);
     const call = id === null ? undefined : pending.get(id);
     if (id === null || call === undefined) {
       return toResponse(FORMATS[target.format].badRequest(`ctxbench simulator: no directive registered for call ${id ?? '(none)'}.`));
@@ -114,24 +123,49 @@ export function createSimulator(options: SimulatorOptions): Simulator {
   };
 }
 
+/** URLs parsed and kept per simulator (a run asks one or two). */
+const MAX_URLS = 16;
+
+/**
+ * The call id a request's headers carry, or null. The provider's in-process call hands over the
+ * tag itself (a plain object holding the header by its own name), read as is; any other headers
+ * (the OpenAI SDK's own `Headers`, a caller's list) are read as HTTP reads them, case aside.
+ */
+function callIdOf(given: RequestInit['headers']): string | null {
+  if (given instanceof Headers) return given.get(CALL_HEADER);
+  if (isRecord(given) && !Array.isArray(given) && Object.hasOwn(given, CALL_HEADER)) {
+    const id = (given as Record<string, unknown>)[CALL_HEADER];
+    // As a Headers reads a value: without its leading and trailing HTTP whitespace.
+    if (typeof id === 'string') return id.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  }
+  return new Headers(given).get(CALL_HEADER);
+}
+
 /** A timeout is a connection error the SDKs report as such, without waiting (as a socket's ETIMEDOUT). */
 function toResponse(reply: SimReply): Response {
   if (reply.kind === 'timeout') {
     throw Object.assign(new Error('simulated timeout: the connection timed out'), { code: 'ETIMEDOUT' });
   }
-  const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
-  return simulatedResponse(body, { status: reply.status, headers: reply.headers });
+  return simulatedResponse(reply.body, { status: reply.status, headers: reply.headers });
 }
 
 /**
- * A `Response` whose body is read from the string it was made of: the SDKs read a reply with
- * `json()` or `text()`, and a body streamed through undici (encoded, chunked, read back, decoded)
- * cost a sixth of a mocked request. The same text, so the same parsed value.
+ * A `Response` whose body is read from what it was made of: the SDKs read a reply with `json()` or
+ * `text()`, and a body streamed through undici (encoded, chunked, read back, decoded) cost a sixth
+ * of a mocked request. A body the simulator built as a value is written out only when its text is
+ * read; `json()` hands over a copy of it, the value `JSON.parse` of its text gives (`copyJson`),
+ * made without writing and parsing the text (every reply of a run went through both).
  */
-function simulatedResponse(text: string, init: ResponseInit): Response {
+function simulatedResponse(body: unknown, init: ResponseInit): Response {
   const response = new Response(null, init);
-  const json = (): Promise<unknown> => new Promise((resolve) => resolve(JSON.parse(text) as unknown));
-  return Object.defineProperties(response, { text: { value: () => Promise.resolve(text) }, json: { value: json } });
+  let text = typeof body === 'string' ? body : undefined;
+  const textOf = (): string => (text ??= JSON.stringify(body));
+  const json = (): Promise<unknown> =>
+    new Promise((resolve) => {
+      const copy = text === undefined ? copyJson(body) : NOT_JSON;
+      resolve(copy !== NOT_JSON ? copy : (JSON.parse(textOf()) as unknown));
+    });
+  return Object.defineProperties(response, { text: { value: () => Promise.resolve(textOf()) }, json: { value: json } });
 }
 
 /** The body as JSON when it is JSON, else the text (as an HTTP interceptor would hand it over). */

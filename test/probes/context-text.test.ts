@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MessageRetention, isRetainedInMessages, messageText, prepareMessages, retainedInMessages } from '../../src/probes/context-text.js';
+import { MessageRetention, holdsNormalised, isRetainedInMessages, messageText, prepareMessages, retainedInMessages } from '../../src/probes/context-text.js';
+import { containsNormalised } from '../../src/probes/grade.js';
 import { createRandom } from '../../src/random.js';
 import { renderMessageText } from '../../src/probes/message-text.js';
 import { isPreparedRetained, prepareContext, prepareProbe } from '../../src/probes/retention.js';
@@ -33,6 +34,18 @@ describe('prepareMessages', () => {
     const prepared = prepareProbe(probe, []);
     expect(isPreparedRetained(prepared, prepareMessages(messages))).toBe(true);
     expect(isPreparedRetained(prepared, prepareMessages(messages.slice(0, 1)))).toBe(false);
+  });
+
+  it('finds a normalised text in the messages as in their normalised join, a separator in it included', () => {
+    const needles = ['src/config.ts', 'port: 8437', '8437', '843', 'server listen', 'listen\u0000read_file', 'export const', 'absent', ''];
+    for (let n = 0; n <= messages.length; n++) {
+      const context = messages.slice(0, n);
+      const prepared = prepareMessages(context);
+      for (const needle of needles)
+        expect(holdsNormalised(context, prepared, needle), `${needle} in ${n}`).toBe(containsNormalised(prepared.normalised, needle));
+    }
+    // Found across two messages only where the needle holds the separator, as in the join.
+    expect(holdsNormalised(messages, prepareMessages(messages), 'listen\u0000read_file')).toBe(true);
   });
 
   it('renders each message once and reuses it across steps', () => {

@@ -81,6 +81,19 @@ describe('the passage index', () => {
     }
   });
 
+  it('scores a list read after others as from scratch, whatever the edits between reads (the texts holding a term are kept per list)', () => {
+    const pool = sessionOf(15, 40);
+    let scored = 0;
+    for (const [n, messages] of [...editedLists(pool, 200, 6)].entries()) {
+      const question = QUESTIONS[n % QUESTIONS.length] as string;
+      const terms = [...new Set(extractQuestionTerms(question))];
+      const expected = rankPassages(question, splitPassages(messages)).filter((p) => p.score > 0);
+      expect(scoreIndexed(terms, indexContext(messages))).toEqual(expected);
+      scored += expected.length;
+    }
+    expect(scored).toBeGreaterThan(0);
+  });
+
   it('scores the matching passages exactly as the reader ranks the passage list', () => {
     for (const seed of [4, 5, 6, 7]) {
       const messages = sessionOf(seed, 40);

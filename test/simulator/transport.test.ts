@@ -52,6 +52,25 @@ describe('createSimulator', () => {
     simulator.uninstall();
   });
 
+  it('reads the call id from any form of headers, as HTTP reads it (a Headers, pairs, an object in any case)', async () => {
+    const simulator = createSimulator({ tokenizer, seed: 1 });
+    const url = `${simulator.openaiBaseUrl}/chat/completions`;
+    const body = JSON.stringify({ model: 'gpt-4.1', messages: [] });
+    const forms: RequestInit['headers'][] = [
+      { [CALL_HEADER]: ' nobody#2 ' },
+      { 'X-Ctxbench-Call': 'nobody#2' },
+      [[CALL_HEADER, 'nobody#2']],
+      new Headers({ [CALL_HEADER]: 'nobody#2' }),
+    ];
+    for (const headers of forms) {
+      const response = await simulator.fetch!(url, { method: 'POST', headers, body });
+      expect(await response.json()).toMatchObject({ error: { message: expect.stringContaining('no directive registered for call nobody#2.') } });
+    }
+    // No call header: refused as a request to the network.
+    await expect(simulator.fetch!(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).rejects.toThrow(/refused POST/);
+    simulator.uninstall();
+  });
+
   it('touches no interceptor of the process, and refuses every request once uninstalled', async () => {
     const mine = nock('https://api.openai.com').persist().post('/v1/chat/completions').reply(200, { mine: true });
     const simulator = createSimulator({ tokenizer, seed: 1 });
