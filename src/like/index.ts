@@ -11,7 +11,7 @@ import { observeLog } from './observe.js';
 import { generateLike } from './session.js';
 
 export type { LikeFit } from './fit-types.js';
-export { checkLike, type CheckResult } from './check.js';
+export { checkLike, meanOf, shortfallsOf, CHECK_TOLERANCE, type CheckResult } from './check.js';
 export { generateLike } from './session.js';
 
 /** Reads real logs (any format `import` reads; damaged lines skipped and counted) and fits them. */
