@@ -3,7 +3,17 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { GateError, UsageError } from '../errors.js';
-import { CHECK_TOLERANCE, checkLike, fitLogFiles, generateLikeSessions, loadFitFile, meanOf, shortfallsOf, type CheckResult, type LikeFit } from '../like/index.js';
+import {
+  CHECK_TOLERANCE,
+  checkLike,
+  fitLogFiles,
+  generateLikeSessions,
+  loadFitFile,
+  meanOf,
+  shortfallsOf,
+  type CheckResult,
+  type LikeFit,
+} from '../like/index.js';
 import { extractNeededUses } from '../probes/needed/extract.js';
 import { countSteps } from '../transcript/structure.js';
 import { writeTranscript } from '../transcript/write.js';

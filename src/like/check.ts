@@ -105,15 +105,32 @@ export async function checkLike(options: CheckOptions): Promise<CheckResult> {
     return { strategy, saving: figures((r) => r.saving_vs_full), neededRecall: figures((r) => r.needed_recall) };
   });
   const seeds = options.generated.map((s) => s.seed);
-  return { window, seeds, rows, saving: rankAgreement(rows, seeds.length, (r) => r.saving), neededRecall: rankAgreement(rows, seeds.length, (r) => r.neededRecall) };
+  return {
+    window,
+    seeds,
+    rows,
+    saving: rankAgreement(rows, seeds.length, (r) => r.saving),
+    neededRecall: rankAgreement(rows, seeds.length, (r) => r.neededRecall),
+  };
 }
 
 /** Spearman of real A and of each seed's sessions against real B, on one figure of each row. */
 function rankAgreement(rows: readonly CheckRow[], seeds: number, figure: (r: CheckRow) => SetFigures): RankAgreement {
   const column = (pick: (f: SetFigures) => number | null): (number | null)[] => rows.map((r) => pick(figure(r)));
   const realB = column((f) => f.realB);
-  const perSeed = Array.from({ length: seeds }, (_, i) => againstB(column((f) => f.generated[i] ?? null), realB));
-  return { realAvsB: againstB(column((f) => f.realA), realB), ...overSeeds(perSeed) };
+  const perSeed = Array.from({ length: seeds }, (_, i) =>
+    againstB(
+      column((f) => f.generated[i] ?? null),
+      realB,
+    ),
+  );
+  return {
+    realAvsB: againstB(
+      column((f) => f.realA),
+      realB,
+    ),
+    ...overSeeds(perSeed),
+  };
 }
 
 /** The mean and the spread of per-seed figures, over the seeds where one is defined. */

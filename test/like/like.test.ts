@@ -201,8 +201,16 @@ describe('the check against unseen logs', () => {
           column(realB),
         ),
       );
-    expect(result.neededRecall.generatedVsBPerSeed).toEqual(perSeed((r) => r.neededRecall.generated, (r) => r.neededRecall.realB));
-    const saving = perSeed((r) => r.saving.generated, (r) => r.saving.realB);
+    expect(result.neededRecall.generatedVsBPerSeed).toEqual(
+      perSeed(
+        (r) => r.neededRecall.generated,
+        (r) => r.neededRecall.realB,
+      ),
+    );
+    const saving = perSeed(
+      (r) => r.saving.generated,
+      (r) => r.saving.realB,
+    );
     expect(result.saving.generatedVsBPerSeed).toEqual(saving);
     const [one, two] = saving as [number, number];
     expect([one, two]).not.toContain(null);

@@ -86,7 +86,7 @@ export function register(program: Command): void {
     )
     .option(
       '--seeds <n>',
-      'with --check: draw the sessions with n seeds, --seed on (each seed\'s in seed-<s>/ when n > 1), and judge on the mean Spearman (default 3)',
+      "with --check: draw the sessions with n seeds, --seed on (each seed's in seed-<s>/ when n > 1), and judge on the mean Spearman (default 3)",
       parseSeeds,
     )
     .option('--window <tokens>', 'with --check: the context window of every replay (default 32000)', parsePositiveInt('--window'))
@@ -99,7 +99,10 @@ export function register(program: Command): void {
     ['ctxbench generate --hard --facts 12 --dialect openai | head -3', 'to stdout'],
     ['ctxbench generate -o s.ctx.jsonl && ctxbench run s.ctx.jsonl', 'generate, then replay it through every strategy'],
     ['ctxbench generate --like ~/.codex/sessions/2026/*/*/*.jsonl --count 20 --steps 300 -o like/', 'twenty 300-step sessions like your own Codex logs'],
-    ['ctxbench generate --like a/*.traj.json --check b/*.traj.json -o like/', 'do sessions like A rank strategies as the unseen logs B do? (mean over 3 seeds)'],
+    [
+      'ctxbench generate --like a/*.traj.json --check b/*.traj.json -o like/',
+      'do sessions like A rank strategies as the unseen logs B do? (mean over 3 seeds)',
+    ],
     ['ctxbench generate --fit like/fit.json --count 50 --seed 2 -o like2/', 'fifty more sessions from that fit, without reading the logs again'],
   ]);
   command.action(async (flags: GenerateFlags) => {
