@@ -11,8 +11,9 @@ import { observeLog } from './observe.js';
 import { generateLike } from './session.js';
 
 export type { LikeFit } from './fit-types.js';
-export { checkLike, type CheckResult } from './check.js';
+export { checkLike, shortfallsOf, CHECK_TOLERANCE, type CheckResult } from './check.js';
 export { generateLike } from './session.js';
+export { renderCheck } from './render-check.js';
 
 /** Reads real logs (any format `import` reads; damaged lines skipped and counted) and fits them. */
 export async function fitLogFiles(files: readonly string[], options: { from?: string } = {}): Promise<LikeFit> {

@@ -26,6 +26,7 @@ interface GenerateFlags {
   like?: string[];
   fit?: string;
   count?: number;
+  seeds?: number;
   check?: string[];
   window?: number;
   strategies?: string[];
@@ -34,7 +35,7 @@ interface GenerateFlags {
 }
 
 /** Flags that only `--like` reads, and those it cannot take (they shape the plain generator's sessions). */
-const LIKE_ONLY = ['count', 'check', 'window', 'strategies', 'workers', 'from'] as const;
+const LIKE_ONLY = ['count', 'seeds', 'check', 'window', 'strategies', 'workers', 'from'] as const;
 const PLAIN_ONLY = ['dialect', 'toolOutputTokens', 'tasks', 'timed', 'facts', 'hard', 'factPosition', 'model', 'contextWindow'] as const;
 
 /** The flag of each generator option, so a rejected value is reported as the user typed it. */
@@ -81,7 +82,12 @@ export function register(program: Command): void {
     .option('--count <n>', 'with --like: sessions to write (default: as many as logs)', parsePositiveInt('--count'))
     .option(
       '--check <logs...>',
-      'with --like: rank strategies on the fitted logs, on these unseen ones and on the sessions, and print the Spearman figures (exit 1 when the sessions fall more than 0.1 short)',
+      'with --like: rank strategies on the fitted logs, on these unseen ones and on the sessions, and print the Spearman figures (exit 1 when their mean over --seeds falls more than 0.1 short)',
+    )
+    .option(
+      '--seeds <n>',
+      "with --check: draw the sessions with n seeds, --seed on (each seed's in seed-<s>/ when n > 1), and judge on the mean Spearman (default 3)",
+      parseSeeds,
     )
     .option('--window <tokens>', 'with --check: the context window of every replay (default 32000)', parsePositiveInt('--window'))
     .option('--strategies <list>', 'with --check: the strategies to rank (default: ten of different kinds)', parseList)
@@ -93,7 +99,10 @@ export function register(program: Command): void {
     ['ctxbench generate --hard --facts 12 --dialect openai | head -3', 'to stdout'],
     ['ctxbench generate -o s.ctx.jsonl && ctxbench run s.ctx.jsonl', 'generate, then replay it through every strategy'],
     ['ctxbench generate --like ~/.codex/sessions/2026/*/*/*.jsonl --count 20 --steps 300 -o like/', 'twenty 300-step sessions like your own Codex logs'],
-    ['ctxbench generate --like a/*.traj.json --check b/*.traj.json -o like/', 'do sessions like A rank strategies as the unseen logs B do?'],
+    [
+      'ctxbench generate --like a/*.traj.json --check b/*.traj.json -o like/',
+      'do sessions like A rank strategies as the unseen logs B do? (mean over 3 seeds)',
+    ],
     ['ctxbench generate --fit like/fit.json --count 50 --seed 2 -o like2/', 'fifty more sessions from that fit, without reading the logs again'],
   ]);
   command.action(async (flags: GenerateFlags) => {
@@ -116,9 +125,16 @@ export function register(program: Command): void {
 function runLike(flags: GenerateFlags): Promise<void> {
   const stray = PLAIN_ONLY.find((key) => flags[key] !== undefined);
   if (stray !== undefined) throw new UsageError(`--${kebab(stray)} does not go with --like: the fit decides it`);
-  const { like = [], fit, count, steps, seed, check, window, strategies, workers, from } = flags;
-  const likeFlags: LikeFlags = { like, ...definedOf({ fit, count, steps, seed, check, window, strategies, workers, from }) };
+  const { like = [], fit, count, steps, seed, seeds, check, window, strategies, workers, from } = flags;
+  const likeFlags: LikeFlags = { like, ...definedOf({ fit, count, steps, seed, seeds, check, window, strategies, workers, from }) };
   return runGenerateLike(likeFlags, outOf(flags));
+}
+
+/** `--seeds <n>`: at least one seed. */
+function parseSeeds(value: string): number {
+  const n = parsePositiveInt('--seeds')(value);
+  if (n === 0) throw new UsageError(`--seeds expects at least 1 seed, got "${value}"`);
+  return n;
 }
 
 function definedOf<T extends object>(values: T): Partial<T> {

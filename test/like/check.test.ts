@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { overSeeds, shortfallsOf } from '../../src/like/check.js';
+
+/** A check's figures: real A vs real B and generated-like-A vs real B per seed, on both measures. */
+function agreement(realAvsB: number | null, perSeed: readonly (number | null)[]): Parameters<typeof shortfallsOf>[0]['saving'] {
+  return { realAvsB, ...overSeeds(perSeed) };
+}
+
+describe('the verdict of generate --like --check', () => {
+  it('is on the mean over the seeds: one seed that passes alone does not pass a short mean', () => {
+    // Seed 1 alone is within 0.1 of 0.915 (0.9); the mean of the three, 0.533, is not.
+    const saving = agreement(0.915, [0.9, 0.4, 0.3]);
+    expect(shortfallsOf({ saving: agreement(0.915, [0.9]), neededRecall: agreement(0.43, [0.5]) })).toEqual([]);
+    expect(saving.generatedVsB).toBeCloseTo(0.5333333, 6);
+    expect(shortfallsOf({ saving, neededRecall: agreement(0.43, [0.5, 0.36, 0.26]) })).toEqual(['saving']);
+  });
+
+  it('passes a mean within 0.1 though one seed alone falls short', () => {
+    const neededRecall = agreement(0.43, [0.1, 0.5, 0.55]);
+    expect(shortfallsOf({ saving: agreement(0.43, [0.1]), neededRecall: agreement(0.43, [0.1]) })).toEqual(['saving', 'needed recall']);
+    expect(shortfallsOf({ saving: agreement(0.5, [0.6, 0.5, 0.4]), neededRecall })).toEqual([]);
+  });
+
+  it('takes the mean and spread over the seeds that give a figure, and judges none when none does', () => {
+    expect(overSeeds([0.2, null, 0.6])).toEqual({ generatedVsBPerSeed: [0.2, null, 0.6], generatedVsB: 0.4, generatedVsBMin: 0.2, generatedVsBMax: 0.6 });
+    const none = agreement(0.9, [null, null]);
+    expect(none).toMatchObject({ generatedVsB: null, generatedVsBMin: null, generatedVsBMax: null });
+    expect(shortfallsOf({ saving: none, neededRecall: agreement(null, [0.1]) })).toEqual([]);
+  });
+});
