@@ -100,7 +100,7 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
   await loadStrategyModules(scenario.strategies, scenario.file);
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
   const given = await loadGivenProbes(scenario, transcript);
-  const prepared: PreparedScenario = { scenario, transcript };
+  const prepared: PreparedScenario = { scenario, transcript, ...(given.length > 0 ? { givenProbes: given } : {}) };
   const finish = async (): Promise<void> => {
     const probes = withGeneratedProbes(scenario, transcript, given);
     if (probes.length === 0) return;

@@ -162,9 +162,10 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
 }
 
 async function runStarted(options: RunOptions, mode: ProviderMode, overrides: ScenarioOverrides, started: StartedWorkers | undefined): Promise<RunResult> {
-  // Generated probes are made while the first units run, unless the run needs them all first:
-  // a resumable run fingerprints them, a live run checks its providers before anything runs.
-  const early = mode === 'live' || options.beforeUnits !== undefined;
+  // Generated probes are made while the first units run, unless the run needs them all first: a
+  // live run checks its providers before anything runs. (A resumable run fingerprints the probes
+  // given, not those generated from them: run/journal.ts.)
+  const early = mode === 'live';
   const prepared = await prepareScenarios(options.scenarios, overrides, { deferGenerated: !early });
   checkJudgeMode(prepared, overrides, mode);
   checkContextRotMode(prepared, overrides, mode);
