@@ -15,7 +15,7 @@ import { recommendRun } from './recommend-run.js';
 import { VERSION } from '../version.js';
 import { artifactPath, displayPath } from '../paths.js';
 import { formatLocation, InputError, UsageError } from '../errors.js';
-import { completeProbes, prepareLoadedScenario, type PrepareOptions } from './execute-unit.js';
+import { completeProbes, completeProbesWith, prepareLoadedScenario, type PrepareOptions } from './execute-unit.js';
 import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
 import { describeShard, planEntry, selectShard, type ShardSpec } from './shard.js';
 import { runPlannedUnits, startUnitWorkers, stopUnitWorkers, type StartedWorkers, type UnitProgress } from './workers.js';
@@ -190,7 +190,7 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
       ...executorOptionsOf(mode, options),
       workers: options.workers ?? 1,
       prepared: byKey,
-      complete: (key) => completeProbes(byKey.get(key) as PreparedScenario),
+      complete: (key, generate) => completeProbesWith(byKey.get(key) as PreparedScenario, generate),
       ...(started !== undefined ? { started } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
       onProgress,
