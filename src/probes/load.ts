@@ -105,7 +105,12 @@ export async function loadGivenProbes(scenario: Scenario, transcript: Transcript
 /** `given` followed by the probes `probes: generate` makes from the transcript (none without it). */
 export function withGeneratedProbes(scenario: Scenario, transcript: Transcript, given: readonly Probe[]): Probe[] {
   if (scenario.probesGenerate === undefined) return [...given];
-  return checkDistinct(scenario, [...given, ...generateProbes(transcript, scenario.probesGenerate)]);
+  return joinGenerated(scenario, given, generateProbes(transcript, scenario.probesGenerate));
+}
+
+/** `given` followed by `generated` (made from the transcript by `probes: generate`, elsewhere: a worker thread), checked as `withGeneratedProbes` checks them. */
+export function joinGenerated(scenario: Scenario, given: readonly Probe[], generated: readonly Probe[]): Probe[] {
+  return checkDistinct(scenario, [...given, ...generated]);
 }
 
 /**

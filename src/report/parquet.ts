@@ -60,15 +60,41 @@ function renderParquet(_result: RunResult, details: UnitDetails = detailsOf(_res
 
 /** The file's bytes in chunks: its header, one row group per unit, then its footer. */
 function* stepParquetChunks(details: UnitDetails): Generator<Uint8Array> {
+  const file = createStepParquet();
+  for (let i = 0; i < details.count; i++) yield file.add(details.load(i));
+  yield file.finish();
+}
+
+/**
+ * `steps.parquet` of `count` units that `load` reads one at a time and may wait for (`merge` reads
+ * each unit's rows back from its shard's file): the bytes the reporter writes for the same units.
+ */
+export function stepParquetFile(count: number, load: (i: number) => Promise<UnitResult>): ReportFile {
+  return {
+    file: STEPS_PARQUET,
+    contents: '',
+    bytes: async function* () {
+      const file = createStepParquet();
+      for (let i = 0; i < count; i++) yield file.add(await load(i));
+      yield file.finish();
+    },
+  };
+}
+
+/** A Parquet writer of step rows: each unit's bytes (a row group, the file's header before the first) as it is added, then the footer. */
+function createStepParquet(): { add(unit: UnitResult): Uint8Array; finish(): Uint8Array } {
   const writer = new ByteWriter();
   const parquet = new ParquetWriter({ writer, schema: STEP_SCHEMA, codec: 'SNAPPY', createdBy: 'ctxbench' });
-  for (let i = 0; i < details.count; i++) {
-    const unit = details.load(i);
-    if (unit.steps.length > 0) void parquet.write({ columnData: columnsOf(unit), rowGroupSize: unit.steps.length });
-    yield takeBytes(writer);
-  }
-  void parquet.finish();
-  yield takeBytes(writer);
+  return {
+    add(unit) {
+      if (unit.steps.length > 0) void parquet.write({ columnData: columnsOf(unit), rowGroupSize: unit.steps.length });
+      return takeBytes(writer);
+    },
+    finish() {
+      void parquet.finish();
+      return takeBytes(writer);
+    },
+  };
 }
 
 const STEP_SCHEMA = schemaFromColumnData({

@@ -18,7 +18,7 @@ export interface ReportFile {
    * empty. Written as they are: what goes into a binary file was redacted before it was rendered
    * (a run's journaled units, a read result passed through redact/result.ts).
    */
-  bytes?: () => Iterable<Uint8Array>;
+  bytes?: () => Iterable<Uint8Array> | AsyncIterable<Uint8Array>;
 }
 
 /** A report file given in parts (`parts` is called each time they are read); reading `contents` joins them. */

@@ -40,9 +40,9 @@ export async function writeFileAtomic(path: string, contents: string | Iterable<
 }
 
 /** Writes a binary file atomically, chunk by chunk (temporary name, then rename). */
-async function writeBytesAtomic(path: string, chunks: Iterable<Uint8Array>): Promise<void> {
+async function writeBytesAtomic(path: string, chunks: Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<void> {
   await writeAtomic(path, async (handle) => {
-    for (const chunk of chunks) if (chunk.length > 0) await handle.write(chunk);
+    for await (const chunk of chunks) if (chunk.length > 0) await handle.write(chunk);
   });
 }
 

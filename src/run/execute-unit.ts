@@ -24,7 +24,8 @@ import { createResponseCache, type ResponseCache } from '../providers/cache.js';
 import { createLiveSleep } from '../providers/live-sleep.js';
 import { redactValue } from '../redact/index.js';
 import type { RetrySleep } from '../quota/types.js';
-import { loadGivenProbes, loadJudgeRubric, mayClashWithGenerated, withGeneratedProbes } from '../probes/load.js';
+import { joinGenerated, loadGivenProbes, loadJudgeRubric, mayClashWithGenerated, withGeneratedProbes } from '../probes/load.js';
+import type { GenerateOptions } from '../probes/generate.js';
 import type { Probe } from '../transcript/types.js';
 import { createProbeObserver } from '../replay/probe-observer.js';
 import { prepareProbeSet } from '../probes/probe-set.js';
@@ -79,8 +80,14 @@ export interface PrepareOptions {
   deferGenerated?: boolean;
 }
 
+/**
+ * Generates the probes of one log elsewhere (a worker thread, run/workers.ts): `generateProbes` of
+ * the transcript with the scenario's `probes: generate` options, the same probes.
+ */
+export type ProbeGenerator = (transcript: Transcript, options: GenerateOptions) => Promise<Probe[]>;
+
 /** Scenarios whose generated probes were left for later: what makes them, and the making once begun. */
-const deferredProbes = new WeakMap<PreparedScenario, { finish: () => Promise<void>; done?: Promise<void> }>();
+const deferredProbes = new WeakMap<PreparedScenario, { finish: (generate?: ProbeGenerator) => Promise<void>; done?: Promise<void> }>();
 
 /**
  * Resolves a loaded scenario against its transcript, validates its strategies and resolves its
@@ -100,7 +107,7 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
   await loadStrategyModules(scenario.strategies, scenario.file);
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
   const given = await loadGivenProbes(scenario, transcript);
-  const prepared: PreparedScenario = { scenario, transcript };
+  const prepared: PreparedScenario = { scenario, transcript, ...(given.length > 0 ? { givenProbes: given } : {}) };
   const finish = async (): Promise<void> => {
     const probes = withGeneratedProbes(scenario, transcript, given);
     if (probes.length === 0) return;
@@ -114,7 +121,7 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
 const defers = (scenario: Scenario, given: readonly Probe[][], options: PrepareOptions): boolean =>
   options.deferGenerated === true && scenario.probesGenerate !== undefined && !given.some(mayClashWithGenerated);
 
-async function settle(prepared: PreparedScenario, finish: () => Promise<void>, defer: boolean): Promise<PreparedScenario> {
+async function settle(prepared: PreparedScenario, finish: (generate?: ProbeGenerator) => Promise<void>, defer: boolean): Promise<PreparedScenario> {
   if (defer) deferredProbes.set(prepared, { finish });
   else await finish();
   return prepared;
@@ -123,12 +130,18 @@ async function settle(prepared: PreparedScenario, finish: () => Promise<void>, d
 /**
  * Makes the probes `prepareLoadedScenario` left for later (none: nothing to do), once however many
  * ask; a scenario of several logs yields to the event loop between them, so that a thread waiting
- * for its next unit is not held up.
+ * for its next unit is not held up. With `generate`, a scenario of several logs has its logs'
+ * probes generated there (worker threads, each log as one is free) and resolves them here.
  */
 export function completeProbes(prepared: PreparedScenario): Promise<void> {
+  return completeProbesWith(prepared, undefined);
+}
+
+/** `completeProbes`, a scenario of several logs generating its logs' probes with `generate` (none: here). */
+export function completeProbesWith(prepared: PreparedScenario, generate: ProbeGenerator | undefined): Promise<void> {
   const deferred = deferredProbes.get(prepared);
   if (deferred === undefined) return Promise.resolve();
-  deferred.done ??= deferred.finish();
+  deferred.done ??= deferred.finish(generate);
   return deferred.done;
 }
 
@@ -159,9 +172,15 @@ async function prepareLogs(
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
   const resolved = scenario;
   const prepared: PreparedScenario = { scenario, transcript: first.transcript, logs };
-  const finish = async (): Promise<void> => {
+  const finish = async (generate?: ProbeGenerator): Promise<void> => {
+    // Every log's generation is asked for at once (the threads take them in turn); each log's set is resolved here in order.
+    const options = resolved.probesGenerate;
+    const generated = generate === undefined || options === undefined ? undefined : logs.map((log) => generate(log.transcript, options));
+    // A failure is raised where its log is awaited; the logs after it are then not awaited at all.
+    for (const pending of generated ?? []) pending.catch(() => undefined);
     for (const [i, log] of logs.entries()) {
-      const probes = withGeneratedProbes(resolved, log.transcript, given[i] ?? []);
+      const made = generated?.[i];
+      const probes = made === undefined ? withGeneratedProbes(resolved, log.transcript, given[i] ?? []) : joinGenerated(resolved, given[i] ?? [], await made);
       if (probes.length > 0) log.probes = prepareProbeSet(log.transcript, probes, extractNeededUses(log.transcript));
       await new Promise((resolve) => setImmediate(resolve));
     }

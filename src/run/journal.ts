@@ -99,7 +99,7 @@ function parseLine(line: string, file: string, number: number): unknown {
 
 /**
  * A digest of everything a run's results depend on: the tool version, the mode, the planned
- * units, and each scenario as prepared (resolved settings, transcript events, probes). A resume
+ * units, and each scenario as prepared (resolved settings, transcript events, the probes given). A resume
  * whose inputs changed since the journal was started would mix two runs; it is refused instead.
  */
 export function fingerprintRun(prepared: readonly PreparedScenario[], units: readonly PlannedUnit[], mode: ProviderMode): string {
@@ -108,7 +108,8 @@ export function fingerprintRun(prepared: readonly PreparedScenario[], units: rea
   for (const p of prepared) {
     hash.update(JSON.stringify(p.scenario));
     hash.update(JSON.stringify(p.transcript.events));
-    hash.update(JSON.stringify(p.probes?.probes ?? null));
+    // The probes given, not those generated from them: a function of what is hashed here, made while the first units run.
+    hash.update(JSON.stringify(p.givenProbes ?? null));
   }
   return hash.digest('hex');
 }

@@ -1,5 +1,5 @@
 import type { Scenario } from '../scenario/types.js';
-import type { Transcript } from '../transcript/types.js';
+import type { Probe, Transcript } from '../transcript/types.js';
 import type { ProbeSet } from '../probes/probe-set.js';
 
 /** One log of a scenario that names a folder or pattern of logs, with its own probes. */
@@ -17,6 +17,12 @@ export interface PreparedScenario {
   transcript: Transcript;
   /** Inline, side-file and generated probes, resolved against the transcript; none: no recall measured. */
   probes?: ProbeSet;
+  /**
+   * The probes given (inline or in a side file), before any are generated: what a run's
+   * fingerprint hashes (run/journal.ts), so that it is known before the generated ones are made.
+   * Absent: none given.
+   */
+  givenProbes?: readonly Probe[];
   /**
    * A scenario whose `transcript` is a folder or a pattern: every log, in order. Each is replayed
    * through each strategy and the unit's result combines them (run/combine-logs.ts).

@@ -15,7 +15,7 @@ import { recommendRun } from './recommend-run.js';
 import { VERSION } from '../version.js';
 import { artifactPath, displayPath } from '../paths.js';
 import { formatLocation, InputError, UsageError } from '../errors.js';
-import { completeProbes, prepareLoadedScenario, type PrepareOptions } from './execute-unit.js';
+import { completeProbes, completeProbesWith, prepareLoadedScenario, type PrepareOptions } from './execute-unit.js';
 import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
 import { describeShard, planEntry, selectShard, type ShardSpec } from './shard.js';
 import { runPlannedUnits, startUnitWorkers, stopUnitWorkers, type StartedWorkers, type UnitProgress } from './workers.js';
@@ -162,9 +162,10 @@ export async function runSuite(options: RunOptions): Promise<RunResult> {
 }
 
 async function runStarted(options: RunOptions, mode: ProviderMode, overrides: ScenarioOverrides, started: StartedWorkers | undefined): Promise<RunResult> {
-  // Generated probes are made while the first units run, unless the run needs them all first:
-  // a resumable run fingerprints them, a live run checks its providers before anything runs.
-  const early = mode === 'live' || options.beforeUnits !== undefined;
+  // Generated probes are made while the first units run, unless the run needs them all first: a
+  // live run checks its providers before anything runs. (A resumable run fingerprints the probes
+  // given, not those generated from them: run/journal.ts.)
+  const early = mode === 'live';
   const prepared = await prepareScenarios(options.scenarios, overrides, { deferGenerated: !early });
   checkJudgeMode(prepared, overrides, mode);
   checkContextRotMode(prepared, overrides, mode);
@@ -189,7 +190,7 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
       ...executorOptionsOf(mode, options),
       workers: options.workers ?? 1,
       prepared: byKey,
-      complete: (key) => completeProbes(byKey.get(key) as PreparedScenario),
+      complete: (key, generate) => completeProbesWith(byKey.get(key) as PreparedScenario, generate),
       ...(started !== undefined ? { started } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
       onProgress,

@@ -1,9 +1,9 @@
 import { RESULT_SCHEMA_VERSION, type RunResult, type ShardInfo, type UnitResult } from '../metrics/types.js';
-import type { StepRecord } from '../metrics/run-events.js';
+import type { PairedStep } from '../metrics/intervals.js';
 import { isCorpus } from '../metrics/corpus.js';
 import type { PlannedUnit } from './plan.js';
 import type { StrategySpec } from '../strategies/types.js';
-import { applySavingVsFull } from '../metrics/summarize.js';
+import { applySavingVsFull, type SavingInput } from '../metrics/summarize.js';
 import type { DecisionOptions } from '../metrics/recommend.js';
 import { recommendRun } from './recommend-run.js';
 import { InputError, UsageError } from '../errors.js';
@@ -61,10 +61,11 @@ export interface ShardFile {
   file: string;
   result: RunResult;
   /**
-   * The steps of the shard's unit at `position` when its result stores it summary-only (a corpus's,
-   * result schema 2), read back from the shard's `steps.parquet`: the pairing with `full` needs them.
+   * The steps of the shard's unit at `position` as the pairing with `full` reads them, when its
+   * result stores it summary-only (a corpus's, result schema 2): read back from the shard's
+   * `steps.parquet` (cli/shard-steps.ts).
    */
-  stepsOf?: (position: number) => readonly StepRecord[];
+  pairedStepsOf?: (position: number) => readonly PairedStep[];
 }
 
 /**
@@ -81,20 +82,20 @@ export function mergeShards(files: readonly ShardFile[], decision?: DecisionOpti
   const reference = shards[0] as ShardInfo;
   files.forEach((file, i) => assertSameRun(first, file, reference, shards[i] as ShardInfo));
   assertEveryShard(files, shards);
-  const byIndex = new Map<number, { unit: UnitResult; steps: () => readonly StepRecord[] }>();
-  files.forEach(({ file, result, stepsOf }, i) => {
+  const byIndex = new Map<number, { unit: UnitResult; steps: () => readonly PairedStep[] }>();
+  files.forEach(({ file, result, pairedStepsOf }, i) => {
     (shards[i] as ShardInfo).units.forEach((planIndex, position) => {
       if (byIndex.has(planIndex)) throw new InputError({ file, field: 'shard.units' }, `unit ${planIndex} is also in another shard`);
       const unit = result.units[position];
       if (unit === undefined)
         throw new InputError({ file, field: 'units' }, `holds ${result.units.length} units but shard.units lists ${position + 1} or more`);
-      byIndex.set(planIndex, { unit, steps: () => (isCorpus([unit]) && stepsOf !== undefined ? stepsOf(position) : unit.steps) });
+      byIndex.set(planIndex, { unit, steps: () => (isCorpus([unit]) && pairedStepsOf !== undefined ? pairedStepsOf(position) : unit.steps) });
     });
   });
   const missing = range(reference.planned).filter((i) => !byIndex.has(i));
   if (missing.length > 0) throw new InputError({ file: first.file, field: 'shard' }, `units missing from every shard: ${missing.join(', ')}`);
   const { shard: _shard, ...rest } = first.result;
-  const units = pairWithFull(range(reference.planned).map((i) => byIndex.get(i) as { unit: UnitResult; steps: () => readonly StepRecord[] }));
+  const units = pairWithFull(range(reference.planned).map((i) => byIndex.get(i) as { unit: UnitResult; steps: () => readonly PairedStep[] }));
   return {
     ...rest,
     ...(rest.schemaVersion !== RESULT_SCHEMA_VERSION ? { schemaVersion: RESULT_SCHEMA_VERSION } : {}),
@@ -108,10 +109,10 @@ export function mergeShards(files: readonly ShardFile[], decision?: DecisionOpti
  * (a corpus's) is paired on its steps read back; its answers and needed uses are not in its result,
  * but its recall and needed-recall intervals do not depend on `full`: the shard's are kept.
  */
-function pairWithFull(units: readonly { unit: UnitResult; steps: () => readonly StepRecord[] }[]): UnitResult[] {
-  const paired = applySavingVsFull(units.map(({ unit, steps }) => ({ ...unit, steps: steps() as StepRecord[] })));
+function pairWithFull(units: readonly { unit: UnitResult; steps: () => readonly PairedStep[] }[]): UnitResult[] {
+  const paired = applySavingVsFull(units.map(({ unit, steps }): SavingInput => ({ ...unit, steps: steps() })));
   return units.map(({ unit }, i) => {
-    const summary = (paired[i] as UnitResult).summary;
+    const summary = (paired[i] as SavingInput).summary;
     if (!isCorpus([unit])) return { ...unit, summary };
     const own = unit.summary;
     return {

@@ -6,7 +6,9 @@ import { scenarioKey, type PlannedUnit } from './plan.js';
 import type { Transcript } from '../transcript/types.js';
 import { HarnessError } from '../errors.js';
 import { openRunMemos } from '../memo.js';
-import { createUnitExecutor, type ExecutorOptions, type UnitExecutor } from './execute-unit.js';
+import { createUnitExecutor, type ExecutorOptions, type ProbeGenerator, type UnitExecutor } from './execute-unit.js';
+import { generateProbes, type GenerateOptions } from '../probes/generate.js';
+import type { Probe } from '../transcript/types.js';
 
 /** Progress of one unit: sent when it starts and when it ends (with its result). */
 export interface UnitProgress {
@@ -34,9 +36,10 @@ export interface PoolOptions extends ExecutorOptions {
   /**
    * Finishes a prepared scenario (its generated probes, run-suite.ts) before a unit of it runs
    * or it crosses to a thread. With threads, this thread finishes them one after another while
-   * the threads run the units of those already finished.
+   * the threads run the units of those already finished; it is handed `generate`, which makes a
+   * log's probes on a thread that has no unit to run (a corpus's logs, while every thread waits).
    */
-  complete?: (key: string) => Promise<void>;
+  complete?: (key: string, generate?: ProbeGenerator) => Promise<void>;
   /** Threads started ahead of the run (`startUnitWorkers`); taken over, or stopped when not needed. */
   started?: StartedWorkers;
   /**
@@ -49,14 +52,18 @@ export interface PoolOptions extends ExecutorOptions {
 /** Marks the workerData of our own workers, so that importing this module elsewhere starts nothing. */
 const WORKER_MARK = 'ctxbench-unit-worker';
 
-interface ToWorker {
-  type: 'run';
-  unit: PlannedUnit;
-  /** The unit's scenario as this thread prepared it, sent with the first unit of it a thread gets. */
-  prepared?: PreparedScenario;
-}
+type ToWorker =
+  | {
+      type: 'run';
+      unit: PlannedUnit;
+      /** The unit's scenario as this thread prepared it, sent with the first unit of it a thread gets. */
+      prepared?: PreparedScenario;
+    }
+  /** Generate the probes of one log (`generateProbes`): a pure function of these, so any thread makes the same. */
+  | { type: 'generate'; id: number; transcript: Transcript; options: GenerateOptions };
 type FromWorker =
   | { type: 'start'; index: number }
+  | { type: 'generated'; id: number; probes: Probe[] }
   | { type: 'done'; index: number; result: UnitResult }
   | { type: 'error'; name: string; message: string; exitCode?: number; stack?: string };
 
@@ -223,10 +230,13 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
     const keys = completionOrder(units, options.prepared);
     const ready = new Set(options.complete === undefined ? keys : []);
     const idle: Worker[] = [];
+    const generating = createGenerationQueue();
     const feed = (thread: Worker): void => {
       const known = sent.get(thread) as Set<string>;
       const unit = queue.next(known, ready);
       if (unit === undefined) {
+        // No unit is ready: make a log's probes for the scenario being finished, if one waits.
+        if (generating.give(thread)) return;
         if (ready.size < keys.length) idle.push(thread);
         return;
       }
@@ -240,6 +250,10 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
     for (const thread of threads) {
       thread.on('message', (message: FromWorker) => {
         if (message.type === 'error') return finish(reviveError(message));
+        if (message.type === 'generated') {
+          generating.done(message.id, message.probes);
+          return feed(thread);
+        }
         const unit = units[positions.get(message.index) ?? -1] as PlannedUnit;
         if (message.type === 'start') return options.onProgress?.({ phase: 'start', unit });
         if (options.collect !== false) byIndex.set(message.index, message.result);
@@ -254,9 +268,14 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
     }
     const { complete } = options;
     if (complete !== undefined) {
+      const generate: ProbeGenerator = (transcript, generateOptions) => {
+        const made = generating.ask(transcript, generateOptions);
+        for (const thread of idle.splice(0)) feed(thread);
+        return made;
+      };
       void (async () => {
         for (const key of keys) {
-          await complete(key);
+          await complete(key, generate);
           if (settled) return;
           ready.add(key);
           for (const thread of idle.splice(0)) feed(thread);
@@ -359,6 +378,7 @@ function serveUnits(options: ExecutorOptions): void {
   const prepared = new Map<string, PreparedScenario>();
   const executor = createUnitExecutor(options, prepared);
   port.on('message', (message: ToWorker) => {
+    if (message.type === 'generate') return generateFor(port, message);
     const { unit } = message;
     if (message.prepared !== undefined) prepared.set(scenarioKey(unit.scenario), message.prepared);
     port.postMessage({ type: 'start', index: unit.index } satisfies FromWorker);
@@ -367,6 +387,43 @@ function serveUnits(options: ExecutorOptions): void {
       (error: unknown) => port.postMessage(describeError(error)),
     );
   });
+}
+
+function generateFor(port: NonNullable<typeof parentPort>, message: Extract<ToWorker, { type: 'generate' }>): void {
+  try {
+    port.postMessage({ type: 'generated', id: message.id, probes: generateProbes(message.transcript, message.options) } satisfies FromWorker);
+  } catch (error) {
+    port.postMessage(describeError(error));
+  }
+}
+
+/**
+ * The logs whose probes wait to be made on a thread, in the order asked: `give` posts the next to
+ * a thread with nothing else to do, `done` settles it with the probes the thread made.
+ */
+function createGenerationQueue(): {
+  ask(transcript: Transcript, options: GenerateOptions): Promise<Probe[]>;
+  give(thread: Worker): boolean;
+  done(id: number, probes: Probe[]): void;
+} {
+  const waiting: { transcript: Transcript; options: GenerateOptions; resolve: (probes: Probe[]) => void }[] = [];
+  const posted = new Map<number, (probes: Probe[]) => void>();
+  let next = 0;
+  return {
+    ask: (transcript, options) => new Promise((resolve) => waiting.push({ transcript, options, resolve })),
+    give(thread) {
+      const task = waiting.shift();
+      if (task === undefined) return false;
+      const id = next++;
+      posted.set(id, task.resolve);
+      thread.postMessage({ type: 'generate', id, transcript: task.transcript, options: task.options } satisfies ToWorker);
+      return true;
+    },
+    done(id, probes) {
+      posted.get(id)?.(probes);
+      posted.delete(id);
+    },
+  };
 }
 
 function describeError(error: unknown): FromWorker {

@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parquetReadObjects } from 'hyparquet';
-import { parquet } from '../../src/report/parquet.js';
+import { parquet, stepParquetFile } from '../../src/report/parquet.js';
 import { renderCsv } from '../../src/report/csv.js';
 import type { ReportFile } from '../../src/report/types.js';
+import type { UnitResult } from '../../src/metrics/types.js';
 import { buildRunResult } from './run-result.js';
 
-function bytesOf(file: ReportFile): Uint8Array {
-  const chunks = [...(file.bytes?.() ?? [])];
+async function bytesOf(file: ReportFile): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of file.bytes?.() ?? []) chunks.push(chunk);
   const all = new Uint8Array(chunks.reduce((n, chunk) => n + chunk.length, 0));
   let at = 0;
   for (const chunk of chunks) {
@@ -21,8 +23,8 @@ describe('steps.parquet', () => {
     const result = buildRunResult();
     const [file] = parquet.render(result);
     expect(file?.file).toBe('steps.parquet');
-    const bytes = bytesOf(file as ReportFile);
-    expect(Buffer.from(bytesOf(parquet.render(result)[0] as ReportFile)).equals(Buffer.from(bytes))).toBe(true);
+    const bytes = await bytesOf(file as ReportFile);
+    expect(Buffer.from(await bytesOf(parquet.render(result)[0] as ReportFile)).equals(Buffer.from(bytes))).toBe(true);
     const rows = await parquetReadObjects({ file: bytes.buffer as ArrayBuffer });
     const csv = (renderCsv(result).find((f) => f.file === 'steps.csv') as ReportFile).contents.trim().split('\n');
     const header = (csv[0] as string).split(',');
@@ -40,5 +42,17 @@ describe('steps.parquet', () => {
     });
     expect(result.units.every((unit) => unit.steps.length > 0)).toBe(true);
     expect(new Set(rows.map((row) => (row as { strategy: string }).strategy))).toEqual(new Set(result.units.map((unit) => unit.strategy)));
+  });
+
+  it('has the same bytes when its units are read one at a time by a loader that waits (merge)', async () => {
+    const result = buildRunResult();
+    const loaded: number[] = [];
+    const file = stepParquetFile(result.units.length, async (i) => {
+      await new Promise((resolve) => setImmediate(resolve));
+      loaded.push(i);
+      return result.units[i] as UnitResult;
+    });
+    expect(Buffer.from(await bytesOf(file)).equals(Buffer.from(await bytesOf(parquet.render(result)[0] as ReportFile)))).toBe(true);
+    expect(loaded).toEqual([0, 1]);
   });
 });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { formatJournalHeader, formatJournalUnit, parseJournal } from '../../src/run/journal.js';
+import { fileURLToPath } from 'node:url';
+import { fingerprintRun, formatJournalHeader, formatJournalUnit, parseJournal } from '../../src/run/journal.js';
+import { prepareScenarios } from '../../src/run/run-suite.js';
+import { completeProbes } from '../../src/run/execute-unit.js';
+import { planUnits } from '../../src/run/plan.js';
 import type { UnitResult } from '../../src/metrics/types.js';
 
 const unit = (strategy: string) => ({ scenario: 'a', strategy, options: {}, summary: {}, steps: [], events: [] }) as unknown as UnitResult;
@@ -30,4 +34,16 @@ describe('run journal', () => {
     expect(() => parseJournal('{"format":"other"}\n', 'out/.journal.jsonl')).toThrow(/^out\/\.journal\.jsonl:1 \(field format\): not a ctxbench run journal/);
     expect(() => parseJournal(`${header}{"unit":-1,"result":{}}\n`, 'j')).toThrow(/^j:2 \(field unit\): not a journaled unit/);
   });
+
+  it('fingerprints the probes given, not those generated: the same before they are made, after, and when made at once', async () => {
+    const scenario = fileURLToPath(new URL('../../scenarios/real/real-claude-code-vsla-compacted.yaml', import.meta.url));
+    const deferred = await prepareScenarios([scenario], {}, { deferGenerated: true });
+    const units = planUnits(deferred, {});
+    const before = fingerprintRun(deferred, units, 'mock');
+    expect(deferred[0]?.probes).toBeUndefined();
+    await Promise.all(deferred.map(completeProbes));
+    expect(deferred[0]?.probes?.probes.length).toBeGreaterThan(0);
+    expect(fingerprintRun(deferred, units, 'mock')).toBe(before);
+    expect(fingerprintRun(await prepareScenarios([scenario]), units, 'mock')).toBe(before);
+  }, 60_000);
 });

@@ -101,4 +101,28 @@ describe('workers: real worker threads (sources transpiled on the fly)', () => {
     const { stdout } = await run(process.execPath, [probe], { cwd: root });
     expect(stdout.trim()).toMatch(/^2 .*missing\.yaml: cannot read scenario: ENOENT$/);
   });
+
+  it("makes a log's probes on a thread that has no unit to run: the probes this thread makes", { timeout: 300_000 }, async () => {
+    const build = await transpiledPackage();
+    const dir = suite();
+    const log = join(root, 'fixtures', 'real', 'mini-swe-agent', 'django__django-11163.traj.json');
+    const module = (path: string) => JSON.stringify(pathToFileURL(join(build, 'dist', path)).href);
+    const unit = (index: number) => ({ index, scenario: { file: join(dir, 'a.yaml'), overrides: {} }, spec: { label: 'full', strategy: 'full', options: {} } });
+    const script = join(build, 'generate-on-thread.mjs');
+    writeFileSync(
+      script,
+      [
+        `import { runPlannedUnits } from ${module('run/workers.js')};`,
+        `import { generateProbes } from ${module('probes/generate.js')};`,
+        `import { loadTranscript } from ${module('scenario/load-transcript.js')};`,
+        `const transcript = await loadTranscript({ kind: 'file', path: ${JSON.stringify(log)}, lenient: false }, 0);`,
+        'let made;',
+        `const complete = async (key, generate) => { made ??= await generate(transcript, { max: 3 }); };`,
+        `await runPlannedUnits(${JSON.stringify([unit(0), unit(1)])}, { mode: 'mock', workers: 2, complete });`,
+        'console.log(JSON.stringify(made) === JSON.stringify(generateProbes(transcript, { max: 3 })), made.length);',
+      ].join('\n'),
+    );
+    const { stdout } = await run(process.execPath, [script], { cwd: root });
+    expect(stdout.trim()).toMatch(/^true [1-9]/);
+  });
 });

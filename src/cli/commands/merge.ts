@@ -14,8 +14,14 @@ import { givenPath } from '../../paths.js';
 import { addExamples, parseList, useColor } from '../options.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 import { describeSeed } from '../../report/notes.js';
-import type { StepRecord } from '../../metrics/run-events.js';
-import { SHARD_CSV_FILES, holdsSummaryOnly, mergedShardCsv, readUnitSteps, stepDetails } from '../result-details.js';
+import type { RunResult, UnitResult } from '../../metrics/types.js';
+import { isCorpus } from '../../metrics/corpus.js';
+import { holdsSummaryOnly } from '../result-details.js';
+import { SHARD_CSV_FILES, mergedShardCsv } from '../shard-csv.js';
+import { readShardSteps, type ShardSteps } from '../shard-steps.js';
+import { STEPS_PARQUET, stepParquetFile } from '../../report/parquet.js';
+import { storedDetails, storedForm } from '../../report/json.js';
+import type { ReportFile, UnitDetails } from '../../report/types.js';
 
 interface MergeFlags extends DecisionFlags {
   out: string;
@@ -34,21 +40,17 @@ export function register(program: Command): void {
   addDecisionOptions(command);
   addExamples(command, [['ctxbench merge shard-1/result.json shard-2/result.json -o reports/merged', 'after run --shard 1/2 and --shard 2/2']]);
   command.action(async (files: string[], flags: MergeFlags) => {
-    const shards: ShardFile[] = [];
+    const shards: (ShardFile & { steps?: ShardSteps })[] = [];
     for (const file of files) {
       const result = await readResultFile(file);
       // A corpus's units are stored summary-only: their steps, which the pairing with full needs, are read back.
-      shards.push({ file, result, ...(holdsSummaryOnly(result) ? { stepsOf: await readUnitSteps(file, result) } : {}) });
+      const steps = holdsSummaryOnly(result) ? await readShardSteps(file, result) : undefined;
+      shards.push({ file, result, ...(steps !== undefined ? { steps, pairedStepsOf: steps.pairedOf } : {}) });
     }
     const result = mergeShards(shards, decisionOf(flags));
     checkOutDir(resolve(flags.out));
     const shown = resultForWriting(result, true);
-    const details = shards.some((shard) => shard.stepsOf !== undefined) ? stepDetails(shown, stepsByPlanIndex(shards)) : undefined;
-    // Units stored summary-only bring no events, answers or needed uses: those rows come from the shards' CSVs.
-    const rendered = renderReports(shown, flags.reports, details).map((file) =>
-      details !== undefined && (SHARD_CSV_FILES as readonly string[]).includes(file.file) ? mergedShardCsv(file.file, shards, result.units.length) : file,
-    );
-    const written = await writeReportFiles(resolve(flags.out), rendered);
+    const written = await writeReportFiles(resolve(flags.out), renderMerged(shown, flags.reports, shards));
     markOutDir(resolve(flags.out), written, { prune: true });
     if (flags.quiet === true) return;
     const terminal = escapeControlDeep(result);
@@ -60,13 +62,35 @@ export function register(program: Command): void {
   });
 }
 
-/** The steps of each merged unit by plan index, from the shard that ran it. */
-function stepsByPlanIndex(shards: readonly ShardFile[]): (planIndex: number) => readonly StepRecord[] {
-  const where = new Map<number, { shard: ShardFile; position: number }>();
+/**
+ * The reports of the merged result. Units stored summary-only bring no steps, events, answers or
+ * needed uses: the CSVs' rows are copied from the shards' files, and `steps.parquet` is written
+ * again from each unit's rows read back from its shard's file, one unit at a time.
+ */
+function renderMerged(shown: RunResult, formats: string[] | undefined, shards: readonly (ShardFile & { steps?: ShardSteps })[]): ReportFile[] {
+  if (!shards.some((shard) => shard.steps !== undefined)) return renderReports(shown, formats);
+  const where = new Map<number, { shard: ShardFile & { steps?: ShardSteps }; position: number }>();
   for (const shard of shards) shard.result.shard?.units.forEach((planIndex, position) => where.set(planIndex, { shard, position }));
-  return (planIndex) => {
-    const at = where.get(planIndex);
-    if (at === undefined) return [];
-    return at.shard.stepsOf?.(at.position) ?? at.shard.result.units[at.position]?.steps ?? [];
+  // The one unit whose steps were read back, for the Parquet writer to take as it renders it.
+  let current: { index: number; unit: UnitResult } | undefined;
+  const details: UnitDetails = {
+    count: shown.units.length,
+    load(i) {
+      const unit = shown.units[i] as UnitResult;
+      if (!isCorpus([unit])) return unit;
+      if (current?.index !== i) throw new Error(`merge: the steps of unit ${i} were not read back before it was rendered`);
+      return current.unit;
+    },
   };
+  const stored = storedDetails(storedForm(shown), details);
+  const loadUnit = async (i: number): Promise<UnitResult> => {
+    const unit = shown.units[i] as UnitResult;
+    const at = where.get(i);
+    if (isCorpus([unit])) current = { index: i, unit: { ...unit, steps: (await at?.shard.steps?.load(at.position)) ?? [] } };
+    return stored.load(i);
+  };
+  return renderReports(shown, formats, details).map((file) => {
+    if ((SHARD_CSV_FILES as readonly string[]).includes(file.file)) return mergedShardCsv(file.file, shards, shown.units.length);
+    return file.file === STEPS_PARQUET ? stepParquetFile(shown.units.length, loadUnit) : file;
+  });
 }
