@@ -108,6 +108,12 @@ export function fingerprintRun(prepared: readonly PreparedScenario[], units: rea
   for (const p of prepared) {
     hash.update(JSON.stringify(p.scenario));
     hash.update(JSON.stringify(p.transcript.events));
+    // A scenario of several logs depends on every log, not only the first one its header came from:
+    // a resume must refuse a journal when any of them changed (one log at a time, never one string of all).
+    for (const log of p.logs ?? []) {
+      hash.update(JSON.stringify(log.file));
+      hash.update(JSON.stringify(log.transcript.events));
+    }
     // The probes given, not those generated from them: a function of what is hashed here, made while the first units run.
     hash.update(JSON.stringify(p.givenProbes ?? null));
   }

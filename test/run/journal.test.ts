@@ -35,6 +35,22 @@ describe('run journal', () => {
     expect(() => parseJournal(`${header}{"unit":-1,"result":{}}\n`, 'j')).toThrow(/^j:2 \(field unit\): not a journaled unit/);
   });
 
+  it('fingerprints every log of a corpus: a resume notices a change in any of them, not only the first', async () => {
+    const scenario = fileURLToPath(new URL('../../scenarios/real/real-mini-swe-agent.yaml', import.meta.url));
+    const prepared = await prepareScenarios([scenario], {}, { deferGenerated: true });
+    const units = planUnits(prepared, {});
+    const logs = prepared[0]?.logs ?? [];
+    expect(logs.length).toBeGreaterThan(2);
+    const before = fingerprintRun(prepared, units, 'mock');
+    const last = logs[logs.length - 1];
+    if (last === undefined) throw new Error('no last log');
+    // The last log cut by its final event: another log than the one the scenario's header came from.
+    const changed = { ...last, transcript: { ...last.transcript, events: last.transcript.events.slice(0, -1) } };
+    const edited = [{ ...prepared[0], logs: [...logs.slice(0, -1), changed] }] as typeof prepared;
+    expect(fingerprintRun(edited, units, 'mock')).not.toBe(before);
+    expect(fingerprintRun(prepared, units, 'mock')).toBe(before);
+  }, 60_000);
+
   it('fingerprints the probes given, not those generated: the same before they are made, after, and when made at once', async () => {
     const scenario = fileURLToPath(new URL('../../scenarios/real/real-claude-code-vsla-compacted.yaml', import.meta.url));
     const deferred = await prepareScenarios([scenario], {}, { deferGenerated: true });
