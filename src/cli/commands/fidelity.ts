@@ -43,7 +43,8 @@ export function register(program: Command): void {
         if (f.undetermined !== undefined) process.stderr.write(`  not determined: ${f.undetermined}; do not use it\n`);
       }
       const undetermined = Object.keys(fit).filter((family) => fit[family]?.undetermined !== undefined);
-      if (undetermined.length > 0) throw new GateError(`the fit does not determine the calibration of ${undetermined.join(', ')} (written with "undetermined" in ${flags.fit})`);
+      if (undetermined.length > 0)
+        throw new GateError(`the fit does not determine the calibration of ${undetermined.join(', ')} (written with "undetermined" in ${flags.fit})`);
     }
   });
 }
