@@ -12,6 +12,11 @@ const TARGET = { medianAbs: 0.03, p95Abs: 0.08 } as const;
 
 const FACTORS = { from: 1, to: 1.4, step: 0.005 } as const;
 const PER_CALL = { from: 0, to: 300, step: 5 } as const;
+/**
+ * Calls a fit needs beyond the first OFFSET_STEPS of each compaction segment, which set the hidden
+ * prefix and so read ~0 under every candidate: a 4-call session "fits" 1.045 × + 55 exactly.
+ */
+const MIN_INFORMATIVE_STEPS = 30;
 
 /** One family's fitted calibration, with how and on what it was fitted. */
 interface FittedFamily extends Calibration {
@@ -82,15 +87,22 @@ export function fitCalibration(measured: readonly MeasuredTranscript[]): Calibra
       }
     }
     if (best === undefined) continue;
-    const reason = undeterminedReason(best, bestScore);
+    const reason = undeterminedReason(
+      best,
+      bestScore,
+      steps.reduce((n, fileSteps) => n + informativeSteps(fileSteps), 0),
+    );
     fit[family] = reason === undefined ? best : { ...best, undetermined: reason };
   }
   return fit;
 }
 
 /** Why a best candidate does not determine the calibration (see FittedFamily.undetermined), or undefined. */
-function undeterminedReason(best: FittedFamily, score: number): string | undefined {
+function undeterminedReason(best: FittedFamily, score: number, informative: number): string | undefined {
   const pct = (x: number): string => `${(x * 100).toFixed(2)} %`;
+  if (informative < MIN_INFORMATIVE_STEPS) {
+    return `${informative} calls past each segment's first ${OFFSET_STEPS} (which set the hidden prefix); at least ${MIN_INFORMATIVE_STEPS} needed`;
+  }
   if (score > 1) return `the best candidate misses the target (median |error| ${pct(best.medianAbs)}, p95 ${pct(best.p95Abs)}; target 3 % / 8 %)`;
   const edges: string[] = [];
   if (Math.abs(best.factor - FACTORS.from) < 1e-9 || Math.abs(best.factor - FACTORS.to) < 1e-9) edges.push(`factor ${best.factor}`);
@@ -130,6 +142,18 @@ function errorsWith(steps: readonly RawStep[], factor: number, perCall: number):
     }
     return (s.computed + (inContext[i] as number) + base + extra - s.recorded) / s.recorded;
   });
+}
+
+/** Steps past the first OFFSET_STEPS of their compaction segment: the ones a candidate can get wrong. */
+function informativeSteps(steps: readonly RawStep[]): number {
+  const seen = new Map<number, number>();
+  let n = 0;
+  for (const step of steps) {
+    const k = seen.get(step.segment) ?? 0;
+    if (k >= OFFSET_STEPS) n++;
+    seen.set(step.segment, k + 1);
+  }
+  return n;
 }
 
 /**

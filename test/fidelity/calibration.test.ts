@@ -144,4 +144,13 @@ describe('fitCalibration', () => {
     expect(fit.claude?.undetermined).toBeUndefined();
     expect(fit.claude?.steps).toBe(373);
   }, 300_000);
+
+  it('says when the logs do not determine the calibration: too few calls past the prefix estimate, or a best candidate on the grid edge', async () => {
+    // 4 calls, of which the first 3 set the hidden prefix: any candidate fits (1.045 × + 55 here).
+    const short = fitCalibration(await replayFiles(['fixtures/real/claude-code/hello-world-script.jsonl'])).claude;
+    expect(short?.undetermined).toMatch(/^1 calls past each segment's first 3/);
+    // ~200 tokens a call of per-call content and no log without it: the framing runs to the grid edge.
+    const alone = fitCalibration(await replayFiles(['fixtures/real/claude-code-compactions/swordintel-0c45b0a6.jsonl'])).claude;
+    expect(alone?.undetermined).toMatch(/edge of the grid/);
+  }, 300_000);
 });
