@@ -1,5 +1,6 @@
 import type { MessageEvent, Transcript } from '../transcript/types.js';
 import type { StepRecord } from '../metrics/run-events.js';
+import type { Calibration } from '../tokens/types.js';
 import type { FidelityFile, FidelityReport, FidelityStep, FormatFidelity, Rebuild, WorstStep } from './types.js';
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { displayPath } from '../paths.js';
@@ -15,6 +16,8 @@ export { OFFSET_STEPS };
 export interface FidelityOptions {
   /** Skip broken transcript lines instead of failing (as `--lenient` elsewhere). */
   lenient?: boolean;
+  /** The calibration table to replay with instead of the shipped one (tokens/calibration.ts). */
+  calibration?: Readonly<Record<string, Calibration>>;
 }
 
 /** A loaded log with its two replays: calibrated (the figure that counts) and o200k_base as it is. */
@@ -43,7 +46,7 @@ export async function replayFiles(paths: readonly string[], options: FidelityOpt
   for (const path of paths) {
     // Seed only matters for synthetic transcripts, which fidelity never reads.
     const transcript = await loadTranscript({ kind: 'file', path, lenient: options.lenient === true }, 0);
-    const replay = await replayRecorded(transcript);
+    const replay = await replayRecorded(transcript, options.calibration !== undefined ? { calibration: options.calibration } : {});
     const uncalibrated = replay.calibrated ? await replayRecorded(loggedOnly(transcript), { calibrate: false }) : replay;
     out.push({ transcript, replay, uncalibrated });
   }

@@ -100,12 +100,19 @@ export function unloggedBySteps(steps: readonly UsageStep[]): number[] {
     }
     const growth = step.computed - previous.computed;
     const excess = step.recorded - previous.recorded - growth;
-    const floor = Math.max(UNLOGGED_MIN_TOKENS, UNLOGGED_MIN_SHARE * Math.max(0, growth));
-    if (excess > floor) return Math.round(excess);
+    const jump = jumpTokens(previous, step);
+    if (jump > 0) return jump;
     const persistent = window.length >= PERSISTENT_MIN_CALLS ? perCallExcess(window) : 0;
     if (growth > 0) window = [...window, { growth, excess }].slice(-PERSISTENT_WINDOW);
     return persistent > PERSISTENT_MIN_TOKENS ? Math.round(persistent) : 0;
   });
+}
+
+/** The unlogged tokens of a jump between two consecutive calls of one segment (UNLOGGED_MIN_TOKENS), else 0. */
+export function jumpTokens(previous: UsageStep, step: UsageStep): number {
+  const growth = step.computed - previous.computed;
+  const excess = step.recorded - previous.recorded - growth;
+  return excess > Math.max(UNLOGGED_MIN_TOKENS, UNLOGGED_MIN_SHARE * Math.max(0, growth)) ? Math.round(excess) : 0;
 }
 
 /**

@@ -5,6 +5,7 @@ import { renderFidelity } from '../../fidelity/render.js';
 import { poolCacheByFormat } from '../../fidelity/cache.js';
 import { fitCalibration } from '../../fidelity/fit.js';
 import { addExamples } from '../options.js';
+import { GateError } from '../../errors.js';
 
 interface FidelityFlags {
   json?: boolean;
@@ -39,7 +40,11 @@ export function register(program: Command): void {
           `fitted ${family}: ${f.factor} × o200k_base + ${f.perToolCall} per tool call on ${f.files.length} files, ${f.steps} steps ` +
             `(median |error| ${(f.medianAbs * 100).toFixed(2)}%, p95 ${(f.p95Abs * 100).toFixed(2)}%) → ${flags.fit}\n`,
         );
+        if (f.undetermined !== undefined) process.stderr.write(`  not determined: ${f.undetermined}; do not use it\n`);
       }
+      const undetermined = Object.keys(fit).filter((family) => fit[family]?.undetermined !== undefined);
+      if (undetermined.length > 0)
+        throw new GateError(`the fit does not determine the calibration of ${undetermined.join(', ')} (written with "undetermined" in ${flags.fit})`);
     }
   });
 }
