@@ -61,6 +61,16 @@ describe('ctxbench fidelity', () => {
     expect(stdout).toBe('');
   });
 
+  it('exits 1 with --fit when the logs do not determine the calibration, and still writes the fit marked so', async () => {
+    const out = join(writeFiles({}), 'fit.json');
+    // One short session: too few calls past its prefix estimate to tell a factor from a framing.
+    const { code, stderr } = await cli(['fidelity', 'fixtures/real/claude-code/hello-world-script.jsonl', '--fit', out]);
+    expect(code).toBe(1);
+    expect(stderr).toContain('not determined');
+    const fit = JSON.parse(readFileSync(out, 'utf8')) as Record<string, { undetermined?: string }>;
+    expect(Object.values(fit).some((f) => typeof f.undetermined === 'string')).toBe(true);
+  });
+
   it('exits 2 for a file that does not exist', async () => {
     const { code, stderr } = await cli(['fidelity', 'fixtures/real/no-such-file.jsonl']);
     expect(code).toBe(2);
