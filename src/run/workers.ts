@@ -3,12 +3,11 @@ import { watchWorkerPolicies } from '../strategies/external/policy-process.js';
 import type { UnitResult } from '../metrics/types.js';
 import type { PreparedScenario } from './prepared-scenario.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
-import type { Transcript } from '../transcript/types.js';
+import { completionOrder, unitQueue } from './unit-order.js';
 import { HarnessError } from '../errors.js';
 import { openRunMemos } from '../memo.js';
 import { createUnitExecutor, type ExecutorOptions, type ProbeGenerator, type UnitExecutor } from './execute-unit.js';
-import { generateProbes, type GenerateOptions } from '../probes/generate.js';
-import type { Probe } from '../transcript/types.js';
+import { createGenerationQueue, generateRequested, type GenerateRequest, type Generated } from './generation-queue.js';
 
 /** Progress of one unit: sent when it starts and when it ends (with its result). */
 export interface UnitProgress {
@@ -59,11 +58,10 @@ type ToWorker =
       /** The unit's scenario as this thread prepared it, sent with the first unit of it a thread gets. */
       prepared?: PreparedScenario;
     }
-  /** Generate the probes of one log (`generateProbes`): a pure function of these, so any thread makes the same. */
-  | { type: 'generate'; id: number; transcript: Transcript; options: GenerateOptions };
+  | GenerateRequest;
 type FromWorker =
   | { type: 'start'; index: number }
-  | { type: 'generated'; id: number; probes: Probe[] }
+  | Generated
   | { type: 'done'; index: number; result: UnitResult }
   | { type: 'error'; name: string; message: string; exitCode?: number; stack?: string };
 
@@ -288,80 +286,6 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
   });
 }
 
-/**
- * The units of a run as threads take them: each thread takes the heaviest unit left of a scenario
- * it already holds, else of a scenario no thread has started, else any (a thread that would idle
- * helps with another's scenario). A scenario's texts are then tokenized, indexed and read by one
- * thread rather than by every thread: taking units in plain heaviest-first order had both threads
- * start on the heaviest scenario and do that work twice. With `ready`, only units of those
- * scenarios are taken (none: the thread waits for the next scenario to be finished).
- */
-export function unitQueue(
-  units: readonly PlannedUnit[],
-  prepared: PoolOptions['prepared'],
-): { next(held: ReadonlySet<string>, ready?: ReadonlySet<string>): PlannedUnit | undefined } {
-  const order = longestFirst(units, prepared).map((unit) => ({ unit, key: scenarioKey(unit.scenario) }));
-  const begun = new Set<string>();
-  return {
-    next(held, ready) {
-      const at = [(key: string) => held.has(key), (key: string) => !begun.has(key), () => true]
-        .map((wanted) => order.findIndex(({ key }) => (ready === undefined || ready.has(key)) && wanted(key)))
-        .find((i) => i >= 0);
-      if (at === undefined) return undefined;
-      const [{ unit, key }] = order.splice(at, 1) as [{ unit: PlannedUnit; key: string }];
-      begun.add(key);
-      return unit;
-    },
-  };
-}
-
-/**
- * The order this thread finishes the scenarios in while threads run: those of one transcript
- * first (their probes take a fraction of a second), heaviest first, then those of several logs,
- * so that no thread waits at the start for the probes of a scenario of many logs.
- */
-function completionOrder(units: readonly PlannedUnit[], prepared: PoolOptions['prepared']): string[] {
-  const keys = [...new Set(longestFirst(units, prepared).map((unit) => scenarioKey(unit.scenario)))];
-  const several = (key: string): boolean => prepared?.get(key)?.logs !== undefined;
-  return [...keys.filter((key) => !several(key)), ...keys.filter(several)];
-}
-
-/**
- * The units in the order the threads take them: the heaviest first (by the characters their
- * requests re-send, summed over steps), so that no long session starts last and keeps one thread
- * busy while the others idle. Only the order of work changes: results are put back by index.
- */
-export function longestFirst(units: readonly PlannedUnit[], prepared: PoolOptions['prepared']): PlannedUnit[] {
-  const weights = new Map<string, number>();
-  const weightOf = (unit: PlannedUnit): number => {
-    const key = scenarioKey(unit.scenario);
-    let weight = weights.get(key);
-    if (weight === undefined) {
-      const scenario = prepared?.get(key);
-      const logs = scenario === undefined ? [] : (scenario.logs?.map((log) => log.transcript) ?? [scenario.transcript]);
-      weight = logs.reduce((n, transcript) => n + resentCharacters(transcript), 0);
-      weights.set(key, weight);
-    }
-    return weight;
-  };
-  return units
-    .map((unit, position) => ({ unit, position, weight: weightOf(unit) }))
-    .sort((a, b) => b.weight - a.weight || a.position - b.position)
-    .map(({ unit }) => unit);
-}
-
-/** The characters of a transcript's messages summed over the steps that send them (a replay's work grows so). */
-function resentCharacters(transcript: Transcript): number {
-  let context = 0;
-  let total = 0;
-  for (const event of transcript.events) {
-    if (event.type !== 'message') continue;
-    if (event.role === 'assistant') total += context;
-    context += event.text.length;
-  }
-  return total;
-}
-
 function reviveError(message: Extract<FromWorker, { type: 'error' }>): Error {
   if (message.exitCode === 0 || message.exitCode === 1 || message.exitCode === 2) return new HarnessError(message.message, message.exitCode);
   const error = new Error(`in a unit worker: ${message.message}`);
@@ -389,41 +313,12 @@ function serveUnits(options: ExecutorOptions): void {
   });
 }
 
-function generateFor(port: NonNullable<typeof parentPort>, message: Extract<ToWorker, { type: 'generate' }>): void {
+function generateFor(port: NonNullable<typeof parentPort>, request: GenerateRequest): void {
   try {
-    port.postMessage({ type: 'generated', id: message.id, probes: generateProbes(message.transcript, message.options) } satisfies FromWorker);
+    port.postMessage(generateRequested(request) satisfies FromWorker);
   } catch (error) {
     port.postMessage(describeError(error));
   }
-}
-
-/**
- * The logs whose probes wait to be made on a thread, in the order asked: `give` posts the next to
- * a thread with nothing else to do, `done` settles it with the probes the thread made.
- */
-function createGenerationQueue(): {
-  ask(transcript: Transcript, options: GenerateOptions): Promise<Probe[]>;
-  give(thread: Worker): boolean;
-  done(id: number, probes: Probe[]): void;
-} {
-  const waiting: { transcript: Transcript; options: GenerateOptions; resolve: (probes: Probe[]) => void }[] = [];
-  const posted = new Map<number, (probes: Probe[]) => void>();
-  let next = 0;
-  return {
-    ask: (transcript, options) => new Promise((resolve) => waiting.push({ transcript, options, resolve })),
-    give(thread) {
-      const task = waiting.shift();
-      if (task === undefined) return false;
-      const id = next++;
-      posted.set(id, task.resolve);
-      thread.postMessage({ type: 'generate', id, transcript: task.transcript, options: task.options } satisfies ToWorker);
-      return true;
-    },
-    done(id, probes) {
-      posted.get(id)?.(probes);
-      posted.delete(id);
-    },
-  };
 }
 
 function describeError(error: unknown): FromWorker {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { longestFirst, unitQueue } from '../../src/run/workers.js';
+import { longestFirst, unitQueue } from '../../src/run/unit-order.js';
 import { scenarioKey, type PlannedUnit } from '../../src/run/plan.js';
 import type { PreparedScenario } from '../../src/run/prepared-scenario.js';
 import type { TranscriptEvent, Transcript } from '../../src/transcript/types.js';
