@@ -36,14 +36,21 @@ function authorOf(file: string): string {
   return dash > 0 ? name.slice(0, dash) : name.replace(/\..*$/, '');
 }
 
+/** The distinct compactions of a set of logs (calibrateFiles' input, before any replay or fit). */
+export interface CompactionSet {
+  found: FoundCompaction[];
+  /** Summaries met again (a continued file repeats the one that closed the file before): counted once. */
+  repeated: number;
+  /** Files that hold no compaction with a summary. */
+  withoutCompaction: string[];
+}
+
 /**
- * Loads each log (canonical or any importable agent log), finds every compaction with a summary
- * and the history it replaced (a repeated summary, or one that replaced no history, only once),
- * replays each through the simulated summarizer under the shipped fit and under a fit that held its
- * author out, and pools the comparison (calibrate.ts, pool.ts).
+ * Loads each log (canonical or any importable agent log) and finds every compaction with a summary
+ * and the history it replaced (a repeated summary, or one that replaced no history, only once).
  * @throws InputError (exit 2) when a log does not load, or when none of them holds a compaction.
  */
-export async function calibrateFiles(paths: readonly string[], options: { lenient?: boolean } = {}): Promise<CalibrationReport> {
+export async function collectCompactions(paths: readonly string[], options: { lenient?: boolean } = {}): Promise<CompactionSet> {
   const found: FoundCompaction[] = [];
   const withoutCompaction: string[] = [];
   const seen = new Set<string>();
@@ -72,18 +79,26 @@ export async function calibrateFiles(paths: readonly string[], options: { lenien
       'no compaction with a summary in these logs (Claude Code `isCompactSummary`, Codex `compacted`); nothing to calibrate on',
     );
   }
+  return { found, repeated, withoutCompaction };
+}
+
+/**
+ * Replays each compaction through the simulated summarizer under the shipped fit and under a fit
+ * that held its author out, pools the comparison (calibrate.ts, pool.ts), and fits on them all.
+ */
+export function calibrateCompactions({ found, repeated, withoutCompaction }: CompactionSet): CalibrationReport {
   const compactions = found.map((c) => calibrateCompaction(c));
   const report: CalibrationReport = {
     compactions,
     pooled: poolCalibrations(compactions),
-    fitted: roundFit(fitSummarizer(found.map(sampleOf))),
+    fitted: roundFit(fitSummarizer(found.map(compactionSample))),
     repeated,
     withoutCompaction,
   };
   const authors = [...new Set(found.map((c) => c.author))];
   if (authors.length >= 2) {
     const held = authors.flatMap((author) => {
-      const fit = fitSummarizer(found.filter((c) => c.author !== author).map(sampleOf));
+      const fit = fitSummarizer(found.filter((c) => c.author !== author).map(compactionSample));
       return found.filter((c) => c.author === author).map((c) => calibrateCompaction(c, fit));
     });
     report.heldOut = { authors, compactions: held, pooled: poolCalibrations(held) };
@@ -91,6 +106,16 @@ export async function calibrateFiles(paths: readonly string[], options: { lenien
   return report;
 }
 
-function sampleOf(c: FoundCompaction): CompactionSample {
+/**
+ * The calibration of a set of logs: their compactions (collectCompactions) replayed and pooled
+ * (calibrateCompactions).
+ * @throws InputError (exit 2) when a log does not load, or when none of them holds a compaction.
+ */
+export async function calibrateFiles(paths: readonly string[], options: { lenient?: boolean } = {}): Promise<CalibrationReport> {
+  return calibrateCompactions(await collectCompactions(paths, options));
+}
+
+/** A compaction as the fit reads it (fit.ts). */
+export function compactionSample(c: FoundCompaction): CompactionSample {
   return { history: c.history, summary: c.summary, summaryTokens: c.count(c.summary), author: c.author };
 }
