@@ -35,6 +35,8 @@ export interface LineIndex {
   byMessage: number[][];
   /** For each word, the lines that hold it, ascending. */
   postings: Map<string, number[]>;
+  /** Each line's words (`wordsOf` its raw text), made when a question first asks about the line. */
+  lineWords: (ReadonlySet<string> | undefined)[];
 }
 
 // Scripts written without spaces between words (Chinese, Japanese; Korean too, as search indexes do).
@@ -100,7 +102,7 @@ export function indexLines(messages: readonly MessageEvent[]): LineIndex {
       }
     });
   });
-  return { lines, byMessage, postings };
+  return { lines, byMessage, postings, lineWords: [] };
 }
 
 /** On how many lines a word occurs (0 for a word the session never writes). */
@@ -144,16 +146,29 @@ function anchorLines(index: LineIndex, line: number): number[] {
  * does not lead to the answer (for a `latest` question, no such line after it).
  */
 export function isFindable(index: LineIndex, question: string, answer: string, evidence: ReadonlySet<number>, latest = false): boolean {
+  return findabilityOf(index, answer, evidence, latest)(question);
+}
+
+/**
+ * `isFindable` of one answer and evidence for any question: the evidence lines that hold the answer
+ * are found once, and each line's words once per index, however many phrasings are tried.
+ */
+export function findabilityOf(index: LineIndex, answer: string, evidence: ReadonlySet<number>, latest = false): (question: string) => boolean {
   const wanted = normaliseAnswer(answer);
-  const words = contentWords(question);
-  const needed = Math.min(MIN_ANCHORS, words.length);
-  if (needed === 0) return false;
+  const holding: { line: number; anchorLines: number[] }[] = [];
   for (const message of evidence) {
     for (const line of index.byMessage[message] ?? []) {
       const entry = index.lines[line];
-      if (entry === undefined || !containsNormalised(entry.text, wanted)) continue;
-      for (const anchorLine of anchorLines(index, line)) {
-        const own = new Set(wordsOf(index.lines[anchorLine]?.raw ?? ''));
+      if (entry !== undefined && containsNormalised(entry.text, wanted)) holding.push({ line, anchorLines: anchorLines(index, line) });
+    }
+  }
+  return (question) => {
+    const words = contentWords(question);
+    const needed = Math.min(MIN_ANCHORS, words.length);
+    if (needed === 0) return false;
+    for (const { line, anchorLines } of holding) {
+      for (const anchorLine of anchorLines) {
+        const own = wordsOfLine(index, anchorLine);
         const anchors = words.filter((w) => own.has(w));
         if (anchors.length < needed) continue;
         // A latest-state question (fact.ts `latest`) asks for the last value: earlier lines with
@@ -161,6 +176,16 @@ export function isFindable(index: LineIndex, question: string, answer: string, e
         if (linesWithAll(index, anchors).every((other) => (latest && other < line) || leadsTo(index, other, wanted))) return true;
       }
     }
+    return false;
+  };
+}
+
+/** The words of line `line`, kept on the index. */
+function wordsOfLine(index: LineIndex, line: number): ReadonlySet<string> {
+  let words = index.lineWords[line];
+  if (words === undefined) {
+    words = new Set(wordsOf(index.lines[line]?.raw ?? ''));
+    index.lineWords[line] = words;
   }
-  return false;
+  return words;
 }
