@@ -22,21 +22,27 @@ import { containsNormalised, normaliseAnswer } from './grade.js';
  * 100 % because probes were kept only when the simulator's own retriever found them.
  */
 
+const NO_WORDS: ReadonlySet<string> = new Set();
+
 /** Anchor words a line must share with the question; uniqueness does the rest. */
 const MIN_ANCHORS = 2;
 
 export interface LineIndex {
   /**
-   * Each line's message index, its raw text, its normalised text, and the part of the message it
-   * belongs to (its thinking, its text, or one tool call; numbered over the session), `isCall` for a call's.
+   * Each line's message index, its raw text, and the part of the message it belongs to (its
+   * thinking, its text, or one tool call; numbered over the session), `isCall` for a call's.
    */
-  lines: { message: number; raw: string; text: string; part: number; isCall: boolean }[];
+  lines: { message: number; raw: string; part: number; isCall: boolean }[];
   /** The lines of each message, in order. */
   byMessage: number[][];
   /** For each word, the lines that hold it, ascending. */
   postings: Map<string, number[]>;
-  /** Each line's words (`wordsOf` its raw text), made when a question first asks about the line. */
-  lineWords: (ReadonlySet<string> | undefined)[];
+  /** Each line's words (`wordsOf` its raw text). */
+  lineWords: ReadonlySet<string>[];
+  /** Each line as read, untrimmed: what its normalised text is made from. */
+  read: string[];
+  /** Each line's normalised text (grade.ts `normaliseAnswer`), made when first asked for (`lineText`): most lines never are. */
+  normalised: (string | undefined)[];
 }
 
 // Scripts written without spaces between words (Chinese, Japanese; Korean too, as search indexes do).
@@ -82,6 +88,8 @@ export function indexLines(messages: readonly MessageEvent[]): LineIndex {
   const lines: LineIndex['lines'] = [];
   const byMessage: number[][] = messages.map(() => []);
   const postings = new Map<string, number[]>();
+  const lineWords: ReadonlySet<string>[] = [];
+  const read: string[] = [];
   let part = 0;
   messages.forEach((message, m) => {
     const calls = message.toolCalls?.length ?? 0;
@@ -92,17 +100,30 @@ export function indexLines(messages: readonly MessageEvent[]): LineIndex {
       for (const raw of partText.split(/\r?\n|\\n/)) {
         if (!/[\p{L}\p{N}]/u.test(raw)) continue;
         const index = lines.length;
-        for (const word of new Set(wordsOf(raw))) {
+        const words = new Set(wordsOf(raw));
+        for (const word of words) {
           const list = postings.get(word) ?? [];
           list.push(index);
           postings.set(word, list);
         }
         byMessage[m]?.push(index);
-        lines.push({ message: m, raw: raw.trim(), text: normaliseAnswer(raw), part, isCall });
+        lineWords.push(words);
+        read.push(raw);
+        lines.push({ message: m, raw: raw.trim(), part, isCall });
       }
     });
   });
-  return { lines, byMessage, postings, lineWords: [] };
+  return { lines, byMessage, postings, lineWords, read, normalised: [] };
+}
+
+/** The normalised text of line `line` (as `normaliseAnswer` of its raw text gives it), kept on the index. */
+export function lineText(index: LineIndex, line: number): string {
+  let text = index.normalised[line];
+  if (text === undefined) {
+    text = normaliseAnswer(index.read[line] ?? '');
+    index.normalised[line] = text;
+  }
+  return text;
 }
 
 /** On how many lines a word occurs (0 for a word the session never writes). */
@@ -131,8 +152,8 @@ function readsOnTo(index: LineIndex, line: number): boolean {
 
 /** Whether a line holds `wanted`, or the line a reader reads on to does. */
 function leadsTo(index: LineIndex, line: number, wanted: string): boolean {
-  if (containsNormalised(index.lines[line]?.text ?? '', wanted)) return true;
-  return readsOnTo(index, line) && containsNormalised(index.lines[line + 1]?.text ?? '', wanted);
+  if (containsNormalised(lineText(index, line), wanted)) return true;
+  return readsOnTo(index, line) && containsNormalised(lineText(index, line + 1), wanted);
 }
 
 /** The lines whose anchors may lead to line `line`: itself, and the line before it when a reader reads on from there. */
@@ -158,8 +179,7 @@ export function findabilityOf(index: LineIndex, answer: string, evidence: Readon
   const holding: { line: number; anchorLines: number[] }[] = [];
   for (const message of evidence) {
     for (const line of index.byMessage[message] ?? []) {
-      const entry = index.lines[line];
-      if (entry !== undefined && containsNormalised(entry.text, wanted)) holding.push({ line, anchorLines: anchorLines(index, line) });
+      if (containsNormalised(lineText(index, line), wanted)) holding.push({ line, anchorLines: anchorLines(index, line) });
     }
   }
   return (question) => {
@@ -168,7 +188,7 @@ export function findabilityOf(index: LineIndex, answer: string, evidence: Readon
     if (needed === 0) return false;
     for (const { line, anchorLines } of holding) {
       for (const anchorLine of anchorLines) {
-        const own = wordsOfLine(index, anchorLine);
+        const own = index.lineWords[anchorLine] ?? NO_WORDS;
         const anchors = words.filter((w) => own.has(w));
         if (anchors.length < needed) continue;
         // A latest-state question (fact.ts `latest`) asks for the last value: earlier lines with
@@ -180,12 +200,3 @@ export function findabilityOf(index: LineIndex, answer: string, evidence: Readon
   };
 }
 
-/** The words of line `line`, kept on the index. */
-function wordsOfLine(index: LineIndex, line: number): ReadonlySet<string> {
-  let words = index.lineWords[line];
-  if (words === undefined) {
-    words = new Set(wordsOf(index.lines[line]?.raw ?? ''));
-    index.lineWords[line] = words;
-  }
-  return words;
-}

@@ -2,7 +2,7 @@ import { runTextMemo } from '../memo.js';
 import type { Fact } from './fact.js';
 import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
-import { findabilityOf, isCjkWord, lineFrequency, wordsOf, type LineIndex } from './findable.js';
+import { findabilityOf, isCjkWord, lineFrequency, lineText, wordsOf, type LineIndex } from './findable.js';
 import { answerTokens, isAnswerToken, leakedTokens } from './leak.js';
 
 /**
@@ -52,9 +52,9 @@ function isHintWord(word: string): boolean {
  */
 function evidenceWords(lines: LineIndex, index: number, answer: string): readonly string[] {
   const own = lines.byMessage[index] ?? [];
-  const holding = own.filter((line) => containsNormalised(lines.lines[line]?.text ?? '', answer));
+  const holding = own.filter((line) => containsNormalised(lineText(lines, line), answer));
   const before = holding.filter((line) => own.includes(line - 1) && !holding.includes(line - 1)).map((line) => line - 1);
-  return [...holding, ...before].flatMap((line) => termWords(lines.lines[line]?.text ?? ''));
+  return [...holding, ...before].flatMap((line) => termWords(lineText(lines, line)));
 }
 
 /**
