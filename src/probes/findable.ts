@@ -131,12 +131,13 @@ export function lineFrequency(index: LineIndex, word: string): number {
   return index.postings.get(word.toLowerCase())?.length ?? 0;
 }
 
-/** The lines holding every one of `words`. */
+/** The lines holding every one of `words`: the rarest word's lines that hold the others too. */
 function linesWithAll(index: LineIndex, words: readonly string[]): number[] {
-  const lists = words.map((w) => index.postings.get(w) ?? []).sort((a, b) => a.length - b.length);
-  const [shortest = [], ...rest] = lists;
-  const others = rest.map((list) => new Set(list));
-  return shortest.filter((line) => others.every((set) => set.has(line)));
+  const linesOf = (w: number): readonly number[] => index.postings.get(words[w] as string) ?? [];
+  let rarest = 0;
+  for (let w = 1; w < words.length; w++) if (linesOf(w).length < linesOf(rarest).length) rarest = w;
+  const others = words.filter((_, w) => w !== rarest);
+  return linesOf(rarest).filter((line) => others.every((word) => index.lineWords[line]?.has(word) === true));
 }
 
 /**
