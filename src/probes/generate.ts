@@ -114,15 +114,29 @@ function findEvidence(session: Session, answer: string, index: number): Evidence
 function touchesSecret(text: string, indices: readonly number[], session: Session): boolean {
   if (hasSecret(text)) return true;
   const pieces = text.split(/[\s"'`()]+/).filter((piece) => piece.length >= 6);
-  return indices.some((index) => secretsOf(index, session).some((secret) => pieces.some((piece) => secret.includes(piece))));
+  if (pieces.length === 0) return false;
+  // A secret is a span of its message: a message that holds none of the pieces holds no secret that does.
+  return indices.some((index) => {
+    const held = textOf(index, session);
+    return pieces.some((piece) => held.includes(piece)) && secretsOf(index, held, session).some((secret) => pieces.some((piece) => secret.includes(piece)));
+  });
 }
 
-/** The secret strings of one message (cached: every candidate of a message asks). */
-function secretsOf(index: number, session: Session): string[] {
+/** One message's text as its secrets are read from (thinking included), rendered once. */
+function textOf(index: number, session: Session): string {
+  let text = session.texts.get(index);
+  if (text === undefined) {
+    const message = session.messages[index];
+    text = message === undefined ? '' : renderMessageText(message, { thinking: true });
+    session.texts.set(index, text);
+  }
+  return text;
+}
+
+/** The secret strings of one message, `text` (cached: every candidate of a message asks). */
+function secretsOf(index: number, text: string, session: Session): string[] {
   const cached = session.secrets.get(index);
   if (cached !== undefined) return cached;
-  const message = session.messages[index];
-  const text = message === undefined ? '' : renderMessageText(message, { thinking: true });
   const secrets = findSecrets(text).map((span) => text.slice(span.start, span.end));
   session.secrets.set(index, secrets);
   return secrets;
@@ -168,6 +182,8 @@ interface Session {
   passages: LineIndex;
   /** Secrets found per message index, filled as candidates ask (`secretsOf`). */
   secrets: Map<number, string[]>;
+  /** Each message's text as `secretsOf` reads it, per message index, filled as candidates ask (`textOf`). */
+  texts: Map<number, string>;
 }
 
 /**
@@ -365,6 +381,7 @@ function generateFrom(transcript: Transcript, options: GenerateOptions): Probe[]
     sent,
     passages: indexLines(sent),
     secrets: new Map(),
+    texts: new Map(),
   };
   const chosen: Chosen = { seen: new Map(), asked: new Set(), earlier: new Map(), candidates: [] };
   addCandidates(extractFacts(messages), session, chosen);
