@@ -102,24 +102,46 @@ function hintWords(fact: Fact, answer: string, passages: LineIndex): string[] {
   ]);
   // A hint word is never a token of the answer, nor made of one (`release_page` for `release_page.png`), nor inflects one (leak.ts).
   const isClean = (word: string): boolean => !wordsOf(word).some((piece) => isAnswerToken(piece, leaking));
-  const sources = [(): readonly string[] => evidenceWords(passages, fact.index, answer), ...fact.hintSources.map((text) => () => termWords(text))];
+  const sources = [(): readonly string[] => rankWords(passages, evidenceWords(passages, fact.index, answer)), ...fact.hintSources.map((text) => () => rankedWords(passages, termWords(text)))];
   const hints: string[] = [];
   const taken = new Set<string>();
   for (const source of sources) {
     if (hints.length >= MAX_HINTS) break;
-    const known = [...new Set(source())].filter((w) => !exclude.has(w) && !taken.has(w));
-    const rarity = known.map((w) => rarityOf(passages, w));
-    const order = known.map((_, i) => i).filter((i) => (rarity[i] as number) > 0);
-    order.sort((a, b) => (rarity[a] as number) - (rarity[b] as number) || a - b);
-    for (const i of order) {
-      const word = known[i] as string;
-      if (!isClean(word)) continue;
+    for (const word of source()) {
+      if (exclude.has(word) || taken.has(word) || !isClean(word)) continue;
       taken.add(word);
       hints.push(word);
       if (hints.length >= MAX_HINTS) break;
     }
   }
   return hints;
+}
+
+/**
+ * The words a question can use as hints, each once, rarest first (among equally rare words, the
+ * first in the text): those with a rarity above 0 (`rarityOf`).
+ */
+function rankWords(passages: LineIndex, words: readonly string[]): string[] {
+  const distinct = [...new Set(words)];
+  const rarity = distinct.map((w) => rarityOf(passages, w));
+  const order = distinct.map((_, i) => i).filter((i) => (rarity[i] as number) > 0);
+  order.sort((a, b) => (rarity[a] as number) - (rarity[b] as number) || a - b);
+  return order.map((i) => distinct[i] as string);
+}
+
+/**
+ * `rankWords` of a hint source's words (the array `termWords` hands back), once per line index:
+ * every fact of one tool result offers its whole output. Keyed by objects that live as long as
+ * one generation, so it is no run memo; with memos off every call gets a new array and ranks it.
+ */
+const rankedSources = new WeakMap<LineIndex, WeakMap<readonly string[], readonly string[]>>();
+
+function rankedWords(passages: LineIndex, words: readonly string[]): readonly string[] {
+  let bySource = rankedSources.get(passages);
+  if (bySource === undefined) rankedSources.set(passages, (bySource = new WeakMap()));
+  let ranked = bySource.get(words);
+  if (ranked === undefined) bySource.set(words, (ranked = rankWords(passages, words)));
+  return ranked;
 }
 
 /**
