@@ -115,10 +115,16 @@ function touchesSecret(text: string, indices: readonly number[], session: Sessio
   if (hasSecret(text)) return true;
   const pieces = text.split(/[\s"'`()]+/).filter((piece) => piece.length >= 6);
   if (pieces.length === 0) return false;
-  // A secret is a span of its message: a message that holds none of the pieces holds no secret that does.
   return indices.some((index) => {
-    const held = textOf(index, session);
-    return pieces.some((piece) => held.includes(piece)) && secretsOf(index, held, session).some((secret) => pieces.some((piece) => secret.includes(piece)));
+    let secrets = session.secrets.get(index);
+    if (secrets === undefined) {
+      // A secret is a span of its message: a message that holds none of the pieces holds no secret
+      // that does, and its secrets are looked for only when a text holds a piece of it.
+      const held = textOf(index, session);
+      if (!pieces.some((piece) => held.includes(piece))) return false;
+      secrets = secretsOf(index, held, session);
+    }
+    return secrets.some((secret) => pieces.some((piece) => secret.includes(piece)));
   });
 }
 
@@ -133,10 +139,8 @@ function textOf(index: number, session: Session): string {
   return text;
 }
 
-/** The secret strings of one message, `text` (cached: every candidate of a message asks). */
+/** The secret strings of message `index`, whose text is `text` (cached: every candidate of a message asks). */
 function secretsOf(index: number, text: string, session: Session): string[] {
-  const cached = session.secrets.get(index);
-  if (cached !== undefined) return cached;
   const secrets = findSecrets(text).map((span) => text.slice(span.start, span.end));
   session.secrets.set(index, secrets);
   return secrets;
