@@ -200,4 +200,3 @@ export function findabilityOf(index: LineIndex, answer: string, evidence: Readon
     return false;
   };
 }
-

@@ -102,7 +102,10 @@ function hintWords(fact: Fact, answer: string, passages: LineIndex): string[] {
   ]);
   // A hint word is never a token of the answer, nor made of one (`release_page` for `release_page.png`), nor inflects one (leak.ts).
   const isClean = (word: string): boolean => !wordsOf(word).some((piece) => isAnswerToken(piece, leaking));
-  const sources = [(): readonly string[] => rankWords(passages, evidenceWords(passages, fact.index, answer)), ...fact.hintSources.map((text) => () => rankedWords(passages, termWords(text)))];
+  const sources = [
+    (): readonly string[] => rankWords(passages, evidenceWords(passages, fact.index, answer)),
+    ...fact.hintSources.map((text) => () => rankedWords(passages, termWords(text))),
+  ];
   const hints: string[] = [];
   const taken = new Set<string>();
   for (const source of sources) {
