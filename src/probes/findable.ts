@@ -22,19 +22,27 @@ import { containsNormalised, normaliseAnswer } from './grade.js';
  * 100 % because probes were kept only when the simulator's own retriever found them.
  */
 
+const NO_WORDS: ReadonlySet<string> = new Set();
+
 /** Anchor words a line must share with the question; uniqueness does the rest. */
 const MIN_ANCHORS = 2;
 
 export interface LineIndex {
   /**
-   * Each line's message index, its raw text, its normalised text, and the part of the message it
-   * belongs to (its thinking, its text, or one tool call; numbered over the session), `isCall` for a call's.
+   * Each line's message index, its raw text, and the part of the message it belongs to (its
+   * thinking, its text, or one tool call; numbered over the session), `isCall` for a call's.
    */
-  lines: { message: number; raw: string; text: string; part: number; isCall: boolean }[];
+  lines: { message: number; raw: string; part: number; isCall: boolean }[];
   /** The lines of each message, in order. */
   byMessage: number[][];
   /** For each word, the lines that hold it, ascending. */
   postings: Map<string, number[]>;
+  /** Each line's words (`wordsOf` its raw text). */
+  lineWords: ReadonlySet<string>[];
+  /** Each line as read, untrimmed: what its normalised text is made from. */
+  read: string[];
+  /** Each line's normalised text (grade.ts `normaliseAnswer`), made when first asked for (`lineText`): most lines never are. */
+  normalised: (string | undefined)[];
 }
 
 // Scripts written without spaces between words (Chinese, Japanese; Korean too, as search indexes do).
@@ -80,6 +88,8 @@ export function indexLines(messages: readonly MessageEvent[]): LineIndex {
   const lines: LineIndex['lines'] = [];
   const byMessage: number[][] = messages.map(() => []);
   const postings = new Map<string, number[]>();
+  const lineWords: ReadonlySet<string>[] = [];
+  const read: string[] = [];
   let part = 0;
   messages.forEach((message, m) => {
     const calls = message.toolCalls?.length ?? 0;
@@ -90,17 +100,30 @@ export function indexLines(messages: readonly MessageEvent[]): LineIndex {
       for (const raw of partText.split(/\r?\n|\\n/)) {
         if (!/[\p{L}\p{N}]/u.test(raw)) continue;
         const index = lines.length;
-        for (const word of new Set(wordsOf(raw))) {
+        const words = new Set(wordsOf(raw));
+        for (const word of words) {
           const list = postings.get(word) ?? [];
           list.push(index);
           postings.set(word, list);
         }
         byMessage[m]?.push(index);
-        lines.push({ message: m, raw: raw.trim(), text: normaliseAnswer(raw), part, isCall });
+        lineWords.push(words);
+        read.push(raw);
+        lines.push({ message: m, raw: raw.trim(), part, isCall });
       }
     });
   });
-  return { lines, byMessage, postings };
+  return { lines, byMessage, postings, lineWords, read, normalised: [] };
+}
+
+/** The normalised text of line `line` (as `normaliseAnswer` of its raw text gives it), kept on the index. */
+export function lineText(index: LineIndex, line: number): string {
+  let text = index.normalised[line];
+  if (text === undefined) {
+    text = normaliseAnswer(index.read[line] ?? '');
+    index.normalised[line] = text;
+  }
+  return text;
 }
 
 /** On how many lines a word occurs (0 for a word the session never writes). */
@@ -108,12 +131,13 @@ export function lineFrequency(index: LineIndex, word: string): number {
   return index.postings.get(word.toLowerCase())?.length ?? 0;
 }
 
-/** The lines holding every one of `words`. */
+/** The lines holding every one of `words`: the rarest word's lines that hold the others too. */
 function linesWithAll(index: LineIndex, words: readonly string[]): number[] {
-  const lists = words.map((w) => index.postings.get(w) ?? []).sort((a, b) => a.length - b.length);
-  const [shortest = [], ...rest] = lists;
-  const others = rest.map((list) => new Set(list));
-  return shortest.filter((line) => others.every((set) => set.has(line)));
+  const linesOf = (w: number): readonly number[] => index.postings.get(words[w] as string) ?? [];
+  let rarest = 0;
+  for (let w = 1; w < words.length; w++) if (linesOf(w).length < linesOf(rarest).length) rarest = w;
+  const others = words.filter((_, w) => w !== rarest);
+  return linesOf(rarest).filter((line) => others.every((word) => index.lineWords[line]?.has(word) === true));
 }
 
 /**
@@ -129,8 +153,8 @@ function readsOnTo(index: LineIndex, line: number): boolean {
 
 /** Whether a line holds `wanted`, or the line a reader reads on to does. */
 function leadsTo(index: LineIndex, line: number, wanted: string): boolean {
-  if (containsNormalised(index.lines[line]?.text ?? '', wanted)) return true;
-  return readsOnTo(index, line) && containsNormalised(index.lines[line + 1]?.text ?? '', wanted);
+  if (containsNormalised(lineText(index, line), wanted)) return true;
+  return readsOnTo(index, line) && containsNormalised(lineText(index, line + 1), wanted);
 }
 
 /** The lines whose anchors may lead to line `line`: itself, and the line before it when a reader reads on from there. */
@@ -144,16 +168,28 @@ function anchorLines(index: LineIndex, line: number): number[] {
  * does not lead to the answer (for a `latest` question, no such line after it).
  */
 export function isFindable(index: LineIndex, question: string, answer: string, evidence: ReadonlySet<number>, latest = false): boolean {
+  return findabilityOf(index, answer, evidence, latest)(question);
+}
+
+/**
+ * `isFindable` of one answer and evidence for any question: the evidence lines that hold the answer
+ * are found once, and each line's words once per index, however many phrasings are tried.
+ */
+export function findabilityOf(index: LineIndex, answer: string, evidence: ReadonlySet<number>, latest = false): (question: string) => boolean {
   const wanted = normaliseAnswer(answer);
-  const words = contentWords(question);
-  const needed = Math.min(MIN_ANCHORS, words.length);
-  if (needed === 0) return false;
+  const holding: { line: number; anchorLines: number[] }[] = [];
   for (const message of evidence) {
     for (const line of index.byMessage[message] ?? []) {
-      const entry = index.lines[line];
-      if (entry === undefined || !containsNormalised(entry.text, wanted)) continue;
-      for (const anchorLine of anchorLines(index, line)) {
-        const own = new Set(wordsOf(index.lines[anchorLine]?.raw ?? ''));
+      if (containsNormalised(lineText(index, line), wanted)) holding.push({ line, anchorLines: anchorLines(index, line) });
+    }
+  }
+  return (question) => {
+    const words = contentWords(question);
+    const needed = Math.min(MIN_ANCHORS, words.length);
+    if (needed === 0) return false;
+    for (const { line, anchorLines } of holding) {
+      for (const anchorLine of anchorLines) {
+        const own = index.lineWords[anchorLine] ?? NO_WORDS;
         const anchors = words.filter((w) => own.has(w));
         if (anchors.length < needed) continue;
         // A latest-state question (fact.ts `latest`) asks for the last value: earlier lines with
@@ -161,6 +197,6 @@ export function isFindable(index: LineIndex, question: string, answer: string, e
         if (linesWithAll(index, anchors).every((other) => (latest && other < line) || leadsTo(index, other, wanted))) return true;
       }
     }
-  }
-  return false;
+    return false;
+  };
 }

@@ -114,15 +114,33 @@ function findEvidence(session: Session, answer: string, index: number): Evidence
 function touchesSecret(text: string, indices: readonly number[], session: Session): boolean {
   if (hasSecret(text)) return true;
   const pieces = text.split(/[\s"'`()]+/).filter((piece) => piece.length >= 6);
-  return indices.some((index) => secretsOf(index, session).some((secret) => pieces.some((piece) => secret.includes(piece))));
+  if (pieces.length === 0) return false;
+  return indices.some((index) => {
+    let secrets = session.secrets.get(index);
+    if (secrets === undefined) {
+      // A secret is a span of its message: a message that holds none of the pieces holds no secret
+      // that does, and its secrets are looked for only when a text holds a piece of it.
+      const held = textOf(index, session);
+      if (!pieces.some((piece) => held.includes(piece))) return false;
+      secrets = secretsOf(index, held, session);
+    }
+    return secrets.some((secret) => pieces.some((piece) => secret.includes(piece)));
+  });
 }
 
-/** The secret strings of one message (cached: every candidate of a message asks). */
-function secretsOf(index: number, session: Session): string[] {
-  const cached = session.secrets.get(index);
-  if (cached !== undefined) return cached;
-  const message = session.messages[index];
-  const text = message === undefined ? '' : renderMessageText(message, { thinking: true });
+/** One message's text as its secrets are read from (thinking included), rendered once. */
+function textOf(index: number, session: Session): string {
+  let text = session.texts.get(index);
+  if (text === undefined) {
+    const message = session.messages[index];
+    text = message === undefined ? '' : renderMessageText(message, { thinking: true });
+    session.texts.set(index, text);
+  }
+  return text;
+}
+
+/** The secret strings of message `index`, whose text is `text` (cached: every candidate of a message asks). */
+function secretsOf(index: number, text: string, session: Session): string[] {
   const secrets = findSecrets(text).map((span) => text.slice(span.start, span.end));
   session.secrets.set(index, secrets);
   return secrets;
@@ -168,6 +186,8 @@ interface Session {
   passages: LineIndex;
   /** Secrets found per message index, filled as candidates ask (`secretsOf`). */
   secrets: Map<number, string[]>;
+  /** Each message's text as `secretsOf` reads it, per message index, filled as candidates ask (`textOf`). */
+  texts: Map<number, string>;
 }
 
 /**
@@ -365,6 +385,7 @@ function generateFrom(transcript: Transcript, options: GenerateOptions): Probe[]
     sent,
     passages: indexLines(sent),
     secrets: new Map(),
+    texts: new Map(),
   };
   const chosen: Chosen = { seen: new Map(), asked: new Set(), earlier: new Map(), candidates: [] };
   addCandidates(extractFacts(messages), session, chosen);

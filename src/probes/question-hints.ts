@@ -2,7 +2,7 @@ import { runTextMemo } from '../memo.js';
 import type { Fact } from './fact.js';
 import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
-import { isCjkWord, isFindable, lineFrequency, wordsOf, type LineIndex } from './findable.js';
+import { findabilityOf, isCjkWord, lineFrequency, lineText, wordsOf, type LineIndex } from './findable.js';
 import { answerTokens, isAnswerToken, leakedTokens } from './leak.js';
 
 /**
@@ -52,25 +52,48 @@ function isHintWord(word: string): boolean {
  */
 function evidenceWords(lines: LineIndex, index: number, answer: string): readonly string[] {
   const own = lines.byMessage[index] ?? [];
-  const holding = own.filter((line) => containsNormalised(lines.lines[line]?.text ?? '', answer));
+  const holding = own.filter((line) => containsNormalised(lineText(lines, line), answer));
   const before = holding.filter((line) => own.includes(line - 1) && !holding.includes(line - 1)).map((line) => line - 1);
-  return [...holding, ...before].flatMap((line) => termWords(lines.lines[line]?.text ?? ''));
+  return [...holding, ...before].flatMap((line) => termWords(lineText(lines, line)));
 }
 
-/** Whether a hint word adds an anchor the index can use: each of its pieces occurs in the session. */
-function isKnownWord(lines: LineIndex, word: string): boolean {
-  const pieces = wordsOf(word);
-  return pieces.length > 0 && pieces.every((piece) => lineFrequency(lines, piece) > 0);
-}
-
-/** A hint word's rarity: the line frequency of its rarest piece. */
+/**
+ * A hint word's rarity: the line frequency of its rarest piece; 0 when it adds no anchor the index
+ * can use (a piece the session never writes, or no piece at all).
+ */
 function rarityOf(lines: LineIndex, word: string): number {
-  return Math.min(...wordsOf(word).map((piece) => lineFrequency(lines, piece)));
+  const pieces = wordsOf(word);
+  let rarest = pieces.length === 0 ? 0 : Infinity;
+  for (const piece of pieces) rarest = Math.min(rarest, lineFrequency(lines, piece));
+  return rarest;
 }
 
 /** The findable question for a fact whose evidence is the messages `span`, or undefined. */
 export function phraseQuestion(fact: Fact, span: readonly number[], passages: LineIndex): string | undefined {
   const answer = normaliseAnswer(fact.answer);
+  const isFindable = findabilityOf(passages, fact.answer, new Set(span), fact.latest === true);
+  const isFair = (question: string): boolean =>
+    !containsNormalised(normaliseAnswer(question), answer) && leakedTokens(question, fact.answer).length === 0 && isFindable(question);
+  if (isFair(fact.question)) return fact.question;
+  // The hints are looked for only when the bare question is not fair: most facts' is.
+  const hints = hintWords(fact, answer, passages);
+  for (let n = 1; n <= hints.length; n++) {
+    const question = `${fact.question} (context: ${joinHints(hints.slice(0, n))})`;
+    if (isFair(question)) return question;
+  }
+  // Last resort: quote the line that holds the answer, with the answer blanked out.
+  const line = clozeLine(passages, fact.index, fact.answer);
+  const cloze = line === undefined ? undefined : `${fact.question} (the line reads: "${line}")`;
+  return cloze !== undefined && isFair(cloze) ? cloze : undefined;
+}
+
+/**
+ * The first `MAX_HINTS` hint words for a fact, in the order a question adds them: the words of its
+ * evidence lines, then of each hint source, each source's rarest first (among equally rare words,
+ * the first in the passage). Sources past the one that fills the hints are never read, and of a
+ * source only its rarest words are checked for leaks: the words after them are never asked.
+ */
+function hintWords(fact: Fact, answer: string, passages: LineIndex): string[] {
   const leaking = answerTokens(fact.answer);
   const exclude = new Set([
     ...wordsOf(fact.question),
@@ -79,30 +102,49 @@ export function phraseQuestion(fact: Fact, span: readonly number[], passages: Li
   ]);
   // A hint word is never a token of the answer, nor made of one (`release_page` for `release_page.png`), nor inflects one (leak.ts).
   const isClean = (word: string): boolean => !wordsOf(word).some((piece) => isAnswerToken(piece, leaking));
-  const sources = [evidenceWords(passages, fact.index, answer), ...fact.hintSources.map(termWords)];
-  const candidates: string[] = [];
+  const sources = [
+    (): readonly string[] => rankWords(passages, evidenceWords(passages, fact.index, answer)),
+    ...fact.hintSources.map((text) => () => rankedWords(passages, termWords(text))),
+  ];
+  const hints: string[] = [];
   const taken = new Set<string>();
-  for (const words of sources) {
-    // Stable sort: among equally rare words, the first in the passage wins.
-    const fresh = [...new Set(words)].filter((w) => !exclude.has(w) && !taken.has(w) && isClean(w) && isKnownWord(passages, w));
-    for (const w of fresh) taken.add(w);
-    // Each word's rarity once, not at every comparison.
-    const rarity = new Map(fresh.map((w) => [w, rarityOf(passages, w)]));
-    candidates.push(...fresh.sort((a, b) => (rarity.get(a) ?? 0) - (rarity.get(b) ?? 0)));
+  for (const source of sources) {
+    if (hints.length >= MAX_HINTS) break;
+    for (const word of source()) {
+      if (exclude.has(word) || taken.has(word) || !isClean(word)) continue;
+      taken.add(word);
+      hints.push(word);
+      if (hints.length >= MAX_HINTS) break;
+    }
   }
-  const evidence = new Set(span);
-  const isFair = (question: string): boolean =>
-    !containsNormalised(normaliseAnswer(question), answer) &&
-    leakedTokens(question, fact.answer).length === 0 &&
-    isFindable(passages, question, fact.answer, evidence, fact.latest === true);
-  for (let n = 0; n <= Math.min(MAX_HINTS, candidates.length); n++) {
-    const question = n === 0 ? fact.question : `${fact.question} (context: ${joinHints(candidates.slice(0, n))})`;
-    if (isFair(question)) return question;
-  }
-  // Last resort: quote the line that holds the answer, with the answer blanked out.
-  const line = clozeLine(passages, fact.index, fact.answer);
-  const cloze = line === undefined ? undefined : `${fact.question} (the line reads: "${line}")`;
-  return cloze !== undefined && isFair(cloze) ? cloze : undefined;
+  return hints;
+}
+
+/**
+ * The words a question can use as hints, each once, rarest first (among equally rare words, the
+ * first in the text): those with a rarity above 0 (`rarityOf`).
+ */
+function rankWords(passages: LineIndex, words: readonly string[]): string[] {
+  const distinct = [...new Set(words)];
+  const rarity = distinct.map((w) => rarityOf(passages, w));
+  const order = distinct.map((_, i) => i).filter((i) => (rarity[i] as number) > 0);
+  order.sort((a, b) => (rarity[a] as number) - (rarity[b] as number) || a - b);
+  return order.map((i) => distinct[i] as string);
+}
+
+/**
+ * `rankWords` of a hint source's words (the array `termWords` hands back), once per line index:
+ * every fact of one tool result offers its whole output. Keyed by objects that live as long as
+ * one generation, so it is no run memo; with memos off every call gets a new array and ranks it.
+ */
+const rankedSources = new WeakMap<LineIndex, WeakMap<readonly string[], readonly string[]>>();
+
+function rankedWords(passages: LineIndex, words: readonly string[]): readonly string[] {
+  let bySource = rankedSources.get(passages);
+  if (bySource === undefined) rankedSources.set(passages, (bySource = new WeakMap()));
+  let ranked = bySource.get(words);
+  if (ranked === undefined) bySource.set(words, (ranked = rankWords(passages, words)));
+  return ranked;
 }
 
 /**
