@@ -63,6 +63,15 @@ describe('createTextMemo', () => {
   });
 });
 
+describe('the memos of a test file', () => {
+  it('are on: test/setup.ts gives each file a store of its own, so that oracle tests compare warm memos with computing from scratch', async () => {
+    const store = currentMemoStore();
+    expect([store?.enabled, memosEnabled()]).toEqual([true, true]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(currentMemoStore()).toBe(store);
+  });
+});
+
 describe('memos owned by the run', () => {
   // Out of the store test/setup.ts gives this file.
   beforeAll(closeTestMemos);
