@@ -115,8 +115,8 @@ export function createMemoStore(options: RunMemoOptions = {}): MemoStore {
 
 /**
  * Which store the code running now belongs to: the binding of a run's store to the work it starts
- * (it follows `await`s, timers and callbacks made from there), not a store itself. It is never set
- * but by `withMemoStore`.
+ * (it follows `await`s, timers and callbacks made from there), not a store itself. Set only by
+ * `withMemoStore` and `enterMemoStore`.
  */
 const boundStore = new AsyncLocalStorage<Store>();
 
