@@ -1,16 +1,43 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /**
  * Memos owned by the run. Every memo of ctxbench (text memos, per-object memos, list memos) is a
- * pure cache: it changes what is computed again, never a value. They live in one store that the
- * run opens (`openRunMemos`: `runSuite`, `runUnit`, probe generation) and that is dropped when the
- * last run open in this thread ends, so a host process that calls the library holds none of them
- * between runs. Runs open at once in one thread share the store (their values are the same). A run
- * opened with `enabled: false` (`--no-memo`) computes everything each time; so does any code that
- * runs outside a run. The text memos share one budget of characters (`MEMO_SHARES`).
+ * pure cache: it changes what is computed again, never a value. Their tables live in a store, a
+ * value each run makes (`createMemoStore`: `runSuite`, a worker thread for the run it serves,
+ * `runUnit` and probe generation on their own) with its own switch and budget, and binds to the
+ * work it does (`withMemoStore`): what a run calls, however deep and across every `await`, finds
+ * that run's store, so two runs in one thread, interleaved or not, each see their own. A module
+ * declares its memos (`runTextMemo`, `runWeakMap`, ...); a declaration holds nothing, its table
+ * is made in the store of the run that first uses it there. A store made with `enabled: false`
+ * (`--no-memo`) makes no table and every value is computed each time; so does any code that runs
+ * outside a run. The text memos share one budget of characters (`MEMO_SHARES`).
  */
-interface MemoOwner {
-  enabled: boolean;
-  /** Runs holding the store open. */
-  users: number;
+export interface MemoStore {
+  /** False: no memo at all (every value computed each time; the results are the same). */
+  readonly enabled: boolean;
+  /** How many memo tables the store has made (none when memos are off). */
+  readonly tables: number;
+  /**
+   * Empties the memos that no budget bounds (per-object memos, list memos, maps; each is made again
+   * on next use) and keeps the text memos and the per-log memos (`runLogMemo`). A corpus unit calls
+   * it between logs (run/execute-unit.ts): per-object memos keyed on a log's messages, which live as
+   * long as the run, would otherwise hold what every log computed until the run ends (a 100-log
+   * corpus peaked at twice the memory), while the text memos, bounded, are what the next strategy
+   * over the same log reads again (token counts).
+   */
+  emptyRun(): void;
+  /**
+   * Bounds the text memos at `scale` times their share of the budget from now on (their values are
+   * let go when the scale changes; 1: the whole budget). A corpus larger than the memos hold
+   * (`textMemosHold`) runs at a quarter: no strategy finds a log's texts left when it comes back to
+   * the log after the others, so a full budget only held memory (477 logs × 2 strategies: 1,452 MiB
+   * peak, 1,044 MiB at a quarter, 5 % less CPU); what a smaller one keeps is what every log uses
+   * (the harness's prompts, common lines), which emptying them between logs lost (584 MiB but 15 %
+   * more CPU).
+   */
+  scaleTextMemos(scale: number): void;
+  /** Lets every table go and makes none from now on: the run that made the store has ended. */
+  drop(): void;
 }
 
 export interface RunMemoOptions {
@@ -18,12 +45,98 @@ export interface RunMemoOptions {
   enabled?: boolean;
 }
 
-let owner: MemoOwner | undefined;
 /**
- * Run-owned memos, each emptied when the store is dropped; `bounded`: a text memo held to its share
- * of the budget; `perLog`: kept when a corpus unit empties the memos between logs (`runLogMemo`).
+ * What a module declares: how its table is made, and which tables a store empties when. `bounded`:
+ * a text memo held to its share of the budget; `perLog`: kept when a corpus unit empties the memos
+ * between logs (`runLogMemo`).
  */
-const dropHooks: { drop: () => void; bounded: boolean; perLog?: boolean }[] = [];
+interface MemoDeclaration<T> {
+  create: (store: Store) => T;
+  bounded: boolean;
+  perLog: boolean;
+}
+
+class Store implements MemoStore {
+  readonly enabled: boolean;
+  /** The share of the budget the text memos have now (`scaleTextMemos`). */
+  textScale = 1;
+  private dropped = false;
+  private readonly held = new Map<MemoDeclaration<unknown>, unknown>();
+
+  constructor(enabled: boolean) {
+    this.enabled = enabled;
+  }
+
+  /** Whether the store memoizes now: memos on, and its run not ended. */
+  get memoizing(): boolean {
+    return this.enabled && !this.dropped;
+  }
+
+  get tables(): number {
+    return this.held.size;
+  }
+
+  /** The declaration's table, made on first use; undefined when memos are off. */
+  table<T>(declaration: MemoDeclaration<T>): T | undefined {
+    if (!this.memoizing) return undefined;
+    let value = this.held.get(declaration) as T | undefined;
+    if (value === undefined) {
+      value = declaration.create(this);
+      this.held.set(declaration, value);
+    }
+    return value;
+  }
+
+  /** The declaration's table if the store has made it. */
+  peek<T>(declaration: MemoDeclaration<T>): T | undefined {
+    return this.held.get(declaration) as T | undefined;
+  }
+
+  emptyRun(): void {
+    for (const declaration of this.held.keys()) if (!declaration.bounded && !declaration.perLog) this.held.delete(declaration);
+  }
+
+  scaleTextMemos(scale: number): void {
+    if (scale === this.textScale) return;
+    this.textScale = scale;
+    for (const declaration of this.held.keys()) if (declaration.bounded) this.held.delete(declaration);
+  }
+
+  drop(): void {
+    this.held.clear();
+    this.dropped = true;
+  }
+}
+
+/** A new memo store, for one run. */
+export function createMemoStore(options: RunMemoOptions = {}): MemoStore {
+  return new Store(options.enabled !== false);
+}
+
+/**
+ * Which store the code running now belongs to: the binding of a run's store to the work it starts
+ * (it follows `await`s, timers and callbacks made from there), not a store itself. Set only by
+ * `withMemoStore` and `enterMemoStore`.
+ */
+const boundStore = new AsyncLocalStorage<Store>();
+
+/** Runs `body` with `store` as the store of everything it does, synchronously or not. */
+export function withMemoStore<T>(store: MemoStore, body: () => T): T {
+  return boundStore.run(store as Store, body);
+}
+
+/**
+ * Makes `store` the store of the rest of the calling code and of everything it goes on to start
+ * (undefined: none), for a host whose work is not one call: a test file's hooks and tests.
+ */
+export function enterMemoStore(store: MemoStore | undefined): void {
+  boundStore.enterWith(store as Store);
+}
+
+/** The store of the run the calling code belongs to; undefined outside a run. */
+export function currentMemoStore(): MemoStore | undefined {
+  return boundStore.getStore();
+}
 
 /**
  * Each text memo's share of the budget, in millions of characters: the bounds the memos had when
@@ -52,38 +165,6 @@ const SHARE_TOTAL = Object.values(MEMO_SHARES).reduce((a, b) => a + b, 0);
 const MEMO_BUDGET_CHARS = Math.round(SHARE_TOTAL * 1_000_000);
 
 /**
- * Opens the run's memo store (or joins the one open: its switch stays as the first run set it) and
- * returns the function that closes it; the store is dropped when the last run closes.
- */
-export function openRunMemos(options: RunMemoOptions = {}): () => void {
-  const held = (owner ??= { enabled: options.enabled !== false, users: 0 });
-  held.users += 1;
-  let closed = false;
-  return () => {
-    if (closed) return;
-    closed = true;
-    held.users -= 1;
-    if (held.users > 0 || owner !== held) return;
-    owner = undefined;
-    textScale = 1;
-    for (const hook of dropHooks) hook.drop();
-  };
-}
-
-/**
- * Empties the open store's memos that no budget bounds (per-object memos, list memos, maps; each
- * is made again on next use) and keeps its text memos; the run stays open. A corpus unit calls it
- * between logs (run/execute-unit.ts): per-object memos keyed on a log's messages, which live as
- * long as the run, would otherwise hold what every log computed until the run ends (a 100-log
- * corpus peaked at twice the memory), while the text memos, bounded, are what the next strategy
- * over the same log reads again (token counts).
- */
-export function emptyRunMemos(): void {
-  if (owner === undefined) return;
-  for (const hook of dropHooks) if (!hook.bounded && hook.perLog !== true) hook.drop();
-}
-
-/**
  * Whether texts of `chars` characters in all stay in the token-count memo (its newer generation)
  * while everything else a run reads passes through it: a strategy over a corpus of more finds none
  * of a log's counts left when it comes back to the log after the other logs.
@@ -92,86 +173,66 @@ export function textMemosHold(chars: number): boolean {
   return chars <= (MEMO_BUDGET_CHARS * MEMO_SHARES['token-counts']) / SHARE_TOTAL / 2;
 }
 
-/** The share of the budget the text memos have now (`scaleTextMemos`). */
-let textScale = 1;
-
 /**
- * Bounds the open store's text memos at `scale` times their share of the budget from now on (their
- * values are let go when the scale changes; 1: the whole budget). A corpus larger than the memos
- * hold (`textMemosHold`) runs at a quarter: no strategy finds a log's texts left when it comes
- * back to the log after the others, so a full budget only held memory (477 logs × 2 strategies:
- * 1,452 MiB peak, 1,044 MiB at a quarter, 5 % less CPU); what a smaller one keeps is what every
- * log uses (the harness's prompts, common lines), which emptying them between logs lost (584 MiB
- * but 15 % more CPU). Dropped with the store.
+ * Runs `body` in the store of the run it belongs to, or, called outside a run (a unit or probe
+ * generation on its own, a library caller), in a store of its own that is dropped when `body` ends.
  */
-export function scaleTextMemos(scale: number): void {
-  if (owner === undefined || scale === textScale) return;
-  textScale = scale;
-  for (const hook of dropHooks) if (hook.bounded) hook.drop();
+export function withRunMemos<T>(options: RunMemoOptions, body: () => T): T {
+  if (currentMemoStore() !== undefined) return body();
+  return withOwnMemos(createMemoStore(options), body);
 }
 
-/** Runs `body` with the run's memo store open, closing it however `body` ends. */
-export async function withRunMemos<T>(options: RunMemoOptions, body: () => Promise<T>): Promise<T> {
-  const close = openRunMemos(options);
+/** Runs `body` in `store` (a run's own), dropping every table it made however `body` ends (a promise: once it settles). */
+export function withOwnMemos<T>(store: MemoStore, body: () => T): T {
+  let result: T;
   try {
-    return await body();
-  } finally {
-    close();
+    result = withMemoStore(store, body);
+  } catch (error) {
+    store.drop();
+    throw error;
   }
+  if (result instanceof Promise) return result.finally(() => store.drop()) as T;
+  store.drop();
+  return result;
 }
 
-/** Whether memos are on now: a run is open in this thread with memos enabled. */
+/** Whether memos are on now: the code runs in a run whose store has memos enabled. */
 export function memosEnabled(): boolean {
-  return owner?.enabled === true;
+  return boundStore.getStore()?.memoizing === true;
 }
 
 /**
- * A value owned by the run (a map, a memo): made on first use while a run with memos is open,
- * dropped with the store. `undefined` when memos are off.
+ * A value owned by the run (a map, a memo): made on first use in each run with memos on, dropped
+ * with its store. `undefined` when memos are off or outside a run.
  */
 export function runOwned<T>(create: () => T, bounded = false, perLog = false): () => T | undefined {
-  let value: T | undefined;
-  let made = false;
-  dropHooks.push({
-    drop: () => {
-      value = undefined;
-      made = false;
-    },
-    bounded,
-    perLog,
-  });
-  return () => {
-    if (owner?.enabled !== true) return undefined;
-    if (!made) {
-      value = create();
-      made = true;
-    }
-    return value;
-  };
+  const declaration: MemoDeclaration<T> = { create, bounded, perLog };
+  return () => boundStore.getStore()?.table(declaration);
 }
 
 /** A text memo owned by the run, bounded by its share of the run's budget; computes each time when memos are off. */
 export function runTextMemo<V>(name: MemoName, options: TextMemoOptions = {}): TextMemo<V> {
-  const memo = runOwned(() => createTextMemo<V>(shareOf(name), options), true);
+  const declaration: MemoDeclaration<TextMemo<V>> = { create: (store) => createTextMemo<V>(shareOf(name, store), options), bounded: true, perLog: false };
   return {
     get(text, compute) {
-      const held = memo();
+      const held = boundStore.getStore()?.table(declaration);
       return held === undefined ? compute(text) : held.get(text, compute);
     },
     get size() {
-      return memo()?.size ?? 0;
+      return boundStore.getStore()?.peek(declaration)?.size ?? 0;
     },
   };
 }
 
 /** A text memo for values of one owner object (a probe list, a count function), bounded by `name`'s share. */
 export function createOwnedTextMemo<V>(name: MemoName, options: TextMemoOptions = {}): TextMemo<V> {
-  if (!memosEnabled()) return { get: (text, compute) => compute(text), size: 0 };
-  return createTextMemo<V>(shareOf(name), options);
+  const store = boundStore.getStore();
+  if (store?.memoizing !== true) return { get: (text, compute) => compute(text), size: 0 };
+  return createTextMemo<V>(shareOf(name, store), options);
 }
 
-function shareOf(name: MemoName): number {
-  return Math.round((MEMO_BUDGET_CHARS * textScale * MEMO_SHARES[name]) / SHARE_TOTAL);
+function shareOf(name: MemoName, store: Store): number {
+  return Math.round((MEMO_BUDGET_CHARS * store.textScale * MEMO_SHARES[name]) / SHARE_TOTAL);
 }
 
 /** The WeakMap operations memos use. */

@@ -1,17 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeTestMemos, openTestMemos } from './helpers/test-memos.js';
 import {
+  createMemoStore,
   createTextMemo,
-  emptyRunMemos,
+  currentMemoStore,
   memosEnabled,
-  openRunMemos,
   runTextMemo,
   runLogMemo,
   runWeakMap,
-  scaleTextMemos,
   textMemosHold,
+  withMemoStore,
+  withOwnMemos,
   withRunMemos,
   createListMemo,
+  type MemoStore,
 } from '../src/memo.js';
 
 describe('createTextMemo', () => {
@@ -61,8 +63,17 @@ describe('createTextMemo', () => {
   });
 });
 
+describe('the memos of a test file', () => {
+  it('are on: test/setup.ts gives each file a store of its own, so that oracle tests compare warm memos with computing from scratch', async () => {
+    const store = currentMemoStore();
+    expect([store?.enabled, memosEnabled()]).toEqual([true, true]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(currentMemoStore()).toBe(store);
+  });
+});
+
 describe('memos owned by the run', () => {
-  // Out of the run test/setup.ts opens for this file.
+  // Out of the store test/setup.ts gives this file.
   beforeAll(closeTestMemos);
   afterAll(openTestMemos);
   const counter = () => {
@@ -70,7 +81,7 @@ describe('memos owned by the run', () => {
     return { length: (text: string) => (computed++, text.length), computed: () => computed };
   };
 
-  it('keep nothing outside a run, and drop what they hold when the last run open closes', async () => {
+  it('keep nothing outside a run; work started inside one joins its store, and a store of its own is dropped when it ends', async () => {
     const memo = runTextMemo<number>('strategy-hints');
     const objects = runWeakMap<object, number>();
     const key = {};
@@ -78,49 +89,87 @@ describe('memos owned by the run', () => {
     memo.get('outside', length);
     memo.get('outside', length);
     objects.set(key, 1);
-    expect([computed(), memo.size, objects.has(key), memosEnabled()]).toEqual([2, 0, false, false]);
-    const closeOuter = openRunMemos();
-    await withRunMemos({ enabled: false }, async () => {
-      // A run opened inside another joins its store: the switch stays as the first run set it.
-      memo.get('inside', length);
-      memo.get('inside', length);
-      objects.set(key, 2);
+    expect([computed(), memo.size, objects.has(key), memosEnabled(), currentMemoStore()]).toEqual([2, 0, false, false, undefined]);
+    const run = createMemoStore();
+    await withOwnMemos(run, async () => {
+      // A unit or probe generation inside the run joins its store: the switch stays the run's.
+      await withRunMemos({ enabled: false }, async () => {
+        memo.get('inside', length);
+        memo.get('inside', length);
+        objects.set(key, 2);
+      });
+      expect([computed(), memo.size, objects.get(key), currentMemoStore()]).toEqual([3, 1, 2, run]);
     });
-    expect([computed(), memo.size, objects.get(key)]).toEqual([3, 1, 2]);
-    closeOuter();
-    closeOuter();
-    expect([memo.size, objects.get(key), memosEnabled()]).toEqual([0, undefined, false]);
+    // Dropped with the run: nothing held, and nothing made if work of the run goes on after it.
+    expect([run.tables, memo.size, objects.get(key), memosEnabled()]).toEqual([0, 0, undefined, false]);
+    withMemoStore(run, () => memo.get('after', length));
+    expect([computed(), run.tables]).toEqual([4, 0]);
+    // On its own, synchronous work (probe generation) has a store of its own for as long as it runs.
+    const own = withRunMemos({}, () => [memo.get('own', length), memo.get('own', length), memo.size]);
+    expect([own, computed(), memo.size]).toEqual([[3, 3, 1], 5, 0]);
   });
 
-  it('empty their unbounded memos on demand while the run stays open (a corpus between its logs), and keep the text memos', async () => {
+  it('give each of two runs interleaved in one thread its own store and switch', async () => {
+    const memo = runTextMemo<number>('strategy-hints');
+    const objects = runWeakMap<object, number>();
+    const key = {};
+    const on = createMemoStore();
+    const off = createMemoStore({ enabled: false });
+    const counts = { on: 0, off: 0 };
+    const run = (store: MemoStore, name: 'on' | 'off') =>
+      withOwnMemos(store, async () => {
+        const seen: unknown[] = [];
+        for (let i = 0; i < 5; i++) {
+          // Each await lets the other run go on in between.
+          await new Promise((resolve) => setImmediate(resolve));
+          seen.push(
+            memo.get('shared text', (text) => (counts[name]++, text.length)),
+            objects.get(key),
+            memosEnabled(),
+          );
+          objects.set(key, i);
+          await Promise.resolve();
+          seen.push(store.tables);
+        }
+        return seen;
+      });
+    const [seenOn, seenOff] = await Promise.all([run(on, 'on'), run(off, 'off')]);
+    // The memo run computed once and found its own map; the other computed every time and made no table.
+    expect(counts).toEqual({ on: 1, off: 5 });
+    expect(seenOn).toEqual([11, undefined, true, 2, ...[0, 1, 2, 3].flatMap((i) => [11, i, true, 2])]);
+    expect(seenOff).toEqual(Array.from({ length: 5 }, () => [11, undefined, false, 0]).flat());
+  });
+
+  it('empty their unbounded memos on demand while the run goes on (a corpus between its logs), and keep the text memos', async () => {
     const memo = runTextMemo<number>('strategy-hints');
     const objects = runWeakMap<object, number>();
     const key = {};
     const { length, computed } = counter();
-    await withRunMemos({}, async () => {
+    const store = createMemoStore();
+    await withOwnMemos(store, async () => {
       memo.get('log one', length);
       objects.set(key, 1);
-      emptyRunMemos();
+      store.emptyRun();
       expect([memo.size, objects.has(key), memosEnabled()]).toEqual([1, false, true]);
       memo.get('log one', length);
       objects.set(key, 2);
     });
     expect(computed()).toBe(1);
-    emptyRunMemos();
   });
 
   it('keep the per-log memos when emptied between logs, and drop them with the store', async () => {
     const perLog = runLogMemo<object, number>();
     const perObject = runWeakMap<object, number>();
     const log = {};
-    await withRunMemos({}, async () => {
+    const store = createMemoStore();
+    await withOwnMemos(store, async () => {
       perLog.set(log, 1);
       perObject.set(log, 1);
-      emptyRunMemos();
+      store.emptyRun();
       expect([perLog.get(log), perObject.has(log)]).toEqual([1, false]);
     });
     expect(perLog.has(log)).toBe(false);
-    await withRunMemos({ enabled: false }, async () => {
+    await withOwnMemos(createMemoStore({ enabled: false }), async () => {
       perLog.set(log, 2);
       expect(perLog.has(log)).toBe(false);
     });
@@ -131,15 +180,16 @@ describe('memos owned by the run', () => {
     const memo = runTextMemo<number>('secret-spans');
     const { length, computed } = counter();
     const texts = Array.from({ length: 6 }, (_, i) => `${String(i)}${'x'.repeat(199_999)}`);
-    await withRunMemos({}, async () => {
+    const store = createMemoStore();
+    await withOwnMemos(store, async () => {
       for (const text of texts) memo.get(text, length);
       expect(memo.size).toBe(6);
-      scaleTextMemos(0.25);
+      store.scaleTextMemos(0.25);
       // Let go when the scale changes; then at most two generations of about 250,000 characters.
       expect(memo.size).toBe(0);
       for (const text of texts) memo.get(text, length);
       expect(memo.size).toBeLessThanOrEqual(2);
-      scaleTextMemos(1);
+      store.scaleTextMemos(1);
       for (const text of texts) memo.get(text, length);
       expect(memo.size).toBe(6);
     });
@@ -149,13 +199,14 @@ describe('memos owned by the run', () => {
     expect([textMemosHold(10_700_000), textMemosHold(52_000_000)]).toEqual([true, false]);
   });
 
-  it('compute every value each time in a run opened with memos off, with the same values', async () => {
+  it('compute every value each time in a run with memos off, with the same values, and make no table', async () => {
     const memo = runTextMemo<number>('strategy-hints');
     const list = createListMemo<string, number>();
     const { length, computed } = counter();
-    const values = await withRunMemos({ enabled: false }, async () => [memo.get('abc', length), memo.get('abc', length), list.map(['a', 'bc'], length)]);
+    const off = createMemoStore({ enabled: false });
+    const values = await withMemoStore(off, async () => [memo.get('abc', length), memo.get('abc', length), list.map(['a', 'bc'], length)]);
     expect(values).toEqual([3, 3, [1, 2]]);
-    expect(computed()).toBe(4);
+    expect([computed(), off.tables]).toEqual([4, 0]);
     const memoized = await withRunMemos({}, async () => [
       memo.get('abc', length),
       memo.get('abc', length),

@@ -11,7 +11,7 @@ import { indexLines, type LineIndex } from './findable.js';
 import { phraseQuestion } from './question-hints.js';
 import { readSimulated } from './reference.js';
 import type { ToolLinks } from './tool-facts.js';
-import { openRunMemos } from '../memo.js';
+import { withRunMemos } from '../memo.js';
 
 export interface GenerateOptions {
   /** At most this many probes (default 20). */
@@ -364,12 +364,7 @@ function addCandidates(facts: readonly Fact[], session: Session, chosen: Chosen,
  */
 export function generateProbes(transcript: Transcript, options: GenerateOptions = {}): Probe[] {
   // Within a run this joins the run's memos; on its own (`ctxbench probes generate`) it owns them.
-  const closeMemos = openRunMemos();
-  try {
-    return generateFrom(transcript, options);
-  } finally {
-    closeMemos();
-  }
+  return withRunMemos({}, () => generateFrom(transcript, options));
 }
 
 function generateFrom(transcript: Transcript, options: GenerateOptions): Probe[] {

@@ -13,7 +13,7 @@ import { importClaudeSidechains } from '../transcript/claude-sidechains.js';
 import { displayPath } from '../paths.js';
 import { createLogCombiner } from './combine-logs.js';
 import { CORPUS_LOGS } from '../metrics/corpus.js';
-import { emptyRunMemos, scaleTextMemos, textMemosHold } from '../memo.js';
+import { createMemoStore, currentMemoStore, textMemosHold, withMemoStore, type MemoStore } from '../memo.js';
 import type { PlannedUnit, ScenarioRef } from './plan.js';
 import { listTranscriptLogs, loadScenarioFile } from '../scenario/load.js';
 import { resolveScenario, scenarioSeed, transcriptSource } from '../scenario/resolve.js';
@@ -225,8 +225,14 @@ interface ReadyScenario {
  * `scenarioKey`). Every unit gets a fresh provider, observer and, in mocked mode, its own
  * simulator installed for the unit alone: the simulator answers from (seed, call key, request)
  * only, so a unit's result does not depend on which units ran before it in the same thread.
+ * Its units run in `memos`, the store of the run it serves (by default the one the caller runs
+ * in; outside a run, one of its own with the switch of `options.memo`).
  */
-export function createUnitExecutor(options: ExecutorOptions, known: ReadonlyMap<string, PreparedScenario> = new Map()): UnitExecutor {
+export function createUnitExecutor(
+  options: ExecutorOptions,
+  known: ReadonlyMap<string, PreparedScenario> = new Map(),
+  memos: MemoStore = currentMemoStore() ?? createMemoStore({ enabled: options.memo !== false }),
+): UnitExecutor {
   const ready = new Map<string, Promise<ReadyScenario>>();
   const cache = options.mode === 'live' && options.cacheDir !== undefined ? createResponseCache(options.cacheDir, { redact: redactValue }) : undefined;
   // Live retries wait for real (DESIGN.md §7's virtual clock stays for mocked runs only).
@@ -243,7 +249,7 @@ export function createUnitExecutor(options: ExecutorOptions, known: ReadonlyMap<
   };
   return {
     async run(unit) {
-      return runPlannedUnit(unit, await readyScenario(unit.scenario), options, cache, retrySleep);
+      return withMemoStore(memos, async () => runPlannedUnit(unit, await readyScenario(unit.scenario), options, memos, cache, retrySleep));
     },
   };
 }
@@ -262,6 +268,7 @@ async function runPlannedUnit(
   unit: PlannedUnit,
   ready: ReadyScenario,
   options: ExecutorOptions,
+  memos: MemoStore,
   cache: ResponseCache | undefined,
   retrySleep: RetrySleep | undefined,
 ): Promise<UnitResult> {
@@ -274,14 +281,14 @@ async function runPlannedUnit(
   // corpus larger than the text memos hold runs with smaller ones (memo.ts `scaleTextMemos`).
   const corpus = logs.length > CORPUS_LOGS;
   const outgrows = corpus && !textMemosHold(corpusChars(logs));
-  if (outgrows) scaleTextMemos(CORPUS_TEXT_SCALE);
+  if (outgrows) memos.scaleTextMemos(CORPUS_TEXT_SCALE);
   try {
     for (const [i, log] of logs.entries()) {
-      if (corpus && i > 0) emptyRunMemos();
+      if (corpus && i > 0) memos.emptyRun();
       combiner.add({ log, result: await runLog(unit, ready, log, options, cache, retrySleep, `${unit.spec.label}/${i}/`) });
     }
   } finally {
-    if (outgrows) scaleTextMemos(1);
+    if (outgrows) memos.scaleTextMemos(1);
   }
   return combiner.finish();
 }

@@ -25,7 +25,7 @@ import type { RetrySleep } from '../quota/types.js';
 import { fingerprintRun } from './journal.js';
 import { cacheRulesForModel, describeCacheRules } from '../cache/families.js';
 import type { PreparedScenario } from './prepared-scenario.js';
-import { openRunMemos } from '../memo.js';
+import { createMemoStore, withOwnMemos } from '../memo.js';
 
 /** A unit starting or ending, for progress displays. */
 export interface UnitProgressEvent {
@@ -147,15 +147,18 @@ export async function prepareScenarios(paths: string[], overrides: ScenarioOverr
  * come back in plan order, so the result is the same whatever the number of workers.
  */
 export async function runSuite(options: RunOptions): Promise<RunResult> {
+  // The memos of this thread (probe generation, units run here) are the run's own, whatever other
+  // run this thread serves: bound to everything the run does here, dropped when it ends.
+  return withOwnMemos(createMemoStore({ enabled: options.memo !== false }), () => startAndRun(options));
+}
+
+async function startAndRun(options: RunOptions): Promise<RunResult> {
   const mode = options.mode ?? 'mock';
   const overrides = options.overrides ?? {};
   const started = startUnitWorkers(options.workers ?? 1, executorOptionsOf(mode, options));
-  // The memos of this thread (probe generation, units run here) are the run's: dropped when it ends.
-  const closeMemos = openRunMemos({ enabled: options.memo !== false });
   try {
     return await runStarted(options, mode, overrides, started);
   } finally {
-    closeMemos();
     // Threads the run did not take over (it failed before, or needed fewer) end here.
     await stopUnitWorkers(started);
   }

@@ -5,7 +5,7 @@ import type { PreparedScenario } from './prepared-scenario.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
 import { completionOrder, unitQueue } from './unit-order.js';
 import { HarnessError } from '../errors.js';
-import { openRunMemos } from '../memo.js';
+import { createMemoStore, withMemoStore } from '../memo.js';
 import { createUnitExecutor, type ExecutorOptions, type ProbeGenerator, type UnitExecutor } from './execute-unit.js';
 import { createGenerationQueue, generateRequested, type GenerateRequest, type Generated } from './generation-queue.js';
 
@@ -298,11 +298,11 @@ function serveUnits(options: ExecutorOptions): void {
   const port = parentPort;
   if (port === null) return;
   // The thread lives for one run: its memos are the run's, dropped when the thread ends.
-  openRunMemos({ enabled: options.memo !== false });
+  const memos = createMemoStore({ enabled: options.memo !== false });
   const prepared = new Map<string, PreparedScenario>();
-  const executor = createUnitExecutor(options, prepared);
+  const executor = createUnitExecutor(options, prepared, memos);
   port.on('message', (message: ToWorker) => {
-    if (message.type === 'generate') return generateFor(port, message);
+    if (message.type === 'generate') return withMemoStore(memos, () => generateFor(port, message));
     const { unit } = message;
     if (message.prepared !== undefined) prepared.set(scenarioKey(unit.scenario), message.prepared);
     port.postMessage({ type: 'start', index: unit.index } satisfies FromWorker);

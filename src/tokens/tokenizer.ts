@@ -1,4 +1,4 @@
-import { type TextMemo, runTextMemo, runWeakMap, createListMemo, type ListMemo } from '../memo.js';
+import { type TextMemo, runOwned, runTextMemo, runWeakMap, createListMemo, type ListMemo } from '../memo.js';
 import { get_encoding, type Tiktoken } from 'tiktoken';
 import type { ContextMessage } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
@@ -160,8 +160,9 @@ export function createTokenizer(encoding: Encoding, calibration?: Calibration): 
   // Lists no step diff describes: a strategy counting its own lists (env.countMessages), the
   // simulator counting the request it answers, strategy and probe calls through the gateway. They
   // are mostly the lists counted before: counts of the run a list shares with an earlier one are
-  // reused. The step's own count is kept along its diff (context-count.ts).
-  const counts: Record<ProviderName, ListMemo<ContextMessage, number>> = { openai: createListMemo(), gemini: createListMemo() };
+  // reused. The step's own count is kept along its diff (context-count.ts). Owned by the run using
+  // this tokenizer (a tokenizer may serve two runs).
+  const counts = runOwned<Record<ProviderName, ListMemo<ContextMessage, number>>>(() => ({ openai: createListMemo(), gemini: createListMemo() }));
   return {
     encoding,
     ...(calibration !== undefined ? { calibration } : {}),
@@ -170,7 +171,7 @@ export function createTokenizer(encoding: Encoding, calibration?: Calibration): 
     countMessages(messages, format, instruction) {
       let n = Math.round(factor * requestOverhead(format));
       if (instruction !== undefined && instruction !== '') n += count(instruction) + Math.round(factor * requestOverhead(format));
-      const each = counts[format].values(messages, (message) => countMessage(message, format));
+      const each = counts()?.[format].values(messages, (message) => countMessage(message, format)) ?? messages.map((message) => countMessage(message, format));
       for (let i = 0; i < messages.length; i++) n += each[i] as number;
       return n;
     },

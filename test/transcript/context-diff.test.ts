@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { addedEnd, carryValues, diffContexts, diffFrom, removedEnd, wholeContext, type ContextDiff } from '../../src/transcript/context-diff.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
-import { withRunMemos } from '../../src/memo.js';
+import { createMemoStore, withOwnMemos, withRunMemos } from '../../src/memo.js';
 import { editedLists } from '../helpers/list-edits.js';
-import { closeTestMemos, openTestMemos } from '../helpers/test-memos.js';
 
 const m = (id: string): ContextMessage => ({ type: 'message', id, role: 'user', text: id });
 const [a, b, c, d, e] = ['a', 'b', 'c', 'd', 'e'].map(m) as [ContextMessage, ContextMessage, ContextMessage, ContextMessage, ContextMessage];
@@ -44,17 +43,11 @@ describe('diffContexts', () => {
       expect(shape(diffContexts(diff.after, list))).toEqual({ shared: 2, kept: 0, removed: [], added: ['c'] });
     }));
 
-  it('shares nothing when memos are off (--no-memo: every consumer computes the step from scratch)', async () => {
-    // A run opens its own memos, on or off: out of the ones test/setup.ts opens for this file.
-    closeTestMemos();
-    try {
-      await withRunMemos({ enabled: false }, async () => {
-        expect(shape(diffContexts([a, b, c], [a, b, c, d]))).toEqual({ shared: 0, kept: 0, removed: ['a', 'b', 'c'], added: ['a', 'b', 'c', 'd'] });
-      });
-    } finally {
-      openTestMemos();
-    }
-  });
+  it('shares nothing when memos are off (--no-memo: every consumer computes the step from scratch)', () =>
+    // A run with memos off has a store of its own, in place of the one test/setup.ts gives this file.
+    withOwnMemos(createMemoStore({ enabled: false }), async () => {
+      expect(shape(diffContexts([a, b, c], [a, b, c, d]))).toEqual({ shared: 0, kept: 0, removed: ['a', 'b', 'c'], added: ['a', 'b', 'c', 'd'] });
+    }));
 
   it('diffFrom takes the diff again from what a consumer holds when it is not the diff`s before', () =>
     withRunMemos({}, async () => {
