@@ -23,7 +23,8 @@ export const likeFitSchema = z.strictObject({
   hiddenTokens: quantiles,
   systemTokens: quantiles,
   task: z.strictObject({
-    steps: quantiles,
+    perLog: quantiles,
+    relative: quantiles,
     userTokens: quantiles,
     perStep: z.number().min(0),
     source: shares,

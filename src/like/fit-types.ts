@@ -40,8 +40,15 @@ export interface LikeFit {
   /** Tokens of the system prompt the log holds (0 when none). */
   readonly systemTokens: Quantiles;
   readonly task: {
-    /** Steps from one user request to the next (turns per task). */
-    readonly steps: Quantiles;
+    /**
+     * Steps from one user request to the next (turns per task), as two levels, since logs differ
+     * far more from each other than their requests do within one (a one-request log of a hundred
+     * steps beside one of a request every five): per log, the mean of its requests' steps
+     * (`perLog`); pooled, each request's steps over its log's mean (`relative`). A session draws
+     * one mean, then each request's steps as that mean times a relative draw.
+     */
+    readonly perLog: Quantiles;
+    readonly relative: Quantiles;
     /** Tokens of a user request. */
     readonly userTokens: Quantiles;
     /** Task events (what strategies that evict finished tasks read): tasks started per step, and where the log's tasks came from. */

@@ -14,6 +14,7 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
   const all = <T>(pick: (log: LogObservation) => readonly T[]): T[] => logs.flatMap(pick);
   const uses = all((l) => l.uses);
   const completing = logs.filter((l) => l.taskStretches.spans.length > 0);
+  const requesting = logs.filter((l) => l.stepsPerTask.length > 0);
   const useSteps = logs.reduce((sum, l) => sum + l.useSteps, 0);
   const steps = logs.reduce((sum, l) => sum + l.steps, 0);
   const assistantCount = logs.reduce((sum, l) => sum + l.steps, 0);
@@ -30,7 +31,8 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
     hiddenTokens: quantilesOf(all((l) => (l.hiddenTokens !== undefined ? [l.hiddenTokens] : []))),
     systemTokens: quantilesOf(logs.map((l) => l.systemTokens)),
     task: {
-      steps: quantilesOf(all((l) => l.stepsPerTask)),
+      perLog: quantilesOf(requesting.map((l) => meanOf(l.stepsPerTask))),
+      relative: quantilesOf(requesting.flatMap((l) => l.stepsPerTask.map((n) => n / meanOf(l.stepsPerTask)))),
       userTokens: quantilesOf(all((l) => l.userTokens)),
       perStep: steps === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.taskSources.length, 0) / steps),
       source: sharesOf(all((l) => l.taskSources)),
@@ -74,6 +76,10 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
       summaryTokens: quantilesOf(all((l) => l.summaryTokens)),
     },
   };
+}
+
+function meanOf(values: readonly number[]): number {
+  return values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
 /** Steps of a log as a share of its steps (0 for a log of none). */

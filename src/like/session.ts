@@ -85,6 +85,8 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
   const fromTurns = turnTasks && fit.task.spans.length > 0;
   const stretches = drawStretches(random, fit, steps, fromTurns);
   const tasks = { n: 0, open: false };
+  // The session's own pace of requests, as each log has its own (fit-types.ts, `task.perLog`).
+  const perRequest = drawFrom(random, fit.task.perLog, steps);
   let taskLeft = 0;
   for (let step = 0; step < steps; step++) {
     const stretch = stretches.get(step);
@@ -93,7 +95,7 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
     if (request) {
       skeleton.users.push({ index: drafts.length, visibleFrom: step });
       drafts.push({ role: 'user', text: renderProse(random, Math.max(1, Math.round(drawFrom(random, fit.task.userTokens, 50)))), step });
-      taskLeft = Math.max(1, Math.round(drawFrom(random, fit.task.steps, steps)));
+      taskLeft = Math.max(1, Math.round(perRequest * drawFrom(random, fit.task.relative, 1)));
     }
     if (turnTasks && request && !fromTurns && tasks.open) endTask(drafts, tasks, step);
     if (stretch === 'span' || (turnTasks && request && !tasks.open)) startTask(drafts, tasks, step);
