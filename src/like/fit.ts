@@ -1,7 +1,7 @@
 import type { LikeFit } from './fit-types.js';
 import { COPY_PLACES, SOURCE_ROLES, TOOL_SHAPES } from './fit-types.js';
 import type { LogObservation } from './observe.js';
-import { quantilesOf, round3, sharesOf } from './draw.js';
+import { quantilesOf, round3, sharesOf, twoLevelsOf } from './draw.js';
 
 /** The six most used tool names keep their own share; the rest are pooled as `other`. */
 const NAMED_TOOLS = 6;
@@ -14,7 +14,6 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
   const all = <T>(pick: (log: LogObservation) => readonly T[]): T[] => logs.flatMap(pick);
   const uses = all((l) => l.uses);
   const completing = logs.filter((l) => l.taskStretches.spans.length > 0);
-  const requesting = logs.filter((l) => l.stepsPerTask.length > 0);
   const useSteps = logs.reduce((sum, l) => sum + l.useSteps, 0);
   const steps = logs.reduce((sum, l) => sum + l.steps, 0);
   const assistantCount = logs.reduce((sum, l) => sum + l.steps, 0);
@@ -31,8 +30,7 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
     hiddenTokens: quantilesOf(all((l) => (l.hiddenTokens !== undefined ? [l.hiddenTokens] : []))),
     systemTokens: quantilesOf(logs.map((l) => l.systemTokens)),
     task: {
-      perLog: quantilesOf(requesting.map((l) => meanOf(l.stepsPerTask))),
-      relative: quantilesOf(requesting.flatMap((l) => l.stepsPerTask.map((n) => n / meanOf(l.stepsPerTask)))),
+      steps: twoLevelsOf(logs.map((l) => l.stepsPerTask)),
       userTokens: quantilesOf(all((l) => l.userTokens)),
       perStep: steps === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.taskSources.length, 0) / steps),
       source: sharesOf(all((l) => l.taskSources)),
@@ -53,6 +51,7 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
     toolOutput: {
       tokens: quantilesOf(all((l) => l.toolTokens)),
       shapes: sharesOf(all((l) => l.toolShapes).filter((s) => TOOL_SHAPES.includes(s))),
+      unloggedTokens: twoLevelsOf(logs.map((l) => l.unloggedTokens)),
     },
     needed: {
       usesPerStep: useSteps === 0 ? 0 : round3(uses.length / useSteps),
@@ -76,10 +75,6 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
       summaryTokens: quantilesOf(all((l) => l.summaryTokens)),
     },
   };
-}
-
-function meanOf(values: readonly number[]): number {
-  return values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
 /** Steps of a log as a share of its steps (0 for a log of none). */

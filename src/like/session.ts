@@ -3,7 +3,7 @@ import type { MessageEvent, TaskEventSource, ToolCall, Transcript, TranscriptEve
 import { createProject, type Project } from '../transcript/synthetic/vocab.js';
 import type { NeededKind } from '../probes/needed/types.js';
 import type { CopyPlace, LikeFit, Shares, SourceRole, ToolShape } from './fit-types.js';
-import { drawCount, drawFrom, pickShare } from './draw.js';
+import { drawCount, drawFrom, drawScale, pickShare } from './draw.js';
 import { renderProse, renderToolOutput, suffix } from './filler.js';
 import { drawFact, insertAt, useSentence } from './plant.js';
 import { tokensOf } from './observe.js';
@@ -31,6 +31,8 @@ interface Draft {
   callOf?: number;
   callNumber?: number;
   compaction?: string;
+  /** For an assistant message: what the agent sent with the results before it unlogged, written after its text (withUnlogged). */
+  unlogged?: string;
   /** A task event here: the task with this number starts or completes. */
   task?: { n: number; status: 'in_progress' | 'completed' };
 }
@@ -53,7 +55,10 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
   const random = createRandom(deriveSeed(options.seed, 'like:skeleton'));
   const project = createProject(random);
   const steps = options.steps ?? Math.max(1, Math.round(drawFrom(random, fit.steps, 40)));
-  const skeleton = drawSkeleton(random, project, fit, steps);
+  // Draws added to the fit since (a session's pace of requests, unlogged content) come from a stream
+  // of their own, so that sessions of a fit that has none stay as they were.
+  const aside = createRandom(deriveSeed(options.seed, 'like:aside'));
+  const skeleton = drawSkeleton({ main: random, aside, unlogged: drawScale(aside, fit.toolOutput.unloggedTokens, 0) }, project, fit, steps);
   plantNeeded(createRandom(deriveSeed(options.seed, 'like:needed')), fit, skeleton);
   const hidden = Math.max(0, Math.round(drawFrom(random, fit.hiddenTokens)));
   const events = toEvents(fit, skeleton.drafts, hidden);
@@ -74,7 +79,15 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
   };
 }
 
-function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: number): Skeleton {
+/** The generator's random streams (`aside` for the draws a fit of no unlogged content and user-turn tasks does not use), and the session's own level of unlogged content. */
+interface Streams {
+  readonly main: Random;
+  readonly aside: Random;
+  readonly unlogged: (random: Random) => number;
+}
+
+function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, steps: number): Skeleton {
+  const { main: random, aside } = streams;
   const drafts: Draft[] = [];
   const skeleton: Skeleton = { drafts, assistants: [], results: [], users: [] };
   const system = Math.round(drawFrom(random, fit.systemTokens));
@@ -86,7 +99,7 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
   const stretches = drawStretches(random, fit, steps, fromTurns);
   const tasks = { n: 0, open: false };
   // The session's own pace of requests, as each log has its own (fit-types.ts, `task.perLog`).
-  const perRequest = drawFrom(random, fit.task.perLog, steps);
+  const requestSteps = drawScale(aside, fit.task.steps, steps);
   let taskLeft = 0;
   for (let step = 0; step < steps; step++) {
     const stretch = stretches.get(step);
@@ -94,13 +107,14 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
     const request = fromTurns ? step === 0 || stretch === 'span' || stretch === 'tail' : taskLeft <= 0;
     if (request) {
       skeleton.users.push({ index: drafts.length, visibleFrom: step });
-      drafts.push({ role: 'user', text: renderProse(random, Math.max(1, Math.round(drawFrom(random, fit.task.userTokens, 50)))), step });
-      taskLeft = Math.max(1, Math.round(perRequest * drawFrom(random, fit.task.relative, 1)));
+      const text = renderProse(random, Math.max(1, Math.round(drawFrom(random, fit.task.userTokens, 50))));
+      drafts.push({ role: 'user', text: withUnlogged(streams, text), step });
+      taskLeft = Math.max(1, Math.round(requestSteps(random)));
     }
     if (turnTasks && request && !fromTurns && tasks.open) endTask(drafts, tasks, step);
     if (stretch === 'span' || (turnTasks && request && !tasks.open)) startTask(drafts, tasks, step);
     taskLeft--;
-    drawStep(random, project, fit, skeleton, step);
+    drawStep(streams, project, fit, skeleton, step);
     if (random.chance(fit.compaction.perStep)) {
       drafts.push({
         role: 'system',
@@ -149,7 +163,7 @@ function startTask(drafts: Draft[], tasks: { n: number; open: boolean }, step: n
 }
 
 /** One assistant message, its calls, and their results. */
-function drawStep(random: Random, project: Project, fit: LikeFit, skeleton: Skeleton, step: number): void {
+function drawStep({ main: random, aside, unlogged: unloggedOf }: Streams, project: Project, fit: LikeFit, skeleton: Skeleton, step: number): void {
   const { drafts } = skeleton;
   const calls = Number(pickShare(random, fit.assistant.calls, '1').replace('+', ''));
   const assistant: Draft = { role: 'assistant', text: renderProse(random, Math.round(drawFrom(random, fit.assistant.textTokens))), step };
@@ -161,6 +175,7 @@ function drawStep(random: Random, project: Project, fit: LikeFit, skeleton: Skel
   drafts.push(assistant);
   const results: number[] = [];
   const callIndex = drafts.length - 1;
+  let unlogged = 0;
   for (let c = 0; c < calls; c++) {
     const name = pickShare(random, fit.assistant.tools, 'bash');
     // A file no other step reads: the command is a specific of its own, never a use of another's.
@@ -176,8 +191,24 @@ function drawStep(random: Random, project: Project, fit: LikeFit, skeleton: Skel
     results.push(drafts.length);
     const text = renderToolOutput(random, project, shape, Math.round(drawFrom(random, fit.toolOutput.tokens)));
     drafts.push({ role: 'tool', text, step: step + 1, callOf: callIndex, callNumber: c });
+    unlogged += Math.round(unloggedOf(aside));
   }
+  // What the agent sent with the results unlogged rides with the message that answers them (withUnlogged).
+  if (unlogged > 0) assistant.unlogged = renderProse(aside, unlogged);
   skeleton.results.push(results);
+}
+
+/**
+ * A request with what the agent sent beyond it unlogged, of the drawn size, written out after it
+ * (fit-types.ts, `toolOutput.unloggedTokens`): plain words, as a reminder holds no specific a later
+ * step uses. A replay charges such content with its message (replay/unlogged.ts) and keeps it when
+ * a strategy cuts the message's text; what came with tool results is written after the text of the
+ * agent's message that answers them (`Draft.unlogged`), sent from the same call on and leaving with
+ * the same group or task, where no strategy that cuts tool output cuts it.
+ */
+function withUnlogged({ aside, unlogged }: Streams, text: string): string {
+  const tokens = Math.round(unlogged(aside));
+  return tokens > 0 ? `${text}\n\n${renderProse(aside, tokens)}` : text;
 }
 
 /**
@@ -341,7 +372,7 @@ function toEvents(fit: LikeFit, drafts: readonly Draft[], hidden: number): Trans
       );
       const written = (draft.contents ?? []).filter((c) => c !== '').map((c) => `\ncat <<'EOF' > out.txt\n${c}\nEOF`);
       const block = asText && draft.commands !== undefined ? `\n\n\`\`\`bash\n${draft.commands.join(' && ')}${written.join('')}\n\`\`\`` : '';
-      const text = `${draft.text}${block}`;
+      const text = `${draft.text}${block}${draft.unlogged === undefined ? '' : `\n\n${draft.unlogged}`}`;
       const output = tokensOf(text) + tokensOf(draft.thinking ?? '') + (toolCalls.length === 0 ? 0 : tokensOf(JSON.stringify(toolCalls)));
       events.push(
         message(id, draft, text, fit, {
