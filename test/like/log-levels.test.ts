@@ -51,5 +51,8 @@ describe('sizes that logs differ in, as two levels', () => {
     const mean = sessions.reduce((sum, s) => sum + textTokens(s), 0) / sessions.length;
     expect(mean).toBeGreaterThan(0.8 * 290_000);
     expect(mean).toBeLessThan(1.25 * 290_000);
+    // Not in the tool results (168k logged), which strategies that cut tool output cut: the replay keeps the charge.
+    const toolTokens = (t: Transcript): number => messagesOf(t).reduce((sum, m) => sum + (m.role === 'tool' ? countTokens('o200k_base', m.text) : 0), 0);
+    expect(sessions.reduce((sum, s) => sum + toolTokens(s), 0) / sessions.length).toBeLessThan(1.4 * 168_000);
   });
 });
