@@ -1,5 +1,5 @@
 import type { Random } from '../random.js';
-import type { Quantiles, Shares } from './fit-types.js';
+import type { Quantiles, Shares, TwoLevels } from './fit-types.js';
 
 /**
  * Quantile levels of every distribution in a fit: 0, 5, …, 95 %, then 99 % and the maximum, so
@@ -20,6 +20,25 @@ export function quantilesOf(values: readonly number[]): Quantiles {
     const high = sorted[Math.ceil(at)] as number;
     return round3(low + (high - low) * (at - Math.floor(at)));
   });
+}
+
+/**
+ * Values of several logs as two levels (fit-types.ts `TwoLevels`): the quantiles of each log's mean
+ * and of each value over its log's mean, over the logs with values; a log whose mean is 0 has a
+ * mean, no relative values.
+ */
+export function twoLevelsOf(perLog: readonly (readonly number[])[]): TwoLevels {
+  const logs = perLog.filter((values) => values.length > 0).map((values) => ({ values, mean: values.reduce((sum, v) => sum + v, 0) / values.length }));
+  return {
+    perLog: quantilesOf(logs.map((l) => l.mean)),
+    relative: quantilesOf(logs.filter((l) => l.mean > 0).flatMap((l) => l.values.map((v) => v / l.mean))),
+  };
+}
+
+/** A session's draws from two levels: one mean, drawn once; each value that mean times a relative draw. */
+export function drawScale(random: Random, levels: TwoLevels, fallback: number): (random: Random) => number {
+  const mean = drawFrom(random, levels.perLog, fallback);
+  return (each) => (mean === 0 ? 0 : mean * drawFrom(each, levels.relative, 1));
 }
 
 /** Each name's fraction of `names`, largest first, rounded to 3 digits. */

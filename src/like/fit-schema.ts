@@ -10,6 +10,7 @@ const quantiles = z.array(z.number().finite()).refine((q) => q.length === 0 || q
   message: `a distribution has ${LEVELS.length} quantiles (0, 5, …, 95, 99 and 100 %) or none`,
 });
 const share = z.number().min(0).max(1);
+const twoLevels = z.strictObject({ perLog: quantiles, relative: quantiles });
 const shares = z.record(z.string(), share);
 
 export const likeFitSchema = z.strictObject({
@@ -23,7 +24,7 @@ export const likeFitSchema = z.strictObject({
   hiddenTokens: quantiles,
   systemTokens: quantiles,
   task: z.strictObject({
-    steps: quantiles,
+    steps: twoLevels,
     userTokens: quantiles,
     perStep: z.number().min(0),
     source: shares,
@@ -41,7 +42,7 @@ export const likeFitSchema = z.strictObject({
     calls: shares,
     tools: shares,
   }),
-  toolOutput: z.strictObject({ tokens: quantiles, shapes: shares }),
+  toolOutput: z.strictObject({ tokens: quantiles, shapes: shares, unloggedTokens: twoLevels }),
   needed: z.strictObject({
     usesPerStep: z.number().min(0),
     distance: quantiles,

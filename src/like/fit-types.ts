@@ -8,6 +8,17 @@ import type { Dialect } from '../transcript/types.js';
  */
 export type Quantiles = readonly number[];
 
+/**
+ * A size that logs differ in far more than their messages do within one (turns per task, unlogged
+ * content), as two levels: per log, the mean of its values (`perLog`, over the logs that have any);
+ * pooled, each value over its log's mean (`relative`). A session draws one mean, then each value as
+ * that mean times a relative draw (draw.ts `drawScale`).
+ */
+export interface TwoLevels {
+  readonly perLog: Quantiles;
+  readonly relative: Quantiles;
+}
+
 /** Fractions of a whole, by name; they add up to 1 (or the object is empty). */
 export type Shares = Readonly<Record<string, number>>;
 
@@ -40,8 +51,8 @@ export interface LikeFit {
   /** Tokens of the system prompt the log holds (0 when none). */
   readonly systemTokens: Quantiles;
   readonly task: {
-    /** Steps from one user request to the next (turns per task). */
-    readonly steps: Quantiles;
+    /** Steps from one user request to the next (turns per task): a one-request log of a hundred steps beside one of a request every five. */
+    readonly steps: TwoLevels;
     /** Tokens of a user request. */
     readonly userTokens: Quantiles;
     /** Task events (what strategies that evict finished tasks read): tasks started per step, and where the log's tasks came from. */
@@ -77,6 +88,13 @@ export interface LikeFit {
     readonly tokens: Quantiles;
     /** Shares of tool results by shape (code, test, listing, text). */
     readonly shapes: Shares;
+    /**
+     * Tokens the agent sent with a tool result or a request beyond its logged text, found from the
+     * recorded usage as the replay charges them (replay/unlogged.ts: Claude Code's reminders, a
+     * changed file's new text); 0 for a message that carried none, all 0 for a log without usage.
+     * Some agents' logs carry it with every call, others none.
+     */
+    readonly unloggedTokens: TwoLevels;
   };
   /** What later steps used, and how far back (src/probes/needed/, default minimum distance). */
   readonly needed: {

@@ -1,7 +1,7 @@
 import type { LikeFit } from './fit-types.js';
 import { COPY_PLACES, SOURCE_ROLES, TOOL_SHAPES } from './fit-types.js';
 import type { LogObservation } from './observe.js';
-import { quantilesOf, round3, sharesOf } from './draw.js';
+import { quantilesOf, round3, sharesOf, twoLevelsOf } from './draw.js';
 
 /** The six most used tool names keep their own share; the rest are pooled as `other`. */
 const NAMED_TOOLS = 6;
@@ -30,7 +30,7 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
     hiddenTokens: quantilesOf(all((l) => (l.hiddenTokens !== undefined ? [l.hiddenTokens] : []))),
     systemTokens: quantilesOf(logs.map((l) => l.systemTokens)),
     task: {
-      steps: quantilesOf(all((l) => l.stepsPerTask)),
+      steps: twoLevelsOf(logs.map((l) => l.stepsPerTask)),
       userTokens: quantilesOf(all((l) => l.userTokens)),
       perStep: steps === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.taskSources.length, 0) / steps),
       source: sharesOf(all((l) => l.taskSources)),
@@ -51,6 +51,7 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
     toolOutput: {
       tokens: quantilesOf(all((l) => l.toolTokens)),
       shapes: sharesOf(all((l) => l.toolShapes).filter((s) => TOOL_SHAPES.includes(s))),
+      unloggedTokens: twoLevelsOf(logs.map((l) => l.unloggedTokens)),
     },
     needed: {
       usesPerStep: useSteps === 0 ? 0 : round3(uses.length / useSteps),

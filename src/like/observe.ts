@@ -5,6 +5,7 @@ import type { NeededKind } from '../probes/needed/types.js';
 import { median } from '../stats.js';
 import { countTokens } from '../tokens/tokenizer.js';
 import type { CopyPlace, SourceRole, ToolShape } from './fit-types.js';
+import { unloggedTokensOf } from './unlogged.js';
 
 /** One needed use as the fit reads it. */
 interface ObservedUse {
@@ -54,6 +55,8 @@ export interface LogObservation {
   readonly asText: number;
   readonly toolTokens: readonly number[];
   readonly toolShapes: readonly ToolShape[];
+  /** Per tool result and request, what the agent sent with it beyond its logged text (unlogged.ts). */
+  readonly unloggedTokens: readonly number[];
   readonly uses: readonly ObservedUse[];
   /** Steps at which a use can occur (from the minimum distance on). */
   readonly useSteps: number;
@@ -96,6 +99,7 @@ export function observeLog(transcript: Transcript): LogObservation {
     asText: assistants.filter((m) => m.sentAsText === true).length,
     toolTokens: tools.map((m) => tokensOf(m.text)),
     toolShapes: tools.map((m) => shapeOf(m.text)),
+    unloggedTokens: unloggedTokensOf(transcript),
     uses: observeUses(transcript, messages),
     useSteps: Math.max(0, assistants.length - MIN_DISTANCE),
     compactions: compactions.length,

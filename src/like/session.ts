@@ -1,39 +1,17 @@
 import { createRandom, deriveSeed, hashString, type Random } from '../random.js';
-import type { MessageEvent, TaskEventSource, ToolCall, Transcript, TranscriptEvent } from '../transcript/types.js';
+import type { Transcript } from '../transcript/types.js';
 import { createProject, type Project } from '../transcript/synthetic/vocab.js';
 import type { NeededKind } from '../probes/needed/types.js';
 import type { CopyPlace, LikeFit, Shares, SourceRole, ToolShape } from './fit-types.js';
-import { drawCount, drawFrom, pickShare } from './draw.js';
+import { drawCount, drawFrom, drawScale, pickShare } from './draw.js';
 import { renderProse, renderToolOutput, suffix } from './filler.js';
 import { drawFact, insertAt, useSentence } from './plant.js';
-import { tokensOf } from './observe.js';
+import { toEvents, type Draft } from './events.js';
 
 /** A step of a needed fact's use is at least this many steps after its source (src/probes/needed/extract.ts). */
 const MIN_DISTANCE = 10;
-const SHELL = /bash|shell|terminal|command|exec/i;
 /** Tokens of a drawn call's own command (`sed -n 1,200p <file>`), which its drawn size includes. */
 const COMMAND_TOKENS = 20;
-
-/** A message while the session is written: its text can still take planted lines. */
-interface Draft {
-  role: MessageEvent['role'];
-  text: string;
-  thinking?: string;
-  /** For an assistant message: one command per tool call (the first takes planted facts). */
-  commands?: string[];
-  /** For an assistant message: per call, the content it writes ('' for none). */
-  contents?: string[];
-  reasoningTokens?: number;
-  toolNames?: string[];
-  /** For an assistant message: its step; for others, the step from which the context holds it. */
-  step: number;
-  /** For a tool result: the index of its call's message in `drafts`, and which of its calls. */
-  callOf?: number;
-  callNumber?: number;
-  compaction?: string;
-  /** A task event here: the task with this number starts or completes. */
-  task?: { n: number; status: 'in_progress' | 'completed' };
-}
 
 interface Skeleton {
   drafts: Draft[];
@@ -53,7 +31,10 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
   const random = createRandom(deriveSeed(options.seed, 'like:skeleton'));
   const project = createProject(random);
   const steps = options.steps ?? Math.max(1, Math.round(drawFrom(random, fit.steps, 40)));
-  const skeleton = drawSkeleton(random, project, fit, steps);
+  // Draws added to the fit since (a session's pace of requests, unlogged content) come from a stream
+  // of their own, so that sessions of a fit that has none stay as they were.
+  const aside = createRandom(deriveSeed(options.seed, 'like:aside'));
+  const skeleton = drawSkeleton({ main: random, aside, unlogged: drawScale(aside, fit.toolOutput.unloggedTokens, 0) }, project, fit, steps);
   plantNeeded(createRandom(deriveSeed(options.seed, 'like:needed')), fit, skeleton);
   const hidden = Math.max(0, Math.round(drawFrom(random, fit.hiddenTokens)));
   const events = toEvents(fit, skeleton.drafts, hidden);
@@ -74,7 +55,15 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
   };
 }
 
-function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: number): Skeleton {
+/** The generator's random streams (`aside` for the draws a fit of no unlogged content and user-turn tasks does not use), and the session's own level of unlogged content. */
+interface Streams {
+  readonly main: Random;
+  readonly aside: Random;
+  readonly unlogged: (random: Random) => number;
+}
+
+function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, steps: number): Skeleton {
+  const { main: random, aside } = streams;
   const drafts: Draft[] = [];
   const skeleton: Skeleton = { drafts, assistants: [], results: [], users: [] };
   const system = Math.round(drawFrom(random, fit.systemTokens));
@@ -85,6 +74,8 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
   const fromTurns = turnTasks && fit.task.spans.length > 0;
   const stretches = drawStretches(random, fit, steps, fromTurns);
   const tasks = { n: 0, open: false };
+  // The session's own pace of requests, as each log has its own (fit-types.ts, `task.perLog`).
+  const requestSteps = drawScale(aside, fit.task.steps, steps);
   let taskLeft = 0;
   for (let step = 0; step < steps; step++) {
     const stretch = stretches.get(step);
@@ -92,13 +83,14 @@ function drawSkeleton(random: Random, project: Project, fit: LikeFit, steps: num
     const request = fromTurns ? step === 0 || stretch === 'span' || stretch === 'tail' : taskLeft <= 0;
     if (request) {
       skeleton.users.push({ index: drafts.length, visibleFrom: step });
-      drafts.push({ role: 'user', text: renderProse(random, Math.max(1, Math.round(drawFrom(random, fit.task.userTokens, 50)))), step });
-      taskLeft = Math.max(1, Math.round(drawFrom(random, fit.task.steps, steps)));
+      const text = renderProse(random, Math.max(1, Math.round(drawFrom(random, fit.task.userTokens, 50))));
+      drafts.push({ role: 'user', text: withUnlogged(streams, text), step });
+      taskLeft = Math.max(1, Math.round(requestSteps(random)));
     }
     if (turnTasks && request && !fromTurns && tasks.open) endTask(drafts, tasks, step);
     if (stretch === 'span' || (turnTasks && request && !tasks.open)) startTask(drafts, tasks, step);
     taskLeft--;
-    drawStep(random, project, fit, skeleton, step);
+    drawStep(streams, project, fit, skeleton, step);
     if (random.chance(fit.compaction.perStep)) {
       drafts.push({
         role: 'system',
@@ -147,7 +139,7 @@ function startTask(drafts: Draft[], tasks: { n: number; open: boolean }, step: n
 }
 
 /** One assistant message, its calls, and their results. */
-function drawStep(random: Random, project: Project, fit: LikeFit, skeleton: Skeleton, step: number): void {
+function drawStep({ main: random, aside, unlogged: unloggedOf }: Streams, project: Project, fit: LikeFit, skeleton: Skeleton, step: number): void {
   const { drafts } = skeleton;
   const calls = Number(pickShare(random, fit.assistant.calls, '1').replace('+', ''));
   const assistant: Draft = { role: 'assistant', text: renderProse(random, Math.round(drawFrom(random, fit.assistant.textTokens))), step };
@@ -159,6 +151,7 @@ function drawStep(random: Random, project: Project, fit: LikeFit, skeleton: Skel
   drafts.push(assistant);
   const results: number[] = [];
   const callIndex = drafts.length - 1;
+  let unlogged = 0;
   for (let c = 0; c < calls; c++) {
     const name = pickShare(random, fit.assistant.tools, 'bash');
     // A file no other step reads: the command is a specific of its own, never a use of another's.
@@ -174,8 +167,24 @@ function drawStep(random: Random, project: Project, fit: LikeFit, skeleton: Skel
     results.push(drafts.length);
     const text = renderToolOutput(random, project, shape, Math.round(drawFrom(random, fit.toolOutput.tokens)));
     drafts.push({ role: 'tool', text, step: step + 1, callOf: callIndex, callNumber: c });
+    unlogged += Math.round(unloggedOf(aside));
   }
+  // What the agent sent with the results unlogged rides with the message that answers them (withUnlogged).
+  if (unlogged > 0) assistant.unlogged = renderProse(aside, unlogged);
   skeleton.results.push(results);
+}
+
+/**
+ * A request with what the agent sent beyond it unlogged, of the drawn size, written out after it
+ * (fit-types.ts, `toolOutput.unloggedTokens`): plain words, as a reminder holds no specific a later
+ * step uses. A replay charges such content with its message (replay/unlogged.ts) and keeps it when
+ * a strategy cuts the message's text; what came with tool results is written after the text of the
+ * agent's message that answers them (`Draft.unlogged`), sent from the same call on and leaving with
+ * the same group or task, where no strategy that cuts tool output cuts it.
+ */
+function withUnlogged({ aside, unlogged }: Streams, text: string): string {
+  const tokens = Math.round(unlogged(aside));
+  return tokens > 0 ? `${text}\n\n${renderProse(aside, tokens)}` : text;
 }
 
 /**
@@ -299,76 +308,4 @@ function placeUse(random: Random, draft: Draft, fact: string): void {
     return;
   }
   draft.text = draft.text === '' ? useSentence(random, fact) : `${draft.text}\n${useSentence(random, fact)}`;
-}
-
-/** The drafts as canonical events, with recorded usage (hidden tokens + logged tokens, reset by a compaction). */
-function toEvents(fit: LikeFit, drafts: readonly Draft[], hidden: number): TranscriptEvent[] {
-  const asText = fit.toolsAsText > 0.5;
-  const events: TranscriptEvent[] = [];
-  let tokens = 0;
-  let calls = 0;
-  const callIds = new Map<number, string[]>();
-  drafts.forEach((draft, index) => {
-    const id = `m${String(index + 1).padStart(5, '0')}`;
-    if (draft.task !== undefined) {
-      const source = Object.keys(fit.task.source)[0] as TaskEventSource | undefined;
-      const last = [...events].reverse().find((e) => e.type === 'message' && e.role === 'assistant');
-      const summary = draft.task.status === 'completed' && last?.type === 'message' && last.text !== '' ? { resultSummary: last.text.slice(0, 200) } : {};
-      events.push({
-        type: 'task',
-        id: `task-${draft.task.n}`,
-        status: draft.task.status,
-        title: `task ${draft.task.n}`,
-        ...summary,
-        ...(source !== undefined ? { source } : {}),
-      });
-      return;
-    }
-    if (draft.compaction !== undefined) {
-      events.push({ type: 'compaction', id: `compaction-${id}`, summary: draft.compaction, tokensBefore: hidden + tokens });
-      tokens = tokensOf(draft.compaction);
-      return;
-    }
-    if (draft.role === 'assistant') {
-      const toolCalls = (draft.commands ?? []).map((command, c) =>
-        toolCallOf(`call-${++calls}`, draft.toolNames?.[c] ?? 'bash', command, draft.contents?.[c] ?? '', asText),
-      );
-      callIds.set(
-        index,
-        toolCalls.map((call) => call.id),
-      );
-      const written = (draft.contents ?? []).filter((c) => c !== '').map((c) => `\ncat <<'EOF' > out.txt\n${c}\nEOF`);
-      const block = asText && draft.commands !== undefined ? `\n\n\`\`\`bash\n${draft.commands.join(' && ')}${written.join('')}\n\`\`\`` : '';
-      const text = `${draft.text}${block}`;
-      const output = tokensOf(text) + tokensOf(draft.thinking ?? '') + (toolCalls.length === 0 ? 0 : tokensOf(JSON.stringify(toolCalls)));
-      events.push(
-        message(id, draft, text, fit, {
-          ...(toolCalls.length > 0 ? { toolCalls } : {}),
-          ...(draft.thinking !== undefined && draft.thinking !== '' ? { thinking: draft.thinking } : {}),
-          ...(draft.reasoningTokens !== undefined ? { reasoningTokens: draft.reasoningTokens } : {}),
-          usage: { input: hidden + tokens, output },
-        }),
-      );
-      tokens += output;
-      return;
-    }
-    const callId = draft.callOf !== undefined ? callIds.get(draft.callOf)?.[draft.callNumber ?? 0] : undefined;
-    if (draft.role === 'tool' && callId === undefined) return;
-    const toolName = drafts[draft.callOf ?? -1]?.toolNames?.[draft.callNumber ?? 0] ?? 'bash';
-    events.push(message(id, draft, draft.text, fit, callId !== undefined ? { toolCallId: callId, toolName } : {}));
-    tokens += tokensOf(draft.text);
-  });
-  return events;
-}
-
-/** A shell tool (or any tool of an agent that calls tools in plain text) takes the command; another tool a path. */
-function toolCallOf(id: string, name: string, command: string, content: string, asText: boolean): ToolCall {
-  const written = content === '' ? {} : { content };
-  if (SHELL.test(name) || asText) return { id, name, args: { command, ...written } };
-  return { id, name, args: { path: command.split(' ').at(-1) ?? '', query: command, ...written } };
-}
-
-function message(id: string, draft: Draft, text: string, fit: LikeFit, extra: Partial<MessageEvent>): MessageEvent {
-  const sentAsText = fit.toolsAsText > 0.5 && (draft.role === 'assistant' || draft.role === 'tool');
-  return { type: 'message', id, role: draft.role, text, ...extra, dialect: fit.dialect, ...(sentAsText ? { sentAsText: true } : {}) };
 }

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { fitLogFiles, generateLikeSessions } from '../../src/like/index.js';
+import { twoLevelsOf } from '../../src/like/draw.js';
+import { countTokens } from '../../src/tokens/tokenizer.js';
+import type { Transcript } from '../../src/transcript/types.js';
+
+/** A Claude Code log of one long request (112 steps, then 7) and one of a request every eight steps, with 110k tokens sent unlogged. */
+const ONE_REQUEST = 'fixtures/real/claude-code-long/vsla-5f8cbb78.jsonl';
+const CHATTY = 'fixtures/real/claude-code-compactions/swordintel-0c45b0a6.jsonl';
+const MINI = 'fixtures/real/mini-swe-agent/django__django-11163.traj.json';
+
+const messagesOf = (t: Transcript) => t.events.flatMap((e) => (e.type === 'message' ? [e] : []));
+const textTokens = (t: Transcript): number => messagesOf(t).reduce((sum, m) => sum + countTokens('o200k_base', m.text), 0);
+
+/** The quartiles of a list (nearest rank). */
+function quartiles(values: readonly number[]): [number, number] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.round(q * (sorted.length - 1))] as number;
+  return [at(0.25), at(0.75)];
+}
+
+describe('sizes that logs differ in, as two levels', () => {
+  it('keep each log mean apart from the spread within logs', () => {
+    const levels = twoLevelsOf([[2, 4, 6], [], [0, 0], [30, 10]]);
+    expect(levels.perLog[0]).toBe(0);
+    expect(levels.perLog.at(-1)).toBe(20);
+    // Relative to each log's own mean (4, 20); the log of mean 0 has none.
+    expect(levels.relative[0]).toBe(0.5);
+    expect(levels.relative.at(-1)).toBe(1.5);
+  });
+
+  it('give each session a pace of requests of its own, as each log has', async () => {
+    const fit = await fitLogFiles([ONE_REQUEST, CHATTY]);
+    expect(fit.task.steps.perLog[0]).toBeLessThan(10);
+    expect(fit.task.steps.perLog.at(-1)).toBeGreaterThan(50);
+    const sessions = generateLikeSessions(fit, { count: 30, seed: 1, steps: 120 });
+    const pace = sessions.map((s) => 120 / messagesOf(s).filter((m) => m.role === 'user').length);
+    // Drawn from the pooled requests, nearly every session had a request every 8–10 steps.
+    const [low, high] = quartiles(pace);
+    expect(high / low).toBeGreaterThan(1.6);
+    expect(pace.filter((p) => p >= 30).length).toBeGreaterThan(9);
+  });
+
+  it('write out what the agent sent unlogged, as much as the replay charges the log', async () => {
+    const fit = await fitLogFiles([CHATTY]);
+    expect(fit.toolOutput.unloggedTokens.perLog[0]).toBeGreaterThan(100);
+    const real = await fitLogFiles([MINI]);
+    expect(real.toolOutput.unloggedTokens.perLog.every((v) => v === 0)).toBe(true);
+    // swordintel-0c45b0a6: 180k tokens of logged text and 110k unlogged (replay/unlogged.ts) over 395 steps.
+    const sessions = generateLikeSessions(fit, { count: 4, seed: 1, steps: 395 });
+    const mean = sessions.reduce((sum, s) => sum + textTokens(s), 0) / sessions.length;
+    expect(mean).toBeGreaterThan(0.8 * 290_000);
+    expect(mean).toBeLessThan(1.25 * 290_000);
+    // Not in the tool results (168k logged), which strategies that cut tool output cut: the replay keeps the charge.
+    const toolTokens = (t: Transcript): number => messagesOf(t).reduce((sum, m) => sum + (m.role === 'tool' ? countTokens('o200k_base', m.text) : 0), 0);
+    expect(sessions.reduce((sum, s) => sum + toolTokens(s), 0) / sessions.length).toBeLessThan(1.4 * 168_000);
+  });
+});
