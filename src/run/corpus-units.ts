@@ -52,11 +52,13 @@ export function corpusUnits(units: readonly PlannedUnit[], prepared: ReadonlyMap
     list.push(unit);
     byKey.set(key, list);
   }
-  return [...byKey].map(([key, list]) => createCorpusUnits(key, list, () => {
-    const scenario = prepared?.get(key) as PreparedScenario;
-    if (release) (prepared as Map<string, PreparedScenario>).delete(key);
-    return scenario;
-  }));
+  return [...byKey].map(([key, list]) =>
+    createCorpusUnits(key, list, () => {
+      const scenario = prepared?.get(key) as PreparedScenario;
+      if (release) (prepared as Map<string, PreparedScenario>).delete(key);
+      return scenario;
+    }),
+  );
 }
 
 function createCorpusUnits(key: string, units: readonly PlannedUnit[], takeScenario: () => PreparedScenario): CorpusUnits {

@@ -357,7 +357,11 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
  * The next log of a corpus whose probes are made, with the corpus's scenario (without its logs) as
  * a thread that has none is sent it; the corpus's units start with its first log.
  */
-function nextLogTask(corpora: readonly CorpusUnits[], ready: ReadonlySet<string>, options: PoolOptions): (LogTask & { scenario: PreparedScenario }) | undefined {
+function nextLogTask(
+  corpora: readonly CorpusUnits[],
+  ready: ReadonlySet<string>,
+  options: PoolOptions,
+): (LogTask & { scenario: PreparedScenario }) | undefined {
   for (const corpus of corpora) {
     if (!ready.has(corpus.key)) continue;
     const task = corpus.take();
