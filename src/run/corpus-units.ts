@@ -105,3 +105,8 @@ function createCorpusUnits(key: string, units: readonly PlannedUnit[], takeScena
     },
   };
 }
+
+/** Each corpus by the plan index of each of its units. */
+export function byUnit(corpora: readonly CorpusUnits[]): Map<number, CorpusUnits> {
+  return new Map(corpora.flatMap((corpus) => corpus.units.map((unit) => [unit.index, corpus] as const)));
+}
