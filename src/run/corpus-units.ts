@@ -1,8 +1,10 @@
 import { dirname } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { deflateSync, inflateSync } from 'node:zlib';
 import type { UnitResult } from '../metrics/types.js';
 import { CORPUS_LOGS } from '../metrics/corpus.js';
 import type { PreparedLog, PreparedScenario } from './prepared-scenario.js';
-import { createLogCombiner } from './combine-logs.js';
+import { createLogCombiner, type CombinedLog } from './combine-logs.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
 
 /** One log of a corpus to replay through every unit of the corpus in a run: the work a thread takes. */
@@ -13,12 +15,15 @@ export interface LogTask {
   log: PreparedLog;
 }
 
+/** What each unit made of one log, one packed result per unit (`packLogResults`). */
+export type PackedLog = readonly Uint8Array[];
+
 /**
  * The units of one corpus run log-major: a thread takes one log and replays every unit's strategy
- * on it (`UnitExecutor.runLog`), and the units are combined here from the logs' results in log
- * order, with the same combiner a unit run log after log uses, so the results are the same
- * (`createLogCombiner`, run/combine-logs.ts). Logs are handed out in index order, so a log that
- * comes back before one handed out earlier waits for at most as many logs as are in flight.
+ * on it (`UnitExecutor.runLog`), hands back each unit's result packed (`packLogResults`), and once
+ * every log is in, each unit is combined from its logs' results in log order, with the combiner a
+ * unit run log after log uses, so the results are the same (`createLogCombiner`,
+ * run/combine-logs.ts). Logs come back in any order; they are combined in theirs.
  */
 export interface CorpusUnits {
   key: string;
@@ -30,18 +35,34 @@ export interface CorpusUnits {
   readonly started: boolean;
   /** The corpus's scenario without its logs, as a thread needs it beside each log (once a log is taken). */
   scenario(): PreparedScenario;
+  /** Keeps what the units made of log `index`; true once every log is in. */
+  add(index: number, packed: PackedLog): boolean;
   /**
-   * The results of log `index`, one per unit in `units`' order. Once every log is in, the units'
-   * combined results in plan order; undefined until then.
+   * Once every log is in: each unit and its result combined over every log, one unit at a time in
+   * plan order (a unit's records are made as it is reached, so no two units are whole at once).
    */
-  add(index: number, results: readonly UnitResult[]): UnitResult[] | undefined;
+  combined(): Generator<[PlannedUnit, UnitResult]>;
+}
+
+/**
+ * Each unit's result packed apart (a structured clone, deflated): what a corpus's units made of a
+ * log is held so until every log is in, at a tenth of its weight as objects (the records of 100
+ * logs × 21 strategies held about 700 MB as objects), and crosses from a thread as bytes.
+ */
+export function packLogResults(results: readonly UnitResult[]): Uint8Array[] {
+  return results.map((result) => deflateSync(serialize(result), { level: 1 }));
+}
+
+function unpack(packed: Uint8Array): UnitResult {
+  return deserialize(inflateSync(packed)) as UnitResult;
 }
 
 /**
  * The corpora among `units`' scenarios (scenarios of more logs than `CORPUS_LOGS`), each with its
  * units of this run. `prepared` must hold every scenario; a corpus's logs are read from it when
- * the first log is taken (its probes are made by then) and let go as each is combined; with
- * `release`, its entry in `prepared` is deleted then, so that nothing else here holds the logs.
+ * the first log is taken (its probes are made by then), and each is let go as it is handed out
+ * but for what combining reads of it; with `release`, the corpus's entry in `prepared` is deleted
+ * then, so that nothing else here holds the logs.
  */
 export function corpusUnits(units: readonly PlannedUnit[], prepared: ReadonlyMap<string, PreparedScenario> | undefined, release: boolean): CorpusUnits[] {
   const byKey = new Map<string, PlannedUnit[]>();
@@ -64,10 +85,10 @@ export function corpusUnits(units: readonly PlannedUnit[], prepared: ReadonlyMap
 function createCorpusUnits(key: string, units: readonly PlannedUnit[], takeScenario: () => PreparedScenario): CorpusUnits {
   let logs: (PreparedLog | undefined)[] | undefined;
   let shared: PreparedScenario | undefined;
-  let combiners: ReturnType<typeof createLogCombiner>[] = [];
   let next = 0;
-  let combined = 0;
-  const waiting = new Map<number, readonly UnitResult[]>();
+  const combinedLogs: CombinedLog[] = [];
+  const packed: ((Uint8Array | undefined)[] | undefined)[] = [];
+  let arrived = 0;
   return {
     key,
     units,
@@ -84,26 +105,39 @@ function createCorpusUnits(key: string, units: readonly PlannedUnit[], takeScena
         logs = [...(scenario.logs ?? [])];
         const { logs: _logs, ...rest } = scenario;
         shared = rest;
-        combiners = units.map(() => createLogCombiner(dirname(scenario.scenario.file)));
       }
       const log = logs[next];
       if (log === undefined) return undefined;
+      combinedLogs.push(combinedLogOf(log));
+      logs[next] = undefined;
       return { key, index: next++, units, log };
     },
     add(index, results) {
-      waiting.set(index, results);
-      for (let ready = waiting.get(combined); ready !== undefined; ready = waiting.get(combined)) {
-        const log = logs?.[combined] as PreparedLog;
-        ready.forEach((result, i) => combiners[i]?.add({ log, result }));
-        waiting.delete(combined);
-        // Combined: what is left of the log here is in the units' records.
-        (logs as (PreparedLog | undefined)[])[combined] = undefined;
-        combined += 1;
+      if (packed[index] === undefined) arrived += 1;
+      packed[index] = [...results];
+      return arrived === logs?.length;
+    },
+    *combined() {
+      const base = dirname(shared?.scenario.file ?? '.');
+      for (const [position, unit] of units.entries()) {
+        const combiner = createLogCombiner(base);
+        combinedLogs.forEach((log, i) => {
+          const own = packed[i];
+          const bytes = own?.[position];
+          if (own === undefined || bytes === undefined) throw new Error(`corpus ${key}: no result of log ${i} for ${unit.spec.label}`);
+          own[position] = undefined;
+          combiner.add({ log, result: unpack(bytes) });
+        });
+        yield [unit, combiner.finish()];
       }
-      if (combined < (logs?.length ?? Infinity)) return undefined;
-      return combiners.map((combiner) => combiner.finish());
     },
   };
+}
+
+/** What combining reads of a log: not its transcript or probe set. */
+function combinedLogOf(log: PreparedLog): CombinedLog {
+  const probes = log.probes?.probes.map(({ probe, source }) => ({ probe: { id: probe.id, kind: probe.kind }, source }));
+  return { file: log.file, transcript: { header: { id: log.transcript.header.id } }, ...(probes !== undefined ? { probes: { probes } } : {}) };
 }
 
 /** Each corpus by the plan index of each of its units. */

@@ -1,7 +1,7 @@
 import type { UnitResult } from '../metrics/types.js';
 import type { UnitExecutor } from './execute-unit.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
-import { byUnit, corpusUnits, type CorpusUnits } from './corpus-units.js';
+import { byUnit, corpusUnits, packLogResults, type CorpusUnits } from './corpus-units.js';
 import type { PoolOptions } from './workers.js';
 
 /**
@@ -26,9 +26,8 @@ export async function runInThread(units: readonly PlannedUnit[], executors: read
     if (corpus?.started === true) continue;
     await options.complete?.(scenarioKey(unit.scenario));
     if (corpus !== undefined) {
-      const combined = await runCorpusInThread(corpus, executors, options);
-      if (combined === undefined) break;
-      corpus.units.forEach((each, i) => ended(each, combined[i] as UnitResult));
+      if (!(await runCorpusInThread(corpus, executors, options))) break;
+      for (const [each, result] of corpus.combined()) ended(each, result);
       continue;
     }
     options.onProgress?.({ phase: 'start', unit });
@@ -40,19 +39,18 @@ export async function runInThread(units: readonly PlannedUnit[], executors: read
   return units.flatMap((unit) => results.get(unit.index) ?? []);
 }
 
-/** A corpus's units in this thread, log after log: their combined results, or undefined when the run was stopped. */
-async function runCorpusInThread(corpus: CorpusUnits, executors: readonly UnitExecutor[], options: PoolOptions): Promise<UnitResult[] | undefined> {
+/** A corpus's units in this thread, log after log; false when the run was stopped first. */
+async function runCorpusInThread(corpus: CorpusUnits, executors: readonly UnitExecutor[], options: PoolOptions): Promise<boolean> {
   for (let task = corpus.take(); task !== undefined; task = corpus.take()) {
     if (task.index === 0) for (const unit of corpus.units) options.onProgress?.({ phase: 'start', unit });
     await new Promise((resolve) => setImmediate(resolve));
-    if (options.signal?.aborted === true) return undefined;
+    if (options.signal?.aborted === true) return false;
     const executor = executors[task.index % executors.length] as UnitExecutor;
     const results = await runUnlessStopped(executor.runLog(task.units, task.index, task.log), options.signal);
-    if (results === undefined) return undefined;
-    const combined = corpus.add(task.index, results);
-    if (combined !== undefined) return combined;
+    if (results === undefined) return false;
+    if (corpus.add(task.index, packLogResults(results))) return true;
   }
-  return undefined;
+  return false;
 }
 
 /** The unit's result, or undefined when `signal` stopped the run before it finished. */

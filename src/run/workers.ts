@@ -8,7 +8,7 @@ import { HarnessError } from '../errors.js';
 import { openRunMemos } from '../memo.js';
 import { createUnitExecutor, type ExecutorOptions, type ProbeGenerator } from './execute-unit.js';
 import { createGenerationQueue, generateRequested, type GenerateRequest, type Generated } from './generation-queue.js';
-import { byUnit, corpusUnits, type CorpusUnits, type LogTask } from './corpus-units.js';
+import { byUnit, corpusUnits, packLogResults, type CorpusUnits, type LogTask } from './corpus-units.js';
 import { runInThread } from './in-thread.js';
 import type { PreparedLog } from './prepared-scenario.js';
 
@@ -76,7 +76,7 @@ type FromWorker =
   | { type: 'start'; index: number }
   | Generated
   | { type: 'done'; index: number; result: UnitResult }
-  | { type: 'log-done'; key: string; index: number; results: UnitResult[] }
+  | { type: 'log-done'; key: string; index: number; packed: Uint8Array[] }
   | { type: 'error'; name: string; message: string; exitCode?: number; stack?: string };
 
 /**
@@ -248,7 +248,7 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
         }
         if (message.type === 'log-done') {
           const corpus = corpora.find((each) => each.key === message.key) as CorpusUnits;
-          corpus.add(message.index, message.results)?.forEach((result, i) => settleUnit(corpus.units[i] as PlannedUnit, result));
+          if (corpus.add(message.index, message.packed)) for (const [unit, result] of corpus.combined()) settleUnit(unit, result);
         } else {
           const unit = units[positions.get(message.index) ?? -1] as PlannedUnit;
           if (message.type === 'start') return options.onProgress?.({ phase: 'start', unit });
@@ -323,7 +323,7 @@ function serveUnits(options: ExecutorOptions): void {
       const { key, index } = message;
       if (message.prepared !== undefined) prepared.set(key, message.prepared);
       executor.runLog(message.units, index, message.log).then(
-        (results) => port.postMessage({ type: 'log-done', key, index, results } satisfies FromWorker),
+        (results) => port.postMessage({ type: 'log-done', key, index, packed: packLogResults(results) } satisfies FromWorker),
         (error: unknown) => port.postMessage(describeError(error)),
       );
       return;

@@ -5,7 +5,7 @@ import { prepareScenarios } from '../../src/run/run-suite.js';
 import { planUnits, scenarioKey, type PlannedUnit } from '../../src/run/plan.js';
 import { runPlannedUnits, type UnitProgress } from '../../src/run/workers.js';
 import { createUnitExecutor } from '../../src/run/execute-unit.js';
-import { corpusUnits } from '../../src/run/corpus-units.js';
+import { corpusUnits, packLogResults } from '../../src/run/corpus-units.js';
 import { combineLogResults } from '../../src/run/combine-logs.js';
 import { summarizeUnit } from '../../src/metrics/summarize.js';
 import { CORPUS_LOGS } from '../../src/metrics/corpus.js';
@@ -78,7 +78,7 @@ describe('corpusUnits', () => {
     return { scenario: 'c', strategy: label, options: {}, summary, steps: [], events: [] };
   };
 
-  it('hands out logs in order, and combines logs that come back out of order as if in order', () => {
+  it('hands out logs in order, and combines logs that come back out of order, packed, as the logs in order combine', () => {
     const prepared = new Map([[scenarioKey({ file, overrides: {} }), scenario]]);
     const [units] = corpusUnits([unit(0, 'full'), unit(1, 'rolling-window')], prepared, true);
     if (units === undefined) throw new Error('one corpus expected');
@@ -88,16 +88,20 @@ describe('corpusUnits', () => {
     // Released: this map no longer holds the corpus's logs; the scenario without them is what threads get.
     expect(prepared.size).toBe(0);
     expect(units.scenario().logs).toBeUndefined();
-    const combined = [...taken].reverse().map((i) => units.add(i as number, [resultOf('full', i as number), resultOf('rolling-window', i as number)]));
-    expect(combined.slice(0, -1).every((c) => c === undefined)).toBe(true);
+    const complete = [...taken]
+      .reverse()
+      .map((i) => units.add(i as number, packLogResults([resultOf('full', i as number), resultOf('rolling-window', i as number)])));
+    expect(complete).toEqual([...Array.from({ length: LOGS - 1 }, () => false), true]);
+    const combined = [...units.combined()];
+    expect(combined.map(([unit]) => unit.spec.label)).toEqual(['full', 'rolling-window']);
     const inOrder = ['full', 'rolling-window'].map((label) =>
       combineLogResults(
         logs.map((log, i) => ({ log, result: resultOf(label, i) })),
         '/corpus',
       ),
     );
-    expect(JSON.stringify(combined.at(-1))).toBe(JSON.stringify(inOrder));
-    expect(combined.at(-1)?.[0]?.logs?.map((log) => log.id)).toEqual(logs.map((_, i) => `log-${i}`));
+    expect(JSON.stringify(combined.map(([, result]) => result))).toBe(JSON.stringify(inOrder));
+    expect(combined[0]?.[1].logs?.map((log) => [log.id, log.firstStep])).toEqual(logs.map((_, i) => [`log-${i}`, (i * (i + 1)) / 2]));
   });
 
   it('leaves out scenarios of at most CORPUS_LOGS logs', () => {
