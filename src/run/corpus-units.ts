@@ -16,7 +16,7 @@ export interface LogTask {
 }
 
 /** What each unit made of one log, one packed result per unit (`packLogResults`). */
-export type PackedLog = readonly Uint8Array[];
+type PackedLog = readonly Uint8Array[];
 
 /**
  * The units of one corpus run log-major: a thread takes one log and replays every unit's strategy
