@@ -37,6 +37,8 @@ export interface CorpusUnits {
   scenario(): PreparedScenario;
   /** Keeps what the units made of log `index`; true once every log is in. */
   add(index: number, packed: PackedLog): boolean;
+  /** Logs in so far, of how many (0 of 0 before the first is taken). */
+  readonly logs: { done: number; total: number };
   /**
    * Once every log is in: each unit and its result combined over every log, one unit at a time in
    * plan order (a unit's records are made as it is reached, so no two units are whole at once).
@@ -95,6 +97,9 @@ function createCorpusUnits(key: string, units: readonly PlannedUnit[], takeScena
     get started() {
       return logs !== undefined;
     },
+    get logs() {
+      return { done: arrived, total: logs?.length ?? 0 };
+    },
     scenario() {
       if (shared === undefined) throw new Error(`corpus ${key}: no log taken yet`);
       return shared;
@@ -138,6 +143,11 @@ function createCorpusUnits(key: string, units: readonly PlannedUnit[], takeScena
 function combinedLogOf(log: PreparedLog): CombinedLog {
   const probes = log.probes?.probes.map(({ probe, source }) => ({ probe: { id: probe.id, kind: probe.kind }, source }));
   return { file: log.file, transcript: { header: { id: log.transcript.header.id } }, ...(probes !== undefined ? { probes: { probes } } : {}) };
+}
+
+/** The pool's progress event for a log of `corpus` through every unit (`UnitProgress`, phase `log`). */
+export function logProgress(corpus: CorpusUnits): { phase: 'log'; unit: PlannedUnit; logs: { done: number; total: number } } {
+  return { phase: 'log', unit: corpus.units[0] as PlannedUnit, logs: corpus.logs };
 }
 
 /** Each corpus by the plan index of each of its units. */

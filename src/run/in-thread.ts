@@ -1,7 +1,7 @@
 import type { UnitResult } from '../metrics/types.js';
 import type { UnitExecutor } from './execute-unit.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
-import { byUnit, corpusUnits, packLogResults, type CorpusUnits } from './corpus-units.js';
+import { byUnit, corpusUnits, logProgress, packLogResults, type CorpusUnits } from './corpus-units.js';
 import type { PoolOptions } from './workers.js';
 
 /**
@@ -48,7 +48,9 @@ async function runCorpusInThread(corpus: CorpusUnits, executors: readonly UnitEx
     const executor = executors[task.index % executors.length] as UnitExecutor;
     const results = await runUnlessStopped(executor.runLog(task.units, task.index, task.log), options.signal);
     if (results === undefined) return false;
-    if (corpus.add(task.index, packLogResults(results))) return true;
+    const complete = corpus.add(task.index, packLogResults(results));
+    options.onProgress?.(logProgress(corpus));
+    if (complete) return true;
   }
   return false;
 }

@@ -8,15 +8,20 @@ import { HarnessError } from '../errors.js';
 import { openRunMemos } from '../memo.js';
 import { createUnitExecutor, type ExecutorOptions, type ProbeGenerator } from './execute-unit.js';
 import { createGenerationQueue, generateRequested, type GenerateRequest, type Generated } from './generation-queue.js';
-import { byUnit, corpusUnits, packLogResults, type CorpusUnits, type LogTask } from './corpus-units.js';
+import { byUnit, corpusUnits, logProgress, packLogResults, type CorpusUnits, type LogTask } from './corpus-units.js';
 import { runInThread } from './in-thread.js';
 import type { PreparedLog } from './prepared-scenario.js';
 
-/** Progress of one unit: sent when it starts and when it ends (with its result). */
+/**
+ * Progress of one unit: sent when it starts and when it ends (with its result); for a corpus's
+ * units, also each time a log is through every one of them (`log`, with the corpus's first unit).
+ */
 export interface UnitProgress {
-  phase: 'start' | 'end';
+  phase: 'start' | 'end' | 'log';
   unit: PlannedUnit;
   result?: UnitResult;
+  /** `log`: the corpus's logs through every unit so far, of how many. */
+  logs?: { done: number; total: number };
 }
 
 export interface PoolOptions extends ExecutorOptions {
@@ -248,7 +253,9 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
         }
         if (message.type === 'log-done') {
           const corpus = corpora.find((each) => each.key === message.key) as CorpusUnits;
-          if (corpus.add(message.index, message.packed)) for (const [unit, result] of corpus.combined()) settleUnit(unit, result);
+          const complete = corpus.add(message.index, message.packed);
+          options.onProgress?.(logProgress(corpus));
+          if (complete) for (const [unit, result] of corpus.combined()) settleUnit(unit, result);
         } else {
           const unit = units[positions.get(message.index) ?? -1] as PlannedUnit;
           if (message.type === 'start') return options.onProgress?.({ phase: 'start', unit });

@@ -41,7 +41,8 @@ describe('a corpus runs log-major', () => {
     const units = planUnits(prepared, {});
     const byKey = () => new Map(prepared.map((p) => [scenarioKey({ file: p.scenario.file, overrides: {} }), p]));
     const events: string[] = [];
-    const onProgress = ({ phase, unit }: UnitProgress) => events.push(`${phase} ${unit.spec.label}`);
+    const onProgress = ({ phase, unit, logs }: UnitProgress) =>
+      events.push(logs === undefined ? `${phase} ${unit.spec.label}` : `${phase} ${logs.done}/${logs.total}`);
     const logMajor = await withRunMemos({}, () => runPlannedUnits(units, { mode: 'mock', workers: 2, prepared: byKey(), onProgress }));
     const executor = createUnitExecutor({ mode: 'mock' }, byKey());
     const unitByUnit = await withRunMemos({}, async () => {
@@ -53,8 +54,9 @@ describe('a corpus runs log-major', () => {
     // A run of some of the units (a --resume whose journal holds the others) replays the logs through those only.
     const rest = await withRunMemos({}, () => runPlannedUnits(units.slice(1), { mode: 'mock', workers: 1, prepared: byKey() }));
     expect(JSON.stringify(rest)).toBe(JSON.stringify(logMajor.slice(1)));
-    // Every unit starts with the first log and ends with the last.
-    expect(events).toEqual(['start full', 'start rolling-window', 'end full', 'end rolling-window']);
+    // Every unit starts with the first log and ends with the last; each log through both units is reported.
+    const logEvents = Array.from({ length: CORPUS_LOGS + 1 }, (_, i) => `log ${i + 1}/${CORPUS_LOGS + 1}`);
+    expect(events).toEqual(['start full', 'start rolling-window', ...logEvents, 'end full', 'end rolling-window']);
     const [full, rolling] = logMajor;
     expect(full?.logs?.length).toBe(CORPUS_LOGS + 1);
     // Half the logs overflow `full`; some of the others end on server errors the retries did not outlast.
