@@ -255,12 +255,16 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
           const corpus = corpora.find((each) => each.key === message.key) as CorpusUnits;
           const complete = corpus.add(message.index, message.packed);
           options.onProgress?.(logProgress(corpus));
-          if (complete) for (const [unit, result] of corpus.combined()) settleUnit(unit, result);
-        } else {
-          const unit = units[positions.get(message.index) ?? -1] as PlannedUnit;
-          if (message.type === 'start') return options.onProgress?.({ phase: 'start', unit });
-          settleUnit(unit, message.result);
+          // The thread takes its next work before this thread combines the corpus's units.
+          feed(thread);
+          if (!complete) return;
+          for (const [unit, result] of corpus.combined()) settleUnit(unit, result);
+          if (ended === units.length) finish(undefined);
+          return;
         }
+        const unit = units[positions.get(message.index) ?? -1] as PlannedUnit;
+        if (message.type === 'start') return options.onProgress?.({ phase: 'start', unit });
+        settleUnit(unit, message.result);
         if (ended === units.length) return finish(undefined);
         feed(thread);
       });
