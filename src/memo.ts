@@ -19,21 +19,18 @@ export interface MemoStore {
   readonly tables: number;
   /**
    * Empties the memos that no budget bounds (per-object memos, list memos, maps; each is made again
-   * on next use) and keeps the text memos and the per-log memos (`runLogMemo`). A corpus unit calls
-   * it between logs (run/execute-unit.ts): per-object memos keyed on a log's messages, which live as
-   * long as the run, would otherwise hold what every log computed until the run ends (a 100-log
-   * corpus peaked at twice the memory), while the text memos, bounded, are what the next strategy
-   * over the same log reads again (token counts).
+   * on next use) and keeps the text memos and the per-log memos (`runLogMemo`). A corpus calls it
+   * once every strategy has replayed a log (run/execute-unit.ts `runCorpusLog`): per-object memos
+   * keyed on a log's messages, which live as long as the run, would otherwise hold what every log
+   * computed until the run ends (a 100-log corpus peaked at twice the memory).
    */
   emptyRun(): void;
   /**
    * Bounds the text memos at `scale` times their share of the budget from now on (their values are
-   * let go when the scale changes; 1: the whole budget). A corpus larger than the memos hold
-   * (`textMemosHold`) runs at a quarter: no strategy finds a log's texts left when it comes back to
-   * the log after the others, so a full budget only held memory (477 logs × 2 strategies: 1,452 MiB
-   * peak, 1,044 MiB at a quarter, 5 % less CPU); what a smaller one keeps is what every log uses
-   * (the harness's prompts, common lines), which emptying them between logs lost (584 MiB but 15 %
-   * more CPU).
+   * let go when the scale changes; 1: the whole budget). A corpus's logs run at a sixteenth
+   * (run/execute-unit.ts `CORPUS_TEXT_SCALE`): every strategy replays one log while its texts are
+   * warm, so the memos need hold one log's texts and what every log uses (the harness's prompts,
+   * common lines), not every log's (docs/performance.md, "Log-major corpus execution").
    */
   scaleTextMemos(scale: number): void;
   /** Lets every table go and makes none from now on: the run that made the store has ended. */
@@ -165,15 +162,6 @@ const SHARE_TOTAL = Object.values(MEMO_SHARES).reduce((a, b) => a + b, 0);
 const MEMO_BUDGET_CHARS = Math.round(SHARE_TOTAL * 1_000_000);
 
 /**
- * Whether texts of `chars` characters in all stay in the token-count memo (its newer generation)
- * while everything else a run reads passes through it: a strategy over a corpus of more finds none
- * of a log's counts left when it comes back to the log after the other logs.
- */
-export function textMemosHold(chars: number): boolean {
-  return chars <= (MEMO_BUDGET_CHARS * MEMO_SHARES['token-counts']) / SHARE_TOTAL / 2;
-}
-
-/**
  * Runs `body` in the store of the run it belongs to, or, called outside a run (a unit or probe
  * generation on its own, a library caller), in a store of its own that is dropped when `body` ends.
  */
@@ -250,8 +238,8 @@ export function runWeakMap<K extends WeakKey, V>(): ObjectMemo<K, V> {
 /**
  * A per-object memo of what every strategy over a log computes again from the log's own objects
  * (its transcript, its probe set), each value small beside the log: unlike `runWeakMap` it is kept
- * when a corpus unit empties the memos between logs (`emptyRunMemos`), so the next strategy over
- * the log finds it. Its keys are never a context's messages (a strategy makes new ones each step).
+ * when a corpus empties the memos after a log (`MemoStore.emptyRun`); its values go with the log's
+ * objects. Its keys are never a context's messages (a strategy makes new ones each step).
  */
 export function runLogMemo<K extends WeakKey, V>(): ObjectMemo<K, V> {
   return objectMemo(runOwned(() => new WeakMap<K, V>(), false, true));

@@ -37,9 +37,9 @@ const ETA_AFTER_SHARE = 0.1;
 const BAR_WIDTH = 24;
 
 /**
- * Progress of a run on stderr. On a terminal: a bar rewritten in place (units done of total, the
- * scenario × strategy last started, elapsed, ETA). Otherwise (CI logs): a plain line at most every
- * ~5 s and one per finished scenario. With `quiet`: nothing. Units may run on a worker pool, so
+ * Progress of a run on stderr. On a terminal: a bar rewritten in place (units done of total, a
+ * corpus's logs done while its units run, the scenario × strategy last started, elapsed, ETA).
+ * Otherwise (CI logs): a plain line at most every ~5 s and one per finished scenario. With `quiet`: nothing. Units may run on a worker pool, so
  * events can interleave and arrive out of order: counts come from the engine's own tallies in each
  * event (a scenario is done when all its units are, once), never from indices; a `--resume` counts
  * on from the units its journal held.
@@ -64,6 +64,8 @@ interface Tally {
   resumed: number;
   total: number;
   current?: UnitEvent;
+  /** The logs of the corpus running now through every unit of it, while some are left. */
+  logs?: { done: number; total: number };
   /** Scenarios whose first unit started, until reported finished. */
   open: ScenarioTally[];
   /** Scenarios finished, to be reported (plain-text mode). */
@@ -115,7 +117,7 @@ function createLines(stream: ProgressStream, now: () => number): Progress {
     onUnit(event) {
       count(tally, event, now());
       report();
-      if (event.phase === 'end' && now() - lastLine >= LINE_INTERVAL_MS) {
+      if (event.phase !== 'start' && now() - lastLine >= LINE_INTERVAL_MS) {
         stream.write(`ctxbench: ${escapeControl(describeLine(tally, now()), '')}\n`);
         lastLine = now();
       }
@@ -137,6 +139,12 @@ function count(tally: Tally, event: UnitEvent, at: number): void {
   }
   if (event.phase === 'start') {
     tally.current = event;
+    return;
+  }
+  // A corpus's units end together after its last log: until then its logs are what moves.
+  if (event.phase === 'log') {
+    const logs = event.logs;
+    tally.logs = logs !== undefined && logs.done < logs.total ? logs : undefined;
     return;
   }
   scenario.ended += 1;
@@ -161,6 +169,7 @@ function describeBar(tally: Tally, at: number): string {
 function describeLine(tally: Tally, at: number): string {
   const elapsed = (at - tally.startedMs) / 1000;
   const parts = [`${tally.done}/${tally.total} units${tally.resumed > 0 ? ` (${tally.resumed} resumed)` : ''}`, formatElapsed(elapsed)];
+  if (tally.logs !== undefined) parts.splice(1, 0, `${tally.logs.done}/${tally.logs.total} logs`);
   const ranHere = tally.done - tally.resumed;
   const toRun = tally.total - tally.resumed;
   if (ranHere >= Math.max(2, Math.ceil(toRun * ETA_AFTER_SHARE)) && tally.done < tally.total) {

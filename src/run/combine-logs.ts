@@ -1,16 +1,22 @@
 import type { LogSummary, NeededRecord, ProbeAnswer, RetentionCurve, UnitProbeResult, UnitResult } from '../metrics/types.js';
 import { answerRecallNeeded, neededFigures } from '../metrics/needed.js';
 import type { ProbeKind } from '../transcript/types.js';
-import type { PreparedLog } from './prepared-scenario.js';
 import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import { summarizeUnit } from '../metrics/summarize.js';
 import { aggregateProbes, curveRetention } from '../probes/aggregate.js';
 import { artifactPath } from '../paths.js';
 import { CORPUS_LOGS } from '../metrics/corpus.js';
 
+/** What combining reads of a log (a `PreparedLog` is one): its path, its id and its probes' ids, kinds and sources. */
+export interface CombinedLog {
+  file: string;
+  transcript: { header: { id: string } };
+  probes?: { probes: readonly { probe: { id: string; kind: ProbeKind }; source: 'output' | 'agent' }[] };
+}
+
 /** One log of a scenario and what one strategy made of it. */
 export interface LogResult {
-  log: Pick<PreparedLog, 'file' | 'transcript' | 'probes'>;
+  log: CombinedLog;
   result: UnitResult;
 }
 
@@ -117,7 +123,7 @@ function addProbes(
   into: CombinedProbes,
   { prefix, offset, keepCurves }: { prefix: string; offset: Offset; keepCurves: boolean },
   probes: UnitProbeResult,
-  logProbes: NonNullable<PreparedLog['probes']>['probes'],
+  logProbes: NonNullable<CombinedLog['probes']>['probes'],
 ): void {
   for (const mp of logProbes) into.list.push({ id: `${prefix}${mp.probe.id}`, kind: mp.probe.kind, source: mp.source });
   for (const a of probes.answers) into.answers.push({ ...a, probeId: `${prefix}${a.probeId}`, step: a.step + offset.step });

@@ -27,9 +27,9 @@ import { cacheRulesForModel, describeCacheRules } from '../cache/families.js';
 import type { PreparedScenario } from './prepared-scenario.js';
 import { createMemoStore, withOwnMemos } from '../memo.js';
 
-/** A unit starting or ending, for progress displays. */
+/** A unit starting or ending, or a log of a corpus through every unit of it (`log`), for progress displays. */
 export interface UnitProgressEvent {
-  phase: 'start' | 'end';
+  phase: 'start' | 'end' | 'log';
   scenario: string;
   strategy: string;
   /** The unit's position in this run (this shard's units). */
@@ -44,6 +44,8 @@ export interface UnitProgressEvent {
   scenarioTotal: number;
   scenarioDone: number;
   unit?: UnitResult;
+  /** `log`: the corpus's logs through every unit of it so far, of how many (its units end after the last). */
+  logs?: { done: number; total: number };
 }
 
 export interface RunOptions {
@@ -277,7 +279,7 @@ function reportProgress(
     scenarioTotal.set(unit.scenario.file, (scenarioTotal.get(unit.scenario.file) ?? 0) + 1);
     if (finished.has(unit.index)) scenarioDone.set(unit.scenario.file, (scenarioDone.get(unit.scenario.file) ?? 0) + 1);
   }
-  return ({ phase, unit, result }) => {
+  return ({ phase, unit, result, logs }) => {
     const file = unit.scenario.file;
     if (result !== undefined) {
       finished.set(unit.index, result);
@@ -295,6 +297,7 @@ function reportProgress(
       scenarioTotal: scenarioTotal.get(file) ?? 0,
       scenarioDone: scenarioDone.get(file) ?? 0,
       ...(result !== undefined ? { unit: result } : {}),
+      ...(logs !== undefined ? { logs } : {}),
     });
   };
 }

@@ -8,12 +8,20 @@ import { HarnessError } from '../errors.js';
 import { createMemoStore, withMemoStore } from '../memo.js';
 import { createUnitExecutor, type ExecutorOptions, type ProbeGenerator, type UnitExecutor } from './execute-unit.js';
 import { createGenerationQueue, generateRequested, type GenerateRequest, type Generated } from './generation-queue.js';
+import { byUnit, corpusUnits, logProgress, packLogResults, type CorpusUnits, type LogTask } from './corpus-units.js';
+import { runInThread } from './in-thread.js';
+import type { PreparedLog } from './prepared-scenario.js';
 
-/** Progress of one unit: sent when it starts and when it ends (with its result). */
+/**
+ * Progress of one unit: sent when it starts and when it ends (with its result); for a corpus's
+ * units, also each time a log is through every one of them (`log`, with the corpus's first unit).
+ */
 export interface UnitProgress {
-  phase: 'start' | 'end';
+  phase: 'start' | 'end' | 'log';
   unit: PlannedUnit;
   result?: UnitResult;
+  /** `log`: the corpus's logs through every unit so far, of how many. */
+  logs?: { done: number; total: number };
 }
 
 export interface PoolOptions extends ExecutorOptions {
@@ -58,11 +66,22 @@ type ToWorker =
       /** The unit's scenario as this thread prepared it, sent with the first unit of it a thread gets. */
       prepared?: PreparedScenario;
     }
+  | {
+      /** One log of a corpus through `units` (corpus-units.ts). */
+      type: 'log';
+      key: string;
+      index: number;
+      units: readonly PlannedUnit[];
+      log: PreparedLog;
+      /** The corpus's scenario without its logs, sent with the first log of it a thread gets. */
+      prepared?: PreparedScenario;
+    }
   | GenerateRequest;
 type FromWorker =
   | { type: 'start'; index: number }
   | Generated
   | { type: 'done'; index: number; result: UnitResult }
+  | { type: 'log-done'; key: string; index: number; packed: Uint8Array[] }
   | { type: 'error'; name: string; message: string; exitCode?: number; stack?: string };
 
 /**
@@ -156,44 +175,6 @@ function inThreadOptions(options: PoolOptions): ExecutorOptions {
   };
 }
 
-async function runInThread(units: readonly PlannedUnit[], executors: readonly UnitExecutor[], options: PoolOptions): Promise<UnitResult[]> {
-  const results: UnitResult[] = [];
-  for (const [position, unit] of units.entries()) {
-    // Mocked units answer in-process and never wait on I/O: yield once per unit so that a signal
-    // (Ctrl-C, SIGTERM) is handled between units rather than after the whole run.
-    await new Promise((resolve) => setImmediate(resolve));
-    if (options.signal?.aborted === true) break;
-    await options.complete?.(scenarioKey(unit.scenario));
-    options.onProgress?.({ phase: 'start', unit });
-    const result = await runUnlessStopped((executors[position % executors.length] as UnitExecutor).run(unit), options.signal);
-    // Stopped mid-unit (a live request aborted): the unit is dropped, as worker threads drop theirs.
-    if (result === undefined) break;
-    options.onProgress?.({ phase: 'end', unit, result });
-    if (options.collect !== false) results.push(result);
-  }
-  return results;
-}
-
-/** The unit's result, or undefined when `signal` stopped the run before it finished. */
-async function runUnlessStopped(running: Promise<UnitResult>, signal: AbortSignal | undefined): Promise<UnitResult | undefined> {
-  if (signal === undefined) return running;
-  let onAbort: () => void = () => undefined;
-  const stopped = new Promise<undefined>((resolve) => {
-    onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  // A unit whose request the stop aborted throws: dropped like the others the stop cut short.
-  const settled = running.catch((error: unknown) => {
-    if (signal.aborted) return undefined;
-    throw error;
-  });
-  try {
-    return await Promise.race([settled, stopped]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-}
-
 /**
  * A queue served by `count` threads: each takes the next unit when it is free, so a long unit
  * does not hold up the others. The first failure stops every worker and is raised here, with its
@@ -203,7 +184,13 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
   const byIndex = new Map<number, UnitResult>();
   let ended = 0;
   const positions = new Map(units.map((unit, position) => [unit.index, position]));
-  const queue = unitQueue(units, options.prepared);
+  // A corpus's units go log by log (corpus-units.ts); the others unit by unit.
+  const corpora = corpusUnits(units, options.prepared, options.release === true);
+  const inCorpus = byUnit(corpora);
+  const queue = unitQueue(
+    units.filter((unit) => !inCorpus.has(unit.index)),
+    options.prepared,
+  );
   let settled = false;
   const started = options.started?.threads ?? [];
   void Promise.all(started.slice(count).map((thread) => thread.terminate()));
@@ -229,8 +216,20 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
     const ready = new Set(options.complete === undefined ? keys : []);
     const idle: Worker[] = [];
     const generating = createGenerationQueue();
+    const settleUnit = (unit: PlannedUnit, result: UnitResult): void => {
+      if (options.collect !== false) byIndex.set(unit.index, result);
+      ended += 1;
+      options.onProgress?.({ phase: 'end', unit, result });
+    };
     const feed = (thread: Worker): void => {
       const known = sent.get(thread) as Set<string>;
+      const task = nextLogTask(corpora, ready, options);
+      if (task !== undefined) {
+        const prepared = known.has(task.key) ? undefined : task.scenario;
+        known.add(task.key);
+        const { key, index, units: taskUnits, log } = task;
+        return thread.postMessage({ type: 'log', key, index, units: taskUnits, log, ...(prepared !== undefined ? { prepared } : {}) } satisfies ToWorker);
+      }
       const unit = queue.next(known, ready);
       if (unit === undefined) {
         // No unit is ready: make a log's probes for the scenario being finished, if one waits.
@@ -252,11 +251,20 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
           generating.done(message.id, message.probes);
           return feed(thread);
         }
+        if (message.type === 'log-done') {
+          const corpus = corpora.find((each) => each.key === message.key) as CorpusUnits;
+          const complete = corpus.add(message.index, message.packed);
+          options.onProgress?.(logProgress(corpus));
+          // The thread takes its next work before this thread combines the corpus's units.
+          feed(thread);
+          if (!complete) return;
+          for (const [unit, result] of corpus.combined()) settleUnit(unit, result);
+          if (ended === units.length) finish(undefined);
+          return;
+        }
         const unit = units[positions.get(message.index) ?? -1] as PlannedUnit;
         if (message.type === 'start') return options.onProgress?.({ phase: 'start', unit });
-        if (options.collect !== false) byIndex.set(message.index, message.result);
-        ended += 1;
-        options.onProgress?.({ phase: 'end', unit, result: message.result });
+        settleUnit(unit, message.result);
         if (ended === units.length) return finish(undefined);
         feed(thread);
       });
@@ -286,6 +294,25 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
   });
 }
 
+/**
+ * The next log of a corpus whose probes are made, with the corpus's scenario (without its logs) as
+ * a thread that has none is sent it; the corpus's units start with its first log.
+ */
+function nextLogTask(
+  corpora: readonly CorpusUnits[],
+  ready: ReadonlySet<string>,
+  options: PoolOptions,
+): (LogTask & { scenario: PreparedScenario }) | undefined {
+  for (const corpus of corpora) {
+    if (!ready.has(corpus.key)) continue;
+    const task = corpus.take();
+    if (task === undefined) continue;
+    if (task.index === 0) for (const unit of corpus.units) options.onProgress?.({ phase: 'start', unit });
+    return { ...task, scenario: corpus.scenario() };
+  }
+  return undefined;
+}
+
 function reviveError(message: Extract<FromWorker, { type: 'error' }>): Error {
   if (message.exitCode === 0 || message.exitCode === 1 || message.exitCode === 2) return new HarnessError(message.message, message.exitCode);
   const error = new Error(`in a unit worker: ${message.message}`);
@@ -303,6 +330,15 @@ function serveUnits(options: ExecutorOptions): void {
   const executor = createUnitExecutor(options, prepared, memos);
   port.on('message', (message: ToWorker) => {
     if (message.type === 'generate') return withMemoStore(memos, () => generateFor(port, message));
+    if (message.type === 'log') {
+      const { key, index } = message;
+      if (message.prepared !== undefined) prepared.set(key, message.prepared);
+      executor.runLog(message.units, index, message.log).then(
+        (results) => port.postMessage({ type: 'log-done', key, index, packed: packLogResults(results) } satisfies FromWorker),
+        (error: unknown) => port.postMessage(describeError(error)),
+      );
+      return;
+    }
     const { unit } = message;
     if (message.prepared !== undefined) prepared.set(scenarioKey(unit.scenario), message.prepared);
     port.postMessage({ type: 'start', index: unit.index } satisfies FromWorker);

@@ -90,6 +90,29 @@ describe('createProgress', () => {
     ]);
   });
 
+  it("in a log: a corpus's logs move the line while its units, which end together after the last log, run", () => {
+    const { writes, stream, clock, now } = harness(false);
+    const progress = createProgress({ quiet: false, stream, now });
+    const units = [
+      ['corpus', 'full'],
+      ['corpus', 'rolling-window'],
+    ] as const;
+    const event = engine(units);
+    progress.onUnit(event('start', 0));
+    progress.onUnit(event('start', 1));
+    for (const done of [1, 2, 3]) {
+      clock.ms += 3000;
+      progress.onUnit({ ...event('start', 0), phase: 'log', logs: { done, total: 3 } });
+    }
+    progress.onUnit(event('end', 0));
+    progress.onUnit(event('end', 1));
+    progress.done();
+    expect(writes).toEqual([
+      'ctxbench: 0/2 units · 2/3 logs · 6.0 s · corpus × rolling-window\n',
+      'ctxbench: scenario corpus done (2 strategies, 9.0 s) · 2/2 units\n',
+    ]);
+  });
+
   it('in a log: fast units print only the scenario lines', () => {
     const { writes, stream, clock, now } = harness(false);
     const progress = createProgress({ quiet: false, stream, now });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -11,6 +11,7 @@ import { renderJson } from '../../src/report/json.js';
 import { writeFiles } from '../helpers/temp.js';
 import { transpiledPackage } from '../helpers/transpile.js';
 import { resultsOnOneAndTwoThreads } from '../helpers/thread-results.js';
+import { CORPUS_LOGS } from '../../src/metrics/corpus.js';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
@@ -100,6 +101,21 @@ describe('workers: real worker threads (sources transpiled on the fly)', () => {
     );
     const { stdout } = await run(process.execPath, [probe], { cwd: root });
     expect(stdout.trim()).toMatch(/^2 .*missing\.yaml: cannot read scenario: ENOENT$/);
+  });
+
+  it('gives the same result.json for a corpus run log-major on 2 threads as on 1', { timeout: 300_000 }, async () => {
+    const dir = writeFiles({ 'corpus.yaml': 'name: corpus\ntranscript: logs\nprobes: generate\nwindow: 9000\nstrategies: [full, rolling-window]\n' });
+    mkdirSync(join(dir, 'logs'));
+    const sources = ['django__django-11163.traj.json', 'django__django-10999.traj.json'];
+    for (let i = 0; i <= CORPUS_LOGS; i++) {
+      const name = sources[i % sources.length] as string;
+      copyFileSync(join(root, 'fixtures', 'real', 'mini-swe-agent', name), join(dir, 'logs', `${String(i).padStart(2, '0')}-${name}`));
+    }
+    // Each thread gets logs one at a time and the main thread combines them in log order, whichever ends first.
+    const outputs = await resultsOnOneAndTwoThreads(join(dir, 'corpus.yaml'));
+    expect(outputs.two).toBe(outputs.one);
+    const units = (JSON.parse(outputs.two) as { units: { summary: { logs: number; crashed_logs: number } }[] }).units;
+    expect(units.map((unit) => unit.summary.logs)).toEqual([CORPUS_LOGS + 1, CORPUS_LOGS + 1]);
   });
 
   it("makes a log's probes on a thread that has no unit to run: the probes this thread makes", { timeout: 300_000 }, async () => {
