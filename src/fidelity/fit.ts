@@ -1,10 +1,14 @@
 import type { Transcript } from '../transcript/types.js';
-import type { Calibration } from '../tokens/types.js';
+import type { Calibration, Encoding } from '../tokens/types.js';
 import type { MeasuredTranscript } from './measure.js';
-import { calibrationFamily } from '../tokens/calibration.js';
+import { calibrationFamily, DEFAULT_CALIBRATION } from '../tokens/calibration.js';
+import { escapesOfMessage } from '../tokens/tokenizer.js';
+import { asSent } from '../transcript/sent-as-text.js';
+import { applyRecorded } from '../strategies/recorded.js';
+import { createHistory } from '../strategies/helpers/history.js';
 import { displayPath } from '../paths.js';
 import { median, quantile } from '../stats.js';
-import { OFFSET_STEPS } from '../replay/hidden-prefix.js';
+import { OFFSET_STEPS, withoutRestored } from '../replay/hidden-prefix.js';
 import { jumpTokens, resetSteps, unloggedInContext, withResets, type UsageStep } from '../replay/unlogged.js';
 
 /** The bounds ctxbench holds its replay to, per format: median |error| and p95 |error|. */
@@ -38,8 +42,12 @@ export type CalibrationFit = Record<string, FittedFamily>;
 
 /** One compared step, in raw o200k_base units, with what the fit needs. */
 interface RawStep {
+  messageId: string;
   raw: number;
   calls: number;
+  /** Of `raw`, what the terminal escape sequences of the context's messages cost, and how many there are (tokens/escapes.ts). */
+  escapeTokens: number;
+  escapes: number;
   recorded: number;
   segment: number;
 }
@@ -63,11 +71,13 @@ export function fitCalibration(measured: readonly MeasuredTranscript[]): Calibra
   }
   const fit: CalibrationFit = {};
   for (const [family, { files, steps }] of byFamily) {
+    // The escape weight is the family's own (calibration.ts), measured apart; the fit counts it as the replay does.
+    const perEscape = DEFAULT_CALIBRATION[family]?.perEscape;
     let best: FittedFamily | undefined;
     let bestScore = Number.POSITIVE_INFINITY;
     for (let f = FACTORS.from; f <= FACTORS.to + 1e-9; f += FACTORS.step) {
       for (let p = PER_CALL.from; p <= PER_CALL.to; p += PER_CALL.step) {
-        const errors = steps.flatMap((fileSteps) => errorsWith(fileSteps, f, p));
+        const errors = steps.flatMap((fileSteps) => errorsWith(fileSteps, { factor: f, perToolCall: p, ...(perEscape !== undefined ? { perEscape } : {}) }));
         const abs = errors.map(Math.abs);
         const medianAbs = median(abs);
         const p95Abs = quantile(abs, 0.95);
@@ -77,6 +87,7 @@ export function fitCalibration(measured: readonly MeasuredTranscript[]): Calibra
           best = {
             factor: Math.round(f * 1000) / 1000,
             perToolCall: p,
+            ...(perEscape !== undefined ? { perEscape } : {}),
             method: 'grid search minimising max(median |error| / 3 %, p95 |error| / 8 %), hidden prefix re-estimated per candidate',
             files,
             steps: errors.length,
@@ -115,8 +126,8 @@ function undeterminedReason(best: FittedFamily, score: number, informative: numb
  * rebuilds from the log estimated as the replay does (a rebuild's prefix measured anew, a
  * compaction's re-attached content over the prefix then sent).
  */
-function errorsWith(steps: readonly RawStep[], factor: number, perCall: number): number[] {
-  const computed = steps.map((s) => factor * s.raw + perCall * s.calls);
+function errorsWith(steps: readonly RawStep[], candidate: Calibration): number[] {
+  const computed = steps.map((s) => computedWith(s, candidate));
   const usage = steps.map((s, i) => ({ recorded: s.recorded, computed: computed[i] as number, segment: s.segment }));
   const resets = new Set(resetSteps(usage));
   const split = withResets(usage, [...resets]);
@@ -142,6 +153,27 @@ function errorsWith(steps: readonly RawStep[], factor: number, perCall: number):
     }
     return (s.computed + (inContext[i] as number) + base + extra - s.recorded) / s.recorded;
   });
+}
+
+/**
+ * What the replay charges for a step's messages under a candidate (tokenizer.ts `countMessage`):
+ * the raw count scaled, each tool call's framing, and, with an escape weight, each escape
+ * sequence at that weight in place of its scaled raw cost.
+ */
+function computedWith(step: RawStep, { factor, perToolCall, perEscape }: Calibration): number {
+  const calls = perToolCall * step.calls;
+  if (perEscape === undefined) return factor * step.raw + calls;
+  return factor * (step.raw - step.escapeTokens) + perEscape * step.escapes + calls;
+}
+
+/**
+ * What the fit charges for the messages of each step of a log with recorded usage under
+ * `calibration`, by the step's message id (hidden prefix and unlogged content left out): what the
+ * replay charges for them with the same calibration (`replayRecorded`, its prompt tokens less its
+ * hidden tokens), so that what is fitted is what is replayed.
+ */
+export function chargedForMessages(m: MeasuredTranscript, calibration: Calibration): Map<string, number> {
+  return new Map(rawSteps(m).map((step) => [step.messageId, computedWith(step, calibration)]));
 }
 
 /** Steps past the first OFFSET_STEPS of their compaction segment: the ones a candidate can get wrong. */
@@ -171,34 +203,44 @@ function jumpsOnly(steps: readonly UsageStep[]): number[] {
   });
 }
 
-/** The uncalibrated replay's steps with recorded usage: messages alone, tool calls in the context, compaction segment. */
+/** The uncalibrated replay's steps with recorded usage: messages alone, tool calls and escape sequences in the context, compaction segment. */
 function rawSteps(m: MeasuredTranscript): RawStep[] {
-  const shape = contextShape(m.transcript);
+  const shape = contextShape(m.transcript, m.uncalibrated.encoding);
   const out: RawStep[] = [];
   for (const step of m.uncalibrated.steps) {
-    const recorded = shape.recorded.get(step.messageId);
-    const at = shape.byId.get(step.messageId);
-    if (step.status !== 'ok' || recorded === undefined || recorded <= 0 || at === undefined) continue;
-    out.push({ raw: step.promptTokens - (step.hiddenTokens ?? 0), calls: at.calls, recorded, segment: at.segment });
+    const at = shape.get(step.messageId);
+    if (step.status !== 'ok' || at === undefined) continue;
+    out.push({ messageId: step.messageId, raw: step.promptTokens - (step.hiddenTokens ?? 0), ...at });
   }
   return out;
 }
 
-/** Per assistant message: tool calls in the context `recorded` sends before it, and its compaction segment. */
-function contextShape(transcript: Transcript): { byId: Map<string, { calls: number; segment: number }>; recorded: Map<string, number> } {
-  const byId = new Map<string, { calls: number; segment: number }>();
-  const recorded = new Map<string, number>();
-  let calls = 0;
+/**
+ * Per assistant message with recorded usage: what the context `recorded` sends before it holds
+ * (its tool calls and the escape sequences of its texts, walked as the strategy walks the log;
+ * the texts an importer rebuilt as re-attached after a compaction left out, as the raw replay
+ * leaves them out, measure.ts), its compaction segment and its recorded input.
+ */
+function contextShape(transcript: Transcript, encoding: Encoding): Map<string, Omit<RawStep, 'raw' | 'messageId'>> {
+  const history = createHistory();
+  const out = new Map<string, Omit<RawStep, 'raw' | 'messageId'>>();
   let segment = 0;
   for (const event of transcript.events) {
-    if (event.type === 'compaction' && event.summary !== undefined) {
-      calls = 0;
-      segment += 1;
+    if (event.type === 'compaction' && event.summary !== undefined) segment += 1;
+    const recorded = event.type === 'message' && event.role === 'assistant' ? event.usage?.input : undefined;
+    if (event.type === 'message' && recorded !== undefined && recorded > 0) {
+      let calls = 0;
+      let escapeTokens = 0;
+      let escapes = 0;
+      for (const message of history.messages) {
+        calls += asSent(message).toolCalls?.length ?? 0;
+        const cost = escapesOfMessage(encoding, message);
+        escapeTokens += cost.tokens;
+        escapes += cost.count;
+      }
+      out.set(event.id, { calls, escapeTokens, escapes, recorded, segment });
     }
-    if (event.type !== 'message' || event.role !== 'assistant') continue;
-    byId.set(event.id, { calls, segment });
-    if (event.usage?.input !== undefined) recorded.set(event.id, event.usage.input);
-    if (event.sentAsText !== true) calls += event.toolCalls?.length ?? 0;
+    applyRecorded(history, event.type === 'compaction' ? withoutRestored(event) : event);
   }
-  return { byId, recorded };
+  return out;
 }

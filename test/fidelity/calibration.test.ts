@@ -149,8 +149,10 @@ describe('fitCalibration', () => {
     // 4 calls, of which the first 3 set the hidden prefix: any candidate fits (1.045 × + 55 here).
     const short = fitCalibration(await replayFiles(['fixtures/real/claude-code/hello-world-script.jsonl'])).claude;
     expect(short?.undetermined).toMatch(/^1 calls past each segment's first 3/);
-    // ~200 tokens a call of per-call content and no log without it: the framing runs to the grid edge.
+    // ~200 tokens a call of per-call content and no log without it: the framing ran to the grid edge
+    // while the fit counted its escape sequences at ~5 × factor; weighed 3.5 each, as the replay
+    // counts them, no candidate reaches the target (median 3.05 %, p95 8.04 %).
     const alone = fitCalibration(await replayFiles(['fixtures/real/claude-code-compactions/swordintel-0c45b0a6.jsonl'])).claude;
-    expect(alone?.undetermined).toMatch(/edge of the grid/);
+    expect(alone?.undetermined).toMatch(/misses the target/);
   }, 300_000);
 });
