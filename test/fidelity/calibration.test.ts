@@ -148,7 +148,7 @@ describe('fitCalibration', () => {
   }, 300_000);
 
   it('says when the logs do not determine the calibration (too few calls past the prefix estimate), and determines one on a log with per-call content', async () => {
-    // 4 calls, of which the first 3 set the hidden prefix: any candidate fits (1.045 × + 55 here).
+    // 4 calls, of which the first 3 set the hidden prefix: any candidate fits (1.04 × + 55 here).
     const short = fitCalibration(await replayFiles(['fixtures/real/claude-code/hello-world-script.jsonl'])).claude;
     expect(short?.undetermined).toMatch(/^1 calls past each segment's first 3/);
     // ~200 tokens a call of per-call content: while the fit held the persistent excess out, the
