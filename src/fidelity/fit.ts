@@ -1,20 +1,30 @@
 import type { Transcript } from '../transcript/types.js';
-import type { Calibration } from '../tokens/types.js';
+import type { Calibration, Encoding } from '../tokens/types.js';
 import type { MeasuredTranscript } from './measure.js';
-import { calibrationFamily } from '../tokens/calibration.js';
+import { calibrationFamily, DEFAULT_CALIBRATION } from '../tokens/calibration.js';
+import { escapesOfMessage } from '../tokens/tokenizer.js';
+import { asSent } from '../transcript/sent-as-text.js';
+import { applyRecorded } from '../strategies/recorded.js';
+import { createHistory } from '../strategies/helpers/history.js';
 import { displayPath } from '../paths.js';
 import { median, quantile } from '../stats.js';
-import { OFFSET_STEPS } from '../replay/hidden-prefix.js';
-import { jumpTokens, resetSteps, unloggedInContext, withResets, type UsageStep } from '../replay/unlogged.js';
+import { OFFSET_STEPS, withoutRestored } from '../replay/hidden-prefix.js';
+import { resetSteps, unloggedBySteps, unloggedInContext, withResets } from '../replay/unlogged.js';
 
 /** The bounds ctxbench holds its replay to, per format: median |error| and p95 |error|. */
 const TARGET = { medianAbs: 0.03, p95Abs: 0.08 } as const;
 
-const FACTORS = { from: 1, to: 1.4, step: 0.005 } as const;
-const PER_CALL = { from: 0, to: 300, step: 5 } as const;
+const FACTORS = { from: 1, to: 1.4, step: 0.005, count: 81 } as const;
+const PER_CALL = { from: 0, to: 300, step: 5, count: 61 } as const;
+/**
+ * The grid is searched coarse to fine: every COARSE-th candidate of each axis, then every
+ * candidate within COARSE of the best of those. Each candidate re-estimates every step's
+ * unlogged content as the replay does (a robust line fitted at every call): all 4,941 are too slow.
+ */
+const COARSE = 4;
 /**
  * Calls a fit needs beyond the first OFFSET_STEPS of each compaction segment, which set the hidden
- * prefix and so read ~0 under every candidate: a 4-call session "fits" 1.045 × + 55 exactly.
+ * prefix and so read ~0 under every candidate: a 4-call session "fits" 1.04 × + 55 exactly.
  */
 const MIN_INFORMATIVE_STEPS = 30;
 
@@ -38,63 +48,119 @@ export type CalibrationFit = Record<string, FittedFamily>;
 
 /** One compared step, in raw o200k_base units, with what the fit needs. */
 interface RawStep {
+  messageId: string;
   raw: number;
   calls: number;
+  /** Of `raw`, what the terminal escape sequences of the context's messages cost, and how many there are (tokens/escapes.ts). */
+  escapeTokens: number;
+  escapes: number;
   recorded: number;
   segment: number;
 }
 
 /**
  * Fits `factor` and `perToolCall` per model family on every step with recorded usage: a grid
- * search (factor 1.00–1.40 by 0.005, perToolCall 0–300 by 5) that re-estimates each file's hidden
- * prefix (and post-compaction re-attachments) in the candidate's units exactly as the replay
- * does, and keeps the candidate with the smallest max(median |error| / 3 %, p95 |error| / 8 %)
- * pooled over the family's files. One rule per family, never per file.
+ * search (factor 1.00–1.40 by 0.005, perToolCall 0–300 by 5, coarse to fine: COARSE) that counts
+ * each candidate as the replay counts it (the family's escape weight, whole tokens) and
+ * re-estimates each file's hidden prefix, post-compaction re-attachments and unlogged content
+ * (the jumps, and the persistent per-call excess) in the candidate's units as the replay does,
+ * and keeps the candidate with the smallest max(median |error| / 3 %, p95 |error| / 8 %) pooled
+ * over the family's files. One rule per family, never per file.
  */
 export function fitCalibration(measured: readonly MeasuredTranscript[]): CalibrationFit {
-  const byFamily = new Map<string, { files: string[]; steps: RawStep[][] }>();
+  const byFamily = new Map<string, { files: string[]; steps: FitLog[] }>();
   for (const m of measured) {
     const family = calibrationFamily(m.uncalibrated.scenario.model);
     if (family === undefined) continue;
     const entry = byFamily.get(family) ?? { files: [], steps: [] };
     entry.files.push(displayPath(m.transcript.file));
-    entry.steps.push(rawSteps(m));
+    entry.steps.push(fitLogOf(m));
     byFamily.set(family, entry);
   }
   const fit: CalibrationFit = {};
   for (const [family, { files, steps }] of byFamily) {
-    let best: FittedFamily | undefined;
-    let bestScore = Number.POSITIVE_INFINITY;
-    for (let f = FACTORS.from; f <= FACTORS.to + 1e-9; f += FACTORS.step) {
-      for (let p = PER_CALL.from; p <= PER_CALL.to; p += PER_CALL.step) {
-        const errors = steps.flatMap((fileSteps) => errorsWith(fileSteps, f, p));
-        const abs = errors.map(Math.abs);
-        const medianAbs = median(abs);
-        const p95Abs = quantile(abs, 0.95);
-        const score = Math.max(medianAbs / TARGET.medianAbs, p95Abs / TARGET.p95Abs);
-        if (score < bestScore) {
-          bestScore = score;
-          best = {
-            factor: Math.round(f * 1000) / 1000,
-            perToolCall: p,
-            method: 'grid search minimising max(median |error| / 3 %, p95 |error| / 8 %), hidden prefix re-estimated per candidate',
-            files,
-            steps: errors.length,
-            medianAbs,
-            p95Abs,
-          };
-        }
-      }
-    }
-    if (best === undefined) continue;
+    // The escape weight is the family's own (calibration.ts), measured apart; the fit counts it as the replay does.
+    const perEscape = DEFAULT_CALIBRATION[family]?.perEscape;
+    const candidate = (i: number, j: number): Calibration => ({
+      factor: Math.round((FACTORS.from + i * FACTORS.step) * 1000) / 1000,
+      perToolCall: PER_CALL.from + j * PER_CALL.step,
+      ...(perEscape !== undefined ? { perEscape } : {}),
+    });
+    const scored = searchGrid((i, j) => scoreOf(steps, candidate(i, j)));
+    const best: FittedFamily = {
+      ...candidate(scored.i, scored.j),
+      method: 'grid search minimising max(median |error| / 3 %, p95 |error| / 8 %), hidden prefix and unlogged content re-estimated per candidate',
+      files,
+      steps: scored.steps,
+      medianAbs: scored.medianAbs,
+      p95Abs: scored.p95Abs,
+    };
+    const bestScore = scored.score;
     const reason = undeterminedReason(
       best,
       bestScore,
-      steps.reduce((n, fileSteps) => n + informativeSteps(fileSteps), 0),
+      steps.reduce((n, log) => n + informativeSteps(log.steps), 0),
     );
     fit[family] = reason === undefined ? best : { ...best, undetermined: reason };
   }
   return fit;
+}
+
+/** A candidate's pooled errors and its score, max(median |error| / 3 %, p95 |error| / 8 %). */
+interface Scored {
+  score: number;
+  medianAbs: number;
+  p95Abs: number;
+  steps: number;
+}
+
+function scoreOf(logs: readonly FitLog[], calibration: Calibration): Scored {
+  const abs = logs.flatMap((log) => errorsOf(log, calibration)).map(Math.abs);
+  const medianAbs = median(abs);
+  const p95Abs = quantile(abs, 0.95);
+  return { score: Math.max(medianAbs / TARGET.medianAbs, p95Abs / TARGET.p95Abs), medianAbs, p95Abs, steps: abs.length };
+}
+
+/** The best candidate (factor index i, per-call index j) of the grid, searched coarse to fine (COARSE); ties go to the smaller factor, then framing. */
+function searchGrid(score: (i: number, j: number) => Scored): Scored & { i: number; j: number } {
+  const seen = new Set<number>();
+  let best: (Scored & { i: number; j: number }) | undefined;
+  const visit = (i: number, j: number): void => {
+    if (i < 0 || j < 0 || i >= FACTORS.count || j >= PER_CALL.count || seen.has(i * PER_CALL.count + j)) return;
+    seen.add(i * PER_CALL.count + j);
+    const s = score(i, j);
+    if (best === undefined || s.score < best.score || (s.score === best.score && (i < best.i || (i === best.i && j < best.j)))) best = { ...s, i, j };
+  };
+  for (let i = 0; i < FACTORS.count; i += COARSE) for (let j = 0; j < PER_CALL.count; j += COARSE) visit(i, j);
+  const coarse = best as Scored & { i: number; j: number };
+  for (let i = coarse.i - COARSE; i <= coarse.i + COARSE; i++) for (let j = coarse.j - COARSE; j <= coarse.j + COARSE; j++) visit(i, j);
+  return best as Scored & { i: number; j: number };
+}
+
+/** A log's steps as the fit reads them, and its errors per candidate scored so far (by `candidateKey`). */
+interface FitLog {
+  steps: RawStep[];
+  errors: Map<string, number[]>;
+}
+
+/**
+ * Kept per measured log, as long as the caller keeps it: a leave-one-log-out check fits the same
+ * logs again and again, in subsets (scripts/fit-leave-one-out.mjs), outside any run (whose memos
+ * are off there, memo.ts).
+ */
+const fitLogs = new WeakMap<MeasuredTranscript, FitLog>();
+
+function fitLogOf(m: MeasuredTranscript): FitLog {
+  let log = fitLogs.get(m);
+  if (log === undefined) fitLogs.set(m, (log = { steps: rawSteps(m), errors: new Map() }));
+  return log;
+}
+
+function errorsOf(log: FitLog, calibration: Calibration): number[] {
+  const key = `${calibration.factor}:${calibration.perToolCall}:${calibration.perEscape ?? '-'}`;
+  let errors = log.errors.get(key);
+  if (errors === undefined) log.errors.set(key, (errors = errorsWith(log.steps, calibration)));
+  return errors;
 }
 
 /** Why a best candidate does not determine the calibration (see FittedFamily.undetermined), or undefined. */
@@ -115,12 +181,12 @@ function undeterminedReason(best: FittedFamily, score: number, informative: numb
  * rebuilds from the log estimated as the replay does (a rebuild's prefix measured anew, a
  * compaction's re-attached content over the prefix then sent).
  */
-function errorsWith(steps: readonly RawStep[], factor: number, perCall: number): number[] {
-  const computed = steps.map((s) => factor * s.raw + perCall * s.calls);
+function errorsWith(steps: readonly RawStep[], candidate: Calibration): number[] {
+  const computed = wholeTokens(steps, candidate);
   const usage = steps.map((s, i) => ({ recorded: s.recorded, computed: computed[i] as number, segment: s.segment }));
   const resets = new Set(resetSteps(usage));
   const split = withResets(usage, [...resets]);
-  const inContext = unloggedInContext(split, jumpsOnly(split));
+  const inContext = unloggedInContext(split, unloggedBySteps(split));
   const residualsBySegment = new Map<number, number[]>();
   split.forEach((s, i) => {
     const list = residualsBySegment.get(s.segment) ?? [];
@@ -144,6 +210,49 @@ function errorsWith(steps: readonly RawStep[], factor: number, perCall: number):
   });
 }
 
+/**
+ * What the replay charges for a step's messages under a candidate (tokenizer.ts `countMessage`):
+ * the raw count scaled, each tool call's framing, and, with an escape weight, each escape
+ * sequence at that weight in place of its scaled raw cost.
+ */
+function computedWith(step: RawStep, { factor, perToolCall, perEscape }: Calibration): number {
+  const calls = perToolCall * step.calls;
+  if (perEscape === undefined) return factor * step.raw + calls;
+  return factor * (step.raw - step.escapeTokens) + perEscape * step.escapes + calls;
+}
+
+/**
+ * Each step's charge in whole tokens, as the replay counts (rounded per message): the first call
+ * of a segment rounded, every later one the call before plus its growth rounded. So calls that
+ * add the same messages grow by the same whole count, as in the replay; rounding each total
+ * instead makes them differ by a token now and then, and the persistent excess's robust line
+ * (unlogged.ts) reads that noise as a slope (mclaude-97b0ffde's identical polls: +159 a call).
+ */
+function wholeTokens(steps: readonly RawStep[], candidate: Calibration): number[] {
+  const out: number[] = [];
+  steps.forEach((step, i) => {
+    const exact = computedWith(step, candidate);
+    const previous = steps[i - 1];
+    const before = out[i - 1];
+    out.push(
+      previous === undefined || before === undefined || previous.segment !== step.segment
+        ? Math.round(exact)
+        : before + Math.round(exact - computedWith(previous, candidate)),
+    );
+  });
+  return out;
+}
+
+/**
+ * What the fit charges for the messages of each step of a log with recorded usage under
+ * `calibration`, by the step's message id (hidden prefix and unlogged content left out): what the
+ * replay charges for them with the same calibration (`replayRecorded`, its prompt tokens less its
+ * hidden tokens), so that what is fitted is what is replayed.
+ */
+export function chargedForMessages(m: MeasuredTranscript, calibration: Calibration): Map<string, number> {
+  return new Map(rawSteps(m).map((step) => [step.messageId, computedWith(step, calibration)]));
+}
+
 /** Steps past the first OFFSET_STEPS of their compaction segment: the ones a candidate can get wrong. */
 function informativeSteps(steps: readonly RawStep[]): number {
   const seen = new Map<number, number>();
@@ -156,49 +265,44 @@ function informativeSteps(steps: readonly RawStep[]): number {
   return n;
 }
 
-/**
- * The unlogged content the fit charges: the jumps alone (unlogged.ts UNLOGGED_MIN_TOKENS). The
- * persistent excess the replay charges from a segment's 10th call on is a per-call constant, as the
- * tool-call framing is: charged inside the fit, it takes up whatever framing a candidate lacks, and
- * factor and framing are no longer determined (the 6 Claude sessions gave 1.15 × + 95 with it, the
- * same logs 1.185 × + 55 without). So the framing is fitted on what the log explains, and the
- * replay finds what is left (the per-call content a session's hooks add) as persistent excess.
- */
-function jumpsOnly(steps: readonly UsageStep[]): number[] {
-  return steps.map((step, i) => {
-    const previous = i > 0 ? steps[i - 1] : undefined;
-    return previous?.segment === step.segment ? jumpTokens(previous, step) : 0;
-  });
-}
-
-/** The uncalibrated replay's steps with recorded usage: messages alone, tool calls in the context, compaction segment. */
+/** The uncalibrated replay's steps with recorded usage: messages alone, tool calls and escape sequences in the context, compaction segment. */
 function rawSteps(m: MeasuredTranscript): RawStep[] {
-  const shape = contextShape(m.transcript);
+  const shape = contextShape(m.transcript, m.uncalibrated.encoding);
   const out: RawStep[] = [];
   for (const step of m.uncalibrated.steps) {
-    const recorded = shape.recorded.get(step.messageId);
-    const at = shape.byId.get(step.messageId);
-    if (step.status !== 'ok' || recorded === undefined || recorded <= 0 || at === undefined) continue;
-    out.push({ raw: step.promptTokens - (step.hiddenTokens ?? 0), calls: at.calls, recorded, segment: at.segment });
+    const at = shape.get(step.messageId);
+    if (step.status !== 'ok' || at === undefined) continue;
+    out.push({ messageId: step.messageId, raw: step.promptTokens - (step.hiddenTokens ?? 0), ...at });
   }
   return out;
 }
 
-/** Per assistant message: tool calls in the context `recorded` sends before it, and its compaction segment. */
-function contextShape(transcript: Transcript): { byId: Map<string, { calls: number; segment: number }>; recorded: Map<string, number> } {
-  const byId = new Map<string, { calls: number; segment: number }>();
-  const recorded = new Map<string, number>();
-  let calls = 0;
+/**
+ * Per assistant message with recorded usage: what the context `recorded` sends before it holds
+ * (its tool calls and the escape sequences of its texts, walked as the strategy walks the log;
+ * the texts an importer rebuilt as re-attached after a compaction left out, as the raw replay
+ * leaves them out, measure.ts), its compaction segment and its recorded input.
+ */
+function contextShape(transcript: Transcript, encoding: Encoding): Map<string, Omit<RawStep, 'raw' | 'messageId'>> {
+  const history = createHistory();
+  const out = new Map<string, Omit<RawStep, 'raw' | 'messageId'>>();
   let segment = 0;
   for (const event of transcript.events) {
-    if (event.type === 'compaction' && event.summary !== undefined) {
-      calls = 0;
-      segment += 1;
+    if (event.type === 'compaction' && event.summary !== undefined) segment += 1;
+    const recorded = event.type === 'message' && event.role === 'assistant' ? event.usage?.input : undefined;
+    if (event.type === 'message' && recorded !== undefined && recorded > 0) {
+      let calls = 0;
+      let escapeTokens = 0;
+      let escapes = 0;
+      for (const message of history.messages) {
+        calls += asSent(message).toolCalls?.length ?? 0;
+        const cost = escapesOfMessage(encoding, message);
+        escapeTokens += cost.tokens;
+        escapes += cost.count;
+      }
+      out.set(event.id, { calls, escapeTokens, escapes, recorded, segment });
     }
-    if (event.type !== 'message' || event.role !== 'assistant') continue;
-    byId.set(event.id, { calls, segment });
-    if (event.usage?.input !== undefined) recorded.set(event.id, event.usage.input);
-    if (event.sentAsText !== true) calls += event.toolCalls?.length ?? 0;
+    applyRecorded(history, event.type === 'compaction' ? withoutRestored(event) : event);
   }
-  return { byId, recorded };
+  return out;
 }

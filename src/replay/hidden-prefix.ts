@@ -149,7 +149,8 @@ function usageSteps(
   return { steps, compactionIds, order };
 }
 
-function withoutRestored(event: CompactionEvent): CompactionEvent {
+/** A compaction without the texts an importer rebuilt as re-attached with it (what the log itself holds). */
+export function withoutRestored(event: CompactionEvent): CompactionEvent {
   if (event.restored === undefined) return event;
   const { restored: _rebuilt, ...rest } = event;
   return rest;

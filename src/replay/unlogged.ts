@@ -109,7 +109,7 @@ export function unloggedBySteps(steps: readonly UsageStep[]): number[] {
 }
 
 /** The unlogged tokens of a jump between two consecutive calls of one segment (UNLOGGED_MIN_TOKENS), else 0. */
-export function jumpTokens(previous: UsageStep, step: UsageStep): number {
+function jumpTokens(previous: UsageStep, step: UsageStep): number {
   const growth = step.computed - previous.computed;
   const excess = step.recorded - previous.recorded - growth;
   return excess > Math.max(UNLOGGED_MIN_TOKENS, UNLOGGED_MIN_SHARE * Math.max(0, growth)) ? Math.round(excess) : 0;

@@ -6,7 +6,7 @@ import { scenarioKey, type PlannedUnit } from './plan.js';
 import { completionOrder, unitQueue } from './unit-order.js';
 import { HarnessError } from '../errors.js';
 import { createMemoStore, withMemoStore } from '../memo.js';
-import { createUnitExecutor, type ExecutorOptions, type ProbeGenerator, type UnitExecutor } from './execute-unit.js';
+import { createUnitExecutor, type ExecutorOptions, type ProbeGenerator } from './execute-unit.js';
 import { createGenerationQueue, generateRequested, type GenerateRequest, type Generated } from './generation-queue.js';
 import { byUnit, corpusUnits, logProgress, packLogResults, type CorpusUnits, type LogTask } from './corpus-units.js';
 import { runInThread } from './in-thread.js';

@@ -186,7 +186,7 @@ function countWeighingEscapes(encoding: Encoding, text: string, factor: number, 
 }
 
 /** What the escape sequences of a message's text cost in raw tokens, and how many there are. */
-interface EscapeCost {
+export interface EscapeCost {
   tokens: number;
   count: number;
 }
@@ -194,8 +194,12 @@ const NO_ESCAPES: EscapeCost = { tokens: 0, count: 0 };
 /** Per message object and encoding, as the raw counts above. */
 const escapeCosts = runWeakMap<ContextMessage, Map<Encoding, EscapeCost>>();
 
-/** The raw tokens the escape sequences of `message`'s text (as sent) cost, and their number: counted once per message. */
-function escapesOfMessage(encoding: Encoding, message: ContextMessage): EscapeCost {
+/**
+ * The raw tokens the escape sequences of `message`'s text (as sent) cost, and their number: counted
+ * once per message. What a calibration with `perEscape` charges instead (`countMessage`), and what
+ * `ctxbench fidelity --fit` takes off the raw counts to fit on the same terms (fidelity/fit.ts).
+ */
+export function escapesOfMessage(encoding: Encoding, message: ContextMessage): EscapeCost {
   let costs = escapeCosts.get(message);
   const cached = costs?.get(encoding);
   if (cached !== undefined) return cached;

@@ -131,26 +131,31 @@ describe('token-accounting calibration on the real logs', () => {
 });
 
 describe('fitCalibration', () => {
-  it('refits the shipped Claude calibration on the Claude logs it was fitted on (1.185 × + 55; 1.15 × + 95 while the persistent excess was charged inside the fit)', async () => {
+  it('refits the Claude logs the default was fitted on near it (1.175 × + 80 with the persistent excess charged as replayed; the shipped 1.185 × + 55 is kept)', async () => {
     const fit = fitCalibration(await replayFiles(CLAUDE));
     expect(Object.keys(fit)).toEqual(['claude']);
-    // The persistent per-call excess is held out of the fit (fit.ts jumpsOnly): charged inside it,
-    // it took up the framing and moved the refit to 1.15 × + 95, off the shipped default.
-    expect(fit.claude?.factor).toBeCloseTo(DEFAULT_CALIBRATION.claude?.factor ?? 0, 2);
-    expect(Math.abs((fit.claude?.factor ?? 0) - (DEFAULT_CALIBRATION.claude?.factor ?? 0))).toBeLessThanOrEqual(0.005 + 1e-9);
-    expect(Math.abs((fit.claude?.perToolCall ?? 0) - (DEFAULT_CALIBRATION.claude?.perToolCall ?? 0))).toBeLessThanOrEqual(5);
+    // The persistent per-call excess is charged inside the fit as the replay charges it (fit.ts): a
+    // session's per-call content no longer goes into the framing. On these 6 sessions, which carry
+    // little of it, the refit moves from 1.185 × + 55 (excess held out) to 1.175 × + 80; the
+    // shipped default is kept, within the target on every Claude log as replayed (docs/fidelity.md).
+    expect(fit.claude?.factor).toBe(1.175);
+    expect(fit.claude?.perToolCall).toBe(80);
+    expect(fit.claude?.perEscape).toBe(DEFAULT_CALIBRATION.claude?.perEscape);
     expect(fit.claude?.medianAbs).toBeLessThan(0.03);
     expect(fit.claude?.p95Abs).toBeLessThan(0.08);
     expect(fit.claude?.undetermined).toBeUndefined();
     expect(fit.claude?.steps).toBe(373);
   }, 300_000);
 
-  it('says when the logs do not determine the calibration: too few calls past the prefix estimate, or a best candidate on the grid edge', async () => {
-    // 4 calls, of which the first 3 set the hidden prefix: any candidate fits (1.045 × + 55 here).
+  it('says when the logs do not determine the calibration (too few calls past the prefix estimate), and determines one on a log with per-call content', async () => {
+    // 4 calls, of which the first 3 set the hidden prefix: any candidate fits (1.04 × + 55 here).
     const short = fitCalibration(await replayFiles(['fixtures/real/claude-code/hello-world-script.jsonl'])).claude;
     expect(short?.undetermined).toMatch(/^1 calls past each segment's first 3/);
-    // ~200 tokens a call of per-call content and no log without it: the framing runs to the grid edge.
+    // ~200 tokens a call of per-call content: while the fit held the persistent excess out, the
+    // framing took it up and ran to the grid edge (factor 1.40). Charged as replayed, the excess
+    // takes it, and the log alone determines a calibration near the 13 logs' (1.16 × + 70).
     const alone = fitCalibration(await replayFiles(['fixtures/real/claude-code-compactions/swordintel-0c45b0a6.jsonl'])).claude;
-    expect(alone?.undetermined).toMatch(/edge of the grid/);
+    expect(alone?.undetermined).toBeUndefined();
+    expect([alone?.factor, alone?.perToolCall]).toEqual([1.18, 65]);
   }, 300_000);
 });
