@@ -1,6 +1,7 @@
 import type { Worker } from 'node:worker_threads';
 import { generateProbes, type GenerateOptions } from '../probes/generate.js';
 import type { Probe, Transcript } from '../transcript/types.js';
+import { createMemoStore, withOwnMemos } from '../memo.js';
 
 /** Asks a thread for the probes of one log (`generateProbes`): a pure function of these, so any thread makes the same. */
 export interface GenerateRequest {
@@ -17,9 +18,18 @@ export interface Generated {
   probes: Probe[];
 }
 
-/** Makes the probes a request asks for, on the thread that got it. */
-export function generateRequested(request: GenerateRequest): Generated {
-  return { type: 'generated', id: request.id, probes: generateProbes(request.transcript, request.options) };
+/**
+ * Makes the probes a request asks for, on the thread that got it, in a memo store of their own
+ * (`memo`: its switch, the run's): the probes go to another thread, so what making them memoized
+ * serves no later work of this one. In the run's store, a corpus's 477 logs made on two threads
+ * grew the run to 1.6 GB before its first log ran (docs/performance.md).
+ */
+export function generateRequested(request: GenerateRequest, memo: boolean): Generated {
+  return withOwnMemos(createMemoStore({ enabled: memo }), () => ({
+    type: 'generated',
+    id: request.id,
+    probes: generateProbes(request.transcript, request.options),
+  }));
 }
 
 /**

@@ -5,7 +5,7 @@ import type { PreparedScenario } from './prepared-scenario.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
 import { completionOrder, unitQueue } from './unit-order.js';
 import { HarnessError } from '../errors.js';
-import { createMemoStore, withMemoStore } from '../memo.js';
+import { createMemoStore } from '../memo.js';
 import { createUnitExecutor, type ExecutorOptions, type ProbeGenerator } from './execute-unit.js';
 import { createGenerationQueue, generateRequested, type GenerateRequest, type Generated } from './generation-queue.js';
 import { byUnit, corpusUnits, logProgress, packLogResults, type CorpusUnits, type LogTask } from './corpus-units.js';
@@ -329,7 +329,7 @@ function serveUnits(options: ExecutorOptions): void {
   const prepared = new Map<string, PreparedScenario>();
   const executor = createUnitExecutor(options, prepared, memos);
   port.on('message', (message: ToWorker) => {
-    if (message.type === 'generate') return withMemoStore(memos, () => generateFor(port, message));
+    if (message.type === 'generate') return generateFor(port, message, memos.enabled);
     if (message.type === 'log') {
       const { key, index } = message;
       if (message.prepared !== undefined) prepared.set(key, message.prepared);
@@ -349,9 +349,9 @@ function serveUnits(options: ExecutorOptions): void {
   });
 }
 
-function generateFor(port: NonNullable<typeof parentPort>, request: GenerateRequest): void {
+function generateFor(port: NonNullable<typeof parentPort>, request: GenerateRequest, memo: boolean): void {
   try {
-    port.postMessage(generateRequested(request) satisfies FromWorker);
+    port.postMessage(generateRequested(request, memo) satisfies FromWorker);
   } catch (error) {
     port.postMessage(describeError(error));
   }
