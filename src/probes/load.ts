@@ -115,7 +115,7 @@ export function joinGenerated(scenario: Scenario, given: readonly Probe[], gener
 
 /**
  * Whether a given probe's id has the form of a generated one (`gen-<kind>-<n>`), so that it may
- * clash with one: such a scenario's probes are generated before anything runs (run/execute-unit.ts).
+ * clash with one: such a scenario's probes are generated before anything runs (run/prepare.ts).
  */
 export const mayClashWithGenerated = (given: readonly Probe[]): boolean => given.some((probe) => probe.id.startsWith('gen-'));
 

@@ -15,7 +15,7 @@ import { recommendRun } from './recommend-run.js';
 import { VERSION } from '../version.js';
 import { artifactPath, displayPath } from '../paths.js';
 import { formatLocation, InputError, UsageError } from '../errors.js';
-import { completeProbes, completeProbesWith, prepareLoadedScenario, type PrepareOptions } from './execute-unit.js';
+import { completeProbes, completeProbesWith, prepareLoadedScenario, type PrepareOptions } from './prepare.js';
 import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
 import { describeShard, planEntry, selectShard, type ShardSpec } from './shard.js';
 import { runPlannedUnits, startUnitWorkers, stopUnitWorkers, type StartedWorkers, type UnitProgress } from './workers.js';

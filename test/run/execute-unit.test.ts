@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prepareScenarios } from '../../src/run/run-suite.js';
-import { completeProbes } from '../../src/run/execute-unit.js';
+import { completeProbes } from '../../src/run/prepare.js';
 import { writeFiles } from '../helpers/temp.js';
 
 /**

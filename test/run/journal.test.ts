@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { fingerprintRun, formatJournalHeader, formatJournalUnit, parseJournal } from '../../src/run/journal.js';
 import { prepareScenarios } from '../../src/run/run-suite.js';
-import { completeProbes } from '../../src/run/execute-unit.js';
+import { completeProbes } from '../../src/run/prepare.js';
 import { planUnits } from '../../src/run/plan.js';
 import type { UnitResult } from '../../src/metrics/types.js';
 

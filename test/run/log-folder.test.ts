@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareScenarios } from '../../src/run/run-suite.js';
-import { completeProbes } from '../../src/run/execute-unit.js';
+import { completeProbes } from '../../src/run/prepare.js';
 import { describeAdHocScenarios } from '../../src/cli/ad-hoc-note.js';
 import { tempDir } from '../helpers/temp.js';
 
