@@ -1,5 +1,4 @@
 import type { MessageEvent, Probe, ProbeAsk, ProbeKind, ToolCall, Transcript } from '../transcript/types.js';
-import { createRandom } from '../random.js';
 import { findSecrets, hasSecret } from '../redact/index.js';
 import { readDecisionFacts } from './decision-facts.js';
 import type { Fact } from './fact.js';
@@ -12,6 +11,7 @@ import { phraseQuestion } from './question-hints.js';
 import { readSimulated } from './reference.js';
 import type { ToolLinks } from './tool-facts.js';
 import { withRunMemos } from '../memo.js';
+import { outputShareOf, selectSpread, type Candidate, type EvidenceSource } from './select-probes.js';
 
 export interface GenerateOptions {
   /** At most this many probes (default 20). */
@@ -32,7 +32,6 @@ const APPROXIMATE_TOKENS = { count: (text: string): number => Math.ceil(text.len
 const DEFAULT_ASK_AFTER = 10;
 /** The last messages of a session, which any strategy keeps; a fact repeated there measures nothing. */
 const RECENT_MESSAGES = 4;
-const KIND_ORDER: readonly ProbeKind[] = ['artifact', 'recall', 'continuation', 'decision'];
 
 /** Every message's normalised text (thinking included), joined, to find where an answer occurs. */
 interface Corpus {
@@ -146,17 +145,6 @@ function secretsOf(index: number, text: string, session: Session): string[] {
   return secrets;
 }
 
-/** Where a probe's evidence lies: a tool's output, or what the agent wrote (its text, its call arguments). */
-type EvidenceSource = 'output' | 'agent';
-
-interface Candidate {
-  kind: ProbeKind;
-  source: EvidenceSource;
-  /** Position among all candidates, i.e. transcript order. */
-  order: number;
-  probe: Omit<Probe, 'id'>;
-}
-
 /**
  * When to ask a probe whose evidence is the messages `evidence` (DESIGN.md §6): once its last
  * evidence message is `askAfter` steps old, if the session lasts that long; after each compaction
@@ -245,73 +233,6 @@ function stepsOf(transcript: Transcript): { visibleAt: number[]; steps: number }
     visibleAt.push(steps);
   }
   return { visibleAt, steps };
-}
-
-/** `count` items spread evenly over `items`, starting at a seeded offset. */
-function pickEvenly<T>(items: readonly T[], count: number, next: () => number): T[] {
-  if (count >= items.length) return [...items];
-  const stride = items.length / count;
-  const offset = next() * stride;
-  return Array.from({ length: count }, (_, i) => items[Math.floor(offset + i * stride)] as T);
-}
-
-/**
- * At most `max` candidates, in proportion to where the session's text lies: the share of probes
- * with evidence in tool output is the share of the session's characters that are tool output
- * (rounded; the rest from what the agent wrote), each part chosen by `selectKinds`. A part with too
- * few candidates leaves its quota to the other.
- */
-function selectSpread(candidates: readonly Candidate[], max: number, seed: number, outputShare: number): Candidate[] {
-  if (candidates.length <= max) return [...candidates];
-  // One of each kind first: a session whose characters are nearly all tool output would otherwise
-  // give the agent's own kinds (decisions, what it set out to do) no probe at all.
-  const reserved = reserveKinds(candidates, max, seed);
-  const rest = candidates.filter((c) => !reserved.includes(c));
-  const left = max - reserved.length;
-  const outputs = rest.filter((c) => c.source === 'output');
-  const agent = rest.filter((c) => c.source === 'agent');
-  let outputQuota = Math.min(outputs.length, Math.round(left * outputShare));
-  outputQuota = Math.max(outputQuota, left - agent.length);
-  return [...reserved, ...selectKinds(outputs, outputQuota, seed), ...selectKinds(agent, left - outputQuota, seed + 1)].sort((a, b) => a.order - b.order);
-}
-
-/** One candidate of each kind there is (at most `max`), chosen at a seeded place among its kind. */
-function reserveKinds(candidates: readonly Candidate[], max: number, seed: number): Candidate[] {
-  const random = createRandom(seed + 2);
-  return KIND_ORDER.flatMap((kind) => {
-    const list = candidates.filter((c) => c.kind === kind);
-    return list.length === 0 ? [] : [list[Math.floor(random.next() * list.length)] as Candidate];
-  }).slice(0, max);
-}
-
-/** The share of a session's characters (text, thinking and call arguments) that tool outputs hold. */
-function outputShareOf(messages: readonly MessageEvent[]): number {
-  let output = 0;
-  let all = 0;
-  for (const message of messages) {
-    if (message.role === 'system' || message.role === 'user') continue;
-    const length = renderMessageText(message, { thinking: true }).length;
-    all += length;
-    if (message.role === 'tool') output += length;
-  }
-  return all === 0 ? 0 : output / all;
-}
-
-/** At most `max` candidates: kinds share the quota in turn, each kind spread over the transcript. */
-function selectKinds(candidates: readonly Candidate[], max: number, seed: number): Candidate[] {
-  if (candidates.length <= max) return [...candidates];
-  const byKind = KIND_ORDER.map((kind) => candidates.filter((c) => c.kind === kind));
-  const quotas = byKind.map(() => 0);
-  for (let left = max; left > 0;) {
-    byKind.forEach((list, k) => {
-      if (left > 0 && (quotas[k] ?? 0) < list.length) {
-        quotas[k] = (quotas[k] ?? 0) + 1;
-        left--;
-      }
-    });
-  }
-  const random = createRandom(seed);
-  return byKind.flatMap((list, k) => pickEvenly(list, quotas[k] ?? 0, random.next));
 }
 
 /** What the facts made into candidates so far: answers and questions taken, earlier answers per question. */
