@@ -44,8 +44,8 @@ export interface RunMemoOptions {
 
 /**
  * What a module declares: how its table is made, and which tables a store empties when. `bounded`:
- * a text memo held to its share of the budget; `perLog`: kept when a corpus unit empties the memos
- * between logs (`runLogMemo`).
+ * a text memo held to its share of the budget; `perLog`: kept when a corpus empties the memos after
+ * a log (`emptyRun`, `runLogMemo`).
  */
 interface MemoDeclaration<T> {
   create: (store: Store) => T;

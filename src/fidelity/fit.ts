@@ -1,7 +1,7 @@
 import type { Transcript } from '../transcript/types.js';
 import type { Calibration, Encoding } from '../tokens/types.js';
 import type { MeasuredTranscript } from './measure.js';
-import { calibrationFamily, DEFAULT_CALIBRATION } from '../tokens/calibration.js';
+import { calibrationFamily, DEFAULT_CALIBRATION, scaledContent } from '../tokens/calibration.js';
 import { escapesOfMessage } from '../tokens/tokenizer.js';
 import { asSent } from '../transcript/sent-as-text.js';
 import { applyRecorded } from '../strategies/recorded.js';
@@ -211,14 +211,11 @@ function errorsWith(steps: readonly RawStep[], candidate: Calibration): number[]
 }
 
 /**
- * What the replay charges for a step's messages under a candidate (tokenizer.ts `countMessage`):
- * the raw count scaled, each tool call's framing, and, with an escape weight, each escape
- * sequence at that weight in place of its scaled raw cost.
+ * What the replay charges for a step's messages under a candidate, unrounded: their content by the
+ * tokenizer's own rule (calibration.ts `scaledContent`), and each tool call's framing.
  */
-function computedWith(step: RawStep, { factor, perToolCall, perEscape }: Calibration): number {
-  const calls = perToolCall * step.calls;
-  if (perEscape === undefined) return factor * step.raw + calls;
-  return factor * (step.raw - step.escapeTokens) + perEscape * step.escapes + calls;
+function computedWith(step: RawStep, candidate: Calibration): number {
+  return scaledContent(step.raw, { tokens: step.escapeTokens, count: step.escapes }, candidate) + candidate.perToolCall * step.calls;
 }
 
 /**

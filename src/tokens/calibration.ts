@@ -33,3 +33,21 @@ export function calibrationFor(model: string, table: Readonly<Record<string, Cal
   const family = calibrationFamily(model);
   return family === undefined ? undefined : table[family];
 }
+
+/** What the escape sequences of a message's text cost in raw tokens, and how many there are. */
+export interface EscapeCost {
+  tokens: number;
+  count: number;
+}
+
+/**
+ * What `calibration` charges for content of `raw` raw tokens, of which `escapes` are terminal
+ * escape sequences, before its tool calls' framing and unrounded: the raw count scaled, and with
+ * an escape weight each sequence at that weight in place of its scaled raw cost. The one rule the
+ * tokenizer charges a message by (tokenizer.ts `countMessage`, rounded per message) and the
+ * calibration fit charges a step's messages by (fidelity/fit.ts), so the two never differ.
+ */
+export function scaledContent(raw: number, escapes: EscapeCost, calibration: Calibration): number {
+  const { factor, perEscape } = calibration;
+  return perEscape === undefined ? factor * raw : factor * (raw - escapes.tokens) + perEscape * escapes.count;
+}

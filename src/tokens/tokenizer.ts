@@ -3,7 +3,7 @@ import { get_encoding, type Tiktoken } from 'tiktoken';
 import type { ContextMessage } from '../transcript/types.js';
 import type { ProviderName } from '../contracts/provider.js';
 import type { Calibration, Encoding, Tokenizer } from './types.js';
-import { calibrationFor } from './calibration.js';
+import { calibrationFor, scaledContent, type EscapeCost } from './calibration.js';
 import { messageOverhead, requestOverhead } from './overhead.js';
 import { asSent } from '../transcript/sent-as-text.js';
 import { SEGMENT_MIN_TEXT, segmentsOf } from './segments.js';
@@ -124,9 +124,8 @@ export function createTokenizer(encoding: Encoding, calibration?: Calibration): 
     if (calibration === undefined) return raw;
     const message = asSent(original);
     const calls = calibration.perToolCall * (message.toolCalls?.length ?? 0);
-    if (perEscape === undefined) return Math.round(factor * raw) + calls;
-    const escapes = escapesOfMessage(encoding, original);
-    return Math.round(factor * (raw - escapes.tokens) + perEscape * escapes.count) + calls;
+    const escapes = perEscape === undefined ? NO_ESCAPES : escapesOfMessage(encoding, original);
+    return Math.round(scaledContent(raw, escapes, calibration)) + calls;
   };
   const memoKeys: Record<ProviderName, string> = { openai: `openai:${encoding}`, gemini: `gemini:${encoding}` };
   /** The raw count of `message` as sent (see asSent), memoized on the message object. */
@@ -185,11 +184,6 @@ function countWeighingEscapes(encoding: Encoding, text: string, factor: number, 
   return Math.round(factor * countTokens(encoding, split.stripped) + perEscape * split.count);
 }
 
-/** What the escape sequences of a message's text cost in raw tokens, and how many there are. */
-export interface EscapeCost {
-  tokens: number;
-  count: number;
-}
 const NO_ESCAPES: EscapeCost = { tokens: 0, count: 0 };
 /** Per message object and encoding, as the raw counts above. */
 const escapeCosts = runWeakMap<ContextMessage, Map<Encoding, EscapeCost>>();
