@@ -43,6 +43,11 @@ export interface LineIndex {
   read: string[];
   /** Each line's normalised text (grade.ts `normaliseAnswer`), made when first asked for (`lineText`): most lines never are. */
   normalised: (string | undefined)[];
+  /**
+   * Each hint source's words ranked rarest first (question-hints.ts `rankedWords`), keyed by the
+   * array `termWords` hands back: every fact of one tool result offers its whole output.
+   */
+  ranked: WeakMap<readonly string[], readonly string[]>;
 }
 
 // Scripts written without spaces between words (Chinese, Japanese; Korean too, as search indexes do).
@@ -113,7 +118,7 @@ export function indexLines(messages: readonly MessageEvent[]): LineIndex {
       }
     });
   });
-  return { lines, byMessage, postings, lineWords, read, normalised: [] };
+  return { lines, byMessage, postings, lineWords, read, normalised: [], ranked: new WeakMap() };
 }
 
 /** The normalised text of line `line` (as `normaliseAnswer` of its raw text gives it), kept on the index. */

@@ -133,17 +133,13 @@ function rankWords(passages: LineIndex, words: readonly string[]): string[] {
 }
 
 /**
- * `rankWords` of a hint source's words (the array `termWords` hands back), once per line index:
- * every fact of one tool result offers its whole output. Keyed by objects that live as long as
- * one generation, so it is no run memo; with memos off every call gets a new array and ranks it.
+ * `rankWords` of a hint source's words (the array `termWords` hands back), once per generation
+ * (kept on its line index, `LineIndex.ranked`): with memos off every call gets a new array and
+ * ranks it.
  */
-const rankedSources = new WeakMap<LineIndex, WeakMap<readonly string[], readonly string[]>>();
-
 function rankedWords(passages: LineIndex, words: readonly string[]): readonly string[] {
-  let bySource = rankedSources.get(passages);
-  if (bySource === undefined) rankedSources.set(passages, (bySource = new WeakMap()));
-  let ranked = bySource.get(words);
-  if (ranked === undefined) bySource.set(words, (ranked = rankWords(passages, words)));
+  let ranked = passages.ranked.get(words);
+  if (ranked === undefined) passages.ranked.set(words, (ranked = rankWords(passages, words)));
   return ranked;
 }
 
