@@ -209,8 +209,6 @@ export class MessageRetention {
   /** Counts out the messages the diff removes and counts in those it adds. */
   private update(diff: ContextDiff): void {
     const from = diffFrom(this.held, diff);
-    const { before } = from;
-    let k = from.shared;
     this.heldFindings = carryValues(
       this.heldFindings,
       from,
@@ -219,7 +217,7 @@ export class MessageRetention {
         this.count(message, findings, 1);
         return findings;
       },
-      (findings) => this.count(before[k++] as MessageEvent, findings, -1),
+      (findings, message) => this.count(message as MessageEvent, findings, -1),
     );
     this.held = from.after;
   }

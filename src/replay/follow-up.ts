@@ -135,46 +135,50 @@ function indexOfFirst(index: LineIndex, count: number): LineIndex {
 
 /**
  * The context of the last check, by id, and the messages the strategy wrote in it, kept along the
- * step's diff: a check costs what the context changed, not a pass over it. The index is by
- * position, so past the diff's shared leading run every message is indexed again (a strategy
- * that rewrites the middle pays for the tail after it).
+ * step's diff: a check costs what the context changed, not a pass over it.
  */
 class SentIndex {
   private held: readonly ContextMessage[] = [];
-  /** Each id → its positions in `held`, ascending. */
-  private readonly byId = new Map<string, number[]>();
-  /** Where the messages the strategy wrote are in `held`, ascending. */
-  private readonly writtenAt: number[] = [];
+  /** Each id → the messages of `held` with it (one, but for a context that sends an id twice). */
+  private readonly byId = new Map<string, ContextMessage[]>();
+  /** The messages the strategy wrote in `held`, each with how often `held` holds it. */
+  private readonly written = new Map<ContextMessage, number>();
 
   update(diff: ContextDiff): void {
-    const { held, byId, writtenAt } = this;
-    const { shared: same, after: context } = diffFrom(held, diff);
-    for (let k = held.length - 1; k >= same; k--) {
-      const { id } = held[k] as ContextMessage;
-      const positions = byId.get(id) ?? [];
-      positions.pop();
-      if (positions.length === 0) byId.delete(id);
-      if (writtenAt[writtenAt.length - 1] === k) writtenAt.pop();
-    }
-    this.held = context;
-    for (let k = same; k < context.length; k++) {
-      const message = context[k] as ContextMessage;
-      const positions = byId.get(message.id);
-      if (positions === undefined) byId.set(message.id, [k]);
-      else positions.push(k);
-      if (message.synthetic !== undefined) writtenAt.push(k);
-    }
+    const { before, after, changes } = diffFrom(this.held, diff);
+    for (const { from, removed } of changes) for (let k = from; k < from + removed; k++) this.remove(before[k] as ContextMessage);
+    for (const { to, added } of changes) for (let k = to; k < to + added; k++) this.add(after[k] as ContextMessage);
+    this.held = after;
   }
 
   /** The last message of the context with `id` (what a map of the context by id holds). */
   sent(id: string): ContextMessage | undefined {
-    const positions = this.byId.get(id);
-    return positions === undefined ? undefined : this.held[positions[positions.length - 1] as number];
+    const messages = this.byId.get(id);
+    if (messages === undefined || messages.length === 1) return messages?.[0];
+    return this.held.findLast((message) => message.id === id);
   }
 
-  /** Whether a message the strategy wrote satisfies `test`, in context order. */
+  /** Whether a message the strategy wrote satisfies `test` (a pure test: the order they are tried in does not matter). */
   someWritten(test: (message: ContextMessage) => boolean): boolean {
-    return this.writtenAt.some((k) => test(this.held[k] as ContextMessage));
+    for (const message of this.written.keys()) if (test(message)) return true;
+    return false;
+  }
+
+  private add(message: ContextMessage): void {
+    const messages = this.byId.get(message.id);
+    if (messages === undefined) this.byId.set(message.id, [message]);
+    else messages.push(message);
+    if (message.synthetic !== undefined) this.written.set(message, (this.written.get(message) ?? 0) + 1);
+  }
+
+  private remove(message: ContextMessage): void {
+    const messages = this.byId.get(message.id) as ContextMessage[];
+    messages.splice(messages.lastIndexOf(message), 1);
+    if (messages.length === 0) this.byId.delete(message.id);
+    if (message.synthetic === undefined) return;
+    const count = this.written.get(message) as number;
+    if (count === 1) this.written.delete(message);
+    else this.written.set(message, count - 1);
   }
 }
 

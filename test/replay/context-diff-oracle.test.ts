@@ -14,7 +14,7 @@ import { createFollowUpTracker } from '../../src/replay/follow-up.js';
 import { createStepParts, messagePart } from '../../src/cache/request-parts.js';
 import { MessageRetention, prepareMessages, retainedInMessages } from '../../src/probes/context-text.js';
 import { prepareProbe } from '../../src/probes/retention.js';
-import { addedEnd, removedEnd, wholeContext, type ContextDiff } from '../../src/transcript/context-diff.js';
+import { addedCount, removedCount, wholeContext, type ContextDiff } from '../../src/transcript/context-diff.js';
 import type { MessageEvent, Probe, Transcript } from '../../src/transcript/types.js';
 import type { Tokenizer } from '../../src/tokens/types.js';
 
@@ -44,6 +44,17 @@ async function stepDiffs(file: string, strategy: string, window: number): Promis
   return { diffs, transcript, tokenizer };
 }
 
+/** `diff.before` with the diff's changes made: should be `diff.after`. */
+function applied(diff: ContextDiff): MessageEvent[] {
+  const out: MessageEvent[] = [];
+  let at = 0;
+  for (const { from, removed, to, added } of diff.changes) {
+    out.push(...diff.before.slice(at, from), ...diff.after.slice(to, to + added));
+    at = from + removed;
+  }
+  return [...out, ...diff.before.slice(at)];
+}
+
 /** Probes whose evidence is a line of the log's own messages, or a word of one. */
 function probesOf(transcript: Transcript) {
   const probe = (expected: Probe['expected']): Probe => ({ id: 'p', kind: 'recall', question: 'q?', expected, evidence: [], ask: ['end'] });
@@ -60,12 +71,16 @@ describe.each([
   { log: sweLog, strategy: 'codex-rebuild', window: 20_000 },
   { log: claudeLog, strategy: 'tiered-truncation', window: 200_000 },
   { log: claudeLog, strategy: 'codex-rebuild', window: 40_000 },
+  // Masks an old observation and appends the step's messages: diffs of two changes.
+  { log: sweLog, strategy: 'observation-masking', window: 1_048_576 },
+  { log: claudeLog, strategy: 'clear-tool-results', window: 40_000 },
 ])('the step diff on $log through $strategy: each consumer fed the diffs gives what it gives from scratch', ({ log, strategy, window }) => {
   it('token count, hidden tokens, cache parts, retention and the follow-up check', async () => {
     const { diffs, transcript, tokenizer } = await stepDiffs(log, strategy, window);
     // The strategy rewrote: some step replaced or removed messages it had sent, not only appended.
-    expect(diffs.some((d) => removedEnd(d) > d.shared)).toBe(true);
-    expect(diffs.every((d) => d.shared + d.kept <= Math.min(d.before.length, d.after.length))).toBe(true);
+    expect(diffs.some((d) => removedCount(d) > 0)).toBe(true);
+    expect(diffs.every((d) => applied(d).every((m, i) => m === d.after[i]) && applied(d).length === d.after.length)).toBe(true);
+    if (strategy === 'observation-masking' || strategy === 'clear-tool-results') expect(diffs.some((d) => d.changes.length > 1)).toBe(true);
 
     const count = createContextCount(tokenizer, 'openai');
     const hiddenPrefix = resolveHiddenPrefix('auto', transcript, tokenizer, 'openai');
@@ -104,7 +119,7 @@ describe.each([
     if (log === sweLog) expect(fetches).toBeGreaterThan(0);
     else expect(carrying).toBeGreaterThan(0);
     // The diffs carried most of the work: far fewer messages added than sent.
-    const added = diffs.reduce((n, d) => n + addedEnd(d) - d.shared, 0);
+    const added = diffs.reduce((n, d) => n + addedCount(d), 0);
     expect(added).toBeLessThan(diffs.reduce((n, d) => n + d.after.length, 0) / 3);
   });
 });

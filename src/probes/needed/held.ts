@@ -43,8 +43,6 @@ export class NeededContext {
   /** Moves the counts to `diff.after` (from whatever context was counted last). */
   update(diff: ContextDiff): void {
     const from = diffFrom(this.held, diff);
-    const { before } = from;
-    let k = from.shared;
     this.heldFacts = carryValues(
       this.heldFacts,
       from,
@@ -53,7 +51,7 @@ export class NeededContext {
         this.count(message, facts, 1);
         return facts;
       },
-      (facts) => this.count(before[k++] as ContextMessage, facts, -1),
+      (facts, message) => this.count(message, facts, -1),
     );
     this.held = from.after;
   }
