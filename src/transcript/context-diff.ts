@@ -75,9 +75,15 @@ function changesBetween(
 ): ContextChange[] {
   if (start === beforeEnd && start === afterEnd) return [];
   if (start === beforeEnd || start === afterEnd) return [{ from: start, removed: beforeEnd - start, to: start, added: afterEnd - start }];
-  // Each message's first position in the removed span (a message may be there twice: scanned past on a clash).
-  const firstAt = new Map<ContextMessage, number>();
-  for (let i = beforeEnd - 1; i >= start; i--) firstAt.set(before[i] as ContextMessage, i);
+  // Each message's first position in the span not yet passed, and each position's next one of the
+  // same message (a message may be there twice): a lookup passes each position once at most.
+  const nextAt = new Map<ContextMessage, number>();
+  const next = new Int32Array(beforeEnd - start);
+  for (let k = beforeEnd - 1; k >= start; k--) {
+    const message = before[k] as ContextMessage;
+    next[k - start] = nextAt.get(message) ?? -1;
+    nextAt.set(message, k);
+  }
   const changes: ContextChange[] = [];
   let i = start;
   let j = start;
@@ -85,8 +91,10 @@ function changesBetween(
   let runTo = start;
   for (; j < afterEnd && i < beforeEnd; j++) {
     const message = after[j] as ContextMessage;
-    const at = positionFrom(before, message, firstAt.get(message), i, beforeEnd);
-    if (at === undefined) continue;
+    let at = nextAt.get(message) ?? -1;
+    while (at >= 0 && at < i) at = next[at - start] as number;
+    if (at < 0) continue;
+    nextAt.set(message, at);
     if (at > runFrom || j > runTo) changes.push({ from: runFrom, removed: at - runFrom, to: runTo, added: j - runTo });
     i = at + 1;
     runFrom = i;
@@ -94,13 +102,6 @@ function changesBetween(
   }
   if (runFrom < beforeEnd || runTo < afterEnd) changes.push({ from: runFrom, removed: beforeEnd - runFrom, to: runTo, added: afterEnd - runTo });
   return changes;
-}
-
-/** Where `message` is in `before[from, end)`, given its first position in the span. */
-function positionFrom(before: readonly ContextMessage[], message: ContextMessage, first: number | undefined, from: number, end: number): number | undefined {
-  if (first === undefined || first >= from) return first;
-  for (let k = from; k < end; k++) if (before[k] === message) return k;
-  return undefined;
 }
 
 const EMPTY: readonly ContextMessage[] = Object.freeze([]);
