@@ -73,6 +73,11 @@ export function wordsOf(text: string): string[] {
   return words;
 }
 
+/** The CJK character pairs among a text's words (`wordsOf`); none, without reading its words, in a text with no CJK letter. */
+export function cjkWordsOf(text: string): string[] {
+  return HAS_CJK.test(text) ? wordsOf(text).filter(isCjkWord) : [];
+}
+
 /** Whether a word (of `wordsOf`) is a CJK character pair: as specific as a Latin word of three letters or more. */
 export function isCjkWord(word: string): boolean {
   return CJK_WORD.test(word) && [...word].length === 2;
