@@ -53,7 +53,9 @@ function isHintWord(word: string): boolean {
 function evidenceWords(lines: LineIndex, index: number, answer: string): readonly string[] {
   const own = lines.byMessage[index] ?? [];
   const holding = own.filter((line) => containsNormalised(lineText(lines, line), answer));
-  const before = holding.filter((line) => own.includes(line - 1) && !holding.includes(line - 1)).map((line) => line - 1);
+  const ownLines = new Set(own);
+  const held = new Set(holding);
+  const before = holding.filter((line) => ownLines.has(line - 1) && !held.has(line - 1)).map((line) => line - 1);
   return [...holding, ...before].flatMap((line) => termWords(lineText(lines, line)));
 }
 
