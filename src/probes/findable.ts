@@ -112,9 +112,9 @@ export function indexLines(messages: readonly MessageEvent[]): LineIndex {
         const index = lines.length;
         const words = new Set(wordsOf(raw));
         for (const word of words) {
-          const list = postings.get(word) ?? [];
-          list.push(index);
-          postings.set(word, list);
+          const list = postings.get(word);
+          if (list === undefined) postings.set(word, [index]);
+          else list.push(index);
         }
         byMessage[m]?.push(index);
         lineWords.push(words);

@@ -27,6 +27,8 @@ export interface PassageTerms {
 const K1 = 1.2;
 const B = 0.75;
 const LONG_LINE_WORDS = 60;
+/** A line of more than `LONG_LINE_WORDS` words (a trimmed line: words are the runs between its spaces). */
+const LONG_LINE = new RegExp(String.raw`^(?:\S+\s+){${LONG_LINE_WORDS}}\S`);
 
 /** BM25 of one passage: the terms in query order, so that every caller adds the same floats alike. */
 export function scoreOf(
@@ -60,12 +62,14 @@ export function idfOf(containing: readonly number[], total: number): number[] {
 const termMemo = runTextMemo<PassageTerms>('passage-terms');
 
 export function passageTerms(text: string): PassageTerms {
-  return termMemo.get(text, () => {
-    const terms = extractTerms(text);
-    const counts = new Map<string, number>();
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    return { length: terms.length, counts };
-  });
+  return termMemo.get(text, countTerms);
+}
+
+function countTerms(text: string): PassageTerms {
+  const terms = extractTerms(text);
+  const counts = new Map<string, number>();
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return { length: terms.length, counts };
 }
 
 /** One message text read as passages: its pieces, their terms, and on how many pieces each term occurs. */
@@ -117,7 +121,7 @@ function splitText(text: string): string[] {
   for (const line of text.split(/\r?\n|\\n/)) {
     const trimmed = line.trim();
     if (!/[\p{L}\p{N}]/u.test(trimmed)) continue;
-    if (trimmed.split(/\s+/).length <= LONG_LINE_WORDS) pieces.push(trimmed);
+    if (!LONG_LINE.test(trimmed)) pieces.push(trimmed);
     else pieces.push(...trimmed.split(/(?<=[.!?])\s+/).filter((sentence) => sentence !== ''));
   }
   return pieces;
