@@ -88,7 +88,7 @@ function findEvidence(session: Session, answer: string, index: number): Evidence
   const { corpus, messages } = session;
   const found: number[] = [];
   // Each message that holds the answer once: the search goes on from the next message.
-  for (let at = indexOfNormalised(corpus.joined, answer); at >= 0; ) {
+  for (let at = indexOfNormalised(corpus.joined, answer); at >= 0;) {
     const message = messageAt(corpus, at);
     found.push(message);
     const next = corpus.starts[message + 1];

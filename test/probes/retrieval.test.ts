@@ -52,7 +52,9 @@ describe('chooseRetrievalKeys', () => {
 
   it('follows the hints by the three best-matching lines, the later first among equals', () => {
     const read = (n: number): ContextMessage[] => [
-      msg(`a${n}`, 'assistant', `Reading shard ${n}.`, { toolCalls: [{ id: `c${n}`, name: 'read_file', args: { path: n === 2 ? 'shards/ledger-archive.csv' : `shards/ledger-${n}.csv` } }] }),
+      msg(`a${n}`, 'assistant', `Reading shard ${n}.`, {
+        toolCalls: [{ id: `c${n}`, name: 'read_file', args: { path: n === 2 ? 'shards/ledger-archive.csv' : `shards/ledger-${n}.csv` } }],
+      }),
       msg(`t${n}`, 'tool', `[output removed] ${retrievalHint(`key-${n}`)}`, { toolCallId: `c${n}`, synthetic: 'tombstone' }),
     ];
     const shards = [1, 2, 3, 4, 5].flatMap(read);
