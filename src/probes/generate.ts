@@ -188,9 +188,10 @@ interface Session {
  */
 function buildCandidate(fact: Fact, session: Session): Omit<Probe, 'id'> | undefined {
   const answer = normaliseAnswer(fact.answer);
-  if (answer.length < 2 || touchesSecret(fact.answer, [fact.index], session)) return undefined;
+  if (answer.length < 2) return undefined;
+  // Evidence first: a fact without any is dropped before its secrets are looked for.
   const found = findEvidence(session, answer, fact.index);
-  if (found === undefined) return undefined;
+  if (found === undefined || touchesSecret(fact.answer, [fact.index], session)) return undefined;
   const evidence = found.messages;
   const question = phraseQuestion(fact, evidence, session.passages);
   // A probe is copied into every report: a secret is never its question or its answer.
