@@ -73,6 +73,11 @@ export function wordsOf(text: string): string[] {
   return words;
 }
 
+/** The CJK character pairs among a text's words (`wordsOf`); none, without reading its words, in a text with no CJK letter. */
+export function cjkWordsOf(text: string): string[] {
+  return HAS_CJK.test(text) ? wordsOf(text).filter(isCjkWord) : [];
+}
+
 /** Whether a word (of `wordsOf`) is a CJK character pair: as specific as a Latin word of three letters or more. */
 export function isCjkWord(word: string): boolean {
   return CJK_WORD.test(word) && [...word].length === 2;
@@ -107,9 +112,9 @@ export function indexLines(messages: readonly MessageEvent[]): LineIndex {
         const index = lines.length;
         const words = new Set(wordsOf(raw));
         for (const word of words) {
-          const list = postings.get(word) ?? [];
-          list.push(index);
-          postings.set(word, list);
+          const list = postings.get(word);
+          if (list === undefined) postings.set(word, [index]);
+          else list.push(index);
         }
         byMessage[m]?.push(index);
         lineWords.push(words);

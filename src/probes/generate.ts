@@ -87,9 +87,13 @@ interface Evidence {
 function findEvidence(session: Session, answer: string, index: number): Evidence | undefined {
   const { corpus, messages } = session;
   const found: number[] = [];
-  for (let at = indexOfNormalised(corpus.joined, answer); at >= 0; at = indexOfNormalised(corpus.joined, answer, at + 1)) {
+  // Each message that holds the answer once: the search goes on from the next message.
+  for (let at = indexOfNormalised(corpus.joined, answer); at >= 0;) {
     const message = messageAt(corpus, at);
-    if (found[found.length - 1] !== message) found.push(message);
+    found.push(message);
+    const next = corpus.starts[message + 1];
+    if (next === undefined) break;
+    at = indexOfNormalised(corpus.joined, answer, next);
   }
   const first = found[0];
   if (first === undefined || !found.includes(index)) return undefined;
@@ -184,9 +188,10 @@ interface Session {
  */
 function buildCandidate(fact: Fact, session: Session): Omit<Probe, 'id'> | undefined {
   const answer = normaliseAnswer(fact.answer);
-  if (answer.length < 2 || touchesSecret(fact.answer, [fact.index], session)) return undefined;
+  if (answer.length < 2) return undefined;
+  // Evidence first: a fact without any is dropped before its secrets are looked for.
   const found = findEvidence(session, answer, fact.index);
-  if (found === undefined) return undefined;
+  if (found === undefined || touchesSecret(fact.answer, [fact.index], session)) return undefined;
   const evidence = found.messages;
   const question = phraseQuestion(fact, evidence, session.passages);
   // A probe is copied into every report: a secret is never its question or its answer.

@@ -33,15 +33,17 @@ function normaliseCjk(text: string): string {
  * sides of every match.
  */
 export function normaliseAnswer(text: string): string {
-  return normaliseCjk(text.toLowerCase())
-    .replace(/\\(["'\\])/g, '$1')
-    .replace(/\\/g, '/')
-    .replace(QUOTES, '')
-    .replace(/(^|[\s(=:])\.\//g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[\s.,;:!?\u3001\u3002]+$/, '');
+  let normalised = normaliseCjk(text.toLowerCase());
+  // Each step only where it can change something: a text is read once per step that runs.
+  if (normalised.includes('\\')) normalised = normalised.replace(/\\(["'\\])/g, '$1').replace(/\\/g, '/');
+  normalised = normalised.replace(QUOTES, '');
+  if (normalised.includes('./')) normalised = normalised.replace(/(^|[\s(=:])\.\//g, '$1');
+  // Runs of whitespace as one space: a single space is left as it is (the text is not copied for it).
+  normalised = normalised.replace(/\s{2,}|[^\S ]/g, ' ').trim();
+  return TRAILING_PUNCTUATION.test(normalised.charAt(normalised.length - 1)) ? normalised.replace(/[\s.,;:!?\u3001\u3002]+$/, '') : normalised;
 }
+
+const TRAILING_PUNCTUATION = /^[\s.,;:!?\u3001\u3002]$/;
 
 function isDigit(char: string | undefined): boolean {
   return char !== undefined && char >= '0' && char <= '9';

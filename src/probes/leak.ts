@@ -62,3 +62,8 @@ export function leakedTokens(question: string, answer: string): string[] {
   const tokens = answerTokens(answer);
   return [...new Set(wordsOf(question).filter((word) => tokens.has(word)))];
 }
+
+/** Whether `question` contains any of an answer's `tokens` (`answerTokens`): `leakedTokens` is not empty. */
+export function leaksAnyToken(question: string, tokens: ReadonlySet<string>): boolean {
+  return wordsOf(question).some((word) => tokens.has(word));
+}

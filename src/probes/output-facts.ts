@@ -54,16 +54,18 @@ const TRIVIAL_VALUE =
 // Every candidate must still lead to its own line (findable.ts), so a listing yields a few.
 const MAX_PER_MESSAGE = { paths: 4, numbers: 4, errors: 2, failing: 2, values: 3 } as const;
 
-function readNumberFacts(lines: readonly string[], index: number, source: string): Fact[] {
+function readNumberFacts(lines: readonly string[], whole: () => string, index: number, source: string): Fact[] {
   const facts: Fact[] = [];
   for (const line of lines) {
+    // Every rule's value is digits.
+    if (!/\d/.test(line)) continue;
     for (const rule of NUMBER_RULES) {
       for (const match of line.matchAll(rule.pattern)) {
         const answer = match[rule.group];
         // A hash inside a UUID already taken, a count repeated on the next line: one probe each.
         if (answer === undefined || facts.some((f) => f.answer.includes(answer))) continue;
         const question = `What ${rule.label(match)} did ${source} say?`;
-        facts.push({ kind: 'recall', answer, index, question, hintSources: [line.replace(answer, ' '), lines.join('\n')] });
+        facts.push({ kind: 'recall', answer, index, question, hintSources: [line.replace(answer, ' '), whole()] });
         if (facts.length >= MAX_PER_MESSAGE.numbers) return facts;
       }
     }
@@ -71,7 +73,7 @@ function readNumberFacts(lines: readonly string[], index: number, source: string
   return facts;
 }
 
-function readKeyValueFacts(lines: readonly string[], index: number, source: string): Fact[] {
+function readKeyValueFacts(lines: readonly string[], whole: () => string, index: number, source: string): Fact[] {
   const facts: Fact[] = [];
   for (const line of lines) {
     const match = KEY_VALUE.exec(line);
@@ -80,13 +82,13 @@ function readKeyValueFacts(lines: readonly string[], index: number, source: stri
     if (key === undefined || value === undefined || value.length < 3 || TRIVIAL_VALUE.test(value)) continue;
     if (!/[a-z]{3}/i.test(key) || facts.some((f) => f.answer === value)) continue;
     const question = `What ${key} did ${source} show?`;
-    facts.push({ kind: 'recall', answer: value, index, question, hintSources: [line.replace(value, ' '), lines.join('\n')] });
+    facts.push({ kind: 'recall', answer: value, index, question, hintSources: [line.replace(value, ' '), whole()] });
     if (facts.length >= MAX_PER_MESSAGE.values) break;
   }
   return facts;
 }
 
-function readErrorFacts(lines: readonly string[], index: number, source: string): Fact[] {
+function readErrorFacts(lines: readonly string[], whole: () => string, index: number, source: string): Fact[] {
   const facts: Fact[] = [];
   lines.forEach((line, i) => {
     const value = (ERROR_LINE.exec(line) ?? SHELL_ERROR_LINE.exec(line))?.[1]?.trim();
@@ -97,18 +99,18 @@ function readErrorFacts(lines: readonly string[], index: number, source: string)
       .slice(Math.max(0, i - 3), i + 3)
       .filter((l) => l !== line)
       .join('\n');
-    facts.push({ kind: 'recall', answer, index, question: `What error did ${source} say?`, hintSources: [around, lines.join('\n')] });
+    facts.push({ kind: 'recall', answer, index, question: `What error did ${source} say?`, hintSources: [around, whole()] });
   });
   return facts;
 }
 
-function readFailingFacts(lines: readonly string[], index: number, source: string): Fact[] {
+function readFailingFacts(lines: readonly string[], whole: () => string, index: number, source: string): Fact[] {
   const facts: Fact[] = [];
   for (const line of lines) {
     const test = FAILED_TEST.exec(line)?.[1];
     if (test === undefined || test.length < 4 || facts.some((f) => f.answer === test)) continue;
     const question = `Which case did ${source} report as still failing?`;
-    facts.push({ kind: 'continuation', answer: test, index, question, hintSources: [line.replace(test, ' '), lines.join('\n')] });
+    facts.push({ kind: 'continuation', answer: test, index, question, hintSources: [line.replace(test, ' '), whole()] });
     if (facts.length >= MAX_PER_MESSAGE.failing) break;
   }
   return facts;
@@ -133,12 +135,15 @@ function readListedPaths(text: string, lines: readonly string[], index: number, 
 export function readOutputFacts(text: string, index: number, source: string): Fact[] {
   // Output a tool recorded as a JSON string (Codex) has its lines as `\\n`, or `\\r\\n`.
   const lines = text.split(/\r?\n|(?:\\r)?\\n/);
+  // The lines joined, a hint source of every fact read from them: joined once, when a fact needs it.
+  let joined: string | undefined;
+  const whole = (): string => (joined ??= lines.join('\n'));
   // Failing tests first: a failing test id contains a path, and the continuation is the better probe.
   return [
-    ...readFailingFacts(lines, index, source),
-    ...readErrorFacts(lines, index, source),
-    ...readNumberFacts(lines, index, source),
-    ...readKeyValueFacts(lines, index, source),
+    ...readFailingFacts(lines, whole, index, source),
+    ...readErrorFacts(lines, whole, index, source),
+    ...readNumberFacts(lines, whole, index, source),
+    ...readKeyValueFacts(lines, whole, index, source),
     ...readListedPaths(text, lines, index, source),
   ];
 }

@@ -2,8 +2,8 @@ import { runTextMemo } from '../memo.js';
 import type { Fact } from './fact.js';
 import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
-import { findabilityOf, isCjkWord, lineFrequency, lineText, wordsOf, type LineIndex } from './findable.js';
-import { answerTokens, isAnswerToken, leakedTokens } from './leak.js';
+import { cjkWordsOf, findabilityOf, isCjkWord, lineFrequency, lineText, wordsOf, type LineIndex } from './findable.js';
+import { answerTokens, isAnswerToken, leaksAnyToken } from './leak.js';
 
 /**
  * The words a generated question adds after its stem (`… (context: a, b)`) so that it picks out
@@ -15,7 +15,7 @@ import { answerTokens, isAnswerToken, leakedTokens } from './leak.js';
 const MAX_HINTS = 5;
 
 function tokenizeWords(text: string): string[] {
-  return [...(text.toLowerCase().match(/\b[a-z][a-z0-9_-]*[a-z0-9]\b/g) ?? []), ...wordsOf(text).filter(isCjkWord)];
+  return [...(text.toLowerCase().match(/\b[a-z][a-z0-9_-]*[a-z0-9]\b/g) ?? []), ...cjkWordsOf(text)];
 }
 
 // Compound tokens (paths, snake_case) and their pieces, so a hint reads as the line wrote it.
@@ -38,7 +38,7 @@ function readTermWords(text: string): string[] {
     words.push(token, ...(/[_./-]/.test(token) ? token.split(/[_./-]+/) : []));
   }
   // CJK prose has no spaces: its character pairs (findable.ts `wordsOf`) are its words.
-  return [...words.filter((w) => /^[a-z][a-z0-9_-]*[a-z0-9]$/.test(w) && isHintWord(w)), ...wordsOf(text).filter(isCjkWord)];
+  return [...words.filter((w) => /^[a-z][a-z0-9_-]*[a-z0-9]$/.test(w) && isHintWord(w)), ...cjkWordsOf(text)];
 }
 
 /** A word worth reading in a question: not a stop word, not a hash or an id. */
@@ -53,7 +53,9 @@ function isHintWord(word: string): boolean {
 function evidenceWords(lines: LineIndex, index: number, answer: string): readonly string[] {
   const own = lines.byMessage[index] ?? [];
   const holding = own.filter((line) => containsNormalised(lineText(lines, line), answer));
-  const before = holding.filter((line) => own.includes(line - 1) && !holding.includes(line - 1)).map((line) => line - 1);
+  const ownLines = new Set(own);
+  const held = new Set(holding);
+  const before = holding.filter((line) => ownLines.has(line - 1) && !held.has(line - 1)).map((line) => line - 1);
   return [...holding, ...before].flatMap((line) => termWords(lineText(lines, line)));
 }
 
@@ -72,11 +74,12 @@ function rarityOf(lines: LineIndex, word: string): number {
 export function phraseQuestion(fact: Fact, span: readonly number[], passages: LineIndex): string | undefined {
   const answer = normaliseAnswer(fact.answer);
   const isFindable = findabilityOf(passages, fact.answer, new Set(span), fact.latest === true);
+  const leaking = answerTokens(fact.answer);
   const isFair = (question: string): boolean =>
-    !containsNormalised(normaliseAnswer(question), answer) && leakedTokens(question, fact.answer).length === 0 && isFindable(question);
+    !containsNormalised(normaliseAnswer(question), answer) && !leaksAnyToken(question, leaking) && isFindable(question);
   if (isFair(fact.question)) return fact.question;
   // The hints are looked for only when the bare question is not fair: most facts' is.
-  const hints = hintWords(fact, answer, passages);
+  const hints = hintWords(fact, answer, leaking, passages);
   for (let n = 1; n <= hints.length; n++) {
     const question = `${fact.question} (context: ${joinHints(hints.slice(0, n))})`;
     if (isFair(question)) return question;
@@ -93,8 +96,7 @@ export function phraseQuestion(fact: Fact, span: readonly number[], passages: Li
  * the first in the passage). Sources past the one that fills the hints are never read, and of a
  * source only its rarest words are checked for leaks: the words after them are never asked.
  */
-function hintWords(fact: Fact, answer: string, passages: LineIndex): string[] {
-  const leaking = answerTokens(fact.answer);
+function hintWords(fact: Fact, answer: string, leaking: ReadonlySet<string>, passages: LineIndex): string[] {
   const exclude = new Set([
     ...wordsOf(fact.question),
     ...tokenizeWords(fact.question),

@@ -46,6 +46,8 @@ function anchorEvidence(text: string): EvidenceText {
 /** Whether `evidence` occurs verbatim in `raw`. */
 export function containsEvidence(raw: string, evidence: EvidenceText): boolean {
   const { text, anchor, anchorOffset } = evidence;
+  // A text shorter than the evidence cannot hold it (most messages of a context, for a long tool output).
+  if (raw.length < text.length) return false;
   for (let at = raw.indexOf(anchor); at >= 0; at = raw.indexOf(anchor, at + 1)) {
     if (at >= anchorOffset && raw.startsWith(text, at - anchorOffset)) return true;
   }

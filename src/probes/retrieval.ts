@@ -40,12 +40,26 @@ export function chooseRetrievalKeys(question: string, context: readonly ContextM
   return [...new Set(keys)].slice(0, MAX_KEYS);
 }
 
+/** A line holding some of the question's words: its message, its place in the context, and how many it holds. */
+interface MatchedLine {
+  readonly id: string;
+  /** The message's position times a million plus the line's: unique, later lines higher. */
+  readonly order: number;
+  readonly overlap: number;
+}
+
+/** Whether line `a` ranks before line `b`: more of the question's words, then the later line. */
+function ranksBefore(a: MatchedLine, b: MatchedLine): boolean {
+  return a.overlap > b.overlap || (a.overlap === b.overlap && a.order > b.order);
+}
+
 /** The messages of the lines holding the most of the question's content words (ties: the later line). */
 function bestMatchingMessages(question: string, context: readonly ContextMessage[]): string[] {
   const wanted = [...new Set(wordsOf(question).filter((w) => w.length >= 3 && !STOPWORDS.has(w)))];
   // Only lines that hold a wanted word: a best overlap of 0 chooses nothing, and a line of overlap
-  // 0 is never within RUNNER_UP of a positive best; the sort is the same total order on fewer lines.
-  const lines: { id: string; order: number; overlap: number }[] = [];
+  // 0 is never within RUNNER_UP of a positive best. The lines are ranked in a total order (no two
+  // have one `order`), so the first TOP_LINES of all of them are kept as they come, not all sorted.
+  const top: MatchedLine[] = [];
   context.forEach((message, m) => {
     const words = lineWordsOf(messageText(message));
     // Most messages hold none of the words: nothing is made for them.
@@ -57,20 +71,20 @@ function bestMatchingMessages(question: string, context: readonly ContextMessage
       for (const l of holding) overlaps.set(l, (overlaps.get(l) ?? 0) + 1);
     }
     if (overlaps === undefined) return;
-    // In line order, as a scan of every line would list them (the sort below is stable).
-    for (const l of [...overlaps.keys()].sort((a, b) => a - b)) lines.push({ id: message.id, order: m * 1_000_000 + l, overlap: overlaps.get(l) ?? 0 });
+    for (const [l, overlap] of overlaps) keepTop(top, { id: message.id, order: m * 1_000_000 + l, overlap });
   });
-  lines.sort((a, b) => b.overlap - a.overlap || b.order - a.order);
-  const best = lines[0]?.overlap ?? 0;
+  const best = top[0]?.overlap ?? 0;
   if (best === 0) return [];
-  return [
-    ...new Set(
-      lines
-        .filter((line) => line.overlap >= best * RUNNER_UP)
-        .slice(0, TOP_LINES)
-        .map((line) => line.id),
-    ),
-  ];
+  return [...new Set(top.filter((line) => line.overlap >= best * RUNNER_UP).map((line) => line.id))];
+}
+
+/** Puts `line` among the first TOP_LINES lines of `top` (ranked by `ranksBefore`) if it ranks there. */
+function keepTop(top: MatchedLine[], line: MatchedLine): void {
+  let at = top.length;
+  while (at > 0 && ranksBefore(line, top[at - 1] as MatchedLine)) at--;
+  if (at >= TOP_LINES) return;
+  top.splice(at, 0, line);
+  if (top.length > TOP_LINES) top.pop();
 }
 
 /**

@@ -27,6 +27,8 @@ export interface PassageTerms {
 const K1 = 1.2;
 const B = 0.75;
 const LONG_LINE_WORDS = 60;
+/** A line of more than `LONG_LINE_WORDS` words (a trimmed line: words are the runs between its spaces). */
+const LONG_LINE = new RegExp(String.raw`^(?:\S+\s+){${LONG_LINE_WORDS}}\S`);
 
 /** BM25 of one passage: the terms in query order, so that every caller adds the same floats alike. */
 export function scoreOf(
@@ -60,12 +62,14 @@ export function idfOf(containing: readonly number[], total: number): number[] {
 const termMemo = runTextMemo<PassageTerms>('passage-terms');
 
 export function passageTerms(text: string): PassageTerms {
-  return termMemo.get(text, () => {
-    const terms = extractTerms(text);
-    const counts = new Map<string, number>();
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    return { length: terms.length, counts };
-  });
+  return termMemo.get(text, countTerms);
+}
+
+function countTerms(text: string): PassageTerms {
+  const terms = extractTerms(text);
+  const counts = new Map<string, number>();
+  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+  return { length: terms.length, counts };
 }
 
 /** One message text read as passages: its pieces, their terms, and on how many pieces each term occurs. */
@@ -117,7 +121,7 @@ function splitText(text: string): string[] {
   for (const line of text.split(/\r?\n|\\n/)) {
     const trimmed = line.trim();
     if (!/[\p{L}\p{N}]/u.test(trimmed)) continue;
-    if (trimmed.split(/\s+/).length <= LONG_LINE_WORDS) pieces.push(trimmed);
+    if (!LONG_LINE.test(trimmed)) pieces.push(trimmed);
     else pieces.push(...trimmed.split(/(?<=[.!?])\s+/).filter((sentence) => sentence !== ''));
   }
   return pieces;
@@ -277,15 +281,15 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
   for (const i of holding) {
     const { passages } = context.texts[i] as IndexedText;
     // Only the pieces that hold a query term can score above 0 (every idf is positive).
-    forEachPieceHolding(passages, queryTerms, (piece) => {
+    for (const piece of piecesHolding(passages, queryTerms)) {
       const { score, matchedIdf } = scoreOf(passages.terms[piece] as PassageTerms, queryTerms, idf, averageLength);
-      if (score <= 0) return;
+      if (score <= 0) continue;
       hits.text.push(i);
       hits.piece.push(piece);
       hits.score.push(score);
       hits.matchedIdf.push(matchedIdf);
       if (score > best) best = score;
-    });
+    }
   }
   const scored: ScoredPassage[] = [];
   for (let h = 0; h < hits.score.length; h++) {
@@ -300,30 +304,39 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
 }
 
 /**
- * Calls `visit` with each piece of a text that holds at least one of `terms`, once (the order does
- * not matter: the ranking is total). Where several terms occur, a piece already visited is told
- * apart by this call's stamp rather than by a set made per text.
+ * Each piece of a text that holds at least one of `terms`, once (the order does not matter: the
+ * ranking is total): the one term's list itself, or the pieces of several in a scratch list that
+ * the next call refills (read it before calling again). Where several terms occur, a piece
+ * already listed is told apart by this call's stamp rather than by a set made per text.
  */
-function forEachPieceHolding(passages: TextPassages, terms: readonly string[], visit: (piece: number) => void): void {
-  const lists: (readonly number[])[] = [];
-  for (const term of terms) if (passages.pieceFrequency.has(term)) lists.push(piecesWith(passages, term));
-  if (lists.length === 1) {
-    for (const piece of lists[0] as readonly number[]) visit(piece);
-    return;
+function piecesHolding(passages: TextPassages, terms: readonly string[]): readonly number[] {
+  let only: readonly number[] | undefined;
+  let several = false;
+  for (const term of terms) {
+    if (!passages.pieceFrequency.has(term)) continue;
+    if (only === undefined) only = piecesWith(passages, term);
+    else several = true;
   }
+  if (!several) return only ?? [];
   const stamp = nextStamp(passages.pieces.length);
-  for (const list of lists) {
-    for (const piece of list) {
+  holdingScratch.length = 0;
+  for (const term of terms) {
+    if (!passages.pieceFrequency.has(term)) continue;
+    for (const piece of piecesWith(passages, term)) {
       if (visited[piece] === stamp) continue;
       visited[piece] = stamp;
-      visit(piece);
+      holdingScratch.push(piece);
     }
   }
+  return holdingScratch;
 }
 
+/** The pieces `piecesHolding` lists when several terms occur in a text; refilled by each call. */
+const holdingScratch: number[] = [];
+
 /**
- * Scratch space of `forEachPieceHolding`: the stamp of the last call that visited each piece
- * position. Not a memo (nothing in it is read by another call); grown to the longest text seen.
+ * Scratch space of `piecesHolding`: the stamp of the last call that listed each piece position.
+ * Not a memo (nothing in it is read by another call); grown to the longest text seen.
  */
 let visited = new Uint32Array(1024);
 let lastStamp = 0;

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { indexLines, isFindable, lineFrequency, wordsOf } from '../../src/probes/findable.js';
+import { cjkWordsOf, indexLines, isFindable, lineFrequency, wordsOf } from '../../src/probes/findable.js';
 import type { MessageEvent } from '../../src/transcript/types.js';
 
 const messages: MessageEvent[] = [
@@ -112,5 +112,12 @@ describe('the simulated reader, seen only through the validity filter', () => {
     const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
     const importers = files.filter((file) => readFileSync(join(dir, file), 'utf8').includes('/simulator/'));
     expect(importers).toEqual(['reference.ts']);
+  });
+});
+
+describe('cjkWordsOf', () => {
+  it('gives the character pairs of CJK runs, and none for a text without CJK letters', () => {
+    expect(cjkWordsOf('修改 go.mod 文件')).toEqual(['修改', '文件']);
+    expect(cjkWordsOf('edit go.mod now')).toEqual([]);
   });
 });

@@ -14,6 +14,13 @@ describe('normaliseAnswer', () => {
     ['讓我修改 go.mod 文件：', '讓我修改go.mod文件'],
     ['「ＴＯＤＯ．ｍｄ」已刪除。', 'todo.md已刪除'],
     ['版本\u3000設定為 1.23', '版本設定為1.23'],
+    // A lone tab, newline or no-break space is a space; trailing spaces and punctuation go together.
+    ['a\tb\nc\u00a0d', 'a b c d'],
+    ['done . ; ', 'done'],
+    ['one space only', 'one space only'],
+    ['findstr \\"Default Gateway\\"', 'findstr default gateway'],
+    ['x=./run.sh', 'x=run.sh'],
+    ['。', ''],
   ])('%j → %j', (input, expected) => {
     expect(normaliseAnswer(input)).toBe(expected);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerTokens, isAnswerToken, leakedTokens } from '../../src/probes/leak.js';
+import { answerTokens, isAnswerToken, leakedTokens, leaksAnyToken } from '../../src/probes/leak.js';
 
 describe('leakedTokens', () => {
   it.each([
@@ -41,5 +41,16 @@ describe('isAnswerToken', () => {
     ['sqlite3', 'db.sql', false],
   ])('%s of %s: %s', (word, answer, leaks) => {
     expect(isAnswerToken(word, answerTokens(answer))).toBe(leaks);
+  });
+});
+
+describe('leaksAnyToken', () => {
+  it.each([
+    ['Which file did the agent edit?', 'src/probes/grade.ts'],
+    ['Which grade file did the agent edit?', 'src/probes/grade.ts'],
+    ['What did the test print?', '3 passed'],
+    ['How many tests passed?', '3 passed'],
+  ])('%s / %s: as leakedTokens says', (question, answer) => {
+    expect(leaksAnyToken(question, answerTokens(answer))).toBe(leakedTokens(question, answer).length > 0);
   });
 });

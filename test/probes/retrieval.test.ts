@@ -50,6 +50,22 @@ describe('chooseRetrievalKeys', () => {
     expect(chooseRetrievalKeys('Which Kubernetes namespace did the agent deploy to?', context, NOT_FOUND_ANSWER)).toEqual([]);
   });
 
+  it('follows the hints by the three best-matching lines, the later first among equals', () => {
+    const read = (n: number): ContextMessage[] => [
+      msg(`a${n}`, 'assistant', `Reading shard ${n}.`, {
+        toolCalls: [{ id: `c${n}`, name: 'read_file', args: { path: n === 2 ? 'shards/ledger-archive.csv' : `shards/ledger-${n}.csv` } }],
+      }),
+      msg(`t${n}`, 'tool', `[output removed] ${retrievalHint(`key-${n}`)}`, { toolCallId: `c${n}`, synthetic: 'tombstone' }),
+    ];
+    const shards = [1, 2, 3, 4, 5].flatMap(read);
+    // Every read matches `ledger` and `shards` alike: the last three reads are the best lines, and
+    // at most two keys are fetched, the latest first.
+    expect(chooseRetrievalKeys('Which rows did the ledger shards hold?', shards, NOT_FOUND_ANSWER)).toEqual(['key-5', 'key-4']);
+    // A line holding more of the words wins over later ones.
+    const question = 'Which rows did the ledger shards of the archive hold?';
+    expect(chooseRetrievalKeys(question, shards, NOT_FOUND_ANSWER)[0]).toBe('key-2');
+  });
+
   it('never looks at anything but the question, the context and the answer', () => {
     expect(chooseRetrievalKeys.length).toBe(3);
   });

@@ -150,3 +150,16 @@ function readProbeByList(messages: readonly ContextMessage[]): ReturnType<typeof
   const question = messages[questionIndex]?.text ?? '';
   return answerFromContext(question, splitPassages(messages.filter((_, i) => i !== questionIndex)), { maxTokens: 30 });
 }
+
+describe('textPassages', () => {
+  const line = (words: number, space: string): string => Array.from({ length: words }, (_, i) => `w${i}${i % 20 === 19 ? '.' : ''}`).join(space);
+
+  it('keeps a line of up to 60 words whole and splits a longer one into its sentences', () => {
+    for (const space of [' ', ' \t ', '\u00a0']) {
+      expect(textPassages(`  ${line(60, space)}  `).pieces).toEqual([line(60, space)]);
+      const long = line(61, space);
+      expect(textPassages(long).pieces).toEqual(long.split(/(?<=[.!?])\s+/));
+      expect(textPassages(long).pieces.length).toBe(4);
+    }
+  });
+});

@@ -19,6 +19,8 @@ export class FactIndex {
   /** The facts (distinct, none empty); a fact's number is its position here. */
   readonly facts: readonly string[];
   private readonly byGram = new Map<string, number[]>();
+  /** The first character (UTF-16 code) of each gram: a position starting with another one starts no fact. */
+  private readonly gramStarts = new Set<number>();
   /** Facts shorter than `GRAM`, searched one by one. */
   private readonly short: number[] = [];
   private readonly byMessage = runWeakMap<MessageEvent, readonly number[]>();
@@ -32,6 +34,7 @@ export class FactIndex {
         return;
       }
       const gram = fact.slice(0, GRAM);
+      this.gramStarts.add(gram.charCodeAt(0));
       const list = this.byGram.get(gram);
       if (list === undefined) this.byGram.set(gram, [i]);
       else list.push(i);
@@ -65,6 +68,7 @@ export class FactIndex {
   private addFound(text: string, found: Set<number>): void {
     if (this.byGram.size > 0) {
       for (let at = 0; at + GRAM <= text.length; at++) {
+        if (!this.gramStarts.has(text.charCodeAt(at))) continue;
         const candidates = this.byGram.get(text.slice(at, at + GRAM));
         if (candidates === undefined) continue;
         for (const i of candidates) if (!found.has(i) && text.startsWith(this.facts[i] as string, at)) found.add(i);

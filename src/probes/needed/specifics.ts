@@ -50,12 +50,18 @@ const NUMBER_WITH_UNIT = new RegExp(String.raw`(?<!${NAME_CHAR}|[.])\d+(?:\.\d+)
 const QUOTED = /"([^"\n]{5,80})"|'([^'\n]{5,80})'|`([^`\n]{5,80})`|“([^”\n]{5,80})”|「([^」\n]{5,80})」|«([^»\n]{5,80})»/gu;
 
 /**
+ * A word with no shape of its own in any of the ways below (`return`, `Error`, `HTTP`): most names
+ * of a session, told apart by one test rather than by all of them.
+ */
+const PLAIN_WORD = /^(?:[A-Z]?[a-z]+|[A-Z]+)$/;
+
+/**
  * Whether a name has a shape of its own, which a plain word of any language lacks: an underscore
  * or a digit inside, a qualifier (`a.b`), or a lower-case letter followed by a capital (`parseArgs`).
  */
 export function isSpecificName(name: string): boolean {
   // A language's own special names (`__init__`, `__name__`) are known before any session.
-  if (name.length < MIN_SPECIFIC_LENGTH || /^__\p{L}+__$/u.test(name)) return false;
+  if (name.length < MIN_SPECIFIC_LENGTH || PLAIN_WORD.test(name) || /^__\p{L}+__$/u.test(name)) return false;
   if (/[.:>]/.test(name)) return /\p{L}{2}/u.test(name);
   if (/^_[^_]/.test(name) || name.replace(/^_+|_+$/g, '').includes('_')) return true;
   if (/\p{L}/u.test(name) && /\p{N}/u.test(name)) return true;

@@ -138,4 +138,11 @@ describe('FactIndex', () => {
     expect(index.factsInText('flags:\\nDEBUG_MODE=1')).toEqual([2]);
     expect(index.factsInText('nothing here')).toEqual([]);
   });
+
+  it('finds facts that share their first characters, at the start and the end of a text, and outside the BMP', () => {
+    const index = new FactIndex(['abcdef', 'abcdXY', '𝔘𝔫𝔦code', 'xyz1']);
+    expect(index.factsInText('abcdef')).toEqual([0]);
+    expect(index.factsInText('..abcdXY')).toEqual([1]);
+    expect(index.factsInText('see 𝔘𝔫𝔦code and xyz1')).toEqual([2, 3]);
+  });
 });
