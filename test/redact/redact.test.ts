@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findSecrets, hasSecret, redactText, redactValue } from '../../src/redact/index.js';
 import { PLANTED } from './planted.js';
-import { TOKEN_RUN } from '../../src/redact/patterns.js';
+import { SECRET_RULES, TOKEN_RUN } from '../../src/redact/patterns.js';
 
 describe('redactText: one secret of each kind', () => {
   it.each(PLANTED.map((p) => [p.kind, p] as const))('masks a %s with its typed marker', (kind, planted) => {
@@ -51,6 +51,21 @@ describe('redactValue', () => {
   it('redacts every string of a nested value and keeps numbers, booleans, keys and order', () => {
     const value = { a: 1, b: ['ok', 'Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0zz'], c: { ok: true, key: 'AKIAIOSFODNN7EXAMPLE' } };
     expect(redactValue(value)).toEqual({ a: 1, b: ['ok', 'Bearer [redacted:bearer-token]'], c: { ok: true, key: '[redacted:aws-access-key]' } });
+  });
+});
+
+describe('findSecrets: each scan from the start', () => {
+  it('finds every secret of a text whatever the texts scanned before it, each kind alone and mixed', () => {
+    // The rules' patterns are shared by every scan: one must not start where the last one stopped.
+    const long = PLANTED.map((p) => `${'prose '.repeat(40)}${p.text}`).join('\n');
+    const expected = PLANTED.map((p) => findSecrets(p.text).map((s) => [s.kind, p.text.slice(s.start, s.end)]));
+    expect(findSecrets(long).length).toBeGreaterThanOrEqual(PLANTED.length);
+    PLANTED.forEach((p, i) => {
+      findSecrets(`${long}\n${i}`);
+      expect(findSecrets(`${p.text} `).map((s) => [s.kind, `${p.text} `.slice(s.start, s.end)])).toEqual(expected[i]);
+      expect(expected[i]?.some(([kind, text]) => kind === p.kind && text?.includes(p.secret))).toBe(true);
+    });
+    expect([...SECRET_RULES.map((rule) => rule.pattern.lastIndex), TOKEN_RUN.lastIndex].every((at) => at === 0)).toBe(true);
   });
 });
 
