@@ -30,6 +30,7 @@ export const likeFitSchema = z.strictObject({
         textTokens: z.number().min(0),
         toolTokens: z.number().min(0),
         unloggedTokens: z.number().min(0),
+        unloggedGrowth: z.array(z.number().min(0)),
       }),
     )
     .min(1, { message: 'the fit holds no log' }),

@@ -54,6 +54,12 @@ export interface LogLevels {
   readonly toolTokens: number;
   /** Tokens sent unlogged with a tool result or request (as `toolOutput.unloggedTokens`). */
   readonly unloggedTokens: number;
+  /**
+   * Per fifth of its steps, what it sent unlogged per step over its mean (observe.ts `unloggedGrowth`):
+   * Claude Code's reminders and changed files pile up as a session goes on (swordintel-0c45b0a6 sends
+   * 0.1 of its mean in its first fifth, 1.6 in its last).
+   */
+  readonly unloggedGrowth: readonly number[];
 }
 
 export interface LikeFit {

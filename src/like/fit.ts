@@ -87,6 +87,7 @@ function levelsOf(log: LogObservation): LogLevels {
     textTokens: round3(meanOf(log.textTokens)),
     toolTokens: round3(meanOf(log.toolTokens)),
     unloggedTokens: round3(meanOf(log.unloggedTokens)),
+    unloggedGrowth: log.unloggedGrowth,
   };
 }
 

@@ -41,6 +41,7 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
     textTokens: scaleOf(levels.textTokens, fit.assistant.textTokens),
     // A log without a second request paces the session as one request.
     requestSteps: scaleOf(levels.requestSteps > 0 ? levels.requestSteps : steps, fit.task.steps),
+    unloggedGrowth: (step) => levels.unloggedGrowth[Math.floor((step / steps) * levels.unloggedGrowth.length)] ?? 1,
   };
   const skeleton = drawSkeleton({ main: random, aside, ...scales }, project, fit, steps);
   plantNeeded(createRandom(deriveSeed(options.seed, 'like:needed')), fit, skeleton);
@@ -70,6 +71,8 @@ interface Scales {
   readonly toolTokens: (random: Random) => number;
   readonly textTokens: (random: Random) => number;
   readonly requestSteps: (random: Random) => number;
+  /** What the unlogged content at a step weighs against the log's mean (`LogLevels.unloggedGrowth`). */
+  readonly unloggedGrowth: (step: number) => number;
 }
 
 /** The generator's random streams (`aside` for the draws a fit of no unlogged content and user-turn tasks does not use), and the session's scales. */
@@ -110,7 +113,7 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, steps: n
     if (request) {
       skeleton.users.push({ index: drafts.length, visibleFrom: step });
       const text = renderProse(random, Math.max(1, Math.round(drawFrom(random, fit.task.userTokens, 50))));
-      drafts.push({ role: 'user', text: withUnlogged(streams, text), step });
+      drafts.push({ role: 'user', text: withUnlogged(streams, text, step), step });
       taskLeft = Math.max(1, Math.round(streams.requestSteps(random)));
     }
     if (turnTasks && request && !fromTurns && tasks.open) endTask(drafts, tasks, step);
@@ -166,7 +169,7 @@ function startTask(drafts: Draft[], tasks: { n: number; open: boolean }, step: n
 
 /** One assistant message, its calls, and their results. */
 function drawStep(
-  { main: random, aside, unlogged: unloggedOf, toolTokens, textTokens }: Streams,
+  { main: random, aside, unlogged: unloggedOf, toolTokens, textTokens, unloggedGrowth }: Streams,
   project: Project,
   fit: LikeFit,
   skeleton: Skeleton,
@@ -199,7 +202,7 @@ function drawStep(
     results.push(drafts.length);
     const text = renderToolOutput(random, project, shape, Math.round(toolTokens(random)));
     drafts.push({ role: 'tool', text, step: step + 1, callOf: callIndex, callNumber: c });
-    unlogged += Math.round(unloggedOf(aside));
+    unlogged += Math.round(unloggedOf(aside) * unloggedGrowth(step));
   }
   // What the agent sent with the results unlogged rides with the message that answers them (withUnlogged).
   if (unlogged > 0) assistant.unlogged = renderProse(aside, unlogged);
@@ -214,8 +217,8 @@ function drawStep(
  * agent's message that answers them (`Draft.unlogged`), sent from the same call on and leaving with
  * the same group or task, where no strategy that cuts tool output cuts it.
  */
-function withUnlogged({ aside, unlogged }: Streams, text: string): string {
-  const tokens = Math.round(unlogged(aside));
+function withUnlogged({ aside, unlogged, unloggedGrowth }: Streams, text: string, step: number): string {
+  const tokens = Math.round(unlogged(aside) * unloggedGrowth(step));
   return tokens > 0 ? `${text}\n\n${renderProse(aside, tokens)}` : text;
 }
 

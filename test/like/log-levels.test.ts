@@ -104,3 +104,25 @@ describe('the levels of one log, taken together', () => {
     }
   });
 });
+
+describe('how a log grows over its length', () => {
+  it('comes back in the unlogged content of the sessions that stand for it: little at first, much later', async () => {
+    // swordintel-0c45b0a6 sends a quarter of its mean unlogged in its first fifth, twice it in its last.
+    const fit = await fitLogFiles([CHATTY]);
+    const growth = fit.perLog[0]?.unloggedGrowth ?? [];
+    expect(growth).toHaveLength(5);
+    expect(growth[0]).toBeLessThan(0.4);
+    expect(growth.at(-1)).toBeGreaterThan(1.5);
+    // A log that sends nothing unlogged weighs every fifth alike.
+    expect((await fitLogFiles([MINI])).perLog[0]?.unloggedGrowth).toEqual([1, 1, 1, 1, 1]);
+    for (const session of generateLikeSessions(fit, { count: 2, seed: 1 })) {
+      // The unlogged content is written after the text of the agent's messages (session.ts, withUnlogged).
+      const texts = messagesOf(session)
+        .filter((m) => m.role === 'assistant')
+        .map((m) => countTokens('o200k_base', m.text));
+      const fifth = Math.ceil(texts.length / 5);
+      // Drawn at the log's mean throughout, the first fifth's messages came to about as much as the last's.
+      expect(meanOf(texts.slice(0, fifth)) / meanOf(texts.slice(-fifth))).toBeLessThan(0.4);
+    }
+  });
+});
