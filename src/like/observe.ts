@@ -129,7 +129,7 @@ function hiddenTokensOf(messages: readonly MessageEvent[]): number | undefined {
 }
 
 /** Phases of a log's length that `unloggedGrowth` measures: enough to see a session that sends little unlogged at first and much later, few enough that each phase of a 30-step log holds six steps. */
-export const PHASES = 5;
+const PHASES = 5;
 
 /** `LogObservation.unloggedGrowth`: what each phase of the steps sent unlogged, per step, over the whole log's per step. */
 function growthOf(messages: readonly MessageEvent[], unlogged: ReadonlyMap<string, number>): number[] {
