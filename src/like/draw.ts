@@ -35,9 +35,8 @@ export function twoLevelsOf(perLog: readonly (readonly number[])[]): TwoLevels {
   };
 }
 
-/** A session's draws from two levels: one mean, drawn once; each value that mean times a relative draw. */
-export function drawScale(random: Random, levels: TwoLevels, fallback: number): (random: Random) => number {
-  const mean = drawFrom(random, levels.perLog, fallback);
+/** A session's draws around the mean of the log it stands for (fit-types.ts `LogLevels`): each value that mean times a relative draw. */
+export function scaleOf(mean: number, levels: TwoLevels): (random: Random) => number {
   return (each) => (mean === 0 ? 0 : mean * drawFrom(each, levels.relative, 1));
 }
 

@@ -21,6 +21,19 @@ export const likeFitSchema = z.strictObject({
   model: z.string().optional(),
   toolsAsText: share,
   steps: quantiles.refine((q) => q.length > 0, { message: 'the fit holds no step' }),
+  perLog: z
+    .array(
+      z.strictObject({
+        steps: z.number().int().min(0),
+        hiddenTokens: z.number().min(0).optional(),
+        requestSteps: z.number().min(0),
+        textTokens: z.number().min(0),
+        toolTokens: z.number().min(0),
+        unloggedTokens: z.number().min(0),
+        unloggedGrowth: z.array(z.number().min(0)),
+      }),
+    )
+    .min(1, { message: 'the fit holds no log' }),
   hiddenTokens: quantiles,
   systemTokens: quantiles,
   task: z.strictObject({
@@ -35,14 +48,14 @@ export const likeFitSchema = z.strictObject({
     tail: quantiles,
   }),
   assistant: z.strictObject({
-    textTokens: quantiles,
+    textTokens: twoLevels,
     thinkingTokens: quantiles,
     reasoningTokens: quantiles,
     callTokens: quantiles,
     calls: shares,
     tools: shares,
   }),
-  toolOutput: z.strictObject({ tokens: quantiles, shapes: shares, unloggedTokens: twoLevels }),
+  toolOutput: z.strictObject({ tokens: twoLevels, shapes: shares, unloggedTokens: twoLevels }),
   needed: z.strictObject({
     usesPerStep: z.number().min(0),
     distance: quantiles,

@@ -10,9 +10,10 @@ export type Quantiles = readonly number[];
 
 /**
  * A size that logs differ in far more than their messages do within one (turns per task, unlogged
- * content), as two levels: per log, the mean of its values (`perLog`, over the logs that have any);
- * pooled, each value over its log's mean (`relative`). A session draws one mean, then each value as
- * that mean times a relative draw (draw.ts `drawScale`).
+ * content, tool output and text sizes), as two levels: per log, the mean of its values (`perLog`,
+ * over the logs that have any: the spread of the means that `LikeFit.perLog` holds log by log);
+ * pooled, each value over its log's mean (`relative`). A session takes the mean of the log it stands
+ * for, then draws each value as that mean times a relative draw (draw.ts `scaleOf`).
  */
 export interface TwoLevels {
   readonly perLog: Quantiles;
@@ -34,6 +35,33 @@ export type SourceRole = (typeof SOURCE_ROLES)[number];
 export const COPY_PLACES = [...SOURCE_ROLES, 'call'] as const;
 export type CopyPlace = (typeof COPY_PLACES)[number];
 
+/**
+ * One fitted log's own levels of what logs differ in far more than their messages do within one,
+ * kept together because they go together in a log (the log that runs long is one whose context
+ * grows fast; the one of frequent requests sends most unlogged). Means over the log's items; 0 for
+ * a log without any.
+ */
+export interface LogLevels {
+  /** Its assistant messages (steps). */
+  readonly steps: number;
+  /** What each call carried beyond the log (as `hiddenTokens`); absent for a log without recorded usage. */
+  readonly hiddenTokens?: number;
+  /** Steps from one user request to the next (as `task.steps`). */
+  readonly requestSteps: number;
+  /** Tokens of an assistant message's text (as `assistant.textTokens`). */
+  readonly textTokens: number;
+  /** Tokens of a tool result (as `toolOutput.tokens`). */
+  readonly toolTokens: number;
+  /** Tokens sent unlogged with a tool result or request (as `toolOutput.unloggedTokens`). */
+  readonly unloggedTokens: number;
+  /**
+   * Per fifth of its steps, what it sent unlogged per step over its mean (observe.ts `unloggedGrowth`):
+   * Claude Code's reminders and changed files pile up as a session goes on (swordintel-0c45b0a6 sends
+   * 0.1 of its mean in its first fifth, 1.6 in its last).
+   */
+  readonly unloggedGrowth: readonly number[];
+}
+
 export interface LikeFit {
   /** Where the fields are described. */
   readonly about: string;
@@ -44,8 +72,10 @@ export interface LikeFit {
   readonly model?: string;
   /** Share of assistant messages whose tool calls went to the model as plain text (mini-swe-agent). */
   readonly toolsAsText: number;
-  /** Assistant messages (steps) per log. */
+  /** Assistant messages (steps) per log: their spread (each log's own in `perLog`, which a session takes). */
   readonly steps: Quantiles;
+  /** Each fitted log's own levels, in the order of the logs: a session stands for one of them and takes them all (session.ts). */
+  readonly perLog: readonly LogLevels[];
   /** Tokens each call carried that the log does not hold (system prompt, tool schemas): the median of recorded input − logged tokens over the first three calls, per log. */
   readonly hiddenTokens: Quantiles;
   /** Tokens of the system prompt the log holds (0 when none). */
@@ -70,8 +100,8 @@ export interface LikeFit {
     readonly tail: Quantiles;
   };
   readonly assistant: {
-    /** Tokens of an assistant message's text (its tool calls' arguments apart). */
-    readonly textTokens: Quantiles;
+    /** Tokens of an assistant message's text (its tool calls' arguments apart), as two levels (`LogLevels.textTokens`). */
+    readonly textTokens: TwoLevels;
     /** Tokens of its thinking, where the log keeps it (0 for a message without). */
     readonly thinkingTokens: Quantiles;
     /** Reasoning the log holds only the size of, re-sent within a turn (Codex; 0 for a message without). */
@@ -84,8 +114,11 @@ export interface LikeFit {
     readonly tools: Shares;
   };
   readonly toolOutput: {
-    /** Tokens of a tool result. */
-    readonly tokens: Quantiles;
+    /**
+     * Tokens of a tool result, as two levels: logs differ in it far more than their results do
+     * within one (a log of 100-token listings beside one of 1,000-token builds, swordintel-b260c379).
+     */
+    readonly tokens: TwoLevels;
     /** Shares of tool results by shape (code, test, listing, text). */
     readonly shapes: Shares;
     /**

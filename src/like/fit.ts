@@ -1,4 +1,4 @@
-import type { LikeFit } from './fit-types.js';
+import type { LikeFit, LogLevels } from './fit-types.js';
 import { COPY_PLACES, SOURCE_ROLES, TOOL_SHAPES } from './fit-types.js';
 import type { LogObservation } from './observe.js';
 import { quantilesOf, round3, sharesOf, twoLevelsOf } from './draw.js';
@@ -27,6 +27,7 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
     ...(model !== undefined ? { model } : {}),
     toolsAsText: assistantCount === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.asText, 0) / assistantCount),
     steps: quantilesOf(logs.map((l) => l.steps)),
+    perLog: logs.map(levelsOf),
     hiddenTokens: quantilesOf(all((l) => (l.hiddenTokens !== undefined ? [l.hiddenTokens] : []))),
     systemTokens: quantilesOf(logs.map((l) => l.systemTokens)),
     task: {
@@ -41,7 +42,7 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
       tail: quantilesOf(completing.map((l) => shareOfSteps(l.taskStretches.tail, l))),
     },
     assistant: {
-      textTokens: quantilesOf(all((l) => l.textTokens)),
+      textTokens: twoLevelsOf(logs.map((l) => l.textTokens)),
       thinkingTokens: quantilesOf(all((l) => l.thinkingTokens)),
       reasoningTokens: quantilesOf(all((l) => l.reasoningTokens)),
       callTokens: quantilesOf(all((l) => l.callTokens)),
@@ -49,7 +50,7 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
       tools: namedShares(all((l) => l.toolNames)),
     },
     toolOutput: {
-      tokens: quantilesOf(all((l) => l.toolTokens)),
+      tokens: twoLevelsOf(logs.map((l) => l.toolTokens)),
       shapes: sharesOf(all((l) => l.toolShapes).filter((s) => TOOL_SHAPES.includes(s))),
       unloggedTokens: twoLevelsOf(logs.map((l) => l.unloggedTokens)),
     },
@@ -75,6 +76,23 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
       summaryTokens: quantilesOf(all((l) => l.summaryTokens)),
     },
   };
+}
+
+/** A log's own levels (fit-types.ts, `LogLevels`). */
+function levelsOf(log: LogObservation): LogLevels {
+  return {
+    steps: log.steps,
+    ...(log.hiddenTokens !== undefined ? { hiddenTokens: log.hiddenTokens } : {}),
+    requestSteps: round3(meanOf(log.stepsPerTask)),
+    textTokens: round3(meanOf(log.textTokens)),
+    toolTokens: round3(meanOf(log.toolTokens)),
+    unloggedTokens: round3(meanOf(log.unloggedTokens)),
+    unloggedGrowth: log.unloggedGrowth,
+  };
+}
+
+function meanOf(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((sum, v) => sum + v, 0) / values.length;
 }
 
 /** Steps of a log as a share of its steps (0 for a log of none). */

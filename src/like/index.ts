@@ -1,4 +1,4 @@
-import { deriveSeed } from '../random.js';
+import { createRandom, deriveSeed, type Random } from '../random.js';
 import type { Transcript } from '../transcript/types.js';
 import { loadTranscript } from '../scenario/load-transcript.js';
 import { readFile } from 'node:fs/promises';
@@ -39,7 +39,22 @@ export async function loadFitFile(file: string): Promise<LikeFit> {
 
 /** `count` sessions drawn from a fit, the i-th from its own seed derived from `seed`; `steps` fixes their length. */
 export function generateLikeSessions(fit: LikeFit, options: { count: number; seed: number; steps?: number }): Transcript[] {
+  const order = shuffled(createRandom(deriveSeed(options.seed, 'like:logs')), fit.perLog.length);
   return Array.from({ length: options.count }, (_, i) =>
-    generateLike(fit, { seed: deriveSeed(options.seed, `like-session-${i + 1}`), ...(options.steps !== undefined ? { steps: options.steps } : {}) }),
+    generateLike(fit, {
+      seed: deriveSeed(options.seed, `like-session-${i + 1}`),
+      ...(options.steps !== undefined ? { steps: options.steps } : {}),
+      ...(order.length > 0 ? { log: order[i % order.length] } : {}),
+    }),
   );
+}
+
+/** 0 … n − 1 in a drawn order (Fisher–Yates). */
+function shuffled(random: Random, n: number): number[] {
+  const order = Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = random.int(0, i);
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return order;
 }

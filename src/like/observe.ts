@@ -57,6 +57,8 @@ export interface LogObservation {
   readonly toolShapes: readonly ToolShape[];
   /** Per tool result and request, what the agent sent with it beyond its logged text (unlogged.ts). */
   readonly unloggedTokens: readonly number[];
+  /** Per `PHASES`-th of the log's steps, the tokens it sent unlogged per step, over the log's mean (all 1 for a log that sends none). */
+  readonly unloggedGrowth: readonly number[];
   readonly uses: readonly ObservedUse[];
   /** Steps at which a use can occur (from the minimum distance on). */
   readonly useSteps: number;
@@ -75,6 +77,7 @@ export function observeLog(transcript: Transcript): LogObservation {
   const tools = messages.filter((m) => m.role === 'tool');
   const compactions = transcript.events.flatMap((e) => (e.type === 'compaction' ? [e] : []));
   const hidden = hiddenTokensOf(messages);
+  const unlogged = unloggedTokensOf(transcript);
   return {
     format: transcript.header.source?.format ?? 'unknown',
     dialect: transcript.header.dialect,
@@ -99,7 +102,8 @@ export function observeLog(transcript: Transcript): LogObservation {
     asText: assistants.filter((m) => m.sentAsText === true).length,
     toolTokens: tools.map((m) => tokensOf(m.text)),
     toolShapes: tools.map((m) => shapeOf(m.text)),
-    unloggedTokens: unloggedTokensOf(transcript),
+    unloggedTokens: [...unlogged.values()],
+    unloggedGrowth: growthOf(messages, unlogged),
     uses: observeUses(transcript, messages),
     useSteps: Math.max(0, assistants.length - MIN_DISTANCE),
     compactions: compactions.length,
@@ -122,6 +126,25 @@ function hiddenTokensOf(messages: readonly MessageEvent[]): number | undefined {
     tokens += tokensOf(message.text) + (message.toolCalls === undefined ? 0 : tokensOf(JSON.stringify(message.toolCalls)));
   }
   return residuals.length === 0 ? undefined : Math.round(median(residuals));
+}
+
+/** Phases of a log's length that `unloggedGrowth` measures: enough to see a session that sends little unlogged at first and much later, few enough that each phase of a 30-step log holds six steps. */
+const PHASES = 5;
+
+/** `LogObservation.unloggedGrowth`: what each phase of the steps sent unlogged, per step, over the whole log's per step. */
+function growthOf(messages: readonly MessageEvent[], unlogged: ReadonlyMap<string, number>): number[] {
+  const steps = messages.filter((m) => m.role === 'assistant').length;
+  const added = Array.from({ length: PHASES }, () => 0);
+  let step = 0;
+  for (const message of messages) {
+    if (message.role === 'assistant') step++;
+    const phase = Math.min(PHASES - 1, Math.floor((Math.max(0, step - 1) / Math.max(1, steps)) * PHASES));
+    added[phase] = (added[phase] ?? 0) + (unlogged.get(message.id) ?? 0);
+  }
+  const total = added.reduce((sum, v) => sum + v, 0);
+  if (total === 0 || steps < PHASES) return added.map(() => 1);
+  const stepsIn = (phase: number): number => Math.ceil(((phase + 1) * steps) / PHASES) - Math.ceil((phase * steps) / PHASES);
+  return added.map((tokens, phase) => Math.round((tokens / Math.max(1, stepsIn(phase)) / (total / steps)) * 1000) / 1000);
 }
 
 /** Assistant messages between one user request and the next (the last task runs to the end). */

@@ -2,8 +2,8 @@ import { createRandom, deriveSeed, hashString, type Random } from '../random.js'
 import type { Transcript } from '../transcript/types.js';
 import { createProject, type Project } from '../transcript/synthetic/vocab.js';
 import type { NeededKind } from '../probes/needed/types.js';
-import type { CopyPlace, LikeFit, Shares, SourceRole, ToolShape } from './fit-types.js';
-import { drawCount, drawFrom, drawScale, pickShare } from './draw.js';
+import type { CopyPlace, LikeFit, LogLevels, Shares, SourceRole, ToolShape } from './fit-types.js';
+import { drawCount, drawFrom, pickShare, scaleOf } from './draw.js';
 import { renderProse, renderToolOutput, suffix } from './filler.js';
 import { drawFact, insertAt, useSentence } from './plant.js';
 import { toEvents, type Draft } from './events.js';
@@ -27,16 +27,26 @@ interface Skeleton {
  * `steps`), turns per task, message and tool output sizes and shapes, compactions, and needed
  * facts planted where the fit says later steps find them. Deterministic for a fit and seed.
  */
-export function generateLike(fit: LikeFit, options: { seed: number; steps?: number }): Transcript {
+export function generateLike(fit: LikeFit, options: { seed: number; steps?: number; log?: number }): Transcript {
   const random = createRandom(deriveSeed(options.seed, 'like:skeleton'));
   const project = createProject(random);
-  const steps = options.steps ?? Math.max(1, Math.round(drawFrom(random, fit.steps, 40)));
-  // Draws added to the fit since (a session's pace of requests, unlogged content) come from a stream
-  // of their own, so that sessions of a fit that has none stay as they were.
+  const levels = levelsOf(fit, options);
+  const steps = options.steps ?? Math.max(1, levels.steps);
+  // What the session sends unlogged and its pace of requests come from a stream of their own, so
+  // that sessions of a fit without either (mini-swe-agent) differ from before only in their levels.
   const aside = createRandom(deriveSeed(options.seed, 'like:aside'));
-  const skeleton = drawSkeleton({ main: random, aside, unlogged: drawScale(aside, fit.toolOutput.unloggedTokens, 0) }, project, fit, steps);
+  const scales: Scales = {
+    unlogged: scaleOf(levels.unloggedTokens, fit.toolOutput.unloggedTokens),
+    toolTokens: scaleOf(levels.toolTokens, fit.toolOutput.tokens),
+    textTokens: scaleOf(levels.textTokens, fit.assistant.textTokens),
+    // A log without a second request paces the session as one request.
+    requestSteps: scaleOf(levels.requestSteps > 0 ? levels.requestSteps : steps, fit.task.steps),
+    unloggedGrowth: (step) => levels.unloggedGrowth[Math.floor((step / steps) * levels.unloggedGrowth.length)] ?? 1,
+  };
+  const skeleton = drawSkeleton({ main: random, aside, ...scales }, project, fit, steps);
   plantNeeded(createRandom(deriveSeed(options.seed, 'like:needed')), fit, skeleton);
-  const hidden = Math.max(0, Math.round(drawFrom(random, fit.hiddenTokens)));
+  // A log without recorded usage has no hidden prefix of its own: drawn from the logs that have one.
+  const hidden = Math.max(0, Math.round(levels.hiddenTokens ?? drawFrom(random, fit.hiddenTokens)));
   const events = toEvents(fit, skeleton.drafts, hidden);
   const id = `like-${hashString(JSON.stringify(fit)).toString(36)}-s${options.seed}-n${steps}`;
   return {
@@ -55,15 +65,36 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
   };
 }
 
-/** The generator's random streams (`aside` for the draws a fit of no unlogged content and user-turn tasks does not use), and the session's own level of unlogged content. */
-interface Streams {
+/** Per value, a draw around the level of the log the session stands for (draw.ts `scaleOf`). */
+interface Scales {
+  readonly unlogged: (random: Random) => number;
+  readonly toolTokens: (random: Random) => number;
+  readonly textTokens: (random: Random) => number;
+  readonly requestSteps: (random: Random) => number;
+  /** What the unlogged content at a step weighs against the log's mean (`LogLevels.unloggedGrowth`). */
+  readonly unloggedGrowth: (step: number) => number;
+}
+
+/** The generator's random streams (`aside` for the draws a fit of no unlogged content and user-turn tasks does not use), and the session's scales. */
+interface Streams extends Scales {
   readonly main: Random;
   readonly aside: Random;
-  readonly unlogged: (random: Random) => number;
+}
+
+/**
+ * The fitted log a session stands for (fit-types.ts, `perLog`): the one asked for, else one drawn.
+ * Its levels go together (a log of long tool output is one that runs long), so a session takes them
+ * all from one log, never each from another.
+ */
+function levelsOf(fit: LikeFit, options: { seed: number; log?: number }): LogLevels {
+  const log = options.log ?? createRandom(deriveSeed(options.seed, 'like:log')).int(0, fit.perLog.length - 1);
+  const levels = fit.perLog[log];
+  if (levels === undefined) throw new RangeError(`the fit has ${fit.perLog.length} logs: no log ${log}`);
+  return levels;
 }
 
 function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, steps: number): Skeleton {
-  const { main: random, aside } = streams;
+  const { main: random } = streams;
   const drafts: Draft[] = [];
   const skeleton: Skeleton = { drafts, assistants: [], results: [], users: [] };
   const system = Math.round(drawFrom(random, fit.systemTokens));
@@ -74,8 +105,6 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, steps: n
   const fromTurns = turnTasks && fit.task.spans.length > 0;
   const stretches = drawStretches(random, fit, steps, fromTurns);
   const tasks = { n: 0, open: false };
-  // The session's own pace of requests, as each log has its own (fit-types.ts, `task.perLog`).
-  const requestSteps = drawScale(aside, fit.task.steps, steps);
   let taskLeft = 0;
   for (let step = 0; step < steps; step++) {
     const stretch = stretches.get(step);
@@ -84,8 +113,8 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, steps: n
     if (request) {
       skeleton.users.push({ index: drafts.length, visibleFrom: step });
       const text = renderProse(random, Math.max(1, Math.round(drawFrom(random, fit.task.userTokens, 50))));
-      drafts.push({ role: 'user', text: withUnlogged(streams, text), step });
-      taskLeft = Math.max(1, Math.round(requestSteps(random)));
+      drafts.push({ role: 'user', text: withUnlogged(streams, text, step), step });
+      taskLeft = Math.max(1, Math.round(streams.requestSteps(random)));
     }
     if (turnTasks && request && !fromTurns && tasks.open) endTask(drafts, tasks, step);
     if (stretch === 'span' || (turnTasks && request && !tasks.open)) startTask(drafts, tasks, step);
@@ -139,10 +168,16 @@ function startTask(drafts: Draft[], tasks: { n: number; open: boolean }, step: n
 }
 
 /** One assistant message, its calls, and their results. */
-function drawStep({ main: random, aside, unlogged: unloggedOf }: Streams, project: Project, fit: LikeFit, skeleton: Skeleton, step: number): void {
+function drawStep(
+  { main: random, aside, unlogged: unloggedOf, toolTokens, textTokens, unloggedGrowth }: Streams,
+  project: Project,
+  fit: LikeFit,
+  skeleton: Skeleton,
+  step: number,
+): void {
   const { drafts } = skeleton;
   const calls = Number(pickShare(random, fit.assistant.calls, '1').replace('+', ''));
-  const assistant: Draft = { role: 'assistant', text: renderProse(random, Math.round(drawFrom(random, fit.assistant.textTokens))), step };
+  const assistant: Draft = { role: 'assistant', text: renderProse(random, Math.round(textTokens(random))), step };
   const thinking = Math.round(drawFrom(random, fit.assistant.thinkingTokens));
   if (thinking > 0) assistant.thinking = renderProse(random, thinking);
   const reasoning = Math.round(drawFrom(random, fit.assistant.reasoningTokens));
@@ -165,9 +200,9 @@ function drawStep({ main: random, aside, unlogged: unloggedOf }: Streams, projec
     (assistant.contents ??= []).push(extra > 0 ? renderProse(random, extra) : '');
     const shape = pickShare(random, fit.toolOutput.shapes, 'text') as ToolShape;
     results.push(drafts.length);
-    const text = renderToolOutput(random, project, shape, Math.round(drawFrom(random, fit.toolOutput.tokens)));
+    const text = renderToolOutput(random, project, shape, Math.round(toolTokens(random)));
     drafts.push({ role: 'tool', text, step: step + 1, callOf: callIndex, callNumber: c });
-    unlogged += Math.round(unloggedOf(aside));
+    unlogged += Math.round(unloggedOf(aside) * unloggedGrowth(step));
   }
   // What the agent sent with the results unlogged rides with the message that answers them (withUnlogged).
   if (unlogged > 0) assistant.unlogged = renderProse(aside, unlogged);
@@ -182,8 +217,8 @@ function drawStep({ main: random, aside, unlogged: unloggedOf }: Streams, projec
  * agent's message that answers them (`Draft.unlogged`), sent from the same call on and leaving with
  * the same group or task, where no strategy that cuts tool output cuts it.
  */
-function withUnlogged({ aside, unlogged }: Streams, text: string): string {
-  const tokens = Math.round(unlogged(aside));
+function withUnlogged({ aside, unlogged, unloggedGrowth }: Streams, text: string, step: number): string {
+  const tokens = Math.round(unlogged(aside) * unloggedGrowth(step));
   return tokens > 0 ? `${text}\n\n${renderProse(aside, tokens)}` : text;
 }
 

@@ -3,6 +3,7 @@ import { fitLogFiles, generateLikeSessions } from '../../src/like/index.js';
 import { twoLevelsOf } from '../../src/like/draw.js';
 import { countTokens } from '../../src/tokens/tokenizer.js';
 import type { Transcript } from '../../src/transcript/types.js';
+import type { LogLevels } from '../../src/like/fit-types.js';
 
 /** A Claude Code log of one long request (112 steps, then 7) and one of a request every eight steps, with 110k tokens sent unlogged. */
 const ONE_REQUEST = 'fixtures/real/claude-code-long/vsla-5f8cbb78.jsonl';
@@ -54,5 +55,74 @@ describe('sizes that logs differ in, as two levels', () => {
     // Not in the tool results (168k logged), which strategies that cut tool output cut: the replay keeps the charge.
     const toolTokens = (t: Transcript): number => messagesOf(t).reduce((sum, m) => sum + (m.role === 'tool' ? countTokens('o200k_base', m.text) : 0), 0);
     expect(sessions.reduce((sum, s) => sum + toolTokens(s), 0) / sessions.length).toBeLessThan(1.4 * 168_000);
+  });
+});
+
+/** Logs whose levels lie far apart and go together: 127 steps of 1,093-token tool results after a 43k hidden prefix, beside 62 of 97 after 18k. */
+const HEAVY = 'fixtures/real/claude-code-compactions/swordintel-b260c379.jsonl';
+const LIGHT = 'fixtures/real/claude-code-compactions/mclaude-97b0ffde.jsonl';
+
+const meanOf = (values: readonly number[]): number => values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
+
+describe('the levels of one log, taken together', () => {
+  it('are kept log by log in the fit', async () => {
+    const fit = await fitLogFiles([HEAVY, LIGHT]);
+    expect(fit.perLog).toHaveLength(2);
+    const [heavy, light] = fit.perLog as [LogLevels, LogLevels];
+    expect(heavy.steps).toBe(127);
+    expect(light.steps).toBe(62);
+    expect(heavy.toolTokens).toBeGreaterThan(5 * light.toolTokens);
+    expect(heavy.hiddenTokens).toBeGreaterThan(2 * (light.hiddenTokens ?? 0));
+    expect(heavy.unloggedTokens).toBeGreaterThan(light.unloggedTokens);
+  });
+
+  it('give a session the length, hidden prefix and sizes of the one log it stands for', async () => {
+    const fit = await fitLogFiles([HEAVY, LIGHT]);
+    const sessions = generateLikeSessions(fit, { count: 20, seed: 1 });
+    for (const session of sessions) {
+      const messages = messagesOf(session);
+      const steps = messages.filter((m) => m.role === 'assistant').length;
+      const tools = meanOf(messages.filter((m) => m.role === 'tool').map((m) => countTokens('o200k_base', m.text)));
+      const hidden = messages.find((m) => m.role === 'assistant')?.usage?.input ?? 0;
+      // Drawn apart, a 127-step session got the light log's small results or hidden prefix about half the time.
+      if (steps === 127) {
+        expect(tools).toBeGreaterThan(400);
+        expect(hidden).toBeGreaterThan(40_000);
+      } else {
+        expect(steps).toBe(62);
+        expect(tools).toBeLessThan(250);
+        expect(hidden).toBeLessThan(25_000);
+      }
+    }
+  });
+
+  it('stand for every fitted log once when a seed draws as many sessions as logs', async () => {
+    const fit = await fitLogFiles([HEAVY, LIGHT, ONE_REQUEST]);
+    for (const seed of [1, 2, 3]) {
+      const lengths = generateLikeSessions(fit, { count: 3, seed }).map((s) => messagesOf(s).filter((m) => m.role === 'assistant').length);
+      expect([...lengths].sort((a, b) => a - b)).toEqual([62, 119, 127]);
+    }
+  });
+});
+
+describe('how a log grows over its length', () => {
+  it('comes back in the unlogged content of the sessions that stand for it: little at first, much later', async () => {
+    // swordintel-0c45b0a6 sends a quarter of its mean unlogged in its first fifth, twice it in its last.
+    const fit = await fitLogFiles([CHATTY]);
+    const growth = fit.perLog[0]?.unloggedGrowth ?? [];
+    expect(growth).toHaveLength(5);
+    expect(growth[0]).toBeLessThan(0.4);
+    expect(growth.at(-1)).toBeGreaterThan(1.5);
+    // A log that sends nothing unlogged weighs every fifth alike.
+    expect((await fitLogFiles([MINI])).perLog[0]?.unloggedGrowth).toEqual([1, 1, 1, 1, 1]);
+    for (const session of generateLikeSessions(fit, { count: 2, seed: 1 })) {
+      // The unlogged content is written after the text of the agent's messages (session.ts, withUnlogged).
+      const texts = messagesOf(session)
+        .filter((m) => m.role === 'assistant')
+        .map((m) => countTokens('o200k_base', m.text));
+      const fifth = Math.ceil(texts.length / 5);
+      // Drawn at the log's mean throughout, the first fifth's messages came to about as much as the last's.
+      expect(meanOf(texts.slice(0, fifth)) / meanOf(texts.slice(-fifth))).toBeLessThan(0.4);
+    }
   });
 });
