@@ -1,0 +1,44 @@
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { UnitResult } from '../metrics/types.js';
+import { formatJournalUnit, parseJournalUnitLine } from '../run/journal.js';
+
+/** The store's file in the output folder while `merge` writes its reports (removed after). */
+const STORE_FILE = '.merge-units.jsonl';
+
+/**
+ * Whole units kept on disk while the reports that write every step read them back one at a time
+ * (`merge` of a corpus's shards): each unit one line of JSON, as a run journals its units
+ * (run/journal.ts), so that the reports read the same unit a run's read. Made in `out` with the
+ * first unit; `remove` deletes it.
+ */
+export function createUnitStore(out: string): { add(index: number, unit: UnitResult): void; load(index: number): UnitResult | undefined; remove(): void } {
+  const path = join(out, STORE_FILE);
+  const spans = new Map<number, { offset: number; length: number }>();
+  let fd: number | undefined;
+  let end = 0;
+  return {
+    add(index, unit) {
+      if (fd === undefined) {
+        mkdirSync(out, { recursive: true });
+        fd = openSync(path, 'w+');
+      }
+      const line = Buffer.from(formatJournalUnit(index, unit), 'utf8');
+      writeSync(fd, line, 0, line.length, end);
+      spans.set(index, { offset: end, length: line.length - 1 });
+      end += line.length;
+    },
+    load(index) {
+      const span = spans.get(index);
+      if (span === undefined || fd === undefined) return undefined;
+      const bytes = Buffer.allocUnsafe(span.length);
+      for (let read = 0; read < span.length; ) read += readSync(fd, bytes, read, span.length - read, span.offset + read);
+      return parseJournalUnitLine(bytes.toString('utf8'));
+    },
+    remove() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      rmSync(path, { force: true });
+    },
+  };
+}
