@@ -19,6 +19,7 @@ import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
 import { describeShard, planEntry, selectShard, type ShardSpec } from './shard.js';
 import { corpusSizes, handShardLogs, takeShardLogs, type ShardLog } from './shard-corpora.js';
 import { countSteps, scenarioInfo } from './scenario-info.js';
+import { CORPUS_LOGS } from '../metrics/corpus.js';
 import { runPlannedUnits, startUnitWorkers, stopUnitWorkers, type StartedWorkers, type UnitProgress } from './workers.js';
 import type { ExecutorOptions } from './execute-unit.js';
 import { preflightLiveProviders } from './preflight.js';
@@ -187,9 +188,13 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
   const units = options.shard === undefined ? planned : selectShard(planned, options.shard, corpusSizes(byKey));
   const plan = planned.map((unit) => planEntry(byKey.get(scenarioKey(unit.scenario))?.scenario.name ?? '', unit.spec));
   // Of every log, before a shard keeps its own: a shard's result describes the whole run's scenarios, and resumes only the run it began.
-  const scenarios = prepared.map(({ scenario, transcript, logs }) => scenarioInfo(scenario, logs?.map((log) => log.transcript) ?? [transcript]));
+  const logDigests = new Map<PreparedScenario, string[]>();
+  const scenarios = prepared.map((p) => {
+    const digests = options.shard !== undefined && (p.logs?.length ?? 0) > CORPUS_LOGS ? (each: string[]) => logDigests.set(p, each) : undefined;
+    return scenarioInfo(p.scenario, p.logs?.map((log) => log.transcript) ?? [p.transcript], digests);
+  });
   const fingerprint = options.beforeUnits !== undefined ? fingerprintRun(prepared, units, mode) : '';
-  const corpora = options.shard === undefined ? [] : takeShardLogs(byKey, planned, options.shard);
+  const corpora = options.shard === undefined ? [] : takeShardLogs(byKey, planned, options.shard, logDigests);
   if (early) await Promise.all(prepared.map(completeProbes));
   if (mode === 'live') await preflightLiveProviders(units, byKey, options);
   const done = (await options.beforeUnits?.({ units, fingerprint })) ?? new Map<number, UnitResult>();

@@ -6,18 +6,32 @@ import type { Transcript } from '../transcript/types.js';
 import { artifactPath } from '../paths.js';
 import { cacheRulesForModel, describeCacheRules } from '../cache/families.js';
 
-/** The SHA-256 of transcripts as read: each log's header and events, one JSON line each, in order. */
-function transcriptDigest(transcripts: readonly Transcript[]): string {
+/**
+ * The SHA-256 of transcripts as read: each log's header and events, one JSON line each, in order;
+ * with `each`, each log's own as well, from the same lines.
+ */
+function transcriptDigest(transcripts: readonly Transcript[], each?: (digests: string[]) => void): string {
   const hash = createHash('sha256');
+  const digests: string[] = [];
   for (const transcript of transcripts) {
-    hash.update(`${JSON.stringify(transcript.header)}\n`);
-    for (const event of transcript.events) hash.update(`${JSON.stringify(event)}\n`);
+    const own = each !== undefined ? createHash('sha256') : undefined;
+    const update = (line: string): void => {
+      hash.update(line);
+      own?.update(line);
+    };
+    update(`${JSON.stringify(transcript.header)}\n`);
+    for (const event of transcript.events) update(`${JSON.stringify(event)}\n`);
+    if (own !== undefined) digests.push(own.digest('hex'));
   }
+  each?.(digests);
   return hash.digest('hex');
 }
 
-/** What a result records of a scenario: its settings and its transcripts' size and digest. */
-export function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[]): ScenarioInfo {
+/**
+ * What a result records of a scenario: its settings and its transcripts' size and digest.
+ * `logDigests` is handed each transcript's own digest (what a shard of a corpus records of each log).
+ */
+export function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[], logDigests?: (digests: string[]) => void): ScenarioInfo {
   const steps = transcripts.reduce((n, t) => n + countSteps(t), 0);
   return {
     name: scenario.name,
@@ -28,7 +42,7 @@ export function scenarioInfo(scenario: Scenario, transcripts: readonly Transcrip
       scenario.transcript.kind === 'file'
         ? artifactPath(scenario.transcript.path, dirname(scenario.file))
         : `synthetic:${JSON.stringify(scenario.transcript.options)}`,
-    ...(scenario.transcript.kind === 'file' ? { transcriptSha256: transcriptDigest(transcripts) } : {}),
+    ...(scenario.transcript.kind === 'file' ? { transcriptSha256: transcriptDigest(transcripts, logDigests) } : {}),
     provider: scenario.provider,
     model: scenario.model,
     window: scenario.window,
@@ -47,9 +61,4 @@ export function scenarioInfo(scenario: Scenario, transcripts: readonly Transcrip
 /** A transcript's steps: its assistant messages. */
 export function countSteps(transcript: Transcript): number {
   return transcript.events.filter((e) => e.type === 'message' && e.role === 'assistant').length;
-}
-
-/** One log's SHA-256 as `transcriptSha256` reads it (its header and events, one JSON line each): which log a shard read. */
-export function logDigest(transcript: Transcript): string {
-  return transcriptDigest([transcript]);
 }

@@ -6,7 +6,6 @@ import type { CorpusUnits } from './corpus-units.js';
 import type { TakenLog } from './merge-corpora.js';
 import type { PreparedScenario } from './prepared-scenario.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
-import { logDigest } from './scenario-info.js';
 import { shardLogs, type ShardSpec } from './shard.js';
 
 /** One log of a corpus a shard replayed, and what each unit of the corpus made of it: what `merge` combines the units from. */
@@ -30,21 +29,25 @@ export function corpusSizes(prepared: ReadonlyMap<string, PreparedScenario>): Ma
  * corpus's `logs` is cut to those before their probes are made (each log keeps its place,
  * `PreparedLog.index`, and the corpus its count, `corpusLogs`), so that the shard makes the probes
  * of its logs only and replays them through every unit of the corpus. Returns, per corpus in plan
- * order, what the shard's result records of it and the key the pool knows it by.
+ * order, what the shard's result records of it and the key the pool knows it by. `digests`: each
+ * corpus's logs' SHA-256, in order (run/scenario-info.ts).
  */
 export function takeShardLogs(
   prepared: ReadonlyMap<string, PreparedScenario>,
   planned: readonly PlannedUnit[],
   shard: ShardSpec,
+  digests: ReadonlyMap<PreparedScenario, readonly string[]>,
 ): { key: string; corpus: ShardCorpus }[] {
   return [...corpusSizes(prepared)].map(([key, total]) => {
     const scenario = prepared.get(key) as PreparedScenario;
     const logs = scenario.logs ?? [];
     const base = dirname(scenario.scenario.file);
+    const sha256 = digests.get(scenario);
+    if (sha256 === undefined) throw new Error(`corpus ${scenario.scenario.name}: no digest of its logs`);
     const corpus: ShardCorpus = {
       scenario: scenario.scenario.name,
       units: planned.filter((unit) => scenarioKey(unit.scenario) === key).map((unit) => unit.index),
-      logs: logs.map((log) => ({ transcript: artifactPath(log.file, base), sha256: logDigest(log.transcript) })),
+      logs: logs.map((log, i) => ({ transcript: artifactPath(log.file, base), sha256: sha256[i] as string })),
       taken: shardLogs(total, shard),
     };
     scenario.logs = corpus.taken.map((index) => Object.assign(logs[index] as NonNullable<PreparedScenario['logs']>[number], { index }));

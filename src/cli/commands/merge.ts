@@ -19,6 +19,7 @@ import type { UnitDetails } from '../../report/types.js';
 import { redactValue } from '../../redact/index.js';
 import { readShardLogs } from '../shard-logs.js';
 import { createUnitStore } from '../unit-store.js';
+import { withRunMemos } from '../../memo.js';
 
 interface MergeFlags extends DecisionFlags {
   out: string;
@@ -36,31 +37,35 @@ export function register(program: Command): void {
     .option('--quiet', 'print nothing but errors');
   addDecisionOptions(command);
   addExamples(command, [['ctxbench merge shard-1/result.json shard-2/result.json -o reports/merged', 'after run --shard 1/2 and --shard 2/2']]);
-  command.action(async (files: string[], flags: MergeFlags) => {
-    const out = resolve(flags.out);
-    checkOutDir(out);
-    const shards: (ShardFile & { logs?: ReturnType<typeof readShardLogs> })[] = [];
-    // A corpus's units are combined one at a time from the shards' logs, and kept here whole, as a run journals them.
-    const store = createUnitStore(out);
-    try {
-      for (const file of files) {
-        const result = await readResultFile(file);
-        const logs = readShardLogs(file, result);
-        shards.push({ file, result, ...(logs !== undefined ? { logs } : {}) });
-      }
-      const result = mergeShards(shards, { decision: decisionOf(flags), onCorpusUnit: (index, unit) => store.add(index, redactValue(unit)) });
-      const shown = resultForWriting(result, true);
-      const details: UnitDetails = { count: shown.units.length, load: (i) => store.load(i) ?? (shown.units[i] as UnitResult) };
-      const written: string[] = [];
-      // One format at a time, as a run writes them.
-      for (const name of flags.reports ?? reporterNames()) written.push(...(await writeReportFiles(out, renderReports(shown, [name], details))));
-      markOutDir(out, written, { prune: true });
-      if (flags.quiet !== true) printMerged(result, files.length, written.length, flags.out);
-    } finally {
-      for (const shard of shards) shard.logs?.close();
-      store.remove();
+  // The redactor's memo spares scanning the texts every unit repeats (a log's message ids and facts in each strategy's unit).
+  command.action((files: string[], flags: MergeFlags) => withRunMemos({}, () => mergeCommand(files, flags)));
+}
+
+async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
+  const out = resolve(flags.out);
+  checkOutDir(out);
+  const shards: (ShardFile & { logs?: ReturnType<typeof readShardLogs> })[] = [];
+  // A corpus's units are combined one at a time from the shards' logs, and kept on disk whole, as a run journals them.
+  const store = createUnitStore(out);
+  try {
+    for (const file of files) {
+      const result = await readResultFile(file);
+      const logs = readShardLogs(file, result);
+      shards.push({ file, result, ...(logs !== undefined ? { logs } : {}) });
     }
-  });
+    const result = mergeShards(shards, { decision: decisionOf(flags), onCorpusUnit: (index, unit) => store.add(index, redactValue(unit)) });
+    const shown = resultForWriting(result, true);
+    const details: UnitDetails = { count: shown.units.length, load: (i) => store.load(i) ?? (shown.units[i] as UnitResult) };
+    // Every file at once: the files that write each step (the CSVs, steps.parquet) each ask for the same
+    // unit in turn, which is read back once (createUnitStore keeps the last two read).
+    const rendered = renderReports(shown, flags.reports ?? reporterNames(), details);
+    const written = (await Promise.all(rendered.map((file) => writeReportFiles(out, [file])))).flat();
+    markOutDir(out, written, { prune: true });
+    if (flags.quiet !== true) printMerged(result, files.length, written.length, flags.out);
+  } finally {
+    for (const shard of shards) shard.logs?.close();
+    store.remove();
+  }
 }
 
 function printMerged(result: RunResult, shards: number, files: number, out: string): void {
