@@ -37,7 +37,11 @@ const mib = (file: string) => statSync(file).size / 2 ** 20;
  * against its target (`whole`); with `shards`, the same corpus in four shards and their merge
  * against the unsharded run (corpus-shards.ts), which the unsharded run is measured for once.
  */
-export async function benchCorpus(log: (line: string) => void, into: Record<string, Measurement>, parts: { whole: boolean; shards: boolean }): Promise<BenchRow[]> {
+export async function benchCorpus(
+  log: (line: string) => void,
+  into: Record<string, Measurement>,
+  parts: { whole: boolean; shards: boolean },
+): Promise<BenchRow[]> {
   const { dir, scenario } = buildCorpus();
   try {
     const out = join(dir, 'out');

@@ -7,7 +7,7 @@ import type { ShardLogs } from '../run/merge-corpora.js';
 import type { ShardLog } from '../run/shard-corpora.js';
 import { givenPath } from '../paths.js';
 import { parseInput } from '../validate.js';
-import { redactValue } from '../redact/index.js';
+import { hasSecret, redactValue } from '../redact/index.js';
 import { packLogResult, unpackLogResult } from '../run/corpus-units.js';
 
 /**
@@ -16,8 +16,8 @@ import { packLogResult, unpackLogResult } from '../run/corpus-units.js';
  * each unit from every shard's logs. `shard-logs.json` says what is where; `shard-logs.bin` holds
  * the results, each a structured clone (`node:v8` serialize) deflated, one after another.
  */
-export const SHARD_LOGS_FILE = 'shard-logs.json';
-export const SHARD_LOGS_DATA = 'shard-logs.bin';
+const SHARD_LOGS_FILE = 'shard-logs.json';
+const SHARD_LOGS_DATA = 'shard-logs.bin';
 const FORMAT = 'ctxbench-shard-logs';
 /** Raised when the files' layout or meaning changes: a merge refuses files of another version. */
 const VERSION = 1;
@@ -25,7 +25,9 @@ const VERSION = 1;
 const takenLogSchema = z.strictObject({
   index: z.number().int().min(0),
   id: z.string(),
-  probes: z.array(z.strictObject({ id: z.string(), kind: z.enum(['recall', 'artifact', 'continuation', 'decision']), source: z.enum(['output', 'agent']) })).optional(),
+  probes: z
+    .array(z.strictObject({ id: z.string(), kind: z.enum(['recall', 'artifact', 'continuation', 'decision']), source: z.enum(['output', 'agent']) }))
+    .optional(),
   /** Per unit of the corpus: the byte offset and length of its packed result in `shard-logs.bin`. */
   results: z.array(z.tuple([z.number().int().min(0), z.number().int().min(0)])),
 });
@@ -55,7 +57,8 @@ export function createShardLogsWriter(out: string, redact: boolean): { add(log: 
       const results: [number, number][] = [];
       for (const given of packed) {
         // Written redacted as every artifact is (unless --no-redact): a result holds the transcript's strings.
-        const bytes = redact ? packLogResult(redactValue(unpackLogResult(given, SHARD_LOGS_DATA, 'results'))) : given;
+        const result = redact ? unpackLogResult(given, SHARD_LOGS_DATA, 'results') : undefined;
+        const bytes = result !== undefined && holdsSecret(result) ? packLogResult(redactValue(result)) : given;
         writeSync(fd, bytes);
         results.push([offset, bytes.length]);
         offset += bytes.length;
@@ -131,7 +134,7 @@ export function readShardLogs(resultFile: string, result: RunResult): (ShardLogs
     read(corpus, log, unit) {
       const [offset, length] = manifest.corpora[corpus]?.logs[log]?.results[unit] ?? [0, 0];
       const bytes = Buffer.allocUnsafe(length);
-      for (let read = 0; read < length; ) {
+      for (let read = 0; read < length;) {
         const got = readSync(fd, bytes, read, length - read, offset + read);
         if (got === 0) throw new InputError({ file: dataFile }, `ends before byte ${offset + length}`);
         read += got;
@@ -170,4 +173,12 @@ function checkRanges(manifest: Manifest, corpora: readonly ShardCorpus[], size: 
       });
     });
   });
+}
+
+/** Whether any string in `value` holds something secret-shaped: most results hold none, and are written as they came. */
+function holdsSecret(value: unknown): boolean {
+  if (typeof value === 'string') return hasSecret(value);
+  if (Array.isArray(value)) return value.some(holdsSecret);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(holdsSecret);
+  return false;
 }

@@ -39,7 +39,7 @@ export function createUnitStore(out: string): { add(index: number, unit: UnitRes
       const span = spans.get(index);
       if (span === undefined || fd === undefined) return undefined;
       const bytes = Buffer.allocUnsafe(span.length);
-      for (let read = 0; read < span.length; ) read += readSync(fd, bytes, read, span.length - read, span.offset + read);
+      for (let read = 0; read < span.length;) read += readSync(fd, bytes, read, span.length - read, span.offset + read);
       const unit = parseJournalUnitLine(bytes.toString('utf8'));
       recent.unshift({ index, unit });
       recent.length = Math.min(recent.length, RECENT);

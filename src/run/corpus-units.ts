@@ -54,7 +54,7 @@ export interface CorpusUnits {
 }
 
 /** One log of a corpus and what each of the corpus's units (in plan order) made of it, packed (`packLogResults`). */
-export interface PackedCorpusLog {
+interface PackedCorpusLog {
   index: number;
   log: CombinedLog;
   packed: readonly Uint8Array[];

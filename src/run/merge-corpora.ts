@@ -88,13 +88,22 @@ function assertSameCorpora(first: CorpusShard, other: CorpusShard): void {
     const reference = first.corpora[c] as ShardCorpus;
     const field = `shard.corpora.${c}`;
     if (corpus.scenario !== reference.scenario || JSON.stringify(corpus.units) !== JSON.stringify(reference.units))
-      throw new InputError({ file: other.file, field }, `is not a shard of the same run: corpus "${corpus.scenario}", not "${reference.scenario}" as in ${first.file}`);
+      throw new InputError(
+        { file: other.file, field },
+        `is not a shard of the same run: corpus "${corpus.scenario}", not "${reference.scenario}" as in ${first.file}`,
+      );
     if (corpus.logs.length !== reference.logs.length)
-      throw new InputError({ file: other.file, field: `${field}.logs` }, `corpus "${corpus.scenario}" has ${corpus.logs.length} logs, ${reference.logs.length} in ${first.file}`);
+      throw new InputError(
+        { file: other.file, field: `${field}.logs` },
+        `corpus "${corpus.scenario}" has ${corpus.logs.length} logs, ${reference.logs.length} in ${first.file}`,
+      );
     corpus.logs.forEach((log, i) => {
       const theirs = reference.logs[i] as ShardCorpus['logs'][number];
       if (log.transcript !== theirs.transcript)
-        throw new InputError({ file: other.file, field: `${field}.logs.${i}.transcript` }, `log ${i + 1} is ${log.transcript}, not ${theirs.transcript} as in ${first.file}`);
+        throw new InputError(
+          { file: other.file, field: `${field}.logs.${i}.transcript` },
+          `log ${i + 1} is ${log.transcript}, not ${theirs.transcript} as in ${first.file}`,
+        );
       if (log.sha256 !== theirs.sha256)
         throw new InputError(
           { file: other.file, field: `${field}.logs.${i}.sha256` },
@@ -112,7 +121,8 @@ function ownersOf(shards: readonly CorpusShard[], c: number): Owner[] {
     const own = shard.corpora[c] as ShardCorpus;
     if (own.taken.length === 0) continue;
     const logs = shard.logs;
-    if (logs === undefined) throw new InputError({ file: shard.file, field: `shard.corpora.${c}.taken` }, 'took logs of a corpus, but merge was given none of them');
+    if (logs === undefined)
+      throw new InputError({ file: shard.file, field: `shard.corpora.${c}.taken` }, 'took logs of a corpus, but merge was given none of them');
     const taken = logs.corpora[c]?.logs ?? [];
     if (JSON.stringify(taken.map((log) => log.index)) !== JSON.stringify(own.taken))
       throw new InputError({ file: logs.file, field: `corpora.${c}.logs` }, `holds other logs than ${shard.file} took (shard.corpora.${c}.taken)`);
@@ -131,7 +141,10 @@ function ownersOf(shards: readonly CorpusShard[], c: number): Owner[] {
   const missing = corpus.logs.flatMap((log, i) => (owners[i] === undefined ? [`${i + 1} (${log.transcript})`] : []));
   if (missing.length > 0) {
     const shown = missing.length > 5 ? `${missing.slice(0, 5).join(', ')} and ${missing.length - 5} more` : missing.join(', ');
-    throw new InputError({ file: (shards[0] as CorpusShard).file, field: `shard.corpora.${c}` }, `logs of corpus "${corpus.scenario}" missing from every shard: ${shown}`);
+    throw new InputError(
+      { file: (shards[0] as CorpusShard).file, field: `shard.corpora.${c}` },
+      `logs of corpus "${corpus.scenario}" missing from every shard: ${shown}`,
+    );
   }
   return owners as Owner[];
 }

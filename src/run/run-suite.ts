@@ -1,9 +1,6 @@
-import { createHash } from 'node:crypto';
-import { dirname } from 'node:path';
 import type { ProviderMode } from '../contracts/provider.js';
-import type { RunResult, ScenarioInfo, UnitResult } from '../metrics/types.js';
+import type { RunResult, UnitResult } from '../metrics/types.js';
 import type { Scenario, StrategySpec } from '../scenario/types.js';
-import type { Transcript } from '../transcript/types.js';
 import { RESULT_SCHEMA_VERSION } from '../metrics/types.js';
 import { distinctScenarios } from '../scenario/distinct-names.js';
 import { expandScenarioPaths, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
@@ -12,7 +9,7 @@ import { FinishedUnits } from './finished-units.js';
 import type { DecisionOptions } from '../metrics/recommend.js';
 import { recommendRun } from './recommend-run.js';
 import { VERSION } from '../version.js';
-import { artifactPath, displayPath } from '../paths.js';
+import { displayPath } from '../paths.js';
 import { formatLocation, InputError, UsageError } from '../errors.js';
 import { completeProbes, completeProbesWith, prepareLoadedScenario, type PrepareOptions } from './prepare.js';
 import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
@@ -25,7 +22,6 @@ import type { ExecutorOptions } from './execute-unit.js';
 import { preflightLiveProviders } from './preflight.js';
 import type { RetrySleep } from '../quota/types.js';
 import { fingerprintRun } from './journal.js';
-import { cacheRulesForModel, describeCacheRules } from '../cache/families.js';
 import type { PreparedScenario } from './prepared-scenario.js';
 import { createMemoStore, withOwnMemos } from '../memo.js';
 
@@ -228,7 +224,16 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
     mode,
     scenarios,
     units: results,
-    ...(options.shard !== undefined ? { shard: describeShard(options.shard, plan, units, corpora.map(({ corpus }) => corpus)) } : {}),
+    ...(options.shard !== undefined
+      ? {
+          shard: describeShard(
+            options.shard,
+            plan,
+            units,
+            corpora.map(({ corpus }) => corpus),
+          ),
+        }
+      : {}),
     ...(results.length < units.length
       ? { partial: { planned: units.length, completed: results.length, reason: String(options.signal?.reason ?? 'stopped') } }
       : {}),
@@ -246,7 +251,6 @@ function refuseEmpty(prepared: PreparedScenario): PreparedScenario {
     'the transcript has no steps (no assistant message): nothing to replay',
   );
 }
-
 
 /**
  * The LLM judge grades live answers only: the simulated model refuses to fake one, so a mocked

@@ -64,7 +64,9 @@ describe('merge of a corpus run in two shards', () => {
       const file = join(folder, 'shard-logs.json');
       writeFileSync(file, readFileSync(file, 'utf8').replace('"version":1', '"version":7'));
     });
-    expect((await merge([join(first, 'result.json'), version])).stderr).toMatch(/shard-logs\.json \(field version\): is shard-logs version 7; this ctxbench reads version 1/);
+    expect((await merge([join(first, 'result.json'), version])).stderr).toMatch(
+      /shard-logs\.json \(field version\): is shard-logs version 7; this ctxbench reads version 1/,
+    );
     const cut = changed(second, (folder) => truncateSync(join(folder, 'shard-logs.bin'), 100));
     expect((await merge([join(first, 'result.json'), cut])).stderr).toMatch(
       /shard-logs\.json \(field corpora\.0\.logs\.\d+\.results\.\d\): lies past the end of .*shard-logs\.bin \(100 bytes\): the file is cut short/,
@@ -73,7 +75,9 @@ describe('merge of a corpus run in two shards', () => {
       const file = join(folder, 'shard-logs.json');
       writeFileSync(file, readFileSync(file, 'utf8').replace('"shard":{"index":2', '"shard":{"index":1'));
     });
-    expect((await merge([join(first, 'result.json'), other])).stderr).toMatch(/shard-logs\.json \(field shard\): is of shard 1\/2, not of .*result\.json's 2\/2/);
+    expect((await merge([join(first, 'result.json'), other])).stderr).toMatch(
+      /shard-logs\.json \(field shard\): is of shard 1\/2, not of .*result\.json's 2\/2/,
+    );
   });
 
   it('refuses a shard that read another copy of a log, naming the log', async () => {
@@ -87,7 +91,9 @@ describe('merge of a corpus run in two shards', () => {
     expect((await cli(['run', join(copy, 'corpus.yaml'), '--out', out, '--shard', '2/2', '--quiet', '--workers', '1'])).code).toBe(0);
     expect(await merge([results()[0] as string, join(out, 'result.json')])).toMatchObject({
       code: 2,
-      stderr: expect.stringMatching(/result\.json \(field shard\.corpora\.0\.logs\.3\.sha256\): log 4 \(logs\/03-django__django-10999\.traj\.json\) is not the log .* read/),
+      stderr: expect.stringMatching(
+        /result\.json \(field shard\.corpora\.0\.logs\.3\.sha256\): log 4 \(logs\/03-django__django-10999\.traj\.json\) is not the log .* read/,
+      ),
     });
   });
 }, 600_000);

@@ -28,7 +28,8 @@ function shard(file: string, taken: number[], changes: Partial<ShardCorpus> = {}
 describe('mergeCorpora', () => {
   it("combines each unit from every shard's logs in log order, as an unsharded run combines it", async () => {
     const dir = writeFiles({
-      's.yaml': 'name: s\ntranscript:\n  generate: { steps: 6, seed: 2, dialect: openai, toolOutputTokens: 400 }\nprovider: openai\nstrategies: [full, rolling-window]\n',
+      's.yaml':
+        'name: s\ntranscript:\n  generate: { steps: 6, seed: 2, dialect: openai, toolOutputTokens: 400 }\nprovider: openai\nstrategies: [full, rolling-window]\n',
     });
     const [full, rolling] = (await runSuite({ scenarios: [dir] })).units as [UnitResult, UnitResult];
     const results = LOGS.map(() => [packLogResult(full), packLogResult(rolling)]);
@@ -36,7 +37,9 @@ describe('mergeCorpora', () => {
     const expected = createLogCombiner('.');
     for (const [i, log] of LOGS.entries()) expected.add({ log: { file: log.transcript, transcript: { header: { id: `log-${i}` } } }, result: rolling });
     const combined = merged?.combine(1);
-    expect(combined?.logs?.map((log) => [log.id, log.transcript, log.firstStep])).toEqual(LOGS.map((log, i) => [`log-${i}`, log.transcript, i * full.summary.steps]));
+    expect(combined?.logs?.map((log) => [log.id, log.transcript, log.firstStep])).toEqual(
+      LOGS.map((log, i) => [`log-${i}`, log.transcript, i * full.summary.steps]),
+    );
     expect(JSON.stringify(combined)).toBe(JSON.stringify(expected.finish()));
     // A result that does not unpack names the shard's file and the field.
     const broken = LOGS.map(() => [new Uint8Array([1, 2, 3]), new Uint8Array([1, 2, 3])]);
@@ -49,7 +52,9 @@ describe('mergeCorpora', () => {
     expect(() => mergeCorpora([shard('a', [0, 2]), shard('b', [1, 2, 3])])).toThrow(
       /b \(field shard\.corpora\.0\.taken\.1\): log 3 of corpus "c" \(logs\/2\.json\) is also in a/,
     );
-    expect(() => mergeCorpora([shard('a', [0, 2]), shard('b', [1])])).toThrow(/a \(field shard\.corpora\.0\): logs of corpus "c" missing from every shard: 4 \(logs\/3\.json\)/);
+    expect(() => mergeCorpora([shard('a', [0, 2]), shard('b', [1])])).toThrow(
+      /a \(field shard\.corpora\.0\): logs of corpus "c" missing from every shard: 4 \(logs\/3\.json\)/,
+    );
   });
 
   it("refuses a log whose content differs between shards (its transcript's SHA-256), another log list, or other units", () => {
@@ -62,10 +67,12 @@ describe('mergeCorpora', () => {
       /field shard\.corpora\.0\.logs\.3\.transcript\): log 4 is logs\/x\.json, not logs\/3\.json as in a/,
     );
     expect(() => mergeCorpora([shard('a', [0, 2]), shard('b', [1, 3], { logs: LOGS.slice(0, 3) })])).toThrow(/corpus "c" has 3 logs, 4 in a/);
-    expect(() => mergeCorpora([shard('a', [0, 2]), shard('b', [1, 3], { units: [0] })])).toThrow(/b \(field shard\.corpora\.0\): is not a shard of the same run/);
+    expect(() => mergeCorpora([shard('a', [0, 2]), shard('b', [1, 3], { units: [0] })])).toThrow(
+      /b \(field shard\.corpora\.0\): is not a shard of the same run/,
+    );
   });
 
-  it("refuses a shard that took logs but brings none of them, or other logs than it took", () => {
+  it('refuses a shard that took logs but brings none of them, or other logs than it took', () => {
     expect(() => mergeCorpora([shard('a', [0, 2]), { ...shard('b', [1, 3]), logs: undefined }])).toThrow(
       /b \(field shard\.corpora\.0\.taken\): took logs of a corpus, but merge was given none of them/,
     );

@@ -61,7 +61,12 @@ describe('selectShard of a run with a corpus', () => {
   });
 
   it("deals a corpus's logs round robin, every log to one shard; a shard past the last log takes none and no unit of it", () => {
-    expect([1, 2, 3, 4].map((index) => shardLogs(10, { index, count: 4 }))).toEqual([[0, 4, 8], [1, 5, 9], [2, 6], [3, 7]]);
+    expect([1, 2, 3, 4].map((index) => shardLogs(10, { index, count: 4 }))).toEqual([
+      [0, 4, 8],
+      [1, 5, 9],
+      [2, 6],
+      [3, 7],
+    ]);
     expect(shardLogs(3, { index: 4, count: 4 })).toEqual([]);
     const few = new Map([[scenarioKey(scenario('/corpus.yaml')), 3]]);
     expect(selectShard(units, { index: 4, count: 4 }, few).map((u) => u.index)).toEqual([3]);
