@@ -176,7 +176,7 @@ function checkRanges(manifest: Manifest, corpora: readonly ShardCorpus[], size: 
 }
 
 /** Whether any string in `value` holds something secret-shaped: most results hold none, and are written as they came. */
-function holdsSecret(value: unknown): boolean {
+export function holdsSecret(value: unknown): boolean {
   if (typeof value === 'string') return hasSecret(value);
   if (Array.isArray(value)) return value.some(holdsSecret);
   if (value !== null && typeof value === 'object') return Object.values(value).some(holdsSecret);

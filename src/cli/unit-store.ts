@@ -28,10 +28,12 @@ export function createUnitStore(out: string): { add(index: number, unit: UnitRes
         mkdirSync(out, { recursive: true });
         fd = openSync(path, 'w+');
       }
-      const line = Buffer.from(formatJournalUnit(index, unit), 'utf8');
-      writeSync(fd, line, 0, line.length, end);
-      spans.set(index, { offset: end, length: line.length - 1 });
-      end += line.length;
+      // Written as the string it is: a unit of a corpus is tens of MB of JSON, not copied once more into a buffer.
+      const line = formatJournalUnit(index, unit);
+      const length = Buffer.byteLength(line, 'utf8');
+      writeSync(fd, line, end, 'utf8');
+      spans.set(index, { offset: end, length: length - 1 });
+      end += length;
     },
     load(index) {
       const known = recent.find((entry) => entry.index === index);

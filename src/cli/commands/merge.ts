@@ -17,7 +17,7 @@ import { describeSeed } from '../../report/notes.js';
 import type { RunResult, UnitResult } from '../../metrics/types.js';
 import type { UnitDetails } from '../../report/types.js';
 import { redactValue } from '../../redact/index.js';
-import { readShardLogs } from '../shard-logs.js';
+import { holdsSecret, readShardLogs } from '../shard-logs.js';
 import { createUnitStore } from '../unit-store.js';
 import { withRunMemos } from '../../memo.js';
 
@@ -53,7 +53,7 @@ async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
       const logs = readShardLogs(file, result);
       shards.push({ file, result, ...(logs !== undefined ? { logs } : {}) });
     }
-    const result = mergeShards(shards, { decision: decisionOf(flags), onCorpusUnit: (index, unit) => store.add(index, redactValue(unit)) });
+    const result = mergeShards(shards, { decision: decisionOf(flags), onCorpusUnit: (index, unit) => store.add(index, holdsSecret(unit) ? redactValue(unit) : unit) });
     const shown = resultForWriting(result, true);
     const details: UnitDetails = { count: shown.units.length, load: (i) => store.load(i) ?? (shown.units[i] as UnitResult) };
     // Every file at once: the files that write each step (the CSVs, steps.parquet) each ask for the same
