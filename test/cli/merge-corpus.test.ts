@@ -80,6 +80,31 @@ describe('merge of a corpus run in two shards', () => {
     );
   });
 
+  it("shards a suite of a corpus and another scenario, the corpus by log and the other's units round robin, and merges it byte for byte", async () => {
+    const other = join(tempDir(), 'tiny.yaml');
+    writeFileSync(
+      other,
+      'name: tiny\ntranscript:\n  generate: { steps: 8, seed: 3, dialect: openai, toolOutputTokens: 600, facts: 2 }\nprovider: openai\nwindow: 9000\nstrategies: [full, rolling-window, codex-rebuild]\n',
+    );
+    const suite = [join(corpus, 'corpus.yaml'), other];
+    const whole = tempDir();
+    expect((await cli(['run', ...suite, '--out', whole, '--quiet', '--workers', '1'])).code).toBe(0);
+    const parts: string[] = [];
+    for (const i of [1, 2]) {
+      const out = tempDir();
+      expect((await cli(['run', ...suite, '--out', out, '--shard', `${i}/2`, '--quiet', '--workers', '2'])).code).toBe(0);
+      const shard = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as { shard: { units: number[] } };
+      // The corpus's units 0 and 1 in both shards; tiny's units 2, 3, 4 dealt round robin.
+      expect(shard.shard.units).toEqual(i === 1 ? [0, 1, 2, 4] : [0, 1, 3]);
+      parts.push(join(out, 'result.json'));
+    }
+    const merged = tempDir();
+    expect((await cli(['merge', ...parts, '-o', merged, '--quiet'])).code).toBe(0);
+    const files = readdirSync(whole).filter((file) => !file.startsWith('.'));
+    expect(files.length).toBe(10);
+    for (const file of files) expect({ file, same: readFileSync(join(merged, file)).equals(readFileSync(join(whole, file))) }).toEqual({ file, same: true });
+  });
+
   it('refuses a shard that read another copy of a log, naming the log', async () => {
     const copy = join(tempDir(), 'corpus');
     cpSync(corpus, copy, { recursive: true });
