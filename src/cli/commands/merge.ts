@@ -53,7 +53,10 @@ async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
       const logs = readShardLogs(file, result);
       shards.push({ file, result, ...(logs !== undefined ? { logs } : {}) });
     }
-    const result = mergeShards(shards, { decision: decisionOf(flags), onCorpusUnit: (index, unit) => store.add(index, holdsSecret(unit) ? redactValue(unit) : unit) });
+    const result = mergeShards(shards, {
+      decision: decisionOf(flags),
+      onCorpusUnit: (index, unit) => store.add(index, holdsSecret(unit) ? redactValue(unit) : unit),
+    });
     const shown = resultForWriting(result, true);
     const details: UnitDetails = { count: shown.units.length, load: (i) => store.load(i) ?? (shown.units[i] as UnitResult) };
     // Every file at once: the files that write each step (the CSVs, steps.parquet) each ask for the same
