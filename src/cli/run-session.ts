@@ -94,7 +94,7 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
   let recorded = false;
   let journaled = 0;
   // A shard of a run with a corpus: what each unit made of each of its logs, for merge (cli/shard-logs.ts).
-  const shardLogs = request.shard !== undefined ? createShardLogsWriter(out, request.redact) : undefined;
+  const shardLogs = request.shard !== undefined ? createShardLogsWriter(out, { redact: request.redact, resume: options.resume }) : undefined;
   try {
     const result = await runSuite({
       ...(options.retrySleep !== undefined && cassette === undefined ? { retrySleep: options.retrySleep } : {}),

@@ -42,10 +42,15 @@ type Manifest = z.infer<typeof manifestSchema>;
 /**
  * Writes a shard's logs into `out` as the run hands them over (run-suite.ts `onShardLog`): the
  * results to `shard-logs.bin` under a temporary name as they come, then `finish` writes
- * `shard-logs.json` and renames the data into place. Each result is redacted first, unless `redact` is false (`--no-redact`). A run that hands over no log (a `--resume`
- * that took its corpus from the journal) leaves the files of the run it resumes as they are.
+ * `shard-logs.json` and renames the data into place. Each result is redacted first, unless `redact` is false (`--no-redact`).
+ * A `--resume` (`resume`) that hands over no log (its corpus came from the journal) keeps the
+ * files of the run it resumes; any other run that hands over none writes none (a stale pair in
+ * `out` is then pruned with the reports it no longer writes).
  */
-export function createShardLogsWriter(out: string, redact: boolean): { add(log: ShardLog): void; finish(result: RunResult): string[]; abort(): void } {
+export function createShardLogsWriter(
+  out: string,
+  { redact, resume }: { redact: boolean; resume: boolean },
+): { add(log: ShardLog): void; finish(result: RunResult): string[]; abort(): void } {
   const data = join(out, SHARD_LOGS_DATA);
   const temporary = `${data}.${process.pid}.tmp`;
   let fd: number | undefined;
@@ -69,7 +74,9 @@ export function createShardLogsWriter(out: string, redact: boolean): { add(log: 
     finish(result) {
       const shard = result.shard;
       const known = shard?.corpora ?? [];
-      if (fd === undefined || shard === undefined) return known.some((c) => c.taken.length > 0) && existsSync(join(out, SHARD_LOGS_FILE)) ? paths(out) : [];
+      // Only a resume keeps the files of the run it resumes (its journal's fingerprint vouches for the logs); any other run's are stale.
+      if (fd === undefined || shard === undefined)
+        return resume && known.some((c) => c.taken.length > 0) && existsSync(join(out, SHARD_LOGS_FILE)) ? paths(out) : [];
       closeSync(fd);
       fd = undefined;
       const manifest: Manifest = {

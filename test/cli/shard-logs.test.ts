@@ -26,7 +26,7 @@ describe('the shard-logs files', () => {
     } as unknown as RunResult;
     for (const redact of [true, false]) {
       const out = tempDir();
-      const writer = createShardLogsWriter(out, redact);
+      const writer = createShardLogsWriter(out, { redact, resume: false });
       writer.add({ corpus: 0, log: { index: 0, id: 'log-0' }, packed: [packLogResult(secretive), packLogResult(unit)] });
       expect(writer.finish(result)).toEqual([join(out, 'shard-logs.json'), join(out, 'shard-logs.bin')]);
       const logs = readShardLogs(join(out, 'result.json'), result);
