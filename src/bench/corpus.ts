@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { strategyNames } from '../strategies/index.js';
 import { measureCli, type BenchRow, type Measurement } from './cases.js';
 import { writeDistinctCorpus } from './distinct-corpus.js';
+import { benchCorpusShards } from './corpus-shards.js';
 
 /** The real trajectories the corpus is made of, renamed apart (distinct-corpus.ts). */
 const SOURCE = fileURLToPath(new URL('../../fixtures/real/mini-swe-agent/', import.meta.url));
@@ -33,32 +34,43 @@ const mib = (file: string) => statSync(file).size / 2 ** 20;
 /**
  * 477 distinct real trajectories × every strategy on 2 worker threads, every report written (as
  * `ctxbench run` writes them): wall time, CPU seconds, peak RSS and the result's size, each
- * against its target.
+ * against its target (`whole`); with `shards`, the same corpus in four shards and their merge
+ * against the unsharded run (corpus-shards.ts), which the unsharded run is measured for once.
  */
-export async function benchCorpus(log: (line: string) => void, into: Record<string, Measurement>): Promise<BenchRow[]> {
+export async function benchCorpus(
+  log: (line: string) => void,
+  into: Record<string, Measurement>,
+  parts: { whole: boolean; shards: boolean },
+): Promise<BenchRow[]> {
   const { dir, scenario } = buildCorpus();
   try {
     const out = join(dir, 'out');
     const label = `corpus ${CORPUS_SIZE} distinct logs × ${strategyNames().length} strategies, 2 workers`;
     const m = (into[`corpus/${CORPUS_SIZE}`] = await measureCli(log, label, ['run', scenario, '--workers', '2', '--out', out, '--quiet']));
-    const html = mib(join(out, 'index.html'));
-    const json = mib(join(out, 'result.json'));
-    const name = `corpus ${CORPUS_SIZE} logs`;
-    return [
-      { name: `${name}: wall time`, value: m.seconds, bound: 'max', target: TARGETS.wallSeconds, unit: 's', note: 'on 2 idle cores' },
-      { name: `${name}: CPU`, value: m.cpuSeconds, bound: 'max', target: TARGETS.cpuSeconds, unit: 's', note: 'user + system, every thread' },
-      { name: `${name}: peak RSS`, value: m.maxRssMiB, bound: 'max', target: TARGETS.peakMiB, unit: 'MiB', note: 'the whole process, worker threads included' },
-      {
-        name: `${name}: result.json`,
-        value: json,
-        bound: 'max',
-        target: TARGETS.resultMiB,
-        unit: 'MiB',
-        note: "a corpus's units summary-only; their steps are in steps.csv and steps.parquet",
-      },
-      { name: `${name}: index.html`, value: html, bound: 'max', target: TARGETS.htmlMiB, unit: 'MiB', note: 'aggregate views and a per-log drill-down' },
-    ];
+    const rows = parts.whole ? wholeRows(m, out) : [];
+    if (parts.shards) rows.push(...(await benchCorpusShards(log, into, { dir, scenario, out, whole: m, size: CORPUS_SIZE })));
+    return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+function wholeRows(m: Measurement, out: string): BenchRow[] {
+  const html = mib(join(out, 'index.html'));
+  const json = mib(join(out, 'result.json'));
+  const name = `corpus ${CORPUS_SIZE} logs`;
+  return [
+    { name: `${name}: wall time`, value: m.seconds, bound: 'max', target: TARGETS.wallSeconds, unit: 's', note: 'on 2 idle cores' },
+    { name: `${name}: CPU`, value: m.cpuSeconds, bound: 'max', target: TARGETS.cpuSeconds, unit: 's', note: 'user + system, every thread' },
+    { name: `${name}: peak RSS`, value: m.maxRssMiB, bound: 'max', target: TARGETS.peakMiB, unit: 'MiB', note: 'the whole process, worker threads included' },
+    {
+      name: `${name}: result.json`,
+      value: json,
+      bound: 'max',
+      target: TARGETS.resultMiB,
+      unit: 'MiB',
+      note: "a corpus's units summary-only; their steps are in steps.csv and steps.parquet",
+    },
+    { name: `${name}: index.html`, value: html, bound: 'max', target: TARGETS.htmlMiB, unit: 'MiB', note: 'aggregate views and a per-log drill-down' },
+  ];
 }

@@ -10,7 +10,9 @@
  *   npm run bench                      everything
  *   npm run bench -- vsla-long suite   only these parts (sessions: vsla-long, vsla-compacted,
  *                                      synthetic-5000; also: suite, micro, corpus: 477 distinct
- *                                      real trajectories × every strategy, every report written)
+ *                                      real trajectories × every strategy, every report written;
+ *                                      corpus-shards: that corpus in 4 shards and merged, against
+ *                                      the unsharded run, which corpus alone does not run)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -20,7 +22,7 @@ import { benchCorpus } from './corpus.js';
 import { benchLongOutput } from './long-output.js';
 import { SESSIONS, benchQuota, benchRetention, benchSession, benchSuite, type BenchReport, type BenchRow, type Measurement, type Session } from './cases.js';
 
-const PARTS = [...Object.keys(SESSIONS), 'suite', 'micro', 'tokenizer', 'corpus'];
+const PARTS = [...Object.keys(SESSIONS), 'suite', 'micro', 'tokenizer', 'corpus', 'corpus-shards'];
 
 async function main(): Promise<number> {
   const asked = process.argv.slice(2);
@@ -58,9 +60,11 @@ async function main(): Promise<number> {
     }
     write();
   }
-  if (wanted('corpus')) {
-    log('corpus');
-    rows.push(...(await benchCorpus(log, measurements)));
+  // The shards are measured against the unsharded run the corpus part makes (made for them alone when only they are asked for).
+  const shards = wanted('corpus-shards');
+  if (wanted('corpus') || shards) {
+    log(shards ? 'corpus, then in 4 shards and merged' : 'corpus');
+    rows.push(...(await benchCorpus(log, measurements, { whole: wanted('corpus'), shards })));
   }
   write();
 

@@ -23,7 +23,23 @@ const resultShape = z.looseObject({
     }),
   ),
   shard: z
-    .looseObject({ index: z.number(), count: z.number(), planned: z.number(), units: z.array(z.number()), plan: z.array(z.string()).optional() })
+    .looseObject({
+      index: z.number(),
+      count: z.number(),
+      planned: z.number(),
+      units: z.array(z.number()),
+      plan: z.array(z.string()).optional(),
+      corpora: z
+        .array(
+          z.looseObject({
+            scenario: z.string(),
+            units: z.array(z.number().int()),
+            logs: z.array(z.looseObject({ transcript: z.string(), sha256: z.string() })),
+            taken: z.array(z.number().int()),
+          }),
+        )
+        .optional(),
+    })
     .optional(),
 });
 

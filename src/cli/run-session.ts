@@ -21,6 +21,7 @@ import { checkOutDir, countJournaled, journalDetails, lockOutDir, openJournal, r
 import { isCorpus } from '../metrics/corpus.js';
 import { trapStopSignals } from './signals.js';
 import { createProgress } from './progress.js';
+import { createShardLogsWriter } from './shard-logs.js';
 import { useColor } from './options.js';
 import type { CassetteSession } from './cassette.js';
 import { parseSettings, specsWithSettings } from '../sweep/settings.js';
@@ -92,6 +93,8 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
   const trap = trapStopSignals((signal) => process.stderr.write(`\nctxbench: ${signal}: stopping; the finished units are kept (again to quit at once)\n`));
   let recorded = false;
   let journaled = 0;
+  // A shard of a run with a corpus: what each unit made of each of its logs, for merge (cli/shard-logs.ts).
+  const shardLogs = request.shard !== undefined ? createShardLogsWriter(out, { redact: request.redact, resume: options.resume }) : undefined;
   try {
     const result = await runSuite({
       ...(options.retrySleep !== undefined && cassette === undefined ? { retrySleep: options.retrySleep } : {}),
@@ -104,6 +107,7 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
       ...(options.maxRetryWaitMs !== undefined ? { maxRetryWaitMs: options.maxRetryWaitMs } : {}),
       announceWaits: !options.quiet,
       onUnit: progress.onUnit,
+      ...(shardLogs !== undefined ? { onShardLog: shardLogs.add } : {}),
       signal: trap.signal,
       beforeUnits: async ({ units, fingerprint }) => {
         lock = lockOutDir(out);
@@ -139,6 +143,7 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
     const written: string[] = [];
     for (const name of request.reports ?? reporterNames())
       written.push(...(await writeReportFiles(out, renderReports(shown, [name], details), { redact: request.redact })));
+    if (shardLogs !== undefined) written.push(...shardLogs.finish(result));
     if (result.partial === undefined) journal?.remove();
     markOutDir(out, written, { prune: true });
     // The terminal is a log: always redacted.
@@ -159,6 +164,7 @@ export async function runSession(request: RunRequest, options: SessionOptions): 
       throw new InterruptedError(stoppedBy, `stopped by ${stoppedBy} before any unit ran; nothing written`);
     throw error;
   } finally {
+    shardLogs?.abort();
     if (!recorded) await cassette?.close(false);
     progress.done();
     trap.dispose();

@@ -80,11 +80,20 @@ const storedForms = new WeakMap<RunResult, RunResult>();
  */
 export function storedDetails(stored: RunResult, details: UnitDetails): UnitDetails {
   if (details.count !== stored.units.length) throw new Error(`unit details: ${details.count} units for a result of ${stored.units.length}`);
+  // A unit `details` hands out again as the same object (files rendered at once, cli/commands/merge.ts) is copied once.
+  const copies = new WeakMap<UnitResult, UnitResult>();
+  const storedOf = (unit: UnitResult): UnitResult => {
+    const known = copies.get(unit);
+    if (known !== undefined) return known;
+    const copy = asStored(unit) as UnitResult;
+    copies.set(unit, copy);
+    return copy;
+  };
   return {
     count: details.count,
     load(i) {
       const own = stored.units[i] as UnitResult;
-      const unit = asStored(details.load(i)) as UnitResult;
+      const unit = storedOf(details.load(i));
       if (unit.scenario !== own.scenario || unit.strategy !== own.strategy)
         throw new Error(`unit details: unit ${i} is ${unit.scenario} × ${unit.strategy}, the result's is ${own.scenario} × ${own.strategy}`);
       return { ...unit, summary: own.summary };

@@ -6,10 +6,12 @@ import { CORPUS_LOGS } from '../metrics/corpus.js';
 import type { PreparedLog, PreparedScenario } from './prepared-scenario.js';
 import { createLogCombiner, type CombinedLog } from './combine-logs.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
+import { InputError } from '../errors.js';
 
 /** One log of a corpus to replay through every unit of the corpus in a run: the work a thread takes. */
 export interface LogTask {
   key: string;
+  /** The log's place among the corpus's logs (a shard's logs keep theirs: `PreparedLog.index`). */
   index: number;
   units: readonly PlannedUnit[];
   log: PreparedLog;
@@ -35,8 +37,13 @@ export interface CorpusUnits {
   readonly started: boolean;
   /** The corpus's scenario without its logs, as a thread needs it beside each log (once a log is taken). */
   scenario(): PreparedScenario;
-  /** Keeps what the units made of log `index`; true once every log is in. */
+  /** Keeps what the units made of log `index` (`LogTask.index`); true once every log is in. */
   add(index: number, packed: PackedLog): boolean;
+  /**
+   * Once every log is in, before `combined`: each log, in log order, with what each unit made of
+   * it as packed (what a shard of a corpus hands `merge`, run/shard.ts).
+   */
+  packedLogs(): Generator<PackedCorpusLog>;
   /** Logs in so far, of how many (0 of 0 before the first is taken). */
   readonly logs: { done: number; total: number };
   /**
@@ -46,17 +53,43 @@ export interface CorpusUnits {
   combined(): Generator<[PlannedUnit, UnitResult]>;
 }
 
+/** One log of a corpus and what each of the corpus's units (in plan order) made of it, packed (`packLogResults`). */
+interface PackedCorpusLog {
+  index: number;
+  log: CombinedLog;
+  packed: readonly Uint8Array[];
+}
+
 /**
  * Each unit's result packed apart (a structured clone, deflated): what a corpus's units made of a
  * log is held so until every log is in, at a tenth of its weight as objects (the records of 100
  * logs × 21 strategies held about 700 MB as objects), and crosses from a thread as bytes.
  */
 export function packLogResults(results: readonly UnitResult[]): Uint8Array[] {
-  return results.map((result) => deflateSync(serialize(result), { level: 1 }));
+  return results.map(packLogResult);
+}
+
+/** One unit's result packed (`packLogResults`). */
+export function packLogResult(result: UnitResult): Uint8Array {
+  return deflateSync(serialize(result), { level: 1 });
 }
 
 function unpack(packed: Uint8Array): UnitResult {
   return deserialize(inflateSync(packed)) as UnitResult;
+}
+
+/** A result packed by `packLogResults` and read back from `file`: bytes that do not unpack are an InputError naming it and `field`. */
+export function unpackLogResult(packed: Uint8Array, file: string, field: string): UnitResult {
+  let result: unknown;
+  try {
+    result = unpack(packed);
+  } catch (error) {
+    throw new InputError({ file, field }, `not a packed log result: ${(error as Error).message}`);
+  }
+  const { scenario, strategy, summary, steps } = (result ?? {}) as Partial<UnitResult>;
+  if (typeof scenario !== 'string' || typeof strategy !== 'string' || typeof summary !== 'object' || !Array.isArray(steps))
+    throw new InputError({ file, field }, 'not a packed log result: no scenario, strategy, summary and steps');
+  return result as UnitResult;
 }
 
 /**
@@ -70,7 +103,8 @@ export function corpusUnits(units: readonly PlannedUnit[], prepared: ReadonlyMap
   const byKey = new Map<string, PlannedUnit[]>();
   for (const unit of units) {
     const key = scenarioKey(unit.scenario);
-    if ((prepared?.get(key)?.logs?.length ?? 0) <= CORPUS_LOGS) continue;
+    const scenario = prepared?.get(key);
+    if ((scenario?.corpusLogs ?? scenario?.logs?.length ?? 0) <= CORPUS_LOGS) continue;
     const list = byKey.get(key) ?? [];
     list.push(unit);
     byKey.set(key, list);
@@ -89,6 +123,9 @@ function createCorpusUnits(key: string, units: readonly PlannedUnit[], takeScena
   let shared: PreparedScenario | undefined;
   let next = 0;
   const combinedLogs: CombinedLog[] = [];
+  // Each log's place among the corpus's logs, and back (a shard's logs keep their places).
+  const indices: number[] = [];
+  const positions = new Map<number, number>();
   const packed: ((Uint8Array | undefined)[] | undefined)[] = [];
   let arrived = 0;
   return {
@@ -114,13 +151,25 @@ function createCorpusUnits(key: string, units: readonly PlannedUnit[], takeScena
       const log = logs[next];
       if (log === undefined) return undefined;
       combinedLogs.push(combinedLogOf(log));
-      logs[next] = undefined;
-      return { key, index: next++, units, log };
+      const index = log.index ?? next;
+      indices.push(index);
+      positions.set(index, next);
+      logs[next++] = undefined;
+      return { key, index, units, log };
     },
     add(index, results) {
-      if (packed[index] === undefined) arrived += 1;
-      packed[index] = [...results];
+      const position = positions.get(index);
+      if (position === undefined) throw new Error(`corpus ${key}: log ${index} was not handed out`);
+      if (packed[position] === undefined) arrived += 1;
+      packed[position] = [...results];
       return arrived === logs?.length;
+    },
+    *packedLogs() {
+      for (const [position, log] of combinedLogs.entries()) {
+        const own = packed[position];
+        if (own === undefined || own.some((bytes) => bytes === undefined)) throw new Error(`corpus ${key}: log ${indices[position]} is not in`);
+        yield { index: indices[position] as number, log, packed: own as Uint8Array[] };
+      }
     },
     *combined() {
       const base = dirname(shared?.scenario.file ?? '.');

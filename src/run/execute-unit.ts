@@ -131,8 +131,9 @@ async function runPlannedUnit(
   const { logs } = ready.prepared;
   if (logs === undefined) return runLog(unit, ready, ready.prepared, options, cache, retrySleep, `${unit.spec.label}/`);
   const combiner = createLogCombiner(dirname(ready.prepared.scenario.file));
-  const corpus = logs.length > CORPUS_LOGS;
-  for (const [i, log] of logs.entries()) {
+  const corpus = (ready.prepared.corpusLogs ?? logs.length) > CORPUS_LOGS;
+  for (const [position, log] of logs.entries()) {
+    const i = log.index ?? position;
     const [result] = corpus
       ? await runCorpusLog([unit], ready, i, log, options, memos, cache, retrySleep)
       : [await runLog(unit, ready, log, options, cache, retrySleep, logPrefix(unit, i))];

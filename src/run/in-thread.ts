@@ -27,6 +27,7 @@ export async function runInThread(units: readonly PlannedUnit[], executors: read
     await options.complete?.(scenarioKey(unit.scenario));
     if (corpus !== undefined) {
       if (!(await runCorpusInThread(corpus, executors, options))) break;
+      options.onCorpusLogs?.(corpus);
       for (const [each, result] of corpus.combined()) ended(each, result);
       continue;
     }

@@ -125,19 +125,23 @@ async function prepareLogs(
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
   const resolved = scenario;
   const prepared: PreparedScenario = { scenario, transcript: first.transcript, logs };
+  const givenOf = new Map(logs.map((log, i) => [log, given[i] ?? []]));
   const finish = async (generate?: ProbeGenerator): Promise<void> => {
+    // The logs kept by then: a shard of a corpus keeps its own (run-suite.ts) and makes their probes only.
+    const kept = prepared.logs ?? [];
     // Every log's generation is asked for at once (the threads take them in turn); each log's set is resolved here in order.
     const options = resolved.probesGenerate;
-    const generated = generate === undefined || options === undefined ? undefined : logs.map((log) => generate(log.transcript, options));
+    const generated = generate === undefined || options === undefined ? undefined : kept.map((log) => generate(log.transcript, options));
     // A failure is raised where its log is awaited; the logs after it are then not awaited at all.
     for (const pending of generated ?? []) pending.catch(() => undefined);
-    for (const [i, log] of logs.entries()) {
+    for (const [i, log] of kept.entries()) {
       const made = generated?.[i];
-      const probes = made === undefined ? withGeneratedProbes(resolved, log.transcript, given[i] ?? []) : joinGenerated(resolved, given[i] ?? [], await made);
+      const own = givenOf.get(log) ?? [];
+      const probes = made === undefined ? withGeneratedProbes(resolved, log.transcript, own) : joinGenerated(resolved, own, await made);
       if (probes.length > 0) log.probes = prepareProbeSet(log.transcript, probes, extractNeededUses(log.transcript));
       await new Promise((resolve) => setImmediate(resolve));
     }
-    if (resolved.judge && logs.some((log) => log.probes !== undefined)) prepared.judgeRubric = await loadJudgeRubric();
+    if (resolved.judge && kept.some((log) => log.probes !== undefined)) prepared.judgeRubric = await loadJudgeRubric();
   };
   return settle(prepared, finish, defers(scenario, given, options));
 }

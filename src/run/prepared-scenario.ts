@@ -8,6 +8,11 @@ export interface PreparedLog {
   file: string;
   transcript: Transcript;
   probes?: ProbeSet;
+  /**
+   * Its place among the scenario's logs, when `logs` holds some of them only (a shard's, `run
+   * --shard`): what its fault draws and its place in the combined unit follow. Absent: its place in `logs`.
+   */
+  index?: number;
 }
 
 /** A scenario ready to run: resolved, with its transcript and its probes in memory. */
@@ -28,6 +33,12 @@ export interface PreparedScenario {
    * through each strategy and the unit's result combines them (run/combine-logs.ts).
    */
   logs?: PreparedLog[];
+  /**
+   * The scenario's logs in all, when `logs` holds a shard's only (`run --shard i/n` of a corpus:
+   * every n-th log, run/shard.ts `takeShardLogs`); a corpus is one by this count, however few logs
+   * a shard took.
+   */
+  corpusLogs?: number;
   /** The LLM judge's rubric, when the scenario asks for the judge and has probes to judge. */
   judgeRubric?: string;
 }

@@ -1,29 +1,27 @@
-import { createHash } from 'node:crypto';
-import { dirname } from 'node:path';
 import type { ProviderMode } from '../contracts/provider.js';
-import type { RunResult, ScenarioInfo, UnitResult } from '../metrics/types.js';
+import type { RunResult, UnitResult } from '../metrics/types.js';
 import type { Scenario, StrategySpec } from '../scenario/types.js';
-import type { Transcript } from '../transcript/types.js';
 import { RESULT_SCHEMA_VERSION } from '../metrics/types.js';
 import { distinctScenarios } from '../scenario/distinct-names.js';
 import { expandScenarioPaths, loadScenarioFile, type LoadedScenario } from '../scenario/load.js';
 import { DEFAULT_SEED, type ScenarioOverrides } from '../scenario/resolve.js';
-import { applySavingVsFull, type SavingInput } from '../metrics/summarize.js';
-import { savingInputOf, summaryOnly } from '../metrics/summary-only.js';
+import { FinishedUnits } from './finished-units.js';
 import type { DecisionOptions } from '../metrics/recommend.js';
 import { recommendRun } from './recommend-run.js';
 import { VERSION } from '../version.js';
-import { artifactPath, displayPath } from '../paths.js';
+import { displayPath } from '../paths.js';
 import { formatLocation, InputError, UsageError } from '../errors.js';
 import { completeProbes, completeProbesWith, prepareLoadedScenario, type PrepareOptions } from './prepare.js';
 import { planUnits, scenarioKey, type PlannedUnit } from './plan.js';
 import { describeShard, planEntry, selectShard, type ShardSpec } from './shard.js';
+import { corpusSizes, handShardLogs, takeShardLogs, type ShardLog } from './shard-corpora.js';
+import { countSteps, scenarioInfo } from './scenario-info.js';
+import { CORPUS_LOGS } from '../metrics/corpus.js';
 import { runPlannedUnits, startUnitWorkers, stopUnitWorkers, type StartedWorkers, type UnitProgress } from './workers.js';
 import type { ExecutorOptions } from './execute-unit.js';
 import { preflightLiveProviders } from './preflight.js';
 import type { RetrySleep } from '../quota/types.js';
 import { fingerprintRun } from './journal.js';
-import { cacheRulesForModel, describeCacheRules } from '../cache/families.js';
 import type { PreparedScenario } from './prepared-scenario.js';
 import { createMemoStore, withOwnMemos } from '../memo.js';
 
@@ -63,6 +61,12 @@ export interface RunOptions {
   workers?: number;
   /** Run only this slice of the planned units; the result records it (`shard`), for `merge`. */
   shard?: ShardSpec;
+  /**
+   * A shard (`shard`) of a run with a corpus: called with each log of a corpus the shard replayed,
+   * in log order once the corpus's logs are all in, and what each of its units made of it: what
+   * `merge` combines the units from (the CLI writes them beside the result, cli/shard-logs.ts).
+   */
+  onShardLog?: (log: ShardLog) => void;
   /** Live mode: folder of the response cache (identical requests answered from disk); absent: none. */
   cacheDir?: string;
   /** Live mode: each request's time limit in ms (`--request-timeout`); absent: none. */
@@ -176,15 +180,22 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
   checkContextRotMode(prepared, overrides, mode);
   const planned = planUnits(prepared, overrides, options.specsOf);
   if (planned.length === 0) throw new UsageError(`nothing to run: no strategy units in ${options.scenarios.map((p) => displayPath(p)).join(', ')}`);
-  const units = options.shard === undefined ? planned : selectShard(planned, options.shard);
   const byKey = new Map(prepared.map((p) => [scenarioKey({ file: p.scenario.file, overrides }), p]));
+  const units = options.shard === undefined ? planned : selectShard(planned, options.shard, corpusSizes(byKey));
   const plan = planned.map((unit) => planEntry(byKey.get(scenarioKey(unit.scenario))?.scenario.name ?? '', unit.spec));
+  // Of every log, before a shard keeps its own: a shard's result describes the whole run's scenarios, and resumes only the run it began.
+  const logDigests = new Map<PreparedScenario, string[]>();
+  const scenarios = prepared.map((p) => {
+    const digests = options.shard !== undefined && (p.logs?.length ?? 0) > CORPUS_LOGS ? (each: string[]) => logDigests.set(p, each) : undefined;
+    return scenarioInfo(p.scenario, p.logs?.map((log) => log.transcript) ?? [p.transcript], digests);
+  });
+  const fingerprint = options.beforeUnits !== undefined ? fingerprintRun(prepared, units, mode) : '';
+  const corpora = options.shard === undefined ? [] : takeShardLogs(byKey, planned, options.shard, logDigests);
   if (early) await Promise.all(prepared.map(completeProbes));
   if (mode === 'live') await preflightLiveProviders(units, byKey, options);
-  const done = (await options.beforeUnits?.({ units, fingerprint: fingerprintRun(prepared, units, mode) })) ?? new Map<number, UnitResult>();
+  const done = (await options.beforeUnits?.({ units, fingerprint })) ?? new Map<number, UnitResult>();
   const finished = new FinishedUnits(options.summaryOnlyCorpus === true);
   for (const [index, result] of done) finished.set(index, result);
-  const scenarios = prepared.map(({ scenario, transcript, logs }) => scenarioInfo(scenario, logs?.map((log) => log.transcript) ?? [transcript]));
   const onProgress = reportProgress(options, units, prepared, finished);
   // From here the pool holds the prepared scenarios (byKey): with worker threads it lets each go
   // once every thread has its copy, so that a corpus's logs and probes are not held once more here.
@@ -199,6 +210,7 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
       ...(started !== undefined ? { started } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
       onProgress,
+      ...(options.onShardLog !== undefined ? { onCorpusLogs: handShardLogs(corpora, options.onShardLog) } : {}),
       collect: false,
       release: true,
     },
@@ -212,7 +224,16 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
     mode,
     scenarios,
     units: results,
-    ...(options.shard !== undefined ? { shard: describeShard(options.shard, plan, units) } : {}),
+    ...(options.shard !== undefined
+      ? {
+          shard: describeShard(
+            options.shard,
+            plan,
+            units,
+            corpora.map(({ corpus }) => corpus),
+          ),
+        }
+      : {}),
     ...(results.length < units.length
       ? { partial: { planned: units.length, completed: results.length, reason: String(options.signal?.reason ?? 'stopped') } }
       : {}),
@@ -229,10 +250,6 @@ function refuseEmpty(prepared: PreparedScenario): PreparedScenario {
     { file, ...(source.kind === 'file' ? {} : { field: 'transcript.generate' }) },
     'the transcript has no steps (no assistant message): nothing to replay',
   );
-}
-
-function countSteps(transcript: Transcript): number {
-  return transcript.events.filter((e) => e.type === 'message' && e.role === 'assistant').length;
 }
 
 /**
@@ -299,76 +316,5 @@ function reportProgress(
       ...(result !== undefined ? { unit: result } : {}),
       ...(logs !== undefined ? { logs } : {}),
     });
-  };
-}
-
-/**
- * The finished units of a run by plan index, each as the run keeps it: whole, or (`summaryOnly`) a
- * corpus's units summary-only beside what their pairing with `full` needs.
- */
-class FinishedUnits {
-  private readonly kept = new Map<number, UnitResult>();
-  private readonly pairing = new Map<number, SavingInput>();
-
-  constructor(private readonly summaryOnly: boolean) {}
-
-  get size(): number {
-    return this.kept.size;
-  }
-
-  has(index: number): boolean {
-    return this.kept.has(index);
-  }
-
-  set(index: number, result: UnitResult): void {
-    const kept = this.summaryOnly ? summaryOnly(result) : result;
-    this.kept.set(index, kept);
-    if (kept !== result) this.pairing.set(index, savingInputOf(result));
-  }
-
-  /** The finished units of `units`, in their order, with `saving_vs_full`, `cost_vs_full` and the intervals filled in. */
-  results(units: readonly PlannedUnit[]): UnitResult[] {
-    const indices = units.map((unit) => unit.index).filter((index) => this.kept.has(index));
-    const kept = indices.map((index) => this.kept.get(index) as UnitResult);
-    if (this.pairing.size === 0) return applySavingVsFull(kept);
-    const paired = applySavingVsFull(indices.map((index, i) => this.pairing.get(index) ?? (kept[i] as UnitResult)));
-    return kept.map((unit, i) => ({ ...unit, summary: (paired[i] as SavingInput).summary }));
-  }
-}
-
-/** The SHA-256 of transcripts as read: each log's header and events, one JSON line each, in order. */
-function transcriptDigest(transcripts: readonly Transcript[]): string {
-  const hash = createHash('sha256');
-  for (const transcript of transcripts) {
-    hash.update(`${JSON.stringify(transcript.header)}\n`);
-    for (const event of transcript.events) hash.update(`${JSON.stringify(event)}\n`);
-  }
-  return hash.digest('hex');
-}
-
-function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[]): ScenarioInfo {
-  const steps = transcripts.reduce((n, t) => n + countSteps(t), 0);
-  return {
-    name: scenario.name,
-    file: artifactPath(scenario.file, dirname(scenario.file)),
-    ...(scenario.description !== undefined ? { description: scenario.description } : {}),
-    ...(scenario.stress === true ? { stress: true as const } : {}),
-    transcript:
-      scenario.transcript.kind === 'file'
-        ? artifactPath(scenario.transcript.path, dirname(scenario.file))
-        : `synthetic:${JSON.stringify(scenario.transcript.options)}`,
-    ...(scenario.transcript.kind === 'file' ? { transcriptSha256: transcriptDigest(transcripts) } : {}),
-    provider: scenario.provider,
-    model: scenario.model,
-    window: scenario.window,
-    promptCache: describeCacheRules(cacheRulesForModel(scenario.model, scenario.promptCache)),
-    ...scenario.quota,
-    steps,
-    seed: scenario.seed,
-    skippedLines: transcripts.reduce((n, t) => n + t.skipped.length, 0),
-    ...(transcripts.length > 1 ? { logs: transcripts.length } : {}),
-    ...(scenario.contextRot !== undefined
-      ? { contextRot: { name: scenario.contextRot.name, points: scenario.contextRot.points.map(([t, p]) => [t, p]) } }
-      : {}),
   };
 }

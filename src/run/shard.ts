@@ -1,9 +1,9 @@
-import { RESULT_SCHEMA_VERSION, type RunResult, type ShardInfo, type UnitResult } from '../metrics/types.js';
-import type { PairedStep } from '../metrics/intervals.js';
+import { RESULT_SCHEMA_VERSION, type RunResult, type ShardCorpus, type ShardInfo, type UnitResult } from '../metrics/types.js';
 import { isCorpus } from '../metrics/corpus.js';
-import type { PlannedUnit } from './plan.js';
+import { scenarioKey, type PlannedUnit } from './plan.js';
 import type { StrategySpec } from '../strategies/types.js';
-import { applySavingVsFull, type SavingInput } from '../metrics/summarize.js';
+import { FinishedUnits } from './finished-units.js';
+import { mergeCorpora, type ShardLogs } from './merge-corpora.js';
 import type { DecisionOptions } from '../metrics/recommend.js';
 import { recommendRun } from './recommend-run.js';
 import { InputError, UsageError } from '../errors.js';
@@ -29,15 +29,37 @@ export function parseShard(text: string, flag = '--shard'): ShardSpec {
  * The units of shard `i/n`: every n-th unit of the plan, starting at plan index i − 1. Round robin
  * keeps shards within one unit of each other in size and spreads each scenario (short and long
  * transcripts alike) over all shards; a unit's shard depends only on its plan index, so the same
- * suite always splits the same way.
+ * suite always splits the same way. A corpus (`corpora`: its scenario's key, run/plan.ts
+ * `scenarioKey`, and its count of logs) is dealt by log instead (`shardLogs`): its every unit is in
+ * each shard that takes one of its logs or more.
  */
-export function selectShard(units: readonly PlannedUnit[], shard: ShardSpec): PlannedUnit[] {
-  return units.filter((unit) => unit.index % shard.count === shard.index - 1);
+export function selectShard(units: readonly PlannedUnit[], shard: ShardSpec, corpora: ReadonlyMap<string, number> = new Map()): PlannedUnit[] {
+  return units.filter((unit) => {
+    const logs = corpora.size === 0 ? undefined : corpora.get(scenarioKey(unit.scenario));
+    return logs !== undefined ? shardLogs(logs, shard).length > 0 : unit.index % shard.count === shard.index - 1;
+  });
 }
 
-/** What a shard's result records about itself: its place and the whole plan (`planEntry` of each planned unit). */
-export function describeShard(shard: ShardSpec, plan: readonly string[], units: readonly PlannedUnit[]): ShardInfo {
-  return { index: shard.index, count: shard.count, planned: plan.length, units: units.map((unit) => unit.index), plan: [...plan] };
+/**
+ * The logs of a corpus of `total` logs that shard `i/n` replays, by their places: every n-th from
+ * i − 1, as units are dealt (a rule of the plan alone: shards of one run never disagree on it).
+ */
+export function shardLogs(total: number, shard: ShardSpec): number[] {
+  const taken: number[] = [];
+  for (let index = shard.index - 1; index < total; index += shard.count) taken.push(index);
+  return taken;
+}
+
+/** What a shard's result records about itself: its place, the whole plan (`planEntry` of each planned unit) and the corpora it took by log. */
+export function describeShard(shard: ShardSpec, plan: readonly string[], units: readonly PlannedUnit[], corpora: readonly ShardCorpus[] = []): ShardInfo {
+  return {
+    index: shard.index,
+    count: shard.count,
+    planned: plan.length,
+    units: units.map((unit) => unit.index),
+    plan: [...plan],
+    ...(corpora.length > 0 ? { corpora: [...corpora] } : {}),
+  };
 }
 
 /**
@@ -60,72 +82,80 @@ function describeSpec(spec: StrategySpec): string {
 export interface ShardFile {
   file: string;
   result: RunResult;
+  /** What the shard holds of the logs of its corpora (`shard.corpora`): read from the files beside its result (cli/shard-logs.ts). */
+  logs?: ShardLogs;
+}
+
+export interface MergeOptions {
+  /** What the recommendation is made under (default: metrics/recommend.ts DEFAULT_DECISION). */
+  decision?: DecisionOptions;
   /**
-   * The steps of the shard's unit at `position` as the pairing with `full` reads them, when its
-   * result stores it summary-only (a corpus's, result schema 2): read back from the shard's
-   * `steps.parquet` (cli/shard-steps.ts).
+   * Called with each unit of a corpus as it is combined whole from every shard's logs, one at a
+   * time in plan order, before the merged result keeps it summary-only (the CLI writes it where
+   * the reports read it back, as a run journals its units).
    */
-  pairedStepsOf?: (position: number) => readonly PairedStep[];
+  onCorpusUnit?: (index: number, unit: UnitResult) => void;
 }
 
 /**
  * Joins the results of the shards of one run into the result the unsharded run would have
  * given: units in plan order, `saving_vs_full` computed again across all of them (a shard may not
- * hold its scenario's `full` unit), the recommendation made over all of them, no `shard` field. Refuses (InputError, exit 2) results that
- * are not shards of the same run (tool version, seed, mode, scenarios, shard count), a shard given
- * twice, a missing shard, and a unit missing or present twice.
+ * hold its scenario's `full` unit), the recommendation made over all of them, no `shard` field. A
+ * corpus's units are combined from every shard's logs in log order (run/merge-corpora.ts), one at
+ * a time, and kept summary-only as a run keeps them. Refuses (InputError, exit 2) results that
+ * are not shards of the same run (tool version, seed, mode, scenarios, shard count, corpora and
+ * their logs), a shard given twice, a missing shard, and a unit or a corpus's log missing or
+ * present twice.
  */
-export function mergeShards(files: readonly ShardFile[], decision?: DecisionOptions): RunResult {
+export function mergeShards(files: readonly ShardFile[], options: MergeOptions = {}): RunResult {
   const first = files[0];
   if (first === undefined) throw new UsageError('merge needs at least one shard result');
   const shards = files.map(shardOf);
   const reference = shards[0] as ShardInfo;
   files.forEach((file, i) => assertSameRun(first, file, reference, shards[i] as ShardInfo));
   assertEveryShard(files, shards);
-  const byIndex = new Map<number, { unit: UnitResult; steps: () => readonly PairedStep[] }>();
-  files.forEach(({ file, result, pairedStepsOf }, i) => {
+  // The corpora's logs before the scenarios' digests, which differ too when a log does: this names the log.
+  const corpora = mergeCorpora(files.map((file, i) => ({ file: file.file, corpora: (shards[i] as ShardInfo).corpora ?? [], logs: file.logs })));
+  for (const file of files) assertSameScenarios(first, file);
+  const byLog = new Set(corpora.flatMap((corpus) => corpus.units));
+  const finished = new FinishedUnits(true);
+  files.forEach(({ file, result }, i) => {
     (shards[i] as ShardInfo).units.forEach((planIndex, position) => {
-      if (byIndex.has(planIndex)) throw new InputError({ file, field: 'shard.units' }, `unit ${planIndex} is also in another shard`);
+      if (byLog.has(planIndex)) return;
+      if (finished.has(planIndex)) throw new InputError({ file, field: 'shard.units' }, `unit ${planIndex} is also in another shard`);
       const unit = result.units[position];
       if (unit === undefined)
         throw new InputError({ file, field: 'units' }, `holds ${result.units.length} units but shard.units lists ${position + 1} or more`);
-      byIndex.set(planIndex, { unit, steps: () => (isCorpus([unit]) && pairedStepsOf !== undefined ? pairedStepsOf(position) : unit.steps) });
+      if (isSummaryOnly(unit))
+        throw new InputError(
+          { file, field: `units.${position}` },
+          'holds a corpus unit summary-only without its logs (a shard by unit, written by an earlier ctxbench): run the shard again to merge it',
+        );
+      finished.set(planIndex, unit);
     });
   });
-  const missing = range(reference.planned).filter((i) => !byIndex.has(i));
+  const missing = range(reference.planned).filter((i) => !finished.has(i) && !byLog.has(i));
   if (missing.length > 0) throw new InputError({ file: first.file, field: 'shard' }, `units missing from every shard: ${missing.join(', ')}`);
+  for (const corpus of corpora) {
+    corpus.units.forEach((index, position) => {
+      const unit = corpus.combine(position);
+      options.onCorpusUnit?.(index, unit);
+      finished.set(index, unit);
+    });
+  }
   const { shard: _shard, ...rest } = first.result;
-  const units = pairWithFull(range(reference.planned).map((i) => byIndex.get(i) as { unit: UnitResult; steps: () => readonly PairedStep[] }));
+  const units = finished.results(range(reference.planned).map((index) => ({ index })));
   return {
     ...rest,
     ...(rest.schemaVersion !== RESULT_SCHEMA_VERSION ? { schemaVersion: RESULT_SCHEMA_VERSION } : {}),
     units,
-    recommendation: recommendRun(units, decision, rest.scenarios),
+    recommendation: recommendRun(units, options.decision, rest.scenarios),
   };
 }
 
-/**
- * `saving_vs_full`, `cost_vs_full` and their intervals over the merged units. A summary-only unit
- * (a corpus's) is paired on its steps read back; its answers and needed uses are not in its result,
- * but its recall and needed-recall intervals do not depend on `full`: the shard's are kept.
- */
-function pairWithFull(units: readonly { unit: UnitResult; steps: () => readonly PairedStep[] }[]): UnitResult[] {
-  const paired = applySavingVsFull(units.map(({ unit, steps }): SavingInput => ({ ...unit, steps: steps() })));
-  return units.map(({ unit }, i) => {
-    const summary = (paired[i] as SavingInput).summary;
-    if (!isCorpus([unit])) return { ...unit, summary };
-    const own = unit.summary;
-    return {
-      ...unit,
-      summary: {
-        ...summary,
-        answer_recall_ci_low: own.answer_recall_ci_low,
-        answer_recall_ci_high: own.answer_recall_ci_high,
-        needed_recall_ci_low: own.needed_recall_ci_low,
-        needed_recall_ci_high: own.needed_recall_ci_high,
-      },
-    };
-  });
+/** A corpus's unit as a result stores it (schema 2): its steps elsewhere. */
+function isSummaryOnly(unit: UnitResult): boolean {
+  return isCorpus([unit]) && unit.steps.length === 0 && unit.summary.steps_completed > 0;
 }
 
 function shardOf({ file, result }: ShardFile): ShardInfo {
@@ -145,14 +175,17 @@ function assertSameRun(first: ShardFile, other: ShardFile, reference: ShardInfo,
     ['mode', first.result.mode, other.result.mode],
     ['shard.count', reference.count, shard.count],
     ['shard.planned', reference.planned, shard.planned],
-    ['scenarios', JSON.stringify(first.result.scenarios), JSON.stringify(other.result.scenarios)],
   ];
   assertSamePlan(first, other, reference, shard);
   for (const [field, expected, actual] of checks) {
-    if (expected === actual) continue;
-    const shown = field === 'scenarios' ? 'different scenarios' : `${String(actual)}, not ${String(expected)} as in ${first.file}`;
-    throw new InputError({ file: other.file, field }, `is not a shard of the same run: ${shown}`);
+    if (expected !== actual)
+      throw new InputError({ file: other.file, field }, `is not a shard of the same run: ${String(actual)}, not ${String(expected)} as in ${first.file}`);
   }
+}
+
+function assertSameScenarios(first: ShardFile, other: ShardFile): void {
+  if (JSON.stringify(first.result.scenarios) !== JSON.stringify(other.result.scenarios))
+    throw new InputError({ file: other.file, field: 'scenarios' }, 'is not a shard of the same run: different scenarios');
 }
 
 /** Shards of one run have one plan: the same strategies, labels and options for every unit. */

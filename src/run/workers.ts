@@ -48,6 +48,11 @@ export interface PoolOptions extends ExecutorOptions {
    * log's probes on a thread that has no unit to run (a corpus's logs, while every thread waits).
    */
   complete?: (key: string, generate?: ProbeGenerator) => Promise<void>;
+  /**
+   * Called once every log of a corpus is in, before its units are combined (`CorpusUnits.packedLogs`
+   * reads what each unit made of each log): a shard of a corpus hands them to `merge` (run-suite.ts).
+   */
+  onCorpusLogs?: (corpus: CorpusUnits) => void;
   /** Threads started ahead of the run (`startUnitWorkers`); taken over, or stopped when not needed. */
   started?: StartedWorkers;
   /**
@@ -259,6 +264,7 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
           // The thread takes its next work before this thread combines the corpus's units.
           feed(thread);
           if (!complete) return;
+          options.onCorpusLogs?.(corpus);
           for (const [unit, result] of corpus.combined()) settleUnit(unit, result);
           if (ended === units.length) finish(undefined);
           return;

@@ -10,6 +10,7 @@ import { writeReportFiles } from '../../src/report/write.js';
 import { resultForWriting } from '../../src/redact/result.js';
 import { CORPUS_LOGS } from '../../src/metrics/corpus.js';
 import { JOURNAL_FILE } from '../../src/run/journal.js';
+import { shardLogs } from '../../src/run/shard.js';
 import type { RunResult } from '../../src/metrics/types.js';
 import { cli } from '../helpers/cli.js';
 
@@ -57,7 +58,7 @@ describe('the reports of a corpus run', () => {
 });
 
 describe('a corpus run sharded four ways', () => {
-  it('stores its units summary-only, and merges into the bytes of the unsharded run', async () => {
+  it('takes every fourth log through every strategy in each shard, and merges into the bytes of the unsharded run', async () => {
     const scenario = corpusScenario(['full', 'observation-masking', 'rolling-window', 'tiered-truncation']);
     const whole = tempDir();
     expect((await cli(['run', scenario, '--out', whole, '--quiet', '--workers', '1'])).code).toBe(0);
@@ -69,10 +70,23 @@ describe('a corpus run sharded four ways', () => {
       const out = tempDir();
       expect((await cli(['run', scenario, '--out', out, '--shard', `${i}/4`, '--quiet', '--workers', '1'])).code).toBe(0);
       shards.push(join(out, 'result.json'));
+      // Each shard ran every unit over its own logs, and says so; what its units made of each log is beside its result.
+      const shard = JSON.parse(readFileSync(join(out, 'result.json'), 'utf8')) as RunResult;
+      const taken = shardLogs(CORPUS_LOGS + 1, { index: i, count: 4 });
+      expect(shard.shard?.units).toEqual([0, 1, 2, 3]);
+      expect(shard.shard?.corpora?.map((corpus) => [corpus.scenario, corpus.units, corpus.logs.length, corpus.taken])).toEqual([
+        ['corpus', [0, 1, 2, 3], CORPUS_LOGS + 1, taken],
+      ]);
+      expect(shard.units.map((unit) => unit.logs?.map((log) => log.transcript))).toEqual(
+        shard.units.map(() => taken.map((index) => shard.shard?.corpora?.[0]?.logs[index]?.transcript)),
+      );
+      expect([existsSync(join(out, 'shard-logs.json')), existsSync(join(out, 'shard-logs.bin'))]).toEqual([true, true]);
     }
     const merged = tempDir();
     expect((await cli(['merge', ...shards.reverse(), '-o', merged, '--quiet'])).code).toBe(0);
-    // The pairing with full crossed shards (full ran in shard 1): it was made on the steps read back from steps.parquet.
+    // Nothing but the reports is left in the merge's folder (the units it kept while writing them are gone).
+    expect(readdirSync(merged).sort()).toEqual(readdirSync(whole).sort());
+    // Each unit was combined from the four shards' logs, and paired with full over all of them.
     const joined = JSON.parse(readFileSync(join(merged, 'result.json'), 'utf8')) as RunResult;
     expect(joined.units.every((unit) => unit.summary.saving_vs_full !== null && unit.summary.saving_ci_low !== null)).toBe(true);
     for (const file of [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeShard, mergeShards, parseShard, selectShard, type ShardFile } from '../../src/run/shard.js';
-import type { PlannedUnit } from '../../src/run/plan.js';
+import { describeShard, mergeShards, parseShard, selectShard, shardLogs, type ShardFile } from '../../src/run/shard.js';
+import { scenarioKey, type PlannedUnit } from '../../src/run/plan.js';
 import { runSuite } from '../../src/run/run-suite.js';
 import { renderJson } from '../../src/report/json.js';
 import { renderReports } from '../../src/report/index.js';
@@ -40,6 +40,36 @@ describe('selectShard', () => {
       units: [1, 4, 7, 10],
       plan,
     });
+  });
+});
+
+describe('selectShard of a run with a corpus', () => {
+  const scenario = (file: string) => ({ file, overrides: {} });
+  const units = [
+    ...[0, 1, 2].map((index) => ({ index, scenario: scenario('/corpus.yaml') }) as PlannedUnit),
+    ...[3, 4, 5, 6].map((index) => ({ index, scenario: scenario('/small.yaml') }) as PlannedUnit),
+  ];
+  const corpora = new Map([[scenarioKey(scenario('/corpus.yaml')), 30]]);
+
+  it("puts every unit of a corpus in each shard and deals the others' units round robin", () => {
+    const shards = [1, 2, 3].map((index) => selectShard(units, { index, count: 3 }, corpora).map((u) => u.index));
+    expect(shards).toEqual([
+      [0, 1, 2, 3, 6],
+      [0, 1, 2, 4],
+      [0, 1, 2, 5],
+    ]);
+  });
+
+  it("deals a corpus's logs round robin, every log to one shard; a shard past the last log takes none and no unit of it", () => {
+    expect([1, 2, 3, 4].map((index) => shardLogs(10, { index, count: 4 }))).toEqual([
+      [0, 4, 8],
+      [1, 5, 9],
+      [2, 6],
+      [3, 7],
+    ]);
+    expect(shardLogs(3, { index: 4, count: 4 })).toEqual([]);
+    const few = new Map([[scenarioKey(scenario('/corpus.yaml')), 3]]);
+    expect(selectShard(units, { index: 4, count: 4 }, few).map((u) => u.index)).toEqual([3]);
   });
 });
 

@@ -15,13 +15,11 @@ import { addExamples, parseList, useColor } from '../options.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 import { describeSeed } from '../../report/notes.js';
 import type { RunResult, UnitResult } from '../../metrics/types.js';
-import { isCorpus } from '../../metrics/corpus.js';
-import { holdsSummaryOnly } from '../result-details.js';
-import { SHARD_CSV_FILES, mergedShardCsv } from '../shard-csv.js';
-import { readShardSteps, type ShardSteps } from '../shard-steps.js';
-import { STEPS_PARQUET, stepParquetFile } from '../../report/parquet.js';
-import { storedDetails, storedForm } from '../../report/json.js';
-import type { ReportFile, UnitDetails } from '../../report/types.js';
+import type { UnitDetails } from '../../report/types.js';
+import { redactValue } from '../../redact/index.js';
+import { holdsSecret, readShardLogs } from '../shard-logs.js';
+import { createUnitStore } from '../unit-store.js';
+import { withRunMemos } from '../../memo.js';
 
 interface MergeFlags extends DecisionFlags {
   out: string;
@@ -39,58 +37,45 @@ export function register(program: Command): void {
     .option('--quiet', 'print nothing but errors');
   addDecisionOptions(command);
   addExamples(command, [['ctxbench merge shard-1/result.json shard-2/result.json -o reports/merged', 'after run --shard 1/2 and --shard 2/2']]);
-  command.action(async (files: string[], flags: MergeFlags) => {
-    const shards: (ShardFile & { steps?: ShardSteps })[] = [];
-    for (const file of files) {
-      const result = await readResultFile(file);
-      // A corpus's units are stored summary-only: their steps, which the pairing with full needs, are read back.
-      const steps = holdsSummaryOnly(result) ? await readShardSteps(file, result) : undefined;
-      shards.push({ file, result, ...(steps !== undefined ? { steps, pairedStepsOf: steps.pairedOf } : {}) });
-    }
-    const result = mergeShards(shards, decisionOf(flags));
-    checkOutDir(resolve(flags.out));
-    const shown = resultForWriting(result, true);
-    const written = await writeReportFiles(resolve(flags.out), renderMerged(shown, flags.reports, shards));
-    markOutDir(resolve(flags.out), written, { prune: true });
-    if (flags.quiet === true) return;
-    const terminal = escapeControlDeep(result);
-    process.stdout.write(`ctxbench ${result.tool.version} · ${describeSeed(result)} · ${result.mode} providers · merged ${files.length} shards\n\n`);
-    if (terminal.recommendation !== undefined)
-      process.stdout.write(`${renderTerminalRecommendation(terminal.recommendation, { color: useColor(process.stdout) })}\n`);
-    process.stdout.write(renderTerminalTable(terminal, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
-    process.stdout.write(`\n${result.units.length} runs · wrote ${written.length} files to ${givenPath(flags.out)}/\n`);
-  });
+  // The redactor's memo spares scanning the texts every unit repeats (a log's message ids and facts in each strategy's unit).
+  command.action((files: string[], flags: MergeFlags) => withRunMemos({}, () => mergeCommand(files, flags)));
 }
 
-/**
- * The reports of the merged result. Units stored summary-only bring no steps, events, answers or
- * needed uses: the CSVs' rows are copied from the shards' files, and `steps.parquet` is written
- * again from each unit's rows read back from its shard's file, one unit at a time.
- */
-function renderMerged(shown: RunResult, formats: string[] | undefined, shards: readonly (ShardFile & { steps?: ShardSteps })[]): ReportFile[] {
-  if (!shards.some((shard) => shard.steps !== undefined)) return renderReports(shown, formats);
-  const where = new Map<number, { shard: ShardFile & { steps?: ShardSteps }; position: number }>();
-  for (const shard of shards) shard.result.shard?.units.forEach((planIndex, position) => where.set(planIndex, { shard, position }));
-  // The one unit whose steps were read back, for the Parquet writer to take as it renders it.
-  let current: { index: number; unit: UnitResult } | undefined;
-  const details: UnitDetails = {
-    count: shown.units.length,
-    load(i) {
-      const unit = shown.units[i] as UnitResult;
-      if (!isCorpus([unit])) return unit;
-      if (current?.index !== i) throw new Error(`merge: the steps of unit ${i} were not read back before it was rendered`);
-      return current.unit;
-    },
-  };
-  const stored = storedDetails(storedForm(shown), details);
-  const loadUnit = async (i: number): Promise<UnitResult> => {
-    const unit = shown.units[i] as UnitResult;
-    const at = where.get(i);
-    if (isCorpus([unit])) current = { index: i, unit: { ...unit, steps: (await at?.shard.steps?.load(at.position)) ?? [] } };
-    return stored.load(i);
-  };
-  return renderReports(shown, formats, details).map((file) => {
-    if ((SHARD_CSV_FILES as readonly string[]).includes(file.file)) return mergedShardCsv(file.file, shards, shown.units.length);
-    return file.file === STEPS_PARQUET ? stepParquetFile(shown.units.length, loadUnit) : file;
-  });
+async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
+  const out = resolve(flags.out);
+  checkOutDir(out);
+  const shards: (ShardFile & { logs?: ReturnType<typeof readShardLogs> })[] = [];
+  // A corpus's units are combined one at a time from the shards' logs, and kept on disk whole, as a run journals them.
+  const store = createUnitStore(out);
+  try {
+    for (const file of files) {
+      const result = await readResultFile(file);
+      const logs = readShardLogs(file, result);
+      shards.push({ file, result, ...(logs !== undefined ? { logs } : {}) });
+    }
+    const result = mergeShards(shards, {
+      decision: decisionOf(flags),
+      onCorpusUnit: (index, unit) => store.add(index, holdsSecret(unit) ? redactValue(unit) : unit),
+    });
+    const shown = resultForWriting(result, true);
+    const details: UnitDetails = { count: shown.units.length, load: (i) => store.load(i) ?? (shown.units[i] as UnitResult) };
+    // Every file at once: the files that write each step (the CSVs, steps.parquet) each ask for the same
+    // unit in turn, which is read back once (createUnitStore keeps the last two read).
+    const rendered = renderReports(shown, flags.reports ?? reporterNames(), details);
+    const written = (await Promise.all(rendered.map((file) => writeReportFiles(out, [file])))).flat();
+    markOutDir(out, written, { prune: true });
+    if (flags.quiet !== true) printMerged(result, files.length, written.length, flags.out);
+  } finally {
+    for (const shard of shards) shard.logs?.close();
+    store.remove();
+  }
+}
+
+function printMerged(result: RunResult, shards: number, files: number, out: string): void {
+  const terminal = escapeControlDeep(result);
+  process.stdout.write(`ctxbench ${result.tool.version} · ${describeSeed(result)} · ${result.mode} providers · merged ${shards} shards\n\n`);
+  if (terminal.recommendation !== undefined)
+    process.stdout.write(`${renderTerminalRecommendation(terminal.recommendation, { color: useColor(process.stdout) })}\n`);
+  process.stdout.write(renderTerminalTable(terminal, { color: useColor(process.stdout), width: process.stdout.columns ?? 120 }));
+  process.stdout.write(`\n${result.units.length} runs · wrote ${files} files to ${givenPath(out)}/\n`);
 }

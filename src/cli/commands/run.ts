@@ -112,7 +112,11 @@ export function register(program: Command, deps: CliDeps = {}): void {
     .option('--replay <file>', 'live providers: re-run a recorded cassette offline (no key needed)')
     .option('--reports <formats>', `report formats (default: all of ${reporterNames().join(', ')})`, parseList)
     .option('--quiet', 'print nothing but errors')
-    .option('--shard <i/n>', 'run only the i-th of n slices of the units (merge the results with ctxbench merge)', (value: string) => parseShard(value))
+    .option(
+      '--shard <i/n>',
+      'run only the i-th of n slices of the units, a corpus every n-th of its logs (merge the results with ctxbench merge)',
+      (value: string) => parseShard(value),
+    )
     .option('--baseline <file>', 'after the run, check it against this baseline result.json (exit 1 on a regression)')
     .option('--check-config <file>', 'check config for --baseline')
     .option('--require-floor', 'exit 1 when no strategy meets the recall floor (the answer is still printed); --baseline implies it')
