@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { tempDir } from '../helpers/temp.js';
 import { runSession } from '../../src/cli/run-session.js';
 import { runSuite } from '../../src/run/run-suite.js';
@@ -13,26 +12,11 @@ import { JOURNAL_FILE } from '../../src/run/journal.js';
 import { shardLogs } from '../../src/run/shard.js';
 import type { RunResult } from '../../src/metrics/types.js';
 import { cli } from '../helpers/cli.js';
-
-const REAL = fileURLToPath(new URL('../../fixtures/real/mini-swe-agent/', import.meta.url));
-
-/** A corpus just past `CORPUS_LOGS`: the two shortest real trajectories, alternately, each copy named apart. */
-function corpusScenario(strategies = ['full', 'observation-masking']): string {
-  const dir = tempDir();
-  mkdirSync(join(dir, 'logs'));
-  const sources = ['django__django-11163.traj.json', 'django__django-10999.traj.json'];
-  for (let i = 0; i <= CORPUS_LOGS; i++) {
-    const name = sources[i % sources.length] as string;
-    copyFileSync(join(REAL, name), join(dir, 'logs', `${String(i).padStart(2, '0')}-${name}`));
-  }
-  const scenario = join(dir, 'corpus.yaml');
-  writeFileSync(scenario, `name: corpus\ntranscript: logs\nprobes: generate\nstrategies: [${strategies.join(', ')}]\n`);
-  return scenario;
-}
+import { shortCorpus } from '../helpers/short-corpus.js';
 
 describe('the reports of a corpus run', () => {
   it('are the bytes of the whole result in memory, though the run kept its units summary-only and read them back from its journal', async () => {
-    const scenario = corpusScenario();
+    const scenario = shortCorpus();
     const streamed = tempDir();
     const result = await runSession(
       { scenarios: [scenario], overrides: {}, mode: 'mock', redact: true },
@@ -59,7 +43,7 @@ describe('the reports of a corpus run', () => {
 
 describe('a corpus run sharded four ways', () => {
   it('takes every fourth log through every strategy in each shard, and merges into the bytes of the unsharded run', async () => {
-    const scenario = corpusScenario(['full', 'observation-masking', 'rolling-window', 'tiered-truncation']);
+    const scenario = shortCorpus(['full', 'observation-masking', 'rolling-window', 'tiered-truncation']);
     const whole = tempDir();
     expect((await cli(['run', scenario, '--out', whole, '--quiet', '--workers', '1'])).code).toBe(0);
     const stored = JSON.parse(readFileSync(join(whole, 'result.json'), 'utf8')) as RunResult;

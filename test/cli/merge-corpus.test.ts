@@ -1,25 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync, cpSync, mkdirSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { cpSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { tempDir } from '../helpers/temp.js';
+import { shortCorpus } from '../helpers/short-corpus.js';
 import { cli } from '../helpers/cli.js';
-import { CORPUS_LOGS } from '../../src/metrics/corpus.js';
-
-const REAL = fileURLToPath(new URL('../../fixtures/real/mini-swe-agent/', import.meta.url));
-
-/** A corpus just past `CORPUS_LOGS` of the two shortest real trajectories, alternately, × 2 strategies. */
-function corpusFolder(): string {
-  const dir = tempDir();
-  mkdirSync(join(dir, 'logs'));
-  const sources = ['django__django-11163.traj.json', 'django__django-10999.traj.json'];
-  for (let i = 0; i <= CORPUS_LOGS; i++) {
-    const name = sources[i % sources.length] as string;
-    copyFileSync(join(REAL, name), join(dir, 'logs', `${String(i).padStart(2, '0')}-${name}`));
-  }
-  writeFileSync(join(dir, 'corpus.yaml'), 'name: corpus\ntranscript: logs\nprobes: generate\nstrategies: [full, observation-masking]\n');
-  return dir;
-}
 
 /** A copy of a shard's folder, changed by `change`, and its result.json. */
 function changed(shard: string, change: (folder: string) => void): string {
@@ -35,7 +19,7 @@ describe('merge of a corpus run in two shards', () => {
   let corpus: string;
   const shards: string[] = [];
   beforeAll(async () => {
-    corpus = corpusFolder();
+    corpus = dirname(shortCorpus());
     for (const i of [1, 2]) {
       const out = tempDir();
       expect((await cli(['run', join(corpus, 'corpus.yaml'), '--out', out, '--shard', `${i}/2`, '--quiet', '--workers', '1'])).code).toBe(0);
