@@ -2,7 +2,8 @@ import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, ren
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
-import type { RunResult, ShardCorpus } from '../metrics/types.js';
+import type { RunResult } from '../metrics/types.js';
+import type { ShardCorpus } from '../metrics/shard-info.js';
 import type { ShardLogs } from '../run/merge-corpora.js';
 import type { ShardLog } from '../run/shard-corpora.js';
 import { givenPath } from '../paths.js';

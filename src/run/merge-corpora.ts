@@ -1,4 +1,5 @@
-import type { ShardCorpus, UnitResult } from '../metrics/types.js';
+import type { UnitResult } from '../metrics/types.js';
+import type { ShardCorpus } from '../metrics/shard-info.js';
 import type { ProbeKind } from '../transcript/types.js';
 import { InputError } from '../errors.js';
 import { createLogCombiner, type CombinedLog } from './combine-logs.js';

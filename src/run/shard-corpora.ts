@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import type { ShardCorpus } from '../metrics/types.js';
+import type { ShardCorpus } from '../metrics/shard-info.js';
 import { CORPUS_LOGS } from '../metrics/corpus.js';
 import { artifactPath } from '../paths.js';
 import type { CorpusUnits } from './corpus-units.js';

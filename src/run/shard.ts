@@ -1,4 +1,5 @@
-import { RESULT_SCHEMA_VERSION, type RunResult, type ShardCorpus, type ShardInfo, type UnitResult } from '../metrics/types.js';
+import { RESULT_SCHEMA_VERSION, type RunResult, type UnitResult } from '../metrics/types.js';
+import type { ShardCorpus, ShardInfo } from '../metrics/shard-info.js';
 import { isCorpus } from '../metrics/corpus.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
 import type { StrategySpec } from '../strategies/types.js';

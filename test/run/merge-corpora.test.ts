@@ -3,7 +3,8 @@ import { mergeCorpora, type CorpusShard } from '../../src/run/merge-corpora.js';
 import { packLogResult } from '../../src/run/corpus-units.js';
 import { createLogCombiner } from '../../src/run/combine-logs.js';
 import { runSuite } from '../../src/run/run-suite.js';
-import type { ShardCorpus, UnitResult } from '../../src/metrics/types.js';
+import type { UnitResult } from '../../src/metrics/types.js';
+import type { ShardCorpus } from '../../src/metrics/shard-info.js';
 import { writeFiles } from '../helpers/temp.js';
 
 const LOGS = Array.from({ length: 4 }, (_, i) => ({ transcript: `logs/${i}.json`, sha256: String(i).repeat(64) }));
