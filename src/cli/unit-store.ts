@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'nod
 import { join } from 'node:path';
 import type { UnitResult } from '../metrics/types.js';
 import { formatJournalUnit, parseJournalUnitLine } from '../run/journal.js';
+import { parsedStoredUnit, roundFractions } from '../report/json.js';
 
 /** The store's file in the output folder while `merge` writes its reports (removed after). */
 const STORE_FILE = '.merge-units.jsonl';
@@ -12,7 +13,8 @@ const RECENT = 2;
 /**
  * Whole units kept on disk while the reports that write every step read them back one at a time
  * (`merge` of a corpus's shards): each unit one line of JSON, as a run journals its units
- * (run/journal.ts), so that the reports read the same unit a run's read. Made in `out` with the
+ * (run/journal.ts) with fractions rounded (report/json.ts `roundFractions`), so that the reports
+ * read the same unit a run's read, in the stored form they render. Made in `out` with the
  * first unit; `remove` deletes it. The last units read are kept (`RECENT`), and handed out again as they are.
  */
 export function createUnitStore(out: string): { add(index: number, unit: UnitResult): void; load(index: number): UnitResult | undefined; remove(): void } {
@@ -29,7 +31,8 @@ export function createUnitStore(out: string): { add(index: number, unit: UnitRes
         fd = openSync(path, 'w+');
       }
       // Written as the string it is: a unit of a corpus is tens of MB of JSON, not copied once more into a buffer.
-      const line = formatJournalUnit(index, unit);
+      // With fractions rounded as result.json stores them: a unit read back is in its stored form, which the reports need, not copied into it.
+      const line = formatJournalUnit(index, unit, roundFractions);
       const length = Buffer.byteLength(line, 'utf8');
       writeSync(fd, line, end, 'utf8');
       spans.set(index, { offset: end, length: length - 1 });
@@ -42,7 +45,7 @@ export function createUnitStore(out: string): { add(index: number, unit: UnitRes
       if (span === undefined || fd === undefined) return undefined;
       const bytes = Buffer.allocUnsafe(span.length);
       for (let read = 0; read < span.length;) read += readSync(fd, bytes, read, span.length - read, span.offset + read);
-      const unit = parseJournalUnitLine(bytes.toString('utf8'));
+      const unit = parsedStoredUnit(parseJournalUnitLine(bytes.toString('utf8')));
       recent.unshift({ index, unit });
       recent.length = Math.min(recent.length, RECENT);
       return unit;

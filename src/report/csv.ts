@@ -130,16 +130,20 @@ function* unitParts(columns: readonly string[], details: UnitDetails, rowsOf: (u
 function toCsv(columns: readonly string[], rows: Row[], header = true): string {
   // A cell can quote transcript text: control characters (ESC sequences) are written escaped.
   return escapeControl(
-    stringify(rows, {
-      header,
-      columns: [...columns],
-      // Reasons and details can quote transcript text; never let a spreadsheet run it as a formula.
-      escape_formulas: true,
-      cast: {
-        boolean: (value) => (value ? 'true' : 'false'),
-        number: formatNumber,
+    // Each row as its cells in column order: the library's lookup of a key in an object row is a lodash-style path match per cell.
+    stringify(
+      rows.map((row) => columns.map((column) => row[column])),
+      {
+        header,
+        columns: [...columns],
+        // Reasons and details can quote transcript text; never let a spreadsheet run it as a formula.
+        escape_formulas: true,
+        cast: {
+          boolean: (value) => (value ? 'true' : 'false'),
+          number: formatNumber,
+        },
       },
-    }),
+    ),
   );
 }
 

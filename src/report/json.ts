@@ -83,6 +83,7 @@ export function storedDetails(stored: RunResult, details: UnitDetails): UnitDeta
   // A unit `details` hands out again as the same object (files rendered at once, cli/commands/merge.ts) is copied once.
   const copies = new WeakMap<UnitResult, UnitResult>();
   const storedOf = (unit: UnitResult): UnitResult => {
+    if (storedUnits.has(unit)) return unit;
     const known = copies.get(unit);
     if (known !== undefined) return known;
     const copy = asStored(unit) as UnitResult;
@@ -99,6 +100,19 @@ export function storedDetails(stored: RunResult, details: UnitDetails): UnitDeta
       return { ...unit, summary: own.summary };
     },
   };
+}
+
+const storedUnits = new WeakSet<UnitResult>();
+
+/**
+ * A unit parsed from JSON written with `roundFractions` (`merge`'s unit store): already in its
+ * stored form, as `asStored` would copy it (JSON drops undefined fields, writes non-finite numbers
+ * as null and -0 as 0, and rounding a rounded fraction again changes nothing), so `storedDetails`
+ * hands it out as it is instead of copying tens of MB once more.
+ */
+export function parsedStoredUnit(unit: UnitResult): UnitResult {
+  storedUnits.add(unit);
+  return unit;
 }
 
 function asStored(value: unknown): unknown {
