@@ -19,6 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { displayPath } from '../paths.js';
 import { refuseForeignOutDir } from './out-owner.js';
+import { readRange } from './file-range.js';
 import {
   JOURNAL_FILE,
   formatJournalHeader,
@@ -281,13 +282,7 @@ function indexUnitLines(path: string): Map<number, Span> {
 function readSpan(path: string, span: Span): string {
   const fd = openSync(path, 'r');
   try {
-    const buffer = Buffer.allocUnsafe(span.length);
-    for (let done = 0; done < span.length;) {
-      const read = readSync(fd, buffer, done, span.length - done, span.offset + done);
-      if (read === 0) throw new Error(`${displayPath(path)} ended inside a journaled unit`);
-      done += read;
-    }
-    return buffer.toString('utf8');
+    return readRange(fd, span.offset, span.length, () => new Error(`${displayPath(path)} ended inside a journaled unit`)).toString('utf8');
   } finally {
     closeSync(fd);
   }

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../errors.js';
@@ -8,7 +8,8 @@ import type { ShardLogs } from '../run/merge-corpora.js';
 import type { ShardLog } from '../run/shard-corpora.js';
 import { givenPath } from '../paths.js';
 import { parseInput } from '../validate.js';
-import { hasSecret, redactValue } from '../redact/index.js';
+import { redactWhereSecret } from '../redact/index.js';
+import { readRange } from './file-range.js';
 import { packLogResult, unpackLogResult } from '../run/corpus-units.js';
 
 /**
@@ -64,7 +65,8 @@ export function createShardLogsWriter(
       for (const given of packed) {
         // Written redacted as every artifact is (unless --no-redact): a result holds the transcript's strings.
         const result = redact ? unpackLogResult(given, SHARD_LOGS_DATA, 'results') : undefined;
-        const bytes = result !== undefined && holdsSecret(result) ? packLogResult(redactValue(result)) : given;
+        const redacted = result !== undefined ? redactWhereSecret(result) : undefined;
+        const bytes = redacted !== undefined && redacted !== result ? packLogResult(redacted) : given;
         writeSync(fd, bytes);
         results.push([offset, bytes.length]);
         offset += bytes.length;
@@ -141,13 +143,7 @@ export function readShardLogs(resultFile: string, result: RunResult): (ShardLogs
     corpora: manifest.corpora,
     read(corpus, log, unit) {
       const [offset, length] = manifest.corpora[corpus]?.logs[log]?.results[unit] ?? [0, 0];
-      const bytes = Buffer.allocUnsafe(length);
-      for (let read = 0; read < length;) {
-        const got = readSync(fd, bytes, read, length - read, offset + read);
-        if (got === 0) throw new InputError({ file: dataFile }, `ends before byte ${offset + length}`);
-        read += got;
-      }
-      return bytes;
+      return readRange(fd, offset, length, () => new InputError({ file: dataFile }, `ends before byte ${offset + length}`));
     },
     close: () => closeSync(fd),
   };
@@ -181,12 +177,4 @@ function checkRanges(manifest: Manifest, corpora: readonly ShardCorpus[], size: 
       });
     });
   });
-}
-
-/** Whether any string in `value` holds something secret-shaped: most results hold none, and are written as they came. */
-export function holdsSecret(value: unknown): boolean {
-  if (typeof value === 'string') return hasSecret(value);
-  if (Array.isArray(value)) return value.some(holdsSecret);
-  if (value !== null && typeof value === 'object') return Object.values(value).some(holdsSecret);
-  return false;
 }

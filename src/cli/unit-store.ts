@@ -1,8 +1,9 @@
-import { closeSync, mkdirSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { UnitResult } from '../metrics/types.js';
 import { formatJournalUnit, parseJournalUnitLine } from '../run/journal.js';
 import { parsedStoredUnit, roundFractions } from '../report/json.js';
+import { readRange } from './file-range.js';
 
 /** The store's file in the output folder while `merge` writes its reports (removed after). */
 const STORE_FILE = '.merge-units.jsonl';
@@ -43,8 +44,7 @@ export function createUnitStore(out: string): { add(index: number, unit: UnitRes
       if (known !== undefined) return known.unit;
       const span = spans.get(index);
       if (span === undefined || fd === undefined) return undefined;
-      const bytes = Buffer.allocUnsafe(span.length);
-      for (let read = 0; read < span.length;) read += readSync(fd, bytes, read, span.length - read, span.offset + read);
+      const bytes = readRange(fd, span.offset, span.length, () => new Error(`${path} ended inside a unit it stored`));
       const unit = parsedStoredUnit(parseJournalUnitLine(bytes.toString('utf8')));
       recent.unshift({ index, unit });
       recent.length = Math.min(recent.length, RECENT);

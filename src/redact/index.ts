@@ -100,3 +100,18 @@ export function redactValue<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * `value` itself when no string in it holds anything secret-shaped, else `redactValue(value)`: most
+ * results of a run hold none, and are then kept as they are rather than copied whole.
+ */
+export function redactWhereSecret<T>(value: T): T {
+  return holdsSecret(value) ? redactValue(value) : value;
+}
+
+function holdsSecret(value: unknown): boolean {
+  if (typeof value === 'string') return hasSecret(value);
+  if (Array.isArray(value)) return value.some(holdsSecret);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(holdsSecret);
+  return false;
+}

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,6 +35,16 @@ describe('merge unit store', () => {
     const inMemory = storedDetails(result, { count: 2, load: (i) => units[i] as UnitResult });
     for (const i of [0, 1, 0]) expect(fromStore.load(i)).toStrictEqual(inMemory.load(i));
     expect((fromStore.load(0).steps[0] as { atMs: number }).atMs).toBe(1.234568);
+    store.remove();
+  });
+
+  it('refuses a store cut short under it instead of reading past its end', () => {
+    const out = mkdtempSync(join(tmpdir(), 'ctxbench-unit-store-'));
+    folders.push(out);
+    const store = createUnitStore(out);
+    [unitOf('a'), unitOf('b'), unitOf('c')].forEach((unit, i) => store.add(i, unit));
+    truncateSync(join(out, '.merge-units.jsonl'), 10);
+    expect(() => store.load(2)).toThrow(/ended inside a unit it stored/);
     store.remove();
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findSecrets, hasSecret, redactText, redactValue } from '../../src/redact/index.js';
+import { findSecrets, hasSecret, redactText, redactValue, redactWhereSecret } from '../../src/redact/index.js';
 import { PLANTED } from './planted.js';
 import { SECRET_RULES, TOKEN_RUN } from '../../src/redact/patterns.js';
 
@@ -66,6 +66,20 @@ describe('findSecrets: each scan from the start', () => {
       expect(expected[i]?.some(([kind, text]) => kind === p.kind && text?.includes(p.secret))).toBe(true);
     });
     expect([...SECRET_RULES.map((rule) => rule.pattern.lastIndex), TOKEN_RUN.lastIndex].every((at) => at === 0)).toBe(true);
+  });
+});
+
+describe('redactWhereSecret', () => {
+  it('keeps a value without secrets as it is, and redacts a copy of one that holds one, however deep', () => {
+    const clean = { a: ['plain', { b: 'words' }], n: 3 };
+    expect(redactWhereSecret(clean)).toBe(clean);
+    const planted = PLANTED[0] as (typeof PLANTED)[number];
+    const dirty = { a: ['plain', { b: planted.text }], n: 3 };
+    const redacted = redactWhereSecret(dirty);
+    expect(redacted).not.toBe(dirty);
+    expect(redacted).toStrictEqual(redactValue(dirty));
+    expect(JSON.stringify(redacted)).not.toContain(planted.secret);
+    expect(dirty.a[1]).toStrictEqual({ b: planted.text });
   });
 });
 

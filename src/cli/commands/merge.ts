@@ -16,8 +16,8 @@ import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-
 import { describeSeed } from '../../report/notes.js';
 import type { RunResult, UnitResult } from '../../metrics/types.js';
 import type { UnitDetails } from '../../report/types.js';
-import { redactValue } from '../../redact/index.js';
-import { holdsSecret, readShardLogs } from '../shard-logs.js';
+import { redactWhereSecret } from '../../redact/index.js';
+import { readShardLogs } from '../shard-logs.js';
 import { createUnitStore } from '../unit-store.js';
 import { withRunMemos } from '../../memo.js';
 
@@ -55,7 +55,7 @@ async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
     }
     const result = mergeShards(shards, {
       decision: decisionOf(flags),
-      onCorpusUnit: (index, unit) => store.add(index, holdsSecret(unit) ? redactValue(unit) : unit),
+      onCorpusUnit: (index, unit) => store.add(index, redactWhereSecret(unit)),
     });
     const shown = resultForWriting(result, true);
     const details: UnitDetails = { count: shown.units.length, load: (i) => store.load(i) ?? (shown.units[i] as UnitResult) };
