@@ -3,13 +3,22 @@ import type { UnitExecutor } from './execute-unit.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
 import { byUnit, corpusUnits, logProgress, packLogResults, type CorpusUnits } from './corpus-units.js';
 import type { PoolOptions } from './workers.js';
+import type { ProbeGenerator } from './prepare.js';
 
 /**
  * Runs units in this thread on `executors` (one, or as many as a simulated pool has workers),
  * taking them in plan order and a corpus's units log after log (corpus-units.ts); the results
- * come back in plan order. The path a worker thread runs, minus the thread.
+ * come back in plan order. The path a worker thread runs, minus the thread. With `generate` (the
+ * probe helper, probe-helper.ts), a scenario of one log has its probes made there while this
+ * thread primes its first unit (`UnitExecutor.prime`).
  */
-export async function runInThread(units: readonly PlannedUnit[], executors: readonly UnitExecutor[], options: PoolOptions): Promise<UnitResult[]> {
+export async function runInThread(
+  units: readonly PlannedUnit[],
+  executors: readonly UnitExecutor[],
+  options: PoolOptions,
+  generate?: ProbeGenerator,
+): Promise<UnitResult[]> {
+  const primed = new Set<string>();
   const results = new Map<number, UnitResult>();
   const corpora = byUnit(corpusUnits(units, options.prepared, false));
   const ended = (unit: PlannedUnit, result: UnitResult): void => {
@@ -24,7 +33,12 @@ export async function runInThread(units: readonly PlannedUnit[], executors: read
     const corpus = corpora.get(unit.index);
     // A corpus's units run together, log after log, from its first unit on.
     if (corpus?.started === true) continue;
-    await options.complete?.(scenarioKey(unit.scenario));
+    const key = scenarioKey(unit.scenario);
+    if (generate === undefined || corpus !== undefined || primed.has(key)) await options.complete?.(key);
+    else {
+      primed.add(key);
+      await completeBeside(options.complete?.(key, generate, true), executors[0] as UnitExecutor, unit);
+    }
     if (corpus !== undefined) {
       if (!(await runCorpusInThread(corpus, executors, options))) break;
       options.onCorpusLogs?.(corpus);
@@ -38,6 +52,15 @@ export async function runInThread(units: readonly PlannedUnit[], executors: read
     ended(unit, result);
   }
   return units.flatMap((unit) => results.get(unit.index) ?? []);
+}
+
+/** Waits for `completing` (probes being made on another thread), priming `unit` meanwhile. */
+async function completeBeside(completing: Promise<void> | undefined, executor: UnitExecutor, unit: PlannedUnit): Promise<void> {
+  try {
+    await executor.prime(unit);
+  } finally {
+    await completing;
+  }
 }
 
 /** A corpus's units in this thread, log after log; false when the run was stopped first. */
