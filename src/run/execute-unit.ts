@@ -17,7 +17,6 @@ import { redactValue } from '../redact/index.js';
 import type { RetrySleep } from '../quota/types.js';
 import { createProbeObserver } from '../replay/probe-observer.js';
 import { runUnit } from '../replay/run-unit.js';
-import { resolveHiddenPrefix } from '../replay/hidden-prefix.js';
 import { scenarioKey } from './plan.js';
 import { prepareLoadedScenario } from './prepare.js';
 
@@ -60,13 +59,6 @@ export interface UnitExecutor {
    * together in log order (run/corpus-units.ts).
    */
   runLog(units: readonly PlannedUnit[], index: number, log: PreparedLog): Promise<UnitResult[]>;
-  /**
-   * Does ahead what a unit of a scenario of one log does first and needs no probes for: its
-   * hidden-prefix estimate, kept in the run's memos for every unit of the transcript (none with
-   * memos off: it would be made again). While the scenario's probes are made on another thread
-   * (run/in-thread.ts), this thread's share of the wait goes to it; the unit's result is the same.
-   */
-  prime(unit: PlannedUnit): Promise<void>;
 }
 
 interface ReadyScenario {
@@ -108,15 +100,6 @@ export function createUnitExecutor(
         // A unit of one log after a corpus's logs: the text memos' whole budget again.
         if ((ready.prepared.logs?.length ?? 0) <= CORPUS_LOGS) memos.scaleTextMemos(1);
         return runPlannedUnit(unit, ready, options, memos, cache, retrySleep);
-      });
-    },
-    async prime(unit) {
-      if (!memos.enabled) return;
-      await withMemoStore(memos, async () => {
-        const { prepared, tokenizer } = await readyScenario(unit.scenario);
-        if (prepared.logs !== undefined) return;
-        // As replayUnit resolves it (replay/run-unit.ts): the unit's provider format is its scenario's provider.
-        resolveHiddenPrefix(prepared.scenario.hiddenPrefix ?? 'auto', prepared.transcript, tokenizer, prepared.scenario.provider);
       });
     },
     async runLog(units, index, log) {

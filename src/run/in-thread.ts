@@ -3,22 +3,13 @@ import type { UnitExecutor } from './execute-unit.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
 import { byUnit, corpusUnits, logProgress, packLogResults, type CorpusUnits } from './corpus-units.js';
 import type { PoolOptions } from './workers.js';
-import type { ProbeGenerator } from './prepare.js';
 
 /**
  * Runs units in this thread on `executors` (one, or as many as a simulated pool has workers),
  * taking them in plan order and a corpus's units log after log (corpus-units.ts); the results
- * come back in plan order. The path a worker thread runs, minus the thread. With `generate` (the
- * probe helper, probe-helper.ts), a scenario of one log has its probes made there while this
- * thread primes its first unit (`UnitExecutor.prime`).
+ * come back in plan order. The path a worker thread runs, minus the thread.
  */
-export async function runInThread(
-  units: readonly PlannedUnit[],
-  executors: readonly UnitExecutor[],
-  options: PoolOptions,
-  generate?: ProbeGenerator,
-): Promise<UnitResult[]> {
-  const primed = new Set<string>();
+export async function runInThread(units: readonly PlannedUnit[], executors: readonly UnitExecutor[], options: PoolOptions): Promise<UnitResult[]> {
   const results = new Map<number, UnitResult>();
   const corpora = byUnit(corpusUnits(units, options.prepared, false));
   const ended = (unit: PlannedUnit, result: UnitResult): void => {
@@ -33,12 +24,7 @@ export async function runInThread(
     const corpus = corpora.get(unit.index);
     // A corpus's units run together, log after log, from its first unit on.
     if (corpus?.started === true) continue;
-    const key = scenarioKey(unit.scenario);
-    if (generate === undefined || corpus !== undefined || primed.has(key)) await options.complete?.(key);
-    else {
-      primed.add(key);
-      await completeBeside(options.complete?.(key, generate, true), executors[0] as UnitExecutor, unit);
-    }
+    await options.complete?.(scenarioKey(unit.scenario));
     if (corpus !== undefined) {
       if (!(await runCorpusInThread(corpus, executors, options))) break;
       options.onCorpusLogs?.(corpus);
@@ -52,15 +38,6 @@ export async function runInThread(
     ended(unit, result);
   }
   return units.flatMap((unit) => results.get(unit.index) ?? []);
-}
-
-/** Waits for `completing` (probes being made on another thread), priming `unit` meanwhile. */
-async function completeBeside(completing: Promise<void> | undefined, executor: UnitExecutor, unit: PlannedUnit): Promise<void> {
-  try {
-    await executor.prime(unit);
-  } finally {
-    await completing;
-  }
 }
 
 /** A corpus's units in this thread, log after log; false when the run was stopped first. */

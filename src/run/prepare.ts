@@ -40,10 +40,7 @@ export interface PrepareOptions {
 export type ProbeGenerator = (transcript: Transcript, options: GenerateOptions) => Promise<Probe[]>;
 
 /** Scenarios whose generated probes were left for later: what makes them, and the making once begun. */
-const deferredProbes = new WeakMap<PreparedScenario, { finish: Finish; done?: Promise<void> }>();
-
-/** Makes a scenario's deferred probes: with `generate`, a corpus's logs' there, and with `oneLog` a single log's too. */
-type Finish = (generate?: ProbeGenerator, oneLog?: boolean) => Promise<void>;
+const deferredProbes = new WeakMap<PreparedScenario, { finish: (generate?: ProbeGenerator) => Promise<void>; done?: Promise<void> }>();
 
 /**
  * Resolves a loaded scenario against its transcript, validates its strategies and resolves its
@@ -64,12 +61,8 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
   const given = await loadGivenProbes(scenario, transcript);
   const prepared: PreparedScenario = { scenario, transcript, ...(given.length > 0 ? { givenProbes: given } : {}) };
-  const finish: Finish = async (generate, oneLog) => {
-    // With `oneLog` (a run on one thread: run/probe-helper.ts), the probes are made on another
-    // thread while this one goes on with what needs none; the same probes either way.
-    const options = scenario.probesGenerate;
-    const elsewhere = oneLog === true && generate !== undefined && options !== undefined;
-    const probes = elsewhere ? joinGenerated(scenario, given, await generate(transcript, options)) : withGeneratedProbes(scenario, transcript, given);
+  const finish = async (): Promise<void> => {
+    const probes = withGeneratedProbes(scenario, transcript, given);
     if (probes.length === 0) return;
     prepared.probes = prepareProbeSet(transcript, probes, extractNeededUses(transcript));
     if (scenario.judge) prepared.judgeRubric = await loadJudgeRubric();
@@ -81,7 +74,7 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
 const defers = (scenario: Scenario, given: readonly Probe[][], options: PrepareOptions): boolean =>
   options.deferGenerated === true && scenario.probesGenerate !== undefined && !given.some(mayClashWithGenerated);
 
-async function settle(prepared: PreparedScenario, finish: Finish, defer: boolean): Promise<PreparedScenario> {
+async function settle(prepared: PreparedScenario, finish: (generate?: ProbeGenerator) => Promise<void>, defer: boolean): Promise<PreparedScenario> {
   if (defer) deferredProbes.set(prepared, { finish });
   else await finish();
   return prepared;
@@ -91,18 +84,17 @@ async function settle(prepared: PreparedScenario, finish: Finish, defer: boolean
  * Makes the probes `prepareLoadedScenario` left for later (none: nothing to do), once however many
  * ask; a scenario of several logs yields to the event loop between them, so that a thread waiting
  * for its next unit is not held up. With `generate`, a scenario of several logs has its logs'
- * probes generated there (worker threads, each log as one is free) and resolves them here; with
- * `oneLog` as well, so has a scenario of one log (the probe helper of a run on one thread).
+ * probes generated there (worker threads, each log as one is free) and resolves them here.
  */
 export function completeProbes(prepared: PreparedScenario): Promise<void> {
   return completeProbesWith(prepared, undefined);
 }
 
-/** `completeProbes`, a scenario of several logs (with `oneLog`, of any) generating its probes with `generate` (none: here). */
-export function completeProbesWith(prepared: PreparedScenario, generate: ProbeGenerator | undefined, oneLog = false): Promise<void> {
+/** `completeProbes`, a scenario of several logs generating its logs' probes with `generate` (none: here). */
+export function completeProbesWith(prepared: PreparedScenario, generate: ProbeGenerator | undefined): Promise<void> {
   const deferred = deferredProbes.get(prepared);
   if (deferred === undefined) return Promise.resolve();
-  deferred.done ??= deferred.finish(generate, oneLog);
+  deferred.done ??= deferred.finish(generate);
   return deferred.done;
 }
 
@@ -134,7 +126,7 @@ async function prepareLogs(
   const resolved = scenario;
   const prepared: PreparedScenario = { scenario, transcript: first.transcript, logs };
   const givenOf = new Map(logs.map((log, i) => [log, given[i] ?? []]));
-  const finish: Finish = async (generate) => {
+  const finish = async (generate?: ProbeGenerator): Promise<void> => {
     // The logs kept by then: a shard of a corpus keeps its own (run-suite.ts) and makes their probes only.
     const kept = prepared.logs ?? [];
     // Every log's generation is asked for at once (the threads take them in turn); each log's set is resolved here in order.

@@ -206,7 +206,7 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
       ...executorOptionsOf(mode, options),
       workers: options.workers ?? 1,
       prepared: byKey,
-      complete: (key, generate, oneLog) => completeProbesWith(byKey.get(key) as PreparedScenario, generate, oneLog),
+      complete: (key, generate) => completeProbesWith(byKey.get(key) as PreparedScenario, generate),
       ...(started !== undefined ? { started } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
       onProgress,

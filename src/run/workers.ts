@@ -11,7 +11,6 @@ import type { ProbeGenerator } from './prepare.js';
 import { createGenerationQueue, generateRequested, type GenerateRequest, type Generated } from './generation-queue.js';
 import { byUnit, corpusUnits, logProgress, packLogResults, type CorpusUnits, type LogTask } from './corpus-units.js';
 import { runInThread } from './in-thread.js';
-import { createProbeHelper, type ProbeHelper } from './probe-helper.js';
 import type { PreparedLog } from './prepared-scenario.js';
 
 /**
@@ -48,7 +47,7 @@ export interface PoolOptions extends ExecutorOptions {
    * the threads run the units of those already finished; it is handed `generate`, which makes a
    * log's probes on a thread that has no unit to run (a corpus's logs, while every thread waits).
    */
-  complete?: (key: string, generate?: ProbeGenerator, oneLog?: boolean) => Promise<void>;
+  complete?: (key: string, generate?: ProbeGenerator) => Promise<void>;
   /**
    * Called once every log of a corpus is in, before its units are combined (`CorpusUnits.packedLogs`
    * reads what each unit made of each log): a shard of a corpus hands them to `merge` (run-suite.ts).
@@ -108,10 +107,8 @@ export async function runPlannedUnits(units: readonly PlannedUnit[], options: Po
   // A custom retry sleep is a function, which cannot cross to a thread: such runs stay here.
   const workers = options.retrySleep !== undefined ? 1 : Math.max(1, Math.min(options.workers, units.length));
   if (workers === 1 || isSourceModule()) {
-    // The unit threads started ahead are not needed; a probe helper started ahead is.
-    const helper = options.started?.helper;
-    await stopUnitWorkers(options.started !== undefined ? { ...options.started, helper: undefined } : undefined);
-    if (workers === 1) return runOnThisThread(units, options, helper);
+    await stopUnitWorkers(options.started);
+    if (workers === 1) return runInThread(units, [createUnitExecutor(inThreadOptions(options), options.prepared)], options);
     return runInThread(
       units,
       Array.from({ length: workers }, () => createUnitExecutor(executorOptions(options), options.prepared)),
@@ -121,30 +118,11 @@ export async function runPlannedUnits(units: readonly PlannedUnit[], options: Po
   return runOnWorkers(units, workers, options);
 }
 
-/**
- * One worker: the units run in this thread, and a scenario's generated probes are made on the
- * probe helper (probe-helper.ts) while this thread estimates the scenario's hidden prefix, which
- * is most of the floor's work and needs no probes: the user waits for the longer of the two
- * rather than their sum (docs/performance.md, "Probes beside the first unit"). From TypeScript
- * source (no thread can run it), the probes are made here as before.
- */
-async function runOnThisThread(units: readonly PlannedUnit[], options: PoolOptions, started: ProbeHelper | undefined): Promise<UnitResult[]> {
-  const executor = createUnitExecutor(inThreadOptions(options), options.prepared);
-  const helper = started ?? (isSourceModule() || options.complete === undefined ? undefined : createProbeHelper(options.memo !== false));
-  try {
-    return await runInThread(units, [executor], options, helper?.generate);
-  } finally {
-    await helper?.stop();
-  }
-}
-
 /** Unit threads started before the run was planned, with what happened to them meanwhile. */
 export interface StartedWorkers {
   threads: Worker[];
   /** A thread that failed or stopped before the run took it over. */
   early: { error?: Error; exitCode?: number };
-  /** A run on one thread: its probe helper (probe-helper.ts), started ahead as well. */
-  helper?: ProbeHelper;
 }
 
 /**
@@ -154,9 +132,7 @@ export interface StartedWorkers {
  * when the run stops before it gets there.
  */
 export function startUnitWorkers(workers: number, options: ExecutorOptions): StartedWorkers | undefined {
-  if (options.retrySleep !== undefined || isSourceModule()) return undefined;
-  // One thread: only the probe helper, for a mocked run (a live run makes its probes before any unit, run-suite.ts).
-  if (workers <= 1) return options.mode === 'mock' ? { threads: [], early: {}, helper: createProbeHelper(options.memo !== false, true) } : undefined;
+  if (workers <= 1 || options.retrySleep !== undefined || isSourceModule()) return undefined;
   const started: StartedWorkers = { threads: [], early: {} };
   for (let i = 0; i < workers; i++) {
     const thread = spawnWorker(options);
@@ -169,7 +145,7 @@ export function startUnitWorkers(workers: number, options: ExecutorOptions): Sta
 }
 
 export async function stopUnitWorkers(started: StartedWorkers | undefined): Promise<void> {
-  if (started !== undefined) await Promise.all([...started.threads.map((thread) => thread.terminate()), started.helper?.stop()]);
+  if (started !== undefined) await Promise.all(started.threads.map((thread) => thread.terminate()));
 }
 
 function spawnWorker(options: ExecutorOptions): Worker {
