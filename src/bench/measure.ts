@@ -15,6 +15,7 @@ import { loadTranscript } from '../scenario/load-transcript.js';
 import { countTokens, tokenizerStats, toolCallText } from '../tokens/tokenizer.js';
 import { runSuite } from '../run/run-suite.js';
 import { withRunMemos } from '../memo.js';
+import { tuneV8 } from '../v8-tuning.js';
 
 interface Measurement {
   seconds: number;
@@ -70,6 +71,8 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  // As the CLI runs (src/cli/main.ts), for the floor as for the runs.
+  tuneV8();
   main().catch((error: unknown) => {
     process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exitCode = 1;

@@ -23,6 +23,7 @@ import { register as registerVerify } from './commands/verify.js';
 import { register as registerValidate } from './commands/validate.js';
 import { addExamples } from './options.js';
 import { configureHelp } from './help.js';
+import { tuneV8 } from '../v8-tuning.js';
 
 /** Builds the CLI; each command file maps flags to the library's options. */
 export function buildProgram(deps: CliDeps = {}): Command {
@@ -118,6 +119,7 @@ export function handleClosedPipe(stream: NodeJS.WriteStream, exit: (code: number
 }
 
 if (isEntryPoint()) {
+  tuneV8();
   handleClosedPipe(process.stdout);
   handleClosedPipe(process.stderr);
   main(process.argv.slice(2)).then(
