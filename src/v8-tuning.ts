@@ -5,18 +5,24 @@ import { setFlagsFromString } from 'node:v8';
  * measuring processes (`src/bench/measure.ts`, so that the bench measures what users run, floor
  * included). Flags are the process's: the worker threads it starts run with them too.
  *
- * `--interrupt-budget` (V8's default 67,584 bytes of bytecode run) is how much a function runs
- * before V8 considers optimising it. A run's code is mostly short-lived: a cold `full` or the 21
- * strategies of a long log are over before much of it is hot, and TurboFan compiled, on a thread
- * beside the run, functions that ran little afterwards. Four times the budget cut the CPU seconds
- * of the 21 strategies of vsla-5f8cbb78 by 15–20 % at the same main-thread time, and of a cold
- * `full` by about 12 % (docs/performance.md, "V8 settings of the CLI"). Set once the process has
- * started, it applies to every function's next budget; an unknown flag would only print a warning
- * (test/v8-tuning.test.ts checks that this Node knows each).
+ * `--interrupt-budget` (V8 11's default: 67,584 bytes of bytecode run) is how much a function runs
+ * before V8 considers optimising it. Most of a run's code is over before it is hot: with the
+ * default, TurboFan compiled, on a thread beside the run, many functions that then ran little.
+ * At four times the budget the CPU seconds of vsla-5f8cbb78's 21 strategies fell 15–17 % (one
+ * worker or two) and a cold `full`'s 14 %, while the run's own thread took 5–8 % longer (its code
+ * is optimised later): on a machine with a core to spare for the compiler, a run on one worker
+ * can end that much later; where the cores are busy (worker threads on every core, the default,
+ * or a shared machine) the CPU saved is time saved (docs/performance.md, "V8 settings of the CLI").
+ * Measured on V8 11 (Node 20): other versions tier up differently and keep their defaults.
  */
 export const V8_FLAGS: readonly string[] = ['--interrupt-budget=262144'];
 
-/** Applies `V8_FLAGS` to this process (and the threads it starts from now on). */
-export function tuneV8(): void {
+/** The V8 whose tiering `V8_FLAGS` were measured on. */
+export const TUNED_V8_MAJOR = '11';
+
+/** Applies `V8_FLAGS` to this process (and the threads it starts from now on), on the V8 they were measured on. */
+export function tuneV8(v8Version = process.versions.v8): boolean {
+  if (v8Version.split('.')[0] !== TUNED_V8_MAJOR) return false;
   for (const flag of V8_FLAGS) setFlagsFromString(flag);
+  return true;
 }
