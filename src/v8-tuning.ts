@@ -20,9 +20,11 @@ export const V8_FLAGS: readonly string[] = ['--interrupt-budget=262144'];
 /** The V8 whose tiering `V8_FLAGS` were measured on. */
 export const TUNED_V8_MAJOR = '11';
 
+/** Whether a V8 of this version (`process.versions.v8`) gets `V8_FLAGS`: the one they were measured on. */
+export const tunes = (v8Version: string): boolean => v8Version.split('.')[0] === TUNED_V8_MAJOR;
+
 /** Applies `V8_FLAGS` to this process (and the threads it starts from now on), on the V8 they were measured on. */
-export function tuneV8(v8Version = process.versions.v8): boolean {
-  if (v8Version.split('.')[0] !== TUNED_V8_MAJOR) return false;
+export function tuneV8(): void {
+  if (!tunes(process.versions.v8)) return;
   for (const flag of V8_FLAGS) setFlagsFromString(flag);
-  return true;
 }
