@@ -9,7 +9,7 @@ import { setFlagsFromString } from 'node:v8';
  * before V8 considers optimising it. Most of a run's code is over before it is hot: with the
  * default, TurboFan compiled, on a thread beside the run, many functions that then ran little.
  * At four times the budget the CPU seconds of vsla-5f8cbb78's 21 strategies fell 15–17 % (one
- * worker or two) and a cold `full`'s 14 %, while the run's own thread took 5–8 % longer (its code
+ * worker or two) and a cold `full`'s 14 %, while the run's own thread took 2–8 % longer (its code
  * is optimised later): on a machine with a core to spare for the compiler, a run on one worker
  * can end that much later; where the cores are busy (worker threads on every core, the default,
  * or a shared machine) the CPU saved is time saved (docs/performance.md, "V8 settings of the CLI").
