@@ -1,11 +1,10 @@
-import { stringify } from 'csv-stringify/sync';
 import { escapeControl } from '../control-chars.js';
 import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import { summaryColumnsOf } from '../metrics/columns.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
+import { csvRecord, type Cell } from './csv-format.js';
 import { detailsOf, partedFile, type ReportFile, type Reporter, type UnitDetails } from './types.js';
 
-type Cell = string | number | boolean | null | undefined;
 type Row = Record<string, Cell>;
 
 /** Fractional numbers keep at most this many decimals (DESIGN.md §8 ratios read as 0.1234). */
@@ -128,23 +127,16 @@ function* unitParts(columns: readonly string[], details: UnitDetails, rowsOf: (u
 }
 
 function toCsv(columns: readonly string[], rows: Row[], header = true): string {
+  let text = header ? csvRecord(columns, formatNumber) : '';
+  // Each row as its cells in column order (csv-format.ts writes them as csv-stringify did).
+  const cells: Cell[] = new Array<Cell>(columns.length);
+  for (const row of rows) {
+    for (let i = 0; i < columns.length; i++) cells[i] = row[columns[i] as string];
+    text += csvRecord(cells, formatNumber);
+  }
   // A cell can quote transcript text: control characters (ESC sequences) are written escaped.
-  return escapeControl(
-    // Each row as its cells in column order: the library's lookup of a key in an object row is a lodash-style path match per cell.
-    stringify(
-      rows.map((row) => columns.map((column) => row[column])),
-      {
-        header,
-        columns: [...columns],
-        // Reasons and details can quote transcript text; never let a spreadsheet run it as a formula.
-        escape_formulas: true,
-        cast: {
-          boolean: (value) => (value ? 'true' : 'false'),
-          number: formatNumber,
-        },
-      },
-    ),
-  );
+  // Reasons and details can quote transcript text too: csvRecord never lets a spreadsheet run one as a formula.
+  return escapeControl(text);
 }
 
 /** Dollars keep micro-dollar precision (a step costs fractions of a cent); unpriced is empty. */
