@@ -104,7 +104,6 @@ const NEEDED_COLUMNS = ['scenario', 'strategy', 'fact', 'kind', 'source_step', '
 /** `summary.csv`, `steps.csv`, `events.csv`, `probes.csv` and `needed.csv` (header only when nothing was probed or needed). */
 export function renderCsv(result: RunResult, details: UnitDetails = detailsOf(result)): ReportFile[] {
   const summaries = result.units.map((unit) => unit.summary);
-  const probeColumns = summaries.some((row) => row.answer_recall_rot !== undefined) ? [...PROBE_COLUMNS, ...ROT_PROBE_COLUMNS] : PROBE_COLUMNS;
   return [
     {
       file: 'summary.csv',
@@ -113,17 +112,46 @@ export function renderCsv(result: RunResult, details: UnitDetails = detailsOf(re
         summaries.map((row) => ({ ...row, cost_usd: usd(row.cost_usd) })),
       ),
     },
-    partedFile('steps.csv', () => unitParts(STEP_COLUMNS, details, stepRows)),
-    partedFile('events.csv', () => unitParts(EVENT_COLUMNS, details, eventRows)),
-    partedFile('probes.csv', () => unitParts(probeColumns, details, probeRows)),
-    partedFile('needed.csv', () => unitParts(NEEDED_COLUMNS, details, neededRows)),
+    ...unitCsvFiles(hasRotRecall(summaries)).map(({ file, header, part }) =>
+      // The header, then each unit's rows as a part of its own, made as it is read: a corpus's rows are never all in memory at once.
+      partedFile(file, function* () {
+        yield header;
+        for (let i = 0; i < details.count; i++) yield part(details.load(i));
+      }),
+    ),
   ];
 }
 
-/** The header, then each unit's rows as a part of its own, made as it is read: a corpus's rows are never all in memory at once. */
-function* unitParts(columns: readonly string[], details: UnitDetails, rowsOf: (unit: UnitResult) => Row[]): Generator<string> {
-  yield toCsv(columns, []);
-  for (let i = 0; i < details.count; i++) yield toCsv(columns, rowsOf(details.load(i)), false);
+/** Whether `probes.csv` has the context-length effect's columns: some unit's summary has its recall. */
+export function hasRotRecall(summaries: readonly UnitResult['summary'][]): boolean {
+  return summaries.some((row) => row.answer_recall_rot !== undefined);
+}
+
+/** A CSV of a row per step, event, answer or needed use: its header, and the part of it one unit's rows make. */
+export interface UnitCsvFile {
+  file: string;
+  header: string;
+  /** The unit's rows, in the stored form of the unit (report/json.ts `storedForm`). */
+  part(unit: UnitResult): string;
+}
+
+/**
+ * `steps.csv`, `events.csv`, `probes.csv` (with the context-length effect's columns when `rot`,
+ * `hasRotRecall`) and `needed.csv`, a unit at a time: the file is its header, then each unit's part.
+ */
+export function unitCsvFiles(rot: boolean): UnitCsvFile[] {
+  const probeColumns = rot ? [...PROBE_COLUMNS, ...ROT_PROBE_COLUMNS] : PROBE_COLUMNS;
+  const file = (name: string, columns: readonly string[], rowsOf: (unit: UnitResult) => Row[]): UnitCsvFile => ({
+    file: name,
+    header: toCsv(columns, []),
+    part: (unit) => toCsv(columns, rowsOf(unit), false),
+  });
+  return [
+    file('steps.csv', STEP_COLUMNS, stepRows),
+    file('events.csv', EVENT_COLUMNS, eventRows),
+    file('probes.csv', probeColumns, probeRows),
+    file('needed.csv', NEEDED_COLUMNS, neededRows),
+  ];
 }
 
 function toCsv(columns: readonly string[], rows: Row[], header = true): string {

@@ -80,10 +80,9 @@ const storedForms = new WeakMap<RunResult, RunResult>();
  */
 export function storedDetails(stored: RunResult, details: UnitDetails): UnitDetails {
   if (details.count !== stored.units.length) throw new Error(`unit details: ${details.count} units for a result of ${stored.units.length}`);
-  // A unit `details` hands out again as the same object (files rendered at once, cli/commands/merge.ts) is copied once.
+  // A unit `details` hands out again as the same object (every reporter that writes steps reads each unit) is copied once.
   const copies = new WeakMap<UnitResult, UnitResult>();
   const storedOf = (unit: UnitResult): UnitResult => {
-    if (storedUnits.has(unit)) return unit;
     const known = copies.get(unit);
     if (known !== undefined) return known;
     const copy = asStored(unit) as UnitResult;
@@ -102,17 +101,9 @@ export function storedDetails(stored: RunResult, details: UnitDetails): UnitDeta
   };
 }
 
-const storedUnits = new WeakSet<UnitResult>();
-
-/**
- * A unit parsed from JSON written with `roundFractions` (`merge`'s unit store): already in its
- * stored form, as `asStored` would copy it (JSON drops undefined fields, writes non-finite numbers
- * as null and -0 as 0, and rounding a rounded fraction again changes nothing), so `storedDetails`
- * hands it out as it is instead of copying tens of MB once more.
- */
-export function parsedStoredUnit(unit: UnitResult): UnitResult {
-  storedUnits.add(unit);
-  return unit;
+/** A copy of `unit` in its stored form (`storedForm`'s, of one unit or of any part of one). */
+export function storedUnitForm<T extends object>(unit: T): T {
+  return asStored(unit) as T;
 }
 
 function asStored(value: unknown): unknown {

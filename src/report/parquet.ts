@@ -82,7 +82,7 @@ export function stepParquetFile(count: number, load: (i: number) => Promise<Unit
 }
 
 /** A Parquet writer of step rows: each unit's bytes (a row group, the file's header before the first) as it is added, then the footer. */
-function createStepParquet(): { add(unit: UnitResult): Uint8Array; finish(): Uint8Array } {
+export function createStepParquet(): { add(unit: UnitResult): Uint8Array; finish(): Uint8Array } {
   const writer = new ByteWriter();
   const parquet = new ParquetWriter({ writer, schema: STEP_SCHEMA, codec: 'SNAPPY', createdBy: 'ctxbench' });
   return {
