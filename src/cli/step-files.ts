@@ -2,7 +2,6 @@ import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'n
 import { join } from 'node:path';
 import type { UnitResult } from '../metrics/types.js';
 import { unitCsvFiles } from '../report/csv.js';
-import { storedUnitForm } from '../report/json.js';
 import { createStepParquet, STEPS_PARQUET } from '../report/parquet.js';
 import { redactText, redactWhereSecret } from '../redact/index.js';
 
@@ -31,8 +30,8 @@ interface Target {
 /**
  * `steps.csv`, `events.csv`, `probes.csv` and `needed.csv` (`csv`, `rot`: report/csv.ts
  * `unitCsvFiles`) and `steps.parquet` (`parquet`) in `out`, with the bytes the reporters write for
- * the same units (report/index.ts `renderReports`, then report/write.ts): each unit's rows made
- * from its stored form, each CSV part redacted as the writer redacts it. A unit is rendered as
+ * the same units (report/index.ts `renderReports`, then report/write.ts): each unit's rows as of
+ * its stored form, each CSV part redacted as the writer redacts it. A unit is rendered as
  * `merge` makes it, so that no unit of a corpus is kept whole once its rows are written (the
  * reporters read each unit back from a store of them, which `merge` no longer keeps). The unit's
  * strings are redacted before its rows are made, as the result's are before it is rendered
@@ -99,8 +98,8 @@ function write(target: Target, data: Uint8Array | string): void {
 }
 
 /**
- * What the files read of a unit (its names, steps, events, answers and needed uses), redacted and
- * in its stored form: the rest of a corpus's unit (its logs, probe list, curves) is not copied.
+ * What the files read of a unit (its names, steps, events, answers and needed uses), redacted: the
+ * rest of a corpus's unit (its logs, probe list, curves) is not scanned.
  */
 function rowsOf(unit: UnitResult): UnitResult {
   const { scenario, strategy, steps, events, probes } = unit;
@@ -111,6 +110,7 @@ function rowsOf(unit: UnitResult): UnitResult {
     events,
     ...(probes !== undefined ? { probes: { answers: probes.answers, ...(probes.needed !== undefined ? { needed: probes.needed } : {}) } } : {}),
   };
-  // Only the fields the rows read: the CSV and Parquet rows of a unit are made of these alone (report/csv.ts, report/parquet.ts).
-  return storedUnitForm(redactWhereSecret(view)) as unknown as UnitResult;
+  // Only the fields the rows read: the CSV and Parquet rows of a unit are made of these alone (report/csv.ts, report/parquet.ts),
+  // which render each number in its stored form (report/json.ts `storedNumber`): the unit is not copied into it.
+  return redactWhereSecret(view) as unknown as UnitResult;
 }

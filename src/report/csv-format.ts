@@ -7,7 +7,7 @@
  * `test/report/csv-format.test.ts` holds it to the library's bytes, cell by cell.
  */
 
-export type Cell = string | number | boolean | null | undefined;
+export type Cell = string | number | boolean | bigint | object | null | undefined;
 
 // What makes a cell quoted: the quote itself, the delimiter, or a line break of any kind.
 const NEEDS_QUOTES = /[",\n\r]/;
@@ -20,12 +20,11 @@ const QUOTES = /"/g;
  * number), quoted when it holds `"`, `,`, `\n` or `\r` (`"` doubled), then `\n`.
  */
 export function csvRecord(cells: readonly Cell[], formatNumber: (value: number) => string): string {
-  let line = '';
-  for (let i = 0; i < cells.length; i++) {
-    if (i > 0) line += ',';
-    line += csvCell(cells[i], formatNumber);
-  }
-  return `${line}\n`;
+  // Joined, not concatenated cell by cell: a line of `+=` is a tree of 40 strings, which V8 copies
+  // out piece by piece when the part is scanned (2.3 s of a 477-log merge's 100 MB of CSV).
+  const texts = new Array<string>(cells.length);
+  for (let i = 0; i < cells.length; i++) texts[i] = csvCell(cells[i], formatNumber);
+  return `${texts.join(',')}\n`;
 }
 
 /** One cell of a record (`csvRecord`). */
@@ -34,6 +33,9 @@ export function csvCell(field: Cell, formatNumber: (value: number) => string): s
   if (typeof field === 'string') value = field;
   else if (typeof field === 'number') value = formatNumber(field);
   else if (typeof field === 'boolean') value = field ? 'true' : 'false';
+  else if (typeof field === 'bigint') value = `${field}`;
+  // No cell of a report is an object, but one read from a hand-made result may be: as JSON, as the library wrote it.
+  else if (typeof field === 'object' && field !== null) value = (JSON.stringify(field) as string | undefined) ?? '';
   else return '';
   if (value === '') return '';
   const quoted = NEEDS_QUOTES.test(value);

@@ -3,6 +3,7 @@ import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import { summaryColumnsOf } from '../metrics/columns.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
 import { csvRecord, type Cell } from './csv-format.js';
+import { storedNumber, storedValue } from './json.js';
 import { detailsOf, partedFile, type ReportFile, type Reporter, type UnitDetails } from './types.js';
 
 type Row = Record<string, Cell>;
@@ -155,16 +156,25 @@ export function unitCsvFiles(rot: boolean): UnitCsvFile[] {
 }
 
 function toCsv(columns: readonly string[], rows: Row[], header = true): string {
-  let text = header ? csvRecord(columns, formatNumber) : '';
+  const lines: string[] = header ? [csvRecord(columns, formatNumber)] : [];
   // Each row as its cells in column order (csv-format.ts writes them as csv-stringify did).
   const cells: Cell[] = new Array<Cell>(columns.length);
   for (const row of rows) {
-    for (let i = 0; i < columns.length; i++) cells[i] = row[columns[i] as string];
-    text += csvRecord(cells, formatNumber);
+    for (let i = 0; i < columns.length; i++) {
+      const cell = row[columns[i] as string];
+      // Each number in its stored form (a no-op on a stored unit's): a unit renders as its stored copy would, uncopied.
+      cells[i] = typeof cell === 'number' ? storedNumber(cell) : typeof cell === 'object' && cell !== null ? (storedValue(cell) as Cell) : cell;
+    }
+    lines.push(csvRecord(cells, formatNumber));
   }
   // A cell can quote transcript text: control characters (ESC sequences) are written escaped.
   // Reasons and details can quote transcript text too: csvRecord never lets a spreadsheet run one as a formula.
-  return escapeControl(text);
+  return escapeControl(lines.join(''));
+}
+
+/** A number read into a cell's text, in its stored form (`storedNumber`). */
+function stored<T extends number | undefined>(value: T): number | null | Exclude<T, number> {
+  return typeof value === 'number' ? storedNumber(value) : (value as Exclude<T, number>);
 }
 
 /** Dollars keep micro-dollar precision (a step costs fractions of a cent); unpriced is empty. */
@@ -195,7 +205,7 @@ function stepRows(unit: UnitResult): Row[] {
     overhead_tokens: step.overheadTokens,
     retrieval_tokens: step.retrievalTokens ?? 0,
     cache_write_tokens: step.cacheWriteTokens ?? 0,
-    cost_usd: usd(step.costUsd),
+    cost_usd: usd(stored(step.costUsd)),
     retries: step.retries,
     rate_limit_hits: step.rateLimitHits,
     wait_ms: step.waitMs,
@@ -276,7 +286,7 @@ function eventCells(event: RunEvent): Row | undefined {
       return {
         kind: event.failure.kind,
         reason: event.failure.message,
-        detail: `attempt ${event.attempt}`,
+        detail: `attempt ${stored(event.attempt)}`,
         ms: event.failure.kind === 'rate-limit' ? event.failure.retryAfterMs : undefined,
       };
     case 'wait':

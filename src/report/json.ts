@@ -101,17 +101,31 @@ export function storedDetails(stored: RunResult, details: UnitDetails): UnitDeta
   };
 }
 
-/** A copy of `unit` in its stored form (`storedForm`'s, of one unit or of any part of one). */
-export function storedUnitForm<T extends object>(unit: T): T {
-  return asStored(unit) as T;
+/**
+ * A number in its stored form (`storedForm`): rounded to the stored decimals, -0 as 0, a
+ * non-finite one null. Idempotent: a renderer that applies it to each number it reads renders a
+ * unit as it would its stored form (cli/step-files.ts renders a corpus's units so, uncopied).
+ */
+export function storedNumber(value: number): number | null {
+  return !Number.isFinite(value) ? null : Object.is(value, -0) ? 0 : (roundFractions('', value) as number);
+}
+
+/** Any value in its stored form (`storedForm`): a copy of an object, a number by `storedNumber`. */
+export function storedValue(value: unknown): unknown {
+  return asStored(value);
 }
 
 function asStored(value: unknown): unknown {
-  if (typeof value === 'number') return !Number.isFinite(value) ? null : Object.is(value, -0) ? 0 : roundFractions('', value);
+  if (typeof value === 'number') return storedNumber(value);
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map((item: unknown) => (item === undefined || typeof item === 'function' ? null : asStored(item)));
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) if (item !== undefined && typeof item !== 'function') copy[key] = asStored(item);
+  // The keys, not Object.entries: a pair array per field of every step was most of a corpus unit's copy.
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    if (item !== undefined && typeof item !== 'function') copy[key] = asStored(item);
+  }
   return copy;
 }
 

@@ -51,8 +51,21 @@ const NUMBERS = [0, -0, 1, -1, 0.5, -0.5, 1 / 3, -2 / 3, 1e21, -1e-7, 123456.789
 
 describe('csvRecord', () => {
   it('writes every kind of cell as csv-stringify did', () => {
-    const cells: Cell[] = [undefined, null, true, false, '', ...NUMBERS, ...PIECES, ...PIECES.map((p) => `x${p}y`), ...PIECES.map((p) => `${p}x`)];
-    for (const cell of cells) expect(csvRecord([cell], formatNumber), JSON.stringify(cell)).toBe(library([cell]));
+    const cells: Cell[] = [
+      undefined,
+      null,
+      true,
+      false,
+      '',
+      12n,
+      { a: 1, b: 'x,"y' },
+      [1, '-2'],
+      ...NUMBERS,
+      ...PIECES,
+      ...PIECES.map((p) => `x${p}y`),
+      ...PIECES.map((p) => `${p}x`),
+    ];
+    for (const cell of cells) expect(csvRecord([cell], formatNumber), typeof cell === 'bigint' ? `${cell}n` : JSON.stringify(cell)).toBe(library([cell]));
     expect(csvRecord(cells, formatNumber)).toBe(library(cells));
   });
 
