@@ -47,11 +47,13 @@ async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
   // An unknown format is refused before any shard is read.
   for (const name of names) resolveReporter(name);
   const shards: (ShardFile & { logs?: ReturnType<typeof readShardLogs> })[] = [];
+  const opened: { close(): void }[] = [];
   let steps: StepFiles | undefined;
   try {
     for (const file of files) {
       const result = await readResultFile(file);
       const logs = readShardLogs(file, result);
+      if (logs !== undefined) opened.push(logs);
       shards.push({ file, result, ...(logs !== undefined ? { logs } : {}) });
     }
     // probes.csv's columns before its first row: the context-length effect's are there when some unit's recall under it is,
@@ -59,25 +61,34 @@ async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
     const rot = shards.some(({ result }) => hasRotRecall(result.units.map((unit) => unit.summary)));
     // The files of a row per step are written as each unit is made, a corpus's combined from the shards' logs: no unit is kept whole.
     steps = createStepFiles(out, { csv: names.includes('csv'), parquet: names.includes('parquet'), rot });
-    const stepFiles = steps;
-    const result = mergeShards(shards, { decision: decisionOf(flags), onUnit: (_index, unit) => stepFiles.add(unit) });
-    if (hasRotRecall(result.units.map((unit) => unit.summary)) !== rot)
-      throw new Error('merge: probes.csv was begun with other columns than the merged units have');
-    const shown = resultForWriting(result, true);
+    let shown: RunResult | undefined = mergedForWriting(shards.splice(0), flags, steps, rot);
+    // The shards' results and the merged result unredacted are let go here, and the redacted one once
+    // rendered unless it is printed: the reports' own copy (report/json.ts storedForm) is the end's peak.
     const rendered = renderReports(shown, names);
-    const streamed = new Set(stepFiles.files);
+    const printed = flags.quiet === true ? undefined : shown;
+    shown = undefined;
+    const streamed = new Set(steps.files);
     await writeReportFiles(
       out,
       rendered.filter((file) => !streamed.has(file.file)),
     );
-    stepFiles.finish();
+    steps.finish();
     const written = rendered.map((file) => resolve(out, file.file));
     markOutDir(out, written, { prune: true });
-    if (flags.quiet !== true) printMerged(result, files.length, written.length, flags.out);
+    // Printed redacted, as run prints: the terminal is a log.
+    if (printed !== undefined) printMerged(printed, files.length, written.length, flags.out);
   } finally {
-    for (const shard of shards) shard.logs?.close();
+    for (const logs of opened) logs.close();
     steps?.abort();
   }
+}
+
+/** The shards merged, each unit's rows written to `steps` as it is made, and the result as it is written (redacted). */
+function mergedForWriting(shards: readonly ShardFile[], flags: MergeFlags, steps: StepFiles, rot: boolean): RunResult {
+  const result = mergeShards(shards, { decision: decisionOf(flags), onUnit: (_index, unit) => steps.add(unit) });
+  if (hasRotRecall(result.units.map((unit) => unit.summary)) !== rot)
+    throw new Error('merge: probes.csv was begun with other columns than the merged units have');
+  return resultForWriting(result, true);
 }
 
 function printMerged(result: RunResult, shards: number, files: number, out: string): void {
