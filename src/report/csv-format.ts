@@ -28,7 +28,7 @@ export function csvRecord(cells: readonly Cell[], formatNumber: (value: number) 
 }
 
 /** One cell of a record (`csvRecord`). */
-export function csvCell(field: Cell, formatNumber: (value: number) => string): string {
+function csvCell(field: Cell, formatNumber: (value: number) => string): string {
   let value: string;
   if (typeof field === 'string') value = field;
   else if (typeof field === 'number') value = formatNumber(field);
