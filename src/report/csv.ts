@@ -142,7 +142,7 @@ export interface UnitCsvFile {
  */
 export function unitCsvFiles(rot: boolean): UnitCsvFile[] {
   const probeColumns = rot ? [...PROBE_COLUMNS, ...ROT_PROBE_COLUMNS] : PROBE_COLUMNS;
-  const file = (name: string, columns: readonly string[], rowsOf: (unit: UnitResult) => Row[]): UnitCsvFile => ({
+  const file = (name: string, columns: readonly string[], rowsOf: (unit: UnitResult) => Iterable<Row>): UnitCsvFile => ({
     file: name,
     header: toCsv(columns, []),
     part: (unit) => toCsv(columns, rowsOf(unit), false),
@@ -155,7 +155,7 @@ export function unitCsvFiles(rot: boolean): UnitCsvFile[] {
   ];
 }
 
-function toCsv(columns: readonly string[], rows: Row[], header = true): string {
+function toCsv(columns: readonly string[], rows: Iterable<Row>, header = true): string {
   const lines: string[] = header ? [csvRecord(columns, formatNumber)] : [];
   // Each row as its cells in column order (csv-format.ts writes them as csv-stringify did).
   const cells: Cell[] = new Array<Cell>(columns.length);
@@ -188,76 +188,79 @@ function formatNumber(value: number): string {
   return String(Object.is(rounded, -0) ? 0 : rounded);
 }
 
-function stepRows(unit: UnitResult): Row[] {
-  return unit.steps.map((step: StepRecord) => ({
-    scenario: unit.scenario,
-    strategy: unit.strategy,
-    step: step.step,
-    message_id: step.messageId,
-    at_ms: step.atMs,
-    status: step.status,
-    failure: step.failure,
-    prompt_tokens: step.promptTokens,
-    completion_tokens: step.completionTokens,
-    context_tokens: step.contextTokens,
-    context_messages: step.contextMessages,
-    cached_prefix_tokens: step.cachedPrefixTokens,
-    overhead_tokens: step.overheadTokens,
-    retrieval_tokens: step.retrievalTokens ?? 0,
-    cache_write_tokens: step.cacheWriteTokens ?? 0,
-    cost_usd: usd(stored(step.costUsd)),
-    retries: step.retries,
-    rate_limit_hits: step.rateLimitHits,
-    wait_ms: step.waitMs,
-    hidden_tokens: step.hiddenTokens,
-    reasoning_tokens: step.reasoningTokens,
-  }));
+// Each unit's rows are made one at a time as they are written (generators): a corpus unit's 20,000
+// row objects held in one array outlived the young generation and went to the collector's old one.
+function* stepRows(unit: UnitResult): Generator<Row> {
+  for (const step of unit.steps as StepRecord[])
+    yield {
+      scenario: unit.scenario,
+      strategy: unit.strategy,
+      step: step.step,
+      message_id: step.messageId,
+      at_ms: step.atMs,
+      status: step.status,
+      failure: step.failure,
+      prompt_tokens: step.promptTokens,
+      completion_tokens: step.completionTokens,
+      context_tokens: step.contextTokens,
+      context_messages: step.contextMessages,
+      cached_prefix_tokens: step.cachedPrefixTokens,
+      overhead_tokens: step.overheadTokens,
+      retrieval_tokens: step.retrievalTokens ?? 0,
+      cache_write_tokens: step.cacheWriteTokens ?? 0,
+      cost_usd: usd(stored(step.costUsd)),
+      retries: step.retries,
+      rate_limit_hits: step.rateLimitHits,
+      wait_ms: step.waitMs,
+      hidden_tokens: step.hiddenTokens,
+      reasoning_tokens: step.reasoningTokens,
+    };
 }
 
-function probeRows(unit: UnitResult): Row[] {
-  return (unit.probes?.answers ?? []).map((answer) => ({
-    scenario: unit.scenario,
-    strategy: unit.strategy,
-    probe_id: answer.probeId,
-    kind: answer.kind,
-    asked_at: answer.askedAt,
-    step: answer.step,
-    question: answer.question,
-    expected: answer.expected,
-    answer: answer.answer,
-    correct: answer.correct,
-    retrieved: answer.retrieved,
-    correct_with_retrieval: answer.correctWithRetrieval,
-    retrieval_tokens: answer.retrievalTokens,
-    judge_total: answer.judge !== undefined && 'total' in answer.judge ? answer.judge.total : undefined,
-    outcome: answer.outcome,
-    valid: answer.unanswered === true ? undefined : answer.invalid !== true,
-    needed_later: answer.neededLater,
-    correct_rot: answer.rot?.correct,
-    rot_probability: answer.rot?.probability,
-  }));
+function* probeRows(unit: UnitResult): Generator<Row> {
+  for (const answer of unit.probes?.answers ?? [])
+    yield {
+      scenario: unit.scenario,
+      strategy: unit.strategy,
+      probe_id: answer.probeId,
+      kind: answer.kind,
+      asked_at: answer.askedAt,
+      step: answer.step,
+      question: answer.question,
+      expected: answer.expected,
+      answer: answer.answer,
+      correct: answer.correct,
+      retrieved: answer.retrieved,
+      correct_with_retrieval: answer.correctWithRetrieval,
+      retrieval_tokens: answer.retrievalTokens,
+      judge_total: answer.judge !== undefined && 'total' in answer.judge ? answer.judge.total : undefined,
+      outcome: answer.outcome,
+      valid: answer.unanswered === true ? undefined : answer.invalid !== true,
+      needed_later: answer.neededLater,
+      correct_rot: answer.rot?.correct,
+      rot_probability: answer.rot?.probability,
+    };
 }
 
-function neededRows(unit: UnitResult): Row[] {
-  return (unit.probes?.needed ?? []).map((record) => ({
-    scenario: unit.scenario,
-    strategy: unit.strategy,
-    fact: record.fact,
-    kind: record.kind,
-    source_step: record.sourceStep,
-    use_step: record.useStep,
-    outcome: record.outcome,
-  }));
+function* neededRows(unit: UnitResult): Generator<Row> {
+  for (const record of unit.probes?.needed ?? [])
+    yield {
+      scenario: unit.scenario,
+      strategy: unit.strategy,
+      fact: record.fact,
+      kind: record.kind,
+      source_step: record.sourceStep,
+      use_step: record.useStep,
+      outcome: record.outcome,
+    };
 }
 
-function eventRows(unit: UnitResult): Row[] {
-  const rows: Row[] = [];
+function* eventRows(unit: UnitResult): Generator<Row> {
   for (const event of unit.events) {
     const cells = eventCells(event);
     if (cells === undefined) continue;
-    rows.push({ scenario: unit.scenario, strategy: unit.strategy, step: event.step, at_ms: event.atMs, type: event.type, ...cells });
+    yield { scenario: unit.scenario, strategy: unit.strategy, step: event.step, at_ms: event.atMs, type: event.type, ...cells };
   }
-  return rows;
 }
 
 /** The event-specific cells; `undefined` for step events, which `steps.csv` already holds. */
