@@ -7,12 +7,16 @@
 // The characters are what this must match: C0 controls, DEL and C1 controls.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/g;
+// eslint-disable-next-line no-control-regex
+const ESCAPED = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
 
 /**
  * `text` with every C0 control, DEL and C1 control written as a visible `\x1b`-style escape, but
  * for those in `keep` (by default tab and newline, which the formats allow between lines and cells).
  */
 export function escapeControl(text: string, keep = '\t\n'): string {
+  // Most texts hold no control but tabs and newlines, which `replace` copies whole all the same (a CSV part of MBs).
+  if (keep === '\t\n' && !ESCAPED.test(text)) return text;
   return text.replace(CONTROL, (char) => (keep.includes(char) ? char : `\\x${char.charCodeAt(0).toString(16).padStart(2, '0')}`));
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,10 +19,15 @@ const TARGETS = { wallSeconds: 180, cpuSeconds: 360, peakMiB: 1536, resultMiB: 5
 /**
  * A folder of `size` distinct logs (the 23 given mini-swe-agent trajectories, then renamed copies
  * of them) and a scenario over it with three generated probes per log and every strategy, in a
- * fresh temporary folder the caller removes.
+ * fresh temporary folder the caller removes, or in `keep` (an empty or new folder), which it leaves.
  */
-function buildCorpus(size = CORPUS_SIZE): { dir: string; scenario: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'ctxbench-corpus-'));
+function buildCorpus(keep: string | undefined, size = CORPUS_SIZE): { dir: string; scenario: string } {
+  const dir = keep ?? mkdtempSync(join(tmpdir(), 'ctxbench-corpus-'));
+  if (keep !== undefined) {
+    mkdirSync(keep, { recursive: true });
+    // Not over an earlier corpus: the runs would refuse its outputs, or measure a corpus of other logs.
+    if (readdirSync(keep).length > 0) throw new Error(`--keep ${keep}: not an empty folder`);
+  }
   writeDistinctCorpus(SOURCE, join(dir, 'logs'), size);
   const scenario = join(dir, 'corpus.yaml');
   writeFileSync(scenario, `name: corpus-${size}\ntranscript: logs\nprobes: { generate: { max: 3 } }\nstrategies: [all]\n`);
@@ -40,9 +45,9 @@ const mib = (file: string) => statSync(file).size / 2 ** 20;
 export async function benchCorpus(
   log: (line: string) => void,
   into: Record<string, Measurement>,
-  parts: { whole: boolean; shards: boolean },
+  parts: { whole: boolean; shards: boolean; keep?: string },
 ): Promise<BenchRow[]> {
-  const { dir, scenario } = buildCorpus();
+  const { dir, scenario } = buildCorpus(parts.keep);
   try {
     const out = join(dir, 'out');
     const label = `corpus ${CORPUS_SIZE} distinct logs × ${strategyNames().length} strategies, 2 workers`;
@@ -51,7 +56,7 @@ export async function benchCorpus(
     if (parts.shards) rows.push(...(await benchCorpusShards(log, into, { dir, scenario, out, whole: m, size: CORPUS_SIZE })));
     return rows;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (parts.keep === undefined) rmSync(dir, { recursive: true, force: true });
   }
 }
 

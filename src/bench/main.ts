@@ -13,6 +13,10 @@
  *                                      real trajectories × every strategy, every report written;
  *                                      corpus-shards: that corpus in 4 shards and merged, against
  *                                      the unsharded run, which corpus alone does not run)
+ *   npm run bench -- corpus-shards --keep DIR
+ *                                      the corpus and every run's output made in DIR and left
+ *                                      there (DIR/corpus.yaml, DIR/out, DIR/shard-i, DIR/merged),
+ *                                      so that `merge` alone can be re-run on the shards
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
@@ -25,7 +29,14 @@ import { SESSIONS, benchQuota, benchRetention, benchSession, benchSuite, type Be
 const PARTS = [...Object.keys(SESSIONS), 'suite', 'micro', 'tokenizer', 'corpus', 'corpus-shards'];
 
 async function main(): Promise<number> {
-  const asked = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--keep');
+  const keep = at >= 0 ? args[at + 1] : undefined;
+  if (at >= 0 && (keep === undefined || keep.startsWith('-'))) {
+    process.stderr.write('--keep needs a folder to keep the corpus and its runs in\n');
+    return 2;
+  }
+  const asked = at >= 0 ? [...args.slice(0, at), ...args.slice(at + 2)] : args;
   const unknown = asked.filter((part) => !PARTS.includes(part));
   if (unknown.length > 0) {
     process.stderr.write(`unknown bench part(s): ${unknown.join(', ')}; known: ${PARTS.join(', ')}\n`);
@@ -64,7 +75,7 @@ async function main(): Promise<number> {
   const shards = wanted('corpus-shards');
   if (wanted('corpus') || shards) {
     log(shards ? 'corpus, then in 4 shards and merged' : 'corpus');
-    rows.push(...(await benchCorpus(log, measurements, { whole: wanted('corpus'), shards })));
+    rows.push(...(await benchCorpus(log, measurements, { whole: wanted('corpus'), shards, ...(keep !== undefined ? { keep } : {}) })));
   }
   write();
 

@@ -71,7 +71,8 @@ export function unitIntervals(unit: IntervalInput, full: IntervalInput | undefin
   const mine = byLog(unit.steps, starts, (step) => step.step);
   const theirs = byLog(full?.steps ?? [], starts, (step) => step.step);
   const uses = byLog(unit.probes?.needed ?? [], starts, (record) => record.useStep);
-  const samples = logs.map((log, i) => logSample(unit, log, { mine: mine[i] ?? [], theirs: theirs[i] ?? [], needed: uses[i] ?? [] }));
+  const answers = answersByLog(logs, unit.probes?.answers ?? []);
+  const samples = logs.map((_, i) => logSample({ mine: mine[i] ?? [], theirs: theirs[i] ?? [], needed: uses[i] ?? [], answers: answers[i] as Answered }));
   const seed = (measure: string): number => deriveSeed(INTERVAL_OPTIONS.seed, `${unit.summary.scenario}\u0000${unit.summary.strategy}\u0000${measure}`);
   const interval = (measure: string, statistic: (drawn: readonly LogSample[]) => number | null): [number | null, number | null] =>
     bootstrapInterval(samples, statistic, { ...INTERVAL_OPTIONS, seed: seed(measure) }) ?? [null, null];
@@ -126,14 +127,45 @@ function byLog<T>(items: readonly T[], starts: readonly number[], stepOf: (item:
   return groups;
 }
 
-/** One log's items: the unit's steps, full's steps, the unit's needed uses. */
+/** A log's answers as answer recall counts them: those asked, and of them those right. */
+interface Answered {
+  correct: number;
+  asked: number;
+}
+
+/**
+ * Each log's answers: an answer is the log's whose id and a `/` begin its probe id (combine-logs.ts
+ * prefixes them so), and counts as answer_recall counts it (an ask point not reached, or not valid
+ * there because the reader missed it from full's context, is no answer). Each answer is matched
+ * at each `/` of its id, not against every log: a scan of every answer per log was 3.6 s of a
+ * 477-log merge.
+ */
+function answersByLog(logs: readonly LogSummary[], answers: NonNullable<IntervalInput['probes']>['answers']): Answered[] {
+  const counts = logs.map((): Answered => ({ correct: 0, asked: 0 }));
+  const byId = new Map<string, Answered[]>();
+  logs.forEach((log, i) => byId.set(log.id, [...(byId.get(log.id) ?? []), counts[i] as Answered]));
+  for (const answer of answers) {
+    if (answer.unanswered === true || answer.invalid === true) continue;
+    const id = answer.probeId;
+    for (let at = id.indexOf('/'); at !== -1; at = id.indexOf('/', at + 1)) {
+      for (const count of byId.get(id.slice(0, at)) ?? []) {
+        count.asked += 1;
+        if (answer.correct) count.correct += 1;
+      }
+    }
+  }
+  return counts;
+}
+
+/** One log's items: the unit's steps, full's steps, the unit's needed uses, its answers counted. */
 interface LogItems {
   mine: readonly PairedStep[];
   theirs: readonly PairedStep[];
   needed: readonly Pick<NeededRecord, 'useStep' | 'outcome'>[];
+  answers: Answered;
 }
 
-function logSample(unit: IntervalInput, log: LogSummary, items: LogItems): LogSample {
+function logSample(items: LogItems): LogSample {
   const baseline = new Map<number, PairedStep>();
   for (const step of items.theirs) if (step.status === 'ok') baseline.set(step.step, step);
   const tokens = { mine: 0, theirs: 0 };
@@ -148,16 +180,8 @@ function logSample(unit: IntervalInput, log: LogSummary, items: LogItems): LogSa
       cost.theirs += theirs.costUsd;
     } else cost = null;
   }
-  let correct = 0;
-  let asked = 0;
-  for (const answer of unit.probes?.answers ?? []) {
-    // As answer_recall counts: an ask point not reached, or not valid there (the reader missed it from full's context), is no answer.
-    if (answer.unanswered === true || answer.invalid === true || !answer.probeId.startsWith(`${log.id}/`)) continue;
-    asked += 1;
-    if (answer.correct) correct += 1;
-  }
   const needed = countNeeded(items.needed);
-  return { tokens, cost, correct, asked, needed: { held: needed.held, reached: needed.reached } };
+  return { tokens, cost, correct: items.answers.correct, asked: items.answers.asked, needed: { held: needed.held, reached: needed.reached } };
 }
 
 function ratio(pairs: readonly { mine: number; theirs: number }[], finish: (ratio: number) => number): number | null {

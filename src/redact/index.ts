@@ -27,9 +27,17 @@ const secretSpans = runTextMemo<readonly SecretSpan[]>('secret-spans');
 
 const NONE: readonly SecretSpan[] = Object.freeze([]);
 
+/**
+ * Past this length a text is scanned without the memo: a text that long is a report's part (a
+ * unit's rows of a CSV, megabytes), which never comes again, and memoizing it pushed every
+ * short text the memo holds out of it (a part is more than a generation of the memo's share).
+ */
+const MEMO_MAX_CHARS = 1 << 16;
+
 /** Secrets in `text`, in order, without overlaps (a more specific rule wins). */
 export function findSecrets(text: string): readonly SecretSpan[] {
-  return text.length < 8 ? NONE : secretSpans.get(text, scanSecrets);
+  if (text.length < 8) return NONE;
+  return text.length > MEMO_MAX_CHARS ? scanSecrets(text) : secretSpans.get(text, scanSecrets);
 }
 
 function scanSecrets(text: string): readonly SecretSpan[] {

@@ -1,11 +1,11 @@
-import { stringify } from 'csv-stringify/sync';
 import { escapeControl } from '../control-chars.js';
 import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import { summaryColumnsOf } from '../metrics/columns.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
+import { csvRecord, type Cell } from './csv-format.js';
+import { storedNumber, storedValue } from './json.js';
 import { detailsOf, partedFile, type ReportFile, type Reporter, type UnitDetails } from './types.js';
 
-type Cell = string | number | boolean | null | undefined;
 type Row = Record<string, Cell>;
 
 /** Fractional numbers keep at most this many decimals (DESIGN.md §8 ratios read as 0.1234). */
@@ -105,7 +105,6 @@ const NEEDED_COLUMNS = ['scenario', 'strategy', 'fact', 'kind', 'source_step', '
 /** `summary.csv`, `steps.csv`, `events.csv`, `probes.csv` and `needed.csv` (header only when nothing was probed or needed). */
 export function renderCsv(result: RunResult, details: UnitDetails = detailsOf(result)): ReportFile[] {
   const summaries = result.units.map((unit) => unit.summary);
-  const probeColumns = summaries.some((row) => row.answer_recall_rot !== undefined) ? [...PROBE_COLUMNS, ...ROT_PROBE_COLUMNS] : PROBE_COLUMNS;
   return [
     {
       file: 'summary.csv',
@@ -114,37 +113,68 @@ export function renderCsv(result: RunResult, details: UnitDetails = detailsOf(re
         summaries.map((row) => ({ ...row, cost_usd: usd(row.cost_usd) })),
       ),
     },
-    partedFile('steps.csv', () => unitParts(STEP_COLUMNS, details, stepRows)),
-    partedFile('events.csv', () => unitParts(EVENT_COLUMNS, details, eventRows)),
-    partedFile('probes.csv', () => unitParts(probeColumns, details, probeRows)),
-    partedFile('needed.csv', () => unitParts(NEEDED_COLUMNS, details, neededRows)),
+    ...unitCsvFiles(hasRotRecall(summaries)).map(({ file, header, part }) =>
+      // The header, then each unit's rows as a part of its own, made as it is read: a corpus's rows are never all in memory at once.
+      partedFile(file, function* () {
+        yield header;
+        for (let i = 0; i < details.count; i++) yield part(details.load(i));
+      }),
+    ),
   ];
 }
 
-/** The header, then each unit's rows as a part of its own, made as it is read: a corpus's rows are never all in memory at once. */
-function* unitParts(columns: readonly string[], details: UnitDetails, rowsOf: (unit: UnitResult) => Row[]): Generator<string> {
-  yield toCsv(columns, []);
-  for (let i = 0; i < details.count; i++) yield toCsv(columns, rowsOf(details.load(i)), false);
+/** Whether `probes.csv` has the context-length effect's columns: some unit's summary has its recall. */
+export function hasRotRecall(summaries: readonly UnitResult['summary'][]): boolean {
+  return summaries.some((row) => row.answer_recall_rot !== undefined);
 }
 
-function toCsv(columns: readonly string[], rows: Row[], header = true): string {
+/** A CSV of a row per step, event, answer or needed use: its header, and the part of it one unit's rows make. */
+export interface UnitCsvFile {
+  file: string;
+  header: string;
+  /** The unit's rows, in the stored form of the unit (report/json.ts `storedForm`). */
+  part(unit: UnitResult): string;
+}
+
+/**
+ * `steps.csv`, `events.csv`, `probes.csv` (with the context-length effect's columns when `rot`,
+ * `hasRotRecall`) and `needed.csv`, a unit at a time: the file is its header, then each unit's part.
+ */
+export function unitCsvFiles(rot: boolean): UnitCsvFile[] {
+  const probeColumns = rot ? [...PROBE_COLUMNS, ...ROT_PROBE_COLUMNS] : PROBE_COLUMNS;
+  const file = (name: string, columns: readonly string[], rowsOf: (unit: UnitResult) => Iterable<Row>): UnitCsvFile => ({
+    file: name,
+    header: toCsv(columns, []),
+    part: (unit) => toCsv(columns, rowsOf(unit), false),
+  });
+  return [
+    file('steps.csv', STEP_COLUMNS, stepRows),
+    file('events.csv', EVENT_COLUMNS, eventRows),
+    file('probes.csv', probeColumns, probeRows),
+    file('needed.csv', NEEDED_COLUMNS, neededRows),
+  ];
+}
+
+function toCsv(columns: readonly string[], rows: Iterable<Row>, header = true): string {
+  const lines: string[] = header ? [csvRecord(columns, formatNumber)] : [];
+  // Each row as its cells in column order (csv-format.ts writes them as csv-stringify did).
+  const cells: Cell[] = new Array<Cell>(columns.length);
+  for (const row of rows) {
+    for (let i = 0; i < columns.length; i++) {
+      const cell = row[columns[i] as string];
+      // Each number in its stored form (a no-op on a stored unit's): a unit renders as its stored copy would, uncopied.
+      cells[i] = typeof cell === 'number' ? storedNumber(cell) : typeof cell === 'object' && cell !== null ? (storedValue(cell) as Cell) : cell;
+    }
+    lines.push(csvRecord(cells, formatNumber));
+  }
   // A cell can quote transcript text: control characters (ESC sequences) are written escaped.
-  return escapeControl(
-    // Each row as its cells in column order: the library's lookup of a key in an object row is a lodash-style path match per cell.
-    stringify(
-      rows.map((row) => columns.map((column) => row[column])),
-      {
-        header,
-        columns: [...columns],
-        // Reasons and details can quote transcript text; never let a spreadsheet run it as a formula.
-        escape_formulas: true,
-        cast: {
-          boolean: (value) => (value ? 'true' : 'false'),
-          number: formatNumber,
-        },
-      },
-    ),
-  );
+  // Reasons and details can quote transcript text too: csvRecord never lets a spreadsheet run one as a formula.
+  return escapeControl(lines.join(''));
+}
+
+/** A number read into a cell's text, in its stored form (`storedNumber`). */
+function stored<T extends number | undefined>(value: T): number | null | Exclude<T, number> {
+  return typeof value === 'number' ? storedNumber(value) : (value as Exclude<T, number>);
 }
 
 /** Dollars keep micro-dollar precision (a step costs fractions of a cent); unpriced is empty. */
@@ -158,76 +188,79 @@ function formatNumber(value: number): string {
   return String(Object.is(rounded, -0) ? 0 : rounded);
 }
 
-function stepRows(unit: UnitResult): Row[] {
-  return unit.steps.map((step: StepRecord) => ({
-    scenario: unit.scenario,
-    strategy: unit.strategy,
-    step: step.step,
-    message_id: step.messageId,
-    at_ms: step.atMs,
-    status: step.status,
-    failure: step.failure,
-    prompt_tokens: step.promptTokens,
-    completion_tokens: step.completionTokens,
-    context_tokens: step.contextTokens,
-    context_messages: step.contextMessages,
-    cached_prefix_tokens: step.cachedPrefixTokens,
-    overhead_tokens: step.overheadTokens,
-    retrieval_tokens: step.retrievalTokens ?? 0,
-    cache_write_tokens: step.cacheWriteTokens ?? 0,
-    cost_usd: usd(step.costUsd),
-    retries: step.retries,
-    rate_limit_hits: step.rateLimitHits,
-    wait_ms: step.waitMs,
-    hidden_tokens: step.hiddenTokens,
-    reasoning_tokens: step.reasoningTokens,
-  }));
+// Each unit's rows are made one at a time as they are written (generators): a corpus unit's 20,000
+// row objects held in one array outlived the young generation and went to the collector's old one.
+function* stepRows(unit: UnitResult): Generator<Row> {
+  for (const step of unit.steps as StepRecord[])
+    yield {
+      scenario: unit.scenario,
+      strategy: unit.strategy,
+      step: step.step,
+      message_id: step.messageId,
+      at_ms: step.atMs,
+      status: step.status,
+      failure: step.failure,
+      prompt_tokens: step.promptTokens,
+      completion_tokens: step.completionTokens,
+      context_tokens: step.contextTokens,
+      context_messages: step.contextMessages,
+      cached_prefix_tokens: step.cachedPrefixTokens,
+      overhead_tokens: step.overheadTokens,
+      retrieval_tokens: step.retrievalTokens ?? 0,
+      cache_write_tokens: step.cacheWriteTokens ?? 0,
+      cost_usd: usd(stored(step.costUsd)),
+      retries: step.retries,
+      rate_limit_hits: step.rateLimitHits,
+      wait_ms: step.waitMs,
+      hidden_tokens: step.hiddenTokens,
+      reasoning_tokens: step.reasoningTokens,
+    };
 }
 
-function probeRows(unit: UnitResult): Row[] {
-  return (unit.probes?.answers ?? []).map((answer) => ({
-    scenario: unit.scenario,
-    strategy: unit.strategy,
-    probe_id: answer.probeId,
-    kind: answer.kind,
-    asked_at: answer.askedAt,
-    step: answer.step,
-    question: answer.question,
-    expected: answer.expected,
-    answer: answer.answer,
-    correct: answer.correct,
-    retrieved: answer.retrieved,
-    correct_with_retrieval: answer.correctWithRetrieval,
-    retrieval_tokens: answer.retrievalTokens,
-    judge_total: answer.judge !== undefined && 'total' in answer.judge ? answer.judge.total : undefined,
-    outcome: answer.outcome,
-    valid: answer.unanswered === true ? undefined : answer.invalid !== true,
-    needed_later: answer.neededLater,
-    correct_rot: answer.rot?.correct,
-    rot_probability: answer.rot?.probability,
-  }));
+function* probeRows(unit: UnitResult): Generator<Row> {
+  for (const answer of unit.probes?.answers ?? [])
+    yield {
+      scenario: unit.scenario,
+      strategy: unit.strategy,
+      probe_id: answer.probeId,
+      kind: answer.kind,
+      asked_at: answer.askedAt,
+      step: answer.step,
+      question: answer.question,
+      expected: answer.expected,
+      answer: answer.answer,
+      correct: answer.correct,
+      retrieved: answer.retrieved,
+      correct_with_retrieval: answer.correctWithRetrieval,
+      retrieval_tokens: answer.retrievalTokens,
+      judge_total: answer.judge !== undefined && 'total' in answer.judge ? answer.judge.total : undefined,
+      outcome: answer.outcome,
+      valid: answer.unanswered === true ? undefined : answer.invalid !== true,
+      needed_later: answer.neededLater,
+      correct_rot: answer.rot?.correct,
+      rot_probability: answer.rot?.probability,
+    };
 }
 
-function neededRows(unit: UnitResult): Row[] {
-  return (unit.probes?.needed ?? []).map((record) => ({
-    scenario: unit.scenario,
-    strategy: unit.strategy,
-    fact: record.fact,
-    kind: record.kind,
-    source_step: record.sourceStep,
-    use_step: record.useStep,
-    outcome: record.outcome,
-  }));
+function* neededRows(unit: UnitResult): Generator<Row> {
+  for (const record of unit.probes?.needed ?? [])
+    yield {
+      scenario: unit.scenario,
+      strategy: unit.strategy,
+      fact: record.fact,
+      kind: record.kind,
+      source_step: record.sourceStep,
+      use_step: record.useStep,
+      outcome: record.outcome,
+    };
 }
 
-function eventRows(unit: UnitResult): Row[] {
-  const rows: Row[] = [];
+function* eventRows(unit: UnitResult): Generator<Row> {
   for (const event of unit.events) {
     const cells = eventCells(event);
     if (cells === undefined) continue;
-    rows.push({ scenario: unit.scenario, strategy: unit.strategy, step: event.step, at_ms: event.atMs, type: event.type, ...cells });
+    yield { scenario: unit.scenario, strategy: unit.strategy, step: event.step, at_ms: event.atMs, type: event.type, ...cells };
   }
-  return rows;
 }
 
 /** The event-specific cells; `undefined` for step events, which `steps.csv` already holds. */
@@ -256,7 +289,7 @@ function eventCells(event: RunEvent): Row | undefined {
       return {
         kind: event.failure.kind,
         reason: event.failure.message,
-        detail: `attempt ${event.attempt}`,
+        detail: `attempt ${stored(event.attempt)}`,
         ms: event.failure.kind === 'rate-limit' ? event.failure.retryAfterMs : undefined,
       };
     case 'wait':

@@ -80,10 +80,9 @@ const storedForms = new WeakMap<RunResult, RunResult>();
  */
 export function storedDetails(stored: RunResult, details: UnitDetails): UnitDetails {
   if (details.count !== stored.units.length) throw new Error(`unit details: ${details.count} units for a result of ${stored.units.length}`);
-  // A unit `details` hands out again as the same object (files rendered at once, cli/commands/merge.ts) is copied once.
+  // A unit `details` hands out again as the same object (every reporter that writes steps reads each unit) is copied once.
   const copies = new WeakMap<UnitResult, UnitResult>();
   const storedOf = (unit: UnitResult): UnitResult => {
-    if (storedUnits.has(unit)) return unit;
     const known = copies.get(unit);
     if (known !== undefined) return known;
     const copy = asStored(unit) as UnitResult;
@@ -102,25 +101,31 @@ export function storedDetails(stored: RunResult, details: UnitDetails): UnitDeta
   };
 }
 
-const storedUnits = new WeakSet<UnitResult>();
-
 /**
- * A unit parsed from JSON written with `roundFractions` (`merge`'s unit store): already in its
- * stored form, as `asStored` would copy it (JSON drops undefined fields, writes non-finite numbers
- * as null and -0 as 0, and rounding a rounded fraction again changes nothing), so `storedDetails`
- * hands it out as it is instead of copying tens of MB once more.
+ * A number in its stored form (`storedForm`): rounded to the stored decimals, -0 as 0, a
+ * non-finite one null. Idempotent: a renderer that applies it to each number it reads renders a
+ * unit as it would its stored form (cli/step-files.ts renders a corpus's units so, uncopied).
  */
-export function parsedStoredUnit(unit: UnitResult): UnitResult {
-  storedUnits.add(unit);
-  return unit;
+export function storedNumber(value: number): number | null {
+  return !Number.isFinite(value) ? null : Object.is(value, -0) ? 0 : (roundFractions('', value) as number);
+}
+
+/** Any value in its stored form (`storedForm`): a copy of an object, a number by `storedNumber`. */
+export function storedValue(value: unknown): unknown {
+  return asStored(value);
 }
 
 function asStored(value: unknown): unknown {
-  if (typeof value === 'number') return !Number.isFinite(value) ? null : Object.is(value, -0) ? 0 : roundFractions('', value);
+  if (typeof value === 'number') return storedNumber(value);
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map((item: unknown) => (item === undefined || typeof item === 'function' ? null : asStored(item)));
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) if (item !== undefined && typeof item !== 'function') copy[key] = asStored(item);
+  // The keys, not Object.entries: a pair array per field of every step was most of a corpus unit's copy.
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    if (item !== undefined && typeof item !== 'function') copy[key] = asStored(item);
+  }
   return copy;
 }
 

@@ -3,6 +3,7 @@ import type { ColumnSource } from 'hyparquet-writer';
 import type { StepRecord } from '../metrics/run-events.js';
 import { escapeControl } from '../control-chars.js';
 import type { RunResult, UnitResult } from '../metrics/types.js';
+import { storedNumber } from './json.js';
 import { detailsOf, type ReportFile, type Reporter, type UnitDetails } from './types.js';
 
 /** The file every step of a run goes to, beside `steps.csv` (the same rows and columns). */
@@ -82,7 +83,7 @@ export function stepParquetFile(count: number, load: (i: number) => Promise<Unit
 }
 
 /** A Parquet writer of step rows: each unit's bytes (a row group, the file's header before the first) as it is added, then the footer. */
-function createStepParquet(): { add(unit: UnitResult): Uint8Array; finish(): Uint8Array } {
+export function createStepParquet(): { add(unit: UnitResult): Uint8Array; finish(): Uint8Array } {
   const writer = new ByteWriter();
   const parquet = new ParquetWriter({ writer, schema: STEP_SCHEMA, codec: 'SNAPPY', createdBy: 'ctxbench' });
   return {
@@ -107,7 +108,8 @@ function columnsOf(unit: UnitResult): ColumnSource[] {
 
 /** A cell as steps.csv writes it: control characters in a text (a model's or a log's ids) escaped, so no reader's terminal runs them. */
 function cellOf(value: string | number | null): string | number | null {
-  return typeof value === 'string' ? escapeControl(value) : value;
+  // A number in its stored form (a no-op on a stored unit's): a unit renders as its stored copy would, uncopied.
+  return typeof value === 'string' ? escapeControl(value) : typeof value === 'number' ? storedNumber(value) : value;
 }
 
 /** What the writer holds so far, copied out, and the writer emptied (the file's offsets run on). */

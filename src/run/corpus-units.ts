@@ -174,7 +174,7 @@ function createCorpusUnits(key: string, units: readonly PlannedUnit[], takeScena
     *combined() {
       const base = dirname(shared?.scenario.file ?? '.');
       for (const [position, unit] of units.entries()) {
-        const combiner = createLogCombiner(base);
+        const combiner = createLogCombiner(base, { owned: true });
         combinedLogs.forEach((log, i) => {
           const own = packed[i];
           const bytes = own?.[position];

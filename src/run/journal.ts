@@ -50,8 +50,8 @@ export function formatJournalHeader(header: Omit<JournalHeader, 'format' | 'vers
   return `${JSON.stringify({ format: JOURNAL_FORMAT, version: VERSION, ...header })}\n`;
 }
 
-export function formatJournalUnit(index: number, result: UnitResult, replacer?: (key: string, value: unknown) => unknown): string {
-  return `${JSON.stringify({ unit: index, result }, replacer)}\n`;
+export function formatJournalUnit(index: number, result: UnitResult): string {
+  return `${JSON.stringify({ unit: index, result })}\n`;
 }
 
 /**

@@ -63,7 +63,7 @@ export function mergeCorpora(shards: readonly CorpusShard[]): MergedCorpus[] {
       units: corpus.units,
       combine(position) {
         // Log paths are stored as the result names them (`artifactPath`), which it leaves as they are.
-        const combiner = createLogCombiner('.');
+        const combiner = createLogCombiner('.', { owned: true });
         corpus.logs.forEach((entry, index) => {
           const { shard, position: at } = owners[index] as Owner;
           const logs = shard.logs as ShardLogs;

@@ -91,11 +91,12 @@ export interface MergeOptions {
   /** What the recommendation is made under (default: metrics/recommend.ts DEFAULT_DECISION). */
   decision?: DecisionOptions;
   /**
-   * Called with each unit of a corpus as it is combined whole from every shard's logs, one at a
-   * time in plan order, before the merged result keeps it summary-only (the CLI writes it where
-   * the reports read it back, as a run journals its units).
+   * Called with every unit of the run whole, in plan order, once the shards are found to make one
+   * run: a corpus's each as it is combined from every shard's logs, before the merged result keeps
+   * it summary-only (the CLI writes the rows of each as it comes, cli/step-files.ts), the others
+   * as their shards hold them. Its summary is not yet paired with `full` (the result's is).
    */
-  onCorpusUnit?: (index: number, unit: UnitResult) => void;
+  onUnit?: (index: number, unit: UnitResult) => void;
 }
 
 /**
@@ -120,6 +121,7 @@ export function mergeShards(files: readonly ShardFile[], options: MergeOptions =
   for (const file of files) assertSameScenarios(first, file);
   const byLog = new Set(corpora.flatMap((corpus) => corpus.units));
   const finished = new FinishedUnits(true);
+  const whole = new Map<number, UnitResult>();
   files.forEach(({ file, result }, i) => {
     (shards[i] as ShardInfo).units.forEach((planIndex, position) => {
       if (byLog.has(planIndex)) return;
@@ -133,16 +135,18 @@ export function mergeShards(files: readonly ShardFile[], options: MergeOptions =
           'holds a corpus unit summary-only without its logs (a shard by unit, written by an earlier ctxbench): run the shard again to merge it',
         );
       finished.set(planIndex, unit);
+      whole.set(planIndex, unit);
     });
   });
   const missing = range(reference.planned).filter((i) => !finished.has(i) && !byLog.has(i));
   if (missing.length > 0) throw new InputError({ file: first.file, field: 'shard' }, `units missing from every shard: ${missing.join(', ')}`);
-  for (const corpus of corpora) {
-    corpus.units.forEach((index, position) => {
-      const unit = corpus.combine(position);
-      options.onCorpusUnit?.(index, unit);
-      finished.set(index, unit);
-    });
+  // Every unit in plan order, a corpus's combined at its place (one at a time: each is kept summary-only once handed on).
+  const combined = new Map(corpora.flatMap((corpus) => corpus.units.map((index, position) => [index, () => corpus.combine(position)] as const)));
+  for (let index = 0; index < reference.planned; index++) {
+    const combine = combined.get(index);
+    const unit = combine !== undefined ? combine() : (whole.get(index) as UnitResult);
+    options.onUnit?.(index, unit);
+    if (combine !== undefined) finished.set(index, unit);
   }
   const { shard: _shard, ...rest } = first.result;
   const units = finished.results(range(reference.planned).map((index) => ({ index })));

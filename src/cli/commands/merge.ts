@@ -3,7 +3,8 @@ import { escapeControlDeep } from '../../control-chars.js';
 import { resolve } from 'node:path';
 import { readResultFile } from '../../check/load-result.js';
 import { mergeShards, type ShardFile } from '../../run/shard.js';
-import { renderReports, reporterNames } from '../../report/index.js';
+import { renderReports, reporterNames, resolveReporter } from '../../report/index.js';
+import { hasRotRecall } from '../../report/csv.js';
 import { renderTerminalTable } from '../../report/terminal.js';
 import { renderTerminalRecommendation } from '../../report/terminal-recommendation.js';
 import { writeReportFiles } from '../../report/write.js';
@@ -14,11 +15,9 @@ import { givenPath } from '../../paths.js';
 import { addExamples, parseList, useColor } from '../options.js';
 import { addDecisionOptions, decisionOf, type DecisionFlags } from '../decision-options.js';
 import { describeSeed } from '../../report/notes.js';
-import type { RunResult, UnitResult } from '../../metrics/types.js';
-import type { UnitDetails } from '../../report/types.js';
-import { redactWhereSecret } from '../../redact/index.js';
+import type { RunResult } from '../../metrics/types.js';
 import { readShardLogs } from '../shard-logs.js';
-import { createUnitStore } from '../unit-store.js';
+import { createStepFiles, type StepFiles } from '../step-files.js';
 import { withRunMemos } from '../../memo.js';
 
 interface MergeFlags extends DecisionFlags {
@@ -44,31 +43,52 @@ export function register(program: Command): void {
 async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
   const out = resolve(flags.out);
   checkOutDir(out);
+  const names = flags.reports ?? reporterNames();
+  // An unknown format is refused before any shard is read.
+  for (const name of names) resolveReporter(name);
   const shards: (ShardFile & { logs?: ReturnType<typeof readShardLogs> })[] = [];
-  // A corpus's units are combined one at a time from the shards' logs, and kept on disk whole, as a run journals them.
-  const store = createUnitStore(out);
+  const opened: { close(): void }[] = [];
+  let steps: StepFiles | undefined;
   try {
     for (const file of files) {
       const result = await readResultFile(file);
       const logs = readShardLogs(file, result);
+      if (logs !== undefined) opened.push(logs);
       shards.push({ file, result, ...(logs !== undefined ? { logs } : {}) });
     }
-    const result = mergeShards(shards, {
-      decision: decisionOf(flags),
-      onCorpusUnit: (index, unit) => store.add(index, redactWhereSecret(unit)),
-    });
-    const shown = resultForWriting(result, true);
-    const details: UnitDetails = { count: shown.units.length, load: (i) => store.load(i) ?? (shown.units[i] as UnitResult) };
-    // Every file at once: the files that write each step (the CSVs, steps.parquet) each ask for the same
-    // unit in turn, which is read back once (createUnitStore keeps the last two read).
-    const rendered = renderReports(shown, flags.reports ?? reporterNames(), details);
-    const written = (await Promise.all(rendered.map((file) => writeReportFiles(out, [file])))).flat();
+    // probes.csv's columns before its first row: the context-length effect's are there when some unit's recall under it is,
+    // which a corpus's unit has when a log's answer has, as the shard that took the log has it.
+    const rot = shards.some(({ result }) => hasRotRecall(result.units.map((unit) => unit.summary)));
+    // The files of a row per step are written as each unit is made, a corpus's combined from the shards' logs: no unit is kept whole.
+    steps = createStepFiles(out, { csv: names.includes('csv'), parquet: names.includes('parquet'), rot });
+    let shown: RunResult | undefined = mergedForWriting(shards.splice(0), flags, steps, rot);
+    // The shards' results and the merged result unredacted are let go here, and the redacted one once
+    // rendered unless it is printed: the reports' own copy (report/json.ts storedForm) is the end's peak.
+    const rendered = renderReports(shown, names);
+    const printed = flags.quiet === true ? undefined : shown;
+    shown = undefined;
+    const streamed = new Set(steps.files);
+    await writeReportFiles(
+      out,
+      rendered.filter((file) => !streamed.has(file.file)),
+    );
+    steps.finish();
+    const written = rendered.map((file) => resolve(out, file.file));
     markOutDir(out, written, { prune: true });
-    if (flags.quiet !== true) printMerged(result, files.length, written.length, flags.out);
+    // Printed redacted, as run prints: the terminal is a log.
+    if (printed !== undefined) printMerged(printed, files.length, written.length, flags.out);
   } finally {
-    for (const shard of shards) shard.logs?.close();
-    store.remove();
+    for (const logs of opened) logs.close();
+    steps?.abort();
   }
+}
+
+/** The shards merged, each unit's rows written to `steps` as it is made, and the result as it is written (redacted). */
+function mergedForWriting(shards: readonly ShardFile[], flags: MergeFlags, steps: StepFiles, rot: boolean): RunResult {
+  const result = mergeShards(shards, { decision: decisionOf(flags), onUnit: (_index, unit) => steps.add(unit) });
+  if (hasRotRecall(result.units.map((unit) => unit.summary)) !== rot)
+    throw new Error('merge: probes.csv was begun with other columns than the merged units have');
+  return resultForWriting(result, true);
 }
 
 function printMerged(result: RunResult, shards: number, files: number, out: string): void {
