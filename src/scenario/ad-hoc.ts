@@ -59,8 +59,13 @@ async function holdsProbes(file: string): Promise<boolean> {
   return /"type"\s*:\s*"probe"/.test(text);
 }
 
+/** The JSON string "transcript", each letter as it is or escaped (`\u0074`); the case ignored, which only lets more texts be parsed. */
+const TRANSCRIPT_KEY = new RegExp(`"${[...'transcript'].map((c) => `(?:${c}|\\\\u00${c.charCodeAt(0).toString(16)})`).join('')}"`, 'i');
+
 async function looksLikeScenarioJson(file: string): Promise<boolean> {
   const text = await readFile(file, 'utf8').catch(() => '');
+  // A text with no "transcript" (its letters as they are or as \u escapes) has no such key: not worth parsing a log's megabytes for.
+  if (!TRANSCRIPT_KEY.test(text)) return false;
   try {
     const value = JSON.parse(text) as unknown;
     return typeof value === 'object' && value !== null && !Array.isArray(value) && 'transcript' in value && 'name' in value;
