@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { readHead } from '../transcript/importers/shared/lines.js';
 import { basename, extname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { detectFormat, getImporter, importerNames } from '../transcript/importers/index.js';
-import { isCanonicalFile } from './load-transcript.js';
+import { isCanonicalFile, isCanonicalHead } from './load-transcript.js';
 import { scenarioFileSchema } from './schema.js';
 import type { LoadedScenario } from './load.js';
 
@@ -20,8 +21,11 @@ export async function isTranscriptFile(file: string, from?: string): Promise<boo
   if (file.endsWith('.ctx.jsonl')) return true;
   if (extname(file).toLowerCase() === '.json' && (await looksLikeScenarioJson(file))) return false;
   if (from !== undefined) return true;
-  if (await isCanonicalFile(file)) return true;
-  return (await detectFormat(file).catch(() => undefined)) !== undefined;
+  // One read of its head for both questions: listing a folder of logs asks them of every file.
+  const head = await readHead(file).catch(() => undefined);
+  if (head === undefined) return false;
+  if (isCanonicalHead(head)) return true;
+  return (await detectFormat(file, head).catch(() => undefined)) !== undefined;
 }
 
 /**

@@ -1,14 +1,26 @@
-import { describe, expect, it } from 'vitest';
-import { parseHeadObjects } from '../../../../src/transcript/importers/shared/lines.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { headValue, parseHeadObjects } from '../../../../src/transcript/importers/shared/lines.js';
 
-describe('parseHeadObjects', () => {
-  it("parses a head once however many importers ask (format detection asks several of the same head)", () => {
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("a file's head", () => {
+  it('is parsed once however many ask of it (telling a format asks several importers of the same head)', () => {
     const head = ['{"type":"session","id":"a"}', '{"cut short', '[1]', '{"b":2}'];
-    const objects = parseHeadObjects(head);
-    expect(objects).toEqual([{ type: 'session', id: 'a' }, { b: 2 }]);
-    expect(parseHeadObjects(head)).toBe(objects);
+    const parse = vi.spyOn(JSON, 'parse');
+    expect(parseHeadObjects(head)).toEqual([{ type: 'session', id: 'a' }, { b: 2 }]);
+    expect(parseHeadObjects(head)).toEqual([{ type: 'session', id: 'a' }, { b: 2 }]);
+    expect(headValue(head, 0)).toEqual({ type: 'session', id: 'a' });
+    expect([headValue(head, 1), headValue(head, 2), headValue(head, 9)]).toEqual([undefined, [1], undefined]);
+    expect(parse).toHaveBeenCalledTimes(head.length);
     // Another head of the same lines is parsed on its own.
-    expect(parseHeadObjects([...head])).not.toBe(objects);
-    expect(parseHeadObjects([...head])).toEqual(objects);
+    expect(parseHeadObjects([...head])).toEqual([{ type: 'session', id: 'a' }, { b: 2 }]);
+    expect(parse).toHaveBeenCalledTimes(2 * head.length);
+  });
+
+  it('leaves out, as a line of a log, objects nested past what a transcript may be', () => {
+    const deep = `${'{"a":'.repeat(300)}1${'}'.repeat(300)}`;
+    expect(parseHeadObjects([deep, '{"b":1}'])).toEqual([{ b: 1 }]);
   });
 });
