@@ -122,13 +122,19 @@ function valuesOf(head: readonly string[]): unknown[] {
   return values;
 }
 
+/** Each head's objects (`parseHeadObjects`), once: their depth is checked by walking them. */
+const headObjects = new WeakMap<readonly string[], Record<string, unknown>[]>();
+
 /** Parses each head line that is a whole JSON object; cut-short or non-JSON lines are left out. */
 export function parseHeadObjects(firstLines: string[]): Record<string, unknown>[] {
+  const known = headObjects.get(firstLines);
+  if (known !== undefined) return known;
   const objects: Record<string, unknown>[] = [];
   for (const value of valuesOf(firstLines)) {
     // As parseJsonObject takes a line: an object, not nested past what a transcript may be.
     if (isRecord(value) && describeTooDeep(value) === undefined) objects.push(value);
   }
+  headObjects.set(firstLines, objects);
   return objects;
 }
 
