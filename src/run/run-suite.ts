@@ -175,7 +175,10 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
   // live run checks its providers before anything runs. (A resumable run fingerprints the probes
   // given, not those generated from them: run/journal.ts.)
   const early = mode === 'live';
-  const prepared = await prepareScenarios(options.scenarios, overrides, { deferGenerated: !early, ...(options.shard !== undefined ? { shard: options.shard } : {}) });
+  const prepared = await prepareScenarios(options.scenarios, overrides, {
+    deferGenerated: !early,
+    ...(options.shard !== undefined ? { shard: options.shard } : {}),
+  });
   checkJudgeMode(prepared, overrides, mode);
   checkContextRotMode(prepared, overrides, mode);
   const planned = planUnits(prepared, overrides, options.specsOf);
@@ -189,7 +192,9 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
   const logDigests = new Map<PreparedScenario, string[]>();
   const scenarios = prepared.map((p) => {
     const digests =
-      options.shard !== undefined && p.corpusFiles === undefined && (p.logs?.length ?? 0) > CORPUS_LOGS ? (each: string[]) => logDigests.set(p, each) : undefined;
+      options.shard !== undefined && p.corpusFiles === undefined && (p.logs?.length ?? 0) > CORPUS_LOGS
+        ? (each: string[]) => logDigests.set(p, each)
+        : undefined;
     const corpus = p.corpusFiles !== undefined ? { files: p.corpusFiles } : undefined;
     return scenarioInfo(p.scenario, p.logs?.map((log) => log.transcript) ?? [p.transcript], { corpus, logDigests: digests });
   });

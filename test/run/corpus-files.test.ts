@@ -15,7 +15,12 @@ const sha256 = (file: string): string => createHash('sha256').update(readFileSyn
 function corpus(): { scenario: string; files: string[] } {
   const scenario = shortCorpus();
   const logs = join(dirname(scenario), 'logs');
-  return { scenario, files: readdirSync(logs).sort().map((name) => join(logs, name)) };
+  return {
+    scenario,
+    files: readdirSync(logs)
+      .sort()
+      .map((name) => join(logs, name)),
+  };
 }
 
 describe('a corpus of logs one file each', () => {
@@ -26,7 +31,7 @@ describe('a corpus of logs one file each', () => {
     expect(isFileCorpus(files.slice(1), false)).toBe(false);
   });
 
-  it("is read by a shard at its own logs and the first, whose header resolves the scenario", () => {
+  it('is read by a shard at its own logs and the first, whose header resolves the scenario', () => {
     expect(logsToRead(10, { index: 2, count: 4 })).toEqual([0, 1, 5, 9]);
     expect(logsToRead(10, { index: 1, count: 4 })).toEqual([0, 4, 8]);
     expect(logsToRead(3, undefined)).toEqual([0, 1, 2]);

@@ -21,10 +21,14 @@ function shard(index: number, scenarios: ScenarioInfo[], corpora: ShardCorpus[] 
   return { file: `shard-${index}/result.json`, result: { scenarios, shard: info } as unknown as RunResult, shard: info };
 }
 
-const merge = (shards: ReturnType<typeof shard>[]) => mergeScenarios(shards, shards.map((s) => s.shard));
+const merge = (shards: ReturnType<typeof shard>[]) =>
+  mergeScenarios(
+    shards,
+    shards.map((s) => s.shard),
+  );
 
 describe('mergeScenarios', () => {
-  it("adds up the steps and skipped lines each shard counted over its own logs of a corpus, the rest as every shard records it", () => {
+  it('adds up the steps and skipped lines each shard counted over its own logs of a corpus, the rest as every shard records it', () => {
     const other = info('s', 12, 1);
     const merged = merge([shard(1, [other, info('c', 40, 2)]), shard(2, [other, info('c', 35, 0)])]);
     expect(merged).toEqual([other, info('c', 75, 2)]);
@@ -34,15 +38,26 @@ describe('mergeScenarios', () => {
 
   it('takes the scenarios as they are when no corpus counts its own logs', () => {
     const scenarios = [info('c', 75, 2)];
-    const whole = (index: number) => shard(index, scenarios, [corpus(index, { figures: undefined })].map(({ figures: _f, ...rest }) => rest));
+    const whole = (index: number) =>
+      shard(
+        index,
+        scenarios,
+        [corpus(index, { figures: undefined })].map(({ figures: _f, ...rest }) => rest),
+      );
     expect(merge([whole(1), whole(2)])).toBe(scenarios);
   });
 
   it('refuses scenarios that differ other than in the figures of own logs', () => {
     const changed = { ...info('c', 35, 0), seed: 2 } as ScenarioInfo;
-    expect(() => merge([shard(1, [info('c', 40, 2)]), shard(2, [changed])])).toThrow(/shard-2\/result\.json \(field scenarios\): is not a shard of the same run: different scenarios/);
+    expect(() => merge([shard(1, [info('c', 40, 2)]), shard(2, [changed])])).toThrow(
+      /shard-2\/result\.json \(field scenarios\): is not a shard of the same run: different scenarios/,
+    );
     // Nor are whole figures taken for own ones where the shards disagree on which they are.
-    const whole = shard(2, [info('c', 35, 0)], [corpus(2, { figures: undefined })].map(({ figures: _f, ...rest }) => rest));
+    const whole = shard(
+      2,
+      [info('c', 35, 0)],
+      [corpus(2, { figures: undefined })].map(({ figures: _f, ...rest }) => rest),
+    );
     expect(() => merge([shard(1, [info('c', 40, 2)]), whole])).toThrow(
       /shard-2\/result\.json \(field shard\.corpora\.0\.figures\): .*corpus "c" counts the steps of every log, the steps of the shard's own logs in shard-1\/result\.json/,
     );
@@ -53,6 +68,8 @@ describe('mergeScenarios', () => {
       /shard-1\/result\.json \(field scenarios\): records no scenario "c", a corpus of shard\.corpora\.0/,
     );
     const broken = { ...info('c', 35, 0), skippedLines: -1 } as ScenarioInfo;
-    expect(() => merge([shard(1, [info('c', 40, 2)]), shard(2, [broken])])).toThrow(/shard-2\/result\.json \(field scenarios\.0\.skippedLines\): is -1, not a count/);
+    expect(() => merge([shard(1, [info('c', 40, 2)]), shard(2, [broken])])).toThrow(
+      /shard-2\/result\.json \(field scenarios\.0\.skippedLines\): is -1, not a count/,
+    );
   });
 });
