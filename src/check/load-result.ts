@@ -36,6 +36,7 @@ const resultShape = z.looseObject({
             units: z.array(z.number().int()),
             logs: z.array(z.looseObject({ transcript: z.string(), sha256: z.string() })),
             taken: z.array(z.number().int()),
+            figures: z.literal('taken').optional(),
           }),
         )
         .optional(),

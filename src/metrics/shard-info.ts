@@ -32,10 +32,17 @@ export interface ShardCorpus {
   /** Plan indices of the corpus's units (each over this shard's logs here). */
   units: number[];
   /**
-   * Every log of the corpus, in order, as the result names it, with the SHA-256 of its transcript
-   * as read (header and events, one JSON line each): shards of one run read the same logs.
+   * Every log of the corpus, in order, as the result names it, with the SHA-256 of its file's
+   * bytes (`figures: 'taken'`) or else of its transcript as read (header and events, one JSON line
+   * each; a corpus with subagent sidechains): shards of one run read the same logs.
    */
   logs: { transcript: string; sha256: string }[];
   /** Places in `logs` of the logs this shard replayed: every `count`-th from `index − 1`. */
   taken: number[];
+  /**
+   * `taken`: the shard read only the logs it replayed (and hashed the others' files), so the
+   * corpus's `steps` and `skippedLines` in the result's `scenarios` count those logs only; `merge`
+   * adds them up over the shards (run/merge-scenarios.ts). Absent: they count every log.
+   */
+  figures?: 'taken';
 }

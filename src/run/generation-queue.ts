@@ -1,6 +1,8 @@
 import type { Worker } from 'node:worker_threads';
 import { generateProbes, type GenerateOptions } from '../probes/generate.js';
-import type { Probe, Transcript } from '../transcript/types.js';
+import type { Transcript } from '../transcript/types.js';
+import { extractNeededUses } from '../probes/needed/extract.js';
+import type { GeneratedProbes } from './prepare.js';
 import { createMemoStore, withOwnMemos } from '../memo.js';
 
 /** Asks a thread for the probes of one log (`generateProbes`): a pure function of these, so any thread makes the same. */
@@ -11,11 +13,10 @@ export interface GenerateRequest {
   options: GenerateOptions;
 }
 
-/** A thread's answer to a `GenerateRequest`. */
-export interface Generated {
+/** A thread's answer to a `GenerateRequest`: the log's probes, and its needed facts when there are probes (run/prepare.ts `GeneratedProbes`). */
+export interface Generated extends GeneratedProbes {
   type: 'generated';
   id: number;
-  probes: Probe[];
 }
 
 /**
@@ -25,11 +26,11 @@ export interface Generated {
  * grew the run to 1.6 GB before its first log ran (docs/performance.md).
  */
 export function generateRequested(request: GenerateRequest, memo: boolean): Generated {
-  return withOwnMemos(createMemoStore({ enabled: memo }), () => ({
-    type: 'generated',
-    id: request.id,
-    probes: generateProbes(request.transcript, request.options),
-  }));
+  return withOwnMemos(createMemoStore({ enabled: memo }), () => {
+    const probes = generateProbes(request.transcript, request.options);
+    // The needed facts resolve the log's probe set: found here, on the thread that has the log, not on the run's.
+    return { type: 'generated', id: request.id, probes, ...(probes.length > 0 ? { needed: extractNeededUses(request.transcript) } : {}) };
+  });
 }
 
 /**
@@ -37,12 +38,12 @@ export function generateRequested(request: GenerateRequest, memo: boolean): Gene
  * a thread with nothing else to do, `done` settles it with the probes the thread made.
  */
 export function createGenerationQueue(): {
-  ask(transcript: Transcript, options: GenerateOptions): Promise<Probe[]>;
+  ask(transcript: Transcript, options: GenerateOptions): Promise<GeneratedProbes>;
   give(thread: Worker): boolean;
-  done(id: number, probes: Probe[]): void;
+  done(id: number, made: GeneratedProbes): void;
 } {
-  const waiting: { transcript: Transcript; options: GenerateOptions; resolve: (probes: Probe[]) => void }[] = [];
-  const posted = new Map<number, (probes: Probe[]) => void>();
+  const waiting: { transcript: Transcript; options: GenerateOptions; resolve: (made: GeneratedProbes) => void }[] = [];
+  const posted = new Map<number, (made: GeneratedProbes) => void>();
   let next = 0;
   return {
     ask: (transcript, options) => new Promise((resolve) => waiting.push({ transcript, options, resolve })),
@@ -54,8 +55,8 @@ export function createGenerationQueue(): {
       thread.postMessage({ type: 'generate', id, transcript: task.transcript, options: task.options } satisfies GenerateRequest);
       return true;
     },
-    done(id, probes) {
-      posted.get(id)?.(probes);
+    done(id, made) {
+      posted.get(id)?.(made);
       posted.delete(id);
     },
   };

@@ -114,6 +114,8 @@ export function fingerprintRun(prepared: readonly PreparedScenario[], units: rea
       hash.update(JSON.stringify(log.file));
       hash.update(JSON.stringify(log.transcript.events));
     }
+    // A shard read its own logs of a corpus only (run/corpus-files.ts): the others by their files' bytes.
+    if (p.corpusLogs !== undefined && p.corpusFiles !== undefined) hash.update(JSON.stringify(p.corpusFiles));
     // The probes given, not those generated from them: a function of what is hashed here, made while the first units run.
     hash.update(JSON.stringify(p.givenProbes ?? null));
   }

@@ -19,6 +19,9 @@ import type { GenerateOptions } from '../probes/generate.js';
 import type { Probe } from '../transcript/types.js';
 import { prepareProbeSet } from '../probes/probe-set.js';
 import { extractNeededUses } from '../probes/needed/extract.js';
+import type { NeededUse } from '../probes/needed/types.js';
+import type { ShardSpec } from './shard.js';
+import { hashCorpusFiles, isFileCorpus, keepShardLogs, logsToRead, type CorpusFile } from './corpus-files.js';
 import { resolveStrategy } from '../replay/resolve-strategy.js';
 import { loadStrategyModules } from '../strategies/external/module-loader.js';
 
@@ -31,13 +34,27 @@ export interface PrepareOptions {
    * generates at once, so that the clash stops the run before anything runs.
    */
   deferGenerated?: boolean;
+  /**
+   * A shard of the run (`run --shard i/n`): of a corpus of logs one file each
+   * (run/corpus-files.ts), read in full only the logs the shard replays and the first (its header
+   * resolves the scenario); the others are only hashed. Absent: every log is read.
+   */
+  shard?: ShardSpec;
 }
 
 /**
  * Generates the probes of one log elsewhere (a worker thread, run/workers.ts): `generateProbes` of
- * the transcript with the scenario's `probes: generate` options, the same probes.
+ * the transcript with the scenario's `probes: generate` options, the same probes, and when there
+ * are some the log's needed facts (`extractNeededUses`, a pure function of the transcript), which
+ * their probe set is resolved with: made there, they are not made on this thread.
  */
-export type ProbeGenerator = (transcript: Transcript, options: GenerateOptions) => Promise<Probe[]>;
+export type ProbeGenerator = (transcript: Transcript, options: GenerateOptions) => Promise<GeneratedProbes>;
+
+/** What a `ProbeGenerator` makes of a log: its generated probes and, when there are some, its needed facts. */
+export interface GeneratedProbes {
+  probes: Probe[];
+  needed?: NeededUse[];
+}
 
 /** Scenarios whose generated probes were left for later: what makes them, and the making once begun. */
 const deferredProbes = new WeakMap<PreparedScenario, { finish: (generate?: ProbeGenerator) => Promise<void>; done?: Promise<void> }>();
@@ -52,8 +69,13 @@ export async function prepareLoadedScenario(loaded: LoadedScenario, overrides: S
   const logFiles = loaded.logFiles ?? (source.kind === 'file' ? await listTranscriptLogs(source.path, loaded.file, source.format) : undefined);
   const withSidechains = loaded.data.sidechains === 'include';
   if (source.kind === 'file' && (logFiles !== undefined || withSidechains)) {
-    const logs = await loadLogs(loaded.file, logFiles ?? [source.path], { lenient: source.lenient, withSidechains, format: source.format });
-    return prepareLogs(loaded, overrides, logs, options);
+    const files = logFiles ?? [source.path];
+    const corpus = isFileCorpus(files, withSidechains) ? await hashCorpusFiles(files) : undefined;
+    // A shard reads its own logs of a corpus, and the first; the corpus's files name the rest.
+    const read = corpus !== undefined && options.shard !== undefined ? logsToRead(files.length, options.shard) : undefined;
+    const chosen = read === undefined ? files : read.map((i) => files[i] as string);
+    const logs = await loadLogs(loaded.file, chosen, { lenient: source.lenient, withSidechains, format: source.format });
+    return prepareLogs(loaded, overrides, logs, options, corpus === undefined ? undefined : { files: corpus, read });
   }
   const transcript = await loadTranscript(source, seed);
   const scenario = resolveScenario(loaded, transcript, overrides);
@@ -107,6 +129,7 @@ async function prepareLogs(
   overrides: ScenarioOverrides,
   loadedLogs: { file: string; transcript: Transcript }[],
   options: PrepareOptions,
+  corpus?: { files: CorpusFile[]; read: readonly number[] | undefined },
 ): Promise<PreparedScenario> {
   const logs: PreparedLog[] = [];
   const given: Probe[][] = [];
@@ -124,7 +147,8 @@ async function prepareLogs(
   await loadStrategyModules(scenario.strategies, scenario.file);
   for (const spec of scenario.strategies) resolveStrategy(spec, scenario.file);
   const resolved = scenario;
-  const prepared: PreparedScenario = { scenario, transcript: first.transcript, logs };
+  const prepared: PreparedScenario = { scenario, transcript: first.transcript, logs, ...(corpus !== undefined ? { corpusFiles: corpus.files } : {}) };
+  if (corpus?.read !== undefined) keepShardLogs(prepared, corpus.read, options.shard as ShardSpec);
   const givenOf = new Map(logs.map((log, i) => [log, given[i] ?? []]));
   const finish = async (generate?: ProbeGenerator): Promise<void> => {
     // The logs kept by then: a shard of a corpus keeps its own (run-suite.ts) and makes their probes only.
@@ -135,10 +159,11 @@ async function prepareLogs(
     // A failure is raised where its log is awaited; the logs after it are then not awaited at all.
     for (const pending of generated ?? []) pending.catch(() => undefined);
     for (const [i, log] of kept.entries()) {
-      const made = generated?.[i];
+      const pending = generated?.[i];
       const own = givenOf.get(log) ?? [];
-      const probes = made === undefined ? withGeneratedProbes(resolved, log.transcript, own) : joinGenerated(resolved, own, await made);
-      if (probes.length > 0) log.probes = prepareProbeSet(log.transcript, probes, extractNeededUses(log.transcript));
+      const made = await pending;
+      const probes = made === undefined ? withGeneratedProbes(resolved, log.transcript, own) : joinGenerated(resolved, own, made.probes);
+      if (probes.length > 0) log.probes = prepareProbeSet(log.transcript, probes, made?.needed ?? extractNeededUses(log.transcript));
       await new Promise((resolve) => setImmediate(resolve));
     }
     if (resolved.judge && kept.some((log) => log.probes !== undefined)) prepared.judgeRubric = await loadJudgeRubric();

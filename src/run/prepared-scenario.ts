@@ -1,6 +1,7 @@
 import type { Scenario } from '../scenario/types.js';
 import type { Probe, Transcript } from '../transcript/types.js';
 import type { ProbeSet } from '../probes/probe-set.js';
+import type { CorpusFile } from './corpus-files.js';
 
 /** One log of a scenario that names a folder or pattern of logs, with its own probes. */
 export interface PreparedLog {
@@ -39,6 +40,12 @@ export interface PreparedScenario {
    * a shard took.
    */
   corpusLogs?: number;
+  /**
+   * A corpus of logs one file each (run/corpus-files.ts): every log's file and the SHA-256 of its
+   * bytes, in order, whatever `logs` holds: what a result's digest of the corpus is made of
+   * (run/scenario-info.ts) and what a shard records of each log for merge.
+   */
+  corpusFiles?: readonly CorpusFile[];
   /** The LLM judge's rubric, when the scenario asks for the judge and has probes to judge. */
   judgeRubric?: string;
 }

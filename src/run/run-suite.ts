@@ -175,7 +175,10 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
   // live run checks its providers before anything runs. (A resumable run fingerprints the probes
   // given, not those generated from them: run/journal.ts.)
   const early = mode === 'live';
-  const prepared = await prepareScenarios(options.scenarios, overrides, { deferGenerated: !early });
+  const prepared = await prepareScenarios(options.scenarios, overrides, {
+    deferGenerated: !early,
+    ...(options.shard !== undefined ? { shard: options.shard } : {}),
+  });
   checkJudgeMode(prepared, overrides, mode);
   checkContextRotMode(prepared, overrides, mode);
   const planned = planUnits(prepared, overrides, options.specsOf);
@@ -183,11 +186,17 @@ async function runStarted(options: RunOptions, mode: ProviderMode, overrides: Sc
   const byKey = new Map(prepared.map((p) => [scenarioKey({ file: p.scenario.file, overrides }), p]));
   const units = options.shard === undefined ? planned : selectShard(planned, options.shard, corpusSizes(byKey));
   const plan = planned.map((unit) => planEntry(byKey.get(scenarioKey(unit.scenario))?.scenario.name ?? '', unit.spec));
-  // Of every log, before a shard keeps its own: a shard's result describes the whole run's scenarios, and resumes only the run it began.
+  // A corpus of logs one file each is known by its files' digests, and a shard read its own logs of it
+  // only (steps and skipped lines of those). Of any other scenario every log, before a shard keeps its own:
+  // its result describes the whole run's scenarios, and resumes only the run it began.
   const logDigests = new Map<PreparedScenario, string[]>();
   const scenarios = prepared.map((p) => {
-    const digests = options.shard !== undefined && (p.logs?.length ?? 0) > CORPUS_LOGS ? (each: string[]) => logDigests.set(p, each) : undefined;
-    return scenarioInfo(p.scenario, p.logs?.map((log) => log.transcript) ?? [p.transcript], digests);
+    const digests =
+      options.shard !== undefined && p.corpusFiles === undefined && (p.logs?.length ?? 0) > CORPUS_LOGS
+        ? (each: string[]) => logDigests.set(p, each)
+        : undefined;
+    const corpus = p.corpusFiles !== undefined ? { files: p.corpusFiles } : undefined;
+    return scenarioInfo(p.scenario, p.logs?.map((log) => log.transcript) ?? [p.transcript], { corpus, logDigests: digests });
   });
   const fingerprint = options.beforeUnits !== undefined ? fingerprintRun(prepared, units, mode) : '';
   const corpora = options.shard === undefined ? [] : takeShardLogs(byKey, planned, options.shard, logDigests);

@@ -28,11 +28,36 @@ function transcriptDigest(transcripts: readonly Transcript[], each?: (digests: s
 }
 
 /**
- * What a result records of a scenario: its settings and its transcripts' size and digest.
- * `logDigests` is handed each transcript's own digest (what a shard of a corpus records of each log).
+ * The digest of a corpus of logs one file each (run/corpus-files.ts): the SHA-256 of its logs'
+ * SHA-256s (each of the file's bytes), one hex line each, in order. Every shard of a run reads
+ * every log's bytes, not every log, so every shard's result holds it, and merge checks each log.
  */
-export function scenarioInfo(scenario: Scenario, transcripts: readonly Transcript[], logDigests?: (digests: string[]) => void): ScenarioInfo {
+export function corpusDigest(files: readonly { sha256: string }[]): string {
+  const hash = createHash('sha256');
+  for (const { sha256 } of files) hash.update(`${sha256}\n`);
+  return hash.digest('hex');
+}
+
+/** What `scenarioInfo` records of a corpus of logs one file each, beyond the transcripts it read: every log's file digest, and how many logs (all, whatever was read). */
+export interface CorpusOfFiles {
+  files: readonly { sha256: string }[];
+}
+
+/**
+ * What a result records of a scenario: its settings and its transcripts' size and digest. A
+ * corpus of logs one file each (`corpus`) has `corpusDigest` for its digest and its every log
+ * counted, while `steps` and `skippedLines` count the transcripts given (a shard's own: its
+ * result says so, `ShardCorpus.figures`). `logDigests` is handed each transcript's own digest
+ * (what a shard of another corpus records of each log).
+ */
+export function scenarioInfo(
+  scenario: Scenario,
+  transcripts: readonly Transcript[],
+  options: { corpus?: CorpusOfFiles | undefined; logDigests?: ((digests: string[]) => void) | undefined } = {},
+): ScenarioInfo {
+  const { corpus, logDigests } = options;
   const steps = transcripts.reduce((n, t) => n + countSteps(t), 0);
+  const logs = corpus?.files.length ?? transcripts.length;
   return {
     name: scenario.name,
     file: artifactPath(scenario.file, dirname(scenario.file)),
@@ -42,7 +67,9 @@ export function scenarioInfo(scenario: Scenario, transcripts: readonly Transcrip
       scenario.transcript.kind === 'file'
         ? artifactPath(scenario.transcript.path, dirname(scenario.file))
         : `synthetic:${JSON.stringify(scenario.transcript.options)}`,
-    ...(scenario.transcript.kind === 'file' ? { transcriptSha256: transcriptDigest(transcripts, logDigests) } : {}),
+    ...(scenario.transcript.kind === 'file'
+      ? { transcriptSha256: corpus !== undefined ? corpusDigest(corpus.files) : transcriptDigest(transcripts, logDigests) }
+      : {}),
     provider: scenario.provider,
     model: scenario.model,
     window: scenario.window,
@@ -51,7 +78,7 @@ export function scenarioInfo(scenario: Scenario, transcripts: readonly Transcrip
     steps,
     seed: scenario.seed,
     skippedLines: transcripts.reduce((n, t) => n + t.skipped.length, 0),
-    ...(transcripts.length > 1 ? { logs: transcripts.length } : {}),
+    ...(logs > 1 ? { logs } : {}),
     ...(scenario.contextRot !== undefined
       ? { contextRot: { name: scenario.contextRot.name, points: scenario.contextRot.points.map(([t, p]) => [t, p]) } }
       : {}),

@@ -20,7 +20,10 @@ export interface ShardLog {
 /** The corpora among prepared scenarios (more than `CORPUS_LOGS` logs), by `scenarioKey`, with their counts of logs. */
 export function corpusSizes(prepared: ReadonlyMap<string, PreparedScenario>): Map<string, number> {
   const sizes = new Map<string, number>();
-  for (const [key, scenario] of prepared) if ((scenario.logs?.length ?? 0) > CORPUS_LOGS) sizes.set(key, scenario.logs?.length ?? 0);
+  for (const [key, scenario] of prepared) {
+    const logs = scenario.corpusLogs ?? scenario.logs?.length ?? 0;
+    if (logs > CORPUS_LOGS) sizes.set(key, logs);
+  }
   return sizes;
 }
 
@@ -28,9 +31,11 @@ export function corpusSizes(prepared: ReadonlyMap<string, PreparedScenario>): Ma
  * Shard `i/n` of a run takes every n-th log of each corpus (run/shard.ts `shardLogs`): each
  * corpus's `logs` is cut to those before their probes are made (each log keeps its place,
  * `PreparedLog.index`, and the corpus its count, `corpusLogs`), so that the shard makes the probes
- * of its logs only and replays them through every unit of the corpus. Returns, per corpus in plan
- * order, what the shard's result records of it and the key the pool knows it by. `digests`: each
- * corpus's logs' SHA-256, in order (run/scenario-info.ts).
+ * of its logs only and replays them through every unit of the corpus. A corpus of logs one file
+ * each was cut as it was read (run/corpus-files.ts `keepShardLogs`) and is recorded by its files'
+ * digests, its figures in `scenarios` those of the shard's logs (`figures: 'taken'`). Returns, per
+ * corpus in plan order, what the shard's result records of it and the key the pool knows it by.
+ * `digests`: each other corpus's logs' SHA-256 as read, in order (run/scenario-info.ts).
  */
 export function takeShardLogs(
   prepared: ReadonlyMap<string, PreparedScenario>,
@@ -40,13 +45,21 @@ export function takeShardLogs(
 ): { key: string; corpus: ShardCorpus }[] {
   return [...corpusSizes(prepared)].map(([key, total]) => {
     const scenario = prepared.get(key) as PreparedScenario;
-    const logs = scenario.logs ?? [];
     const base = dirname(scenario.scenario.file);
+    const units = planned.filter((unit) => scenarioKey(unit.scenario) === key).map((unit) => unit.index);
+    const files = scenario.corpusFiles;
+    if (files !== undefined && scenario.corpusLogs !== undefined) {
+      // Read its own logs only (run/corpus-files.ts): known by its files, its figures those of its own logs.
+      const logs = files.map(({ file, sha256 }) => ({ transcript: artifactPath(file, base), sha256 }));
+      const taken = (scenario.logs ?? []).map((log) => log.index as number);
+      return { key, corpus: { scenario: scenario.scenario.name, units, logs, taken, figures: 'taken' as const } };
+    }
+    const logs = scenario.logs ?? [];
     const sha256 = digests.get(scenario);
     if (sha256 === undefined) throw new Error(`corpus ${scenario.scenario.name}: no digest of its logs`);
     const corpus: ShardCorpus = {
       scenario: scenario.scenario.name,
-      units: planned.filter((unit) => scenarioKey(unit.scenario) === key).map((unit) => unit.index),
+      units,
       logs: logs.map((log, i) => ({ transcript: artifactPath(log.file, base), sha256: sha256[i] as string })),
       taken: shardLogs(total, shard),
     };

@@ -5,6 +5,7 @@ import { scenarioKey, type PlannedUnit } from './plan.js';
 import type { StrategySpec } from '../strategies/types.js';
 import { FinishedUnits } from './finished-units.js';
 import { mergeCorpora, type ShardLogs } from './merge-corpora.js';
+import { mergeScenarios } from './merge-scenarios.js';
 import type { DecisionOptions } from '../metrics/recommend.js';
 import { recommendRun } from './recommend-run.js';
 import { InputError, UsageError } from '../errors.js';
@@ -118,7 +119,7 @@ export function mergeShards(files: readonly ShardFile[], options: MergeOptions =
   assertEveryShard(files, shards);
   // The corpora's logs before the scenarios' digests, which differ too when a log does: this names the log.
   const corpora = mergeCorpora(files.map((file, i) => ({ file: file.file, corpora: (shards[i] as ShardInfo).corpora ?? [], logs: file.logs })));
-  for (const file of files) assertSameScenarios(first, file);
+  const scenarios = mergeScenarios(files, shards);
   const byLog = new Set(corpora.flatMap((corpus) => corpus.units));
   const finished = new FinishedUnits(true);
   const whole = new Map<number, UnitResult>();
@@ -153,8 +154,9 @@ export function mergeShards(files: readonly ShardFile[], options: MergeOptions =
   return {
     ...rest,
     ...(rest.schemaVersion !== RESULT_SCHEMA_VERSION ? { schemaVersion: RESULT_SCHEMA_VERSION } : {}),
+    scenarios,
     units,
-    recommendation: recommendRun(units, options.decision, rest.scenarios),
+    recommendation: recommendRun(units, options.decision, scenarios),
   };
 }
 
@@ -186,11 +188,6 @@ function assertSameRun(first: ShardFile, other: ShardFile, reference: ShardInfo,
     if (expected !== actual)
       throw new InputError({ file: other.file, field }, `is not a shard of the same run: ${String(actual)}, not ${String(expected)} as in ${first.file}`);
   }
-}
-
-function assertSameScenarios(first: ShardFile, other: ShardFile): void {
-  if (JSON.stringify(first.result.scenarios) !== JSON.stringify(other.result.scenarios))
-    throw new InputError({ file: other.file, field: 'scenarios' }, 'is not a shard of the same run: different scenarios');
 }
 
 /** Shards of one run have one plan: the same strategies, labels and options for every unit. */

@@ -254,7 +254,7 @@ function runOnWorkers(units: readonly PlannedUnit[], count: number, options: Poo
       thread.on('message', (message: FromWorker) => {
         if (message.type === 'error') return finish(reviveError(message));
         if (message.type === 'generated') {
-          generating.done(message.id, message.probes);
+          generating.done(message.id, message);
           return feed(thread);
         }
         if (message.type === 'log-done') {

@@ -1,8 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { readHead } from '../transcript/importers/shared/lines.js';
 import { basename, extname, join, resolve } from 'node:path';
 import { InputError } from '../errors.js';
 import { detectFormat, getImporter, importerNames } from '../transcript/importers/index.js';
-import { isCanonicalFile } from './load-transcript.js';
+import { isCanonicalFile, isCanonicalHead } from './load-transcript.js';
 import { scenarioFileSchema } from './schema.js';
 import type { LoadedScenario } from './load.js';
 
@@ -20,8 +21,11 @@ export async function isTranscriptFile(file: string, from?: string): Promise<boo
   if (file.endsWith('.ctx.jsonl')) return true;
   if (extname(file).toLowerCase() === '.json' && (await looksLikeScenarioJson(file))) return false;
   if (from !== undefined) return true;
-  if (await isCanonicalFile(file)) return true;
-  return (await detectFormat(file).catch(() => undefined)) !== undefined;
+  // One read of its head for both questions: listing a folder of logs asks them of every file.
+  const head = await readHead(file).catch(() => undefined);
+  if (head === undefined) return false;
+  if (isCanonicalHead(head)) return true;
+  return (await detectFormat(file, head).catch(() => undefined)) !== undefined;
 }
 
 /**
@@ -59,8 +63,13 @@ async function holdsProbes(file: string): Promise<boolean> {
   return /"type"\s*:\s*"probe"/.test(text);
 }
 
+/** The JSON string "transcript", each letter as it is or escaped (`\u0074`); the case ignored, which only lets more texts be parsed. */
+const TRANSCRIPT_KEY = new RegExp(`"${[...'transcript'].map((c) => `(?:${c}|\\\\u00${c.charCodeAt(0).toString(16)})`).join('')}"`, 'i');
+
 async function looksLikeScenarioJson(file: string): Promise<boolean> {
   const text = await readFile(file, 'utf8').catch(() => '');
+  // A text with no "transcript" (its letters as they are or as \u escapes) has no such key: not worth parsing a log's megabytes for.
+  if (!TRANSCRIPT_KEY.test(text)) return false;
   try {
     const value = JSON.parse(text) as unknown;
     return typeof value === 'object' && value !== null && !Array.isArray(value) && 'transcript' in value && 'name' in value;

@@ -2,19 +2,18 @@ import type { TranscriptSource } from './types.js';
 import type { Transcript } from '../transcript/types.js';
 import { readTranscript } from '../transcript/read.js';
 import { importTranscript } from '../transcript/importers/index.js';
-import { readHead } from '../transcript/importers/shared/lines.js';
+import { headValue, readHead } from '../transcript/importers/shared/lines.js';
 import { displayPath, refuseIrregularFile } from '../paths.js';
 
 /** A canonical transcript saved under another name (`generate > session.jsonl`): its first line is the session header. */
 export async function isCanonicalFile(file: string): Promise<boolean> {
-  const first = (await readHead(file).catch(() => []))[0];
-  if (first === undefined) return false;
-  try {
-    const value = JSON.parse(first) as unknown;
-    return typeof value === 'object' && value !== null && (value as Record<string, unknown>).type === 'session';
-  } catch {
-    return false;
-  }
+  return isCanonicalHead(await readHead(file).catch(() => []));
+}
+
+/** `isCanonicalFile` of a file's head (`readHead`) already read. */
+export function isCanonicalHead(head: readonly string[]): boolean {
+  const value = headValue(head, 0);
+  return typeof value === 'object' && value !== null && (value as Record<string, unknown>).type === 'session';
 }
 
 /**

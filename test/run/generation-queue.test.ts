@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateRequested } from '../../src/run/generation-queue.js';
 import { generateProbes } from '../../src/probes/generate.js';
+import { extractNeededUses } from '../../src/probes/needed/extract.js';
 import { readTranscript } from '../../src/transcript/read.js';
 import { createMemoStore, withMemoStore } from '../../src/memo.js';
 
@@ -15,6 +16,9 @@ describe('generateRequested', () => {
     expect(thread.tables).toBe(0);
     expect(made.id).toBe(7);
     expect(made.probes).toEqual(generateProbes(transcript, options));
+    // The log's needed facts, which its probe set is resolved with, made on this thread too.
+    expect(made.probes.length).toBeGreaterThan(0);
+    expect(made.needed).toEqual(extractNeededUses(transcript));
     // The same probes with memos off.
     expect(withMemoStore(thread, () => generateRequested({ type: 'generate', id: 8, transcript, options }, false)).probes).toEqual(made.probes);
     expect(thread.tables).toBe(0);

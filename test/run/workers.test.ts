@@ -131,11 +131,14 @@ describe('workers: real worker threads (sources transpiled on the fly)', () => {
         `import { runPlannedUnits } from ${module('run/workers.js')};`,
         `import { generateProbes } from ${module('probes/generate.js')};`,
         `import { loadTranscript } from ${module('scenario/load-transcript.js')};`,
+        `import { extractNeededUses } from ${module('probes/needed/extract.js')};`,
         `const transcript = await loadTranscript({ kind: 'file', path: ${JSON.stringify(log)}, lenient: false }, 0);`,
         'let made;',
         `const complete = async (key, generate) => { made ??= await generate(transcript, { max: 3 }); };`,
         `await runPlannedUnits(${JSON.stringify([unit(0), unit(1)])}, { mode: 'mock', workers: 2, complete });`,
-        'console.log(JSON.stringify(made) === JSON.stringify(generateProbes(transcript, { max: 3 })), made.length);',
+        // The log's needed facts come back with its probes, made on that thread too.
+        'const same = JSON.stringify(made.probes) === JSON.stringify(generateProbes(transcript, { max: 3 }));',
+        'console.log(same && JSON.stringify(made.needed) === JSON.stringify(extractNeededUses(transcript)), made.probes.length);',
       ].join('\n'),
     );
     const { stdout } = await run(process.execPath, [script], { cwd: root });

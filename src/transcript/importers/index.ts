@@ -43,9 +43,10 @@ export function getImporter(name: string): Importer {
  * tell and the file is one JSON document, from the outline of its every top-level key (a format
  * key may come after a long field); undefined when none fits.
  */
-export async function detectFormat(file: string): Promise<Importer | undefined> {
+export async function detectFormat(file: string, firstLines?: string[]): Promise<Importer | undefined> {
   const fits = (lines: string[]): Importer | undefined => Object.values(importers).find((importer) => importer.detect(lines));
-  const head = await readHead(file);
+  // The file's head (`readHead`), when the caller read it already.
+  const head = firstLines ?? (await readHead(file));
   const found = fits(head);
   if (found !== undefined || !/^\s*[[{]/.test(head[0] ?? '')) return found;
   const outline = await outlineJsonDocument(file);

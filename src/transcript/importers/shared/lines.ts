@@ -91,13 +91,50 @@ export function parseJsonObject(text: string): Record<string, unknown> | string 
   return value;
 }
 
+/**
+ * Each head's lines as JSON values, parsed once: telling a file's format asks whether it is a
+ * canonical transcript and then several importers of the same head (`detectFormat`), and a head is
+ * up to 256 KB of JSON; listing a corpus's 477 logs parsed each head four times. Callers only read them.
+ */
+const headValues = new WeakMap<readonly string[], unknown[]>();
+
+/** What a head line that is not JSON parses to. */
+const NOT_JSON = Symbol('not JSON');
+
+/** The JSON value of line `i` of a head (`readHead`), `undefined` when it is not JSON or there is none. */
+export function headValue(head: readonly string[], i: number): unknown {
+  const value = valuesOf(head)[i];
+  return value === NOT_JSON ? undefined : value;
+}
+
+function valuesOf(head: readonly string[]): unknown[] {
+  let values = headValues.get(head);
+  if (values === undefined) {
+    values = head.map((text) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return NOT_JSON;
+      }
+    });
+    headValues.set(head, values);
+  }
+  return values;
+}
+
+/** Each head's objects (`parseHeadObjects`), once: their depth is checked by walking them. */
+const headObjects = new WeakMap<readonly string[], Record<string, unknown>[]>();
+
 /** Parses each head line that is a whole JSON object; cut-short or non-JSON lines are left out. */
 export function parseHeadObjects(firstLines: string[]): Record<string, unknown>[] {
+  const known = headObjects.get(firstLines);
+  if (known !== undefined) return known;
   const objects: Record<string, unknown>[] = [];
-  for (const text of firstLines) {
-    const parsed = parseJsonObject(text);
-    if (typeof parsed !== 'string') objects.push(parsed);
+  for (const value of valuesOf(firstLines)) {
+    // As parseJsonObject takes a line: an object, not nested past what a transcript may be.
+    if (isRecord(value) && describeTooDeep(value) === undefined) objects.push(value);
   }
+  headObjects.set(firstLines, objects);
   return objects;
 }
 
