@@ -37,13 +37,16 @@ export function findMismatches(run: RunResult, baseline: RunResult): Mismatch[] 
 }
 
 /**
- * Transcripts compare by content where both results hold its hash (the same log at another path
- * is the same log; another log at the same path is not), else by path as results of before did.
+ * Transcripts compare by content where both results hold the same kind of digest (the same log at
+ * another path is the same log; another log at the same path is not): the transcript's as read, or
+ * a corpus's of its files. Else by path, as results of before did: a corpus baseline written
+ * before `logFilesSha256` holds only the other digest, which a run no longer makes of a corpus.
  */
 function transcriptMismatch(now: ScenarioInfo, then: ScenarioInfo): Mismatch | undefined {
   const field = `scenarios.${now.name}.transcript`;
-  if (now.transcriptSha256 !== undefined && then.transcriptSha256 !== undefined) {
-    if (now.transcriptSha256 === then.transcriptSha256) return undefined;
+  const digests = (['logFilesSha256', 'transcriptSha256'] as const).find((key) => now[key] !== undefined && then[key] !== undefined);
+  if (digests !== undefined) {
+    if (now[digests] === then[digests]) return undefined;
     const at = now.transcript === then.transcript ? ` (both at ${now.transcript})` : ` (${now.transcript} in the run, ${then.transcript} in the baseline)`;
     return { field, text: `scenario ${now.name}: the transcripts differ in content${at}` };
   }

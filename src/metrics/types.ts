@@ -328,9 +328,18 @@ export interface ScenarioInfo {
    * SHA-256 of the transcript as read (header and events of each log, in order), for a scenario
    * of transcript files: `check` compares transcripts by it, so the same log at another path (CI
    * and a laptop) compares and another log at the same path does not. Absent for a synthetic
-   * session (its `transcript` is its generation options) and in results written before.
+   * session (its `transcript` is its generation options), for a corpus of logs one file each
+   * (which has `logFilesSha256` instead) and in results written before.
    */
   transcriptSha256?: string;
+  /**
+   * For a corpus of logs one file each (more than 25 logs, no sidechains): the SHA-256 of its log
+   * files' SHA-256s, in order (run/scenario-info.ts `corpusDigest`), which every shard of the
+   * corpus makes without parsing the logs it does not replay. A field of its own, not a new
+   * meaning of `transcriptSha256`: a baseline written before it holds the other digest, and
+   * `check` then compares the corpus by path, as results without a digest (check/mismatch.ts).
+   */
+  logFilesSha256?: string;
   provider: ProviderName;
   model: string;
   window: number;

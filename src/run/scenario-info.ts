@@ -45,7 +45,7 @@ export interface CorpusOfFiles {
 
 /**
  * What a result records of a scenario: its settings and its transcripts' size and digest. A
- * corpus of logs one file each (`corpus`) has `corpusDigest` for its digest and its every log
+ * corpus of logs one file each (`corpus`) has `corpusDigest` for its digest (`logFilesSha256`) and its every log
  * counted, while `steps` and `skippedLines` count the transcripts given (a shard's own: its
  * result says so, `ShardCorpus.figures`). `logDigests` is handed each transcript's own digest
  * (what a shard of another corpus records of each log).
@@ -67,9 +67,11 @@ export function scenarioInfo(
       scenario.transcript.kind === 'file'
         ? artifactPath(scenario.transcript.path, dirname(scenario.file))
         : `synthetic:${JSON.stringify(scenario.transcript.options)}`,
-    ...(scenario.transcript.kind === 'file'
-      ? { transcriptSha256: corpus !== undefined ? corpusDigest(corpus.files) : transcriptDigest(transcripts, logDigests) }
-      : {}),
+    ...(scenario.transcript.kind !== 'file'
+      ? {}
+      : corpus !== undefined
+        ? { logFilesSha256: corpusDigest(corpus.files) }
+        : { transcriptSha256: transcriptDigest(transcripts, logDigests) }),
     provider: scenario.provider,
     model: scenario.model,
     window: scenario.window,

@@ -4,7 +4,7 @@ import type { RunResult, ScenarioInfo } from '../../src/metrics/types.js';
 import type { ShardCorpus, ShardInfo } from '../../src/metrics/shard-info.js';
 
 const info = (name: string, steps: number, skippedLines: number): ScenarioInfo =>
-  ({ name, file: `${name}.yaml`, transcript: 'logs', transcriptSha256: 'd'.repeat(64), steps, seed: 1, skippedLines, logs: 30 }) as unknown as ScenarioInfo;
+  ({ name, file: `${name}.yaml`, transcript: 'logs', logFilesSha256: 'd'.repeat(64), steps, seed: 1, skippedLines, logs: 30 }) as unknown as ScenarioInfo;
 
 const corpus = (index: number, changes: Partial<ShardCorpus> = {}): ShardCorpus => ({
   scenario: 'c',

@@ -23,8 +23,9 @@ describe('scenarioInfo of a corpus of logs one file each', () => {
         { corpus: { files: p!.corpusFiles! } },
       );
     const [all, own] = [info(whole), info(shard)];
-    expect(all.transcriptSha256).toBe(corpusDigest(whole!.corpusFiles!));
-    expect(own.transcriptSha256).toBe(all.transcriptSha256);
+    expect(all.logFilesSha256).toBe(corpusDigest(whole!.corpusFiles!));
+    expect(own.logFilesSha256).toBe(all.logFilesSha256);
+    expect(all.transcriptSha256).toBeUndefined();
     expect([own.logs, all.logs]).toEqual([26, 26]);
     // A shard's steps are its own logs' (1, 5, …, 25 of 26: 7 logs): what merge adds up.
     const steps = whole!
