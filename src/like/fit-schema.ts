@@ -17,7 +17,7 @@ export const likeFitSchema = z.strictObject({
   about: z.string(),
   logs: z.number().int().min(1),
   formats: shares,
-  dialect: z.enum(['gemini', 'openai']),
+  dialect: z.enum(['gemini', 'openai', 'anthropic']),
   model: z.string().optional(),
   toolsAsText: share,
   steps: quantiles.refine((q) => q.length > 0, { message: 'the fit holds no step' }),
