@@ -67,7 +67,8 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
 
 /** Per value, a draw around the level of the log the session stands for (draw.ts `scaleOf`). */
 interface Scales {
-  readonly unlogged: (random: Random) => number;
+  /** Weighed by what the step's phase sends against the log's mean (`LogLevels.unloggedGrowth`). */
+  readonly unlogged: (random: Random, weight: number) => number;
   readonly toolTokens: (random: Random) => number;
   readonly textTokens: (random: Random) => number;
   readonly requestSteps: (random: Random) => number;
@@ -202,7 +203,7 @@ function drawStep(
     results.push(drafts.length);
     const text = renderToolOutput(random, project, shape, Math.round(toolTokens(random)));
     drafts.push({ role: 'tool', text, step: step + 1, callOf: callIndex, callNumber: c });
-    unlogged += Math.round(unloggedOf(aside) * unloggedGrowth(step));
+    unlogged += Math.round(unloggedOf(aside, unloggedGrowth(step)));
   }
   // What the agent sent with the results unlogged rides with the message that answers them (withUnlogged).
   if (unlogged > 0) assistant.unlogged = renderProse(aside, unlogged);
@@ -218,7 +219,7 @@ function drawStep(
  * the same group or task, where no strategy that cuts tool output cuts it.
  */
 function withUnlogged({ aside, unlogged, unloggedGrowth }: Streams, text: string, step: number): string {
-  const tokens = Math.round(unlogged(aside) * unloggedGrowth(step));
+  const tokens = Math.round(unlogged(aside, unloggedGrowth(step)));
   return tokens > 0 ? `${text}\n\n${renderProse(aside, tokens)}` : text;
 }
 
