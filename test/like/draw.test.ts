@@ -20,7 +20,10 @@ describe('draws from a fit', () => {
   it('know the mean of their draws exactly, as drawFrom interpolates', () => {
     const q = quantilesOf(bursty());
     const random = createRandom(5);
-    expect(meanOfDraws(q)).toBeCloseTo(average(400_000, () => drawFrom(random, q)), 1);
+    expect(meanOfDraws(q)).toBeCloseTo(
+      average(400_000, () => drawFrom(random, q)),
+      1,
+    );
     // Between quantiles the draws do not average the values they were fitted on (1 here): geometric within a bin, linear from 0.
     expect(Math.abs(meanOfDraws(q) - 1)).toBeGreaterThan(0.1);
     expect(meanOfDraws([])).toBe(0);
