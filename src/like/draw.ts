@@ -42,11 +42,12 @@ export function twoLevelsOf(perLog: readonly (readonly number[])[]): TwoLevels {
  * but draws between quantiles do not: geometrically across the top 1 % (Claude Code's unlogged
  * content, 14.8 to 177 times a log's mean) they averaged 1.33, so every session sent a third more
  * than the log it stands for and overflowed sooner. `weight` scales the value (a phase of the
- * session that sends more, `LogLevels.unloggedGrowth`); no value exceeds the largest of the logs.
+ * session that sends more, `LogLevels.unloggedGrowth`); no value exceeds `cap`, by default the
+ * largest of the logs.
  */
-export function scaleOf(mean: number, levels: TwoLevels): (random: Random, weight?: number) => number {
+export function scaleOf(mean: number, levels: TwoLevels, cap = levels.largest): (random: Random, weight?: number) => number {
   const average = meanOfDraws(levels.relative, 1);
-  return (each, weight = 1) => (mean === 0 ? 0 : Math.min(levels.largest, (mean * weight * drawFrom(each, levels.relative, 1)) / (average > 0 ? average : 1)));
+  return (each, weight = 1) => (mean === 0 ? 0 : Math.min(cap, (mean * weight * drawFrom(each, levels.relative, 1)) / (average > 0 ? average : 1)));
 }
 
 /** The mean of `drawFrom(random, quantiles, fallback)` over its draws, bin by bin as it interpolates (exact, no sampling). */

@@ -40,7 +40,8 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
     toolTokens: scaleOf(levels.toolTokens, fit.toolOutput.tokens),
     textTokens: scaleOf(levels.textTokens, fit.assistant.textTokens),
     // A log without a second request paces the session as one request.
-    requestSteps: scaleOf(levels.requestSteps > 0 ? levels.requestSteps : steps, fit.task.steps),
+    // Uncapped: a session of `--steps` longer than any log paces a one-request log as one request still.
+    requestSteps: scaleOf(levels.requestSteps > 0 ? levels.requestSteps : steps, fit.task.steps, Infinity),
     unloggedGrowth: (step) => levels.unloggedGrowth[Math.floor((step / steps) * levels.unloggedGrowth.length)] ?? 1,
   };
   const skeleton = drawSkeleton({ main: random, aside, ...scales }, project, fit, steps);
