@@ -32,12 +32,36 @@ export function twoLevelsOf(perLog: readonly (readonly number[])[]): TwoLevels {
   return {
     perLog: quantilesOf(logs.map((l) => l.mean)),
     relative: quantilesOf(logs.filter((l) => l.mean > 0).flatMap((l) => l.values.map((v) => v / l.mean))),
+    largest: logs.reduce((most, l) => l.values.reduce((m, v) => Math.max(m, v), most), 0),
   };
 }
 
-/** A session's draws around the mean of the log it stands for (fit-types.ts `LogLevels`): each value that mean times a relative draw. */
-export function scaleOf(mean: number, levels: TwoLevels): (random: Random) => number {
-  return (each) => (mean === 0 ? 0 : mean * drawFrom(each, levels.relative, 1));
+/**
+ * A session's draws around the mean of the log it stands for (fit-types.ts `LogLevels`): each value
+ * that mean times a relative draw, over the mean of such draws. A log's relative values average 1,
+ * but draws between quantiles do not: geometrically across the top 1 % (Claude Code's unlogged
+ * content, 14.8 to 177 times a log's mean) they averaged 1.33, so every session sent a third more
+ * than the log it stands for and overflowed sooner. `weight` scales the value (a phase of the
+ * session that sends more, `LogLevels.unloggedGrowth`); no value exceeds `cap`, by default the
+ * largest of the logs.
+ */
+export function scaleOf(mean: number, levels: TwoLevels, cap = levels.largest): (random: Random, weight?: number) => number {
+  const average = meanOfDraws(levels.relative, 1);
+  return (each, weight = 1) => (mean === 0 ? 0 : Math.min(cap, (mean * weight * drawFrom(each, levels.relative, 1)) / (average > 0 ? average : 1)));
+}
+
+/** The mean of `drawFrom(random, quantiles, fallback)` over its draws, bin by bin as it interpolates (exact, no sampling). */
+export function meanOfDraws(quantiles: Quantiles, fallback = 0): number {
+  if (quantiles.length !== LEVELS.length) return quantiles.length === 0 ? fallback : (quantiles[0] as number);
+  let sum = 0;
+  for (let i = 0; i < LEVELS.length - 1; i++) {
+    const low = quantiles[i] as number;
+    const high = quantiles[i + 1] as number;
+    // Geometric between two positive quantiles: the mean of low·(high/low)^u over u in [0, 1).
+    const bin = low > 0 && high > 0 && high !== low ? (high - low) / Math.log(high / low) : (low + high) / 2;
+    sum += bin * ((LEVELS[i + 1] as number) - (LEVELS[i] as number));
+  }
+  return sum;
 }
 
 /** Each name's fraction of `names`, largest first, rounded to 3 digits. */

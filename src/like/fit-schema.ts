@@ -10,14 +10,14 @@ const quantiles = z.array(z.number().finite()).refine((q) => q.length === 0 || q
   message: `a distribution has ${LEVELS.length} quantiles (0, 5, …, 95, 99 and 100 %) or none`,
 });
 const share = z.number().min(0).max(1);
-const twoLevels = z.strictObject({ perLog: quantiles, relative: quantiles });
+const twoLevels = z.strictObject({ perLog: quantiles, relative: quantiles, largest: z.number().min(0) });
 const shares = z.record(z.string(), share);
 
 export const likeFitSchema = z.strictObject({
   about: z.string(),
   logs: z.number().int().min(1),
   formats: shares,
-  dialect: z.enum(['gemini', 'openai']),
+  dialect: z.enum(['gemini', 'openai', 'anthropic']),
   model: z.string().optional(),
   toolsAsText: share,
   steps: quantiles.refine((q) => q.length > 0, { message: 'the fit holds no step' }),

@@ -18,6 +18,12 @@ export type Quantiles = readonly number[];
 export interface TwoLevels {
   readonly perLog: Quantiles;
   readonly relative: Quantiles;
+  /**
+   * The largest value in any log: no draw exceeds it. An agent's tools cut their output (Claude
+   * Code's largest result in the A logs below is 18k tokens), while a log's mean times the pooled
+   * top relative value (36, from another log) drew results of 38k.
+   */
+  readonly largest: number;
 }
 
 /** Fractions of a whole, by name; they add up to 1 (or the object is empty). */

@@ -40,7 +40,8 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
     toolTokens: scaleOf(levels.toolTokens, fit.toolOutput.tokens),
     textTokens: scaleOf(levels.textTokens, fit.assistant.textTokens),
     // A log without a second request paces the session as one request.
-    requestSteps: scaleOf(levels.requestSteps > 0 ? levels.requestSteps : steps, fit.task.steps),
+    // Uncapped: a session of `--steps` longer than any log paces a one-request log as one request still.
+    requestSteps: scaleOf(levels.requestSteps > 0 ? levels.requestSteps : steps, fit.task.steps, Infinity),
     unloggedGrowth: (step) => levels.unloggedGrowth[Math.floor((step / steps) * levels.unloggedGrowth.length)] ?? 1,
   };
   const skeleton = drawSkeleton({ main: random, aside, ...scales }, project, fit, steps);
@@ -67,7 +68,8 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
 
 /** Per value, a draw around the level of the log the session stands for (draw.ts `scaleOf`). */
 interface Scales {
-  readonly unlogged: (random: Random) => number;
+  /** Weighed by what the step's phase sends against the log's mean (`LogLevels.unloggedGrowth`). */
+  readonly unlogged: (random: Random, weight: number) => number;
   readonly toolTokens: (random: Random) => number;
   readonly textTokens: (random: Random) => number;
   readonly requestSteps: (random: Random) => number;
@@ -202,7 +204,7 @@ function drawStep(
     results.push(drafts.length);
     const text = renderToolOutput(random, project, shape, Math.round(toolTokens(random)));
     drafts.push({ role: 'tool', text, step: step + 1, callOf: callIndex, callNumber: c });
-    unlogged += Math.round(unloggedOf(aside) * unloggedGrowth(step));
+    unlogged += Math.round(unloggedOf(aside, unloggedGrowth(step)));
   }
   // What the agent sent with the results unlogged rides with the message that answers them (withUnlogged).
   if (unlogged > 0) assistant.unlogged = renderProse(aside, unlogged);
@@ -218,7 +220,7 @@ function drawStep(
  * the same group or task, where no strategy that cuts tool output cuts it.
  */
 function withUnlogged({ aside, unlogged, unloggedGrowth }: Streams, text: string, step: number): string {
-  const tokens = Math.round(unlogged(aside) * unloggedGrowth(step));
+  const tokens = Math.round(unlogged(aside, unloggedGrowth(step)));
   return tokens > 0 ? `${text}\n\n${renderProse(aside, tokens)}` : text;
 }
 

@@ -137,6 +137,14 @@ describe('a fit read back (--fit)', () => {
     expect((error as InputError).location).toMatchObject({ file, field: 'needed.inCall' });
     expect((error as InputError).exitCode).toBe(2);
   });
+
+  it('reads back the fit of Claude Code logs, whose dialect is anthropic', async () => {
+    const fit = await fitLogFiles(['fixtures/real/claude-code/coverage-test-fix.jsonl']);
+    expect(fit.dialect).toBe('anthropic');
+    const file = join(tempDir(), 'fit.json');
+    writeFileSync(file, `${JSON.stringify(fit, null, 2)}\n`);
+    expect(await loadFitFile(file)).toEqual(fit);
+  });
 });
 
 describe('sessions drawn like planned Claude Code logs', () => {
