@@ -1,7 +1,7 @@
 /**
  * CSV records as `csv-stringify` writes them with the options report/csv.ts gave it (`,` between
  * cells, `"` to quote, `\n` after every record, formulas escaped, booleans as `true`/`false`,
- * numbers through the caller's formatter), without its per-cell machinery: it made each cell an
+ * numbers through the caller's formatter; `sweep.csv` too, numbers as `String`), without its per-cell machinery: it made each cell an
  * array of casts and options, which was most of the time `merge` and `run` spent writing a corpus's
  * `steps.csv` (400,000 rows × 21 cells took about 7 s of CPU; this takes a tenth of that).
  * `test/report/csv-format.test.ts` holds it to the library's bytes, cell by cell.

@@ -1,4 +1,4 @@
-import { stringify } from 'csv-stringify/sync';
+import { csvRecord, type Cell } from '../report/csv-format.js';
 import type { ReportFile } from '../report/types.js';
 import { roundFractions } from '../report/json.js';
 import type { SweepPoint, SweepResult } from './run.js';
@@ -81,7 +81,8 @@ function renderSweepCsv(sweep: SweepResult): string {
     same_as: point.sameAs ?? undefined,
     reason: point.reason,
   }));
-  return stringify(rows, { header: true, columns, escape_formulas: true, cast: { boolean: (value) => (value ? 'true' : 'false') } });
+  // The run's CSV writer (report/csv-format.ts: csv-stringify's bytes with escaped formulas), numbers as the library cast them.
+  return [columns, ...rows.map((row) => columns.map((column) => (row as Record<string, Cell>)[column]))].map((cells) => csvRecord(cells, String)).join('');
 }
 
 /** The recommendation, then the distinct points ranked by the objective, for the end of a sweep on a terminal. */

@@ -84,3 +84,12 @@ describe('csvRecord', () => {
     }
   });
 });
+
+describe('csvRecord with String for numbers (sweep.csv)', () => {
+  it("writes a record as csv-stringify did with sweep's former options (numbers by the library's own cast)", () => {
+    const cells: Cell[] = ['groups=2', 0.5556, 1255409, -0.25, true, false, null, undefined, 'loses 100 %, "all" of it', '=1+1', '-x'];
+    const columns = cells.map((_, i) => `c${i}`);
+    const expected = stringify([cells], { header: false, columns, escape_formulas: true, cast: { boolean: (value) => (value ? 'true' : 'false') } });
+    expect(csvRecord(cells, String)).toBe(expected);
+  });
+});
