@@ -1,8 +1,6 @@
-import type { StepRecord } from './run-events.js';
-import type { LogSummary, NeededRecord, ProbeAnswer } from './types.js';
 import { bootstrapInterval } from './bootstrap.js';
 import { deriveSeed } from '../random.js';
-import { countNeeded } from './needed.js';
+import { completedSteps, logOfStep, type PairedFigures } from './paired-figures.js';
 
 /** Bootstrap settings of the per-strategy intervals (docs/decision.md): fixed, so results stay byte-identical. */
 const INTERVAL_OPTIONS = { resamples: 2000, confidence: 0.95, seed: 27 } as const;
@@ -30,20 +28,6 @@ export const NO_INTERVALS: UnitIntervals = {
   needed_recall_ci_high: null,
 };
 
-/** What the pairing with `full` reads of a step: its number, status, tokens and cost. */
-export type PairedStep = Pick<StepRecord, 'step' | 'status' | 'promptTokens' | 'completionTokens' | 'overheadTokens' | 'costUsd'>;
-
-/** What the intervals need of a unit: its steps, its logs and its probe answers. */
-export interface IntervalInput {
-  summary: { scenario: string; strategy: string };
-  steps: readonly PairedStep[];
-  logs?: readonly LogSummary[];
-  probes?: {
-    answers: readonly Pick<ProbeAnswer, 'probeId' | 'correct' | 'unanswered' | 'invalid'>[];
-    needed?: readonly Pick<NeededRecord, 'useStep' | 'outcome'>[];
-  };
-}
-
 /** One log of a unit, paired with the same log of `full`: the sums the statistics take. */
 interface LogSample {
   tokens: { mine: number; theirs: number };
@@ -60,19 +44,13 @@ interface LogSample {
  * and computes the same statistic as the summary — saving = 1 − Σ tokens / Σ full's tokens and
  * cost_vs_full = Σ USD / Σ full's USD − 1 over the steps both completed, answer recall = Σ correct
  * / Σ answered, needed recall = Σ held / Σ reached — so the point estimate over all logs is the summary's figure. Seeded per scenario,
- * strategy and measure. Nothing for a unit of one log (no spread to resample).
+ * strategy and measure. Nothing for a unit of one log (no spread to resample). `completed`:
+ * `full`'s completed steps (`completedSteps(full)`), when the caller has them already.
  */
-export function unitIntervals(unit: IntervalInput, full: IntervalInput | undefined): UnitIntervals {
+export function unitIntervals(unit: PairedFigures, full: PairedFigures | undefined, completed = full && completedSteps(full)): UnitIntervals {
   const logs = unit.logs ?? [];
   if (logs.length < 2) return NO_INTERVALS;
-  // Each log's steps and needed uses, found once (a scan of every step per log was quadratic: 35 s
-  // of a 480-log merge).
-  const starts = logs.map((log) => log.firstStep);
-  const mine = byLog(unit.steps, starts, (step) => step.step);
-  const theirs = byLog(full?.steps ?? [], starts, (step) => step.step);
-  const uses = byLog(unit.probes?.needed ?? [], starts, (record) => record.useStep);
-  const answers = answersByLog(logs, unit.probes?.answers ?? []);
-  const samples = logs.map((_, i) => logSample({ mine: mine[i] ?? [], theirs: theirs[i] ?? [], needed: uses[i] ?? [], answers: answers[i] as Answered }));
+  const samples = logSamples(unit, full, completed ?? new Map());
   const seed = (measure: string): number => deriveSeed(INTERVAL_OPTIONS.seed, `${unit.summary.scenario}\u0000${unit.summary.strategy}\u0000${measure}`);
   const interval = (measure: string, statistic: (drawn: readonly LogSample[]) => number | null): [number | null, number | null] =>
     bootstrapInterval(samples, statistic, { ...INTERVAL_OPTIONS, seed: seed(measure) }) ?? [null, null];
@@ -109,79 +87,43 @@ export function unitIntervals(unit: IntervalInput, full: IntervalInput | undefin
   };
 }
 
-/** What falls in each log: its steps, or needed uses, by the log whose first step is the last at or before theirs. */
-function byLog<T>(items: readonly T[], starts: readonly number[], stepOf: (item: T) => number): T[][] {
-  const groups: T[][] = starts.map(() => []);
-  for (const item of items) {
-    const step = stepOf(item);
-    let low = 0;
-    let high = starts.length - 1;
-    if (high < 0 || step < (starts[0] as number)) continue;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((starts[middle] as number) <= step) low = middle;
-      else high = middle - 1;
-    }
-    (groups[low] as T[]).push(item);
-  }
-  return groups;
-}
-
-/** A log's answers as answer recall counts them: those asked, and of them those right. */
-interface Answered {
-  correct: number;
-  asked: number;
-}
-
 /**
- * Each log's answers: an answer is the log's whose id and a `/` begin its probe id (combine-logs.ts
- * prefixes them so), and counts as answer_recall counts it (an ask point not reached, or not valid
- * there because the reader missed it from full's context, is no answer). Each answer is matched
- * at each `/` of its id, not against every log: a scan of every answer per log was 3.6 s of a
- * 477-log merge.
+ * Each log's sample: over the unit's completed steps in the log (the log whose first step is the
+ * last at or before theirs), in their order, its tokens and USD and those of `full`'s completed
+ * step of the same number (`completed`); the USD is null once a step of the pair has none. Each
+ * log's steps are found by a search of the logs' first steps, in one pass over the unit's steps (a
+ * scan of every step per log was quadratic: 35 s of a 480-log merge).
  */
-function answersByLog(logs: readonly LogSummary[], answers: NonNullable<IntervalInput['probes']>['answers']): Answered[] {
-  const counts = logs.map((): Answered => ({ correct: 0, asked: 0 }));
-  const byId = new Map<string, Answered[]>();
-  logs.forEach((log, i) => byId.set(log.id, [...(byId.get(log.id) ?? []), counts[i] as Answered]));
-  for (const answer of answers) {
-    if (answer.unanswered === true || answer.invalid === true) continue;
-    const id = answer.probeId;
-    for (let at = id.indexOf('/'); at !== -1; at = id.indexOf('/', at + 1)) {
-      for (const count of byId.get(id.slice(0, at)) ?? []) {
-        count.asked += 1;
-        if (answer.correct) count.correct += 1;
-      }
-    }
+function logSamples(unit: PairedFigures, full: PairedFigures | undefined, completed: ReadonlyMap<number, number>): LogSample[] {
+  const logs = unit.logs ?? [];
+  const starts = logs.map((log) => log.firstStep);
+  const samples = logs.map((_, i): LogSample => {
+    const counts = unit.counts?.[i];
+    return {
+      tokens: { mine: 0, theirs: 0 },
+      cost: { mine: 0, theirs: 0 },
+      correct: counts?.correct ?? 0,
+      asked: counts?.asked ?? 0,
+      needed: { held: counts?.held ?? 0, reached: counts?.reached ?? 0 },
+    };
+  });
+  const { step, ok, tokens, priced, cost } = unit.steps;
+  const theirs = full?.steps;
+  if (theirs === undefined) return samples;
+  for (let i = 0; i < unit.steps.length; i++) {
+    if (ok[i] !== 1) continue;
+    const pair = completed.get(step[i] as number);
+    if (pair === undefined) continue;
+    const sample = samples[logOfStep(starts, step[i] as number)];
+    if (sample === undefined) continue;
+    sample.tokens.mine += tokens[i] as number;
+    sample.tokens.theirs += theirs.tokens[pair] as number;
+    if (sample.cost !== null && priced[i] === 1 && theirs.priced[pair] === 1) {
+      sample.cost.mine += cost[i] as number;
+      sample.cost.theirs += theirs.cost[pair] as number;
+    } else sample.cost = null;
   }
-  return counts;
-}
-
-/** One log's items: the unit's steps, full's steps, the unit's needed uses, its answers counted. */
-interface LogItems {
-  mine: readonly PairedStep[];
-  theirs: readonly PairedStep[];
-  needed: readonly Pick<NeededRecord, 'useStep' | 'outcome'>[];
-  answers: Answered;
-}
-
-function logSample(items: LogItems): LogSample {
-  const baseline = new Map<number, PairedStep>();
-  for (const step of items.theirs) if (step.status === 'ok') baseline.set(step.step, step);
-  const tokens = { mine: 0, theirs: 0 };
-  let cost: { mine: number; theirs: number } | null = { mine: 0, theirs: 0 };
-  for (const step of items.mine) {
-    const theirs = baseline.get(step.step);
-    if (step.status !== 'ok' || theirs === undefined) continue;
-    tokens.mine += stepTokens(step);
-    tokens.theirs += stepTokens(theirs);
-    if (cost !== null && step.costUsd !== undefined && theirs.costUsd !== undefined) {
-      cost.mine += step.costUsd;
-      cost.theirs += theirs.costUsd;
-    } else cost = null;
-  }
-  const needed = countNeeded(items.needed);
-  return { tokens, cost, correct: items.answers.correct, asked: items.answers.asked, needed: { held: needed.held, reached: needed.reached } };
+  return samples;
 }
 
 function ratio(pairs: readonly { mine: number; theirs: number }[], finish: (ratio: number) => number): number | null {
@@ -212,8 +154,4 @@ function neededRecallOf(drawn: readonly LogSample[]): number | null {
     reached += sample.needed.reached;
   }
   return reached === 0 ? null : held / reached;
-}
-
-function stepTokens(step: PairedStep): number {
-  return step.promptTokens + step.completionTokens + step.overheadTokens;
 }
