@@ -1,6 +1,6 @@
-import { bootstrapInterval } from './bootstrap.js';
+import { bootstrapRatioInterval } from './bootstrap.js';
 import { deriveSeed } from '../random.js';
-import { completedSteps, logOfStep, type PairedFigures } from './paired-figures.js';
+import { completedSteps, logOfStep, type LogCounts, type PairedFigures } from './paired-figures.js';
 
 /** Bootstrap settings of the per-strategy intervals (docs/decision.md): fixed, so results stay byte-identical. */
 const INTERVAL_OPTIONS = { resamples: 2000, confidence: 0.95, seed: 27 } as const;
@@ -28,14 +28,17 @@ export const NO_INTERVALS: UnitIntervals = {
   needed_recall_ci_high: null,
 };
 
-/** One log of a unit, paired with the same log of `full`: the sums the statistics take. */
-interface LogSample {
-  tokens: { mine: number; theirs: number };
-  cost: { mine: number; theirs: number } | null;
-  correct: number;
-  asked: number;
+/**
+ * Per log of a unit (column `i` is log `i`), paired with the same log of `full`: the sums the
+ * statistics take. `priced` is 0 for a log with a step of a pair without USD.
+ */
+interface LogSamples {
+  tokens: { mine: Float64Array; theirs: Float64Array };
+  cost: { mine: Float64Array; theirs: Float64Array; priced: Uint8Array };
+  correct: Float64Array;
+  asked: Float64Array;
   /** Needed uses reached in the log, and those whose fact the context held (kept or summarized). */
-  needed: { held: number; reached: number };
+  needed: { held: Float64Array; reached: Float64Array };
 }
 
 /**
@@ -52,29 +55,13 @@ export function unitIntervals(unit: PairedFigures, full: PairedFigures | undefin
   if (logs.length < 2) return NO_INTERVALS;
   const samples = logSamples(unit, full, completed ?? new Map());
   const seed = (measure: string): number => deriveSeed(INTERVAL_OPTIONS.seed, `${unit.summary.scenario}\u0000${unit.summary.strategy}\u0000${measure}`);
-  const interval = (measure: string, statistic: (drawn: readonly LogSample[]) => number | null): [number | null, number | null] =>
-    bootstrapInterval(samples, statistic, { ...INTERVAL_OPTIONS, seed: seed(measure) }) ?? [null, null];
-  const saving =
-    full === undefined
-      ? [null, null]
-      : interval('saving', (drawn) =>
-          ratio(
-            drawn.map((s) => s.tokens),
-            (r) => 1 - r,
-          ),
-        );
-  const priced = samples.every((s) => s.cost !== null);
-  const cost =
-    full === undefined || !priced
-      ? [null, null]
-      : interval('cost', (drawn) =>
-          ratio(
-            drawn.map((s) => s.cost as { mine: number; theirs: number }),
-            (r) => r - 1,
-          ),
-        );
-  const recall = samples.some((s) => s.asked > 0) ? interval('recall', recallOf) : [null, null];
-  const needed = samples.some((s) => s.needed.reached > 0) ? interval('needed', neededRecallOf) : [null, null];
+  const interval = (measure: string, numerators: Float64Array, denominators: Float64Array, finish: (ratio: number) => number): [number | null, number | null] =>
+    bootstrapRatioInterval(numerators, denominators, finish, { ...INTERVAL_OPTIONS, seed: seed(measure) }) ?? [null, null];
+  const saving = full === undefined ? [null, null] : interval('saving', samples.tokens.mine, samples.tokens.theirs, (r) => 1 - r);
+  const priced = samples.cost.priced.every((flag) => flag === 1);
+  const cost = full === undefined || !priced ? [null, null] : interval('cost', samples.cost.mine, samples.cost.theirs, (r) => r - 1);
+  const recall = samples.asked.some((n) => n > 0) ? interval('recall', samples.correct, samples.asked, (r) => r) : [null, null];
+  const needed = samples.needed.reached.some((n) => n > 0) ? interval('needed', samples.needed.held, samples.needed.reached, (r) => r) : [null, null];
   return {
     saving_ci_low: saving[0] ?? null,
     saving_ci_high: saving[1] ?? null,
@@ -88,70 +75,41 @@ export function unitIntervals(unit: PairedFigures, full: PairedFigures | undefin
 }
 
 /**
- * Each log's sample: over the unit's completed steps in the log (the log whose first step is the
+ * Each log's sums: over the unit's completed steps in the log (the log whose first step is the
  * last at or before theirs), in their order, its tokens and USD and those of `full`'s completed
- * step of the same number (`completed`); the USD is null once a step of the pair has none. Each
- * log's steps are found by a search of the logs' first steps, in one pass over the unit's steps (a
- * scan of every step per log was quadratic: 35 s of a 480-log merge).
+ * step of the same number (`completed`); a log's USD is unpriced once a step of a pair has none.
+ * Each log's steps are found by a search of the logs' first steps, in one pass over the unit's
+ * steps (a scan of every step per log was quadratic: 35 s of a 480-log merge).
  */
-function logSamples(unit: PairedFigures, full: PairedFigures | undefined, completed: ReadonlyMap<number, number>): LogSample[] {
+function logSamples(unit: PairedFigures, full: PairedFigures | undefined, completed: ReadonlyMap<number, number>): LogSamples {
   const logs = unit.logs ?? [];
-  const starts = logs.map((log) => log.firstStep);
-  const samples = logs.map((_, i): LogSample => {
-    const counts = unit.counts?.[i];
-    return {
-      tokens: { mine: 0, theirs: 0 },
-      cost: { mine: 0, theirs: 0 },
-      correct: counts?.correct ?? 0,
-      asked: counts?.asked ?? 0,
-      needed: { held: counts?.held ?? 0, reached: counts?.reached ?? 0 },
-    };
-  });
-  const { step, ok, tokens, priced, cost } = unit.steps;
+  const count = logs.length;
+  const column = (pick: (counts: LogCounts) => number) => Float64Array.from(logs, (_, i) => (unit.counts?.[i] !== undefined ? pick(unit.counts[i]) : 0));
+  const samples: LogSamples = {
+    tokens: { mine: new Float64Array(count), theirs: new Float64Array(count) },
+    cost: { mine: new Float64Array(count), theirs: new Float64Array(count), priced: new Uint8Array(count).fill(1) },
+    correct: column((counts) => counts.correct),
+    asked: column((counts) => counts.asked),
+    needed: { held: column((counts) => counts.held), reached: column((counts) => counts.reached) },
+  };
   const theirs = full?.steps;
   if (theirs === undefined) return samples;
+  const starts = logs.map((log) => log.firstStep);
+  const { step, ok, tokens, priced, cost } = unit.steps;
+  const sums = samples.tokens;
+  const usd = samples.cost;
   for (let i = 0; i < unit.steps.length; i++) {
     if (ok[i] !== 1) continue;
     const pair = completed.get(step[i] as number);
     if (pair === undefined) continue;
-    const sample = samples[logOfStep(starts, step[i] as number)];
-    if (sample === undefined) continue;
-    sample.tokens.mine += tokens[i] as number;
-    sample.tokens.theirs += theirs.tokens[pair] as number;
-    if (sample.cost !== null && priced[i] === 1 && theirs.priced[pair] === 1) {
-      sample.cost.mine += cost[i] as number;
-      sample.cost.theirs += theirs.cost[pair] as number;
-    } else sample.cost = null;
+    const log = logOfStep(starts, step[i] as number);
+    if (log < 0) continue;
+    sums.mine[log] = (sums.mine[log] as number) + (tokens[i] as number);
+    sums.theirs[log] = (sums.theirs[log] as number) + (theirs.tokens[pair] as number);
+    if (usd.priced[log] === 1 && priced[i] === 1 && theirs.priced[pair] === 1) {
+      usd.mine[log] = (usd.mine[log] as number) + (cost[i] as number);
+      usd.theirs[log] = (usd.theirs[log] as number) + (theirs.cost[pair] as number);
+    } else usd.priced[log] = 0;
   }
   return samples;
-}
-
-function ratio(pairs: readonly { mine: number; theirs: number }[], finish: (ratio: number) => number): number | null {
-  let mine = 0;
-  let theirs = 0;
-  for (const pair of pairs) {
-    mine += pair.mine;
-    theirs += pair.theirs;
-  }
-  return theirs === 0 ? null : finish(mine / theirs);
-}
-
-function recallOf(drawn: readonly LogSample[]): number | null {
-  let correct = 0;
-  let asked = 0;
-  for (const sample of drawn) {
-    correct += sample.correct;
-    asked += sample.asked;
-  }
-  return asked === 0 ? null : correct / asked;
-}
-
-function neededRecallOf(drawn: readonly LogSample[]): number | null {
-  let held = 0;
-  let reached = 0;
-  for (const sample of drawn) {
-    held += sample.needed.held;
-    reached += sample.needed.reached;
-  }
-  return reached === 0 ? null : held / reached;
 }

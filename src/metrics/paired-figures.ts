@@ -3,7 +3,7 @@ import type { LogSummary, NeededRecord, ProbeAnswer, SummaryRow } from './types.
 import { countNeeded } from './needed.js';
 
 /** What the pairing with `full` reads of a step: its number, status, tokens and cost. */
-export type PairedStep = Pick<StepRecord, 'step' | 'status' | 'promptTokens' | 'completionTokens' | 'overheadTokens' | 'costUsd'>;
+type PairedStep = Pick<StepRecord, 'step' | 'status' | 'promptTokens' | 'completionTokens' | 'overheadTokens' | 'costUsd'>;
 
 /** What the pairing with `full` and the intervals read of a unit: its summary, steps, logs and probe answers. */
 export interface SavingInput {
@@ -17,7 +17,7 @@ export interface SavingInput {
 }
 
 /** A unit's steps as the pairing reads them, a column per figure (step `i` is the `i`-th of each). */
-export interface PairedSteps {
+interface PairedSteps {
   readonly length: number;
   readonly step: Float64Array;
   /** 1 where the step's status is `ok`. */
