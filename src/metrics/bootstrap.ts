@@ -29,9 +29,45 @@ export function bootstrapInterval<T>(
     const value = statistic(drawn);
     if (value !== null && Number.isFinite(value)) values.push(value);
   }
+  return centralShare(values, options.confidence);
+}
+
+/**
+ * `bootstrapInterval` of a ratio statistic: over the samples drawn, `finish(Σ numerator / Σ
+ * denominator)`, undefined where Σ denominator is 0. The same draws, sums in the same order and so
+ * the same interval as `bootstrapInterval` with that statistic, from two columns, without a drawn
+ * list per resample (a 477-log corpus's 21 units resample 2,000 times each of four measures).
+ */
+export function bootstrapRatioInterval(
+  numerators: Float64Array,
+  denominators: Float64Array,
+  finish: (ratio: number) => number,
+  options: BootstrapOptions,
+): [number, number] | null {
+  const count = numerators.length;
+  if (count === 0) return null;
+  const random = createRandom(options.seed);
+  const values: number[] = [];
+  for (let r = 0; r < options.resamples; r++) {
+    let numerator = 0;
+    let denominator = 0;
+    for (let i = 0; i < count; i++) {
+      const at = random.int(0, count - 1);
+      numerator += numerators[at] as number;
+      denominator += denominators[at] as number;
+    }
+    if (denominator === 0) continue;
+    const value = finish(numerator / denominator);
+    if (Number.isFinite(value)) values.push(value);
+  }
+  return centralShare(values, options.confidence);
+}
+
+/** The central `confidence` share of `values` (sorted here), as its lowest and highest; null without values. */
+function centralShare(values: number[], confidence: number): [number, number] | null {
   if (values.length === 0) return null;
   values.sort((a, b) => a - b);
-  const tail = (1 - options.confidence) / 2;
+  const tail = (1 - confidence) / 2;
   const low = values[Math.min(values.length - 1, Math.floor(tail * values.length))] as number;
   const high = values[Math.max(0, Math.ceil((1 - tail) * values.length) - 1)] as number;
   return [low, high];

@@ -1,8 +1,6 @@
-import type { StepRecord } from './run-events.js';
-import type { LogSummary, NeededRecord, ProbeAnswer } from './types.js';
-import { bootstrapInterval } from './bootstrap.js';
+import { bootstrapRatioInterval } from './bootstrap.js';
 import { deriveSeed } from '../random.js';
-import { countNeeded } from './needed.js';
+import { completedSteps, logOfStep, type LogCounts, type PairedFigures } from './paired-figures.js';
 
 /** Bootstrap settings of the per-strategy intervals (docs/decision.md): fixed, so results stay byte-identical. */
 const INTERVAL_OPTIONS = { resamples: 2000, confidence: 0.95, seed: 27 } as const;
@@ -30,28 +28,17 @@ export const NO_INTERVALS: UnitIntervals = {
   needed_recall_ci_high: null,
 };
 
-/** What the pairing with `full` reads of a step: its number, status, tokens and cost. */
-export type PairedStep = Pick<StepRecord, 'step' | 'status' | 'promptTokens' | 'completionTokens' | 'overheadTokens' | 'costUsd'>;
-
-/** What the intervals need of a unit: its steps, its logs and its probe answers. */
-export interface IntervalInput {
-  summary: { scenario: string; strategy: string };
-  steps: readonly PairedStep[];
-  logs?: readonly LogSummary[];
-  probes?: {
-    answers: readonly Pick<ProbeAnswer, 'probeId' | 'correct' | 'unanswered' | 'invalid'>[];
-    needed?: readonly Pick<NeededRecord, 'useStep' | 'outcome'>[];
-  };
-}
-
-/** One log of a unit, paired with the same log of `full`: the sums the statistics take. */
-interface LogSample {
-  tokens: { mine: number; theirs: number };
-  cost: { mine: number; theirs: number } | null;
-  correct: number;
-  asked: number;
+/**
+ * Per log of a unit (column `i` is log `i`), paired with the same log of `full`: the sums the
+ * statistics take. `priced` is 0 for a log with a step of a pair without USD.
+ */
+interface LogSamples {
+  tokens: { mine: Float64Array; theirs: Float64Array };
+  cost: { mine: Float64Array; theirs: Float64Array; priced: Uint8Array };
+  correct: Float64Array;
+  asked: Float64Array;
   /** Needed uses reached in the log, and those whose fact the context held (kept or summarized). */
-  needed: { held: number; reached: number };
+  needed: { held: Float64Array; reached: Float64Array };
 }
 
 /**
@@ -60,43 +47,21 @@ interface LogSample {
  * and computes the same statistic as the summary — saving = 1 − Σ tokens / Σ full's tokens and
  * cost_vs_full = Σ USD / Σ full's USD − 1 over the steps both completed, answer recall = Σ correct
  * / Σ answered, needed recall = Σ held / Σ reached — so the point estimate over all logs is the summary's figure. Seeded per scenario,
- * strategy and measure. Nothing for a unit of one log (no spread to resample).
+ * strategy and measure. Nothing for a unit of one log (no spread to resample). `completed`:
+ * `full`'s completed steps (`completedSteps(full)`), when the caller has them already.
  */
-export function unitIntervals(unit: IntervalInput, full: IntervalInput | undefined): UnitIntervals {
+export function unitIntervals(unit: PairedFigures, full: PairedFigures | undefined, completed = full && completedSteps(full)): UnitIntervals {
   const logs = unit.logs ?? [];
   if (logs.length < 2) return NO_INTERVALS;
-  // Each log's steps and needed uses, found once (a scan of every step per log was quadratic: 35 s
-  // of a 480-log merge).
-  const starts = logs.map((log) => log.firstStep);
-  const mine = byLog(unit.steps, starts, (step) => step.step);
-  const theirs = byLog(full?.steps ?? [], starts, (step) => step.step);
-  const uses = byLog(unit.probes?.needed ?? [], starts, (record) => record.useStep);
-  const answers = answersByLog(logs, unit.probes?.answers ?? []);
-  const samples = logs.map((_, i) => logSample({ mine: mine[i] ?? [], theirs: theirs[i] ?? [], needed: uses[i] ?? [], answers: answers[i] as Answered }));
+  const samples = logSamples(unit, full, completed ?? new Map());
   const seed = (measure: string): number => deriveSeed(INTERVAL_OPTIONS.seed, `${unit.summary.scenario}\u0000${unit.summary.strategy}\u0000${measure}`);
-  const interval = (measure: string, statistic: (drawn: readonly LogSample[]) => number | null): [number | null, number | null] =>
-    bootstrapInterval(samples, statistic, { ...INTERVAL_OPTIONS, seed: seed(measure) }) ?? [null, null];
-  const saving =
-    full === undefined
-      ? [null, null]
-      : interval('saving', (drawn) =>
-          ratio(
-            drawn.map((s) => s.tokens),
-            (r) => 1 - r,
-          ),
-        );
-  const priced = samples.every((s) => s.cost !== null);
-  const cost =
-    full === undefined || !priced
-      ? [null, null]
-      : interval('cost', (drawn) =>
-          ratio(
-            drawn.map((s) => s.cost as { mine: number; theirs: number }),
-            (r) => r - 1,
-          ),
-        );
-  const recall = samples.some((s) => s.asked > 0) ? interval('recall', recallOf) : [null, null];
-  const needed = samples.some((s) => s.needed.reached > 0) ? interval('needed', neededRecallOf) : [null, null];
+  const interval = (measure: string, numerators: Float64Array, denominators: Float64Array, finish: (ratio: number) => number): [number | null, number | null] =>
+    bootstrapRatioInterval(numerators, denominators, finish, { ...INTERVAL_OPTIONS, seed: seed(measure) }) ?? [null, null];
+  const saving = full === undefined ? [null, null] : interval('saving', samples.tokens.mine, samples.tokens.theirs, (r) => 1 - r);
+  const priced = samples.cost.priced.every((flag) => flag === 1);
+  const cost = full === undefined || !priced ? [null, null] : interval('cost', samples.cost.mine, samples.cost.theirs, (r) => r - 1);
+  const recall = samples.asked.some((n) => n > 0) ? interval('recall', samples.correct, samples.asked, (r) => r) : [null, null];
+  const needed = samples.needed.reached.some((n) => n > 0) ? interval('needed', samples.needed.held, samples.needed.reached, (r) => r) : [null, null];
   return {
     saving_ci_low: saving[0] ?? null,
     saving_ci_high: saving[1] ?? null,
@@ -109,111 +74,42 @@ export function unitIntervals(unit: IntervalInput, full: IntervalInput | undefin
   };
 }
 
-/** What falls in each log: its steps, or needed uses, by the log whose first step is the last at or before theirs. */
-function byLog<T>(items: readonly T[], starts: readonly number[], stepOf: (item: T) => number): T[][] {
-  const groups: T[][] = starts.map(() => []);
-  for (const item of items) {
-    const step = stepOf(item);
-    let low = 0;
-    let high = starts.length - 1;
-    if (high < 0 || step < (starts[0] as number)) continue;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((starts[middle] as number) <= step) low = middle;
-      else high = middle - 1;
-    }
-    (groups[low] as T[]).push(item);
-  }
-  return groups;
-}
-
-/** A log's answers as answer recall counts them: those asked, and of them those right. */
-interface Answered {
-  correct: number;
-  asked: number;
-}
-
 /**
- * Each log's answers: an answer is the log's whose id and a `/` begin its probe id (combine-logs.ts
- * prefixes them so), and counts as answer_recall counts it (an ask point not reached, or not valid
- * there because the reader missed it from full's context, is no answer). Each answer is matched
- * at each `/` of its id, not against every log: a scan of every answer per log was 3.6 s of a
- * 477-log merge.
+ * Each log's sums: over the unit's completed steps in the log (the log whose first step is the
+ * last at or before theirs), in their order, its tokens and USD and those of `full`'s completed
+ * step of the same number (`completed`); a log's USD is unpriced once a step of a pair has none.
+ * Each log's steps are found by a search of the logs' first steps, in one pass over the unit's
+ * steps (a scan of every step per log was quadratic: 35 s of a 480-log merge).
  */
-function answersByLog(logs: readonly LogSummary[], answers: NonNullable<IntervalInput['probes']>['answers']): Answered[] {
-  const counts = logs.map((): Answered => ({ correct: 0, asked: 0 }));
-  const byId = new Map<string, Answered[]>();
-  logs.forEach((log, i) => byId.set(log.id, [...(byId.get(log.id) ?? []), counts[i] as Answered]));
-  for (const answer of answers) {
-    if (answer.unanswered === true || answer.invalid === true) continue;
-    const id = answer.probeId;
-    for (let at = id.indexOf('/'); at !== -1; at = id.indexOf('/', at + 1)) {
-      for (const count of byId.get(id.slice(0, at)) ?? []) {
-        count.asked += 1;
-        if (answer.correct) count.correct += 1;
-      }
-    }
+function logSamples(unit: PairedFigures, full: PairedFigures | undefined, completed: ReadonlyMap<number, number>): LogSamples {
+  const logs = unit.logs ?? [];
+  const count = logs.length;
+  const column = (pick: (counts: LogCounts) => number) => Float64Array.from(logs, (_, i) => (unit.counts?.[i] !== undefined ? pick(unit.counts[i]) : 0));
+  const samples: LogSamples = {
+    tokens: { mine: new Float64Array(count), theirs: new Float64Array(count) },
+    cost: { mine: new Float64Array(count), theirs: new Float64Array(count), priced: new Uint8Array(count).fill(1) },
+    correct: column((counts) => counts.correct),
+    asked: column((counts) => counts.asked),
+    needed: { held: column((counts) => counts.held), reached: column((counts) => counts.reached) },
+  };
+  const theirs = full?.steps;
+  if (theirs === undefined) return samples;
+  const starts = logs.map((log) => log.firstStep);
+  const { step, ok, tokens, priced, cost } = unit.steps;
+  const sums = samples.tokens;
+  const usd = samples.cost;
+  for (let i = 0; i < unit.steps.length; i++) {
+    if (ok[i] !== 1) continue;
+    const pair = completed.get(step[i] as number);
+    if (pair === undefined) continue;
+    const log = logOfStep(starts, step[i] as number);
+    if (log < 0) continue;
+    sums.mine[log] = (sums.mine[log] as number) + (tokens[i] as number);
+    sums.theirs[log] = (sums.theirs[log] as number) + (theirs.tokens[pair] as number);
+    if (usd.priced[log] === 1 && priced[i] === 1 && theirs.priced[pair] === 1) {
+      usd.mine[log] = (usd.mine[log] as number) + (cost[i] as number);
+      usd.theirs[log] = (usd.theirs[log] as number) + (theirs.cost[pair] as number);
+    } else usd.priced[log] = 0;
   }
-  return counts;
-}
-
-/** One log's items: the unit's steps, full's steps, the unit's needed uses, its answers counted. */
-interface LogItems {
-  mine: readonly PairedStep[];
-  theirs: readonly PairedStep[];
-  needed: readonly Pick<NeededRecord, 'useStep' | 'outcome'>[];
-  answers: Answered;
-}
-
-function logSample(items: LogItems): LogSample {
-  const baseline = new Map<number, PairedStep>();
-  for (const step of items.theirs) if (step.status === 'ok') baseline.set(step.step, step);
-  const tokens = { mine: 0, theirs: 0 };
-  let cost: { mine: number; theirs: number } | null = { mine: 0, theirs: 0 };
-  for (const step of items.mine) {
-    const theirs = baseline.get(step.step);
-    if (step.status !== 'ok' || theirs === undefined) continue;
-    tokens.mine += stepTokens(step);
-    tokens.theirs += stepTokens(theirs);
-    if (cost !== null && step.costUsd !== undefined && theirs.costUsd !== undefined) {
-      cost.mine += step.costUsd;
-      cost.theirs += theirs.costUsd;
-    } else cost = null;
-  }
-  const needed = countNeeded(items.needed);
-  return { tokens, cost, correct: items.answers.correct, asked: items.answers.asked, needed: { held: needed.held, reached: needed.reached } };
-}
-
-function ratio(pairs: readonly { mine: number; theirs: number }[], finish: (ratio: number) => number): number | null {
-  let mine = 0;
-  let theirs = 0;
-  for (const pair of pairs) {
-    mine += pair.mine;
-    theirs += pair.theirs;
-  }
-  return theirs === 0 ? null : finish(mine / theirs);
-}
-
-function recallOf(drawn: readonly LogSample[]): number | null {
-  let correct = 0;
-  let asked = 0;
-  for (const sample of drawn) {
-    correct += sample.correct;
-    asked += sample.asked;
-  }
-  return asked === 0 ? null : correct / asked;
-}
-
-function neededRecallOf(drawn: readonly LogSample[]): number | null {
-  let held = 0;
-  let reached = 0;
-  for (const sample of drawn) {
-    held += sample.needed.held;
-    reached += sample.needed.reached;
-  }
-  return reached === 0 ? null : held / reached;
-}
-
-function stepTokens(step: PairedStep): number {
-  return step.promptTokens + step.completionTokens + step.overheadTokens;
+  return samples;
 }

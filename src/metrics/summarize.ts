@@ -1,7 +1,8 @@
 import type { CallPurpose } from '../contracts/provider.js';
 import type { RunEvent, StepRecord } from './run-events.js';
 import type { SummaryRow } from './types.js';
-import { NO_INTERVALS, unitIntervals, type IntervalInput, type PairedStep } from './intervals.js';
+import { NO_INTERVALS, unitIntervals } from './intervals.js';
+import { completedSteps, pairedFiguresOf, type PairedFigures, type SavingInput } from './paired-figures.js';
 import { NO_NEEDED, type NeededFigures } from './needed.js';
 
 /** The probe figures of a unit, already reduced by the probes module; `null` = not measured. */
@@ -118,12 +119,6 @@ function sumOverheadCalls(events: readonly RunEvent[]): { tokens: number; calls:
   return { tokens, calls };
 }
 
-/** What the saving needs of a unit: its summary row and its per-step records (and, over several logs, its logs and answers for the intervals). */
-export interface SavingInput extends IntervalInput {
-  summary: SummaryRow;
-  steps: readonly PairedStep[];
-}
-
 /**
  * Fills `saving_vs_full` and `cost_vs_full` for every unit whose scenario has a `full` unit. Both
  * are paired: over the steps that both the unit and `full` completed, saving = 1 − (the unit's
@@ -134,51 +129,62 @@ export interface SavingInput extends IntervalInput {
  * bootstrap intervals of both and of answer recall too (metrics/intervals.ts).
  */
 export function applySavingVsFull<T extends SavingInput>(units: readonly T[]): T[] {
-  const baselines = new Map<string, T>();
+  const summaries = pairSummaries(units.map(pairedFiguresOf));
+  return units.map((unit, i) => ({ ...unit, summary: summaries[i] as SummaryRow }));
+}
+
+/** `applySavingVsFull` of units given by their figures (`pairedFiguresOf`): each one's summary with the pairing's figures filled in. */
+export function pairSummaries(units: readonly PairedFigures[]): SummaryRow[] {
+  const baselines = new Map<string, PairedFigures>();
   for (const unit of units) if (unit.summary.strategy === FULL_BASELINE) baselines.set(unit.summary.scenario, unit);
+  // Each full's completed steps are found once, for every unit of its scenario.
+  const completed = new Map([...baselines.values()].map((full) => [full, completedSteps(full)] as const));
   return units.map((unit) => {
     const full = baselines.get(unit.summary.scenario);
-    const intervals = unitIntervals(unit, full);
-    if (unit === full)
-      return { ...unit, summary: { ...unit.summary, saving_vs_full: 0, cost_vs_full: unit.summary.cost_usd === null ? null : 0, ...intervals } };
-    const tokens = pairedTotals(unit, full, stepTokens);
-    const usd = pairedTotals(unit, full, (step) => step.costUsd);
+    const steps = full !== undefined ? (completed.get(full) as Map<number, number>) : undefined;
+    const intervals = unitIntervals(unit, full, steps);
+    if (unit === full) return { ...unit.summary, saving_vs_full: 0, cost_vs_full: unit.summary.cost_usd === null ? null : 0, ...intervals };
+    const paired = full !== undefined && steps !== undefined ? pairedTotals(unit, full, steps) : undefined;
     return {
-      ...unit,
-      summary: {
-        ...unit.summary,
-        saving_vs_full: tokens === undefined ? null : 1 - tokens.mine / tokens.theirs,
-        cost_vs_full: usd === undefined ? null : usd.mine / usd.theirs - 1,
-        ...intervals,
-      },
+      ...unit.summary,
+      saving_vs_full: paired?.tokens === undefined ? null : 1 - paired.tokens.mine / paired.tokens.theirs,
+      cost_vs_full: paired?.usd === undefined ? null : paired.usd.mine / paired.usd.theirs - 1,
+      ...intervals,
     };
   });
 }
 
-/** Sums `value` over the steps the unit and `full` both completed; undefined when nothing to compare. */
+/**
+ * The unit's and `full`'s tokens and USD summed over the steps both completed (`completed`: full's,
+ * by number), in the unit's order; each undefined when there is nothing to compare (the USD also
+ * when a step of a pair has none).
+ */
 function pairedTotals(
-  unit: SavingInput,
-  full: SavingInput | undefined,
-  value: (step: PairedStep) => number | undefined,
-): { mine: number; theirs: number } | undefined {
-  if (full === undefined) return undefined;
-  const baseline = new Map<number, number | undefined>();
-  for (const step of full.steps) if (step.status === 'ok') baseline.set(step.step, value(step));
-  let mine = 0;
-  let theirs = 0;
-  for (const step of unit.steps) {
-    if (step.status !== 'ok' || !baseline.has(step.step)) continue;
-    const a = value(step);
-    const b = baseline.get(step.step);
-    if (a === undefined || b === undefined) return undefined;
-    mine += a;
-    theirs += b;
+  unit: PairedFigures,
+  full: PairedFigures,
+  completed: ReadonlyMap<number, number>,
+): { tokens?: { mine: number; theirs: number }; usd?: { mine: number; theirs: number } } {
+  const tokens = { mine: 0, theirs: 0 };
+  let usd: { mine: number; theirs: number } | undefined = { mine: 0, theirs: 0 };
+  const mine = unit.steps;
+  const theirs = full.steps;
+  for (let i = 0; i < mine.length; i++) {
+    if (mine.ok[i] !== 1) continue;
+    const pair = completed.get(mine.step[i] as number);
+    if (pair === undefined) continue;
+    tokens.mine += mine.tokens[i] as number;
+    tokens.theirs += theirs.tokens[pair] as number;
+    if (usd === undefined) continue;
+    if (mine.priced[i] !== 1 || theirs.priced[pair] !== 1) usd = undefined;
+    else {
+      usd.mine += mine.cost[i] as number;
+      usd.theirs += theirs.cost[pair] as number;
+    }
   }
-  return theirs === 0 ? undefined : { mine, theirs };
-}
-
-function stepTokens(step: PairedStep): number {
-  return step.promptTokens + step.completionTokens + step.overheadTokens;
+  return {
+    ...(tokens.theirs !== 0 ? { tokens } : {}),
+    ...(usd !== undefined && usd.theirs !== 0 ? { usd } : {}),
+  };
 }
 
 function sum<T>(items: readonly T[], value: (item: T) => number): number {

@@ -1,7 +1,5 @@
 import type { RunEvent } from './run-events.js';
-import type { NeededRecord, UnitResult } from './types.js';
-import type { SavingInput } from './summarize.js';
-import type { PairedStep } from './intervals.js';
+import type { UnitResult } from './types.js';
 import { isCorpus } from './corpus.js';
 
 /**
@@ -45,39 +43,4 @@ export function spanOf(unit: Pick<UnitResult, 'steps' | 'events' | 'spanMs'>): n
 function isCrashEvidence(event: RunEvent): boolean {
   if (event.type === 'crash') return true;
   return event.type === 'failure' && ('malformed' in event.failure || 'timedOut' in event.failure);
-}
-
-/**
- * What `applySavingVsFull` reads of a unit (metrics/summarize.ts), and no more: per step its number,
- * status, tokens and cost; per answer its probe id and whether it was right or unanswered; per
- * needed use its step and outcome. A
- * corpus unit is paired with `full` from this once its whole form is gone: the figures are those
- * of the whole units.
- */
-export function savingInputOf(unit: UnitResult): SavingInput {
-  const steps = unit.steps.map((step): PairedStep => ({
-    step: step.step,
-    status: step.status,
-    promptTokens: step.promptTokens,
-    completionTokens: step.completionTokens,
-    overheadTokens: step.overheadTokens,
-    ...(step.costUsd !== undefined ? { costUsd: step.costUsd } : {}),
-  }));
-  const answers = (unit.probes?.answers ?? []).map((answer) => ({
-    probeId: answer.probeId,
-    correct: answer.correct,
-    ...(answer.unanswered !== undefined ? { unanswered: answer.unanswered } : {}),
-    ...(answer.invalid !== undefined ? { invalid: answer.invalid } : {}),
-  }));
-  return {
-    summary: unit.summary,
-    steps,
-    ...(unit.logs !== undefined ? { logs: unit.logs } : {}),
-    ...(unit.probes !== undefined ? { probes: { answers, ...neededOf(unit) } } : {}),
-  };
-}
-
-function neededOf(unit: UnitResult): { needed?: { useStep: number; outcome: NeededRecord['outcome'] }[] } {
-  const needed = unit.probes?.needed;
-  return needed === undefined ? {} : { needed: needed.map((record) => ({ useStep: record.useStep, outcome: record.outcome })) };
 }

@@ -1,5 +1,5 @@
 import { runTextMemo } from '../memo.js';
-import { SECRET_RULES, TOKEN_RUN, isHighEntropyToken } from './patterns.js';
+import { SECRET_RULES, isHighEntropyToken, tokenRuns } from './patterns.js';
 
 /**
  * The redactor: masks secret-shaped strings with a short typed marker, `[redacted:<kind>]`.
@@ -44,6 +44,7 @@ function scanSecrets(text: string): readonly SecretSpan[] {
   const spans: SecretSpan[] = [];
   const taken = (start: number, end: number): boolean => spans.some((s) => start < s.end && end > s.start);
   for (const rule of SECRET_RULES) {
+    if (rule.requires !== undefined && !text.includes(rule.requires)) continue;
     for (const match of matchesOf(rule.pattern, text)) {
       const kept = rule.keepGroup === true ? (match[1] ?? '').length : 0;
       const start = (match.index ?? 0) + kept;
@@ -53,10 +54,8 @@ function scanSecrets(text: string): readonly SecretSpan[] {
       if (!taken(start, end)) spans.push({ kind: rule.kind, start, end });
     }
   }
-  for (const match of matchesOf(TOKEN_RUN, text)) {
-    const start = match.index ?? 0;
-    const end = start + match[0].length;
-    if (!taken(start, end) && isHighEntropyToken(match[0])) spans.push({ kind: 'high-entropy', start, end });
+  for (const { start, end } of tokenRuns(text)) {
+    if (!taken(start, end) && isHighEntropyToken(text.slice(start, end))) spans.push({ kind: 'high-entropy', start, end });
   }
   return spans.length === 0 ? NONE : Object.freeze(spans.sort((a, b) => a.start - b.start).map((span) => Object.freeze(span)));
 }

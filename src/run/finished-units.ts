@@ -1,14 +1,16 @@
 import type { UnitResult } from '../metrics/types.js';
-import { applySavingVsFull, type SavingInput } from '../metrics/summarize.js';
-import { savingInputOf, summaryOnly } from '../metrics/summary-only.js';
+import { pairSummaries } from '../metrics/summarize.js';
+import { pairedFiguresOf, type PairedFigures } from '../metrics/paired-figures.js';
+import { summaryOnly } from '../metrics/summary-only.js';
 
 /**
  * The finished units of a run by plan index, each as the run keeps it: whole, or (`summaryOnly`) a
- * corpus's units summary-only beside what their pairing with `full` needs.
+ * corpus's units summary-only beside the figures their pairing with `full` reads (in columns,
+ * metrics/paired-figures.ts).
  */
 export class FinishedUnits {
   private readonly kept = new Map<number, UnitResult>();
-  private readonly pairing = new Map<number, SavingInput>();
+  private readonly pairing = new Map<number, PairedFigures>();
 
   constructor(private readonly summaryOnly: boolean) {}
 
@@ -23,15 +25,14 @@ export class FinishedUnits {
   set(index: number, result: UnitResult): void {
     const kept = this.summaryOnly ? summaryOnly(result) : result;
     this.kept.set(index, kept);
-    if (kept !== result) this.pairing.set(index, savingInputOf(result));
+    if (kept !== result) this.pairing.set(index, pairedFiguresOf(result));
   }
 
   /** The finished units of `units`, in their order, with `saving_vs_full`, `cost_vs_full` and the intervals filled in. */
   results(units: readonly { index: number }[]): UnitResult[] {
     const indices = units.map((unit) => unit.index).filter((index) => this.kept.has(index));
     const kept = indices.map((index) => this.kept.get(index) as UnitResult);
-    if (this.pairing.size === 0) return applySavingVsFull(kept);
-    const paired = applySavingVsFull(indices.map((index, i) => this.pairing.get(index) ?? (kept[i] as UnitResult)));
-    return kept.map((unit, i) => ({ ...unit, summary: (paired[i] as SavingInput).summary }));
+    const summaries = pairSummaries(indices.map((index, i) => this.pairing.get(index) ?? pairedFiguresOf(kept[i] as UnitResult)));
+    return kept.map((unit, i) => ({ ...unit, summary: summaries[i] as UnitResult['summary'] }));
   }
 }

@@ -4,7 +4,7 @@ import { isCorpus } from '../metrics/corpus.js';
 import { scenarioKey, type PlannedUnit } from './plan.js';
 import type { StrategySpec } from '../strategies/types.js';
 import { FinishedUnits } from './finished-units.js';
-import { mergeCorpora, type ShardLogs } from './merge-corpora.js';
+import { mergeCorpora, type MergedCorpus, type ShardLogs } from './merge-corpora.js';
 import { mergeScenarios } from './merge-scenarios.js';
 import type { DecisionOptions } from '../metrics/recommend.js';
 import { recommendRun } from './recommend-run.js';
@@ -108,9 +108,30 @@ export interface MergeOptions {
  * a time, and kept summary-only as a run keeps them. Refuses (InputError, exit 2) results that
  * are not shards of the same run (tool version, seed, mode, scenarios, shard count, corpora and
  * their logs), a shard given twice, a missing shard, and a unit or a corpus's log missing or
- * present twice.
+ * present twice. `checkShards`, then `joinShards`.
  */
 export function mergeShards(files: readonly ShardFile[], options: MergeOptions = {}): RunResult {
+  return joinShards(checkShards(files), options);
+}
+
+/** The shards of one run checked (`checkShards`): what joining them reads, and none of their results but the units kept whole. */
+export interface CheckedShards {
+  /** The first shard's result without `shard` and with no units: what the merged result is made of but its units. */
+  head: Omit<RunResult, 'shard'>;
+  planned: number;
+  scenarios: RunResult['scenarios'];
+  corpora: readonly MergedCorpus[];
+  /** The units of no corpus, by plan index, as their shards hold them. */
+  whole: ReadonlyMap<number, UnitResult>;
+}
+
+/**
+ * The checks of `mergeShards` (every refusal it makes but none of a corpus's packed results,
+ * which `joinShards` unpacks), and what joining reads of the shards: a caller that lets go of
+ * `files` then lets go of their corpora's stored units (a 477-log corpus's four shards held 10,000
+ * log summaries the merge never reads).
+ */
+export function checkShards(files: readonly ShardFile[]): CheckedShards {
   const first = files[0];
   if (first === undefined) throw new UsageError('merge needs at least one shard result');
   const shards = files.map(shardOf);
@@ -121,12 +142,11 @@ export function mergeShards(files: readonly ShardFile[], options: MergeOptions =
   const corpora = mergeCorpora(files.map((file, i) => ({ file: file.file, corpora: (shards[i] as ShardInfo).corpora ?? [], logs: file.logs })));
   const scenarios = mergeScenarios(files, shards);
   const byLog = new Set(corpora.flatMap((corpus) => corpus.units));
-  const finished = new FinishedUnits(true);
   const whole = new Map<number, UnitResult>();
   files.forEach(({ file, result }, i) => {
     (shards[i] as ShardInfo).units.forEach((planIndex, position) => {
       if (byLog.has(planIndex)) return;
-      if (finished.has(planIndex)) throw new InputError({ file, field: 'shard.units' }, `unit ${planIndex} is also in another shard`);
+      if (whole.has(planIndex)) throw new InputError({ file, field: 'shard.units' }, `unit ${planIndex} is also in another shard`);
       const unit = result.units[position];
       if (unit === undefined)
         throw new InputError({ file, field: 'units' }, `holds ${result.units.length} units but shard.units lists ${position + 1} or more`);
@@ -135,25 +155,31 @@ export function mergeShards(files: readonly ShardFile[], options: MergeOptions =
           { file, field: `units.${position}` },
           'holds a corpus unit summary-only without its logs (a shard by unit, written by an earlier ctxbench): run the shard again to merge it',
         );
-      finished.set(planIndex, unit);
       whole.set(planIndex, unit);
     });
   });
-  const missing = range(reference.planned).filter((i) => !finished.has(i) && !byLog.has(i));
+  const missing = range(reference.planned).filter((i) => !whole.has(i) && !byLog.has(i));
   if (missing.length > 0) throw new InputError({ file: first.file, field: 'shard' }, `units missing from every shard: ${missing.join(', ')}`);
+  // Its units let go but their place kept: the merged result's keys are in the order of a shard's.
+  const { shard: _shard, ...rest } = first.result;
+  return { head: { ...rest, units: [] }, planned: reference.planned, scenarios, corpora, whole };
+}
+
+/** The merged result of shards `checkShards` found to make one run (`mergeShards`). */
+export function joinShards({ head, planned, scenarios, corpora, whole }: CheckedShards, options: MergeOptions = {}): RunResult {
+  const finished = new FinishedUnits(true);
   // Every unit in plan order, a corpus's combined at its place (one at a time: each is kept summary-only once handed on).
   const combined = new Map(corpora.flatMap((corpus) => corpus.units.map((index, position) => [index, () => corpus.combine(position)] as const)));
-  for (let index = 0; index < reference.planned; index++) {
+  for (let index = 0; index < planned; index++) {
     const combine = combined.get(index);
     const unit = combine !== undefined ? combine() : (whole.get(index) as UnitResult);
     options.onUnit?.(index, unit);
-    if (combine !== undefined) finished.set(index, unit);
+    finished.set(index, unit);
   }
-  const { shard: _shard, ...rest } = first.result;
-  const units = finished.results(range(reference.planned).map((index) => ({ index })));
+  const units = finished.results(range(planned).map((index) => ({ index })));
   return {
-    ...rest,
-    ...(rest.schemaVersion !== RESULT_SCHEMA_VERSION ? { schemaVersion: RESULT_SCHEMA_VERSION } : {}),
+    ...head,
+    ...(head.schemaVersion !== RESULT_SCHEMA_VERSION ? { schemaVersion: RESULT_SCHEMA_VERSION } : {}),
     scenarios,
     units,
     recommendation: recommendRun(units, options.decision, scenarios),

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { StepRecord } from '../../src/metrics/run-events.js';
 import type { LogSummary, NeededRecord, ProbeAnswer } from '../../src/metrics/types.js';
 import { neededFigures } from '../../src/metrics/needed.js';
-import { unitIntervals, type IntervalInput } from '../../src/metrics/intervals.js';
+import { unitIntervals } from '../../src/metrics/intervals.js';
+import { pairedFiguresOf, type SavingInput } from '../../src/metrics/paired-figures.js';
 import { applySavingVsFull, summarizeUnit } from '../../src/metrics/summarize.js';
 import { stepRecord } from '../helpers/records.js';
 
@@ -28,7 +29,7 @@ function answer(log: string, id: string, correct: boolean): ProbeAnswer {
 }
 
 /** A unit over `logs.length` logs of 4 steps each: every step of log i costs `logs[i]` tokens; each log has 2 probes, `correct[i]` of them right. */
-function unit(strategy: string, logs: number[], correct: number[]): IntervalInput & { summary: ReturnType<typeof summarizeUnit> } {
+function unit(strategy: string, logs: number[], correct: number[]): SavingInput {
   const steps = logs.flatMap((tokens, i) => [0, 1, 2, 3].map((k) => step(i * 4 + k, tokens)));
   const answers = logs.flatMap((_, i) => [answer(`log${i}`, 'a', (correct[i] ?? 0) > 0), answer(`log${i}`, 'b', (correct[i] ?? 0) > 1)]);
   const summaryOf = (): ReturnType<typeof summarizeUnit> => {
@@ -72,13 +73,13 @@ describe('bootstrap intervals over the logs of a scenario', () => {
   });
 
   it('is seeded: the same inputs give the same intervals', () => {
-    expect(unitIntervals(uneven, full)).toEqual(unitIntervals(uneven, full));
+    expect(unitIntervals(pairedFiguresOf(uneven), pairedFiguresOf(full))).toEqual(unitIntervals(pairedFiguresOf(uneven), pairedFiguresOf(full)));
   });
 
   it('is not computed for one log, nor the comparisons without full', () => {
     const one = unit('one', [50], [1]);
-    expect(Object.values(unitIntervals(one, unit('full', [100], [2]))).every((v) => v === null)).toBe(true);
-    const alone = unitIntervals(uneven, undefined);
+    expect(Object.values(unitIntervals(pairedFiguresOf(one), pairedFiguresOf(unit('full', [100], [2])))).every((v) => v === null)).toBe(true);
+    const alone = unitIntervals(pairedFiguresOf(uneven), undefined);
     expect(alone.saving_ci_low).toBeNull();
     expect(alone.cost_vs_full_ci_low).toBeNull();
     expect(alone.answer_recall_ci_low).not.toBeNull();
@@ -115,7 +116,7 @@ describe('the needed-recall interval over logs', () => {
   });
 
   it('is null without needed uses', () => {
-    const plain = unitIntervals(unit('u', [10, 20], [1, 2]), undefined);
+    const plain = unitIntervals(pairedFiguresOf(unit('u', [10, 20], [1, 2])), undefined);
     expect([plain.needed_recall_ci_low, plain.needed_recall_ci_high]).toEqual([null, null]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findSecrets, hasSecret, redactText, redactValue, redactWhereSecret } from '../../src/redact/index.js';
 import { PLANTED } from './planted.js';
-import { SECRET_RULES, TOKEN_RUN } from '../../src/redact/patterns.js';
+import { SECRET_RULES, tokenRuns } from '../../src/redact/patterns.js';
 
 describe('redactText: one secret of each kind', () => {
   it.each(PLANTED.map((p) => [p.kind, p] as const))('masks a %s with its typed marker', (kind, planted) => {
@@ -65,7 +65,7 @@ describe('findSecrets: each scan from the start', () => {
       expect(findSecrets(`${p.text} `).map((s) => [s.kind, `${p.text} `.slice(s.start, s.end)])).toEqual(expected[i]);
       expect(expected[i]?.some(([kind, text]) => kind === p.kind && text?.includes(p.secret))).toBe(true);
     });
-    expect([...SECRET_RULES.map((rule) => rule.pattern.lastIndex), TOKEN_RUN.lastIndex].every((at) => at === 0)).toBe(true);
+    expect(SECRET_RULES.map((rule) => rule.pattern.lastIndex).every((at) => at === 0)).toBe(true);
   });
 });
 
@@ -84,27 +84,48 @@ describe('redactWhereSecret', () => {
 });
 
 describe('the token-run scan', () => {
-  it('matches exactly what the scan from every position matched, on words, runs, padding and runs that touch', () => {
+  it('finds exactly the runs the pattern from every position finds, on words, runs, padding and runs that touch', () => {
+    // The reference: every run of 32 token characters or more, from any position, with up to two `=`.
     const everyPosition = /[A-Za-z0-9+/_-]{32,}={0,2}/g;
-    const alphabet = 'aZ09+/_-=. \n';
+    const alphabet = 'aZ09+/_-=. \né';
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const texts = [
+      '',
+      'x'.repeat(31),
+      'x'.repeat(32),
       `${'x'.repeat(31)} ${'y'.repeat(32)}==${'z'.repeat(40)}===${'w'.repeat(33)}`,
       `prose with words of every length ${'Q'.repeat(31)}.${'R'.repeat(64)}=`,
+      `${'a'.repeat(32)}=${'b'.repeat(32)}==${'c'.repeat(31)}`,
     ];
-    for (let t = 0; t < 200; t++) {
+    for (let t = 0; t < 300; t++) {
       let text = '';
-      while (text.length < 400)
+      const size = 20 + Math.floor(next() * 600);
+      while (text.length < size)
         text +=
           next() < 0.7
             ? (alphabet[Math.floor(next() * 4)] as string).repeat(1 + Math.floor(next() * 45))
             : (alphabet[Math.floor(next() * alphabet.length)] as string);
       texts.push(text);
     }
+    let found = 0;
     for (const text of texts) {
-      const spans = (re: RegExp) => [...text.matchAll(re)].map((m) => [m.index, m[0].length]);
-      expect(spans(TOKEN_RUN)).toEqual(spans(everyPosition));
+      const expected = [...text.matchAll(everyPosition)].map((m) => [m.index, m.index + m[0].length]);
+      expect([...tokenRuns(text)].map(({ start, end }) => [start, end])).toEqual(expected);
+      found += expected.length;
     }
+    expect(found).toBeGreaterThan(300);
+  });
+});
+
+describe("a rule's required string", () => {
+  it('is in every match of its pattern, so a text without it has none', () => {
+    const texts = [...PLANTED.map((p) => p.text), 'DATABASE_URL=postgres://admin:S3cr3tPassw0rd@db:5432/app', 'git clone https://u:p4ss@host/r'];
+    for (const rule of SECRET_RULES.filter((r) => r.requires !== undefined)) {
+      const matches = texts.flatMap((text) => [...text.matchAll(rule.pattern)].map((m) => m[0]));
+      expect(matches.length).toBeGreaterThan(0);
+      for (const match of matches) expect(match).toContain(rule.requires);
+    }
+    expect(redactText('postgres//admin:S3cr3tPassw0rd@db')).toBe('postgres//admin:S3cr3tPassw0rd@db');
   });
 });

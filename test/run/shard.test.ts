@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeShard, mergeShards, parseShard, selectShard, shardLogs, type ShardFile } from '../../src/run/shard.js';
+import { checkShards, describeShard, joinShards, mergeShards, parseShard, selectShard, shardLogs, type ShardFile } from '../../src/run/shard.js';
 import { scenarioKey, type PlannedUnit } from '../../src/run/plan.js';
 import { runSuite } from '../../src/run/run-suite.js';
 import { renderJson } from '../../src/report/json.js';
@@ -107,6 +107,12 @@ describe('mergeShards', () => {
     expect(shards[1]?.result.units[0]?.summary.saving_vs_full).toBeNull();
     expect(renderJson(mergeShards(shards))[0]?.contents).toBe(whole);
     expect(renderJson(mergeShards([...shards].reverse()))[0]?.contents).toBe(whole);
+    // Checked apart, as `merge` does to let the shards' results go: the units kept whole, none of the results themselves.
+    const checked = checkShards(shards);
+    expect(checked.head.units).toEqual([]);
+    expect([...checked.whole.keys()].sort()).toEqual([0, 1, 2, 3]);
+    expect(Object.values(checked).some((value) => shards.some((shard) => shard.result === value))).toBe(false);
+    expect(renderJson(joinShards(checked))[0]?.contents).toBe(whole);
   });
 
   it('renders the same CSV from the merged shards as from the run itself, where rounding twice would differ', async () => {

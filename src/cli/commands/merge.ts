@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { escapeControlDeep } from '../../control-chars.js';
 import { resolve } from 'node:path';
 import { readResultFile } from '../../check/load-result.js';
-import { mergeShards, type ShardFile } from '../../run/shard.js';
+import { checkShards, joinShards, type CheckedShards, type ShardFile } from '../../run/shard.js';
 import { renderReports, reporterNames, resolveReporter } from '../../report/index.js';
 import { hasRotRecall } from '../../report/csv.js';
 import { renderTerminalTable } from '../../report/terminal.js';
@@ -61,7 +61,8 @@ async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
     const rot = shards.some(({ result }) => hasRotRecall(result.units.map((unit) => unit.summary)));
     // The files of a row per step are written as each unit is made, a corpus's combined from the shards' logs: no unit is kept whole.
     steps = createStepFiles(out, { csv: names.includes('csv'), parquet: names.includes('parquet'), rot });
-    let shown: RunResult | undefined = mergedForWriting(shards.splice(0), flags, steps, rot);
+    // The shards' results are let go once checked (nothing else holds them): their corpora's stored units are not read again.
+    let shown: RunResult | undefined = mergedForWriting(checkShards(shards.splice(0)), flags, steps, rot);
     // The shards' results and the merged result unredacted are let go here, and the redacted one once
     // rendered unless it is printed: the reports' own copy (report/json.ts storedForm) is the end's peak.
     const rendered = renderReports(shown, names);
@@ -84,8 +85,8 @@ async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
 }
 
 /** The shards merged, each unit's rows written to `steps` as it is made, and the result as it is written (redacted). */
-function mergedForWriting(shards: readonly ShardFile[], flags: MergeFlags, steps: StepFiles, rot: boolean): RunResult {
-  const result = mergeShards(shards, { decision: decisionOf(flags), onUnit: (_index, unit) => steps.add(unit) });
+function mergedForWriting(checked: CheckedShards, flags: MergeFlags, steps: StepFiles, rot: boolean): RunResult {
+  const result = joinShards(checked, { decision: decisionOf(flags), onUnit: (_index, unit) => steps.add(unit) });
   if (hasRotRecall(result.units.map((unit) => unit.summary)) !== rot)
     throw new Error('merge: probes.csv was begun with other columns than the merged units have');
   return resultForWriting(result, true);
