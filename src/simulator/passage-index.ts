@@ -72,20 +72,19 @@ function countTerms(text: string): PassageTerms {
   return { length: terms.length, counts };
 }
 
-/** One message text read as passages: its pieces, their terms, and on how many pieces each term occurs. */
+/** One message text read as passages: its pieces, their terms, and which pieces each term occurs on. */
 export interface TextPassages {
   readonly pieces: readonly string[];
   readonly terms: readonly PassageTerms[];
   /** Terms over all pieces. */
   readonly totalLength: number;
-  readonly pieceFrequency: ReadonlyMap<string, number>;
   /**
-   * For each term asked of this text so far, the pieces that hold it, in order: filled on first
-   * use (`piecesWith`), since a text is asked a few terms again and again (every probe, strategy
-   * and ask point reads the same messages) while listing every term's pieces up front cost more
-   * than scoring them did.
+   * For each term, the pieces that hold it, in order (its piece frequency is their number): listed
+   * as the pieces' terms are counted, one push per piece and term, where finding a term's pieces
+   * when first asked looked into every piece's terms again for each term asked (four times the
+   * lookups on vsla-5f8cbb78).
    */
-  readonly postings: Map<string, readonly number[]>;
+  readonly postings: ReadonlyMap<string, readonly number[]>;
 }
 
 /**
@@ -100,13 +99,18 @@ export function textPassages(text: string): TextPassages {
   return textMemo.get(text, () => {
     const pieces = splitText(text);
     const terms = pieces.map(passageTerms);
-    const pieceFrequency = new Map<string, number>();
+    const postings = new Map<string, number[]>();
     let totalLength = 0;
-    for (const doc of terms) {
+    for (let p = 0; p < terms.length; p++) {
+      const doc = terms[p] as PassageTerms;
       totalLength += doc.length;
-      for (const term of doc.counts.keys()) pieceFrequency.set(term, (pieceFrequency.get(term) ?? 0) + 1);
+      for (const term of doc.counts.keys()) {
+        const holding = postings.get(term);
+        if (holding === undefined) postings.set(term, [p]);
+        else holding.push(p);
+      }
     }
-    return { pieces, terms, totalLength, pieceFrequency, postings: new Map() };
+    return { pieces, terms, totalLength, postings };
   });
 }
 
@@ -222,7 +226,7 @@ function postingsOf(context: IndexedContext, term: string): { texts: readonly nu
   let postings = index.byTerm.get(term);
   if (postings === undefined) index.byTerm.set(term, (postings = { scanned: 0, texts: [], pieces: [] }));
   for (; postings.scanned < textCount; postings.scanned++) {
-    const pieces = (index.texts[postings.scanned] as IndexedText).passages.pieceFrequency.get(term);
+    const pieces = (index.texts[postings.scanned] as IndexedText).passages.postings.get(term)?.length;
     if (pieces === undefined) continue;
     postings.texts.push(postings.scanned);
     postings.pieces.push((postings.pieces[postings.pieces.length - 1] ?? 0) + pieces);
@@ -313,16 +317,16 @@ function piecesHolding(passages: TextPassages, terms: readonly string[]): readon
   let only: readonly number[] | undefined;
   let several = false;
   for (const term of terms) {
-    if (!passages.pieceFrequency.has(term)) continue;
-    if (only === undefined) only = piecesWith(passages, term);
+    const holding = passages.postings.get(term);
+    if (holding === undefined) continue;
+    if (only === undefined) only = holding;
     else several = true;
   }
   if (!several) return only ?? [];
   const stamp = nextStamp(passages.pieces.length);
   holdingScratch.length = 0;
   for (const term of terms) {
-    if (!passages.pieceFrequency.has(term)) continue;
-    for (const piece of piecesWith(passages, term)) {
+    for (const piece of passages.postings.get(term) ?? []) {
       if (visited[piece] === stamp) continue;
       visited[piece] = stamp;
       holdingScratch.push(piece);
@@ -348,15 +352,4 @@ function nextStamp(pieces: number): number {
     lastStamp = 0;
   }
   return (lastStamp += 1);
-}
-
-/** The pieces of a text that hold `term`, in order, listed once per text and term. */
-function piecesWith(passages: TextPassages, term: string): readonly number[] {
-  let holding = passages.postings.get(term);
-  if (holding === undefined) {
-    const found: number[] = [];
-    for (let p = 0; p < passages.terms.length; p++) if ((passages.terms[p] as PassageTerms).counts.has(term)) found.push(p);
-    passages.postings.set(term, (holding = found));
-  }
-  return holding;
 }
