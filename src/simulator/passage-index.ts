@@ -1,7 +1,7 @@
 import { runOwned, runTextMemo, runWeakMap, createListMemo } from '../memo.js';
 import type { ContextMessage } from '../transcript/types.js';
 import { toolCallText } from '../tokens/tokenizer.js';
-import { extractTerms } from './terms.js';
+import { countTerms } from './terms.js';
 
 /** One retrievable unit of context: a line or sentence of one message. */
 export interface Passage {
@@ -63,13 +63,6 @@ const termMemo = runTextMemo<PassageTerms>('passage-terms');
 
 export function passageTerms(text: string): PassageTerms {
   return termMemo.get(text, countTerms);
-}
-
-function countTerms(text: string): PassageTerms {
-  const terms = extractTerms(text);
-  const counts = new Map<string, number>();
-  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-  return { length: terms.length, counts };
 }
 
 /** One message text read as passages: its pieces, their terms, and which pieces each term occurs on. */
