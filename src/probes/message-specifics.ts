@@ -2,8 +2,7 @@ import { runLogMemo } from '../memo.js';
 import type { MessageEvent } from '../transcript/types.js';
 import { messageText } from './context-text.js';
 import { SEPARATOR } from './retention.js';
-import { specificsSurvival, type Specifics, type SpecificsSurvival } from './specifics.js';
-import { VerbatimMatcher } from './needed/fact-index.js';
+import { indexOfSpecific, specificsSurvival, type Specifics, type SpecificsSurvival } from './specifics.js';
 
 /**
  * specifics.ts `specificsSurvival` of a context given as its messages, with what each message holds
@@ -36,9 +35,9 @@ export function specificsSurvivalInMessages(specifics: Specifics, messages: read
 }
 
 /**
- * Fills the memo for the messages not in it yet: numbers by reading each place a number may stand
- * once, the other values all at once per text (needed/fact-index.ts `VerbatimMatcher`), so a
- * message costs its length, not its length × the values (a long session names hundreds of paths).
+ * Fills the memo for the messages not in it yet: each value is searched once in their joined
+ * texts (not once per message), and an occurrence names its message by offset; the search then
+ * goes on from the next message, so a value costs a search per message that holds it, plus one.
  */
 function findInNewMessages(values: readonly SpecificValue[], memo: WeakMap<MessageEvent, readonly number[]>, messages: readonly MessageEvent[]): void {
   const fresh = [...new Set(messages.filter((message) => !memo.has(message)))];
@@ -51,49 +50,31 @@ function findInNewMessages(values: readonly SpecificValue[], memo: WeakMap<Messa
     offset += text.length + SEPARATOR.length;
     return text;
   });
+  const joined = texts.join(SEPARATOR);
   const holds: number[][] = fresh.map(() => []);
   // Numbers: every place a number may stand on its own is read once and looked up, rather than
   // every number of the session searched for (a long session has thousands, and they grow with it).
   const numbers = numberIndexOf(values);
   if (numbers.byValue.size > 0) {
     const held = fresh.map(() => new Set<number>());
-    forEachNumberAt(texts.join(SEPARATOR), numbers.longest, (value, at) => {
+    forEachNumberAt(joined, numbers.longest, (value, at) => {
       const i = numbers.byValue.get(value);
       if (i !== undefined) held[messageAt(starts, at)]?.add(i);
     });
     held.forEach((set, m) => holds[m]?.push(...set));
   }
-  // A path or command is found verbatim (as `specificsSurvival` finds it), and never spans two texts.
-  const verbatim = verbatimIndexOf(values);
-  if (verbatim.matcher.values.length > 0) {
-    const found = new Set<number>();
-    texts.forEach((text, m) => {
-      found.clear();
-      verbatim.matcher.addFound(text, found);
-      for (const v of found) holds[m]?.push(...(verbatim.indexes[v] as number[]));
-    });
-  }
+  values.forEach(({ kind, value }, i) => {
+    if (kind === 'numbers') return;
+    for (let at = indexOfSpecific(kind, joined, value, 0); at >= 0;) {
+      const m = messageAt(starts, at);
+      holds[m]?.push(i);
+      const next = starts[m + 1];
+      if (next === undefined) break;
+      at = indexOfSpecific(kind, joined, value, next);
+    }
+  });
   fresh.forEach((message, m) => memo.set(message, holds[m] ?? []));
 }
-
-/** The distinct path and command values, matched at once, with the indexes (in `valuesOf`) each stands for. */
-function verbatimIndexOf(values: readonly SpecificValue[]): { matcher: VerbatimMatcher; indexes: number[][] } {
-  let index = verbatimIndexes.get(values);
-  if (index === undefined) {
-    const byValue = new Map<string, number[]>();
-    values.forEach(({ kind, value }, i) => {
-      if (kind === 'numbers') return;
-      const list = byValue.get(value);
-      if (list === undefined) byValue.set(value, [i]);
-      else list.push(i);
-    });
-    index = { matcher: new VerbatimMatcher([...byValue.keys()]), indexes: [...byValue.values()] };
-    verbatimIndexes.set(values, index);
-  }
-  return index;
-}
-
-const verbatimIndexes = runLogMemo<readonly SpecificValue[], { matcher: VerbatimMatcher; indexes: number[][] }>();
 
 /** The number values by text, with their indexes in `valuesOf`, and the longest one's length. */
 function numberIndexOf(values: readonly SpecificValue[]): { byValue: Map<string, number>; longest: number } {
@@ -117,7 +98,7 @@ const numberIndexes = runLogMemo<readonly SpecificValue[], { byValue: Map<string
 const isDigitCode = (code: number): boolean => code >= 48 && code <= 57;
 
 /**
- * Calls `visit` with every substring of `text` that specifics.ts `indexOfNumber` could find as a
+ * Calls `visit` with every substring of `text` that specifics.ts `indexOfSpecific` could find as a
  * number on its own: it starts with `v` or a digit not preceded by a digit, ends with a digit not
  * followed by one, and holds only `v`, digits and dots (what a number value is made of), up to
  * `longest` characters. A value is found at a place exactly when it is one of these substrings.

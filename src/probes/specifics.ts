@@ -69,6 +69,11 @@ function containsNumber(text: string, value: string): boolean {
   return indexOfNumber(text, value, 0) >= 0;
 }
 
+/** Where one specific of `kind` first occurs verbatim in `text` at or after `from` (a number not inside a longer one), or -1. */
+export function indexOfSpecific(kind: keyof Specifics, text: string, value: string, from: number): number {
+  return kind === 'numbers' ? indexOfNumber(text, value, from) : text.indexOf(value, from);
+}
+
 function shareFound(values: readonly string[], isFound: (value: string) => boolean): number | null {
   if (values.length === 0) return null;
   return values.filter(isFound).length / values.length;
