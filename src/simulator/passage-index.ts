@@ -97,11 +97,12 @@ export function textPassages(text: string): TextPassages {
     for (let p = 0; p < terms.length; p++) {
       const doc = terms[p] as PassageTerms;
       totalLength += doc.length;
-      for (const term of doc.counts.keys()) {
+      // `forEach` rather than `for…of`: no iterator result per term in a cold process.
+      doc.counts.forEach((_count, term) => {
         const holding = postings.get(term);
         if (holding === undefined) postings.set(term, [p]);
         else holding.push(p);
-      }
+      });
     }
     return { pieces, terms, totalLength, postings };
   });
@@ -262,8 +263,8 @@ export function passageAt(context: IndexedContext, index: number): Passage | und
 export function scoreIndexed(queryTerms: readonly string[], context: IndexedContext, minShare = 0): ScoredPassage[] {
   const containing: number[] = [];
   const holding = new Set<number>();
-  for (const term of queryTerms) {
-    const postings = postingsOf(context, term);
+  for (let t = 0; t < queryTerms.length; t++) {
+    const postings = postingsOf(context, queryTerms[t] as string);
     containing.push(postings.pieces);
     for (let k = 0; k < postings.count; k++) holding.add(postings.texts[k] as number);
   }
@@ -275,10 +276,12 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
   const hits = { text: [] as number[], piece: [] as number[], score: [] as number[], matchedIdf: [] as number[] };
   let best = 0;
   // In any order: the ranking below is a total order.
-  for (const i of holding) {
+  holding.forEach((i) => {
     const { passages } = context.texts[i] as IndexedText;
     // Only the pieces that hold a query term can score above 0 (every idf is positive).
-    for (const piece of piecesHolding(passages, queryTerms)) {
+    const pieces = piecesHolding(passages, queryTerms);
+    for (let p = 0; p < pieces.length; p++) {
+      const piece = pieces[p] as number;
       const { score, matchedIdf } = scoreOf(passages.terms[piece] as PassageTerms, queryTerms, idf, averageLength);
       if (score <= 0) continue;
       hits.text.push(i);
@@ -287,7 +290,7 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
       hits.matchedIdf.push(matchedIdf);
       if (score > best) best = score;
     }
-  }
+  });
   const scored: ScoredPassage[] = [];
   for (let h = 0; h < hits.score.length; h++) {
     const score = hits.score[h] as number;
@@ -309,8 +312,8 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
 function piecesHolding(passages: TextPassages, terms: readonly string[]): readonly number[] {
   let only: readonly number[] | undefined;
   let several = false;
-  for (const term of terms) {
-    const holding = passages.postings.get(term);
+  for (let t = 0; t < terms.length; t++) {
+    const holding = passages.postings.get(terms[t] as string);
     if (holding === undefined) continue;
     if (only === undefined) only = holding;
     else several = true;
@@ -318,8 +321,10 @@ function piecesHolding(passages: TextPassages, terms: readonly string[]): readon
   if (!several) return only ?? [];
   const stamp = nextStamp(passages.pieces.length);
   holdingScratch.length = 0;
-  for (const term of terms) {
-    for (const piece of passages.postings.get(term) ?? []) {
+  for (let t = 0; t < terms.length; t++) {
+    const holding = passages.postings.get(terms[t] as string) ?? [];
+    for (let h = 0; h < holding.length; h++) {
+      const piece = holding[h] as number;
       if (visited[piece] === stamp) continue;
       visited[piece] = stamp;
       holdingScratch.push(piece);
