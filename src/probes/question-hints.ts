@@ -34,11 +34,24 @@ const termWordsMemo = runTextMemo<readonly string[]>('question-terms');
 
 function readTermWords(text: string): string[] {
   const words: string[] = [];
-  for (const token of text.toLowerCase().match(TOKEN) ?? []) {
-    words.push(token, ...(/[_./-]/.test(token) ? token.split(/[_./-]+/) : []));
+  const tokens = text.toLowerCase().match(TOKEN) ?? [];
+  // Indexed loops: no iterator result or spread list per token in a cold process.
+  for (let t = 0; t < tokens.length; t++) {
+    const token = tokens[t] as string;
+    if (isTermWord(token)) words.push(token);
+    if (!/[_./-]/.test(token)) continue;
+    const pieces = token.split(/[_./-]+/);
+    for (let p = 0; p < pieces.length; p++) if (isTermWord(pieces[p] as string)) words.push(pieces[p] as string);
   }
   // CJK prose has no spaces: its character pairs (findable.ts `wordsOf`) are its words.
-  return [...words.filter((w) => /^[a-z][a-z0-9_-]*[a-z0-9]$/.test(w) && isHintWord(w)), ...cjkWordsOf(text)];
+  const cjk = cjkWordsOf(text);
+  for (let c = 0; c < cjk.length; c++) words.push(cjk[c] as string);
+  return words;
+}
+
+/** A token or piece `termWords` keeps: it reads as a word (`isHintWord`). */
+function isTermWord(word: string): boolean {
+  return /^[a-z][a-z0-9_-]*[a-z0-9]$/.test(word) && isHintWord(word);
 }
 
 /** A word worth reading in a question: not a stop word, not a hash or an id. */
