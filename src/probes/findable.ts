@@ -98,6 +98,11 @@ function readTexts(message: MessageEvent): string[] {
   return [message.thinking ?? '', message.text, ...(message.toolCalls ?? []).map(toolCallText)];
 }
 
+// As constants: a regular expression literal in a function body is a new object each time it is
+// evaluated (these run per line of the session). Neither is global or sticky.
+const LINE_BREAK = /\r?\n|\\n/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
 /** Indexes the lines of a session's messages (their thinking, text and tool calls). */
 export function indexLines(messages: readonly MessageEvent[]): LineIndex {
   const lines: LineIndex['lines'] = [];
@@ -114,11 +119,11 @@ export function indexLines(messages: readonly MessageEvent[]): LineIndex {
       // A part without a CJK letter has none on any line: its lines' words are read without the test.
       const hasCjk = HAS_CJK.test(partText);
       // Tool output an agent recorded as a JSON string (Codex) still has lines.
-      const partLines = partText.split(/\r?\n|\\n/);
+      const partLines = partText.split(LINE_BREAK);
       // Indexed loops and `forEach`: no iterator result per line and word in a cold process.
       for (let l = 0; l < partLines.length; l++) {
         const raw = partLines[l] as string;
-        if (!/[\p{L}\p{N}]/u.test(raw)) continue;
+        if (!LETTER_OR_DIGIT.test(raw)) continue;
         const index = lines.length;
         const words = new Set(hasCjk ? wordsOf(raw) : latinWordsOf(raw));
         words.forEach((word) => {

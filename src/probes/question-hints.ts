@@ -39,8 +39,8 @@ function readTermWords(text: string): string[] {
   for (let t = 0; t < tokens.length; t++) {
     const token = tokens[t] as string;
     if (isTermWord(token)) words.push(token);
-    if (!/[_./-]/.test(token)) continue;
-    const pieces = token.split(/[_./-]+/);
+    if (!COMPOUND.test(token)) continue;
+    const pieces = token.split(COMPOUND_SEPARATORS);
     for (let p = 0; p < pieces.length; p++) if (isTermWord(pieces[p] as string)) words.push(pieces[p] as string);
   }
   // CJK prose has no spaces: its character pairs (findable.ts `wordsOf`) are its words.
@@ -51,12 +51,19 @@ function readTermWords(text: string): string[] {
 
 /** A token or piece `termWords` keeps: it reads as a word (`isHintWord`). */
 function isTermWord(word: string): boolean {
-  return /^[a-z][a-z0-9_-]*[a-z0-9]$/.test(word) && isHintWord(word);
+  return TERM_WORD.test(word) && isHintWord(word);
 }
+
+// As constants: a regular expression literal in a function body is a new object each time it is
+// evaluated (these run per token of every hint source). None is global or sticky.
+const COMPOUND = /[_./-]/;
+const COMPOUND_SEPARATORS = /[_./-]+/;
+const TERM_WORD = /^[a-z][a-z0-9_-]*[a-z0-9]$/;
+const DIGIT = /\d/;
 
 /** A word worth reading in a question: not a stop word, not a hash or an id. */
 function isHintWord(word: string): boolean {
-  return word.length >= 3 && word.length <= 24 && !STOPWORDS.has(word) && !(/\d/.test(word) && word.length > 10);
+  return word.length >= 3 && word.length <= 24 && !STOPWORDS.has(word) && !(DIGIT.test(word) && word.length > 10);
 }
 
 /**

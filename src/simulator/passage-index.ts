@@ -113,12 +113,18 @@ export function passageMemoSizes(): { texts: number; terms: number } {
   return { texts: textMemo.size, terms: termMemo.size };
 }
 
+// As constants: a regular expression literal in a function body is a new object each time it is
+// evaluated (these run per line of every text read). Neither is global or sticky.
+const LINE_BREAK = /\r?\n|\\n/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
 function splitText(text: string): string[] {
   const pieces: string[] = [];
   // Tool output that an agent recorded as a JSON string (Codex) still reads as lines to a model.
-  for (const line of text.split(/\r?\n|\\n/)) {
-    const trimmed = line.trim();
-    if (!/[\p{L}\p{N}]/u.test(trimmed)) continue;
+  const lines = text.split(LINE_BREAK);
+  for (let l = 0; l < lines.length; l++) {
+    const trimmed = (lines[l] as string).trim();
+    if (!LETTER_OR_DIGIT.test(trimmed)) continue;
     if (!LONG_LINE.test(trimmed)) pieces.push(trimmed);
     else pieces.push(...trimmed.split(/(?<=[.!?])\s+/).filter((sentence) => sentence !== ''));
   }

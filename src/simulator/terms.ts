@@ -2,6 +2,22 @@ import { runTextMemo } from '../memo.js';
 
 /** Lexical helpers shared by the simulated reader and summarizer. */
 
+// Patterns of the per-token code as constants: a regular expression literal in a function body is
+// a new object each time it is evaluated (a cold run reads tens of thousands of tokens). None is
+// global or sticky, so none keeps a position between uses.
+const COMPOUND = /[_./-]/;
+const COMPOUND_SEPARATORS = /[_./-]+/;
+const DIGIT = /\d/;
+const UNSTEMMED = /\d|[_./-]/;
+/** The suffixes `stem` strips, in the order it tries them, each with what replaces it. */
+const SUFFIXES: readonly (readonly [suffix: string, replacement: string])[] = [
+  ['ies', 'y'],
+  ['ing', ''],
+  ['ed', ''],
+  ['es', ''],
+  ['s', ''],
+];
+
 const STOPWORDS = new Set(
   (
     'a about above after again all also am an and any are as at be been before being below between both but by ' +
@@ -96,8 +112,9 @@ function termsOfToken(token: string): readonly string[] {
   return tokenMemo.get(token, () => {
     const built: string[] = [];
     addTerm(built, token);
-    if (/[_./-]/.test(token)) {
-      for (const piece of token.split(/[_./-]+/)) addTerm(built, piece);
+    if (COMPOUND.test(token)) {
+      const pieces = token.split(COMPOUND_SEPARATORS);
+      for (let p = 0; p < pieces.length; p++) addTerm(built, pieces[p] as string);
     }
     return built;
   });
@@ -110,21 +127,18 @@ export function extractQuestionTerms(question: string): string[] {
 
 function addTerm(terms: string[], token: string): void {
   if (token === '' || STOPWORDS.has(token)) return;
-  if (token.length === 1 && !/\d/.test(token)) return;
+  if (token.length === 1 && !DIGIT.test(token)) return;
   terms.push(stem(token));
 }
 
 /** Strips common English suffixes, keeping at least three letters (so `decided`/`decide` meet). */
 function stem(word: string): string {
-  if (/\d|[_./-]/.test(word)) return word;
+  if (UNSTEMMED.test(word)) return word;
   let stemmed = word;
-  for (const [suffix, replacement] of [
-    ['ies', 'y'],
-    ['ing', ''],
-    ['ed', ''],
-    ['es', ''],
-    ['s', ''],
-  ] as const) {
+  for (let i = 0; i < SUFFIXES.length; i++) {
+    const pair = SUFFIXES[i] as readonly [string, string];
+    const suffix = pair[0];
+    const replacement = pair[1];
     if (suffix === 's' && stemmed.endsWith('ss')) break;
     if (stemmed.endsWith(suffix) && stemmed.length - suffix.length + replacement.length >= 3) {
       stemmed = stemmed.slice(0, stemmed.length - suffix.length) + replacement;
