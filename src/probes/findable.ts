@@ -1,3 +1,7 @@
+/* eslint-disable @typescript-eslint/prefer-for-of --
+   Indexed loops on purpose where a cold run steps through every line, token and term: before V8
+   compiles the code, each step of a `for…of` makes an iterator result (docs/performance.md, "The
+   long log's cold run, its own code"). */
 import type { MessageEvent } from '../transcript/types.js';
 import { toolCallText } from '../tokens/tokenizer.js';
 import { STOPWORDS } from './fact.js';
