@@ -79,7 +79,7 @@ export function wordsOf(text: string): string[] {
 
 /** `wordsOf` of a text without a CJK letter. */
 function latinWordsOf(text: string): string[] {
-  return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  return text.toLowerCase().match(LATIN_WORD) ?? [];
 }
 
 /** The CJK character pairs among a text's words (`wordsOf`); none, without reading its words, in a text with no CJK letter. */
@@ -103,9 +103,11 @@ function readTexts(message: MessageEvent): string[] {
 }
 
 // As constants: a regular expression literal in a function body is a new object each time it is
-// evaluated (these run per line of the session). Neither is global or sticky.
+// evaluated (these run per line of the session and per word asked of it). `match` starts the
+// global one at 0 and leaves it there; the others are neither global nor sticky.
 const LINE_BREAK = /\r?\n|\\n/;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const LATIN_WORD = /[a-z0-9]+/g;
 
 /** Indexes the lines of a session's messages (their thinking, text and tool calls). */
 export function indexLines(messages: readonly MessageEvent[]): LineIndex {
