@@ -19,7 +19,20 @@ export interface ErrorStats {
 /** The median of `values` (the mean of the two middle ones for an even count); NaN when empty. */
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
+  // A typed array sorts in native code, with no comparator called from it (a cold run sorts the
+  // replay's Theil–Sen slopes, thousands of them, before its comparator is compiled). It orders
+  // numbers as the comparator does, but for NaN (which the comparator leaves unordered) and -0,
+  // which it puts before 0 where the comparator keeps their order: a middle 0 is taken from the
+  // comparator's sort, so the sign is the same.
+  const typed = Float64Array.from(values);
+  if (!typed.some(Number.isNaN)) {
+    const middle = middleOf(typed.sort());
+    if (middle !== 0) return middle;
+  }
+  return middleOf([...values].sort((a, b) => a - b));
+}
+
+function middleOf(sorted: ArrayLike<number>): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }

@@ -11,6 +11,28 @@ describe('median', () => {
   ])('of $values is $expected', ({ values, expected }) => {
     expect(median(values)).toBe(expected);
   });
+
+  it('is the middle of the values sorted by `a - b`, the sign of a zero included', () => {
+    const byComparator = (values: number[]): number => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const mid = Math.floor(sorted.length / 2);
+      return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+    };
+    const cases = [
+      [0, -0, 1],
+      [-0, 0, -1],
+      [-0, 0, 0, -0, 2],
+      [-0, -0],
+      [3, -0, 0, 0.5],
+      [Infinity, -Infinity, 2],
+      [1e-300, -1e-300, -0],
+    ];
+    let seed = 7;
+    for (let n = 1; n < 60; n++) {
+      cases.push(Array.from({ length: n }, () => ((seed = (seed * 48271) % 2147483647) % 7) - 3 || (seed % 2 === 0 ? -0 : 0)));
+    }
+    for (const values of cases) expect(Object.is(median(values), byComparator(values))).toBe(true);
+  });
 });
 
 describe('quantile (nearest rank)', () => {

@@ -1,3 +1,7 @@
+/* eslint-disable @typescript-eslint/prefer-for-of --
+   Indexed loops on purpose where a cold run steps through every line, token and term: before V8
+   compiles the code, each step of a `for…of` makes an iterator result (docs/performance.md, "The
+   long log's cold run, its own code"). */
 import type { MessageEvent } from '../transcript/types.js';
 import { toolCallText } from '../tokens/tokenizer.js';
 import { STOPWORDS } from './fact.js';
@@ -62,8 +66,8 @@ const WORD_OR_CJK_RUN = new RegExp(`[a-z0-9]+|[${CJK}]+`, 'gu');
  * (`修改文件` → `修改`, `改文`, `文件`; a lone character itself), as CJK search indexes read it.
  */
 export function wordsOf(text: string): string[] {
+  if (!HAS_CJK.test(text)) return latinWordsOf(text);
   const lower = text.toLowerCase();
-  if (!HAS_CJK.test(lower)) return lower.match(/[a-z0-9]+/g) ?? [];
   const words: string[] = [];
   for (const [run] of lower.matchAll(WORD_OR_CJK_RUN)) {
     const chars = CJK_WORD.test(run) ? [...run] : [];
@@ -71,6 +75,11 @@ export function wordsOf(text: string): string[] {
     else for (let i = 0; i + 1 < chars.length; i++) words.push(`${chars[i]}${chars[i + 1]}`);
   }
   return words;
+}
+
+/** `wordsOf` of a text without a CJK letter. */
+function latinWordsOf(text: string): string[] {
+  return text.toLowerCase().match(LATIN_WORD) ?? [];
 }
 
 /** The CJK character pairs among a text's words (`wordsOf`); none, without reading its words, in a text with no CJK letter. */
@@ -93,6 +102,13 @@ function readTexts(message: MessageEvent): string[] {
   return [message.thinking ?? '', message.text, ...(message.toolCalls ?? []).map(toolCallText)];
 }
 
+// As constants: a regular expression literal in a function body is a new object each time it is
+// evaluated (these run per line of the session and per word asked of it). `match` starts the
+// global one at 0 and leaves it there; the others are neither global nor sticky.
+const LINE_BREAK = /\r?\n|\\n/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const LATIN_WORD = /[a-z0-9]+/g;
+
 /** Indexes the lines of a session's messages (their thinking, text and tool calls). */
 export function indexLines(messages: readonly MessageEvent[]): LineIndex {
   const lines: LineIndex['lines'] = [];
@@ -106,16 +122,21 @@ export function indexLines(messages: readonly MessageEvent[]): LineIndex {
     readTexts(message).forEach((partText, p, parts) => {
       part++;
       const isCall = p >= parts.length - calls;
+      // A part without a CJK letter has none on any line: its lines' words are read without the test.
+      const hasCjk = HAS_CJK.test(partText);
       // Tool output an agent recorded as a JSON string (Codex) still has lines.
-      for (const raw of partText.split(/\r?\n|\\n/)) {
-        if (!/[\p{L}\p{N}]/u.test(raw)) continue;
+      const partLines = partText.split(LINE_BREAK);
+      // Indexed loops and `forEach`: no iterator result per line and word in a cold process.
+      for (let l = 0; l < partLines.length; l++) {
+        const raw = partLines[l] as string;
+        if (!LETTER_OR_DIGIT.test(raw)) continue;
         const index = lines.length;
-        const words = new Set(wordsOf(raw));
-        for (const word of words) {
+        const words = new Set(hasCjk ? wordsOf(raw) : latinWordsOf(raw));
+        words.forEach((word) => {
           const list = postings.get(word);
           if (list === undefined) postings.set(word, [index]);
           else list.push(index);
-        }
+        });
         byMessage[m]?.push(index);
         lineWords.push(words);
         read.push(raw);

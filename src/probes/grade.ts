@@ -35,13 +35,21 @@ function normaliseCjk(text: string): string {
 export function normaliseAnswer(text: string): string {
   let normalised = normaliseCjk(text.toLowerCase());
   // Each step only where it can change something: a text is read once per step that runs.
-  if (normalised.includes('\\')) normalised = normalised.replace(/\\(["'\\])/g, '$1').replace(/\\/g, '/');
+  if (normalised.includes('\\')) normalised = normalised.replace(ESCAPED_QUOTE, '$1').replace(BACKSLASH, '/');
   normalised = normalised.replace(QUOTES, '');
-  if (normalised.includes('./')) normalised = normalised.replace(/(^|[\s(=:])\.\//g, '$1');
+  if (normalised.includes('./')) normalised = normalised.replace(LEADING_DOT_SLASH, '$1');
   // Runs of whitespace as one space: a single space is left as it is (the text is not copied for it).
-  normalised = normalised.replace(/\s{2,}|[^\S ]/g, ' ').trim();
-  return TRAILING_PUNCTUATION.test(normalised.charAt(normalised.length - 1)) ? normalised.replace(/[\s.,;:!?\u3001\u3002]+$/, '') : normalised;
+  normalised = normalised.replace(SPACE_RUN, ' ').trim();
+  return TRAILING_PUNCTUATION.test(normalised.charAt(normalised.length - 1)) ? normalised.replace(TRAILING_RUN, '') : normalised;
 }
+
+// As constants: a regular expression literal in a function body is a new object each time it is
+// evaluated (every text matched is normalised). `replace` starts a global one at 0 and leaves it there.
+const ESCAPED_QUOTE = /\\(["'\\])/g;
+const BACKSLASH = /\\/g;
+const LEADING_DOT_SLASH = /(^|[\s(=:])\.\//g;
+const SPACE_RUN = /\s{2,}|[^\S ]/g;
+const TRAILING_RUN = /[\s.,;:!?\u3001\u3002]+$/;
 
 const TRAILING_PUNCTUATION = /^[\s.,;:!?\u3001\u3002]$/;
 

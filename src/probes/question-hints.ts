@@ -1,3 +1,7 @@
+/* eslint-disable @typescript-eslint/prefer-for-of --
+   Indexed loops on purpose where a cold run steps through every line, token and term: before V8
+   compiles the code, each step of a `for…of` makes an iterator result (docs/performance.md, "The
+   long log's cold run, its own code"). */
 import { runTextMemo } from '../memo.js';
 import type { Fact } from './fact.js';
 import { STOPWORDS } from './fact.js';
@@ -34,16 +38,36 @@ const termWordsMemo = runTextMemo<readonly string[]>('question-terms');
 
 function readTermWords(text: string): string[] {
   const words: string[] = [];
-  for (const token of text.toLowerCase().match(TOKEN) ?? []) {
-    words.push(token, ...(/[_./-]/.test(token) ? token.split(/[_./-]+/) : []));
+  const tokens = text.toLowerCase().match(TOKEN) ?? [];
+  // Indexed loops: no iterator result or spread list per token in a cold process.
+  for (let t = 0; t < tokens.length; t++) {
+    const token = tokens[t] as string;
+    if (isTermWord(token)) words.push(token);
+    if (!COMPOUND.test(token)) continue;
+    const pieces = token.split(COMPOUND_SEPARATORS);
+    for (let p = 0; p < pieces.length; p++) if (isTermWord(pieces[p] as string)) words.push(pieces[p] as string);
   }
   // CJK prose has no spaces: its character pairs (findable.ts `wordsOf`) are its words.
-  return [...words.filter((w) => /^[a-z][a-z0-9_-]*[a-z0-9]$/.test(w) && isHintWord(w)), ...cjkWordsOf(text)];
+  const cjk = cjkWordsOf(text);
+  for (let c = 0; c < cjk.length; c++) words.push(cjk[c] as string);
+  return words;
 }
+
+/** A token or piece `termWords` keeps: it reads as a word (`isHintWord`). */
+function isTermWord(word: string): boolean {
+  return TERM_WORD.test(word) && isHintWord(word);
+}
+
+// As constants: a regular expression literal in a function body is a new object each time it is
+// evaluated (these run per token of every hint source). None is global or sticky.
+const COMPOUND = /[_./-]/;
+const COMPOUND_SEPARATORS = /[_./-]+/;
+const TERM_WORD = /^[a-z][a-z0-9_-]*[a-z0-9]$/;
+const DIGIT = /\d/;
 
 /** A word worth reading in a question: not a stop word, not a hash or an id. */
 function isHintWord(word: string): boolean {
-  return word.length >= 3 && word.length <= 24 && !STOPWORDS.has(word) && !(/\d/.test(word) && word.length > 10);
+  return word.length >= 3 && word.length <= 24 && !STOPWORDS.has(word) && !(DIGIT.test(word) && word.length > 10);
 }
 
 /**

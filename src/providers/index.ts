@@ -71,6 +71,7 @@ function createUncachedProvider(options: CreateProviderOptions): Provider {
     ...(options.signal !== undefined && !mock ? { signal: options.signal } : {}),
     ...(tagCall !== undefined ? { tagCall } : {}),
     ...(mock && options.simulator?.fetch !== undefined ? { fetch: options.simulator.fetch } : {}),
+    ...(mock && options.simulator?.ask !== undefined ? { ask: options.simulator.ask } : {}),
   };
   if (options.name === 'gemini') {
     const apiKey = mock ? MOCK_API_KEY : readKey(env, 'gemini', 'GEMINI_API_KEY', 'GOOGLE_API_KEY');

@@ -4,7 +4,7 @@ import type { ToolCall } from '../transcript/types.js';
 import type { CompletionRequest, CompletionResult, CompletionUsage, Failure, Provider, ProviderMode } from '../contracts/provider.js';
 import { emptyAnswer, readUsageCounts } from './answer-checks.js';
 import { CALL_HEADER, type CallTagger } from '../simulator/call-tag.js';
-import type { SimFetch } from '../simulator/types.js';
+import type { SimAsk, SimFetch, SimSuccess } from '../simulator/types.js';
 import { describeNetworkError } from './guard.js';
 import { classifyOpenAIError } from './classify-openai.js';
 import { encodeOpenAIBody, parseArguments } from '../wire/render-openai.js';
@@ -29,6 +29,8 @@ export interface OpenAIProviderOptions {
   tagCall?: CallTagger;
   /** Mocked mode: the simulator's in-process transport, used instead of the global `fetch`. */
   fetch?: SimFetch;
+  /** Mocked mode: the simulator asked directly (`Simulator.ask`); without it, through `fetch`. */
+  ask?: SimAsk;
 }
 
 /** OpenAI chat completions through the openai SDK, with its retries off: the engine retries. */
@@ -42,8 +44,10 @@ export class OpenAIProvider implements Provider {
   private readonly tagCall: CallTagger | undefined;
   private readonly timeoutMs: number | undefined;
   private readonly stop: AbortSignal | undefined;
-  /** Mocked mode: the simulator's transport, asked directly (`completeInProcess`). */
+  /** Mocked mode: the simulator's transport, for the SDK to read a failure through. */
   private readonly simulator: SimFetch | undefined;
+  /** Mocked mode: the simulator, asked directly (`completeInProcess`). */
+  private readonly ask: SimAsk | undefined;
   /** Replies the simulator already gave that the SDK reads again (a failure), by call id. */
   private readonly replies = new Map<string, { response: Response } | { thrown: unknown }>();
 
@@ -56,6 +60,7 @@ export class OpenAIProvider implements Provider {
     this.stop = options.signal;
     this.simulator = options.mode === 'mock' && options.tagCall !== undefined ? options.fetch : undefined;
     const simulator = this.simulator;
+    this.ask = simulator === undefined ? undefined : (options.ask ?? ((url, tag) => simulator(url, { method: 'POST', headers: tag })));
     this.client = new OpenAI({
       apiKey: options.apiKey,
       baseURL: options.baseUrl,
@@ -81,8 +86,8 @@ export class OpenAIProvider implements Provider {
     };
     const shape = { instruction: request.instruction !== undefined && request.instruction !== '' };
     const tag = this.tagCall?.(request, shape, canonical);
-    if (this.simulator !== undefined && tag !== undefined) {
-      const answered = await this.completeInProcess(this.simulator, tag);
+    if (this.ask !== undefined && tag !== undefined) {
+      const answered = await this.completeInProcess(this.ask, tag);
       if (answered !== undefined) return answered;
     }
     // The body goes as JSON text encoded message by message (render-openai.ts `encodeOpenAIBody`,
@@ -121,11 +126,11 @@ export class OpenAIProvider implements Provider {
    * back), so that failures are the errors a live run classifies. The simulator answers from the
    * canonical request the call was registered with: no body is rendered for it.
    */
-  private async completeInProcess(simulator: SimFetch, tag: Record<string, string>): Promise<CompletionResult | undefined> {
+  private async completeInProcess(ask: SimAsk, tag: Record<string, string>): Promise<CompletionResult | undefined> {
     const id = tag[CALL_HEADER] ?? '';
-    let response: Response;
+    let response: SimSuccess | Response;
     try {
-      response = await simulator(`${this.endpoint}/chat/completions`, { method: 'POST', headers: tag });
+      response = await ask(`${this.endpoint}/chat/completions`, tag);
     } catch (thrown) {
       this.replies.set(id, { thrown });
       return undefined;
@@ -166,7 +171,7 @@ export class OpenAIProvider implements Provider {
  * A successful reply's body as the SDK makes it (openai/internal/parse.mjs \`defaultParseResponse\`):
  * none for a 204 or an empty JSON body, parsed JSON for a JSON media type, else the text.
  */
-async function readLikeSdk(response: Response): Promise<unknown> {
+async function readLikeSdk(response: SimSuccess | Response): Promise<unknown> {
   if (response.status === 204) return null;
   const mediaType = response.headers.get('content-type')?.split(';')[0]?.trim();
   if (mediaType?.includes('application/json') === true || mediaType?.endsWith('+json') === true) {

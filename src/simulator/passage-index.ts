@@ -1,7 +1,11 @@
+/* eslint-disable @typescript-eslint/prefer-for-of --
+   Indexed loops on purpose where a cold run steps through every line, token and term: before V8
+   compiles the code, each step of a `for…of` makes an iterator result (docs/performance.md, "The
+   long log's cold run, its own code"). */
 import { runOwned, runTextMemo, runWeakMap, createListMemo } from '../memo.js';
 import type { ContextMessage } from '../transcript/types.js';
 import { toolCallText } from '../tokens/tokenizer.js';
-import { extractTerms } from './terms.js';
+import { countTerms } from './terms.js';
 
 /** One retrievable unit of context: a line or sentence of one message. */
 export interface Passage {
@@ -65,27 +69,19 @@ export function passageTerms(text: string): PassageTerms {
   return termMemo.get(text, countTerms);
 }
 
-function countTerms(text: string): PassageTerms {
-  const terms = extractTerms(text);
-  const counts = new Map<string, number>();
-  for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-  return { length: terms.length, counts };
-}
-
-/** One message text read as passages: its pieces, their terms, and on how many pieces each term occurs. */
+/** One message text read as passages: its pieces, their terms, and which pieces each term occurs on. */
 export interface TextPassages {
   readonly pieces: readonly string[];
   readonly terms: readonly PassageTerms[];
   /** Terms over all pieces. */
   readonly totalLength: number;
-  readonly pieceFrequency: ReadonlyMap<string, number>;
   /**
-   * For each term asked of this text so far, the pieces that hold it, in order: filled on first
-   * use (`piecesWith`), since a text is asked a few terms again and again (every probe, strategy
-   * and ask point reads the same messages) while listing every term's pieces up front cost more
-   * than scoring them did.
+   * For each term, the pieces that hold it, in order (its piece frequency is their number): listed
+   * as the pieces' terms are counted, one push per piece and term, where finding a term's pieces
+   * when first asked looked into every piece's terms again for each term asked (four times the
+   * lookups on vsla-5f8cbb78).
    */
-  readonly postings: Map<string, readonly number[]>;
+  readonly postings: ReadonlyMap<string, readonly number[]>;
 }
 
 /**
@@ -100,13 +96,19 @@ export function textPassages(text: string): TextPassages {
   return textMemo.get(text, () => {
     const pieces = splitText(text);
     const terms = pieces.map(passageTerms);
-    const pieceFrequency = new Map<string, number>();
+    const postings = new Map<string, number[]>();
     let totalLength = 0;
-    for (const doc of terms) {
+    for (let p = 0; p < terms.length; p++) {
+      const doc = terms[p] as PassageTerms;
       totalLength += doc.length;
-      for (const term of doc.counts.keys()) pieceFrequency.set(term, (pieceFrequency.get(term) ?? 0) + 1);
+      // `forEach` rather than `for…of`: no iterator result per term in a cold process.
+      doc.counts.forEach((_count, term) => {
+        const holding = postings.get(term);
+        if (holding === undefined) postings.set(term, [p]);
+        else holding.push(p);
+      });
     }
-    return { pieces, terms, totalLength, pieceFrequency, postings: new Map() };
+    return { pieces, terms, totalLength, postings };
   });
 }
 
@@ -115,12 +117,18 @@ export function passageMemoSizes(): { texts: number; terms: number } {
   return { texts: textMemo.size, terms: termMemo.size };
 }
 
+// As constants: a regular expression literal in a function body is a new object each time it is
+// evaluated (these run per line of every text read). Neither is global or sticky.
+const LINE_BREAK = /\r?\n|\\n/;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
 function splitText(text: string): string[] {
   const pieces: string[] = [];
   // Tool output that an agent recorded as a JSON string (Codex) still reads as lines to a model.
-  for (const line of text.split(/\r?\n|\\n/)) {
-    const trimmed = line.trim();
-    if (!/[\p{L}\p{N}]/u.test(trimmed)) continue;
+  const lines = text.split(LINE_BREAK);
+  for (let l = 0; l < lines.length; l++) {
+    const trimmed = (lines[l] as string).trim();
+    if (!LETTER_OR_DIGIT.test(trimmed)) continue;
     if (!LONG_LINE.test(trimmed)) pieces.push(trimmed);
     else pieces.push(...trimmed.split(/(?<=[.!?])\s+/).filter((sentence) => sentence !== ''));
   }
@@ -222,7 +230,7 @@ function postingsOf(context: IndexedContext, term: string): { texts: readonly nu
   let postings = index.byTerm.get(term);
   if (postings === undefined) index.byTerm.set(term, (postings = { scanned: 0, texts: [], pieces: [] }));
   for (; postings.scanned < textCount; postings.scanned++) {
-    const pieces = (index.texts[postings.scanned] as IndexedText).passages.pieceFrequency.get(term);
+    const pieces = (index.texts[postings.scanned] as IndexedText).passages.postings.get(term)?.length;
     if (pieces === undefined) continue;
     postings.texts.push(postings.scanned);
     postings.pieces.push((postings.pieces[postings.pieces.length - 1] ?? 0) + pieces);
@@ -265,8 +273,8 @@ export function passageAt(context: IndexedContext, index: number): Passage | und
 export function scoreIndexed(queryTerms: readonly string[], context: IndexedContext, minShare = 0): ScoredPassage[] {
   const containing: number[] = [];
   const holding = new Set<number>();
-  for (const term of queryTerms) {
-    const postings = postingsOf(context, term);
+  for (let t = 0; t < queryTerms.length; t++) {
+    const postings = postingsOf(context, queryTerms[t] as string);
     containing.push(postings.pieces);
     for (let k = 0; k < postings.count; k++) holding.add(postings.texts[k] as number);
   }
@@ -278,10 +286,12 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
   const hits = { text: [] as number[], piece: [] as number[], score: [] as number[], matchedIdf: [] as number[] };
   let best = 0;
   // In any order: the ranking below is a total order.
-  for (const i of holding) {
+  holding.forEach((i) => {
     const { passages } = context.texts[i] as IndexedText;
     // Only the pieces that hold a query term can score above 0 (every idf is positive).
-    for (const piece of piecesHolding(passages, queryTerms)) {
+    const pieces = piecesHolding(passages, queryTerms);
+    for (let p = 0; p < pieces.length; p++) {
+      const piece = pieces[p] as number;
       const { score, matchedIdf } = scoreOf(passages.terms[piece] as PassageTerms, queryTerms, idf, averageLength);
       if (score <= 0) continue;
       hits.text.push(i);
@@ -290,7 +300,7 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
       hits.matchedIdf.push(matchedIdf);
       if (score > best) best = score;
     }
-  }
+  });
   const scored: ScoredPassage[] = [];
   for (let h = 0; h < hits.score.length; h++) {
     const score = hits.score[h] as number;
@@ -312,17 +322,19 @@ export function scoreIndexed(queryTerms: readonly string[], context: IndexedCont
 function piecesHolding(passages: TextPassages, terms: readonly string[]): readonly number[] {
   let only: readonly number[] | undefined;
   let several = false;
-  for (const term of terms) {
-    if (!passages.pieceFrequency.has(term)) continue;
-    if (only === undefined) only = piecesWith(passages, term);
+  for (let t = 0; t < terms.length; t++) {
+    const holding = passages.postings.get(terms[t] as string);
+    if (holding === undefined) continue;
+    if (only === undefined) only = holding;
     else several = true;
   }
   if (!several) return only ?? [];
   const stamp = nextStamp(passages.pieces.length);
   holdingScratch.length = 0;
-  for (const term of terms) {
-    if (!passages.pieceFrequency.has(term)) continue;
-    for (const piece of piecesWith(passages, term)) {
+  for (let t = 0; t < terms.length; t++) {
+    const holding = passages.postings.get(terms[t] as string) ?? [];
+    for (let h = 0; h < holding.length; h++) {
+      const piece = holding[h] as number;
       if (visited[piece] === stamp) continue;
       visited[piece] = stamp;
       holdingScratch.push(piece);
@@ -348,15 +360,4 @@ function nextStamp(pieces: number): number {
     lastStamp = 0;
   }
   return (lastStamp += 1);
-}
-
-/** The pieces of a text that hold `term`, in order, listed once per text and term. */
-function piecesWith(passages: TextPassages, term: string): readonly number[] {
-  let holding = passages.postings.get(term);
-  if (holding === undefined) {
-    const found: number[] = [];
-    for (let p = 0; p < passages.terms.length; p++) if ((passages.terms[p] as PassageTerms).counts.has(term)) found.push(p);
-    passages.postings.set(term, (holding = found));
-  }
-  return holding;
 }

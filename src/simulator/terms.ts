@@ -1,6 +1,26 @@
+/* eslint-disable @typescript-eslint/prefer-for-of --
+   Indexed loops on purpose where a cold run steps through every line, token and term: before V8
+   compiles the code, each step of a `for…of` makes an iterator result (docs/performance.md, "The
+   long log's cold run, its own code"). */
 import { runTextMemo } from '../memo.js';
 
 /** Lexical helpers shared by the simulated reader and summarizer. */
+
+// Patterns of the per-token code as constants: a regular expression literal in a function body is
+// a new object each time it is evaluated (a cold run reads tens of thousands of tokens). None is
+// global or sticky, so none keeps a position between uses.
+const COMPOUND = /[_./-]/;
+const COMPOUND_SEPARATORS = /[_./-]+/;
+const DIGIT = /\d/;
+const UNSTEMMED = /\d|[_./-]/;
+/** The suffixes `stem` strips, in the order it tries them, each with what replaces it. */
+const SUFFIXES: readonly (readonly [suffix: string, replacement: string])[] = [
+  ['ies', 'y'],
+  ['ing', ''],
+  ['ed', ''],
+  ['es', ''],
+  ['s', ''],
+];
 
 const STOPWORDS = new Set(
   (
@@ -54,6 +74,39 @@ export function extractTerms(text: string): string[] {
 }
 
 /**
+ * `extractTerms` of a text counted: how many terms, and how often each occurs, in the order each
+ * first occurs (the same map as counting `extractTerms(text)`, without the list in between: the
+ * reader counts every line of every message it reads).
+ */
+export function countTerms(text: string): { length: number; counts: Map<string, number> } {
+  const counts = new Map<string, number>();
+  const lower = text.toLowerCase();
+  const tokens = lower.match(TOKEN) ?? [];
+  let length = 0;
+  // Indexed loops: a cold process runs this before it is compiled, where each step of a `for…of`
+  // makes an iterator result (a run's largest allocation by count).
+  for (let t = 0; t < tokens.length; t++) {
+    const terms = termsOfToken(tokens[t] as string);
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i] as string;
+      counts.set(term, (counts.get(term) ?? 0) + 1);
+    }
+    length += terms.length;
+  }
+  if (HAS_CJK.test(lower)) {
+    for (const [run] of lower.matchAll(CJK_RUN)) {
+      const chars = [...run];
+      for (let i = 0; i + 1 < chars.length; i++) {
+        const term = `${chars[i]}${chars[i + 1]}`;
+        counts.set(term, (counts.get(term) ?? 0) + 1);
+        length++;
+      }
+    }
+  }
+  return { length, counts };
+}
+
+/**
  * The terms of each token, worked out once: a session repeats a small vocabulary many times over.
  * A pure function of the token; emptied when large.
  */
@@ -63,8 +116,9 @@ function termsOfToken(token: string): readonly string[] {
   return tokenMemo.get(token, () => {
     const built: string[] = [];
     addTerm(built, token);
-    if (/[_./-]/.test(token)) {
-      for (const piece of token.split(/[_./-]+/)) addTerm(built, piece);
+    if (COMPOUND.test(token)) {
+      const pieces = token.split(COMPOUND_SEPARATORS);
+      for (let p = 0; p < pieces.length; p++) addTerm(built, pieces[p] as string);
     }
     return built;
   });
@@ -77,21 +131,18 @@ export function extractQuestionTerms(question: string): string[] {
 
 function addTerm(terms: string[], token: string): void {
   if (token === '' || STOPWORDS.has(token)) return;
-  if (token.length === 1 && !/\d/.test(token)) return;
+  if (token.length === 1 && !DIGIT.test(token)) return;
   terms.push(stem(token));
 }
 
 /** Strips common English suffixes, keeping at least three letters (so `decided`/`decide` meet). */
 function stem(word: string): string {
-  if (/\d|[_./-]/.test(word)) return word;
+  if (UNSTEMMED.test(word)) return word;
   let stemmed = word;
-  for (const [suffix, replacement] of [
-    ['ies', 'y'],
-    ['ing', ''],
-    ['ed', ''],
-    ['es', ''],
-    ['s', ''],
-  ] as const) {
+  for (let i = 0; i < SUFFIXES.length; i++) {
+    const pair = SUFFIXES[i] as readonly [string, string];
+    const suffix = pair[0];
+    const replacement = pair[1];
     if (suffix === 's' && stemmed.endsWith('ss')) break;
     if (stemmed.endsWith(suffix) && stemmed.length - suffix.length + replacement.length >= 3) {
       stemmed = stemmed.slice(0, stemmed.length - suffix.length) + replacement;

@@ -3,7 +3,7 @@ import type { ProviderName, SimDirective } from '../contracts/provider.js';
 import { CALL_HEADER } from './call-tag.js';
 import { NOT_JSON, copyJson } from './json-copy.js';
 import { FORMATS, simulateCall } from './model.js';
-import type { FaultRates, SimCall, SimFetch, SimReply, Simulator } from './types.js';
+import type { FaultRates, SimAsk, SimCall, SimFetch, SimReply, SimSuccess, Simulator } from './types.js';
 
 const DEFAULT_GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';
 const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -77,37 +77,48 @@ export function createSimulator(options: SimulatorOptions): Simulator {
     return url;
   };
 
-  const fetch: SimFetch = async (input, init) => {
-    const request = input instanceof Request ? input : undefined;
-    // input is a string or a URL when request is absent.
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string
-    const url = urlOf(request?.url ?? String(input));
-    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
-    const id = callIdOf(init?.headers ?? request?.headers);
+  /** The reply to a request (`body` read only when its call was registered without what it was rendered from); throws for one it refuses. */
+  const reply = async (url: URL, method: string, id: string | null, body: () => Promise<string>): Promise<SimReply> => {
     const target = route(url, method, id);
     if (target === undefined) {
       throw new TypeError(`ctxbench simulator: refused ${method} ${url.origin}${url.pathname} (mocked runs never reach the network)`);
     }
     const call = id === null ? undefined : pending.get(id);
     if (id === null || call === undefined) {
-      return toResponse(FORMATS[target.format].badRequest(`ctxbench simulator: no directive registered for call ${id ?? '(none)'}.`));
+      return FORMATS[target.format].badRequest(`ctxbench simulator: no directive registered for call ${id ?? '(none)'}.`);
     }
     pending.delete(id);
     // An OpenAI call registered with what its body was rendered from is read from that, not parsed back.
-    if (target.format === 'openai' && call.canonical !== undefined) return toResponse(answer('openai', call.canonical.model, undefined, call));
+    if (target.format === 'openai' && call.canonical !== undefined) return answer('openai', call.canonical.model, undefined, call);
+    const parsed = parseBody(await body());
+    const model = target.model ?? (isRecord(parsed) && typeof parsed.model === 'string' ? parsed.model : 'gpt');
+    return answer(target.format, model, parsed, call);
+  };
+
+  const fetch: SimFetch = async (input, init) => {
+    const request = input instanceof Request ? input : undefined;
+    // input is a string or a URL when request is absent.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
+    const url = urlOf(request?.url ?? String(input));
+    const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
     // Both SDKs hand over their JSON body as a string: read as is, not streamed through a Response.
     const raw = init?.body;
-    const text =
+    const body = async (): Promise<string> =>
       typeof raw === 'string' ? raw : raw !== undefined && raw !== null ? await new Response(raw).text() : request !== undefined ? await request.text() : '';
-    const body = parseBody(text);
-    const model = target.model ?? (isRecord(body) && typeof body.model === 'string' ? body.model : 'gpt');
-    return toResponse(answer(target.format, model, body, call));
+    return toResponse(await reply(url, method, callIdOf(init?.headers ?? request?.headers), body));
+  };
+
+  // As `fetch` answers `POST url` with the tag as its headers and no body.
+  const ask: SimAsk = async (url, tag) => {
+    const answered = await reply(urlOf(url), 'POST', callIdOf(tag), () => Promise.resolve(''));
+    return answered.kind === 'http' && answered.status >= 200 && answered.status <= 299 ? simulatedSuccess(answered) : toResponse(answered);
   };
 
   return {
     openaiBaseUrl: openai.href.replace(/\/$/, ''),
     geminiBaseUrl: gemini.href.replace(/\/$/, ''),
     fetch,
+    ask,
     register(directive, call = {}) {
       registered += 1;
       const key = call.key ?? `sim-${registered}`;
@@ -132,12 +143,13 @@ const MAX_URLS = 16;
  * (the OpenAI SDK's own `Headers`, a caller's list) are read as HTTP reads them, case aside.
  */
 function callIdOf(given: RequestInit['headers']): string | null {
-  if (given instanceof Headers) return given.get(CALL_HEADER);
+  // The plain tag first: `Headers` (undici) is loaded on first use, which a tag need not pay for.
   if (isRecord(given) && !Array.isArray(given) && Object.hasOwn(given, CALL_HEADER)) {
     const id = (given as Record<string, unknown>)[CALL_HEADER];
     // As a Headers reads a value: without its leading and trailing HTTP whitespace.
     if (typeof id === 'string') return id.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
   }
+  if (given instanceof Headers) return given.get(CALL_HEADER);
   return new Headers(given).get(CALL_HEADER);
 }
 
@@ -157,7 +169,18 @@ function toResponse(reply: SimReply): Response {
  * made without writing and parsing the text (every reply of a run went through both).
  */
 function simulatedResponse(body: unknown, init: ResponseInit): Response {
-  const response = new Response(null, init);
+  const { text, json } = bodyReader(body);
+  return Object.defineProperties(new Response(null, init), { text: { value: text }, json: { value: json } });
+}
+
+/** A 2xx reply as `simulatedResponse` would read: its status, its headers as `Headers` reads them, its body. */
+function simulatedSuccess(reply: Extract<SimReply, { kind: 'http' }>): SimSuccess {
+  const headers = new Map(Object.entries(reply.headers).map(([name, value]) => [name.toLowerCase(), value.trim()]));
+  return { ok: true, status: reply.status, headers: { get: (name) => headers.get(name.toLowerCase()) ?? null }, ...bodyReader(reply.body) };
+}
+
+/** `text()` and `json()` of a body the simulator built: written out only when its text is read (see `simulatedResponse`). */
+function bodyReader(body: unknown): { text: () => Promise<string>; json: () => Promise<unknown> } {
   let text = typeof body === 'string' ? body : undefined;
   const textOf = (): string => (text ??= JSON.stringify(body));
   const json = (): Promise<unknown> =>
@@ -165,7 +188,7 @@ function simulatedResponse(body: unknown, init: ResponseInit): Response {
       const copy = text === undefined ? copyJson(body) : NOT_JSON;
       resolve(copy !== NOT_JSON ? copy : (JSON.parse(textOf()) as unknown));
     });
-  return Object.defineProperties(response, { text: { value: () => Promise.resolve(textOf()) }, json: { value: json } });
+  return { text: () => Promise.resolve(textOf()), json };
 }
 
 /** The body as JSON when it is JSON, else the text (as an HTTP interceptor would hand it over). */

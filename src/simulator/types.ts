@@ -51,6 +51,26 @@ export interface CanonicalCall {
 /** A `fetch` as the SDK clients take it (openai's `fetch` option, @google/genai's `httpOptions.fetch`). */
 export type SimFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+/**
+ * A 2xx reply as a mocked provider reads it when it asks the simulator directly: what it reads of
+ * a `Response` (status, headers, body), without one. Node's `Response` and `Headers` load undici
+ * on first use, which a mocked run then only pays for a failure the SDK reads.
+ */
+export interface SimSuccess {
+  readonly ok: true;
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  json(): Promise<unknown>;
+  text(): Promise<string>;
+}
+
+/**
+ * The simulator asked directly for a call registered with its tag (the headers the call carries):
+ * a success as `SimSuccess`, anything else as the `Response` its transport's `fetch` gives (which
+ * the SDK reads); rejects as that `fetch` does (a refused request, a simulated timeout).
+ */
+export type SimAsk = (url: string, tag: Record<string, string>) => Promise<SimSuccess | Response>;
+
 /** The simulated model of one run and its in-process transport (DESIGN.md §5). */
 export interface Simulator {
   /**
@@ -66,6 +86,8 @@ export interface Simulator {
    * test), mocked clients use the global `fetch`, where the test's own nock interceptors answer.
    */
   readonly fetch?: SimFetch;
+  /** What `fetch` answers a tagged POST with, asked directly (no `Response` for a success); beside `fetch`. */
+  readonly ask?: SimAsk;
   /** The OpenAI base URL the simulator answers for. */
   readonly openaiBaseUrl: string;
   /** The Gemini base URL the simulator answers for. */

@@ -20,7 +20,8 @@ function request(window: number): CompletionRequest {
 }
 
 /**
- * The same simulated calls answered by a mocked provider (which asks the simulator directly) and
+ * The same simulated calls answered by a mocked provider (which asks the simulator directly, a
+ * success read without a `Response`) and
  * by one whose every call goes through the SDK over the simulator's transport (`live` mode with
  * that transport: what mocked calls did before): the results must be the same, failures included.
  */
@@ -34,6 +35,7 @@ async function answers(mode: ProviderMode, faults: FaultRates | undefined, windo
       baseUrl: simulator.openaiBaseUrl,
       tagCall: createCallTagger(simulator, 'test-'),
       ...(simulator.fetch !== undefined ? { fetch: simulator.fetch } : {}),
+      ...(simulator.ask !== undefined ? { ask: simulator.ask } : {}),
     });
     const results: CompletionResult[] = [];
     for (let i = 0; i < 4; i++) results.push(await provider.complete(request(window)));

@@ -100,6 +100,30 @@ describe('createSimulator', () => {
     simulator.uninstall();
   });
 
+  it('answers a tagged call asked directly as its fetch does: a success without a Response, a failure as the Response', async () => {
+    const simulator = createSimulator({ tokenizer, seed: 1 });
+    const url = `${simulator.openaiBaseUrl}/chat/completions`;
+    const canonical = { messages: agentSession(), model: 'gpt-4.1' };
+    const tag = (window: number): Record<string, string> => ({
+      [CALL_HEADER]: simulator.register({ purpose: 'step', window, replay: { text: 'ok' } }, { key: 'k', canonical }),
+    });
+    const asked = await simulator.ask!(url, tag(100_000));
+    const fetched = await simulator.fetch!(url, { method: 'POST', headers: tag(100_000) });
+    expect(asked).not.toBeInstanceOf(Response);
+    expect([asked.ok, asked.status, asked.headers.get('CONTENT-TYPE'), asked.headers.get('content-length')]).toEqual([
+      true,
+      fetched.status,
+      fetched.headers.get('content-type'),
+      null,
+    ]);
+    expect(await asked.json()).toEqual(await fetched.json());
+    const overflow = await simulator.ask!(url, tag(10));
+    expect(overflow).toBeInstanceOf(Response);
+    expect([overflow.ok, overflow.status]).toEqual([false, 400]);
+    await expect(simulator.ask!(url, {})).rejects.toThrow(/refused POST/);
+    simulator.uninstall();
+  });
+
   it('intercepts any OpenAI-compatible base URL it is given', async () => {
     const simulator = createSimulator({ tokenizer, seed: 1, openaiBaseUrl: 'http://127.0.0.1:11434/v1' });
     const provider = createProvider({ name: 'openai', mode: 'mock', model: 'llama', simulator });
