@@ -6,6 +6,7 @@ import type { MessageEvent } from '../transcript/types.js';
 import { toolCallText } from '../tokens/tokenizer.js';
 import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
+import { LETTER_OR_DIGIT, LINE_BREAK } from '../text-patterns.js';
 
 /**
  * Whether a generated question picks out its evidence: a *unique span* criterion that shares
@@ -102,11 +103,9 @@ function readTexts(message: MessageEvent): string[] {
   return [message.thinking ?? '', message.text, ...(message.toolCalls ?? []).map(toolCallText)];
 }
 
-// As constants: a regular expression literal in a function body is a new object each time it is
-// evaluated (these run per line of the session and per word asked of it). `match` starts the
-// global one at 0 and leaves it there; the others are neither global nor sticky.
-const LINE_BREAK = /\r?\n|\\n/;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+// A constant: a regular expression literal in a function body is a new object each time it is
+// evaluated (this runs per line of the session and per word asked of it). `match` starts the
+// global pattern at 0 and leaves it there.
 const LATIN_WORD = /[a-z0-9]+/g;
 
 /** Indexes the lines of a session's messages (their thinking, text and tool calls). */

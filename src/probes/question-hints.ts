@@ -8,6 +8,7 @@ import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
 import { cjkWordsOf, findabilityOf, isCjkWord, lineFrequency, lineText, wordsOf, type LineIndex } from './findable.js';
 import { answerTokens, isAnswerToken, leaksAnyToken } from './leak.js';
+import { COMPOUND, COMPOUND_SEPARATORS, DIGIT } from '../text-patterns.js';
 
 /**
  * The words a generated question adds after its stem (`… (context: a, b)`) so that it picks out
@@ -58,12 +59,9 @@ function isTermWord(word: string): boolean {
   return TERM_WORD.test(word) && isHintWord(word);
 }
 
-// As constants: a regular expression literal in a function body is a new object each time it is
-// evaluated (these run per token of every hint source). None is global or sticky.
-const COMPOUND = /[_./-]/;
-const COMPOUND_SEPARATORS = /[_./-]+/;
+// A constant: a regular expression literal in a function body is a new object each time it is
+// evaluated (this runs per token of every hint source); the others are terms.ts's.
 const TERM_WORD = /^[a-z][a-z0-9_-]*[a-z0-9]$/;
-const DIGIT = /\d/;
 
 /** A word worth reading in a question: not a stop word, not a hash or an id. */
 function isHintWord(word: string): boolean {

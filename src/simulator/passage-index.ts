@@ -6,6 +6,7 @@ import { runOwned, runTextMemo, runWeakMap, createListMemo } from '../memo.js';
 import type { ContextMessage } from '../transcript/types.js';
 import { toolCallText } from '../tokens/tokenizer.js';
 import { countTerms } from './terms.js';
+import { LETTER_OR_DIGIT, LINE_BREAK } from '../text-patterns.js';
 
 /** One retrievable unit of context: a line or sentence of one message. */
 export interface Passage {
@@ -116,11 +117,6 @@ export function textPassages(text: string): TextPassages {
 export function passageMemoSizes(): { texts: number; terms: number } {
   return { texts: textMemo.size, terms: termMemo.size };
 }
-
-// As constants: a regular expression literal in a function body is a new object each time it is
-// evaluated (these run per line of every text read). Neither is global or sticky.
-const LINE_BREAK = /\r?\n|\\n/;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 function splitText(text: string): string[] {
   const pieces: string[] = [];

@@ -3,15 +3,12 @@
    compiles the code, each step of a `for…of` makes an iterator result (docs/performance.md, "The
    long log's cold run, its own code"). */
 import { runTextMemo } from '../memo.js';
+import { COMPOUND, COMPOUND_SEPARATORS, DIGIT } from '../text-patterns.js';
 
 /** Lexical helpers shared by the simulated reader and summarizer. */
 
-// Patterns of the per-token code as constants: a regular expression literal in a function body is
-// a new object each time it is evaluated (a cold run reads tens of thousands of tokens). None is
-// global or sticky, so none keeps a position between uses.
-const COMPOUND = /[_./-]/;
-const COMPOUND_SEPARATORS = /[_./-]+/;
-const DIGIT = /\d/;
+// As constants: a regular expression literal in a function body is a new object each time it is
+// evaluated (a cold run reads tens of thousands of tokens). It is not global or sticky.
 const UNSTEMMED = /\d|[_./-]/;
 /** The suffixes `stem` strips, in the order it tries them, each with what replaces it. */
 const SUFFIXES: readonly (readonly [suffix: string, replacement: string])[] = [
