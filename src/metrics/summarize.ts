@@ -6,17 +6,19 @@ import { completedSteps, pairedFiguresOf, type PairedFigures, type SavingInput }
 import { NO_NEEDED, type NeededFigures } from './needed.js';
 
 /** The probe figures of a unit, already reduced by the probes module; `null` = not measured. */
-interface ProbeFigures {
+export interface ProbeFigures {
   retention: number | null;
   answerRecall: number | null;
   count: number | null;
+  /** Ask points never reached: the session crashed or ended first. */
   unanswered?: number | null;
+  /** Ask points left out as invalid (the reader failed on `full`'s context there). */
   invalid?: number | null;
-  /** Present only when the reader's context-length effect was on. */
+  /** Answer recall under the reader's context-length effect; present only when it was on. */
   answerRecallRot?: number | null;
-  /** The needed-fact figures (metrics/needed.ts); absent: not computed. */
+  /** The needed-fact figures (metrics/needed.ts); absent when the probe set has no needed facts. */
   needed?: NeededFigures;
-  /** Answer recall over the ask points whose fact is needed later; absent: not computed. */
+  /** Answer recall over the ask points whose fact is needed later; absent likewise. */
   answerRecallNeeded?: number | null;
 }
 

@@ -4,23 +4,10 @@ import type { ContextDiff } from '../transcript/context-diff.js';
 import type { StepRecord } from '../metrics/run-events.js';
 import type { StepContext } from './step.js';
 import type { UnitProbeResult } from '../metrics/types.js';
-import type { NeededFigures } from '../metrics/needed.js';
+import type { ProbeFigures } from '../metrics/summarize.js';
 
-/** Recall figures a measurement observer reports for the summary. */
-export interface ProbeFigures {
-  retention: number | null;
-  answerRecall: number | null;
-  count: number | null;
-  /** Ask points never reached: the session crashed or ended first. */
-  unanswered?: number | null;
-  /** Ask points left out as invalid (the reader failed on `full`'s context there). */
-  invalid?: number | null;
-  /** Answer recall under the reader's context-length effect; present only when it was on. */
-  answerRecallRot?: number | null;
-  /** The needed-fact figures (metrics/needed.ts); absent when the probe set has no needed facts. */
-  needed?: NeededFigures;
-  /** Answer recall over the ask points whose fact is needed later; absent likewise. */
-  answerRecallNeeded?: number | null;
+/** Recall figures a measurement observer reports for the summary, with the detail kept in the result. */
+export interface ObservedProbeFigures extends ProbeFigures {
   /** The detail kept in the result (answers, retention curves). */
   detail?: UnitProbeResult;
 }
@@ -43,5 +30,5 @@ export interface UnitObserver {
    */
   onStep?(record: StepRecord, sent: ContextDiff, env: StrategyEnv): Promise<void> | void;
   /** At the end of the session; returns the recall figures of the summary. */
-  onEnd?(ctx: StepContext, env: StrategyEnv): Promise<ProbeFigures | undefined>;
+  onEnd?(ctx: StepContext, env: StrategyEnv): Promise<ObservedProbeFigures | undefined>;
 }

@@ -1,5 +1,5 @@
 import { runWeakMap } from '../memo.js';
-import type { ProbeFigures, UnitObserver } from './observer.js';
+import type { ObservedProbeFigures, UnitObserver } from './observer.js';
 import type { StepContext } from './step.js';
 import type { RunEvent, StepRecord } from '../metrics/run-events.js';
 import type { ProbeAnswer, RetentionCurve, UnitProbeResult } from '../metrics/types.js';
@@ -162,7 +162,7 @@ class ProbeRun {
     return this.held[i]?.retained === false ? 'after-rewrite' : undefined;
   }
 
-  async end(env: StrategyEnv): Promise<ProbeFigures> {
+  async end(env: StrategyEnv): Promise<ObservedProbeFigures> {
     const steps = env.step;
     let specifics: Specifics;
     if (this.crash !== undefined && this.ctx.scenario.onCrash === 'stop') {
@@ -186,7 +186,7 @@ class ProbeRun {
     return this.figures(specifics);
   }
 
-  private figures(specifics: Specifics): ProbeFigures {
+  private figures(specifics: Specifics): ObservedProbeFigures {
     const retention: RetentionCurve[] = this.set.probes
       .filter((mp) => this.curves.has(mp.probe.id))
       .map((mp) => ({ probeId: mp.probe.id, kind: mp.probe.kind, points: this.curves.get(mp.probe.id) ?? [] }));
