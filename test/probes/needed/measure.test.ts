@@ -145,4 +145,16 @@ describe('FactIndex', () => {
     expect(index.factsInText('..abcdXY')).toEqual([1]);
     expect(index.factsInText('see 𝔘𝔫𝔦code and xyz1')).toEqual([2, 3]);
   });
+
+  it('finds the same facts whether it searches each gram (a few) or reads each position (many)', () => {
+    // 100 distinct grams: past the number searched one by one, so the text is read position by position.
+    const many = Array.from({ length: 100 }, (_, i) => `k${String(i).padStart(3, '0')}_value`);
+    const facts = ['abcdef', 'abcdXY', '𝔘𝔫𝔦code', 'xyz1', 'cd', ...many];
+    const text = 'abcdef abcdXY k007_value k099_value k099_valu 𝔘𝔫𝔦cod cd xyz1k042_value\\nk050_value';
+    const expected = facts.map((fact, i) => (text.includes(fact) || text.replace(/\\n/g, ' ').includes(fact) ? i : -1)).filter((i) => i >= 0);
+    expect(expected.length).toBeGreaterThan(5);
+    expect(new FactIndex(facts).factsInText(text)).toEqual(expected);
+    const few = facts.slice(0, 5);
+    expect(new FactIndex(few).factsInText(text)).toEqual(expected.filter((i) => i < 5));
+  });
 });
