@@ -1,3 +1,7 @@
+/* eslint-disable @typescript-eslint/prefer-for-of --
+   Indexed loops on purpose where every probe of a strategy steps through its whole context: before
+   V8 compiles the code, each step of a `for…of` makes an iterator result (docs/performance.md, "The
+   long log's cold run, its own code"). */
 import { runTextMemo } from '../memo.js';
 import type { Archive } from '../strategies/types.js';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
@@ -60,19 +64,23 @@ function bestMatchingMessages(question: string, context: readonly ContextMessage
   // 0 is never within RUNNER_UP of a positive best. The lines are ranked in a total order (no two
   // have one `order`), so the first TOP_LINES of all of them are kept as they come, not all sorted.
   const top: MatchedLine[] = [];
-  context.forEach((message, m) => {
+  for (let m = 0; m < context.length; m++) {
+    const message = context[m] as ContextMessage;
     const words = lineWordsOf(messageText(message));
     // Most messages hold none of the words: nothing is made for them.
     let overlaps: Map<number, number> | undefined;
-    for (const word of wanted) {
-      const holding = words.get(word);
+    for (let w = 0; w < wanted.length; w++) {
+      const holding = words.get(wanted[w] as string);
       if (holding === undefined) continue;
       overlaps ??= new Map();
-      for (const l of holding) overlaps.set(l, (overlaps.get(l) ?? 0) + 1);
+      for (let h = 0; h < holding.length; h++) {
+        const l = holding[h] as number;
+        overlaps.set(l, (overlaps.get(l) ?? 0) + 1);
+      }
     }
-    if (overlaps === undefined) return;
-    for (const [l, overlap] of overlaps) keepTop(top, { id: message.id, order: m * 1_000_000 + l, overlap });
-  });
+    if (overlaps === undefined) continue;
+    overlaps.forEach((overlap, l) => keepTop(top, { id: message.id, order: m * 1_000_000 + l, overlap }));
+  }
   const best = top[0]?.overlap ?? 0;
   if (best === 0) return [];
   return [...new Set(top.filter((line) => line.overlap >= best * RUNNER_UP).map((line) => line.id))];
@@ -107,14 +115,32 @@ function lineWordsOf(text: string): ReadonlyMap<string, readonly number[]> {
   });
 }
 
-/** A message and those a tool call links it to: a call's results, or a result's call. */
+/**
+ * A message and those a tool call links it to: a call's results, or a result's call (each in
+ * context order). The context is read once past the message's first occurrence's search, results
+ * and callers together, rather than once for each: a strategy whose reader finds nothing asks
+ * this of its whole context for every probe (vsla-5f8cbb78's 21 strategies: 748 calls over 77
+ * thousand messages).
+ */
 function linkedMessages(context: readonly ContextMessage[], id: string): ContextMessage[] {
   const message = context.find((m) => m.id === id);
   if (message === undefined) return [];
-  const callIds = new Set((message.toolCalls ?? []).map((c) => c.id));
-  const results = context.filter((m) => m.toolCallId !== undefined && callIds.has(m.toolCallId));
-  const caller = message.toolCallId === undefined ? [] : context.filter((m) => (m.toolCalls ?? []).some((c) => c.id === message.toolCallId));
+  const callIds = message.toolCalls === undefined || message.toolCalls.length === 0 ? undefined : new Set(message.toolCalls.map((c) => c.id));
+  const resultOf = message.toolCallId;
+  if (callIds === undefined && resultOf === undefined) return [message];
+  const results: ContextMessage[] = [];
+  const caller: ContextMessage[] = [];
+  for (let i = 0; i < context.length; i++) {
+    const m = context[i] as ContextMessage;
+    if (callIds !== undefined && m.toolCallId !== undefined && callIds.has(m.toolCallId)) results.push(m);
+    if (resultOf !== undefined && m.toolCalls !== undefined && callsInclude(m.toolCalls, resultOf)) caller.push(m);
+  }
   return [message, ...results, ...caller];
+}
+
+function callsInclude(calls: readonly { id: string }[], id: string): boolean {
+  for (let c = 0; c < calls.length; c++) if ((calls[c] as { id: string }).id === id) return true;
+  return false;
 }
 
 /** An archived text fetched by its key. */
