@@ -5,7 +5,7 @@
 import type { MessageEvent } from '../transcript/types.js';
 import { toolCallText } from '../tokens/tokenizer.js';
 import { STOPWORDS } from './fact.js';
-import { containsNormalised, normaliseAnswer } from './grade.js';
+import { containsNormalised, indexOfNormalised, normaliseAnswer } from './grade.js';
 import { LETTER_OR_DIGIT, LINE_BREAK } from '../text-patterns.js';
 
 /**
@@ -48,6 +48,8 @@ export interface LineIndex {
   read: string[];
   /** Each line's normalised text (grade.ts `normaliseAnswer`), made when first asked for (`lineText`): most lines never are. */
   normalised: (string | undefined)[];
+  /** Each message's lines' normalised texts joined, made when a fact first asks which of them hold its answer (`linesHolding`). */
+  joined: (JoinedLines | undefined)[];
   /**
    * Each hint source's words ranked rarest first (question-hints.ts `rankedWords`), keyed by the
    * array `termWords` hands back: every fact of one tool result offers its whole output.
@@ -143,7 +145,7 @@ export function indexLines(messages: readonly MessageEvent[]): LineIndex {
       }
     });
   });
-  return { lines, byMessage, postings, lineWords, read, normalised: [], ranked: new WeakMap() };
+  return { lines, byMessage, postings, lineWords, read, normalised: [], joined: [], ranked: new WeakMap() };
 }
 
 /** The normalised text of line `line` (as `normaliseAnswer` of its raw text gives it), kept on the index. */
@@ -154,6 +156,56 @@ export function lineText(index: LineIndex, line: number): string {
     index.normalised[line] = text;
   }
   return text;
+}
+
+/** A message's lines' normalised texts (`lineText`) joined with `LINE_SEPARATOR`, and where each starts. */
+interface JoinedLines {
+  text: string;
+  starts: number[];
+}
+
+/** Between two lines of a message's joined text: no normalised answer spans it (one that holds it is searched line by line). */
+const LINE_SEPARATOR = '\u0000';
+
+/**
+ * The lines of message `message` whose normalised text holds `wanted` (normalised), ascending: as
+ * testing each line with `containsNormalised`, but searched in the message's lines joined once,
+ * from one occurrence to the next line. Every fact of a tool output asks this of the output's
+ * lines (and phrasing asks it again for the hint words): one search of the message per line that
+ * holds the answer, not one call per line of the message.
+ */
+export function linesHolding(index: LineIndex, message: number, wanted: string): number[] {
+  const own = index.byMessage[message] ?? [];
+  if (wanted.includes(LINE_SEPARATOR)) return own.filter((line) => containsNormalised(lineText(index, line), wanted));
+  let joined = index.joined[message];
+  if (joined === undefined) {
+    const starts: number[] = [];
+    let offset = 0;
+    const texts = own.map((line) => {
+      const text = lineText(index, line);
+      starts.push(offset);
+      offset += text.length + LINE_SEPARATOR.length;
+      return text;
+    });
+    joined = { text: texts.join(LINE_SEPARATOR), starts };
+    index.joined[message] = joined;
+  }
+  const { text, starts } = joined;
+  const holding: number[] = [];
+  for (let at = indexOfNormalised(text, wanted); at >= 0;) {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] as number) <= at) low = mid;
+      else high = mid - 1;
+    }
+    holding.push(own[low] as number);
+    const next = starts[low + 1];
+    if (next === undefined) break;
+    at = indexOfNormalised(text, wanted, next);
+  }
+  return holding;
 }
 
 /** On how many lines a word occurs (0 for a word the session never writes). */
@@ -209,9 +261,7 @@ export function findabilityOf(index: LineIndex, answer: string, evidence: Readon
   const wanted = normaliseAnswer(answer);
   const holding: { line: number; anchorLines: number[] }[] = [];
   for (const message of evidence) {
-    for (const line of index.byMessage[message] ?? []) {
-      if (containsNormalised(lineText(index, line), wanted)) holding.push({ line, anchorLines: anchorLines(index, line) });
-    }
+    for (const line of linesHolding(index, message, wanted)) holding.push({ line, anchorLines: anchorLines(index, line) });
   }
   return (question) => {
     const words = contentWords(question);

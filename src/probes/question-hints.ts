@@ -6,7 +6,7 @@ import { runTextMemo } from '../memo.js';
 import type { Fact } from './fact.js';
 import { STOPWORDS } from './fact.js';
 import { containsNormalised, normaliseAnswer } from './grade.js';
-import { cjkWordsOf, findabilityOf, isCjkWord, lineFrequency, lineText, wordsOf, type LineIndex } from './findable.js';
+import { cjkWordsOf, findabilityOf, isCjkWord, lineFrequency, lineText, linesHolding, wordsOf, type LineIndex } from './findable.js';
 import { answerTokens, isAnswerToken, leaksAnyToken } from './leak.js';
 import { COMPOUND, COMPOUND_SEPARATORS, DIGIT } from '../text-patterns.js';
 
@@ -74,7 +74,7 @@ function isHintWord(word: string): boolean {
  */
 function evidenceWords(lines: LineIndex, index: number, answer: string): readonly string[] {
   const own = lines.byMessage[index] ?? [];
-  const holding = own.filter((line) => containsNormalised(lineText(lines, line), answer));
+  const holding = linesHolding(lines, index, answer);
   const ownLines = new Set(own);
   const held = new Set(holding);
   const before = holding.filter((line) => ownLines.has(line - 1) && !held.has(line - 1)).map((line) => line - 1);
