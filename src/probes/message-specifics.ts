@@ -98,13 +98,21 @@ const numberIndexes = runLogMemo<readonly SpecificValue[], { byValue: Map<string
 const isDigitCode = (code: number): boolean => code >= 48 && code <= 57;
 
 /**
+ * A run of the characters a number value is made of (`v`, digits, dots) that holds a digit: only
+ * such a run holds a number (the runs without one, a `v` of a word or the dot ending a sentence,
+ * are most of a text's runs). The first match in a run starts at its first character (`[v.]*`
+ * takes what comes before its first digit), so the matches are the whole runs.
+ */
+const NUMBER_RUN = /[v.]*[0-9][v0-9.]*/g;
+
+/**
  * Calls `visit` with every substring of `text` that specifics.ts `indexOfSpecific` could find as a
  * number on its own: it starts with `v` or a digit not preceded by a digit, ends with a digit not
  * followed by one, and holds only `v`, digits and dots (what a number value is made of), up to
  * `longest` characters. A value is found at a place exactly when it is one of these substrings.
  */
 function forEachNumberAt(text: string, longest: number, visit: (value: string, at: number) => void): void {
-  for (const run of text.matchAll(/[v0-9.]+/g)) {
+  for (const run of text.matchAll(NUMBER_RUN)) {
     const start = run.index;
     const end = start + run[0].length;
     for (let i = start; i < end; i++) {
