@@ -83,7 +83,16 @@ describe('sessions drawn from a fit', () => {
     const fit = await fitLogFiles(A);
     const constant = (value: number): number[] => LEVELS.map(() => value);
     // The pooled timeline says spans of 5 and a long lead; tasks of user requests follow the requests instead.
-    const task = { ...fit.task, source: { 'user-turns': 1 }, perStep: 0.1, none: 0, lead: constant(0.25), spans: constant(5), gaps: constant(0), tail: constant(0.125) };
+    const task = {
+      ...fit.task,
+      source: { 'user-turns': 1 },
+      perStep: 0.1,
+      none: 0,
+      lead: constant(0.25),
+      spans: constant(5),
+      gaps: constant(0),
+      tail: constant(0.125),
+    };
     const paced = (requestSteps: number): LikeFit => ({
       ...fit,
       task: { ...task, steps: { perLog: constant(requestSteps), relative: constant(1), largest: requestSteps } },
