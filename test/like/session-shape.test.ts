@@ -44,7 +44,7 @@ describe('a session drawn like mini-swe-agent logs', () => {
       expect(tasks[0]?.title).toBe(`${(requests[0]?.text ?? '').replace(/\s+/g, ' ').trim().slice(0, 99)}…`);
       for (const t of tasks) expect((t.resultSummary ?? '').length).toBeLessThanOrEqual(400);
     }
-    for (const t of realTasks) expect(t.title.length).toBeLessThanOrEqual(100);
+    for (const t of realTasks) expect((t.title ?? '').length).toBeLessThanOrEqual(100);
   });
 
   it('weighs its tool results by the phase of the session as the logs do', async () => {
