@@ -51,7 +51,7 @@ interface SetFigures {
 }
 
 /** One strategy's figures on the three sets. */
-interface CheckRow {
+export interface CheckRow {
   readonly strategy: string;
   readonly saving: SetFigures;
   readonly neededRecall: SetFigures;
@@ -67,6 +67,13 @@ export interface RankAgreement {
   /** Their spread: the lowest and the highest. */
   readonly generatedVsBMin: number | null;
   readonly generatedVsBMax: number | null;
+  /**
+   * The generated figure pooled over the seeds (each strategy's mean, the "saving G" column)
+   * against real B and against real A: the ranking with the seed noise averaged out, for judging
+   * a change to the generator. Printed beside the per-seed figures; the verdict stays on their mean.
+   */
+  readonly pooledVsB: number | null;
+  readonly pooledVsA: number | null;
 }
 
 export interface CheckResult {
@@ -115,26 +122,22 @@ export async function checkLike(options: CheckOptions): Promise<CheckResult> {
 }
 
 /** Spearman of real A and of each seed's sessions against real B, on one figure of each row. */
-function rankAgreement(rows: readonly CheckRow[], seeds: number, figure: (r: CheckRow) => SetFigures): RankAgreement {
+export function rankAgreement(rows: readonly CheckRow[], seeds: number, figure: (r: CheckRow) => SetFigures): RankAgreement {
   const column = (pick: (f: SetFigures) => number | null): (number | null)[] => rows.map((r) => pick(figure(r)));
+  const realA = column((f) => f.realA);
   const realB = column((f) => f.realB);
+  const pooled = column((f) => meanOf(f.generated));
   const perSeed = Array.from({ length: seeds }, (_, i) =>
-    againstB(
+    rankAgainst(
       column((f) => f.generated[i] ?? null),
       realB,
     ),
   );
-  return {
-    realAvsB: againstB(
-      column((f) => f.realA),
-      realB,
-    ),
-    ...overSeeds(perSeed),
-  };
+  return { realAvsB: rankAgainst(realA, realB), ...overSeeds(perSeed), pooledVsB: rankAgainst(pooled, realB), pooledVsA: rankAgainst(pooled, realA) };
 }
 
 /** The mean and the spread of per-seed figures, over the seeds where one is defined. */
-export function overSeeds(perSeed: readonly (number | null)[]): Omit<RankAgreement, 'realAvsB'> {
+export function overSeeds(perSeed: readonly (number | null)[]): Omit<RankAgreement, 'realAvsB' | 'pooledVsB' | 'pooledVsA'> {
   const defined = perSeed.filter((v): v is number => v !== null);
   const extreme = (pick: (...vs: number[]) => number): number | null => (defined.length === 0 ? null : pick(...defined));
   return { generatedVsBPerSeed: perSeed, generatedVsB: meanOf(perSeed), generatedVsBMin: extreme(Math.min), generatedVsBMax: extreme(Math.max) };
@@ -152,10 +155,10 @@ export function shortfallsOf(result: Pick<CheckResult, 'saving' | 'neededRecall'
   return [...(short(result.saving) ? ['saving' as const] : []), ...(short(result.neededRecall) ? ['needed recall' as const] : [])];
 }
 
-/** Spearman of one set's figures against real B's, over the strategies measured on both. */
-function againstB(set: readonly (number | null)[], realB: readonly (number | null)[]): number | null {
+/** Spearman of one set's figures against another's (real B's, or real A's), over the strategies measured on both. */
+function rankAgainst(set: readonly (number | null)[], other: readonly (number | null)[]): number | null {
   const pairs = set.flatMap((a, i) => {
-    const b = realB[i] ?? null;
+    const b = other[i] ?? null;
     return a === null || b === null ? [] : [[a, b] as const];
   });
   return spearman(

@@ -1,5 +1,6 @@
 import type { MessageEvent, TaskEventSource, ToolCall, TranscriptEvent } from '../transcript/types.js';
 import type { LikeFit } from './fit-types.js';
+import { clip, SUMMARY_CHARS, TITLE_CHARS } from '../transcript/tasks/derive.js';
 import { tokensOf } from './observe.js';
 
 const SHELL = /bash|shell|terminal|command|exec/i;
@@ -34,17 +35,27 @@ export function toEvents(fit: LikeFit, drafts: readonly Draft[], hidden: number)
   let tokens = 0;
   let calls = 0;
   const callIds = new Map<number, string[]>();
+  const titles = new Map<number, string>();
   drafts.forEach((draft, index) => {
     const id = `m${String(index + 1).padStart(5, '0')}`;
     if (draft.task !== undefined) {
       const source = Object.keys(fit.task.source)[0] as TaskEventSource | undefined;
-      const last = [...events].reverse().find((e) => e.type === 'message' && e.role === 'assistant');
-      const summary = draft.task.status === 'completed' && last?.type === 'message' && last.text !== '' ? { resultSummary: last.text.slice(0, 200) } : {};
+      const lastOf = (role: string): string | undefined =>
+        events.findLast((e): e is MessageEvent => e.type === 'message' && e.role === role && e.text.trim() !== '')?.text;
+      // Titled and summed up as the importers derive them (transcript/tasks/derive.ts): a user
+      // request's task by the request's first line, a plan item's by its number; a tombstone
+      // that keeps them is as long as on a real log.
+      if (!titles.has(draft.task.n)) {
+        const request = source === 'user-turns' ? lastOf('user') : undefined;
+        titles.set(draft.task.n, request === undefined ? `task ${draft.task.n}` : clip(request, TITLE_CHARS));
+      }
+      const last = lastOf('assistant');
+      const summary = draft.task.status === 'completed' && last !== undefined ? { resultSummary: clip(last, SUMMARY_CHARS) } : {};
       events.push({
         type: 'task',
         id: `task-${draft.task.n}`,
         status: draft.task.status,
-        title: `task ${draft.task.n}`,
+        title: titles.get(draft.task.n) ?? `task ${draft.task.n}`,
         ...summary,
         ...(source !== undefined ? { source } : {}),
       });

@@ -38,6 +38,7 @@ export const likeFitSchema = z.strictObject({
   systemTokens: quantiles,
   task: z.strictObject({
     steps: twoLevels,
+    firstTokens: quantiles,
     userTokens: quantiles,
     perStep: z.number().min(0),
     source: shares,
@@ -55,7 +56,7 @@ export const likeFitSchema = z.strictObject({
     calls: shares,
     tools: shares,
   }),
-  toolOutput: z.strictObject({ tokens: twoLevels, shapes: shares, unloggedTokens: twoLevels }),
+  toolOutput: z.strictObject({ tokens: twoLevels, shapes: shares, phases: z.array(z.number().min(0)), unloggedTokens: twoLevels }),
   needed: z.strictObject({
     usesPerStep: z.number().min(0),
     distance: quantiles,

@@ -89,7 +89,12 @@ export interface LikeFit {
   readonly task: {
     /** Steps from one user request to the next (turns per task): a one-request log of a hundred steps beside one of a request every five. */
     readonly steps: TwoLevels;
-    /** Tokens of a user request. */
+    /**
+     * Tokens of a log's first user request (the task statement: a mini-swe-agent log's PR
+     * description, 1,144 to 1,969 tokens in the A logs) and of the requests after it (there the
+     * format-error replies, 96 tokens): pooled, the first request was drawn from the replies 9 times in 10.
+     */
+    readonly firstTokens: Quantiles;
     readonly userTokens: Quantiles;
     /** Task events (what strategies that evict finished tasks read): tasks started per step, and where the log's tasks came from. */
     readonly perStep: number;
@@ -127,6 +132,12 @@ export interface LikeFit {
     readonly tokens: TwoLevels;
     /** Shares of tool results by shape (code, test, listing, text). */
     readonly shapes: Shares;
+    /**
+     * Per fifth of a log's steps, its mean tool result over its mean, averaged over the logs and
+     * scaled to average 1 (observe.ts `toolPhasesOf`; empty for logs too short to have fifths).
+     * Pooled: a log's own fifths, a handful of results each, are noise (docs/scenarios.md).
+     */
+    readonly phases: readonly number[];
     /**
      * Tokens the agent sent with a tool result or a request beyond its logged text, found from the
      * recorded usage as the replay charges them (replay/unlogged.ts: Claude Code's reminders, a

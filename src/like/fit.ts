@@ -32,7 +32,8 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
     systemTokens: quantilesOf(logs.map((l) => l.systemTokens)),
     task: {
       steps: twoLevelsOf(logs.map((l) => l.stepsPerTask)),
-      userTokens: quantilesOf(all((l) => l.userTokens)),
+      firstTokens: quantilesOf(all((l) => l.userTokens.slice(0, 1))),
+      userTokens: quantilesOf(all((l) => l.userTokens.slice(1))),
       perStep: steps === 0 ? 0 : round3(logs.reduce((sum, l) => sum + l.taskSources.length, 0) / steps),
       source: sharesOf(all((l) => l.taskSources)),
       none: shareOf(logs, (l) => l.taskStretches.spans.length === 0),
@@ -52,6 +53,7 @@ export function fitLogs(logs: readonly LogObservation[]): LikeFit {
     toolOutput: {
       tokens: twoLevelsOf(logs.map((l) => l.toolTokens)),
       shapes: sharesOf(all((l) => l.toolShapes).filter((s) => TOOL_SHAPES.includes(s))),
+      phases: phasesOf(logs.map((l) => l.toolPhases)),
       unloggedTokens: twoLevelsOf(logs.map((l) => l.unloggedTokens)),
     },
     needed: {
@@ -89,6 +91,14 @@ function levelsOf(log: LogObservation): LogLevels {
     unloggedTokens: round3(meanOf(log.unloggedTokens)),
     unloggedGrowth: log.unloggedGrowth,
   };
+}
+
+/** Per phase, the mean over the logs that have phases of their weight, scaled so that the phases average 1 (empty when no log has them). */
+function phasesOf(perLog: readonly (readonly number[])[]): number[] {
+  const logs = perLog.filter((p) => p.length > 0);
+  const means = (logs[0] ?? []).map((_, phase) => meanOf(logs.map((p) => p[phase] ?? 0)));
+  const average = meanOf(means);
+  return average === 0 ? [] : means.map((m) => round3(m / average));
 }
 
 function meanOf(values: readonly number[]): number {

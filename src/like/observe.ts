@@ -45,6 +45,7 @@ export interface LogObservation {
   readonly taskStretches: TaskStretches;
   /** Task ids the log's task events started, and where each was read from. */
   readonly taskSources: readonly string[];
+  /** Tokens of each user request, the first (the task statement) first. */
   readonly userTokens: readonly number[];
   readonly textTokens: readonly number[];
   readonly thinkingTokens: readonly number[];
@@ -55,6 +56,8 @@ export interface LogObservation {
   readonly asText: number;
   readonly toolTokens: readonly number[];
   readonly toolShapes: readonly ToolShape[];
+  /** Per `PHASES`-th of the log's steps, its mean tool result over its mean (empty for a log of fewer steps or no results). */
+  readonly toolPhases: readonly number[];
   /** Per tool result and request, what the agent sent with it beyond its logged text (unlogged.ts). */
   readonly unloggedTokens: readonly number[];
   /** Per `PHASES`-th of the log's steps, the tokens it sent unlogged per step, over the log's mean (all 1 for a log that sends none). */
@@ -102,6 +105,7 @@ export function observeLog(transcript: Transcript): LogObservation {
     asText: assistants.filter((m) => m.sentAsText === true).length,
     toolTokens: tools.map((m) => tokensOf(m.text)),
     toolShapes: tools.map((m) => shapeOf(m.text)),
+    toolPhases: toolPhasesOf(messages),
     unloggedTokens: [...unlogged.values()],
     unloggedGrowth: growthOf(messages, unlogged),
     uses: observeUses(transcript, messages),
@@ -145,6 +149,29 @@ function growthOf(messages: readonly MessageEvent[], unlogged: ReadonlyMap<strin
   if (total === 0 || steps < PHASES) return added.map(() => 1);
   const stepsIn = (phase: number): number => Math.ceil(((phase + 1) * steps) / PHASES) - Math.ceil((phase * steps) / PHASES);
   return added.map((tokens, phase) => Math.round((tokens / Math.max(1, stepsIn(phase)) / (total / steps)) * 1000) / 1000);
+}
+
+/**
+ * `LogObservation.toolPhases`: the mean tool result of each phase of the steps over the log's
+ * mean (a phase without results weighs 0). An agent reads the tree and the files it will work on
+ * first: a mini-swe-agent log's first fifth has results 1.8 times its mean, its middle 0.6.
+ */
+function toolPhasesOf(messages: readonly MessageEvent[]): number[] {
+  const steps = messages.filter((m) => m.role === 'assistant').length;
+  const sums = Array.from({ length: PHASES }, () => ({ tokens: 0, n: 0 }));
+  let step = 0;
+  for (const message of messages) {
+    if (message.role === 'assistant') step++;
+    if (message.role !== 'tool') continue;
+    const phase = sums[Math.min(PHASES - 1, Math.floor((Math.max(0, step - 1) / Math.max(1, steps)) * PHASES))];
+    if (phase === undefined) continue;
+    phase.tokens += tokensOf(message.text);
+    phase.n++;
+  }
+  const n = sums.reduce((sum, p) => sum + p.n, 0);
+  const mean = sums.reduce((sum, p) => sum + p.tokens, 0) / Math.max(1, n);
+  if (steps < PHASES || mean === 0) return [];
+  return sums.map((p) => (p.n === 0 ? 0 : Math.round((p.tokens / p.n / mean) * 1000) / 1000));
 }
 
 /** Assistant messages between one user request and the next (the last task runs to the end). */

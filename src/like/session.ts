@@ -43,6 +43,7 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
     // Uncapped: a session of `--steps` longer than any log paces a one-request log as one request still.
     requestSteps: scaleOf(levels.requestSteps > 0 ? levels.requestSteps : steps, fit.task.steps, Infinity),
     unloggedGrowth: (step) => levels.unloggedGrowth[Math.floor((step / steps) * levels.unloggedGrowth.length)] ?? 1,
+    toolPhase: (step) => fit.toolOutput.phases[Math.floor((step / steps) * fit.toolOutput.phases.length)] ?? 1,
   };
   const skeleton = drawSkeleton({ main: random, aside, ...scales }, project, fit, steps);
   plantNeeded(createRandom(deriveSeed(options.seed, 'like:needed')), fit, skeleton);
@@ -70,11 +71,14 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
 interface Scales {
   /** Weighed by what the step's phase sends against the log's mean (`LogLevels.unloggedGrowth`). */
   readonly unlogged: (random: Random, weight: number) => number;
-  readonly toolTokens: (random: Random) => number;
+  /** Weighed by the step's phase (`LikeFit.toolOutput.phases`). */
+  readonly toolTokens: (random: Random, weight: number) => number;
   readonly textTokens: (random: Random) => number;
   readonly requestSteps: (random: Random) => number;
   /** What the unlogged content at a step weighs against the log's mean (`LogLevels.unloggedGrowth`). */
   readonly unloggedGrowth: (step: number) => number;
+  /** What a tool result at a step weighs against the log's mean (`LikeFit.toolOutput.phases`). */
+  readonly toolPhase: (step: number) => number;
 }
 
 /** The generator's random streams (`aside` for the draws a fit of no unlogged content and user-turn tasks does not use), and the session's scales. */
@@ -105,7 +109,7 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, steps: n
   // (without a task that completes, every request opens one); a plan tool's open and close apart.
   const turnTasks = (Object.keys(fit.task.source)[0] ?? 'user-turns') === 'user-turns' && fit.task.perStep > 0;
   const fromTurns = turnTasks && fit.task.spans.length > 0;
-  const stretches = drawStretches(random, fit, steps, fromTurns);
+  const stretches = fromTurns ? requestStretches(random, streams.requestSteps, steps) : drawStretches(random, fit, steps);
   const tasks = { n: 0, open: false };
   let taskLeft = 0;
   for (let step = 0; step < steps; step++) {
@@ -114,7 +118,8 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, steps: n
     const request = fromTurns ? step === 0 || stretch === 'span' || stretch === 'tail' : taskLeft <= 0;
     if (request) {
       skeleton.users.push({ index: drafts.length, visibleFrom: step });
-      const text = renderProse(random, Math.max(1, Math.round(drawFrom(random, fit.task.userTokens, 50))));
+      const sizes = skeleton.users.length === 1 || fit.task.userTokens.length === 0 ? fit.task.firstTokens : fit.task.userTokens;
+      const text = renderProse(random, Math.max(1, Math.round(drawFrom(random, sizes, 50))));
       drafts.push({ role: 'user', text: withUnlogged(streams, text, step), step });
       taskLeft = Math.max(1, Math.round(streams.requestSteps(random)));
     }
@@ -136,15 +141,26 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, steps: n
 }
 
 /**
+ * Tasks of user requests: a request opens one, the next completes it, the last never completes.
+ * So their spans are the steps of each request but the last, drawn at the pace of the log the
+ * session stands for (`requestSteps`), not from the spans of all logs pooled: a session standing
+ * for a one-request log of 33 steps drew five requests from the pooled spans of the others.
+ */
+function requestStretches(random: Random, requestSteps: (random: Random) => number, steps: number): Map<number, 'span' | 'tail'> {
+  const starts: number[] = [];
+  for (let at = 0; at < steps; at += Math.max(1, Math.round(requestSteps(random)))) starts.push(at);
+  return new Map(starts.length < 2 ? [] : starts.map((at, i) => [at, i === starts.length - 1 ? 'tail' : 'span']));
+}
+
+/**
  * The steps at which a stretch of the fit's task timeline starts (fit-types.ts, `task`): the
  * lead, then spans of tasks that complete at their end and the gaps between them, then the tail.
- * By the fit's share no task completes (a log of one request). Tasks of user requests have no
- * other lead: the first request opens a task that the next completes.
+ * By the fit's share no task completes (a log of one request).
  */
-function drawStretches(random: Random, fit: LikeFit, steps: number, fromTurns: boolean): Map<number, 'span' | 'gap' | 'tail'> {
+function drawStretches(random: Random, fit: LikeFit, steps: number): Map<number, 'span' | 'gap' | 'tail'> {
   const starts = new Map<number, 'span' | 'gap' | 'tail'>();
   const none = random.chance(fit.task.none);
-  const lead = none ? steps : fromTurns ? 0 : Math.min(steps, Math.round(steps * drawFrom(random, fit.task.lead)));
+  const lead = none ? steps : Math.min(steps, Math.round(steps * drawFrom(random, fit.task.lead)));
   const end = steps - Math.min(steps - lead, Math.round(steps * drawFrom(random, fit.task.tail)));
   let at = lead;
   for (let span = true; at < end && fit.task.spans.length > 0; span = !span) {
@@ -171,7 +187,7 @@ function startTask(drafts: Draft[], tasks: { n: number; open: boolean }, step: n
 
 /** One assistant message, its calls, and their results. */
 function drawStep(
-  { main: random, aside, unlogged: unloggedOf, toolTokens, textTokens, unloggedGrowth }: Streams,
+  { main: random, aside, unlogged: unloggedOf, toolTokens, textTokens, unloggedGrowth, toolPhase }: Streams,
   project: Project,
   fit: LikeFit,
   skeleton: Skeleton,
@@ -202,7 +218,7 @@ function drawStep(
     (assistant.contents ??= []).push(extra > 0 ? renderProse(random, extra) : '');
     const shape = pickShare(random, fit.toolOutput.shapes, 'text') as ToolShape;
     results.push(drafts.length);
-    const text = renderToolOutput(random, project, shape, Math.round(toolTokens(random)));
+    const text = renderToolOutput(random, project, shape, Math.round(toolTokens(random, toolPhase(step))));
     drafts.push({ role: 'tool', text, step: step + 1, callOf: callIndex, callNumber: c });
     unlogged += Math.round(unloggedOf(aside, unloggedGrowth(step)));
   }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { overSeeds, shortfallsOf } from '../../src/like/check.js';
+import { overSeeds, rankAgreement, shortfallsOf, type CheckRow } from '../../src/like/check.js';
 
 /** A check's figures: real A vs real B and generated-like-A vs real B per seed, on both measures. */
 function agreement(realAvsB: number | null, perSeed: readonly (number | null)[]): Parameters<typeof shortfallsOf>[0]['saving'] {
-  return { realAvsB, ...overSeeds(perSeed) };
+  return { realAvsB, ...overSeeds(perSeed), pooledVsB: null, pooledVsA: null };
 }
 
 describe('the verdict of generate --like --check', () => {
@@ -26,5 +26,21 @@ describe('the verdict of generate --like --check', () => {
     const none = agreement(0.9, [null, null]);
     expect(none).toMatchObject({ generatedVsB: null, generatedVsBMin: null, generatedVsBMax: null });
     expect(shortfallsOf({ saving: none, neededRecall: agreement(null, [0.1]) })).toEqual([]);
+  });
+
+  it('pools the seeds: the mean figure of each strategy ranked against B and A, beside the per-seed ones', () => {
+    // Each seed swaps one pair of B's order (0.8 each); their means per strategy keep B's order (1).
+    const saving = [
+      { realA: 0.4, realB: 0.1, generated: [0.1, 0.2] },
+      { realA: 0.3, realB: 0.2, generated: [0.25, 0.1] },
+      { realA: 0.2, realB: 0.3, generated: [0.5, 0.3] },
+      { realA: 0.1, realB: 0.4, generated: [0.3, 0.6] },
+    ];
+    const rows: CheckRow[] = saving.map((s, i) => ({ strategy: `s${i}`, saving: s, neededRecall: { realA: null, realB: null, generated: [null, null] } }));
+    const pooled = rankAgreement(rows, 2, (r) => r.saving);
+    expect(pooled.generatedVsBPerSeed).toEqual([0.8, 0.8]);
+    expect(pooled.generatedVsB).toBeCloseTo(0.8, 9);
+    expect(pooled).toMatchObject({ realAvsB: -1, pooledVsB: 1, pooledVsA: -1 });
+    expect(rankAgreement(rows, 2, (r) => r.neededRecall)).toMatchObject({ generatedVsB: null, pooledVsB: null, pooledVsA: null });
   });
 });

@@ -4,6 +4,7 @@ import { InputError } from '../../src/errors.js';
 import { fitLogs } from '../../src/like/fit.js';
 import { observeLog, shapeOf, taskStretchesOf, type TaskStretches } from '../../src/like/observe.js';
 import { LEVELS } from '../../src/like/draw.js';
+import type { LikeFit } from '../../src/like/fit-types.js';
 import { serializeTranscript, writeTranscript } from '../../src/transcript/write.js';
 import { extractNeededUses } from '../../src/probes/needed/extract.js';
 import { spearman } from '../../src/like/spearman.js';
@@ -78,31 +79,34 @@ describe('sessions drawn from a fit', () => {
     expect(long.events.some((e) => e.type === 'task' && e.status === 'completed' && e.source === 'user-turns')).toBe(true);
   });
 
-  it('open a task at every user request, whose first the second request completes (no lead but the whole session)', async () => {
+  it('open a task at every user request, whose first the second request completes, at the pace of the log the session stands for', async () => {
     const fit = await fitLogFiles(A);
     const constant = (value: number): number[] => LEVELS.map(() => value);
+    // The pooled timeline says spans of 5 and a long lead; tasks of user requests follow the requests instead.
     const task = {
       ...fit.task,
       source: { 'user-turns': 1 },
       perStep: 0.1,
       none: 0,
       lead: constant(0.25),
-      spans: constant(3),
+      spans: constant(5),
       gaps: constant(0),
       tail: constant(0.125),
     };
-    const session = generateLike({ ...fit, task }, { seed: 1, steps: 40 });
-    expect(taskStretchesOf(session.events)).toMatchObject({ lead: 0, tail: 5 });
-    // Spans of 3 from step 0 (the last cut where the tail starts, at step 35), never a first task of the lead's 10 steps (a quarter of 40).
-    expect(taskStretchesOf(session.events).spans).toEqual([...Array.from({ length: 11 }, () => 3), 2]);
-    const requests = session.events.filter((e) => e.type === 'message' && e.role === 'user').length;
-    expect(requests).toBe(Math.ceil(35 / 3) + 1);
-    // Sessions in which no task completes, by the fit's share: one request each.
-    const sessions = generateLikeSessions({ ...fit, task: { ...task, none: 0.3 } }, { count: 100, seed: 1, steps: 40 });
-    const none = sessions.filter((s) => taskStretchesOf(s.events).spans.length === 0);
-    expect(none.length).toBeGreaterThan(18);
-    expect(none.length).toBeLessThan(42);
-    expect(none.every((s) => s.events.filter((e) => e.type === 'message' && e.role === 'user').length === 1)).toBe(true);
+    const paced = (requestSteps: number): LikeFit => ({
+      ...fit,
+      task: { ...task, steps: { perLog: constant(requestSteps), relative: constant(1), largest: requestSteps } },
+      perLog: fit.perLog.map((l) => ({ ...l, requestSteps })),
+    });
+    const session = generateLike(paced(3), { seed: 1, steps: 40 });
+    // Requests at steps 0, 3, …, 39: each but the last completes at the next (spans of 3), the last is the tail.
+    expect(taskStretchesOf(session.events)).toMatchObject({ lead: 0, tail: 1 });
+    expect(taskStretchesOf(session.events).spans).toEqual(Array.from({ length: 13 }, () => 3));
+    expect(session.events.filter((e) => e.type === 'message' && e.role === 'user')).toHaveLength(14);
+    // A log of one request (its steps the session's): one request, no task that completes, whatever the pooled spans.
+    const one = generateLike(paced(40), { seed: 1, steps: 40 });
+    expect(taskStretchesOf(one.events).spans).toEqual([]);
+    expect(one.events.filter((e) => e.type === 'message' && e.role === 'user')).toHaveLength(1);
   });
 
   it('hold needed facts where the fit says later steps find them', async () => {

@@ -2,8 +2,9 @@ import type { MessageEvent, TaskEvent, TaskEventSource, Transcript, TranscriptEv
 import type { Writable } from '../draft.js';
 import { planCalls, type PlanItem } from './plan-tools.js';
 
-const SUMMARY_CHARS = 400;
-const TITLE_CHARS = 100;
+/** How long a derived task's result summary and title run (one line, cut with `…`). */
+export const SUMMARY_CHARS = 400;
+export const TITLE_CHARS = 100;
 
 /**
  * Derives `task` events from what the agent recorded (README, "Tasks"). When the log holds plan
@@ -34,7 +35,8 @@ interface Tracked {
   lastText?: string;
 }
 
-function clip(text: string, max: number): string {
+/** A text as one line of at most `max` characters, as a derived task's title and summary are written. */
+export function clip(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
 }
