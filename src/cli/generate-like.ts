@@ -52,7 +52,8 @@ export async function runGenerateLike(flags: LikeFlags, out: string | undefined)
   if (statSync(out, { throwIfNoEntry: false })?.isFile() === true)
     throw new UsageError(`-o ${displayPath(out)} is a file: give the folder to write the sessions in`);
   if (flags.check !== undefined && flags.like.length === 0) throw new UsageError('--check needs --like <logs...>: the real logs A the sessions stand for');
-  if (flags.seeds !== undefined && flags.check === undefined) throw new UsageError('--seeds goes with --check: it judges the check on the mean over seeds');
+  if (flags.seeds !== undefined && flags.check === undefined)
+    throw new UsageError('--seeds goes with --check: it judges the check on the sessions of all seeds together');
   const fit = await fitOf(flags);
   await mkdir(out, { recursive: true });
   await writeFile(join(out, 'fit.json'), `${JSON.stringify(fit, null, 2)}\n`, 'utf8');
@@ -78,7 +79,7 @@ export async function runGenerateLike(flags: LikeFlags, out: string | undefined)
   const short = shortfallsOf(result);
   if (short.length > 0)
     throw new GateError(
-      `the generated sessions rank the strategies more than ${CHECK_TOLERANCE} further from real B than real A does on ${short.join(' and ')} (mean over ${seeds.length} seed${seeds.length === 1 ? '' : 's'}, above)`,
+      `the generated sessions rank the strategies more than ${CHECK_TOLERANCE} further from real B than real A does on ${short.join(' and ')} (${seeds.length === 1 ? 'one seed' : `the ${seeds.length} seeds' sessions together, the pooled line`}, above)`,
     );
 }
 
