@@ -135,6 +135,11 @@ function hiddenTokensOf(messages: readonly MessageEvent[]): number | undefined {
 /** Phases of a log's length that `unloggedGrowth` measures: enough to see a session that sends little unlogged at first and much later, few enough that each phase of a 30-step log holds six steps. */
 const PHASES = 5;
 
+/** The phase of a message read after the `step`-th assistant message of `steps` (before the first: phase 0). */
+function phaseOf(step: number, steps: number): number {
+  return Math.min(PHASES - 1, Math.floor((Math.max(0, step - 1) / Math.max(1, steps)) * PHASES));
+}
+
 /** `LogObservation.unloggedGrowth`: what each phase of the steps sent unlogged, per step, over the whole log's per step. */
 function growthOf(messages: readonly MessageEvent[], unlogged: ReadonlyMap<string, number>): number[] {
   const steps = messages.filter((m) => m.role === 'assistant').length;
@@ -142,7 +147,7 @@ function growthOf(messages: readonly MessageEvent[], unlogged: ReadonlyMap<strin
   let step = 0;
   for (const message of messages) {
     if (message.role === 'assistant') step++;
-    const phase = Math.min(PHASES - 1, Math.floor((Math.max(0, step - 1) / Math.max(1, steps)) * PHASES));
+    const phase = phaseOf(step, steps);
     added[phase] = (added[phase] ?? 0) + (unlogged.get(message.id) ?? 0);
   }
   const total = added.reduce((sum, v) => sum + v, 0);
@@ -163,7 +168,7 @@ function toolPhasesOf(messages: readonly MessageEvent[]): number[] {
   for (const message of messages) {
     if (message.role === 'assistant') step++;
     if (message.role !== 'tool') continue;
-    const phase = sums[Math.min(PHASES - 1, Math.floor((Math.max(0, step - 1) / Math.max(1, steps)) * PHASES))];
+    const phase = sums[phaseOf(step, steps)];
     if (phase === undefined) continue;
     phase.tokens += tokensOf(message.text);
     phase.n++;

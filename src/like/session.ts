@@ -42,8 +42,8 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
     // A log without a second request paces the session as one request.
     // Uncapped: a session of `--steps` longer than any log paces a one-request log as one request still.
     requestSteps: scaleOf(levels.requestSteps > 0 ? levels.requestSteps : steps, fit.task.steps, Infinity),
-    unloggedGrowth: (step) => levels.unloggedGrowth[Math.floor((step / steps) * levels.unloggedGrowth.length)] ?? 1,
-    toolPhase: (step) => fit.toolOutput.phases[Math.floor((step / steps) * fit.toolOutput.phases.length)] ?? 1,
+    unloggedGrowth: (step) => weightAt(levels.unloggedGrowth, step, steps),
+    toolPhase: (step) => weightAt(fit.toolOutput.phases, step, steps),
   };
   const skeleton = drawSkeleton({ main: random, aside, ...scales }, project, fit, steps);
   plantNeeded(createRandom(deriveSeed(options.seed, 'like:needed')), fit, skeleton);
@@ -65,6 +65,11 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
     skipped: [],
     unknown: {},
   };
+}
+
+/** The weight of step `step` of `steps` by the phase it falls in (`weights` one per phase; 1 without any). */
+function weightAt(weights: readonly number[], step: number, steps: number): number {
+  return weights[Math.floor((step / steps) * weights.length)] ?? 1;
 }
 
 /** Per value, a draw around the level of the log the session stands for (draw.ts `scaleOf`). */

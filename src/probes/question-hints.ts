@@ -60,7 +60,7 @@ function isTermWord(word: string): boolean {
 }
 
 // A constant: a regular expression literal in a function body is a new object each time it is
-// evaluated (this runs per token of every hint source); the others are terms.ts's.
+// evaluated (this runs per token of every hint source); the others are text-patterns.ts's.
 const TERM_WORD = /^[a-z][a-z0-9_-]*[a-z0-9]$/;
 
 /** A word worth reading in a question: not a stop word, not a hash or an id. */
