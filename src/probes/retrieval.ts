@@ -2,7 +2,7 @@
    Indexed loops on purpose where every probe of a strategy steps through its whole context: before
    V8 compiles the code, each step of a `for…of` makes an iterator result (docs/performance.md, "The
    long log's cold run, its own code"). */
-import { runTextMemo } from '../memo.js';
+import { runOwned, runTextMemo } from '../memo.js';
 import type { Archive } from '../strategies/types.js';
 import type { ContextMessage, MessageEvent } from '../transcript/types.js';
 import { findRetrievalHints } from '../strategies/helpers/hints.js';
@@ -59,31 +59,70 @@ function ranksBefore(a: MatchedLine, b: MatchedLine): boolean {
 
 /** The messages of the lines holding the most of the question's content words (ties: the later line). */
 function bestMatchingMessages(question: string, context: readonly ContextMessage[]): string[] {
-  const wanted = [...new Set(wordsOf(question).filter((w) => w.length >= 3 && !STOPWORDS.has(w)))];
+  const overlapsOf = lineOverlapsFor(question);
   // Only lines that hold a wanted word: a best overlap of 0 chooses nothing, and a line of overlap
   // 0 is never within RUNNER_UP of a positive best. The lines are ranked in a total order (no two
   // have one `order`), so the first TOP_LINES of all of them are kept as they come, not all sorted.
   const top: MatchedLine[] = [];
   for (let m = 0; m < context.length; m++) {
     const message = context[m] as ContextMessage;
-    const words = lineWordsOf(messageText(message));
-    // Most messages hold none of the words: nothing is made for them.
-    let overlaps: Map<number, number> | undefined;
-    for (let w = 0; w < wanted.length; w++) {
-      const holding = words.get(wanted[w] as string);
-      if (holding === undefined) continue;
-      overlaps ??= new Map();
-      for (let h = 0; h < holding.length; h++) {
-        const l = holding[h] as number;
-        overlaps.set(l, (overlaps.get(l) ?? 0) + 1);
-      }
-    }
-    if (overlaps === undefined) continue;
-    overlaps.forEach((overlap, l) => keepTop(top, { id: message.id, order: m * 1_000_000 + l, overlap }));
+    const pairs = overlapsOf(message);
+    for (let k = 0; k < pairs.length; k += 2) keepTop(top, { id: message.id, order: m * 1_000_000 + (pairs[k] as number), overlap: pairs[k + 1] as number });
   }
   const best = top[0]?.overlap ?? 0;
   if (best === 0) return [];
   return [...new Set(top.filter((line) => line.overlap >= best * RUNNER_UP).map((line) => line.id))];
+}
+
+/** The wanted words of a question: its content words of three letters or more, each once. */
+function wantedWords(question: string): string[] {
+  return [...new Set(wordsOf(question).filter((w) => w.length >= 3 && !STOPWORDS.has(w)))];
+}
+
+const NO_OVERLAPS: readonly number[] = [];
+
+/**
+ * Per question, per message object, the lines of the message's text that hold some of the
+ * question's wanted words and how many (`[line, overlap, line, overlap, …]`), found once: every
+ * strategy over a log asks the same twenty questions of contexts made mostly of the log's own
+ * messages, at each ask point where its reader found nothing (vsla-5f8cbb78's 21 strategies: 748
+ * reads of 77 thousand messages). Owned by the run; a message a strategy rewrote (a new object) is
+ * read afresh, and goes with its object.
+ */
+const overlapMemo = runOwned(() => new Map<string, WeakMap<ContextMessage, readonly number[]>>());
+
+function lineOverlapsFor(question: string): (message: ContextMessage) => readonly number[] {
+  const wanted = wantedWords(question);
+  const memo = overlapMemo();
+  let byMessage = memo?.get(question);
+  if (memo !== undefined && byMessage === undefined) memo.set(question, (byMessage = new WeakMap()));
+  return (message) => {
+    let pairs = byMessage?.get(message);
+    if (pairs === undefined) {
+      pairs = lineOverlaps(wanted, messageText(message));
+      byMessage?.set(message, pairs);
+    }
+    return pairs;
+  };
+}
+
+/** The lines of `text` holding some of `wanted` and how many, as pairs (`lineOverlapsFor`); most texts hold none. */
+function lineOverlaps(wanted: readonly string[], text: string): readonly number[] {
+  const words = lineWordsOf(text);
+  let overlaps: Map<number, number> | undefined;
+  for (let w = 0; w < wanted.length; w++) {
+    const holding = words.get(wanted[w] as string);
+    if (holding === undefined) continue;
+    overlaps ??= new Map();
+    for (let h = 0; h < holding.length; h++) {
+      const l = holding[h] as number;
+      overlaps.set(l, (overlaps.get(l) ?? 0) + 1);
+    }
+  }
+  if (overlaps === undefined) return NO_OVERLAPS;
+  const pairs: number[] = [];
+  overlaps.forEach((overlap, l) => pairs.push(l, overlap));
+  return pairs;
 }
 
 /** Puts `line` among the first TOP_LINES lines of `top` (ranked by `ranksBefore`) if it ranks there. */

@@ -2,7 +2,7 @@ import type { ContextMessage } from '../transcript/types.js';
 import { extractQuestionTerms, extractTerms, trimToTokens } from './terms.js';
 import { idfOf, indexContext, passageAt, passageTerms, passageTextsOf, scoreIndexed, scoreOf, textPassages } from './passage-index.js';
 import type { IndexedContext, Passage, PassageTerms, ScoredPassage } from './passage-index.js';
-import { runWeakMap } from '../memo.js';
+import { runOwned, runWeakMap } from '../memo.js';
 
 export type { Passage, ScoredPassage } from './passage-index.js';
 
@@ -74,8 +74,21 @@ function scorePassages(question: string, passages: readonly Passage[], keepUnmat
   return scored.sort((a, b) => b.score - a.score || b.index - a.index);
 }
 
-function questionTerms(question: string): string[] {
-  return [...new Set(extractQuestionTerms(question))];
+/**
+ * A question's distinct content terms, worked out once per run (owned by it, let go with it): every
+ * strategy of a log is asked the same probes at each of its ask points, a thousand reads of twenty
+ * questions on vsla-5f8cbb78's 21 strategies. Read only by the callers below.
+ */
+const questionTermsMemo = runOwned(() => new Map<string, readonly string[]>());
+
+function questionTerms(question: string): readonly string[] {
+  const memo = questionTermsMemo();
+  let terms = memo?.get(question);
+  if (terms === undefined) {
+    terms = [...new Set(extractQuestionTerms(question))];
+    memo?.set(question, terms);
+  }
+  return terms;
 }
 
 /**
@@ -129,7 +142,7 @@ function answerFromRanked(
 
 /** Index of the first word of `text` that carries a question term, to centre a trimmed answer. */
 function firstMatchingWord(text: string, question: string): number {
-  const wanted = new Set(extractQuestionTerms(question));
+  const wanted = new Set(questionTerms(question));
   const words = text.split(/\s+/).filter((word) => word !== '');
   const index = words.findIndex((word) => extractTerms(word).some((term) => wanted.has(term)));
   return Math.max(0, index);

@@ -112,23 +112,42 @@ const geminiScan: Scan<GeminiScan> = {
 
 const SCANS: { openai: Scan<OpenAIScan>; gemini: Scan<GeminiScan> } = { openai: openaiScan, gemini: geminiScan };
 
+/** A list a format accepted and the scan's state at its end, to resume from when a list extends it. */
+interface Accepted {
+  messages: readonly ContextMessage[];
+  state: object;
+}
+
 /**
- * The last list each format accepted and the scan's state at its end, to resume from when a list
- * extends it. The simulator answers an HTTP request, as a live provider would: no step diff comes
- * with it (strategies' own calls come here too), so it finds the shared run itself.
+ * The last list each format accepted, and the list that one resumed from (`base`). The simulator
+ * answers an HTTP request, as a live provider would: no step diff comes with it (strategies' own
+ * calls come here too), so it finds the shared run itself. A probe call sends the step's context
+ * with its question on top: the next probe of the ask point extends the step's list, not the last
+ * probe's, so the list a request resumed from is kept beside it (each probe of a step then scans
+ * one message, not the whole context again).
  */
-const lastAccepted = runOwned(() => new Map<ProviderName, { messages: readonly ContextMessage[]; state: object }>());
+const lastAccepted = runOwned(() => new Map<ProviderName, { last: Accepted; base?: Accepted }>());
 
 function accepts(format: ProviderName, messages: readonly ContextMessage[]): boolean {
   const scan = SCANS[format] as Scan<object>;
   const accepted = lastAccepted();
-  const last = accepted?.get(format);
-  const resume = last !== undefined && extendsList(messages, last.messages);
-  const state = resume ? { ...last.state } : scan.start();
-  for (let i = resume ? last.messages.length : 0; i < messages.length; i++) if (!scan.step(state, messages, i)) return false;
+  const held = accepted?.get(format);
+  const from = held === undefined ? undefined : resumable(messages, held.last, held.base);
+  const state = from !== undefined ? { ...from.state } : scan.start();
+  for (let i = from !== undefined ? from.messages.length : 0; i < messages.length; i++) if (!scan.step(state, messages, i)) return false;
   if (!scan.end(state)) return false;
-  accepted?.set(format, { messages, state: { ...state } });
+  const last = { messages, state: { ...state } };
+  // Kept beside it: the shorter list it resumed from (the step's, for a probe on top of it); for a
+  // list scanned from the start (a strategy's own call), the list accepted before it.
+  const base = from === undefined ? held?.last : from.messages.length < messages.length ? from : held?.base;
+  accepted?.set(format, base !== undefined ? { last, base } : { last });
   return true;
+}
+
+/** The one of `last` and `base` that `messages` extends (`last` first), or undefined. */
+function resumable(messages: readonly ContextMessage[], last: Accepted, base: Accepted | undefined): Accepted | undefined {
+  if (extendsList(messages, last.messages)) return last;
+  return base !== undefined && extendsList(messages, base.messages) ? base : undefined;
 }
 
 /** Whether `messages` starts with the very messages of `prefix` (the same objects). */
