@@ -4,6 +4,7 @@ import { chooseRetrievalKeys, fetchArchived, needsRetrieval, retrievedMessage } 
 import { NOT_FOUND_ANSWER } from '../../src/simulator/reader.js';
 import { retrievalHint } from '../../src/strategies/helpers/hints.js';
 import type { ContextMessage, MessageEvent } from '../../src/transcript/types.js';
+import { withRunMemos } from '../../src/memo.js';
 
 const msg = (id: string, role: MessageEvent['role'], text: string, extra: Partial<ContextMessage> = {}): ContextMessage => ({
   type: 'message',
@@ -64,6 +65,25 @@ describe('chooseRetrievalKeys', () => {
     // A line holding more of the words wins over later ones.
     const question = 'Which rows did the ledger shards of the archive hold?';
     expect(chooseRetrievalKeys(question, shards, NOT_FOUND_ANSWER)[0]).toBe('key-2');
+  });
+
+  it('chooses the same keys within a run, where what each message holds is kept per question and message', () => {
+    const questions = [
+      'Which port is the ledger-api listener set to in config/settings.yaml?',
+      'Which test failed in tests/test_export.py?',
+      'Which Kubernetes namespace did the agent deploy to?',
+    ];
+    // The same message objects asked about again, in another order, and in a context a strategy rewrote.
+    const rewritten = [context[0], msg('m2', 'assistant', 'Reading config/settings.yaml for the ledger-api port.'), ...context.slice(2)] as ContextMessage[];
+    const asks = (): string[][] =>
+      [...questions, ...[...questions].reverse()].flatMap((q) => [
+        chooseRetrievalKeys(q, context, NOT_FOUND_ANSWER),
+        chooseRetrievalKeys(q, rewritten, NOT_FOUND_ANSWER),
+      ]);
+    const alone = asks();
+    expect(withRunMemos({}, asks)).toEqual(alone);
+    // The rewritten m2 names the port but calls no tool: no result, so no hint, is linked to it.
+    expect(alone.slice(0, 4)).toEqual([['m3'], [], ['task-2'], ['task-2']]);
   });
 
   it('never looks at anything but the question, the context and the answer', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NOT_FOUND_ANSWER, answerFromContext, rankPassages, readProbe, splitPassages } from '../../src/simulator/reader.js';
 import type { ContextMessage } from '../../src/transcript/types.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
+import { withRunMemos } from '../../src/memo.js';
 
 const tokenizer = createTokenizer('o200k_base');
 const count = (text: string) => tokenizer.count(text);
@@ -65,6 +66,23 @@ describe('the lexical reader', () => {
     const answer = answerFromContext('Why did the migration fail?', passages, { count, maxTokens: 40 });
     expect(count(answer.answer)).toBeLessThanOrEqual(40);
     expect(answer.answer).toContain('ERR_LOCK_TIMEOUT');
+  });
+
+  it("reads probes within a run (each question's terms worked out once) as it reads each alone", () => {
+    const questions = [
+      'Which file will be edited next?',
+      'On which port is the dev server listening?',
+      'Which assertion fails in the expired tokens login test?',
+    ];
+    const reads = (): string[] =>
+      [...questions, ...questions].flatMap((q, i) => [
+        readProbe([...session, message(`q${i}`, 'user', q)], { count }).answer,
+        readProbe([...session.slice(0, 3), message(`p${i}`, 'user', q)], { count }).answer,
+      ]);
+    const alone = reads();
+    expect(withRunMemos({}, reads)).toEqual(alone);
+    expect(alone[0]).toContain('src/auth/session.ts');
+    expect(alone[2]).toContain('5173');
   });
 
   it('reads a probe: the question is the last user message, the rest is the context', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { refuseRequest } from '../../src/simulator/request-rules.js';
+import { withRunMemos } from '../../src/memo.js';
 import { createSimulator } from '../../src/simulator/transport.js';
 import { createProvider } from '../../src/providers/index.js';
 import { createTokenizer } from '../../src/tokens/tokenizer.js';
@@ -116,6 +117,30 @@ describe('refuseRequest: what the providers refuse, in their words', () => {
       expect(refuseRequest(format, [...base, call('b', 'c2'), result('r3', 'c2')])).toBeUndefined();
       // A list that is not an extension (a compaction rewrote its start) is checked from the start.
       expect(refuseRequest(format, [user('u'), result('r1', 'c1')])).toBeDefined();
+    }
+  });
+
+  it('judges the probes of a step (each the step on top of its question) as it judges each alone, within a run', () => {
+    const step = [user('u'), call('a', 'c1'), result('r1', 'c1'), say('d')];
+    const asks = (): ContextMessage[][] => [
+      step,
+      [...step, user('q1', 'Which test failed?')],
+      // A sibling of the last: it extends the step's list, not the probe's before it.
+      [...step, user('q2', 'Which file?')],
+      [...step, result('orphan', 'c9'), user('q3', 'Which port?')],
+      [...step, user('q4', 'Which command?')],
+      // The next step, then a probe on top of it, and a list that extends neither.
+      [...step, call('b', 'c2'), result('r2', 'c2')],
+      [...step, call('b', 'c2'), result('r2', 'c2'), user('q5', 'Which test?')],
+      [user('u'), result('r1', 'c1'), user('q6', 'Which test?')],
+      [...step, call('b', 'c3'), user('q7', 'Which test?')],
+    ];
+    for (const format of ['openai', 'gemini'] as const) {
+      const alone = asks().map((messages) => refuseRequest(format, messages)?.ids);
+      // Within a run the check resumes from the lists it accepted; every verdict is the same.
+      const inRun = withRunMemos({}, () => asks().map((messages) => refuseRequest(format, messages)?.ids));
+      expect(inRun).toEqual(alone);
+      expect(alone.filter((ids) => ids !== undefined).length).toBeGreaterThanOrEqual(3);
     }
   });
 
