@@ -45,7 +45,7 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
     unloggedGrowth: (step) => weightAt(levels.unloggedGrowth, step, steps),
     toolPhase: (step) => weightAt(fit.toolOutput.phases, step, steps),
   };
-  const skeleton = drawSkeleton({ main: random, aside, ...scales }, project, fit, steps);
+  const skeleton = drawSkeleton({ main: random, aside, ...scales }, project, fit, levels, steps);
   plantNeeded(createRandom(deriveSeed(options.seed, 'like:needed')), fit, skeleton);
   // A log without recorded usage has no hidden prefix of its own: drawn from the logs that have one.
   const hidden = Math.max(0, Math.round(levels.hiddenTokens ?? drawFrom(random, fit.hiddenTokens)));
@@ -104,7 +104,7 @@ function levelsOf(fit: LikeFit, options: { seed: number; log?: number }): LogLev
   return levels;
 }
 
-function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, steps: number): Skeleton {
+function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, levels: LogLevels, steps: number): Skeleton {
   const { main: random } = streams;
   const drafts: Draft[] = [];
   const skeleton: Skeleton = { drafts, assistants: [], results: [], users: [] };
@@ -114,13 +114,14 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, steps: n
   // (without a task that completes, every request opens one); a plan tool's open and close apart.
   const turnTasks = (Object.keys(fit.task.source)[0] ?? 'user-turns') === 'user-turns' && fit.task.perStep > 0;
   const fromTurns = turnTasks && fit.task.spans.length > 0;
-  const stretches = fromTurns ? requestStretches(random, streams.requestSteps, steps) : drawStretches(random, fit, steps);
+  const starts = requestStarts(levels.requestShares, steps);
+  const stretches = fromTurns ? requestStretches(starts) : drawStretches(random, fit, steps);
   const tasks = { n: 0, open: false };
   let taskLeft = 0;
   for (let step = 0; step < steps; step++) {
     const stretch = stretches.get(step);
     if (stretch !== undefined && tasks.open) endTask(drafts, tasks, step);
-    const request = fromTurns ? step === 0 || stretch === 'span' || stretch === 'tail' : taskLeft <= 0;
+    const request = starts.includes(step);
     if (request) {
       skeleton.users.push({ index: drafts.length, visibleFrom: step });
       const sizes = skeleton.users.length === 1 || fit.task.userTokens.length === 0 ? fit.task.firstTokens : fit.task.userTokens;
@@ -147,14 +148,25 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, steps: n
 
 /**
  * Tasks of user requests: a request opens one, the next completes it, the last never completes.
- * So their spans are the steps of each request but the last, drawn at the pace of the log the
- * session stands for (`requestSteps`), not from the spans of all logs pooled: a session standing
- * for a one-request log of 33 steps drew five requests from the pooled spans of the others.
+ * The requests fall where the log the session stands for had them (`LogLevels.requestShares`, as
+ * shares of its steps): a log's requests keep no even pace around its mean (`vsla-5f8cbb78` works
+ * 112 of its 119 steps on its first request), and a policy that compresses or evicts from a user
+ * request on acts where the requests are.
  */
-function requestStretches(random: Random, requestSteps: (random: Random) => number, steps: number): Map<number, 'span' | 'tail'> {
-  const starts: number[] = [];
-  for (let at = 0; at < steps; at += Math.max(1, Math.round(requestSteps(random)))) starts.push(at);
+function requestStretches(starts: readonly number[]): Map<number, 'span' | 'tail'> {
   return new Map(starts.length < 2 ? [] : starts.map((at, i) => [at, i === starts.length - 1 ? 'tail' : 'span']));
+}
+
+/** The steps at which the requests start: at 0, then where the log's requests did, as shares of its steps (`LogLevels.requestShares`). */
+function requestStarts(shares: readonly number[], steps: number): number[] {
+  const starts = [0];
+  let share = 0;
+  for (const s of shares.slice(0, -1)) {
+    share += s;
+    const at = Math.round(share * steps);
+    if (at > (starts.at(-1) as number) && at < steps) starts.push(at);
+  }
+  return starts;
 }
 
 /**
