@@ -55,11 +55,11 @@ export interface LogLevels {
   /** Steps from one user request to the next (as `task.steps`). */
   readonly requestSteps: number;
   /**
-   * Where its user requests fall: each request's steps over the log's steps, in order (the first
-   * request's first; one value 1 for a log of one request). A log's requests are no even pace
-   * around its mean: `vsla-5f8cbb78` works 112 of its 119 steps on its first request, then 7.
+   * Its user requests' steps in order, the first request's first (observe.ts `stepsPerTask`): where
+   * its requests fall. A log's requests keep no even pace around its mean: `vsla-5f8cbb78` works
+   * 112 of its 119 steps on its first request, then 7.
    */
-  readonly requestShares: readonly number[];
+  readonly requestSpans: readonly number[];
   /** Tokens of an assistant message's text (as `assistant.textTokens`). */
   readonly textTokens: number;
   /** Tokens of a tool result (as `toolOutput.tokens`). */

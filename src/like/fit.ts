@@ -86,7 +86,7 @@ function levelsOf(log: LogObservation): LogLevels {
     steps: log.steps,
     ...(log.hiddenTokens !== undefined ? { hiddenTokens: log.hiddenTokens } : {}),
     requestSteps: round3(meanOf(log.stepsPerTask)),
-    requestShares: log.stepsPerTask.map((n) => shareOfSteps(n, log)),
+    requestSpans: log.stepsPerTask,
     textTokens: round3(meanOf(log.textTokens)),
     toolTokens: round3(meanOf(log.toolTokens)),
     unloggedTokens: round3(meanOf(log.unloggedTokens)),

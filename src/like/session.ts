@@ -39,9 +39,6 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
     unlogged: scaleOf(levels.unloggedTokens, fit.toolOutput.unloggedTokens),
     toolTokens: scaleOf(levels.toolTokens, fit.toolOutput.tokens),
     textTokens: scaleOf(levels.textTokens, fit.assistant.textTokens),
-    // A log without a second request paces the session as one request.
-    // Uncapped: a session of `--steps` longer than any log paces a one-request log as one request still.
-    requestSteps: scaleOf(levels.requestSteps > 0 ? levels.requestSteps : steps, fit.task.steps, Infinity),
     unloggedGrowth: (step) => weightAt(levels.unloggedGrowth, step, steps),
     toolPhase: (step) => weightAt(fit.toolOutput.phases, step, steps),
   };
@@ -79,7 +76,6 @@ interface Scales {
   /** Weighed by the step's phase (`LikeFit.toolOutput.phases`). */
   readonly toolTokens: (random: Random, weight: number) => number;
   readonly textTokens: (random: Random) => number;
-  readonly requestSteps: (random: Random) => number;
   /** What the unlogged content at a step weighs against the log's mean (`LogLevels.unloggedGrowth`). */
   readonly unloggedGrowth: (step: number) => number;
   /** What a tool result at a step weighs against the log's mean (`LikeFit.toolOutput.phases`). */
@@ -114,10 +110,9 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, levels: 
   // (without a task that completes, every request opens one); a plan tool's open and close apart.
   const turnTasks = (Object.keys(fit.task.source)[0] ?? 'user-turns') === 'user-turns' && fit.task.perStep > 0;
   const fromTurns = turnTasks && fit.task.spans.length > 0;
-  const starts = requestStarts(levels.requestShares, steps);
+  const starts = requestStarts(levels.requestSpans, steps);
   const stretches = fromTurns ? requestStretches(starts) : drawStretches(random, fit, steps);
   const tasks = { n: 0, open: false };
-  let taskLeft = 0;
   for (let step = 0; step < steps; step++) {
     const stretch = stretches.get(step);
     if (stretch !== undefined && tasks.open) endTask(drafts, tasks, step);
@@ -127,11 +122,9 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, levels: 
       const sizes = skeleton.users.length === 1 || fit.task.userTokens.length === 0 ? fit.task.firstTokens : fit.task.userTokens;
       const text = renderProse(random, Math.max(1, Math.round(drawFrom(random, sizes, 50))));
       drafts.push({ role: 'user', text: withUnlogged(streams, text, step), step });
-      taskLeft = Math.max(1, Math.round(streams.requestSteps(random)));
     }
     if (turnTasks && request && !fromTurns && tasks.open) endTask(drafts, tasks, step);
     if (stretch === 'span' || (turnTasks && request && !tasks.open)) startTask(drafts, tasks, step);
-    taskLeft--;
     drawStep(streams, project, fit, skeleton, step);
     if (random.chance(fit.compaction.perStep)) {
       drafts.push({
@@ -146,27 +139,27 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, levels: 
   return skeleton;
 }
 
-/**
- * Tasks of user requests: a request opens one, the next completes it, the last never completes.
- * The requests fall where the log the session stands for had them (`LogLevels.requestShares`, as
- * shares of its steps): a log's requests keep no even pace around its mean (`vsla-5f8cbb78` works
- * 112 of its 119 steps on its first request), and a policy that compresses or evicts from a user
- * request on acts where the requests are.
- */
+/** Tasks of user requests: a request opens one, the next completes it, the last never completes. */
 function requestStretches(starts: readonly number[]): Map<number, 'span' | 'tail'> {
   return new Map(starts.length < 2 ? [] : starts.map((at, i) => [at, i === starts.length - 1 ? 'tail' : 'span']));
 }
 
-/** The steps at which the requests start: at 0, then where the log's requests did, as shares of its steps (`LogLevels.requestShares`). */
-function requestStarts(shares: readonly number[], steps: number): number[] {
+/**
+ * The steps at which the session's requests start: where the requests of the log it stands for
+ * did (`LogLevels.requestSpans`), and past the log's end its requests over again (a `--steps`
+ * session longer than its log keeps the log's pace). A log's requests keep no even pace around its
+ * mean: drawn so, a session standing for `vsla-5f8cbb78` (112 of its 119 steps on its first
+ * request) had a second request by step 30 to 60, and a policy that compresses or evicts from a
+ * user request on (`gemini-cli-compress`) acted where the log gave it nothing to act on.
+ */
+function requestStarts(spans: readonly number[], steps: number): number[] {
   const starts = [0];
-  let share = 0;
-  for (const s of shares.slice(0, -1)) {
-    share += s;
-    const at = Math.round(share * steps);
-    if (at > (starts.at(-1) as number) && at < steps) starts.push(at);
+  if (spans.length === 0) return starts;
+  for (let at = 0, i = 0; ; i++) {
+    at += spans[i % spans.length] as number;
+    if (at >= steps) return starts;
+    starts.push(at);
   }
-  return starts;
 }
 
 /**

@@ -70,3 +70,45 @@ describe('a session drawn like mini-swe-agent logs', () => {
     expect(firstOverRest(weighed)).toBeGreaterThan(2.5 * firstOverRest(even));
   });
 });
+
+/** A Claude Code log that works 112 of its 119 steps on its first request, and one of 49 requests over 395 steps. */
+const ONE_LONG = 'fixtures/real/claude-code-long/vsla-5f8cbb78.jsonl';
+const CHATTY = 'fixtures/real/claude-code-compactions/swordintel-0c45b0a6.jsonl';
+
+/** The step (assistant messages before it) of each user message. */
+function requestSteps(t: Transcript): number[] {
+  let step = 0;
+  const at: number[] = [];
+  for (const m of messagesOf(t)) {
+    if (m.role === 'assistant') step++;
+    else if (m.role === 'user') at.push(step);
+  }
+  return at;
+}
+
+describe('the requests of a session drawn like Claude Code logs', () => {
+  it('fall where the requests of the log it stands for fell', async () => {
+    const fit = await fitLogFiles([ONE_LONG, CHATTY]);
+    expect(fit.perLog.map((l) => l.requestSpans.length)).toEqual([2, 49]);
+    const real = await Promise.all([ONE_LONG, CHATTY].map(load));
+    // Each log once (as many sessions as logs), each with its log's length.
+    const sessions = generateLikeSessions(fit, { count: 2, seed: 1 });
+    for (const session of sessions) {
+      const steps = messagesOf(session).filter((m) => m.role === 'assistant').length;
+      const log = real[steps === 119 ? 0 : 1] as Transcript;
+      // The log's own requests, but one after its last step (which no session step follows).
+      const expected = requestSteps(log).filter((at) => at < steps);
+      expect(requestSteps(session)).toEqual([...new Set(expected)]);
+    }
+    // Drawn around the log's mean pace (59.5 steps), a session standing for the one-request log had its second request by step 30 to 60.
+    const long = sessions.find((s) => messagesOf(s).filter((m) => m.role === 'assistant').length === 119) as Transcript;
+    expect(requestSteps(long)).toEqual([0, 112]);
+  });
+
+  it('keep the pace of their log past its end when longer than it', async () => {
+    const fit = await fitLogFiles([CHATTY]);
+    const [session] = generateLikeSessions(fit, { count: 1, seed: 1, steps: 790 });
+    // Twice the log's steps: its 49 requests over again.
+    expect(requestSteps(session as Transcript)).toHaveLength(98);
+  });
+});
