@@ -2,7 +2,7 @@ import { createRandom, deriveSeed, hashString, type Random } from '../random.js'
 import type { Transcript } from '../transcript/types.js';
 import { createProject, type Project } from '../transcript/synthetic/vocab.js';
 import type { NeededKind } from '../probes/needed/types.js';
-import type { CopyPlace, LikeFit, LogLevels, Shares, SourceRole, ToolShape } from './fit-types.js';
+import type { CopyPlace, LikeFit, LogLevels, Shares, SourceRole, ToolShape, TwoLevels } from './fit-types.js';
 import { drawCount, drawFrom, pickShare, scaleOf } from './draw.js';
 import { renderProse, renderToolOutput, suffix } from './filler.js';
 import { drawFact, insertAt, useSentence } from './plant.js';
@@ -110,7 +110,7 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, levels: 
   // (without a task that completes, every request opens one); a plan tool's open and close apart.
   const turnTasks = (Object.keys(fit.task.source)[0] ?? 'user-turns') === 'user-turns' && fit.task.perStep > 0;
   const fromTurns = turnTasks && fit.task.spans.length > 0;
-  const starts = requestStarts(levels.requestSpans, steps);
+  const starts = requestStarts(random, levels.requestSpans, fit.task.steps, steps);
   const stretches = fromTurns ? requestStretches(starts) : drawStretches(random, fit, steps);
   const tasks = { n: 0, open: false };
   for (let step = 0; step < steps; step++) {
@@ -145,21 +145,21 @@ function requestStretches(starts: readonly number[]): Map<number, 'span' | 'tail
 }
 
 /**
- * The steps at which the session's requests start: where the requests of the log it stands for
- * did (`LogLevels.requestSpans`), and past the log's end its requests over again (a `--steps`
- * session longer than its log keeps the log's pace). A log's requests keep no even pace around its
- * mean: drawn so, a session standing for `vsla-5f8cbb78` (112 of its 119 steps on its first
- * request) had a second request by step 30 to 60, and a policy that compresses or evicts from a
- * user request on (`gemini-cli-compress`) acted where the log gave it nothing to act on.
+ * The steps at which the session's requests start: the first request runs as long as the first of
+ * the log the session stands for (`LogLevels.requestSpans`), the later ones at the pace of the log's
+ * later requests, each its mean times a relative draw (`task.steps`, draw.ts `scaleOf`; uncapped,
+ * so that a `--steps` session longer than any log paces a one-request log as one request still).
+ * An agent works on the task statement first, however often requests come after it: drawn at the
+ * log's mean pace from the start, a session standing for `vsla-5f8cbb78` (112 of its 119 steps on
+ * its first request, then 7) had its second request by step 30 to 60, and a policy that compresses
+ * from a user request on (`gemini-cli-compress`) acted where the log gave it nothing to act on.
  */
-function requestStarts(spans: readonly number[], steps: number): number[] {
+function requestStarts(random: Random, spans: readonly number[], pace: TwoLevels, steps: number): number[] {
+  const [first = steps, ...later] = spans;
+  const next = scaleOf(later.length > 0 ? later.reduce((sum, n) => sum + n, 0) / later.length : first, pace, Infinity);
   const starts = [0];
-  if (spans.length === 0) return starts;
-  for (let at = 0, i = 0; ; i++) {
-    at += spans[i % spans.length] as number;
-    if (at >= steps) return starts;
-    starts.push(at);
-  }
+  for (let at = first; at < steps; at += Math.max(1, Math.round(next(random)))) starts.push(at);
+  return starts;
 }
 
 /**
