@@ -27,7 +27,6 @@ export const likeFitSchema = z.strictObject({
         steps: z.number().int().min(0),
         hiddenTokens: z.number().min(0).optional(),
         requestSteps: z.number().min(0),
-        requestSpans: z.array(z.number().int().min(1)),
         textTokens: z.number().min(0),
         toolTokens: z.number().min(0),
         unloggedTokens: z.number().min(0),

@@ -54,12 +54,6 @@ export interface LogLevels {
   readonly hiddenTokens?: number;
   /** Steps from one user request to the next (as `task.steps`). */
   readonly requestSteps: number;
-  /**
-   * Its user requests' steps in order, the first request's first (observe.ts `stepsPerTask`): where
-   * its requests fall. A log's requests keep no even pace around its mean: `vsla-5f8cbb78` works
-   * 112 of its 119 steps on its first request, then 7.
-   */
-  readonly requestSpans: readonly number[];
   /** Tokens of an assistant message's text (as `assistant.textTokens`). */
   readonly textTokens: number;
   /** Tokens of a tool result (as `toolOutput.tokens`). */

@@ -86,7 +86,6 @@ function levelsOf(log: LogObservation): LogLevels {
     steps: log.steps,
     ...(log.hiddenTokens !== undefined ? { hiddenTokens: log.hiddenTokens } : {}),
     requestSteps: round3(meanOf(log.stepsPerTask)),
-    requestSpans: log.stepsPerTask,
     textTokens: round3(meanOf(log.textTokens)),
     toolTokens: round3(meanOf(log.toolTokens)),
     unloggedTokens: round3(meanOf(log.unloggedTokens)),

@@ -2,7 +2,7 @@ import { createRandom, deriveSeed, hashString, type Random } from '../random.js'
 import type { Transcript } from '../transcript/types.js';
 import { createProject, type Project } from '../transcript/synthetic/vocab.js';
 import type { NeededKind } from '../probes/needed/types.js';
-import type { CopyPlace, LikeFit, LogLevels, Shares, SourceRole, ToolShape, TwoLevels } from './fit-types.js';
+import type { CopyPlace, LikeFit, LogLevels, Shares, SourceRole, ToolShape } from './fit-types.js';
 import { drawCount, drawFrom, pickShare, scaleOf } from './draw.js';
 import { renderProse, renderToolOutput, suffix } from './filler.js';
 import { drawFact, insertAt, useSentence } from './plant.js';
@@ -39,10 +39,13 @@ export function generateLike(fit: LikeFit, options: { seed: number; steps?: numb
     unlogged: scaleOf(levels.unloggedTokens, fit.toolOutput.unloggedTokens),
     toolTokens: scaleOf(levels.toolTokens, fit.toolOutput.tokens),
     textTokens: scaleOf(levels.textTokens, fit.assistant.textTokens),
+    // A log without a second request paces the session as one request.
+    // Uncapped: a session of `--steps` longer than any log paces a one-request log as one request still.
+    requestSteps: scaleOf(levels.requestSteps > 0 ? levels.requestSteps : steps, fit.task.steps, Infinity),
     unloggedGrowth: (step) => weightAt(levels.unloggedGrowth, step, steps),
     toolPhase: (step) => weightAt(fit.toolOutput.phases, step, steps),
   };
-  const skeleton = drawSkeleton({ main: random, aside, ...scales }, project, fit, levels, steps);
+  const skeleton = drawSkeleton({ main: random, aside, ...scales }, project, fit, steps);
   plantNeeded(createRandom(deriveSeed(options.seed, 'like:needed')), fit, skeleton);
   // A log without recorded usage has no hidden prefix of its own: drawn from the logs that have one.
   const hidden = Math.max(0, Math.round(levels.hiddenTokens ?? drawFrom(random, fit.hiddenTokens)));
@@ -76,6 +79,7 @@ interface Scales {
   /** Weighed by the step's phase (`LikeFit.toolOutput.phases`). */
   readonly toolTokens: (random: Random, weight: number) => number;
   readonly textTokens: (random: Random) => number;
+  readonly requestSteps: (random: Random) => number;
   /** What the unlogged content at a step weighs against the log's mean (`LogLevels.unloggedGrowth`). */
   readonly unloggedGrowth: (step: number) => number;
   /** What a tool result at a step weighs against the log's mean (`LikeFit.toolOutput.phases`). */
@@ -100,7 +104,7 @@ function levelsOf(fit: LikeFit, options: { seed: number; log?: number }): LogLev
   return levels;
 }
 
-function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, levels: LogLevels, steps: number): Skeleton {
+function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, steps: number): Skeleton {
   const { main: random } = streams;
   const drafts: Draft[] = [];
   const skeleton: Skeleton = { drafts, assistants: [], results: [], users: [] };
@@ -110,21 +114,23 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, levels: 
   // (without a task that completes, every request opens one); a plan tool's open and close apart.
   const turnTasks = (Object.keys(fit.task.source)[0] ?? 'user-turns') === 'user-turns' && fit.task.perStep > 0;
   const fromTurns = turnTasks && fit.task.spans.length > 0;
-  const starts = requestStarts(random, levels.requestSpans, fit.task.steps, steps);
-  const stretches = fromTurns ? requestStretches(starts) : drawStretches(random, fit, steps);
+  const stretches = fromTurns ? requestStretches(random, streams.requestSteps, steps) : drawStretches(random, fit, steps);
   const tasks = { n: 0, open: false };
+  let taskLeft = 0;
   for (let step = 0; step < steps; step++) {
     const stretch = stretches.get(step);
     if (stretch !== undefined && tasks.open) endTask(drafts, tasks, step);
-    const request = starts.includes(step);
+    const request = fromTurns ? step === 0 || stretch === 'span' || stretch === 'tail' : taskLeft <= 0;
     if (request) {
       skeleton.users.push({ index: drafts.length, visibleFrom: step });
       const sizes = skeleton.users.length === 1 || fit.task.userTokens.length === 0 ? fit.task.firstTokens : fit.task.userTokens;
       const text = renderProse(random, Math.max(1, Math.round(drawFrom(random, sizes, 50))));
       drafts.push({ role: 'user', text: withUnlogged(streams, text, step), step });
+      taskLeft = Math.max(1, Math.round(streams.requestSteps(random)));
     }
     if (turnTasks && request && !fromTurns && tasks.open) endTask(drafts, tasks, step);
     if (stretch === 'span' || (turnTasks && request && !tasks.open)) startTask(drafts, tasks, step);
+    taskLeft--;
     drawStep(streams, project, fit, skeleton, step);
     if (random.chance(fit.compaction.perStep)) {
       drafts.push({
@@ -139,27 +145,16 @@ function drawSkeleton(streams: Streams, project: Project, fit: LikeFit, levels: 
   return skeleton;
 }
 
-/** Tasks of user requests: a request opens one, the next completes it, the last never completes. */
-function requestStretches(starts: readonly number[]): Map<number, 'span' | 'tail'> {
-  return new Map(starts.length < 2 ? [] : starts.map((at, i) => [at, i === starts.length - 1 ? 'tail' : 'span']));
-}
-
 /**
- * The steps at which the session's requests start: the first request runs as long as the first of
- * the log the session stands for (`LogLevels.requestSpans`), the later ones at the pace of the log's
- * later requests, each its mean times a relative draw (`task.steps`, draw.ts `scaleOf`; uncapped,
- * so that a `--steps` session longer than any log paces a one-request log as one request still).
- * An agent works on the task statement first, however often requests come after it: drawn at the
- * log's mean pace from the start, a session standing for `vsla-5f8cbb78` (112 of its 119 steps on
- * its first request, then 7) had its second request by step 30 to 60, and a policy that compresses
- * from a user request on (`gemini-cli-compress`) acted where the log gave it nothing to act on.
+ * Tasks of user requests: a request opens one, the next completes it, the last never completes.
+ * So their spans are the steps of each request but the last, drawn at the pace of the log the
+ * session stands for (`requestSteps`), not from the spans of all logs pooled: a session standing
+ * for a one-request log of 33 steps drew five requests from the pooled spans of the others.
  */
-function requestStarts(random: Random, spans: readonly number[], pace: TwoLevels, steps: number): number[] {
-  const [first = steps, ...later] = spans;
-  const next = scaleOf(later.length > 0 ? later.reduce((sum, n) => sum + n, 0) / later.length : first, pace, Infinity);
-  const starts = [0];
-  for (let at = first; at < steps; at += Math.max(1, Math.round(next(random)))) starts.push(at);
-  return starts;
+function requestStretches(random: Random, requestSteps: (random: Random) => number, steps: number): Map<number, 'span' | 'tail'> {
+  const starts: number[] = [];
+  for (let at = 0; at < steps; at += Math.max(1, Math.round(requestSteps(random)))) starts.push(at);
+  return new Map(starts.length < 2 ? [] : starts.map((at, i) => [at, i === starts.length - 1 ? 'tail' : 'span']));
 }
 
 /**

@@ -93,14 +93,18 @@ describe('sessions drawn from a fit', () => {
       gaps: constant(0),
       tail: constant(0.125),
     };
-    const paced = (requestSpans: number[]): LikeFit => ({ ...fit, task, perLog: fit.perLog.map((l) => ({ ...l, requestSpans })) });
-    const session = generateLike(paced(Array.from({ length: 13 }, () => 3)), { seed: 1, steps: 40 });
+    const paced = (requestSteps: number): LikeFit => ({
+      ...fit,
+      task: { ...task, steps: { perLog: constant(requestSteps), relative: constant(1), largest: requestSteps } },
+      perLog: fit.perLog.map((l) => ({ ...l, requestSteps })),
+    });
+    const session = generateLike(paced(3), { seed: 1, steps: 40 });
     // Requests at steps 0, 3, …, 39: each but the last completes at the next (spans of 3), the last is the tail.
     expect(taskStretchesOf(session.events)).toMatchObject({ lead: 0, tail: 1 });
     expect(taskStretchesOf(session.events).spans).toEqual(Array.from({ length: 13 }, () => 3));
     expect(session.events.filter((e) => e.type === 'message' && e.role === 'user')).toHaveLength(14);
     // A log of one request (its steps the session's): one request, no task that completes, whatever the pooled spans.
-    const one = generateLike(paced([40]), { seed: 1, steps: 40 });
+    const one = generateLike(paced(40), { seed: 1, steps: 40 });
     expect(taskStretchesOf(one.events).spans).toEqual([]);
     expect(one.events.filter((e) => e.type === 'message' && e.role === 'user')).toHaveLength(1);
   });
