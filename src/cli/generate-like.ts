@@ -12,6 +12,7 @@ import {
   renderCheck,
   shortfallsOf,
   type CheckResult,
+  seedDependence,
   type LikeFit,
 } from '../like/index.js';
 import { extractNeededUses } from '../probes/needed/extract.js';
@@ -44,8 +45,9 @@ const CHECK_SEEDS = 3;
  * `generate --like <logs...> -o <folder>`: fits the logs, writes `fit.json` and the sessions drawn
  * from it; with `--check <logs...>`, draws them with each of `--seeds` seeds (each seed's in
  * `seed-<s>/` when there are several), ranks the strategies on the real logs, the unseen ones and
- * each seed's sessions, prints the Spearman figures per seed and their mean, writes them as
- * `check.json`, and fails when the mean falls short.
+ * each seed's sessions, prints the Spearman figures per seed, their mean, the pooled ones (all
+ * seeds' sessions together) and how far those rest on the seeds drawn (resampled), writes them as
+ * `check.json`, and fails when a pooled figure falls short of its line.
  */
 export async function runGenerateLike(flags: LikeFlags, out: string | undefined): Promise<void> {
   if (out === undefined) throw new UsageError('generate --like needs -o <folder>: it writes fit.json and one file per session');
@@ -79,7 +81,7 @@ export async function runGenerateLike(flags: LikeFlags, out: string | undefined)
   const short = shortfallsOf(result);
   if (short.length > 0)
     throw new GateError(
-      `the generated sessions rank the strategies more than ${CHECK_TOLERANCE} further from real B than real A does on ${short.join(' and ')} (${seeds.length === 1 ? 'one seed' : `the ${seeds.length} seeds' sessions together, the pooled line`}, above)`,
+      `the generated sessions rank the strategies more than ${CHECK_TOLERANCE} further from real B than real A does on ${short.join(' and ')} (${seeds.length === 1 ? 'one seed' : `the ${seeds.length} seeds' sessions together, the pooled line`}, above)${seedDependence(result, short)}`,
     );
 }
 

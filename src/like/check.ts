@@ -1,6 +1,8 @@
 import type { RunResult } from '../metrics/types.js';
 import { runSuite } from '../run/run-suite.js';
 import { spearman } from './spearman.js';
+import { createRandom } from '../random.js';
+import { quantile } from '../stats.js';
 
 /**
  * `generate --like A --check B` (docs/scenarios.md, "Does it rank as real logs do?"): the
@@ -77,7 +79,26 @@ export interface RankAgreement {
    */
   readonly pooledVsB: number | null;
   readonly pooledVsA: number | null;
+  /** How far `pooledVsB` rests on which seeds were drawn (`resamplePooled`); null with one seed. */
+  readonly pooledVsBResampled: ResampledRank | null;
 }
+
+/**
+ * `pooledVsB` taken again over resamples of the seeds (as many seeds, drawn with replacement): how
+ * much the verdict rests on the seeds drawn. At three seeds there are only ten distinct resamples,
+ * so it says whether one seed carries the verdict; at twelve it is a spread.
+ */
+export interface ResampledRank {
+  /** The 5th and 95th percentiles (nearest rank) of the resampled pooled Spearman against real B. */
+  readonly low: number;
+  readonly high: number;
+  /** The share of resamples within the line (`pooledVsB` ≥ real A vs real B − `CHECK_TOLERANCE`); null without a line. */
+  readonly withinLine: number | null;
+}
+
+/** Resamples of the seeds and their own seed: fixed, so `check.json` is the same for the same run. */
+const RESAMPLES = 1000;
+const RESAMPLE_SEED = 38;
 
 export interface CheckResult {
   readonly window: number;
@@ -136,11 +157,47 @@ export function rankAgreement(rows: readonly CheckRow[], seeds: number, figure: 
       realB,
     ),
   );
-  return { realAvsB: rankAgainst(realA, realB), ...overSeeds(perSeed), pooledVsB: rankAgainst(pooled, realB), pooledVsA: rankAgainst(pooled, realA) };
+  const realAvsB = rankAgainst(realA, realB);
+  const generated = rows.map((r) => figure(r).generated);
+  return {
+    realAvsB,
+    ...overSeeds(perSeed),
+    pooledVsB: rankAgainst(pooled, realB),
+    pooledVsA: rankAgainst(pooled, realA),
+    pooledVsBResampled: resamplePooled(generated, realB, seeds, realAvsB === null ? null : realAvsB - CHECK_TOLERANCE),
+  };
+}
+
+/**
+ * The pooled ranking against real B over `RESAMPLES` draws of `seeds` seeds with replacement
+ * (`generated[strategy][seed]`), with the share at or above `line`; null with fewer than 2 seeds
+ * or where no draw ranks (fewer than 3 strategies measured).
+ */
+export function resamplePooled(
+  generated: readonly (readonly (number | null)[])[],
+  realB: readonly (number | null)[],
+  seeds: number,
+  line: number | null,
+): ResampledRank | null {
+  if (seeds < 2) return null;
+  const random = createRandom(RESAMPLE_SEED);
+  const values: number[] = [];
+  const picks: number[] = new Array<number>(seeds).fill(0);
+  for (let r = 0; r < RESAMPLES; r++) {
+    for (let k = 0; k < seeds; k++) picks[k] = random.int(0, seeds - 1);
+    const rho = rankAgainst(
+      generated.map((g) => meanOf(picks.map((i) => g[i] ?? null))),
+      realB,
+    );
+    if (rho !== null) values.push(rho);
+  }
+  if (values.length === 0) return null;
+  const within = line === null ? null : values.filter((v) => v >= line).length / values.length;
+  return { low: quantile(values, 0.05), high: quantile(values, 0.95), withinLine: within };
 }
 
 /** The mean and the spread of per-seed figures, over the seeds where one is defined. */
-export function overSeeds(perSeed: readonly (number | null)[]): Omit<RankAgreement, 'realAvsB' | 'pooledVsB' | 'pooledVsA'> {
+export function overSeeds(perSeed: readonly (number | null)[]): Omit<RankAgreement, 'realAvsB' | 'pooledVsB' | 'pooledVsA' | 'pooledVsBResampled'> {
   const defined = perSeed.filter((v): v is number => v !== null);
   const extreme = (pick: (...vs: number[]) => number): number | null => (defined.length === 0 ? null : pick(...defined));
   return { generatedVsBPerSeed: perSeed, generatedVsB: meanOf(perSeed), generatedVsBMin: extreme(Math.min), generatedVsBMax: extreme(Math.max) };
@@ -156,6 +213,15 @@ export function meanOf(values: readonly (number | null)[]): number | null {
 export function shortfallsOf(result: Pick<CheckResult, 'saving' | 'neededRecall'>): ('saving' | 'needed recall')[] {
   const short = (s: RankAgreement): boolean => s.realAvsB !== null && s.pooledVsB !== null && s.pooledVsB < s.realAvsB - CHECK_TOLERANCE;
   return [...(short(result.saving) ? ['saving' as const] : []), ...(short(result.neededRecall) ? ['needed recall' as const] : [])];
+}
+
+/** Where a failed measure passes in some resamples of the seeds: the share, and that more seeds would tell. */
+export function seedDependence(result: Pick<CheckResult, 'saving' | 'neededRecall'>, short: readonly ('saving' | 'needed recall')[]): string {
+  const shares = short.flatMap((measure) => {
+    const within = (measure === 'saving' ? result.saving : result.neededRecall).pooledVsBResampled?.withinLine ?? 0;
+    return within > 0 ? [`${measure} within the line in ${(within * 100).toFixed(0)} % of resamples of the seeds`] : [];
+  });
+  return shares.length === 0 ? '' : `; ${shares.join(', ')}: the verdict rests on the seeds drawn, draw more (--seeds)`;
 }
 
 /** Spearman of one set's figures against another's (real B's, or real A's), over the strategies measured on both. */
