@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { BroadcastChannel, isMainThread } from 'node:worker_threads';
 import { StrategyFailedError } from './failure.js';
 
@@ -6,6 +7,8 @@ import { StrategyFailedError } from './failure.js';
 const STDERR_TAIL = 1_000;
 /** How long a policy may take to exit once its stdin is closed before it is killed. */
 const EXIT_GRACE_MS = 1_000;
+/** How long ctxbench, exiting, waits for the policies it killed to end (a SIGKILL lands when the kernel next runs its target). */
+const KILLED_WAIT_MS = 2_000;
 /** The longest line a policy may write, in bytes: past it the policy is killed (a runaway writer must not take the memory). */
 const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
@@ -44,6 +47,7 @@ export function watchWorkerPolicies(): void {
   };
   process.once('exit', () => {
     for (const pid of workerGroups) killPid(pid);
+    awaitEnded([...workerGroups]);
   });
 }
 
@@ -214,7 +218,37 @@ function track(child: ChildProcess): void {
   killOnExitInstalled = true;
   process.once('exit', () => {
     for (const child of running) killGroup(child);
+    awaitEnded([...running].flatMap((child) => (child.pid === undefined ? [] : [child.pid])));
   });
+}
+
+/**
+ * Blocks, at most `KILLED_WAIT_MS`, until every process of `pids` has ended (gone, or a zombie
+ * left to be reaped), so that no policy ctxbench killed still runs once it has exited. An exit hook
+ * cannot wait for events: it looks at `/proc` between short sleeps. Where there is no `/proc`
+ * (not Linux) it returns at once, the kills sent.
+ */
+function awaitEnded(pids: readonly number[]): void {
+  if (process.platform !== 'linux' || pids.length === 0) return;
+  const until = Date.now() + KILLED_WAIT_MS;
+  const sleep = new Int32Array(new SharedArrayBuffer(4));
+  let left = pids.filter(runs);
+  while (left.length > 0 && Date.now() < until) {
+    Atomics.wait(sleep, 0, 0, 5);
+    left = left.filter(runs);
+  }
+}
+
+/** Whether process `pid` still runs: its `/proc` entry is there and its state is neither zombie nor dead. */
+function runs(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (command) state …": the command may hold parentheses, the state follows the last one.
+    const state = stat.charAt(stat.lastIndexOf(')') + 2);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
 }
 
 /** Kills the policy and every process of its group (what it started and left behind); one already gone is no error. */
