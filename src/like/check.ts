@@ -164,7 +164,7 @@ export function rankAgreement(rows: readonly CheckRow[], seeds: number, figure: 
     ...overSeeds(perSeed),
     pooledVsB: rankAgainst(pooled, realB),
     pooledVsA: rankAgainst(pooled, realA),
-    pooledVsBResampled: resamplePooled(generated, realB, seeds, realAvsB === null ? null : realAvsB - CHECK_TOLERANCE),
+    pooledVsBResampled: resamplePooled(generated, realB, seeds, lineOf(realAvsB)),
   };
 }
 
@@ -209,9 +209,17 @@ export function meanOf(values: readonly (number | null)[]): number | null {
   return defined.length === 0 ? null : defined.reduce((sum, v) => sum + v, 0) / defined.length;
 }
 
+/** The line a pooled figure must reach: real A vs real B less `CHECK_TOLERANCE` (the verdict's and the resamples' share alike); none without real A vs real B. */
+function lineOf(realAvsB: number | null): number | null {
+  return realAvsB === null ? null : realAvsB - CHECK_TOLERANCE;
+}
+
 /** The measures on which all seeds' sessions together (`pooledVsB`) rank more than `CHECK_TOLERANCE` below real A vs real B. */
 export function shortfallsOf(result: Pick<CheckResult, 'saving' | 'neededRecall'>): ('saving' | 'needed recall')[] {
-  const short = (s: RankAgreement): boolean => s.realAvsB !== null && s.pooledVsB !== null && s.pooledVsB < s.realAvsB - CHECK_TOLERANCE;
+  const short = (s: RankAgreement): boolean => {
+    const line = lineOf(s.realAvsB);
+    return line !== null && s.pooledVsB !== null && s.pooledVsB < line;
+  };
   return [...(short(result.saving) ? ['saving' as const] : []), ...(short(result.neededRecall) ? ['needed recall' as const] : [])];
 }
 
