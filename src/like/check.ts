@@ -223,6 +223,19 @@ export function shortfallsOf(result: Pick<CheckResult, 'saving' | 'neededRecall'
   return [...(short(result.saving) ? ['saving' as const] : []), ...(short(result.neededRecall) ? ['needed recall' as const] : [])];
 }
 
+/** The share of resamples of the seeds within the line under which a pooled verdict that holds is said to rest on the seeds drawn. */
+const STEADY_SHARE = 0.9;
+
+/** The measures whose pooled verdict holds but would fail in more than a tenth of resamples of the seeds (a pass that is a draw). */
+export function unsteadyPasses(result: Pick<CheckResult, 'saving' | 'neededRecall'>): ('saving' | 'needed recall')[] {
+  const short = shortfallsOf(result);
+  const unsteady = (measure: 'saving' | 'needed recall'): boolean => {
+    const within = (measure === 'saving' ? result.saving : result.neededRecall).pooledVsBResampled?.withinLine ?? null;
+    return !short.includes(measure) && within !== null && within < STEADY_SHARE;
+  };
+  return (['saving', 'needed recall'] as const).filter(unsteady);
+}
+
 /** Where a failed measure passes in some resamples of the seeds: the share, and that more seeds would tell. */
 export function seedDependence(result: Pick<CheckResult, 'saving' | 'neededRecall'>, short: readonly ('saving' | 'needed recall')[]): string {
   const shares = short.flatMap((measure) => {

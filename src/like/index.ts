@@ -11,7 +11,7 @@ import { observeLog } from './observe.js';
 import { generateLike } from './session.js';
 
 export type { LikeFit } from './fit-types.js';
-export { checkLike, shortfallsOf, seedDependence, CHECK_TOLERANCE, type CheckResult } from './check.js';
+export { checkLike, shortfallsOf, seedDependence, unsteadyPasses, CHECK_TOLERANCE, type CheckResult } from './check.js';
 export { generateLike } from './session.js';
 export { renderCheck } from './render-check.js';
 

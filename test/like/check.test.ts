@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { overSeeds, rankAgreement, resamplePooled, seedDependence, shortfallsOf, type CheckRow } from '../../src/like/check.js';
+import { overSeeds, rankAgreement, resamplePooled, seedDependence, shortfallsOf, unsteadyPasses, type CheckRow } from '../../src/like/check.js';
 import { renderCheck } from '../../src/like/render-check.js';
 
 /** A check's figures: real A vs real B, generated-like-A vs real B per seed, and the G column (each strategy's figure averaged over the seeds) vs real B. */
@@ -102,5 +102,18 @@ describe('the verdict of generate --like --check', () => {
     );
     expect(seedDependence({ saving: failing, neededRecall: hopeless }, ['needed recall'])).toBe('');
     expect(seedDependence({ saving: agreement(0.915, [0.5], 0.5), neededRecall: hopeless }, ['saving'])).toBe('');
+  });
+
+  it('names a measure whose pooled verdict holds but fails in more than a tenth of resamples of the seeds', () => {
+    const steady = { ...agreement(0.915, [0.9, 0.85, 0.88], 0.9), pooledVsBResampled: { low: 0.84, high: 0.95, withinLine: 0.97 } };
+    const drawn = { ...agreement(0.43, [0.5, 0.2, 0.4], 0.4), pooledVsBResampled: { low: 0.2, high: 0.5, withinLine: 0.33 } };
+    const failing = { ...agreement(0.915, [0.73, 0.88, 0.56], 0.78), pooledVsBResampled: { low: 0.73, high: 0.83, withinLine: 0.23 } };
+    expect(unsteadyPasses({ saving: steady, neededRecall: drawn })).toEqual(['needed recall']);
+    expect(seedDependence({ saving: steady, neededRecall: drawn }, ['needed recall'])).toBe(
+      '; needed recall within the line in 33 % of resamples of the seeds: the verdict rests on the seeds drawn, draw more (--seeds)',
+    );
+    // A failing measure is the failure's to name, and one seed has no resamples.
+    expect(unsteadyPasses({ saving: failing, neededRecall: steady })).toEqual([]);
+    expect(unsteadyPasses({ saving: agreement(0.915, [0.9], 0.9), neededRecall: steady })).toEqual([]);
   });
 });
